@@ -1,0 +1,42 @@
+"""A formula: one sympy expression with its argument order and provenance.
+
+Every number specbound prints is some :class:`Formula` evaluated on measured quantities; numerics
+``lambdify``-es ``Formula.expr`` with ``Formula.args`` (never a retyped copy of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from theory.provenance import Tagged
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A named sympy expression, the ordered symbols it is a function of, and where it comes from."""
+
+    name: str
+    expr: sp.Expr
+    args: tuple[sp.Symbol, ...]
+    tag: Tagged
+    description: str
+
+    def __post_init__(self) -> None:
+        free = self.expr.free_symbols
+        missing = free - set(self.args)
+        if missing:
+            raise ValueError(f"formula {self.name!r} has free symbols {sorted(map(str, missing))} not in args")
+
+    def latex(self) -> str:
+        """The expression as LaTeX."""
+        return sp.latex(self.expr)
+
+    def subs(self, **values: object) -> sp.Expr:
+        """The expression with the named arguments substituted (symbol names as keywords)."""
+        by_name = {str(a): a for a in self.args}
+        unknown = set(values) - set(by_name)
+        if unknown:
+            raise ValueError(f"formula {self.name!r} has no arguments {sorted(unknown)}; it takes {list(by_name)}")
+        return self.expr.subs({by_name[k]: v for k, v in values.items()})
