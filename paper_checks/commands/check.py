@@ -1,0 +1,80 @@
+"""``specbound check``: every claim of SPEC.md section 5 gets a verdict, with provenance and evidence."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from numerics.progress import progress
+from paper_checks.context import RunContext
+from paper_checks.registry import ClaimResult, discover, run_claim, select
+
+HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
+
+_COLUMNS = ("id", "claim", "verdict", "provenance", "evidence")
+_WIDTHS = (3, 46, 8, 44, 0)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``check``."""
+    parser.add_argument("--json", action="store_true", help='print {"claims": [...]} instead of the table')
+    parser.add_argument("--report", metavar="DIR", help="write report.md, claims.json and PNG figures to DIR")
+    parser.add_argument("--only", metavar="IDS", help="comma-separated claim ids to run (default: all)")
+    parser.add_argument(
+        "--claims-dir",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="also run the claims defined in the *.py modules of DIR (repeatable)",
+    )
+
+
+def _cell(text: str, width: int) -> str:
+    if width == 0:
+        return text
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(results: Sequence[ClaimResult]) -> str:
+    """The results as a fixed-width table: id, claim, verdict, provenance, one-line evidence."""
+    lines = ["  ".join(_cell(c, w).ljust(w) for c, w in zip(_COLUMNS, _WIDTHS, strict=True)).rstrip()]
+    for r in results:
+        cells = (r.id, r.title, r.verdict.value, r.provenance, r.evidence.replace("\n", " "))
+        lines.append("  ".join(_cell(c, w).ljust(w) for c, w in zip(cells, _WIDTHS, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def run_checks(
+    only: str | None = None, claims_dirs: Sequence[str] = (), report_dir: str | None = None
+) -> list[ClaimResult]:
+    """Run the selected claims on one shared context; write the report when ``report_dir`` is given."""
+    claims = select(discover(claims_dirs), only)
+    figure_dir = Path(report_dir) if report_dir else None
+    context = RunContext(quick=True, figure_dir=figure_dir)
+    results = [run_claim(c, context) for c in progress(claims, total=len(claims), label="specbound check")]
+    if figure_dir is not None:
+        from paper_checks.report import write_report
+
+        results = write_report(results, context, figure_dir)
+    return results
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the verdicts; exit 1 when a check crashed (a refuted claim is a result, not a crash)."""
+    results = run_checks(args.only, args.claims_dir, args.report)
+    if args.json:
+        print(json.dumps({"claims": [r.to_json() for r in results]}, indent=2))
+    else:
+        print(format_table(results))
+        counts = {v: sum(r.verdict.value == v for r in results) for v in ("verified", "refuted", "open")}
+        print(
+            f"\n{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
+            f"{counts['open']} open" + (f"; report in {args.report}" if args.report else "")
+        )
+    crashed = [r for r in results if r.crashed]
+    for r in crashed:
+        print(f"specbound check: claim {r.id} crashed: {r.error}", file=sys.stderr)
+    return 1 if crashed else 0
