@@ -1,0 +1,161 @@
+"""Read a Hugging Face checkpoint: its ``config.json`` and the tensors of a weights file, as float64 arrays.
+
+Two weight formats: ``.safetensors`` (read with ``safetensors`` in its numpy flavour, no torch; bfloat16,
+which numpy lacks, is widened bit-exactly from its raw bytes) and ``pytorch_model.bin`` (needs torch).
+Only the tensors a caller asks for are read, so the 30k x N word embeddings are never upcast.
+Every failure is a :class:`~theory.errors.CheckpointError` naming the file and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
+
+CONFIG_NAME = "config.json"
+WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
+"""Weight files looked for in a folder, in order of preference (safetensors needs no torch)."""
+
+BERT_FAMILY = ("bert", "roberta", "xlm-roberta", "camembert", "electra")
+"""``model_type`` values whose encoder layers use BERT's module names (``encoder.layer.{i}.attention...``)."""
+
+_FLOAT_DTYPES = {"F16", "F32", "F64", "BF16"}
+_TORCH_FLOATS = ("torch.float16", "torch.bfloat16", "torch.float32", "torch.float64")
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """The sizes a BERT ``config.json`` declares: L, N, heads and the feed-forward size F (None if absent)."""
+
+    num_layers: int | None
+    hidden_size: int | None
+    num_heads: int | None
+    ffn_size: int | None
+
+
+def read_config(path: Path) -> EncoderConfig:
+    """Parse a Hugging Face ``config.json`` of a BERT-family encoder.
+
+    Raises UnsupportedCheckpoint for another architecture (``model_type`` outside :data:`BERT_FAMILY`) and
+    InvalidArgument when the hidden size is not divisible by the number of heads.
+    """
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CheckpointError(f"{path} is not a readable JSON config: {error}") from None
+    if not isinstance(config, dict):
+        raise CheckpointError(
+            f"{path} holds a JSON {type(config).__name__}, expected an object of model settings"
+        )
+    model_type = config.get("model_type")
+    if model_type is not None and model_type not in BERT_FAMILY:
+        raise UnsupportedCheckpoint(
+            f"{path} says model_type={model_type!r}; specbound reads BERT-family encoders "
+            f"(model_type one of {', '.join(BERT_FAMILY)})"
+        )
+    sizes = {}
+    for key in ("num_hidden_layers", "hidden_size", "num_attention_heads", "intermediate_size"):
+        value = config.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise CheckpointError(f"{path}: {key}={value!r} must be a positive integer")
+        sizes[key] = value
+    hidden, heads = sizes["hidden_size"], sizes["num_attention_heads"]
+    if hidden is not None and heads is not None and hidden % heads:
+        raise InvalidArgument(
+            f"{path}: hidden_size={hidden} is not divisible by num_attention_heads={heads}; "
+            "the heads must split the hidden dimension evenly"
+        )
+    return EncoderConfig(sizes["num_hidden_layers"], hidden, heads, sizes["intermediate_size"])
+
+
+def find_weights_file(folder: Path) -> Path:
+    """The weights file of a Hugging Face folder (:data:`WEIGHT_NAMES`, first present wins)."""
+    for name in WEIGHT_NAMES:
+        if (folder / name).is_file():
+            return folder / name
+    onnx = sorted(p.name for p in folder.glob("*.onnx"))
+    hint = f"; to read the ONNX export, pass the file itself ({folder / onnx[0]})" if onnx else ""
+    raise CheckpointError(
+        f"folder {folder} has no weights file (expected one of {', '.join(WEIGHT_NAMES)}){hint}"
+    )
+
+
+def read_safetensors(
+    path: Path, wanted: Callable[[str], bool]
+) -> tuple[dict[str, np.ndarray], tuple[str, ...]]:
+    """The tensors of ``path`` whose names satisfy ``wanted``, upcast exactly to float64; all tensor names."""
+    from safetensors import SafetensorError, safe_open
+
+    tensors = {}
+    try:
+        with safe_open(str(path), framework="numpy") as handle:
+            names = tuple(handle.keys())
+            for name in filter(wanted, names):
+                dtype = handle.get_slice(name).get_dtype()
+                if dtype not in _FLOAT_DTYPES:
+                    raise UnsupportedCheckpoint(
+                        f"{path}: tensor {name} has dtype {dtype}; only float checkpoints are supported "
+                        "(quantisation noise distorts the small singular values the bound depends on)"
+                    )
+                array = _read_bf16(path, name) if dtype == "BF16" else handle.get_tensor(name)
+                tensors[name] = np.asarray(array, dtype=np.float64)
+    except SafetensorError as error:
+        raise CheckpointError(
+            f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"
+        ) from None
+    except OSError as error:
+        raise CheckpointError(f"{path} cannot be read: {error}") from None
+    return tensors, names
+
+
+def _read_bf16(path: Path, name: str) -> np.ndarray:
+    """A bfloat16 tensor as float32 (exact: bfloat16 is the top half of a float32), from the raw file.
+
+    Safetensors layout: an 8-byte little-endian header length, a JSON header giving each tensor's dtype,
+    shape and byte range, then the data.
+    """
+    with path.open("rb") as stream:
+        (header_size,) = struct.unpack("<Q", stream.read(8))
+        entry = json.loads(stream.read(header_size))[name]
+        start, end = entry["data_offsets"]
+        stream.seek(8 + header_size + start)
+        raw = np.frombuffer(stream.read(end - start), dtype="<u2")
+    return (raw.astype(np.uint32) << 16).view(np.float32).reshape(entry["shape"])
+
+
+def read_torch_bin(
+    path: Path, wanted: Callable[[str], bool]
+) -> tuple[dict[str, np.ndarray], tuple[str, ...]]:
+    """Like :func:`read_safetensors`, for a ``pytorch_model.bin`` (a saved state dict); needs torch."""
+    try:
+        import torch
+    except ImportError:
+        raise MissingDependency(
+            f"{path} is a PyTorch pickle and reading it needs torch; install it with "
+            "pip install 'specbound[models]', or convert the checkpoint to model.safetensors"
+        ) from None
+    try:
+        state = torch.load(str(path), map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises RuntimeError, pickle, zipfile or EOF errors on damaged files
+        raise CheckpointError(
+            f"{path} is not a readable PyTorch checkpoint (truncated or corrupt?): "
+            f"{type(error).__name__}: {error}"
+        ) from None
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise CheckpointError(f"{path} does not hold a state dict (a mapping from names to tensors)")
+    tensors = {}
+    for name in filter(wanted, state):
+        tensor = state[name]
+        if str(tensor.dtype) not in _TORCH_FLOATS:
+            raise UnsupportedCheckpoint(
+                f"{path}: tensor {name} has dtype {tensor.dtype}; only float checkpoints are supported "
+                "(quantisation noise distorts the small singular values the bound depends on)"
+            )
+        tensors[name] = tensor.detach().to(torch.float64).numpy()
+    return tensors, tuple(state)
