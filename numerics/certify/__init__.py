@@ -1,0 +1,17 @@
+"""Certified numerics: rigorous enclosures (python-flint arb balls) of everything the bound is made of.
+
+Modules, one job each:
+
+- :mod:`numerics.certify.balls`: exact conversion of float64 arrays to arb, Frobenius norms and
+  orthogonality defects in ball arithmetic, outward rounding back to floats;
+- :mod:`numerics.certify.enclosure`: singular values of a dense matrix from its float64 SVD plus an
+  a-posteriori certificate (Weyl and the multiplicative perturbation bound);
+- :mod:`numerics.certify.thin`: singular values of a thin product A B^T through certified QR factors
+  and the small core R_A R_B^T;
+- :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
+- :mod:`numerics.certify.interval_eval`: theory's sympy Formulas evaluated in arb;
+- :mod:`numerics.certify.certified`: per-matrix certificates, contributions, post hoc minima and both
+  proxies as enclosures, with verdicts decided by intervals.
+
+python-flint is imported inside the functions that need it (the ``certify`` extra).
+"""

@@ -1,0 +1,67 @@
+"""The rank of a matrix as a certified interval [r_lo, r_hi] from enclosures of its singular values.
+
+- Exact rank (standard: rank = number of nonzero singular values): r_lo counts the enclosures that
+  exclude 0, r_hi those that may contain a nonzero value; structural zeros count for neither.
+- Numerical rank as in the authors' code (exact, SPEC.md section 1; ``numerics.spectrum.numerical_rank``):
+  #{sigma_i > tol}, tol = 1e-10 * max(count, 1) * max(sigma_1, 1). With sigma_1 and every sigma_i
+  enclosed, r_lo counts the sigma_i certainly above every possible tol and r_hi those possibly above.
+When r_lo = r_hi the rank is decided; otherwise every rank in between is possible and the p = 0
+summand sqrt(N rank) is reported as the interval over them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from numerics.certify.enclosure import SingularValueEnclosure
+from numerics.spectrum import RANK_TOLERANCE
+
+
+@dataclass(frozen=True)
+class RankInterval:
+    """Integers lo <= hi with the rank in [lo, hi] (certified)."""
+
+    lo: int
+    hi: int
+
+    @property
+    def decided(self) -> bool:
+        """True when the interval is a single rank."""
+        return self.lo == self.hi
+
+    def __contains__(self, rank: object) -> bool:
+        return isinstance(rank, int) and self.lo <= rank <= self.hi
+
+    def __str__(self) -> str:
+        return str(self.lo) if self.decided else f"[{self.lo}, {self.hi}]"
+
+
+def certified_rank(enclosure: SingularValueEnclosure) -> RankInterval:
+    """The exact rank of the matrix as an interval (enclosures excluding 0 vs those that may be nonzero).
+
+    >>> import numpy as np
+    >>> from numerics.certify.enclosure import certify_dense
+    >>> str(certified_rank(certify_dense(np.diag([2.0, 1.0, 0.0]))))  # the float SVD is exact here
+    '2'
+    """
+    lo = sum(1 for ball in enclosure.balls if ball > 0)
+    hi = sum(1 for ball in enclosure.balls if not ball.upper() <= 0)
+    return RankInterval(lo, hi)
+
+
+def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
+    """The authors' numerical rank #{sigma_i > 1e-10 * max(count, 1) * max(sigma_1, 1)} as an interval,
+    count = min(rows, cols) (zeros included, as :func:`numerics.spectrum.numerical_rank`).
+
+    >>> import numpy as np
+    >>> from numerics.certify.enclosure import certify_dense
+    >>> str(certified_numerical_rank(certify_dense(np.diag([2.0, 1.0, 0.0]))))
+    '2'
+    """
+    from flint import arb
+
+    count = max(min(enclosure.rows, enclosure.cols), 1)
+    tolerance = arb(RANK_TOLERANCE) * count * enclosure.spectral_norm.max(arb(1))
+    lo = sum(1 for ball in enclosure.balls if ball > tolerance)
+    hi = sum(1 for ball in enclosure.balls if not ball <= tolerance)
+    return RankInterval(lo, hi)
