@@ -1,0 +1,97 @@
+"""``specbound inspect [MODEL]``: the shape of a checkpoint and the spectral norms of its layers.
+
+Per layer: the spectral norm (largest singular value, float64 LAPACK SVD of the exact upcast) of
+Wq, Wk, Wv, Wo, Win, Wout, and max_h ||QK_h||_2 with QK_h = Wq[hs,:]^T Wk[hs,:] (SPEC.md section 2,
+exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectrum`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from numerics.loading import DEFAULT_MODELS, load_weights
+from numerics.matrices import extract_matrices
+from numerics.spectrum import spectrum
+from numerics.weights import PROJECTIONS
+from theory.proxy import MatrixKind
+
+HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
+
+METHOD = "float64 LAPACK SVD of the exact upcast; QK_h via thin QR factors and a d_h x d_h core SVD"
+_HEADERS = {"wq": "Wq", "wk": "Wk", "wv": "Wv", "wo": "Wo", "w_in": "Win", "w_out": "Wout"}
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``inspect``."""
+    parser.add_argument(
+        "model",
+        nargs="?",
+        default=DEFAULT_MODELS[0],
+        metavar="MODEL",
+        help=f"an alias ({', '.join(DEFAULT_MODELS)}), a Hugging Face folder, or a .safetensors, .bin "
+        f"or .onnx file (default {DEFAULT_MODELS[0]})",
+    )
+    parser.add_argument("--json", action="store_true", help="print the same data as JSON")
+    parser.add_argument(
+        "--num-heads",
+        type=int,
+        metavar="H",
+        help="number of attention heads, for a bare weights file with no config.json beside it",
+    )
+
+
+def inspect_model(model: str, num_heads: int | None = None) -> dict:
+    """The report ``inspect`` prints: sizes, source and per-layer spectral norms (JSON-ready, stable keys).
+
+    Keys: model, source, L, N, heads, head_dim, ffn, method, and layers: a list of {layer, wq, wk, wv,
+    wo, w_in, w_out, qk_max, qk_max_head}.
+    """
+    weights = load_weights(model, num_heads=num_heads)
+    qk_norms: dict[int, list[float]] = {}
+    for matrix in extract_matrices(weights):
+        if matrix.kind is MatrixKind.QK:
+            qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix).spectral_norm)
+    layers = []
+    for index, layer in enumerate(weights.layers):
+        row: dict[str, float | int] = {"layer": index}
+        for name, array in layer.items():
+            row[name] = spectrum(array).spectral_norm
+        heads = qk_norms[index]
+        row["qk_max_head"] = max(range(len(heads)), key=heads.__getitem__)
+        row["qk_max"] = heads[int(row["qk_max_head"])]
+        layers.append(row)
+    return {
+        "model": model,
+        "source": weights.source,
+        "L": weights.num_layers,
+        "N": weights.hidden_size,
+        "heads": weights.num_heads,
+        "head_dim": weights.head_dim,
+        "ffn": weights.ffn_size,
+        "method": METHOD,
+        "layers": layers,
+    }
+
+
+def format_table(report: dict) -> str:
+    """The report as text: a header with the sizes, then one row of spectral norms per layer."""
+    lines = [
+        f"model   {report['model']}",
+        f"source  {report['source']}",
+        f"L={report['L']}  N={report['N']}  heads={report['heads']} (d_h={report['head_dim']})  "
+        f"FFN={report['ffn']}",
+        f"spectral norms ({report['method']})",
+        "layer" + "".join(f"{_HEADERS[name]:>10}" for name in PROJECTIONS) + "  max_h QK_h (head)",
+    ]
+    for row in report["layers"]:
+        norms = "".join(f"{row[name]:>10.4f}" for name in PROJECTIONS)
+        lines.append(f"{row['layer']:>5}{norms}  {row['qk_max']:>10.4f} ({row['qk_max_head']})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
+    report = inspect_model(args.model, args.num_heads)
+    print(json.dumps(report, indent=2) if args.json else format_table(report))
+    return 0
