@@ -1,0 +1,348 @@
+"""The assembled bound (reconstructed Theorem 3.1), every constant explicit, for the synthetic transformers.
+
+Architecture (numerics/synthetic.py builds exactly this; row-vector convention, X in R^{T x N}):
+
+- input token rows with ||x_t|| <= 1; L layers, H >= 1 heads (H = 1 is the theory's case);
+- attention sub-block  Y = Pi( sum_h softmax(X QK_h X^T) X Vt_h ),  then
+- feed-forward         X' = Pi( GELU(Y M_in) M_out ),
+  where Pi(x) = x / max(1, ||x||) row-wise (projection onto the unit ball, 1-Lipschitz);
+- scalar read-out f(x) = w . X_L[0] with ||w|| <= 1 (first token), labels y in {-1, +1}.
+
+Statement (with probability >= 1 - delta over n i.i.d. samples, for ALL such networks at once):
+
+    P(y f(x) <= 0) <= (1/n) sum_i ramp_margin(y_i f(x_i)) + GAP_TERM,
+
+    GAP_TERM = (8 + 24 sqrt(ln 2) + 48 sqrt(Lambda * Sigma)) / sqrt(n)
+               + 3 sqrt( (ln(2/delta) + K ln(2m+1) + P) / (2n) ),
+
+with Sigma = sum over the K = L (2H + 2) matrices of min_{p in P_m} MATRIX_TERM(p, S_p, s, N) and
+
+    MATRIX_TERM = 3 N S                                                    (p = 0, S = rank)
+                = K_p N^{2(p+1)/(p+2)} S^{2/(p+2)} s^{2p/(p+2)} + 3 N     (0 < p <= 2),
+    K_p = c_p 3^{2/(p+2)} 144^{p/(p+2)}   (c_p derived in theory.interpolation; K_2 = 24 sqrt 3, K_0+ = 3).
+
+The chain, each step with its source (conservative choices are marked *):
+1. margin bound (Mohri et al. 2018 Thm 3.3 with Talagrand's contraction; BFT17 Lemma 3.1), with the
+   empirical-Rademacher form ln(2/delta) * and the ramp loss, (1/margin)-Lipschitz;
+2. Dudley (BFT17 Lemma A.5) in the sup-over-samples metric, cut-off alpha = 1/sqrt(n); the zero function
+   is added to the class * (+ sqrt(ln 2) per unit of integral); u^{-q_i} <= u^{-1} on (0, 1] * so the
+   integral of u^{-1/2} is 2 (l2 aggregation sqrt(Sigma), theory.composition);
+3. composition: a radius-eps_i perturbation of matrix i (sup over its input tokens) moves f by at most
+   gamma_i alpha_i eps_i (theory.lipschitz, theory.composition); equal split eps_i = margin u / (K c_i);
+   proper covers (cover elements inside the class) at twice the radius *, so upstream inputs keep the
+   class's norm bounds (token rows <= 1 by Pi; M_out inputs <= C_in since |GELU(t)| <= |t|);
+4. per matrix: W = W_k + R_k; head by Candes-Plan 2011 Lemma 3.1 ((d1 + d2 + 1) k <= 3 N k, N = max dim),
+   tail by Zhang 2002 Thm 4 (l2 case, 36 (a b / eps)^2 ln(2 ceil(4ab/eps + 2) M + 1)) applied to vec(R_k)
+   on the M d2 data x_i (x) e_j, with sqrt(d2) ||R_k||_F <= N sigma_{k+1} <= N (S/k)^{1/p}; the two halves
+   of the radius give 144; k = ceil(k*) costs the + 3N *; one common log factor Lambda bounds both logs;
+5. post hoc: union bound over p in P_m^K, spectral norms peeled on shells 2^{j/(4L)} and Schatten powers on
+   dyadic shells 2^j, each index j in Z with weight 2 / (3 (|j|+1) (|j|+2)) (summing to 1): P is the sum
+   of PEEL_COST over the 2K peeled indices. The margin, n, T, delta are fixed in advance *.
+
+What numerics must feed (see ``assembled_inputs_doc()`` for the table):
+  per matrix i: Chat_i = spectral norm rounded UP to the shell 2^{j/(4L)} (SPECTRAL_SHELL), Shat_i(p) =
+  sum sigma^p (rank at p = 0) rounded UP to 2^j (SCHATTEN_SHELL), N_i = max(rows, cols), b_i
+  (INPUT_BOUND), gamma_i (GAMMA_SYNTHETIC), alpha_i (theory.proxy.LAYER_LIPSCHITZ product over the later
+  layers, from the rounded norms), s_i = SCALE; then Sigma, Q = max_i SENSITIVITY (rounded), N_max =
+  max_i N_i, P = sum of PEEL_COST over the 2K shell indices (spectral and the chosen p's Schatten).
+
+Provenance: reconstructed (the paper's Theorem 3.1 was not read); every step is a standard lemma (cited)
+or derived here; the constants are ours and conservative.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import sympy as sp
+
+from theory.formula import Formula
+from theory.interpolation import derive_balance, split_monomial
+from theory.interpolation import p as p_positive
+from theory.provenance import Provenance, Tagged
+from theory.proxy import C_V, C_in, C_out, L, L_phi, MatrixKind, N, S, alpha, p, s
+from theory.proxy import gamma as gamma_sym
+
+SOURCE = (
+    "Sakai & Imaizumi 2026, Thm 3.1 (reconstructed); chain: Mohri et al. 2018 Thm 3.3, BFT17 Lemmas 3.1/A.5, "
+    "Candes & Plan 2011 Lemma 3.1, Zhang 2002 Thm 4, Edelman et al. 2022 (attention Lipschitz)"
+)
+_RECON = Tagged(Provenance.RECONSTRUCTED, SOURCE)
+_DERIVED = Tagged(Provenance.DERIVED, "theory.assembled (this toolkit), from the chain in its docstring")
+
+n = sp.Symbol("n", positive=True, integer=True)
+T = sp.Symbol("T", positive=True, integer=True)
+delta = sp.Symbol("delta", positive=True)
+margin = sp.Symbol("gamma_m", positive=True)
+m = sp.Symbol("m", positive=True, integer=True)
+K = sp.Symbol("K", positive=True, integer=True)
+H = sp.Symbol("H", positive=True, integer=True)
+N_max = sp.Symbol("N_max", positive=True)
+Q = sp.Symbol("Q", positive=True)
+P_peel = sp.Symbol("P", nonnegative=True)
+Sigma = sp.Symbol("Sigma", nonnegative=True)
+b = sp.Symbol("b", positive=True)
+C = sp.Symbol("C", positive=True)
+j = sp.Symbol("j", integer=True)
+u = sp.Symbol("u", real=True)
+
+HEAD_DIMENSION_FACTOR = 3
+"""(d1 + d2 + 1) <= 3 max(d1, d2): the Candes-Plan parameter count of a rank-k head, per unit of k."""
+MAUREY_CONSTANT = 36
+"""Zhang 2002 Thm 4, l2 case: log N_inf(eps) <= 36 (a b / eps)^2 log(2 ceil(4ab/eps + 2) M + 1)."""
+RADIUS_HALVES = 2
+"""The radius is split in two halves, head and tail, so the Maurey count is at eps/2: 36 * 2^2 = 144."""
+SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER = 4
+"""Spectral norms are rounded up to 2^{j/(4L)}: the layer factor (<= 4 rounded norms) loses <= 2^{1/L}."""
+
+
+def _ramp() -> sp.Expr:
+    return sp.Piecewise((1, u <= 0), (1 - u / margin, u < margin), (0, True))
+
+
+RAMP_LOSS = Formula(
+    "ramp_loss",
+    _ramp(),
+    (u, margin),
+    _RECON,
+    "ramp_margin(u) = 1 for u <= 0, 1 - u/margin on (0, margin), 0 beyond; u = y f(x); >= 1[u <= 0]",
+)
+
+GAMMA_SYNTHETIC = {
+    MatrixKind.QK: Formula(
+        "gamma_syn_QK",
+        2 * C_V * L_phi * C_in * C_out,
+        (C_V, L_phi, C_in, C_out),
+        _DERIVED,
+        "QK_h: softmax 2 x C2(Vt_h), then Pi (1-Lip) and the feed-forward L_phi C2(M_in) C2(M_out)",
+    ),
+    MatrixKind.VT: Formula(
+        "gamma_syn_Vt",
+        L_phi * C_in * C_out,
+        (L_phi, C_in, C_out),
+        _DERIVED,
+        "Vt_h: a convex combination of the perturbed rows, then the feed-forward L_phi C2(M_in) C2(M_out)",
+    ),
+    MatrixKind.M_IN: Formula(
+        "gamma_syn_M_in", L_phi * C_out, (L_phi, C_out), _DERIVED, "M_in: GELU (L_phi-Lip) then M_out"
+    ),
+    MatrixKind.M_OUT: Formula(
+        "gamma_syn_M_out", sp.Integer(1), (), _DERIVED, "M_out: the sub-block output itself"
+    ),
+}
+"""Sensitivity of the layer output to a unit perturbation of each matrix (the BERT GAMMA of theory.proxy
+lacks the L_phi of QK, Vt and M_in; here it is included because the feed-forward follows attention)."""
+
+INPUT_BOUND = {
+    MatrixKind.QK: Formula("input_bound_QK", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
+    MatrixKind.VT: Formula("input_bound_Vt", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
+    MatrixKind.M_IN: Formula("input_bound_M_in", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
+    MatrixKind.M_OUT: Formula(
+        "input_bound_M_out",
+        C_in,
+        (C_in,),
+        _DERIVED,
+        "||GELU(y M_in)|| <= ||y M_in|| <= C2(M_in) (|GELU(t)| <= |t|)",
+    ),
+}
+"""Bound b on the row norm of the inputs each matrix multiplies (enters the scale and Lambda)."""
+
+SCALE = Formula(
+    "scale_assembled",
+    RADIUS_HALVES * K * b * gamma_sym * alpha / margin,
+    (K, b, gamma_sym, alpha, margin),
+    _DERIVED,
+    "s_i = 2 K b_i gamma_i alpha_i / margin (equal split over K matrices, proper covers; "
+    "BERT proxy: gamma alpha L)",
+)
+
+SENSITIVITY = Formula(
+    "sensitivity_product",
+    C * b * gamma_sym * alpha,
+    (C, b, gamma_sym, alpha),
+    _DERIVED,
+    "Q_i = C_i b_i gamma_i alpha_i; Q = max_i Q_i enters the log factor Lambda",
+)
+
+LOG_FACTOR = Formula(
+    "log_factor",
+    sp.log(2 * n * T * N_max * (16 * sp.sqrt(n) * K * N_max * Q / margin + 3) + 1),
+    (n, T, N_max, K, Q, margin),
+    _DERIVED,
+    "Lambda = ln(2 nT N_max (16 sqrt(n) K N_max Q / margin + 3) + 1): bounds the Zhang and Candes-Plan logs "
+    "for every radius >= 1/sqrt(n) (needs nT >= 2)",
+)
+
+PEEL_COST = Formula(
+    "peel_cost",
+    sp.log(sp.Rational(3, 2) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),
+    (j,),
+    _DERIVED,
+    "ln(1/w(j)), w(j) = 2/(3(|j|+1)(|j|+2)) for a shell index j in Z (sum_j w(j) = 1)",
+)
+
+SPECTRAL_SHELL_INDEX = Formula(
+    "spectral_shell_index",
+    sp.ceiling(SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER * L * sp.log(C, 2)),
+    (C, L),
+    _DERIVED,
+    "j = ceil(4 L log2 C); the rounded spectral norm is 2^{j/(4L)} >= C",
+)
+SPECTRAL_SHELL = Formula(
+    "spectral_shell",
+    2 ** (j / (SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER * L)),
+    (j, L),
+    _DERIVED,
+    "Chat = 2^{j/(4L)}, the spectral-norm shell of index j",
+)
+SCHATTEN_SHELL_INDEX = Formula(
+    "schatten_shell_index", sp.ceiling(sp.log(S, 2)), (S,), _DERIVED, "j = ceil(log2 S); Shat = 2^j >= S"
+)
+SCHATTEN_SHELL = Formula(
+    "schatten_shell", 2**j, (j,), _DERIVED, "Shat = 2^j, the dyadic Schatten shell of index j"
+)
+
+MATRIX_COUNT = Formula(
+    "matrix_count", L * (2 * H + 2), (L, H), _DERIVED, "K = L (2H + 2): QK_h, Vt_h, M_in, M_out"
+)
+
+CONFIDENCE_TERM = Formula(
+    "confidence_term",
+    3 * sp.sqrt((sp.log(2 / delta) + K * sp.log(2 * m + 1) + P_peel) / (2 * n)),
+    (delta, K, m, P_peel, n),
+    _DERIVED,
+    "3 sqrt((ln(2/delta) + K ln(2m+1) + P) / (2n)): confidence, grid union bound and peeling",
+)
+
+
+@functools.cache
+def _balanced() -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
+    """The derived balance at A = 3N, B = 144 N^2 S^{2/p} s^2, split as (K_p, exponents of N, S, s)."""
+    tail = MAUREY_CONSTANT * RADIUS_HALVES**2 * N**2 * S ** (2 / p_positive) * s**2
+    raw = derive_balance().closed_form(HEAD_DIMENSION_FACTOR * N, tail)
+    coefficient, exponents = split_monomial(raw, (N, S, s))
+    return sp.simplify(coefficient.subs(p_positive, p)), {
+        b: e.subs(p_positive, p) for b, e in exponents.items()
+    }
+
+
+def matrix_constant() -> sp.Expr:
+    """K_p = c_p 3^{2/(p+2)} 144^{p/(p+2)}, the constant of MATRIX_TERM (derived, not typed)."""
+    return _balanced()[0]
+
+
+@functools.cache
+def _matrix_term() -> Formula:
+    coefficient, exponents = _balanced()
+    balanced = coefficient * N ** exponents[N] * S ** exponents[S] * s ** exponents[s]
+    rounding = HEAD_DIMENSION_FACTOR * N
+    expr = sp.Piecewise((HEAD_DIMENSION_FACTOR * N * S, sp.Eq(p, 0)), (balanced + rounding, True))
+    return Formula(
+        "matrix_term",
+        expr,
+        (p, S, s, N),
+        _DERIVED,
+        "per-matrix entropy coefficient: 3 N S at p = 0 (S = rank), else K_p N^{2(p+1)/(p+2)} S^{2/(p+2)} "
+        "s^{2p/(p+2)} + 3N; log N_i(radius margin u/(K gamma_i alpha_i)) <= Lambda MATRIX_TERM u^{-2p/(p+2)}",
+    )
+
+
+@functools.cache
+def _gap_term() -> Formula:
+    lam = LOG_FACTOR.expr
+    rademacher_twice = (8 + 24 * sp.sqrt(sp.log(2)) + 48 * sp.sqrt(lam * Sigma)) / sp.sqrt(n)
+    expr = rademacher_twice + CONFIDENCE_TERM.expr
+    return Formula(
+        "gap_term",
+        expr,
+        (Sigma, n, delta, margin, m, K, T, N_max, Q, P_peel),
+        _RECON,
+        "GAP = (8 + 24 sqrt(ln 2) + 48 sqrt(Lambda Sigma))/sqrt(n) "
+        "+ 3 sqrt((ln(2/delta) + K ln(2m+1) + P)/(2n))",
+    )
+
+
+def __getattr__(name: str) -> Formula:
+    """MATRIX_TERM and GAP_TERM are built on first use (the balance derivation takes about a second)."""
+    if name == "MATRIX_TERM":
+        return _matrix_term()
+    if name == "GAP_TERM":
+        return _gap_term()
+    raise AttributeError(f"module 'theory.assembled' has no attribute {name!r}")
+
+
+_INPUTS: tuple[tuple[str, str, str], ...] = (
+    ("p", "Schatten index in the grid P_m", "theory.proxy.grid(m), minimised per matrix"),
+    ("S", "Schatten power sum sum_i sigma_i^p (rank at p = 0)", "rounded UP: 2^SCHATTEN_SHELL_INDEX"),
+    ("s", "scale 2 K b gamma alpha / margin", "SCALE with the rounded spectral norms"),
+    ("N", "max(rows, cols) of this matrix (4N for the feed-forward matrices)", "shape"),
+    ("Sigma", "sum over the K matrices of min_p MATRIX_TERM", "sum of per-matrix minima"),
+    ("n", "number of training samples", "data"),
+    ("delta", "confidence", "user, in (0, 1)"),
+    ("gamma_m", "margin of the ramp loss, fixed before training", "user, in (0, 1]"),
+    ("m", "grid parameter, P_m = {0, 1/m, ..., 2}", "theory.proxy.GRID_M (ceil(L + ln N))"),
+    ("K", "number of matrices L (2H + 2)", "MATRIX_COUNT"),
+    ("T", "tokens per sample", "data"),
+    ("N_max", "largest N over the matrices", "max of N"),
+    ("Q", "max_i Chat_i b_i gamma_i alpha_i", "SENSITIVITY with rounded norms, max over matrices"),
+    (
+        "P",
+        "sum of PEEL_COST over the 2K shell indices",
+        "spectral indices + Schatten indices of the chosen p",
+    ),
+    ("b", "input row-norm bound of the matrix", "INPUT_BOUND[kind] (Chat(M_in) for M_out)"),
+    ("gamma", "sensitivity of the layer output to the matrix", "GAMMA_SYNTHETIC[kind], rounded norms"),
+    (
+        "alpha",
+        "Lipschitz constant of the later layers",
+        "prod_{k>l} theory.proxy.LAYER_LIPSCHITZ, rounded norms",
+    ),
+)
+
+
+def assembled_inputs_doc() -> list[dict[str, str]]:
+    """Every argument of MATRIX_TERM / GAP_TERM and its helpers: name, meaning, how numerics computes it.
+
+    >>> [row["argument"] for row in assembled_inputs_doc()][:4]
+    ['p', 'S', 's', 'N']
+    """
+    return [{"argument": a, "meaning": w, "how": h} for a, w, h in _INPUTS]
+
+
+def bound_statement() -> sp.Expr:
+    """The statement P(y f(x) <= 0) <= empirical ramp risk + GAP_TERM, as a sympy relation."""
+    risk, empirical = sp.symbols("P_err Rhat_ramp", nonnegative=True)
+    return sp.Le(risk, empirical + _gap_term().expr, evaluate=False)
+
+
+def summary() -> dict[str, Any]:
+    """The assembled formulas as strings (for reports)."""
+    return {
+        "matrix_term": str(_matrix_term().expr),
+        "gap_term": str(_gap_term().expr),
+        "matrix_constant": str(matrix_constant()),
+        "provenance": _RECON.provenance.value,
+        "source": SOURCE,
+    }
+
+
+__all__ = [
+    "CONFIDENCE_TERM",
+    "GAMMA_SYNTHETIC",
+    "INPUT_BOUND",
+    "LOG_FACTOR",
+    "MATRIX_COUNT",
+    "PEEL_COST",
+    "RAMP_LOSS",
+    "SCALE",
+    "SCHATTEN_SHELL",
+    "SCHATTEN_SHELL_INDEX",
+    "SENSITIVITY",
+    "SPECTRAL_SHELL",
+    "SPECTRAL_SHELL_INDEX",
+    "assembled_inputs_doc",
+    "bound_statement",
+    "matrix_constant",
+    "summary",
+]
