@@ -1,0 +1,40 @@
+"""Synthetic transformers of the reconstructed theory's class, trained on tasks with a known target.
+
+The public API, in one place (each name is defined in the module named in parentheses):
+
+- :class:`SyntheticConfig`, :func:`build_model`, :func:`to_weights` (``numerics.synthetic_model``): the
+  architecture, a float64 torch module, and its weights as :class:`numerics.weights.TransformerWeights`;
+- :class:`SparseSelectionTask`, :class:`Sample`, :class:`Task` (``numerics.synthetic_tasks``): tasks as
+  objects, with a noisy-label variant (``task.with_noise(0.2)``);
+- :class:`TrainingConfig`, :func:`train`, :func:`train_synthetic`, :class:`TrainedModel`
+  (``numerics.synthetic_train``): deterministic full-batch training on CPU.
+
+torch is needed (``pip install 'specbound[models]'``) and is imported only when a model is built.
+
+>>> config = SyntheticConfig(num_layers=1, hidden_size=8)
+>>> task = SparseSelectionTask(hidden_size=8, seq_len=4, relevant=(1,), noise=0.1)
+>>> trained = train_synthetic(config, task, TrainingConfig(n_train=32, epochs=5))
+>>> trained.weights.num_layers, trained.weights.hidden_size, trained.weights.num_heads
+(1, 8, 1)
+"""
+
+from __future__ import annotations
+
+from numerics.synthetic_model import SyntheticConfig, build_model, project_rows, to_weights
+from numerics.synthetic_tasks import Sample, SparseSelectionTask, Task
+from numerics.synthetic_train import TrainedModel, TrainingConfig, predict, train, train_synthetic
+
+__all__ = [
+    "Sample",
+    "SparseSelectionTask",
+    "SyntheticConfig",
+    "Task",
+    "TrainedModel",
+    "TrainingConfig",
+    "build_model",
+    "predict",
+    "project_rows",
+    "to_weights",
+    "train",
+    "train_synthetic",
+]
