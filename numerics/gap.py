@@ -1,7 +1,7 @@
 """The generalization gap of a trained synthetic transformer, measured on a large held-out sample.
 
-For a margin gamma in (0, 1] the ramp loss is ramp_gamma(u) = min(1, max(0, 1 - u / gamma)) of the
-margin u = y f(X); it dominates the 0-1 loss 1[u <= 0] (standard: Bartlett et al. 2017, section 2).
+For a margin gamma in (0, 1] the ramp loss ramp_gamma(u) (1 for u <= 0, 1 - u/gamma on (0, gamma), 0
+beyond; ``theory.assembled.RAMP_LOSS``) of the margin u = y f(X) dominates the 0-1 loss 1[u <= 0].
 A margin bound states  R_01(f) <= Rhat_ramp(f) + B  and  R_ramp(f) <= Rhat_ramp(f) + B, so the
 quantities a bound B must dominate are
 
@@ -25,7 +25,9 @@ from math import log, sqrt
 
 import numpy as np
 
+from numerics.evaluate import compiled
 from numerics.synthetic_train import TrainedModel
+from theory.assembled import RAMP_LOSS
 from theory.errors import InvalidArgument
 
 HELD_OUT_SEED = 1_000_003
@@ -33,12 +35,16 @@ HELD_OUT_SEED = 1_000_003
 
 
 def ramp_loss(margins: np.ndarray, margin: float) -> np.ndarray:
-    """ramp_gamma(u) = min(1, max(0, 1 - u / gamma)) elementwise (1 for u <= 0, 0 for u >= gamma).
+    """``theory.assembled.RAMP_LOSS`` at every margin u (1 for u <= 0, 0 for u >= gamma), lambdified.
 
     >>> ramp_loss(np.array([-1.0, 0.0, 0.05, 0.1, 0.5]), 0.1).tolist()
     [1.0, 1.0, 0.5, 0.0, 0.0]
+    >>> ramp_loss(np.array([0.25]), 0.5).tolist()
+    [0.5]
     """
-    return np.clip(1.0 - margins / margin, 0.0, 1.0)
+    return np.asarray(
+        compiled(RAMP_LOSS, "numpy")(np.asarray(margins, dtype=np.float64), margin), dtype=np.float64
+    )
 
 
 def hoeffding_half_width(m: int, delta: float, estimates: int = 2) -> float:
