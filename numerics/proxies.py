@@ -1,0 +1,268 @@
+"""The BERT-adapted proxies B_ours and B_Edelman of SPEC.md section 3 on a model's weights.
+
+Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``).
+Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.evaluate.evaluate` in
+mpmath at ``dps`` digits:
+
+- depth factor alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k, alpha_{L-1} = 1, with
+  A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)) and L_phi = 1.13;
+- sensitivity gamma = GAMMA[kind], scale s = SCALE(gamma, alpha_l, L);
+- per matrix the post hoc p and contribution min_{p in P_m} SUMMAND (:func:`numerics.posthoc.choose_p`);
+- B_ours = OURS_PROXY(Sigma, L), Sigma the sum of the contributions;
+- B_Edelman = EDELMAN_PROXY(Xi), Xi = sum_l EDELMAN_LAYER_WEIGHT(alpha_l) xi_l, xi_l the sum of the
+  layer's EDELMAN_TERM.
+
+Each spectrum is computed once (:func:`matrix_spectra`) and every later stage reads it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from numerics.evaluate import DEFAULT_DPS, argument_names, check_dps, evaluate
+from numerics.matrices import NamedMatrix, extract_matrices
+from numerics.posthoc import PChoice, choose_p
+from numerics.progress import progress
+from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
+from numerics.weights import TransformerWeights
+from theory.errors import InvalidArgument
+from theory.formula import Formula
+from theory.proxy import (
+    EDELMAN_LAYER_WEIGHT,
+    EDELMAN_PROXY,
+    EDELMAN_TERM,
+    GAMMA,
+    GRID_M,
+    HEAD_LIPSCHITZ,
+    L_PHI_VALUE,
+    LAYER_LIPSCHITZ,
+    OURS_PROXY,
+    SCALE,
+    MatrixKind,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixProxy:
+    """One matrix's share of the proxies: its spectrum, alpha, gamma, scale, post hoc p and Edelman term."""
+
+    matrix: NamedMatrix
+    spectrum: Spectrum
+    alpha: mpmath.mpf
+    gamma: mpmath.mpf
+    scale: mpmath.mpf
+    choice: PChoice
+    edelman_term: mpmath.mpf
+
+    @property
+    def p_opt(self) -> Fraction:
+        """The minimiser of the summand over the grid P_m (smallest p on ties)."""
+        return self.choice.p_grid
+
+    @property
+    def contribution(self) -> mpmath.mpf:
+        """min_{p in P_m} C_p of this matrix."""
+        return self.choice.value_grid
+
+
+@dataclass(frozen=True, eq=False)
+class ProxyReport:
+    """B_ours and B_Edelman of one model, every per-matrix and per-layer quantity, and how they were obtained.
+
+    Values are mpmath numbers at ``dps`` digits; ``ours_float`` and ``edelman_float`` are float views
+    (inf when a value exceeds float64, e.g. B_Edelman of a very deep model; print the mpf then).
+    """
+
+    source: str
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    m: int
+    dps: int
+    matrices: tuple[MatrixProxy, ...]
+    alphas: tuple[mpmath.mpf, ...]
+    xis: tuple[mpmath.mpf, ...]
+    leading: mpmath.mpf
+    ours: mpmath.mpf
+    edelman: mpmath.mpf
+    signature: str
+
+    @property
+    def ours_float(self) -> float:
+        """B_ours as a float."""
+        return float(self.ours)
+
+    @property
+    def edelman_float(self) -> float:
+        """B_Edelman as a float (inf beyond float64's range)."""
+        return float(self.edelman)
+
+
+def toolkit_version() -> str:
+    """The installed specbound version ('unknown' when run from a source tree that is not installed)."""
+    try:
+        return importlib.metadata.version("specbound")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def signature(m: int, dps: int) -> str:
+    """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
+
+    >>> signature(12, 50).split("|")[:3]
+    ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
+    """
+    return "|".join(
+        (
+            "svd:f64-lapack+thin-qr-core",
+            f"rank-tol:{RANK_TOLERANCE:g}",
+            f"grid:m={m}",
+            "p:posthoc-per-matrix",
+            f"eval:mpmath-dps={dps}",
+            f"L_phi:{L_PHI_VALUE}",
+            f"numpy:{np.__version__}",
+            f"mpmath:{mpmath.__version__}",
+            f"version:{toolkit_version()}",
+        )
+    )
+
+
+def matrix_spectra(
+    weights: TransformerWeights, *, label: str = "spectra"
+) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
+    """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
+    matrices = extract_matrices(weights)
+    return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+
+
+def default_grid_m(num_layers: int, hidden_size: int) -> int:
+    """m = ceil(L + ln N), from ``theory.proxy.GRID_M`` (exact).
+
+    >>> default_grid_m(6, 384)
+    12
+    """
+    return int(evaluate(GRID_M, L=num_layers, N=hidden_size))
+
+
+def _pick(formula: Formula, available: dict[str, object]) -> dict[str, object]:
+    """The values of ``formula``'s arguments, by symbol name, out of ``available``."""
+    return {name: available[name] for name in argument_names(formula)}
+
+
+def depth_factors(
+    spectra: Sequence[tuple[NamedMatrix, Spectrum]], num_layers: int, *, dps: int = DEFAULT_DPS
+) -> tuple[mpmath.mpf, ...]:
+    """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
+
+    A_k = sum_h C2(Vt_h^k) (1 + 4 C2(QK_h^k)); the products overflow float64 on deep models, not here.
+    """
+    norms = {(m.layer, m.head, m.kind): s.spectral_norm for m, s in spectra}
+    heads = sorted({m.head for m, _ in spectra if m.head >= 0})
+    with mpmath.workdps(dps):
+        factors = []
+        for layer in range(num_layers):
+            head_sum = mpmath.fsum(
+                evaluate(
+                    HEAD_LIPSCHITZ,
+                    dps=dps,
+                    C_V=norms[layer, h, MatrixKind.VT],
+                    C_QK=norms[layer, h, MatrixKind.QK],
+                )
+                for h in heads
+            )
+            factors.append(
+                evaluate(
+                    LAYER_LIPSCHITZ,
+                    dps=dps,
+                    L_phi=L_PHI_VALUE,
+                    C_in=norms[layer, -1, MatrixKind.M_IN],
+                    C_out=norms[layer, -1, MatrixKind.M_OUT],
+                    A=head_sum,
+                )
+            )
+        alphas = [mpmath.mpf(1)] * num_layers
+        for layer in range(num_layers - 2, -1, -1):
+            alphas[layer] = alphas[layer + 1] * factors[layer + 1]
+    return tuple(alphas)
+
+
+def proxies(
+    weights: TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]],
+    *,
+    m: int | None = None,
+    dps: int = DEFAULT_DPS,
+    source: str | None = None,
+) -> ProxyReport:
+    """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
+
+    ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
+    ``source``). ``m`` defaults to ceil(L + ln N). Errors name the matrix they concern.
+    """
+    check_dps(dps)
+    if isinstance(weights, TransformerWeights):
+        spectra = matrix_spectra(weights)
+        source = weights.source if source is None else source
+    else:
+        spectra = tuple(weights)
+        source = source or "spectra"
+    if not spectra:
+        raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
+    num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
+    hidden_size = spectra[0][0].shape[0]
+    num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
+    m = default_grid_m(num_layers, hidden_size) if m is None else m
+    alphas = depth_factors(spectra, num_layers, dps=dps)
+
+    norms = {(mat.layer, mat.head, mat.kind): spec.spectral_norm for mat, spec in spectra}
+    rows = []
+    with mpmath.workdps(dps):
+        for matrix, spec in spectra:
+            layer = matrix.layer
+            available: dict[str, object] = {
+                "C_in": norms[layer, -1, MatrixKind.M_IN],
+                "C_out": norms[layer, -1, MatrixKind.M_OUT],
+                "n21": spec.norm_21,
+            }
+            if matrix.kind.per_head:
+                available["C_V"] = norms[layer, matrix.head, MatrixKind.VT]
+            gamma = evaluate(GAMMA[matrix.kind], dps=dps, **_pick(GAMMA[matrix.kind], available))
+            scale = evaluate(SCALE, dps=dps, gamma=gamma, alpha=alphas[layer], L=num_layers)
+            try:
+                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps)
+            except InvalidArgument as error:
+                raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
+            term = EDELMAN_TERM[matrix.kind]
+            edelman_term = evaluate(term, dps=dps, **_pick(term, available))
+            rows.append(MatrixProxy(matrix, spec, alphas[layer], gamma, scale, choice, edelman_term))
+        leading = mpmath.fsum(row.contribution for row in rows)
+        ours = evaluate(OURS_PROXY, dps=dps, Sigma=leading, L=num_layers)
+        xis = tuple(
+            mpmath.fsum(row.edelman_term for row in rows if row.matrix.layer == layer)
+            for layer in range(num_layers)
+        )
+        xi_total = mpmath.fsum(
+            evaluate(EDELMAN_LAYER_WEIGHT, dps=dps, alpha=alphas[layer]) * xis[layer]
+            for layer in range(num_layers)
+        )
+        edelman = evaluate(EDELMAN_PROXY, dps=dps, Xi=xi_total)
+    return ProxyReport(
+        source=source,
+        num_layers=num_layers,
+        hidden_size=hidden_size,
+        num_heads=num_heads,
+        m=m,
+        dps=dps,
+        matrices=tuple(rows),
+        alphas=alphas,
+        xis=xis,
+        leading=leading,
+        ours=ours,
+        edelman=edelman,
+        signature=signature(m, dps),
+    )
