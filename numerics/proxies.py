@@ -45,6 +45,7 @@ from theory.proxy import (
     OURS_PROXY,
     SCALE,
     MatrixKind,
+    grid,
 )
 
 
@@ -205,6 +206,8 @@ def proxies(
     ``source``). ``m`` defaults to ceil(L + ln N). Errors name the matrix they concern.
     """
     check_dps(dps)
+    if m is not None:
+        grid(m)  # validates m before any spectrum is computed
     if isinstance(weights, TransformerWeights):
         spectra = matrix_spectra(weights)
         source = weights.source if source is None else source
