@@ -67,7 +67,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--grid-m", type=int, metavar="M", help="grid P_m = {0, 1/M, ..., 2} (default ceil(L + ln N))"
     )
     parser.add_argument(
-        "--num-heads", type=int, metavar="H", help="number of heads, for a bare weights file without config.json"
+        "--num-heads", type=int, metavar="H", help="number of heads (a bare weights file without config.json)"
     )
 
 
@@ -176,8 +176,8 @@ def format_table(report: ProxyReport, model: str) -> str:
     lines += ["  ".join(cell.rjust(w) for cell, w in zip(line, widths, strict=True)) for line in table]
     lines += [
         "",
-        f"B_ours     = {mpmath.nstr(report.ours, 12)}   (sum of per-matrix minima + sqrt(L); exact proxy)",
-        f"B_Edelman  = {mpmath.nstr(report.edelman, 12)}   ((1 + sum_l alpha_l^(2/3) xi_l)^(3/2); exact proxy)",
+        f"B_ours     = {mpmath.nstr(report.ours, 12)}  (sum of per-matrix minima + sqrt(L); exact)",
+        f"B_Edelman  = {mpmath.nstr(report.edelman, 12)}  ((1 + sum_l alpha_l^(2/3) xi_l)^(3/2); exact)",
         f"signature  {report.signature}",
     ]
     return "\n".join(lines)
