@@ -10,6 +10,7 @@ arithmetic", IEEE Trans. Computers 66 (2017); provenance ``standard``).
 from __future__ import annotations
 
 import math
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,7 +24,7 @@ PRECISION = 128
 """Working precision in bits of every certificate (products of two float64 numbers need 106 bits)."""
 
 
-def flint_context():  # type: ignore[no-untyped-def]
+def flint_context() -> AbstractContextManager[object]:
     """A context manager setting python-flint's working precision to :data:`PRECISION` bits."""
     require("flint", "certify")
     from flint import ctx

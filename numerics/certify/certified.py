@@ -1,0 +1,312 @@
+"""Certified proxies: every quantity of SPEC.md section 3 as a ball that provably contains its exact value.
+
+Pipeline (each step rigorous, each number a ball):
+
+1. per matrix, enclosures of its singular values (:mod:`numerics.certify.enclosure` for M_in/M_out,
+   :mod:`numerics.certify.thin` for QK_h/Vt_h), the numerical rank as an interval
+   (:mod:`numerics.certify.rank`) and the (2,1) norm (:mod:`numerics.certify.norms`);
+2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
+   [lo^p, hi^p]); S_0 = the rank interval (exact definition, SPEC.md section 1);
+3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
+   proxies: theory's Formulas (``theory.proxy``, provenance ``exact``) evaluated in arb by
+   :func:`numerics.certify.interval_eval.interval_evaluate`; only the sums and products that compose
+   them (over heads, layers, matrices) are written here;
+4. the post hoc minimum over P_m of balls c_p is the ball [min_p lo_p, min_p hi_p]; every p with
+   lo_p <= min_p hi_p may attain it (the set is a single p when the choice is decided);
+5. verdicts (B_ours < B_Edelman) are decided by the balls, or reported as undecided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from typing import TYPE_CHECKING
+
+from numerics.certify.balls import flint_context, interval
+from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
+from numerics.certify.interval_eval import interval_evaluate, to_ball
+from numerics.certify.norms import norm_21_dense, norm_21_product
+from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
+from numerics.certify.thin import Factorization, batched_qr, certify_product
+from numerics.matrices import NamedMatrix, extract_matrices
+from numerics.progress import progress
+from numerics.weights import TransformerWeights
+from theory.errors import CertificationFailed, InvalidArgument
+from theory.proxy import (
+    EDELMAN_LAYER_WEIGHT,
+    EDELMAN_PROXY,
+    EDELMAN_TERM,
+    GAMMA,
+    GRID_M,
+    HEAD_LIPSCHITZ,
+    L_PHI_VALUE,
+    LAYER_LIPSCHITZ,
+    OURS_PROXY,
+    SCALE,
+    SUMMAND,
+    MatrixKind,
+    grid,
+)
+
+if TYPE_CHECKING:
+    from flint import arb
+
+
+@dataclass(frozen=True, eq=False)
+class CertifiedMatrix:
+    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm."""
+
+    matrix: NamedMatrix
+    enclosure: SingularValueEnclosure
+    rank: RankInterval
+    exact_rank: RankInterval
+    norm_21: arb
+
+    @property
+    def spectral_norm(self) -> arb:
+        """A ball containing C2(W) = sigma_1."""
+        return self.enclosure.spectral_norm
+
+    @property
+    def frobenius_norm(self) -> arb:
+        """A ball containing ||W||_F = (sum_i sigma_i^2)^{1/2}."""
+        with flint_context():
+            return schatten_power_sum(self, 2).sqrt()
+
+
+def certify_matrix(
+    matrix: NamedMatrix, factorizations: tuple[Factorization, Factorization] | None = None
+) -> CertifiedMatrix:
+    """Certify one named matrix (a thin product through its core, a dense one through its SVD).
+
+    ``factorizations`` are optional precomputed QR factors of a product's two factors. Errors are
+    re-raised with the matrix label.
+    """
+    try:
+        if matrix.right is not None:
+            enclosure = certify_product(matrix.left, matrix.right, factorizations)
+            norm_21 = norm_21_product(matrix.left, matrix.right)
+        else:
+            enclosure = certify_dense(matrix.left)
+            norm_21 = norm_21_dense(matrix.left)
+    except CertificationFailed as error:
+        raise CertificationFailed(f"matrix {matrix.label}: {error}") from None
+    return CertifiedMatrix(
+        matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21
+    )
+
+
+def schatten_power_sum(certified: CertifiedMatrix, p: object) -> arb:
+    """A ball containing S_p = sum_i sigma_i^p (p in (0, 2]) or the numerical rank (p = 0).
+
+    Each sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0;
+    0^p = 0); structural zeros contribute nothing. p is an exact number or a ball inside (0, 2].
+
+    >>> import numpy as np
+    >>> from numerics.matrices import NamedMatrix
+    >>> from theory.proxy import MatrixKind
+    >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
+    >>> schatten_power_sum(c, Fraction(1, 2)).contains(3), schatten_power_sum(c, 0).contains(2)
+    (True, True)
+    """
+    from flint import arb
+
+    with flint_context():
+        exponent = to_ball(p, "p")
+        if exponent.is_zero():
+            return interval(arb(certified.rank.lo), arb(certified.rank.hi))
+        if not (exponent > 0 and exponent <= 2):
+            raise InvalidArgument(
+                f"p={p!r} is outside (0, 2]; S_0 is the rank, p > 2 is not a Schatten index here"
+            )
+        total = arb(0)
+        for ball in certified.enclosure.balls:
+            lower, upper = ball.lower(), ball.upper()
+            low_power = arb(0) if not lower > 0 else lower**exponent
+            total += interval(low_power, upper**exponent)
+        return total
+
+
+@dataclass(frozen=True, eq=False)
+class CertifiedContribution:
+    """One matrix's term of B_ours and of B_Edelman, certified.
+
+    ``values[i]`` is the ball of the summand at ``grid_points[i]``; ``minimum`` contains
+    min_{p in P_m} C_p and ``candidates`` are the grid points that may attain it.
+    """
+
+    certified: CertifiedMatrix
+    alpha: arb
+    gamma: arb
+    scale: arb
+    grid_points: tuple[Fraction, ...]
+    values: tuple[arb, ...]
+    minimum: arb
+    candidates: tuple[Fraction, ...]
+    edelman_term: arb
+
+    @property
+    def p_decided(self) -> bool:
+        """True when exactly one grid point can attain the minimum."""
+        return len(self.candidates) == 1
+
+
+@dataclass(frozen=True, eq=False)
+class CertifiedProxies:
+    """B_ours and B_Edelman of a model as balls, with every per-matrix contribution.
+
+    ``ours_below_edelman`` is True / False when the balls decide B_ours < B_Edelman, None when undecided.
+    """
+
+    source: str
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    m: int
+    contributions: tuple[CertifiedContribution, ...]
+    alphas: tuple[arb, ...]
+    ours: arb
+    edelman: arb
+
+    @property
+    def ours_below_edelman(self) -> bool | None:
+        """B_ours < B_Edelman decided by the balls (None: the balls overlap)."""
+        return decide_less(self.ours, self.edelman)
+
+
+def decide_less(a: arb, b: arb) -> bool | None:
+    """True if every point of ``a`` is < every point of ``b``, False if every point of ``a`` is >= every
+    point of ``b``, None (undecided) when the balls overlap.
+
+    >>> from flint import arb
+    >>> decide_less(arb(1), arb(2)), decide_less(arb(2), arb(1)), decide_less(arb(1, 1), arb(1))
+    (True, False, None)
+    """
+    if a < b:
+        return True
+    if a >= b:
+        return False
+    return None
+
+
+def grid_size(num_layers: int, hidden_size: int) -> int:
+    """m = ceil(L + ln N) from theory's GRID_M, decided in ball arithmetic (else CertificationFailed)."""
+    ball = interval_evaluate(GRID_M, L=num_layers, N=hidden_size)
+    value = ball.unique_fmpz()
+    if value is None:
+        raise CertificationFailed(
+            f"ceil(L + ln N) for L={num_layers}, N={hidden_size} is not decided: {ball}"
+        )
+    return int(value)
+
+
+def _post_hoc_minimum(
+    values: tuple[arb, ...], points: tuple[Fraction, ...]
+) -> tuple[arb, tuple[Fraction, ...]]:
+    """The ball of min_p values[p] and the points whose ball reaches below the smallest upper end."""
+    minimum = reduce(lambda x, y: x.min(y), values)
+    top = minimum.upper()
+    return minimum, tuple(p for p, v in zip(points, values, strict=True) if v.lower() <= top)
+
+
+def certify_proxies(
+    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True
+) -> CertifiedProxies:
+    """Both BERT proxies of ``weights`` (SPEC.md section 3) as certified balls.
+
+    ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix (float64 SVD or QR plus a few
+    arb matrix products); see ``benchmarks/certify_speed.py``.
+    """
+    if m is None:
+        m = grid_size(weights.num_layers, weights.hidden_size)
+    points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
+    matrices = extract_matrices(weights)
+    items = progress(matrices, total=len(matrices), label="certify") if show_progress else matrices
+    products = [x for x in matrices if x.right is not None]
+    qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
+    factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
+    certified = [certify_matrix(matrix, factorizations.get(id(matrix))) for matrix in items]
+    with flint_context():
+        return _compose(weights, m, points, certified)
+
+
+def _compose(
+    weights: TransformerWeights, m: int, points: tuple[Fraction, ...], certified: list[CertifiedMatrix]
+) -> CertifiedProxies:
+    """Steps 2-5 of the module docstring on the certified matrices (inside the flint context)."""
+    from flint import arb
+
+    depth, n = weights.num_layers, weights.hidden_size
+    by_layer: dict[int, list[CertifiedMatrix]] = {}
+    for item in certified:
+        by_layer.setdefault(item.matrix.layer, []).append(item)
+
+    def layer_norms(layer: int) -> dict[str, arb]:
+        (c_in,) = (c.spectral_norm for c in by_layer[layer] if c.matrix.kind is MatrixKind.M_IN)
+        (c_out,) = (c.spectral_norm for c in by_layer[layer] if c.matrix.kind is MatrixKind.M_OUT)
+        return {"C_in": c_in, "C_out": c_out}
+
+    def head_norm(layer: int, head: int, kind: MatrixKind) -> arb:
+        (value,) = (
+            c.spectral_norm for c in by_layer[layer] if c.matrix.head == head and c.matrix.kind is kind
+        )
+        return value
+
+    factors = []
+    for layer in range(depth):
+        heads = sum(
+            (
+                interval_evaluate(
+                    HEAD_LIPSCHITZ,
+                    C_V=head_norm(layer, h, MatrixKind.VT),
+                    C_QK=head_norm(layer, h, MatrixKind.QK),
+                )
+                for h in range(weights.num_heads)
+            ),
+            arb(0),
+        )
+        factors.append(interval_evaluate(LAYER_LIPSCHITZ, L_phi=L_PHI_VALUE, A=heads, **layer_norms(layer)))
+    alphas = tuple(reduce(lambda x, y: x * y, factors[layer + 1 :], arb(1)) for layer in range(depth))
+
+    contributions = []
+    for item in certified:
+        layer, kind = item.matrix.layer, item.matrix.kind
+        known = {**layer_norms(layer), "n21": item.norm_21}
+        if kind.per_head:
+            known["C_V"] = head_norm(layer, item.matrix.head, MatrixKind.VT)
+        gamma = interval_evaluate(GAMMA[kind], **_arguments(GAMMA[kind].args, known))
+        scale = interval_evaluate(SCALE, gamma=gamma, alpha=alphas[layer], L=depth)
+        values = tuple(
+            interval_evaluate(SUMMAND, p=p, S=schatten_power_sum(item, p), s=scale, N=n) for p in points
+        )
+        minimum, candidates = _post_hoc_minimum(values, points)
+        term = EDELMAN_TERM[kind]
+        contributions.append(
+            CertifiedContribution(
+                item,
+                alphas[layer],
+                gamma,
+                scale,
+                points,
+                values,
+                minimum,
+                candidates,
+                interval_evaluate(term, **_arguments(term.args, known)),
+            )
+        )
+    leading = sum((c.minimum for c in contributions), arb(0))
+    ours = interval_evaluate(OURS_PROXY, Sigma=leading, L=depth)
+    xi_total = arb(0)
+    for layer in range(depth):
+        xi = sum((c.edelman_term for c in contributions if c.certified.matrix.layer == layer), arb(0))
+        xi_total += interval_evaluate(EDELMAN_LAYER_WEIGHT, alpha=alphas[layer]) * xi
+    edelman = interval_evaluate(EDELMAN_PROXY, Xi=xi_total)
+    return CertifiedProxies(
+        weights.source, depth, n, weights.num_heads, m, tuple(contributions), alphas, ours, edelman
+    )
+
+
+def _arguments(symbols: tuple[object, ...], known: dict[str, arb]) -> dict[str, arb]:
+    """The balls of the named symbols, by name."""
+    return {str(symbol): known[str(symbol)] for symbol in symbols}

@@ -1,0 +1,150 @@
+"""Certified singular-value enclosures of dense matrices: planted exact spectra and corrupted certificates.
+
+Planted matrices W = Q1 diag(s) Q2^T use exactly orthogonal factors with dyadic entries (signed,
+permuted Sylvester-Hadamard matrices H_n / sqrt(n), n = 4^k), so W is exactly representable in float64
+(checked with Fractions) and its singular values are exactly the dyadic s: containment is decided
+exactly by arb comparisons, not up to a tolerance.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb
+
+from numerics.certify.enclosure import certify_dense
+from theory.errors import CertificationFailed
+
+
+def hadamard_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
+    """P D H_n / sqrt(n): exactly orthogonal, entries +-1/sqrt(n) (dyadic for n = 4^k)."""
+    h = np.array([[1.0]])
+    while h.shape[0] < n:
+        h = np.block([[h, h], [h, -h]])
+    root = round(float(np.sqrt(n)))
+    assert root * root == n and root & (root - 1) == 0, "n must be a power of 4"
+    signs = rng.choice([-1.0, 1.0], size=n)
+    return (signs[:, None] * h[rng.permutation(n)]) / root
+
+
+def planted(m: int, n: int, values: list[float], seed: int = 0) -> np.ndarray:
+    """Q1[:, :k] diag(values) Q2[:, :k]^T with exact dyadic arithmetic, checked exact with Fractions."""
+    rng = np.random.default_rng(seed)
+    q1, q2 = hadamard_orthogonal(m, rng), hadamard_orthogonal(n, rng)
+    k = len(values)
+    w = (q1[:, :k] * np.array(values)) @ q2[:, :k].T
+    exact = [
+        [
+            sum(Fraction(q1[i, t]) * Fraction(values[t]) * Fraction(q2[j, t]) for t in range(k))
+            for j in range(n)
+        ]
+        for i in range(m)
+    ]
+    assert all(Fraction(w[i, j]) == exact[i][j] for i in range(m) for j in range(n)), "planted W is not exact"
+    return w
+
+
+def assert_contains(balls, exact: list[float]) -> None:
+    assert len(balls) == len(exact)
+    for i, (ball, value) in enumerate(zip(balls, sorted(exact, reverse=True), strict=True)):
+        assert ball.contains(arb(value)), f"sigma_{i + 1} = {value} not in {ball.str(20)}"
+
+
+VALUES_16 = [
+    float(v)
+    for v in (
+        13.5,
+        9.25,
+        7.0,
+        5.125,
+        3.0,
+        2.5,
+        2.0,
+        1.5,
+        1.0,
+        0.75,
+        0.5,
+        0.375,
+        0.25,
+        0.125,
+        0.0625,
+        2.0**-10,
+    )
+]
+
+
+def test_planted_square_matrix_every_enclosure_contains_the_exact_singular_value():
+    w = planted(16, 16, VALUES_16)
+    enclosure = certify_dense(w)
+    assert_contains(enclosure.balls, VALUES_16)
+    assert enclosure.structural_zeros == 0
+    assert enclosure.max_relative_width() < 1e-9  # Weyl's bound is absolute: ~1e-14 on sigma = 2^-10
+
+
+def test_planted_rectangular_matrix_both_orientations():
+    values = VALUES_16[:12]
+    w = planted(16, 64, values, seed=1)
+    for matrix in (w, w.T):
+        enclosure = certify_dense(matrix)
+        assert_contains(enclosure.balls, values + [0.0] * 4)
+        assert all(b.contains(0) for b in enclosure.balls[12:])
+        assert all(b > 0 for b in enclosure.balls[:12])
+
+
+def test_spectral_norm_is_the_first_enclosure():
+    w = planted(16, 16, VALUES_16, seed=2)
+    assert certify_dense(w).spectral_norm.contains(arb(13.5))
+
+
+def test_wrong_singular_value_widens_the_enclosure_and_still_contains_the_truth():
+    w = planted(16, 16, VALUES_16, seed=3)
+    u, s, vt = np.linalg.svd(w)
+    clean = certify_dense(w, (u, s, vt))
+    wrong = s.copy()
+    wrong[3] += 0.1
+    corrupted = certify_dense(w, (u, wrong, vt))
+    assert_contains(corrupted.balls, VALUES_16)
+    # the residual ||W - U S' V^T|| = 0.1 now widens every enclosure to radius >= ~0.1
+    assert all(float(b.rad()) >= 0.09 for b in corrupted.balls[:8])
+    assert clean.max_relative_width() < 1e-9 < 1e-3 < corrupted.max_relative_width()
+
+
+def test_perturbed_singular_vectors_widen_the_enclosure_and_still_contain_the_truth():
+    w = planted(16, 16, VALUES_16, seed=4)
+    u, s, vt = np.linalg.svd(w)
+    noisy_u = u + 1e-6 * np.random.default_rng(0).standard_normal(u.shape)
+    corrupted = certify_dense(w, (noisy_u, s, vt))
+    assert_contains(corrupted.balls, VALUES_16)
+    assert float(corrupted.balls[0].rad()) > 1e-7
+
+
+def test_non_orthonormal_factor_fails_loudly():
+    w = planted(16, 16, VALUES_16, seed=5)
+    u, s, vt = np.linalg.svd(w)
+    with pytest.raises(CertificationFailed, match="orthogonality defect"):
+        certify_dense(w, (2 * u, s, vt))
+
+
+def test_non_finite_inputs_and_bad_shapes_fail_loudly():
+    w = planted(16, 16, VALUES_16, seed=6)
+    u, s, vt = np.linalg.svd(w)
+    bad = u.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(CertificationFailed, match="NaN"):
+        certify_dense(w, (bad, s, vt))
+    with pytest.raises(CertificationFailed, match="shapes"):
+        certify_dense(w, (u[:, :3], s, vt))
+    with pytest.raises(CertificationFailed, match=r"non-finite|NaN"):
+        certify_dense(np.full((2, 2), np.inf))
+
+
+def test_unsorted_and_negative_singular_values_are_handled_exactly():
+    w = planted(4, 4, [3.0, 2.0, 1.0, 0.5], seed=7)
+    u, s, vt = np.linalg.svd(w)
+    order = [2, 0, 3, 1]
+    u2, s2 = u[:, order].copy(), s[order].copy()
+    u2[:, 1] *= -1
+    s2[1] *= -1  # U diag(s) V^T unchanged
+    assert_contains(certify_dense(w, (u2, s2, vt[order])).balls, [3.0, 2.0, 1.0, 0.5])
