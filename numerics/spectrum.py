@@ -79,9 +79,8 @@ def _finite_float64(array: np.ndarray, what: str) -> np.ndarray:
     return matrix
 
 
-def _from_singular_values(
-    values: np.ndarray, shape: tuple[int, int], norm_21: float, norm_11: float, what: str
-) -> Spectrum:
+def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.ndarray, int]:
+    """The singular values sorted descending and clipped at 0, and the rank; a rank-0 matrix is refused."""
     values = np.sort(np.clip(values, 0.0, None))[::-1]
     rank = numerical_rank(values, min(shape))
     if rank == 0:
@@ -90,8 +89,15 @@ def _from_singular_values(
             f"{what} is numerically zero (sigma_1={top!r}, rank 0 under the tolerance "
             f"{RANK_TOLERANCE} * max(#sigma, 1) * max(sigma_1, 1)); the bound needs a matrix of rank >= 1"
         )
+    return values, rank
+
+
+def _assemble(
+    values: np.ndarray, rank: int, shape: tuple[int, int], norm_21: float, norm_11: float
+) -> Spectrum:
     top = float(values[0])
-    relative_squares = float(np.sum((values / top) ** 2))
+    with np.errstate(under="ignore"):  # squares of tiny singular values may underflow to 0, harmlessly
+        relative_squares = float(np.sum((values / top) ** 2))
     return Spectrum(
         singular_values=values,
         shape=shape,
@@ -134,15 +140,18 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
         if matrix.right is not None:
             left = _finite_float64(matrix.left, f"{what} (left factor)")
             right = _finite_float64(matrix.right, f"{what} (right factor)")
-            values, r_left = core_singular_values(left, right)
-            norm_21 = float(np.sum(np.linalg.norm(r_left @ right.T, axis=0)))
-            norm_11 = float(np.sum(np.abs(left @ right.T)))
-            return _from_singular_values(values, matrix.shape, norm_21, norm_11, what)
+            core_values, r_left = core_singular_values(left, right)
+            values, rank = _ranked(core_values, matrix.shape, what)
+            with np.errstate(under="ignore"):
+                norm_21 = float(np.sum(np.linalg.norm(r_left @ right.T, axis=0)))
+                norm_11 = float(np.sum(np.abs(left @ right.T)))
+            return _assemble(values, rank, matrix.shape, norm_21, norm_11)
         dense = _finite_float64(matrix.left, what)
     else:
         what = "matrix"
         dense = _finite_float64(matrix, what)
-    values = np.linalg.svd(dense, compute_uv=False)
-    norm_21 = float(np.sum(np.linalg.norm(dense, axis=0)))
-    norm_11 = float(np.sum(np.abs(dense)))
-    return _from_singular_values(values, (int(dense.shape[0]), int(dense.shape[1])), norm_21, norm_11, what)
+    shape = (int(dense.shape[0]), int(dense.shape[1]))
+    values, rank = _ranked(np.linalg.svd(dense, compute_uv=False), shape, what)
+    with np.errstate(under="ignore"):
+        norm_21 = float(np.sum(np.linalg.norm(dense, axis=0)))
+    return _assemble(values, rank, shape, norm_21, float(np.sum(np.abs(dense))))

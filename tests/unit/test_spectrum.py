@@ -1,0 +1,106 @@
+"""Spectra: singular values, rank tolerance and norms, dense and through thin factors; bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from numerics.matrices import NamedMatrix
+from numerics.spectrum import numerical_rank, spectrum
+from theory.errors import InvalidArgument
+from theory.proxy import MatrixKind
+
+
+def test_diagonal_matrix_norms_by_hand():
+    s = spectrum(np.array([[3.0, 0.0, 0.0], [0.0, -4.0, 0.0]]))
+    assert s.singular_values.tolist() == [4.0, 3.0]
+    assert s.shape == (2, 3)
+    assert s.rank == 2
+    assert s.spectral_norm == 4.0
+    assert s.frobenius_norm == pytest.approx(5.0, rel=1e-15)
+    assert s.nuclear_norm == 7.0
+    assert s.norm_21 == 7.0  # column norms 3, 4, 0
+    assert s.norm_11 == 7.0
+    assert s.stable_rank == pytest.approx(25 / 16, rel=1e-15)
+
+
+def test_norm_21_sums_columns_in_row_vector_orientation():
+    w = np.array([[3.0, 1.0], [4.0, 0.0]])
+    assert spectrum(w).norm_21 == pytest.approx(5.0 + 1.0, rel=1e-15)
+    assert spectrum(w.T).norm_21 == pytest.approx(np.hypot(3, 1) + 4.0, rel=1e-15)
+
+
+def test_rank_tolerance_is_the_authors_one():
+    # tolerance 1e-10 * max(count, 1) * max(sigma_1, 1)
+    assert numerical_rank(np.array([1.0, 5e-10]), 2) == 2  # 5e-10 > 2e-10
+    assert numerical_rank(np.array([1.0, 5e-10]), 10) == 1  # 5e-10 < 1e-9
+    assert numerical_rank(np.array([0.5, 1.5e-10]), 2) == 1  # sigma_1 < 1 counts as 1
+    assert numerical_rank(np.array([100.0, 1.5e-8]), 2) == 1
+    assert numerical_rank(np.array([100.0, 2.5e-8]), 2) == 2
+
+
+def test_thin_product_matches_dense_svd():
+    rng = np.random.default_rng(1)
+    left, right = rng.standard_normal((40, 5)), rng.standard_normal((30, 5))
+    product = NamedMatrix(0, 0, MatrixKind.QK, left, right)
+    s = spectrum(product)
+    dense = left @ right.T
+    expected = np.linalg.svd(dense, compute_uv=False)
+    assert s.shape == (40, 30)
+    assert s.singular_values.shape == (5,)
+    np.testing.assert_allclose(s.singular_values, expected[:5], rtol=1e-12)
+    assert s.rank == 5
+    assert s.norm_21 == pytest.approx(np.linalg.norm(dense, axis=0).sum(), rel=1e-12)
+    assert s.norm_11 == pytest.approx(np.abs(dense).sum(), rel=1e-12)
+    assert s.frobenius_norm == pytest.approx(np.linalg.norm(dense), rel=1e-12)
+    assert s.nuclear_norm == pytest.approx(expected[:5].sum(), rel=1e-12)
+
+
+def test_rank_of_a_product_uses_the_product_size_in_the_tolerance():
+    # core singular values 1 and 5e-10: with count = min(shape) = 10 the tolerance is 1e-9, so rank 1
+    left = np.zeros((10, 2))
+    left[0, 0], left[1, 1] = 1.0, 5e-10
+    right = np.zeros((10, 2))
+    right[0, 0], right[1, 1] = 1.0, 1.0
+    assert spectrum(NamedMatrix(0, 0, MatrixKind.VT, left, right)).rank == 1
+    assert spectrum(np.diag([1.0, 5e-10])).rank == 2
+
+
+def test_small_singular_values_keep_float64_accuracy():
+    # the Gram-matrix eigenvalue route loses about 1e-3 relative on sigma_min = 1e-7 (research/anchors.md C4)
+    rng = np.random.default_rng(2)
+    q1, _ = np.linalg.qr(rng.standard_normal((60, 60)))
+    q2, _ = np.linalg.qr(rng.standard_normal((60, 60)))
+    sigma = np.logspace(0, -7, 60)
+    s = spectrum((q1 * sigma) @ q2.T)
+    np.testing.assert_allclose(s.singular_values, sigma, rtol=1e-7)
+
+
+def test_float32_input_is_upcast_exactly():
+    w32 = np.random.default_rng(3).standard_normal((6, 4)).astype(np.float32)
+    assert np.array_equal(spectrum(w32).singular_values, spectrum(w32.astype(np.float64)).singular_values)
+
+
+@pytest.mark.parametrize(
+    ("matrix", "message"),
+    [
+        (np.zeros((3, 3)), "numerically zero"),
+        (np.full((2, 2), 1e-300), "numerically zero"),
+        (np.array([[1.0, np.nan]]), "NaN or infinite"),
+        (np.array([[np.inf, 1.0]]), "NaN or infinite"),
+        (np.ones(3), "2-D"),
+        (np.ones((0, 3)), "2-D"),
+    ],
+)
+def test_bad_matrices_raise_invalid_argument(matrix, message):
+    with pytest.raises(InvalidArgument, match=message):
+        spectrum(matrix)
+
+
+def test_errors_name_the_matrix():
+    zero = NamedMatrix(3, 1, MatrixKind.QK, np.zeros((4, 2)), np.ones((4, 2)))
+    with pytest.raises(InvalidArgument, match=r"L3\.H1\.QK.*numerically zero"):
+        spectrum(zero)
+    bad = NamedMatrix(0, -1, MatrixKind.M_IN, np.array([[1.0, np.nan]]))
+    with pytest.raises(InvalidArgument, match=r"L0\.M_in"):
+        spectrum(bad)
