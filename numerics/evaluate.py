@@ -87,7 +87,10 @@ def evaluate(formula: Formula, *, dps: int = DEFAULT_DPS, **values: object) -> m
     function = compiled(formula, "mpmath")
     with mpmath.workdps(dps):
         arguments = [to_mpf(values[n], n) for n in names]
-        result = function(*arguments)
+        try:
+            result = function(*arguments)
+        except (ZeroDivisionError, ValueError) as error:
+            raise InvalidArgument(f"formula {formula.name!r} is undefined at {values}: {error}") from None
         if isinstance(result, mpmath.mpc):
             if result.imag != 0:
                 raise InvalidArgument(

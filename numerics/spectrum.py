@@ -111,6 +111,11 @@ def _assemble(
     )
 
 
+def _binary_scale(array: np.ndarray) -> float:
+    """A power of two near max |entry|: dividing by it is exact and keeps squares of entries in range."""
+    return float(np.ldexp(1.0, int(np.frexp(np.max(np.abs(array)))[1])))
+
+
 def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The nonzero singular values of left @ right.T from the small core R_left R_right^T, and R_left.
 
@@ -142,9 +147,12 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
             right = _finite_float64(matrix.right, f"{what} (right factor)")
             core_values, r_left = core_singular_values(left, right)
             values, rank = _ranked(core_values, matrix.shape, what)
+            scale_left, scale_right = _binary_scale(left), _binary_scale(right)
+            unit_right = (right / scale_right).T
             with np.errstate(under="ignore"):
-                norm_21 = float(np.sum(np.linalg.norm(r_left @ right.T, axis=0)))
-                norm_11 = float(np.sum(np.abs(left @ right.T)))
+                columns = np.linalg.norm(r_left / scale_left @ unit_right, axis=0)
+                norm_21 = scale_left * scale_right * float(np.sum(columns))
+                norm_11 = scale_left * scale_right * float(np.sum(np.abs(left / scale_left @ unit_right)))
             return _assemble(values, rank, matrix.shape, norm_21, norm_11)
         dense = _finite_float64(matrix.left, what)
     else:
@@ -152,6 +160,7 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     values, rank = _ranked(np.linalg.svd(dense, compute_uv=False), shape, what)
+    unit = _binary_scale(dense)
     with np.errstate(under="ignore"):
-        norm_21 = float(np.sum(np.linalg.norm(dense, axis=0)))
+        norm_21 = unit * float(np.sum(np.linalg.norm(dense / unit, axis=0)))
     return _assemble(values, rank, shape, norm_21, float(np.sum(np.abs(dense))))
