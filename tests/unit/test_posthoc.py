@@ -73,7 +73,7 @@ def test_continuous_choice_matches_a_dense_scan(scale):
 
 
 def test_interior_minimiser_is_found_when_it_beats_the_grid():
-    spec, sigma = decaying_spectrum()
+    spec, _ = decaying_spectrum()
     choice = choose_p(spec, 0.3, 64, m=1)  # grid {0, 1, 2} only
     assert choice.p_continuous not in (0.0, 1.0, 2.0)
     assert choice.relative_gap > 0
