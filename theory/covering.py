@@ -122,7 +122,7 @@ def maurey_lemma() -> Lemma:
             sp.Le(a, sp.sqrt(d2) * sp.Symbol("||R||_F"), evaluate=False),
         ),
         assumptions=(
-            "M input points (all n T tokens), ||x_i|| <= b; radius a = sqrt(d2) ||R||_F (a (2,1)-type radius)",
+            "M input points (all n T tokens), ||x_i|| <= b; radius a = sqrt(d2) ||R||_F ((2,1)-type)",
             "the matrix case reduces to Zhang's scalar l2 case on the M d2 points x_i (x) e_j",
             "constants as in Zhang 2002 Thm 4 (log base cancels); we did not re-derive them",
         ),

@@ -1,0 +1,76 @@
+"""The chain of lemmas in order (SPEC.md section 4, steps 1-11) and a runner for all their self-checks.
+
+Lemmas are built lazily (each module's ``lemma()`` functions are cached), so importing this module is
+cheap; ``all_lemmas()`` builds them and ``run_all_checks()`` runs every symbolic self-check.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+
+from theory.lemma import CheckResult, Lemma
+
+CHAIN: tuple[tuple[str, str], ...] = (
+    ("theory.schatten", "lemma"),
+    ("theory.covering", "parametric_lemma"),
+    ("theory.covering", "maurey_lemma"),
+    ("theory.interpolation", "lemma"),
+    ("theory.lipschitz", "gelu_lemma"),
+    ("theory.lipschitz", "softmax_lemma"),
+    ("theory.lipschitz", "attention_lemma"),
+    ("theory.composition", "lemma"),
+    ("theory.dudley", "dudley_lemma"),
+    ("theory.dudley", "margin_lemma"),
+    ("theory.posthoc", "union_lemma"),
+    ("theory.posthoc", "separability_lemma"),
+    ("theory.posthoc", "rounding_lemma"),
+    ("theory.assembled", "lemma"),
+    ("theory.baselines", "edelman_proxy_lemma"),
+    ("theory.baselines", "edelman_bound_lemma"),
+    ("theory.baselines", "bft_lemma"),
+    ("theory.baselines", "trauger_tewari_lemma"),
+    ("theory.regimes", "lemma"),
+)
+"""(module, factory) of every lemma, in chain order."""
+
+
+@functools.cache
+def all_lemmas() -> tuple[Lemma, ...]:
+    """Every lemma of the chain, in order (steps 1 to 11).
+
+    >>> [lemma.step for lemma in all_lemmas()][:4]
+    [1, 2, 3, 4]
+    """
+    return tuple(getattr(importlib.import_module(module), factory)() for module, factory in CHAIN)
+
+
+def lemma_by_name(name: str) -> Lemma:
+    """The lemma called ``name`` (KeyError naming the known ones otherwise)."""
+    for lemma in all_lemmas():
+        if lemma.name == name:
+            return lemma
+    raise KeyError(f"no lemma {name!r}; known: {[lemma.name for lemma in all_lemmas()]}")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every lemma with the results of its checks, and the counts."""
+
+    entries: tuple[tuple[Lemma, tuple[CheckResult, ...]], ...]
+
+    @property
+    def total(self) -> int:
+        """Number of checks run."""
+        return sum(len(results) for _, results in self.entries)
+
+    @property
+    def failed(self) -> tuple[tuple[str, CheckResult], ...]:
+        """(lemma name, result) of every failing check."""
+        return tuple((lemma.name, r) for lemma, results in self.entries for r in results if not r.verdict)
+
+
+def run_all_checks() -> CheckReport:
+    """Run every self-check of every lemma (each lemma caches its results)."""
+    return CheckReport(tuple((lemma, lemma.results) for lemma in all_lemmas()))
