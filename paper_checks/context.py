@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from numerics.matrices import NamedMatrix
+    from numerics.proxies import ProxyReport
+    from numerics.spectrum import Spectrum
+    from numerics.weights import TransformerWeights
+    from paper_checks.figures import ContributionCurve, SpectrumCurve
 
 T = TypeVar("T")
 
@@ -37,3 +44,67 @@ class RunContext:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]  # type: ignore[no-any-return]
+
+    def weights(self, source: str) -> TransformerWeights:
+        """The weights of checkpoint ``source`` (alias or path), loaded once (numerics.loading)."""
+        from numerics.loading import load_weights
+
+        return self.memo(("weights", source), lambda: load_weights(source))
+
+    def spectra(self, source: str) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
+        """Every matrix of ``source`` with its spectrum (numerics.proxies.matrix_spectra), computed once."""
+        from numerics.proxies import matrix_spectra
+
+        return self.memo(("spectra", source), lambda: matrix_spectra(self.weights(source), label=source))
+
+    def report(self, source: str, depth: int | None = None) -> ProxyReport:
+        """B_ours, B_Edelman and every per-matrix quantity of ``source`` (numerics.proxies.proxies), once.
+
+        With ``depth``, the report of its first ``depth`` layers (``TransformerWeights.truncated``, labelled
+        as such), computed from the spectra already in hand (the matrices of a layer do not depend on the
+        others, so this is exactly the report of the truncated weights).
+        """
+        from numerics.proxies import proxies
+
+        weights = self.weights(source)
+        if depth is None or depth == weights.num_layers:
+            return self.memo(("report", source), lambda: proxies(self.spectra(source), source=weights.source))
+        label = weights.truncated(depth).source
+        subset = tuple(item for item in self.spectra(source) if item[0].layer < depth)
+        return self.memo(("report", source, depth), lambda: proxies(subset, source=label))
+
+    def spectrum_curves(self, source: str, layers: int) -> list[SpectrumCurve]:
+        """The singular values of every matrix in the first ``layers`` layers of ``source`` (its report)."""
+        from paper_checks.figures import SpectrumCurve
+
+        return [
+            SpectrumCurve(matrix.kind.value, matrix.layer, matrix.head, spec.singular_values)
+            for matrix, spec in self.spectra(source)
+            if matrix.layer < layers
+        ]
+
+    def contribution_curves(self, source: str) -> list[ContributionCurve]:
+        """Each matrix's C_p on the grid P_m of ``source`` (numerics.posthoc.contribution), computed once."""
+        from numerics.posthoc import contribution
+        from paper_checks.figures import ContributionCurve
+        from theory.proxy import grid
+
+        def compute() -> list[ContributionCurve]:
+            report = self.report(source)
+            ps = grid(report.m)
+            return [
+                ContributionCurve(
+                    row.matrix.kind.value,
+                    row.matrix.layer,
+                    row.matrix.head,
+                    tuple(float(q) for q in ps),
+                    tuple(
+                        float(contribution(row.spectrum, q, row.scale, report.hidden_size, dps=20))
+                        for q in ps
+                    ),
+                    float(row.p_opt),
+                )
+                for row in report.matrices
+            ]
+
+        return self.memo(("contribution_curves", source), compute)

@@ -1,0 +1,151 @@
+"""The report's figures as PNG (matplotlib, Agg backend, imported lazily: ``specbound[report]``).
+
+Each function draws one figure from numbers computed elsewhere (numerics, the scaling study), saves it
+and returns its caption, which states the axes, the normalisation and what each curve is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from paper_checks.scaling import AXES, ScalingPoint
+from theory.errors import require
+
+KIND_ORDER = ("QK", "Vt", "M_in", "M_out")
+
+
+@dataclass(frozen=True)
+class SpectrumCurve:
+    """The singular values of one matrix (descending; stored nonzero values only) and where it sits."""
+
+    kind: str
+    layer: int
+    head: int
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class ContributionCurve:
+    """One matrix's contribution C_p on the grid P_m, the chosen p, and where the matrix sits."""
+
+    kind: str
+    layer: int
+    head: int
+    ps: tuple[float, ...]
+    values: tuple[float, ...]
+    p_chosen: float
+
+
+def _pyplot() -> Any:
+    require("matplotlib", "report")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: str, path: Path) -> str:
+    """Singular values against index, one panel per matrix kind, log y; returns the caption."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+    layers = sorted({c.layer for c in curves})
+    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
+    for ax, kind in zip(axes, KIND_ORDER, strict=True):
+        labelled: set[int] = set()
+        for curve in (c for c in curves if c.kind == kind):
+            values = curve.values[curve.values > 0]
+            colour = colours[layers.index(curve.layer)]
+            label = f"layer {curve.layer}" if curve.layer not in labelled else None
+            labelled.add(curve.layer)
+            ax.semilogy(np.arange(1, values.size + 1), values, color=colour, lw=0.8, alpha=0.8, label=label)
+        if kind in ("QK", "Vt"):
+            ax.axvline(head_dim, color="red", ls="--", lw=1, label=f"d_h = {head_dim}")
+        ax.set_title(f"{kind}" + (" (one line per head)" if kind in ("QK", "Vt") else ""))
+        ax.set_xlabel("index i")
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("singular value sigma_i (log scale)")
+    figure.suptitle(f"Singular-value decay, {model}, layers {layers[0]}-{layers[-1]}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return (
+        f"Singular values sigma_i of QK_h, Vt_h (every head), M_in and M_out against their index i in layers "
+        f"{layers[0]}-{layers[-1]} of {model}; log y axis, raw (unnormalised) values. QK_h and Vt_h are "
+        f"products of thin factors: they have exactly d_h = {head_dim} nonzero singular values (the rest are "
+        "exact zeros, not drawn on the log axis); the red line marks d_h. M_in and M_out are full rank."
+    )
+
+
+def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path: Path) -> str:
+    """C_p / C_0 against p, one panel per matrix kind, chosen p marked; returns the caption."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+    for ax, kind in zip(axes, KIND_ORDER, strict=True):
+        for curve in (c for c in curves if c.kind == kind):
+            ratio = np.array(curve.values) / curve.values[0]
+            ax.semilogy(curve.ps, ratio, color="tab:orange", lw=0.7, alpha=0.6)
+            chosen = curve.ps.index(curve.p_chosen)
+            ax.plot([curve.p_chosen], [ratio[chosen]], "kx", ms=5)
+        ax.axhline(1.0, color="grey", lw=0.5)
+        ax.set_title(kind)
+        ax.set_xlabel("Schatten index p (grid P_m)")
+    axes[0].set_ylabel("C_p / C_0 (log scale)")
+    axes[0].plot([], [], "kx", label="chosen p (grid minimiser)")
+    axes[0].legend(fontsize=7)
+    figure.suptitle(f"Each matrix's contribution against p, normalised at p = 0, {model}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return (
+        f"Contribution C_p of every matrix of {model} (one line per head for QK_h and Vt_h, per layer "
+        "for M_in and M_out) on the post hoc grid P_m, divided by its value C_0 = sqrt(N rank) at p = 0; "
+        "log y axis. A cross marks the p each matrix gets (the grid minimiser); a curve above 1 everywhere "
+        "means p = 0."
+    )
+
+
+def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
+    """B_ours and B_Edelman against L or N, each series normalised at its smallest model; log-log axes."""
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(7, 5))
+    size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
+    series: dict[tuple[str, int], list[ScalingPoint]] = {}
+    for q in points:
+        series.setdefault((q.family, q.width if axis == "L" else q.layers), []).append(q)
+    styles = {"ours": ("tab:orange", "o", "-"), "edelman": ("slateblue", "s", "--")}
+    drawn = 0
+    for (family, other), group in sorted(series.items()):
+        group = sorted(group, key=size)
+        if len({size(q) for q in group}) < 2:
+            continue
+        xs = [size(q) for q in group]
+        fixed = f"N={other}" if axis == "L" else f"L={other}"
+        for proxy, (colour, marker, line) in styles.items():
+            logs = [q.log_proxy(proxy) for q in group]
+            ratio = [math.exp(v - logs[0]) for v in logs]
+            name = "B_ours" if proxy == "ours" else "B_Edelman"
+            label = f"{name}, {family}, {fixed}"
+            ax.plot(xs, ratio, color=colour, marker=marker, ls=line, alpha=0.8, label=label)
+        drawn += 1
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
+    ax.set_ylabel("proxy / proxy at the smallest model of its series (log scale)")
+    ax.set_title(f"B_ours (orange) and B_Edelman (blue) against {AXES[axis]} {axis}")
+    ax.legend(fontsize=6)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return (
+        f"B_ours (orange, solid) and B_Edelman (blue, dashed) against {AXES[axis]} {axis}, log-log axes; "
+        f"each series ({drawn} of them: one per source and fixed {'N' if axis == 'L' else 'L'}) is divided "
+        "by its value at its smallest model, so every curve starts at 1 and its slope is the growth exponent."
+    )

@@ -1,0 +1,115 @@
+"""The ``--report DIR`` output: report.md, claims.json and the PNG figures a reader of Section 6 expects.
+
+Figures (drawn by :mod:`paper_checks.figures` from numbers the run context already holds):
+
+- ``singular_values_minilm-l6.png``: singular-value decay of QK_h, Vt_h, M_in, M_out, first layers;
+- ``contributions_minilm-l6.png``: each matrix's C_p / C_0 against p with the chosen p marked;
+- ``proxies_vs_depth.png`` and ``proxies_vs_width.png``: B_ours and B_Edelman against L and N,
+  normalised at the smallest model of each series, log axes.
+
+Figures are attached to the claims they support (10 for the first two, 8 and 11 for the scaling ones).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from paper_checks.context import RunContext
+from paper_checks.registry import ClaimResult
+
+FIGURE_MODEL = "minilm-l6"
+"""The model of the single-model figures (the paper uses BERT-Base; this is the embedded default)."""
+
+FIGURE_LAYERS = 2
+"""How many leading layers the singular-value figure shows."""
+
+PREAMBLE = """\
+Every verdict states what was checked and under which reading. Provenance tags (SPEC.md):
+`exact` = a formula of the authors' experiment code or a claim of the abstract; `standard` = a published
+lemma; `reconstructed` = our reading of a statement of the paper we could not read; `derived` = proved
+or computed by this toolkit. "verified (derived, under reconstructed Theorem 4.1)" means the claim
+holds for our reconstruction, not that the paper's own theorem was checked.
+"""
+
+
+def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, str]]]:
+    """Draw every figure; returns claim id -> [(file name, caption)]. A figure that fails is skipped
+    with its error as caption (the report still gets written)."""
+    from paper_checks import figures
+    from paper_checks.scaling import study_for_context
+
+    jobs: list[tuple[tuple[str, ...], str, Callable[[Path], str]]] = [
+        (
+            ("10",),
+            f"singular_values_{FIGURE_MODEL}.png",
+            lambda path: figures.singular_value_decay(
+                context.spectrum_curves(FIGURE_MODEL, FIGURE_LAYERS),
+                context.weights(FIGURE_MODEL).head_dim,
+                FIGURE_MODEL,
+                path,
+            ),
+        ),
+        (
+            ("10",),
+            f"contributions_{FIGURE_MODEL}.png",
+            lambda path: figures.contribution_profiles(
+                context.contribution_curves(FIGURE_MODEL), FIGURE_MODEL, path
+            ),
+        ),
+        (
+            ("8", "11"),
+            "proxies_vs_depth.png",
+            lambda path: figures.proxy_scaling(study_for_context(context).points, "L", path),
+        ),
+        (
+            ("11",),
+            "proxies_vs_width.png",
+            lambda path: figures.proxy_scaling(study_for_context(context).points, "N", path),
+        ),
+    ]
+    attached: dict[str, list[tuple[str, str]]] = {}
+    for claim_ids, name, draw in jobs:
+        try:
+            caption = draw(directory / name)
+        except Exception as error:  # a figure must not cost the reader the whole report
+            caption = f"figure not drawn: {type(error).__name__}: {error}"
+        for claim_id in claim_ids:
+            attached.setdefault(claim_id, []).append((name, caption))
+    return attached
+
+
+def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tuple[str, str]]]) -> str:
+    """report.md: a summary table, then one section per claim with its evidence, details and figures."""
+    lines = ["# specbound check: claim-by-claim verdicts", "", PREAMBLE]
+    lines += ["| id | claim | verdict | provenance |", "|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {r.id} | {r.title} | **{r.verdict.value}** | {r.provenance} |")
+    for r in results:
+        lines += ["", f"## Claim {r.id}: {r.title}", ""]
+        lines += [f"**Verdict: {r.verdict.value}** ({r.provenance})", ""]
+        lines += [f"Evidence: {r.evidence}", ""]
+        if r.error:
+            lines += [f"The check crashed: `{r.error}`", ""]
+        for name, caption in captions.get(r.id, []):
+            lines += [f"![{name}]({name})", "", f"*{caption}*", ""]
+        if r.details:
+            body = json.dumps(r.to_json()["details"], indent=1)
+            lines += ["<details><summary>details</summary>", "", "```json", body, "```", "", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(results: Sequence[ClaimResult], context: RunContext, directory: Path) -> list[ClaimResult]:
+    """Write report.md, claims.json and the figures into ``directory``; returns the results with their
+    figure paths attached."""
+    directory.mkdir(parents=True, exist_ok=True)
+    captions = _figures(context, directory)
+    updated = [
+        dataclasses.replace(r, figures=(*r.figures, *(str(directory / n) for n, _ in captions.get(r.id, []))))
+        for r in results
+    ]
+    (directory / "claims.json").write_text(json.dumps({"claims": [r.to_json() for r in updated]}, indent=2))
+    (directory / "report.md").write_text(render_markdown(updated, captions))
+    return updated

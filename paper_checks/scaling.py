@@ -1,0 +1,179 @@
+"""The scaling study behind claim 11: how B_ours and B_Edelman grow with depth L and width N.
+
+Points come from four sources, each labelled as such:
+
+- ``real``: the embedded checkpoints ``minilm-l3`` and ``minilm-l6`` (L = 3, 6 at N = 384);
+- ``truncated``: the depth series obtained by keeping the first k layers of a real model
+  (``TransformerWeights.truncated``): not a model trained at depth k, a prefix of one;
+- ``synthetic``: small BERT-style encoders trained by the toolkit on CPU (:mod:`numerics.synthetic`)
+  over a depth x width grid (a small grid for ``check``, a larger one for ``specbound scaling``);
+- ``user``: any checkpoint folder a user passes (e.g. the Google BERT miniatures).
+
+Every proxy value comes from :mod:`numerics.proxies` (the same numbers ``specbound bound`` prints).
+Growth is summarised by a log-log least-squares exponent: log B = e log x + c_g, with one intercept
+c_g per group of points that share everything but x (a fixed-effects fit), and the standard error of e
+from the residual variance (undefined, reported as None, when no degree of freedom is left).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from theory.errors import InvalidArgument
+
+AXES = {"L": "layers", "N": "width"}
+"""The two scaling axes: depth L (number of layers) and width N (hidden dimension)."""
+
+PROXIES = ("ours", "edelman")
+
+
+@dataclass(frozen=True)
+class ScalingPoint:
+    """One model of the study: where it comes from, its size, and the natural logs of both proxies.
+
+    Logs are stored because B_Edelman overflows float64 on deep models; ``origin`` is one of
+    real / truncated / synthetic / user; ``family`` groups the points of one series (e.g. the
+    truncations of one checkpoint, or the synthetic grid).
+    """
+
+    label: str
+    origin: str
+    family: str
+    layers: int
+    width: int
+    log_ours: float
+    log_edelman: float
+
+    def log_proxy(self, proxy: str) -> float:
+        """The natural log of proxy ``ours`` or ``edelman``."""
+        if proxy not in PROXIES:
+            raise InvalidArgument(f"proxy={proxy!r} must be one of {PROXIES}")
+        return self.log_ours if proxy == "ours" else self.log_edelman
+
+
+@dataclass(frozen=True)
+class Exponent:
+    """A fitted growth exponent of one proxy along one axis, with its standard error (None if n/a)."""
+
+    proxy: str
+    axis: str
+    value: float
+    stderr: float | None
+    points: int
+    groups: int
+
+    def __str__(self) -> str:
+        error = f" ± {self.stderr:.2f}" if self.stderr is not None else " (no error estimate)"
+        where = f"({self.points} points, {self.groups} series)"
+        return f"{self.proxy} ~ {self.axis}^{self.value:.2f}{error} {where}"
+
+
+def _other_axis_key(point: ScalingPoint, axis: str) -> tuple[str, int]:
+    return (point.family, point.width if axis == "L" else point.layers)
+
+
+def fit_exponent(points: Sequence[ScalingPoint], proxy: str, axis: str) -> Exponent | None:
+    """The fixed-effects log-log slope of ``proxy`` along ``axis``, or None with fewer than 2 sizes.
+
+    Points are grouped by (family, the other axis); only groups with at least two distinct sizes on
+    ``axis`` inform the slope.
+
+    >>> logs = [(k, 2 * math.log(k), 1.5 * math.log(k)) for k in (1, 2, 4)]
+    >>> pts = [ScalingPoint(f"m{k}", "synthetic", "g", k, 8, ours, ed) for k, ours, ed in logs]
+    >>> fit = fit_exponent(pts, "ours", "L")
+    >>> round(fit.value, 12), fit.stderr < 1e-9
+    (2.0, True)
+    """
+    if axis not in AXES:
+        raise InvalidArgument(f"axis={axis!r} must be one of {tuple(AXES)} (depth L or width N)")
+    groups: dict[tuple[str, int], list[ScalingPoint]] = {}
+    for point in points:
+        groups.setdefault(_other_axis_key(point, axis), []).append(point)
+    size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
+    used = [g for g in groups.values() if len({size(q) for q in g}) >= 2]
+    if not used:
+        return None
+    rows, targets = [], []
+    for index, group in enumerate(used):
+        for q in group:
+            row = [math.log(size(q))] + [1.0 if j == index else 0.0 for j in range(len(used))]
+            rows.append(row)
+            targets.append(q.log_proxy(proxy))
+    design, y = np.array(rows), np.array(targets)
+    coefficients, _, _, _ = np.linalg.lstsq(design, y, rcond=None)
+    dof = len(y) - design.shape[1]
+    stderr = None
+    if dof > 0:
+        residual = y - design @ coefficients
+        variance = float(residual @ residual) / dof
+        covariance = variance * np.linalg.inv(design.T @ design)
+        stderr = math.sqrt(max(float(covariance[0, 0]), 0.0))
+    return Exponent(proxy, axis, float(coefficients[0]), stderr, len(y), len(used))
+
+
+@dataclass(frozen=True)
+class SyntheticGrid:
+    """The depth x width grid of small BERT-style encoders trained on CPU for the study.
+
+    Head dimension ``head_dim`` throughout (heads = N / head_dim, as the BERT miniatures keep 64), FFN 4N,
+    trained on the sparse-selection task of :mod:`numerics.synthetic` (a synthetic objective).
+    """
+
+    depths: tuple[int, ...]
+    widths: tuple[int, ...]
+    head_dim: int = 8
+    n_train: int = 64
+    epochs: int = 60
+    seed: int = 0
+
+
+QUICK_GRID = SyntheticGrid(depths=(1, 2, 4), widths=(8, 16, 32))
+"""The small grid ``specbound check`` trains (9 models, seconds each on one core)."""
+
+FULL_GRID = SyntheticGrid(depths=(1, 2, 4, 6, 8), widths=(16, 32, 64), n_train=256, epochs=200)
+"""The larger grid behind ``specbound scaling``."""
+
+
+@dataclass(frozen=True)
+class ScalingStudy:
+    """All points of a study and the fitted exponents of both proxies along L and N."""
+
+    points: tuple[ScalingPoint, ...]
+    exponents: tuple[Exponent, ...]
+
+    def exponent(self, proxy: str, axis: str, origins: tuple[str, ...] | None = None) -> Exponent | None:
+        """The fitted exponent of ``proxy`` along ``axis`` over all points, or over those of ``origins``."""
+        if origins is None:
+            return next((e for e in self.exponents if e.proxy == proxy and e.axis == axis), None)
+        return fit_exponent([q for q in self.points if q.origin in origins], proxy, axis)
+
+    def to_json(self) -> dict[str, object]:
+        """Points and exponents as plain data."""
+        return {
+            "points": [
+                {
+                    "label": q.label,
+                    "origin": q.origin,
+                    "family": q.family,
+                    "L": q.layers,
+                    "N": q.width,
+                    "log_ours": q.log_ours,
+                    "log_edelman": q.log_edelman,
+                }
+                for q in self.points
+            ],
+            "exponents": [
+                {"proxy": e.proxy, "axis": e.axis, "value": e.value, "stderr": e.stderr, "points": e.points}
+                for e in self.exponents
+            ],
+        }
+
+
+def fit_all(points: Sequence[ScalingPoint]) -> ScalingStudy:
+    """The study of ``points``: both proxies fitted along both axes (axes without two sizes are skipped)."""
+    exponents = [fit_exponent(points, proxy, axis) for proxy in PROXIES for axis in AXES]
+    return ScalingStudy(tuple(points), tuple(e for e in exponents if e is not None))
