@@ -58,8 +58,8 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
         for name, array in layer.items():
             row[name] = spectrum(array).spectral_norm
         heads = qk_norms[index]
-        row["qk_max_head"] = max(range(len(heads)), key=heads.__getitem__)
-        row["qk_max"] = heads[int(row["qk_max_head"])]
+        top = max(range(len(heads)), key=heads.__getitem__)
+        row["qk_max"], row["qk_max_head"] = heads[top], top
         layers.append(row)
     return {
         "model": model,

@@ -14,7 +14,7 @@ import pytest
 from numerics.loading import load_weights
 from numerics.weights import PROJECTIONS
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, pytest.mark.torch]
 
 
 def linear_modules(encoder_layer):

@@ -36,6 +36,7 @@ def onnx_path():
 
 @pytest.mark.slow
 @pytest.mark.real_weights
+@pytest.mark.torch
 def test_bert_rebuilt_from_mapped_weights_matches_the_onnx_graph():
     path = onnx_path()
     torch = pytest.importorskip("torch", reason="rebuilding the BERT needs torch")

