@@ -1,0 +1,148 @@
+"""proxies(): B_ours and B_Edelman on models whose every quantity is known by hand, shallow and very deep.
+
+The model: N = 4, H = 2 heads (d_h = 2), F = 8, Wq = a I, Wk = b I, Wv = c I, Wo = d I, Win = e [I; 0],
+Wout = f [I, 0]. Then QK_h = ab E_h and Vt_h = cd E_h (E_h the identity on the head's two coordinates),
+M_in and M_out have four singular values e resp. f, and SPEC.md section 3 reduces to closed forms typed
+below in mpmath, independently of theory.proxy.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+
+from numerics.proxies import default_grid_m, proxies
+from numerics.weights import LayerWeights, TransformerWeights
+from theory.errors import InvalidArgument
+
+N, H, F = 4, 2, 8
+
+
+def diagonal_model(
+    depth: int, a: float, b: float, c: float, d: float, e: float, f: float
+) -> TransformerWeights:
+    eye = np.eye(N)
+    layer = LayerWeights(
+        a * eye,
+        b * eye,
+        c * eye,
+        d * eye,
+        e * np.vstack([eye, np.zeros((4, 4))]),
+        f * np.hstack([eye, np.zeros((4, 4))]),
+    )
+    return TransformerWeights((layer,) * depth, N, H, F, f"diagonal model, {depth} layers")
+
+
+def expected(depth: int, a, b, c, d, e, f, m: int):
+    """(alphas, B_ours, B_Edelman, p_opt per kind per layer) by hand, in mpmath at 60 digits."""
+    with mpmath.workdps(60):
+        a, b, c, d, e, f = map(mpmath.mpf, (a, b, c, d, e, f))
+        factor = mpmath.mpf(113) / 100 * e * f * H * c * d * (1 + 4 * a * b)
+        alphas = [factor ** (depth - 1 - layer) for layer in range(depth)]
+        # kind: (singular values, rank, gamma, (2,1) norm, Edelman weight of the (2,1) norm)
+        kinds = {
+            "QK": ([a * b] * 2, 2, 2 * c * d * f * e, 2 * a * b, f * e * c * d),
+            "Vt": ([c * d] * 2, 2, f * e, 2 * c * d, f * e),
+            "M_in": ([e] * 4, 4, f, 4 * e, f),
+            "M_out": ([f] * 4, 4, mpmath.mpf(1), 4 * f, mpmath.mpf(1)),
+        }
+        count = {"QK": H, "Vt": H, "M_in": 1, "M_out": 1}
+        total, xi_total, p_opts = mpmath.mpf(0), mpmath.mpf(0), []
+        for layer in range(depth):
+            xi, chosen = mpmath.mpf(0), {}
+            for kind, (sigma, rank, gamma, n21, weight) in kinds.items():
+                scale = gamma * alphas[layer] * depth
+                values = []
+                for k in range(2 * m + 1):
+                    q = mpmath.mpf(k) / m
+                    s_q = rank if k == 0 else mpmath.fsum(x**q for x in sigma)
+                    values.append(s_q ** (1 / (q + 2)) * scale ** (q / (q + 2)) * N ** ((q + 1) / (q + 2)))
+                best = min(range(len(values)), key=values.__getitem__)
+                chosen[kind] = best / m
+                total += count[kind] * values[best]
+                xi += count[kind] * (weight * n21) ** (mpmath.mpf(2) / 3)
+            p_opts.append(chosen)
+            xi_total += alphas[layer] ** (mpmath.mpf(2) / 3) * xi
+        ours = total + mpmath.sqrt(depth)
+        edelman = (1 + xi_total) ** (mpmath.mpf(3) / 2)
+    return alphas, ours, edelman, p_opts
+
+
+def relative_error(x, y):
+    with mpmath.workdps(60):
+        return abs(x / y - 1)
+
+
+@pytest.mark.parametrize(
+    "params",
+    # dyadic weights: every float64 product in the SVDs is exact, so 45 digits must agree
+    [
+        (1.0, 1.0, 1.0, 1.0, 1.0, 1.0),
+        (0.5, 0.25, 0.125, 0.25, 0.375, 0.0625),
+        (2.0, 1.5, 2**-6, 2**-5, 0.375, 0.125),
+    ],
+)
+def test_shallow_model_matches_hand_values(params):
+    depth, m = 3, 4
+    report = proxies(diagonal_model(depth, *params), m=m)
+    alphas, ours, edelman, p_opts = expected(depth, *params, m=m)
+    assert report.num_layers == depth and report.hidden_size == N and report.num_heads == H and report.m == m
+    assert len(report.matrices) == depth * (2 * H + 2)
+    for got, want in zip(report.alphas, alphas, strict=True):
+        assert relative_error(got, want) < 1e-45
+    assert relative_error(report.ours, ours) < 1e-45
+    assert relative_error(report.edelman, edelman) < 1e-45
+    for row in report.matrices:
+        assert float(row.p_opt) == p_opts[row.matrix.layer][row.matrix.kind.value]
+    assert report.ours_float == pytest.approx(float(ours), rel=1e-15)
+
+
+def test_some_matrices_choose_p_above_zero():
+    # tiny weights make the scale small, so the Frobenius end of the grid wins for every matrix
+    report = proxies(diagonal_model(2, *(2**-7,) * 6), m=3)
+    _, ours, _, p_opts = expected(2, *(2**-7,) * 6, m=3)
+    assert {float(row.p_opt) for row in report.matrices} == {2.0}
+    assert all(set(layer.values()) == {2.0} for layer in p_opts)
+    assert relative_error(report.ours, ours) < 1e-45
+
+
+def test_too_deep_for_float64_is_finite_and_correct():
+    # 150 layers, every spectral norm 10: alpha_0 = 92660^149 ~ 1e739 and B_Edelman ~ 1e745 overflow float64
+    depth, params, m = 150, (10.0, 1.0, 10.0, 1.0, 10.0, 10.0), 2
+    report = proxies(diagonal_model(depth, *params), m=m)
+    alphas, ours, edelman, _ = expected(depth, *params, m=m)
+    assert float(alphas[0]) == float("inf")  # the point of the test: float64 cannot hold it
+    assert mpmath.isfinite(report.alphas[0]) and mpmath.isfinite(report.edelman)
+    assert relative_error(report.alphas[0], alphas[0]) < 1e-40
+    assert relative_error(report.edelman, edelman) < 1e-40
+    assert relative_error(report.ours, ours) < 1e-40
+    assert report.edelman_float == float("inf")
+
+
+def test_default_grid_m_is_ceil_l_plus_ln_n():
+    # the table of research/paper-reconstruction.md section 6.4
+    assert default_grid_m(2, 128) == 7
+    assert default_grid_m(6, 384) == 12
+    assert default_grid_m(12, 768) == 19
+    assert proxies(diagonal_model(3, *(1.0,) * 6)).m == 5  # ceil(3 + ln 4)
+
+
+def test_signature_records_method_grid_and_precision():
+    report = proxies(diagonal_model(1, *(1.0,) * 6), m=3, dps=30)
+    assert "grid:m=3" in report.signature
+    assert "eval:mpmath-dps=30" in report.signature
+    assert "svd:f64-lapack" in report.signature
+    assert report.dps == 30
+
+
+def test_errors_name_the_matrix_and_bad_m_fails_first():
+    layer = diagonal_model(1, *(1.0,) * 6).layers[0]
+    broken = LayerWeights(layer.wq, layer.wk, layer.wv, layer.wo, np.zeros((F, N)), layer.w_out)
+    weights = TransformerWeights((layer, broken), N, H, F, "broken")
+    with pytest.raises(InvalidArgument, match=r"L1\.M_in"):
+        proxies(weights)
+    with pytest.raises(InvalidArgument, match="m=0"):
+        proxies(weights, m=0)
+    with pytest.raises(InvalidArgument, match="dps"):
+        proxies(weights, dps=10)
