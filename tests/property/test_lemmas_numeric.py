@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from numerics.evaluate import evaluate
@@ -40,15 +40,23 @@ def _power_sum(sigma: np.ndarray, p: float) -> float:
     return float(nonzero.size) if p == 0 else float(np.sum(nonzero**p))
 
 
+def property_settings(fail_fast: bool) -> settings:
+    """The settings of the ``check_*`` properties: no example database, one bug reported (an
+    AssertionError, not a group); ``fail_fast`` (used on mutants) stops at the first failing example,
+    skipping the shrinking and explaining phases."""
+    phases = (Phase.generate,) if fail_fast else tuple(p for p in Phase if p is not Phase.explain)
+    return settings(database=None, report_multiple_bugs=False, phases=phases)
+
+
 def _close(a: float, b: float, rtol: float = RTOL) -> bool:
     return math.isclose(float(a), float(b), rel_tol=rtol)
 
 
-def check_summand(formula: Formula) -> None:
+def check_summand(formula: Formula, fail_fast: bool = False) -> None:
     """C_0 = sqrt(N rank), C_2 = N^{3/4} (s ||W||_F)^{1/2}, continuity at 0+, degree p/(p+2) in W and s."""
     f = _numeric(formula)
 
-    @settings(database=None)
+    @property_settings(fail_fast)
     @given(matrices_with_spectrum(), SCALES, WIDTHS, POSITIVE_P, FACTORS)
     def run(drawn, s, n, p, c):
         sigma = drawn.singular_values
@@ -64,12 +72,12 @@ def check_summand(formula: Formula) -> None:
     run()
 
 
-def check_matrix_term(formula: Formula) -> None:
+def check_matrix_term(formula: Formula, fail_fast: bool = False) -> None:
     """MATRIX_TERM: 3 N rank at p = 0, 3 N (rank + 1) as p -> 0+, K_2 N^{3/2} S_2^{1/2} s + 3N at p = 2
     with K_2 = 24 sqrt 3, and (MATRIX_TERM - 3N) of degree 2p/(p+2) in s, increasing in s, S and N."""
     f = _numeric(formula)
 
-    @settings(database=None)
+    @property_settings(fail_fast)
     @given(matrices_with_spectrum(), SCALES, WIDTHS, POSITIVE_P, FACTORS)
     def run(drawn, s, n, p, c):
         sigma, rank = drawn.singular_values, drawn.rank
@@ -86,7 +94,7 @@ def check_matrix_term(formula: Formula) -> None:
     run()
 
 
-def check_gap_term(formula: Formula) -> None:
+def check_gap_term(formula: Formula, fail_fast: bool = False) -> None:
     """GAP_TERM is at least the confidence term 3 sqrt(ln(2/delta)/(2n)) of the margin bound (Mohri et al.
     2018 Thm 3.3) and the Rademacher constant 8/sqrt(n) (Sigma = 0), decreasing in n and delta, increasing
     in Sigma."""
@@ -94,7 +102,7 @@ def check_gap_term(formula: Formula) -> None:
     def value(**kw: float) -> float:
         return float(evaluate(formula, dps=30, **kw))
 
-    @settings(database=None)
+    @property_settings(fail_fast)
     @given(
         st.floats(0.0, 1e6),
         st.integers(2, 10**7),
