@@ -9,6 +9,8 @@ Accepted sources:
   number of heads cannot be inferred from weights, so it then needs ``num_heads=``);
 - an ``.onnx`` export of a BERT (weights named through their bias ``Add``, see :mod:`numerics.onnx_mapping`).
 
+An alias wins over a folder of the same name in the working directory (write ``./minilm-l6`` for that).
+
 The projections are found by their BERT module names, ``<prefix>encoder.layer.{i}.attention.self.query``
 and so on, under any single wrapper prefix (``bert.`` of the task-head models, ``model.0.auto_model.`` of a
 sentence-transformers export, or none). Float16/bfloat16/float32 weights are upcast exactly to float64.

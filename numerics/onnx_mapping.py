@@ -49,29 +49,25 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
             consumers.setdefault(name, []).append(node)
 
     weights: dict[str, np.ndarray] = {}
-    bias_adds: dict[
-        str, int
-    ] = {}  # output of each identified bias Add -> its width (the projection's out size)
+    widths: dict[str, int] = {}  # output of each identified bias Add -> the projection's output width
     for node in graph.node:
         if node.op_type != "MatMul" or node.input[1] not in initializers:
             continue
         for add in consumers.get(node.output[0], []):
-            biases = (
-                [x for x in add.input if x in initializers and x.endswith(".bias")]
-                if add.op_type == "Add"
-                else []
-            )
+            if add.op_type != "Add":
+                continue
+            biases = [name for name in add.input if name in initializers and name.endswith(".bias")]
             if len(biases) == 1:
                 matrix = np.asarray(numpy_helper.to_array(initializers[node.input[1]]), dtype=np.float64)
                 weights[biases[0][: -len(".bias")] + ".weight"] = matrix.T
-                bias_adds[add.output[0]] = int(matrix.shape[-1])
+                widths[add.output[0]] = int(matrix.shape[-1])
     if not weights:
         matmuls = sum(node.op_type == "MatMul" for node in graph.node)
         raise UnsupportedCheckpoint(
             f"{path}: cannot identify the projection weights: none of its {matmuls} MatMul nodes with a "
             "constant weight feeds an Add of a named '.bias' initializer (as PyTorch exports nn.Linear)"
         )
-    return weights, _head_counts(graph, bias_adds, consumers, initializers)
+    return weights, _head_counts(graph, widths, consumers, initializers)
 
 
 def _head_counts(graph, widths: dict[str, int], consumers: dict, initializers: dict) -> tuple[int, ...]:
