@@ -164,7 +164,7 @@ def _folder_weights(folder: Path) -> Path:
         onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""
         raise CheckpointError(
-            f"folder {folder} is not a Hugging Face checkpoint: it has no {' and no '.join(missing)}{hint}"
+            f"folder {folder} is not a Hugging Face checkpoint: it lacks {' and '.join(missing)}{hint}"
         )
     return weights
 

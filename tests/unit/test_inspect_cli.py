@@ -99,7 +99,7 @@ def truncated_folder(tmp_path):
     ("make", "message"),
     [
         (lambda tmp: tmp / "nowhere", r"nowhere' does not exist"),
-        (lambda tmp: write_folder(tmp, None, bert_config()), r"has no a weights file"),
+        (lambda tmp: write_folder(tmp, None, bert_config()), r"lacks a weights file"),
         (truncated_folder, r"model\.safetensors is not a valid safetensors file"),
         (gpt2_folder, r"config\.json says model_type='gpt2'"),
         (lambda tmp: write_folder(tmp, tiny_bert_tensors(), bert_config(heads=3)), r"not divisible"),

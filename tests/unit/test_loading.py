@@ -224,9 +224,9 @@ def test_a_path_that_does_not_exist(tmp_path):
 @pytest.mark.parametrize(
     ("tensors", "config", "missing"),
     [
-        (True, False, r"no config\.json$"),
-        (False, True, r"no a weights file \(model\.safetensors or pytorch_model\.bin\)$"),
-        (False, False, r"no config\.json and no a weights file"),
+        (True, False, r"lacks config\.json$"),
+        (False, True, r"lacks a weights file \(model\.safetensors or pytorch_model\.bin\)$"),
+        (False, False, r"lacks config\.json and a weights file"),
     ],
 )
 def test_a_folder_without_config_or_weights(tmp_path, tensors, config, missing):
