@@ -17,13 +17,19 @@ from the residual variance (undefined, reported as None, when no degree of freed
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from theory.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from numerics.proxies import ProxyReport
+    from paper_checks.context import RunContext
 
 AXES = {"L": "layers", "N": "width"}
 """The two scaling axes: depth L (number of layers) and width N (hidden dimension)."""
@@ -76,11 +82,14 @@ def _other_axis_key(point: ScalingPoint, axis: str) -> tuple[str, int]:
     return (point.family, point.width if axis == "L" else point.layers)
 
 
-def fit_exponent(points: Sequence[ScalingPoint], proxy: str, axis: str) -> Exponent | None:
+def fit_exponent(
+    points: Sequence[ScalingPoint], proxy: str, axis: str, log_size: bool = True
+) -> Exponent | None:
     """The fixed-effects log-log slope of ``proxy`` along ``axis``, or None with fewer than 2 sizes.
 
     Points are grouped by (family, the other axis); only groups with at least two distinct sizes on
-    ``axis`` inform the slope.
+    ``axis`` inform the slope. With ``log_size=False`` the fit is log B = r x + c_g: r is the
+    exponential rate (B grows by e^r per unit of x), the right summary of a geometric growth.
 
     >>> logs = [(k, 2 * math.log(k), 1.5 * math.log(k)) for k in (1, 2, 4)]
     >>> pts = [ScalingPoint(f"m{k}", "synthetic", "g", k, 8, ours, ed) for k, ours, ed in logs]
@@ -100,7 +109,8 @@ def fit_exponent(points: Sequence[ScalingPoint], proxy: str, axis: str) -> Expon
     rows, targets = [], []
     for index, group in enumerate(used):
         for q in group:
-            row = [math.log(size(q))] + [1.0 if j == index else 0.0 for j in range(len(used))]
+            x = math.log(size(q)) if log_size else float(size(q))
+            row = [x] + [1.0 if j == index else 0.0 for j in range(len(used))]
             rows.append(row)
             targets.append(q.log_proxy(proxy))
     design, y = np.array(rows), np.array(targets)
@@ -112,7 +122,9 @@ def fit_exponent(points: Sequence[ScalingPoint], proxy: str, axis: str) -> Expon
         variance = float(residual @ residual) / dof
         covariance = variance * np.linalg.inv(design.T @ design)
         stderr = math.sqrt(max(float(covariance[0, 0]), 0.0))
-    return Exponent(proxy, axis, float(coefficients[0]), stderr, len(y), len(used))
+    return Exponent(
+        proxy, axis if log_size else f"exp({axis})", float(coefficients[0]), stderr, len(y), len(used)
+    )
 
 
 @dataclass(frozen=True)
@@ -151,6 +163,10 @@ class ScalingStudy:
             return next((e for e in self.exponents if e.proxy == proxy and e.axis == axis), None)
         return fit_exponent([q for q in self.points if q.origin in origins], proxy, axis)
 
+    def rate(self, proxy: str, axis: str, origins: tuple[str, ...]) -> Exponent | None:
+        """The exponential rate r of ``proxy`` along ``axis`` (log B = r x + c) over ``origins``."""
+        return fit_exponent([q for q in self.points if q.origin in origins], proxy, axis, log_size=False)
+
     def to_json(self) -> dict[str, object]:
         """Points and exponents as plain data."""
         return {
@@ -177,3 +193,107 @@ def fit_all(points: Sequence[ScalingPoint]) -> ScalingStudy:
     """The study of ``points``: both proxies fitted along both axes (axes without two sizes are skipped)."""
     exponents = [fit_exponent(points, proxy, axis) for proxy in PROXIES for axis in AXES]
     return ScalingStudy(tuple(points), tuple(e for e in exponents if e is not None))
+
+
+def log_proxies(report: ProxyReport) -> tuple[float, float]:
+    """(ln B_ours, ln B_Edelman) of a proxy report, in mpmath (B_Edelman may exceed float64)."""
+    import mpmath
+
+    return float(mpmath.log(report.ours)), float(mpmath.log(report.edelman))
+
+
+def point(label: str, origin: str, family: str, report: ProxyReport) -> ScalingPoint:
+    """A study point from a proxy report."""
+    log_ours, log_edelman = log_proxies(report)
+    return ScalingPoint(label, origin, family, report.num_layers, report.hidden_size, log_ours, log_edelman)
+
+
+def real_points(
+    context: RunContext, models: Sequence[str] = ("minilm-l3", "minilm-l6")
+) -> list[ScalingPoint]:
+    """The embedded checkpoints (origin ``real``) and every prefix of their layers (origin ``truncated``)."""
+    points = []
+    for model in models:
+        depth = context.weights(model).num_layers
+        points.append(point(model, "real", "MiniLM checkpoints", context.report(model)))
+        for k in range(1, depth + 1):
+            label = f"{model} first {k} of {depth} layers"
+            points.append(point(label, "truncated", f"{model} prefixes", context.report(model, depth=k)))
+    return points
+
+
+def _single_thread() -> contextlib.AbstractContextManager[None]:
+    """Train on one torch thread (tiny models: threads only add contention on a shared 2-core machine)."""
+
+    @contextlib.contextmanager
+    def manager() -> Iterator[None]:
+        import torch
+
+        previous = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(previous)
+
+    return manager()
+
+
+def synthetic_points(grid: SyntheticGrid) -> list[ScalingPoint]:
+    """Train every (L, N) of ``grid`` on CPU (numerics.synthetic); its proxies (origin ``synthetic``)."""
+    from numerics.progress import progress
+    from numerics.proxies import proxies
+    from numerics.synthetic import SparseSelectionTask, SyntheticConfig, TrainingConfig, train_synthetic
+
+    sizes = [(depth, width) for depth in grid.depths for width in grid.widths]
+    points = []
+    with _single_thread():
+        for depth, width in progress(sizes, len(sizes), "synthetic grid"):
+            if width % grid.head_dim:
+                raise InvalidArgument(f"grid width {width} is not a multiple of head_dim={grid.head_dim}")
+            config = SyntheticConfig(
+                num_layers=depth, hidden_size=width, num_heads=width // grid.head_dim, seed=grid.seed
+            )
+            task = SparseSelectionTask(hidden_size=width, seed=grid.seed)
+            trained = train_synthetic(config, task, TrainingConfig(n_train=grid.n_train, epochs=grid.epochs))
+            label = f"synthetic {config.label}"
+            points.append(point(label, "synthetic", "synthetic grid", proxies(trained.weights, source=label)))
+    return points
+
+
+def user_points(paths: Sequence[str]) -> list[ScalingPoint]:
+    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``."""
+    from pathlib import Path
+
+    from numerics.loading import load_weights
+    from numerics.proxies import proxies
+
+    checkpoints: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise InvalidArgument(f"checkpoint path {path} does not exist")
+        children = sorted(c for c in path.iterdir() if c.is_dir()) if path.is_dir() else []
+        is_model = path.is_file() or (path / "config.json").exists()
+        checkpoints += [path] if is_model or not children else children
+    return [
+        point(str(c), "user", "user checkpoints", proxies(load_weights(c), source=str(c)))
+        for c in checkpoints
+    ]
+
+
+def run_study(
+    context: RunContext, grid: SyntheticGrid | None, user_paths: Sequence[str] = (), include_real: bool = True
+) -> ScalingStudy:
+    """The study: real checkpoints and prefixes, the synthetic grid (None: skipped), user checkpoints."""
+    points = real_points(context) if include_real else []
+    if grid is not None:
+        points += synthetic_points(grid)
+    points += user_points(user_paths)
+    return fit_all(points)
+
+
+def study_for_context(context: RunContext) -> ScalingStudy:
+    """The study of a ``check`` run (quick grid) or a ``scaling`` run, computed once per context."""
+    grid = QUICK_GRID if context.quick else FULL_GRID
+    return context.memo(("scaling_study", grid), lambda: run_study(context, grid, context.user_checkpoints))
