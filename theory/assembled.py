@@ -47,7 +47,8 @@ What numerics must feed (see ``assembled_inputs_doc()`` for the table):
   max_i N_i, P = sum of PEEL_COST over the 2K shell indices (spectral and the chosen p's Schatten).
 
 Provenance: reconstructed (the paper's Theorem 3.1 was not read); every step is a standard lemma (cited)
-or derived here; the constants are ours and conservative.
+or derived here; the constants are ours and conservative. Validity rests on the cited lemmas with their
+constants as cited (Zhang's 36 and Candes-Plan's 9 are taken from the papers, not re-derived here).
 """
 
 from __future__ import annotations

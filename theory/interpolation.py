@@ -163,6 +163,30 @@ def _check_entropy_exponent() -> tuple[bool, object]:
     return tools.all_of([("2 - q > 0 on (0,2)", below_two), ("q(2) = 1 < 2", at_two)])
 
 
+def _check_exponent_monotonicity() -> tuple[bool, object]:
+    exponents = theorem_exponents()
+    return tools.all_of(
+        [
+            ("N exponent increasing", tools.sign_on_open_range(sp.diff(exponents[N], p), p, positive=True)),
+            ("S exponent decreasing", tools.sign_on_open_range(sp.diff(exponents[S], p), p, positive=False)),
+            ("s exponent increasing", tools.sign_on_open_range(sp.diff(exponents[s], p), p, positive=True)),
+        ]
+    )
+
+
+def _check_positive_and_homogeneous() -> tuple[bool, object]:
+    # W -> c W multiplies S by c^p; covering c W at radius eps is covering W at eps / c.
+    c = sp.Symbol("c", positive=True)
+    bound = theorem_4_1()
+    scaled = bound.subs(S, S * c**p)
+    return tools.all_of(
+        [
+            ("positive", tools.is_positive(bound)),
+            ("homogeneous", tools.equal(scaled, bound.subs(eps, eps / c))),
+        ]
+    )
+
+
 @functools.cache
 def lemma() -> Lemma:
     """Step 4: the interpolation covering bound, with its derivation as self-checks."""
@@ -195,6 +219,16 @@ def lemma() -> Lemma:
             Check("p_equals_2_is_frobenius_maurey", "at p = 2 the value is 2 sqrt(A B)", _check_at_two),
             Check("c_p_range", "c_p rises from 1 (p -> 0+) to 2 (p = 2)", _check_c_p_range),
             Check("entropy_exponent_below_2", "2p/(p+2) <= 1 < 2 on (0, 2]", _check_entropy_exponent),
+            Check(
+                "exponent_monotonicity",
+                "N, s exponents increase and S decreases on (0, 2)",
+                _check_exponent_monotonicity,
+            ),
+            Check(
+                "positive_homogeneous",
+                "positive; scaling W by c = shrinking eps by c",
+                _check_positive_and_homogeneous,
+            ),
         ),
         notes=f"c_p = {d.c_p}; exponents of N, S, s, eps: {theorem_exponents()}",
         derived={"c_p": d.c_p, "k_star": d.k_star},

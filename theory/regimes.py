@@ -114,10 +114,11 @@ def bound_expression(regime: str, bound: str, assumption: str, depth: sp.Expr, w
 
 
 def _growth_in_depth(expr: sp.Expr) -> tuple[str, sp.Expr | None, sp.Expr | None]:
-    rate = sp.limit(sp.log(expr) / L, L, sp.oo)
+    log_expr = sp.expand_log(sp.log(expr), force=True)
+    rate = sp.limit(log_expr / L, L, sp.oo)
     if rate.is_positive:
         return "exponential", None, sp.simplify(rate / sp.log(ELL))
-    exponent = sp.limit(sp.log(expr) / sp.log(L), L, sp.oo)
+    exponent = sp.limit(log_expr / sp.log(L), L, sp.oo)
     return "polynomial", sp.nsimplify(exponent), None
 
 
@@ -133,7 +134,8 @@ def depth_table() -> tuple[RegimeRow, ...]:
                 in_depth = bound_expression(regime, bound, assumption, L, fixed_width)
                 in_width = bound_expression(regime, bound, assumption, fixed_depth, N)
                 kind, exponent, rate = _growth_in_depth(in_depth)
-                width_exponent = sp.nsimplify(sp.limit(sp.log(in_width) / sp.log(N), N, sp.oo))
+                log_width = sp.expand_log(sp.log(in_width), force=True)
+                width_exponent = sp.nsimplify(sp.limit(log_width / sp.log(N), N, sp.oo))
                 rows.append(
                     RegimeRow(
                         regime,
@@ -229,6 +231,16 @@ def _check_exponential() -> tuple[bool, object]:
     )
 
 
+def _check_posthoc_capped_by_rank() -> tuple[bool, object]:
+    # 0 is in every grid and C_0 = sqrt(N rank) does not involve the scale s = gamma alpha L, so the post hoc
+    # minimum never exceeds the p = 0 cell: at most L (l1) or sqrt(L) (l2) in depth, whatever alpha does.
+    at_zero = SUMMAND.expr.subs(SUMMAND.args[0], 0)
+    scale_free = SUMMAND.args[2] not in at_zero.free_symbols
+    cell = row("rank", "ours_l2", "geometric_alpha")
+    ok = scale_free and cell.depth_exponent == sp.Rational(1, 2)
+    return ok, f"C_0 = {at_zero}; rank/ours_l2/geometric: {_depth_text(cell)}"
+
+
 @functools.cache
 def lemma() -> Lemma:
     """Step 11: the regimes table and its settlement of sqrt(L), L^{3/2} and exponential depth growth."""
@@ -258,6 +270,11 @@ def lemma() -> Lemma:
                 _check_sqrt_l,
             ),
             Check(
+                "posthoc_capped_by_p0",
+                "the post hoc minimum is at most the scale-free p = 0 value",
+                _check_posthoc_capped_by_rank,
+            ),
+            Check(
                 "edelman_L_3_2",
                 "Edelman (proxy and bound) grow as L^{3/2} with bounded alpha",
                 _check_edelman_l32,
@@ -269,6 +286,5 @@ def lemma() -> Lemma:
             ),
         ),
         notes="The l1 aggregation (the proxy) gives L at p = 0 and L^{3/2} at p = 2 with bounded alpha; "
-        "the additive "
-        "post hoc term is sqrt(L) in both aggregations.",
+        "the additive post hoc term is sqrt(L) in both aggregations.",
     )
