@@ -20,7 +20,7 @@ import itertools
 import sympy as sp
 
 from theory import _sympy_tools as tools
-from theory.assembled import PEEL_COST
+from theory.assembled import CONFIDENCE_TERM, PEEL_COST
 from theory.lemma import Check, Lemma
 from theory.provenance import Provenance, Tagged
 from theory.proxy import GRID_M, SUMMAND, grid
@@ -89,6 +89,17 @@ def _check_rounding_factor() -> tuple[bool, object]:
     return decided[0] and GRID_M.expr.has(sp.ceiling), f"1/4 - ln N/(4m) = {slack}; m = {GRID_M.expr}"
 
 
+def _check_additive_term_growth() -> tuple[bool, object]:
+    # with K = 4L matrices, m = L + ln N and no peeling cost, the additive term grows like sqrt(L log L):
+    # the sqrt(L) of the proxy B_ours, up to the log of the grid size.
+    depth, width, n = sp.symbols("L N n", positive=True)
+    args = {str(a): a for a in CONFIDENCE_TERM.args}
+    term = CONFIDENCE_TERM.expr.subs({args["K"]: 4 * depth, args["m"]: depth + sp.log(width), args["P"]: 0})
+    term = term.subs(args["n"], n)
+    ratio = sp.limit(term / sp.sqrt(depth * sp.log(depth)), depth, sp.oo)
+    return tools.equal(ratio, 3 * sp.sqrt(2) / sp.sqrt(n))
+
+
 @functools.cache
 def union_lemma() -> Lemma:
     """Step 8a: union bound over P_m^K and the peeling over shells."""
@@ -112,6 +123,11 @@ def union_lemma() -> Lemma:
         tag=Tagged(Provenance.DERIVED, SOURCE),
         checks=(
             Check("grid_size", "|P_m| = 2m + 1 and log|P_m^K| = K log(2m+1)", _check_grid_size),
+            Check(
+                "additive_term_sqrt_L",
+                "3 sqrt((ln(2/delta) + K ln(2m+1) + P)/(2n)) ~ 3 sqrt(2 L log L / n) for K = 4L",
+                _check_additive_term_growth,
+            ),
             Check("peel_weights_sum_to_one", "sum_{j in Z} 2/(3(|j|+1)(|j|+2)) = 1", _check_peel_weights),
         ),
     )
