@@ -69,6 +69,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--num-heads", type=int, metavar="H", help="number of heads (a bare weights file without config.json)"
     )
+    parser.add_argument(
+        "--certify",
+        action="store_true",
+        help="also enclose every value in a rigorous interval (arb ball arithmetic, needs python-flint) "
+        "and decide B_ours < B_Edelman by the intervals",
+    )
 
 
 def number(value: mpmath.mpf) -> float | str:
@@ -190,5 +196,13 @@ def run(args: argparse.Namespace) -> int:
     payload = report_json(report, args.model)
     if args.csv:
         write_csv(args.csv, payload["matrices"])
-    print(json.dumps(payload, indent=1) if args.json else format_table(report, args.model))
+    text = format_table(report, args.model)
+    if args.certify:
+        from numerics.certify.certified import certify_proxies
+        from numerics.certify.report import add_intervals, summary_lines
+
+        certified = certify_proxies(weights, m=report.m)
+        add_intervals(payload, certified)
+        text = "\n".join([text, *summary_lines(certified)])
+    print(json.dumps(payload, indent=1) if args.json else text)
     return 0

@@ -1,0 +1,151 @@
+"""Certified results as JSON intervals and as text lines (what ``specbound bound --certify`` shows).
+
+Every interval is a pair of floats rounded outward from the arb ball (:func:`numerics.certify.balls.outward`),
+so ``lo <= exact <= hi`` holds for the printed numbers themselves; an endpoint beyond float64's range is
+written as the ball in arb's own notation (a string), never as inf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from numerics.certify.balls import PRECISION, outward
+from numerics.certify.certified import CertifiedContribution, CertifiedProxies
+from numerics.certify.rank import RankInterval
+from theory.proxy import MatrixKind
+
+if TYPE_CHECKING:
+    from flint import arb
+
+METHOD = (
+    f"arb balls at {PRECISION} bits: float64 SVD/QR + a-posteriori Weyl and multiplicative certificates, "
+    "theory formulas evaluated in ball arithmetic"
+)
+
+
+def interval_json(ball: arb) -> dict[str, Any]:
+    """{"lo", "hi"}: floats rounded outward, or the ball as a string when it exceeds float64."""
+    lo, hi = outward(ball)
+    if abs(lo) == float("inf") or abs(hi) == float("inf"):
+        text = ball.str(20)
+        return {"lo": text, "hi": text}
+    return {"lo": lo, "hi": hi}
+
+
+def rank_json(rank: RankInterval) -> dict[str, int]:
+    """{"lo", "hi"} of a rank interval."""
+    return {"lo": rank.lo, "hi": rank.hi}
+
+
+def verdict(decided: bool | None) -> str:
+    """ "yes", "no" or "undecided"."""
+    return "undecided" if decided is None else ("yes" if decided else "no")
+
+
+def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
+    """The ``*_interval`` keys of one matrix row, plus the grid points that may attain its minimum."""
+    certified = contribution.certified
+    return {
+        "rank_interval": rank_json(certified.rank),
+        "exact_rank_interval": rank_json(certified.exact_rank),
+        "spectral_norm_interval": interval_json(certified.spectral_norm),
+        "frobenius_norm_interval": interval_json(certified.frobenius_norm),
+        "norm_21_interval": interval_json(certified.norm_21),
+        "alpha_interval": interval_json(contribution.alpha),
+        "gamma_interval": interval_json(contribution.gamma),
+        "scale_interval": interval_json(contribution.scale),
+        "contribution_interval": interval_json(contribution.minimum),
+        "p_opt_candidates": [float(p) for p in contribution.candidates],
+        "p_opt_decided": contribution.p_decided,
+    }
+
+
+def _key(layer: int, head: int, kind: str) -> tuple[int, int, str]:
+    return (layer, head, kind)
+
+
+def add_intervals(payload: dict[str, Any], certified: CertifiedProxies) -> dict[str, Any]:
+    """``payload`` (the ``bound`` JSON) with intervals next to each value and the interval verdicts.
+
+    Matrix rows are matched by (layer, head, kind); a row's float ``p_opt`` not among the certified
+    candidates is counted in ``certification.float_p_opt_outside_candidates`` (0 when consistent).
+    """
+    by_key = {
+        _key(c.certified.matrix.layer, c.certified.matrix.head, c.certified.matrix.kind.value): c
+        for c in certified.contributions
+    }
+    outside = 0
+    for row in payload["matrices"]:
+        contribution = by_key[_key(row["layer"], row["head"], row["kind"])]
+        row.update(matrix_intervals(contribution))
+        outside += row["p_opt"] not in row["p_opt_candidates"]
+    payload["proxies"]["ours_interval"] = interval_json(certified.ours)
+    payload["proxies"]["edelman_interval"] = interval_json(certified.edelman)
+    payload["verdicts"] = {"ours_below_edelman": verdict(certified.ours_below_edelman)}
+    payload["certification"] = {
+        "method": METHOD,
+        "precision_bits": PRECISION,
+        "matrices": len(certified.contributions),
+        "ranks_decided": sum(c.certified.rank.decided for c in certified.contributions),
+        "p_opt_decided": sum(c.p_decided for c in certified.contributions),
+        "float_p_opt_outside_candidates": outside,
+    }
+    return payload
+
+
+def _text(ball: arb) -> str:
+    """``[lo, hi]`` rounded outward to floats, or the ball in arb's notation beyond float64."""
+    interval = interval_json(ball)
+    if isinstance(interval["lo"], str):
+        return interval["lo"]
+    return f"[{interval['lo']!r}, {interval['hi']!r}]"
+
+
+def _span(balls: Iterable[arb]) -> arb:
+    """A ball containing every ball of ``balls``."""
+    return reduce(lambda x, y: x.union(y), balls)
+
+
+def summary_lines(certified: CertifiedProxies) -> list[str]:
+    """Text: per layer and kind the rank and contribution intervals, then both proxies and the verdict."""
+    header = ("layer", "kind", "rank", "p candidates", "contributions within")
+    table = [header]
+    for layer in range(certified.num_layers):
+        for kind in MatrixKind:
+            rows = [
+                c
+                for c in certified.contributions
+                if c.certified.matrix.layer == layer and c.certified.matrix.kind is kind
+            ]
+            if not rows:
+                continue
+            ranks = sorted({str(c.certified.rank) for c in rows})
+            points = sorted({p for c in rows for p in c.candidates})
+            table.append(
+                (
+                    str(layer),
+                    kind.value,
+                    "/".join(ranks),
+                    ", ".join(str(p) for p in points),
+                    _text(_span(c.minimum for c in rows)),
+                )
+            )
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    lines = [
+        "",
+        f"certified ({METHOD}); every interval contains the exact value for the stored weights",
+        "",
+    ]
+    lines += ["  ".join(cell.rjust(w) for cell, w in zip(line, widths, strict=True)) for line in table]
+    contributions = certified.contributions
+    lines += [
+        "",
+        f"B_ours     in {_text(certified.ours)}",
+        f"B_Edelman  in {_text(certified.edelman)}",
+        f"B_ours < B_Edelman: {verdict(certified.ours_below_edelman)} (decided by the intervals)",
+        f"ranks decided for {sum(c.certified.rank.decided for c in contributions)}/{len(contributions)} "
+        f"matrices, post hoc p decided for {sum(c.p_decided for c in contributions)}/{len(contributions)}",
+    ]
+    return lines

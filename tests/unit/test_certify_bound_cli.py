@@ -1,0 +1,75 @@
+"""``specbound bound --certify`` on a tiny checkpoint: intervals next to every value, interval verdicts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+from paper_checks.cli import main
+
+pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
+
+FLOAT_ROUNDING = 1e-12
+"""Relative slack for the plain pipeline's float64/mpmath values (balls may be narrower than that)."""
+
+INTERVAL_KEYS = (
+    "spectral_norm",
+    "frobenius_norm",
+    "norm_21",
+    "alpha",
+    "gamma",
+    "scale",
+    "contribution",
+)
+
+
+def inside(value: float, interval: dict[str, float]) -> bool:
+    slack = FLOAT_ROUNDING * abs(value)
+    return interval["lo"] - slack <= value <= interval["hi"] + slack and interval["lo"] <= interval["hi"]
+
+
+@pytest.fixture
+def tiny_model(tmp_path):
+    return write_folder(
+        tmp_path / "tiny", tiny_bert_tensors(layers=2, hidden=8, ffn=16), bert_config(2, 8, 2, 16)
+    )
+
+
+def test_json_has_an_interval_next_to_each_value(tiny_model, capsys):
+    assert main(["bound", str(tiny_model), "--json", "--certify"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    for row in payload["matrices"]:
+        for key in INTERVAL_KEYS:
+            assert inside(row[key], row[f"{key}_interval"]), (
+                row["kind"],
+                key,
+                row[key],
+                row[f"{key}_interval"],
+            )
+        assert row["rank_interval"]["lo"] <= row["rank"] <= row["rank_interval"]["hi"]
+        assert row["p_opt"] in row["p_opt_candidates"]
+    proxies = payload["proxies"]
+    assert inside(proxies["ours"], proxies["ours_interval"])
+    assert inside(proxies["edelman"], proxies["edelman_interval"])
+    ours, edelman = proxies["ours_interval"], proxies["edelman_interval"]
+    expected = "yes" if ours["hi"] < edelman["lo"] else "no" if ours["lo"] >= edelman["hi"] else "undecided"
+    assert payload["verdicts"]["ours_below_edelman"] == expected
+    certification = payload["certification"]
+    assert certification["float_p_opt_outside_candidates"] == 0
+    assert certification["matrices"] == len(payload["matrices"]) == 12
+
+
+def test_table_shows_the_certified_intervals_and_verdict(tiny_model, capsys):
+    assert main(["bound", str(tiny_model), "--certify"]) == 0
+    out = capsys.readouterr().out
+    assert "B_ours     in [" in out and "B_Edelman  in [" in out
+    assert "B_ours < B_Edelman: " in out and "(decided by the intervals)" in out
+    assert "inf" not in out and "nan" not in out
+
+
+def test_without_the_flag_nothing_is_certified(tiny_model, capsys):
+    assert main(["bound", str(tiny_model), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert "certification" not in payload and "ours_interval" not in payload["proxies"]
