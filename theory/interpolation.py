@@ -198,7 +198,7 @@ def lemma() -> Lemma:
         title="Theorem 4.1: parametric interpolation covering bound",
         statement=(
             sp.Eq(sp.Symbol("k^*"), d.k_star, evaluate=False),
-            sp.Eq(sp.Min(d.objective, evaluate=False), d.closed_form(A_head, B_tail), evaluate=False),
+            sp.Eq(sp.Function("min_k")(d.objective), d.closed_form(A_head, B_tail), evaluate=False),
             sp.Le(entropy, theorem_4_1(), evaluate=False),
         ),
         assumptions=(
