@@ -4,7 +4,9 @@ A PyTorch export keeps the names of biases, LayerNorms and embeddings but stores
 weight as an anonymous initializer (``onnx::MatMul_470``) in the transposed layout [in, out], consumed by
 a ``MatMul`` whose output goes to an ``Add`` with the layer's named bias. So the weight of the module
 ``P`` is the initializer of the ``MatMul`` feeding the ``Add`` that adds ``P.bias``, transposed back to
-``nn.Linear`` layout [out, in]. The number of heads comes from the ``Reshape`` that splits a projection's
+``nn.Linear`` layout [out, in]. A constant may reach its consumer through ``Identity`` nodes (the exporter
+inserts them when it merges equal initializers, e.g. the zero biases of a freshly initialised model) or
+come from a ``Constant`` node. The number of heads comes from the ``Reshape`` that splits a projection's
 output into (heads, head size): its target shape ends in two constants (H, d_h) with H d_h = width.
 Proven right by tests/slow/test_onnx_mapping.py, which rebuilds the BERT from these tensors and compares
 its hidden states with the ONNX graph run by onnx's reference evaluator.
@@ -29,86 +31,104 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
     """
     try:
         import onnx
-        from onnx import numpy_helper
     except ImportError:
         raise MissingDependency(
             f"reading {path} needs the optional dependency 'onnx'; "
             "install it with pip install 'specbound[models]'"
         ) from None
     try:
-        model = onnx.load(str(path))
+        graph = _Graph(onnx.load(str(path)).graph)
     except Exception as error:  # protobuf DecodeError, onnx ValidationError or OSError on damaged files
         raise CheckpointError(
             f"{path} is not a readable ONNX model (truncated or corrupt?): {type(error).__name__}: {error}"
         ) from None
-    graph = model.graph
-    initializers = {tensor.name: tensor for tensor in graph.initializer}
-    consumers: dict[str, list] = {}
-    for node in graph.node:
-        for name in node.input:
-            consumers.setdefault(name, []).append(node)
 
     weights: dict[str, np.ndarray] = {}
     widths: dict[str, int] = {}  # output of each identified bias Add -> the projection's output width
-    for node in graph.node:
-        if node.op_type != "MatMul" or node.input[1] not in initializers:
+    matmuls = [node for node in graph.nodes if node.op_type == "MatMul"]
+    for node in matmuls:
+        weight = graph.constant(node.input[1])
+        if weight is None:
             continue
-        for add in consumers.get(node.output[0], []):
+        for add in graph.consumers.get(node.output[0], []):
             if add.op_type != "Add":
                 continue
-            biases = [name for name in add.input if name in initializers and name.endswith(".bias")]
+            biases = [
+                name for name in add.input if name.endswith(".bias") and graph.constant(name) is not None
+            ]
             if len(biases) == 1:
-                matrix = np.asarray(numpy_helper.to_array(initializers[node.input[1]]), dtype=np.float64)
+                matrix = np.asarray(weight, dtype=np.float64)
                 weights[biases[0][: -len(".bias")] + ".weight"] = matrix.T
                 widths[add.output[0]] = int(matrix.shape[-1])
     if not weights:
-        matmuls = sum(node.op_type == "MatMul" for node in graph.node)
         raise UnsupportedCheckpoint(
-            f"{path}: cannot identify the projection weights: none of its {matmuls} MatMul nodes with a "
-            "constant weight feeds an Add of a named '.bias' initializer (as PyTorch exports nn.Linear)"
+            f"{path}: cannot identify the projection weights: none of its {len(matmuls)} MatMul nodes with a "
+            "constant weight feeds an Add of a named '.bias' constant (as PyTorch exports nn.Linear)"
         )
-    return weights, _head_counts(graph, widths, consumers, initializers)
+    return weights, _head_counts(graph, widths)
 
 
-def _head_counts(graph, widths: dict[str, int], consumers: dict, initializers: dict) -> tuple[int, ...]:
-    """Every H found in a ``Reshape`` that splits a projection output of width H d_h into (..., H, d_h)."""
-    from onnx import numpy_helper
+class _Graph:
+    """An ONNX graph indexed for walking: who produces and who consumes each value, and its constants."""
 
-    producers = {out: node for node in graph.node for out in node.output}
+    def __init__(self, graph) -> None:
+        self.nodes = list(graph.node)
+        self.initializers = {tensor.name: tensor for tensor in graph.initializer}
+        self.producers = {out: node for node in self.nodes for out in node.output}
+        self.consumers: dict[str, list] = {}
+        for node in self.nodes:
+            for name in node.input:
+                self.consumers.setdefault(name, []).append(node)
 
-    def constant(name: str) -> list[int] | None:
-        if name in initializers:
-            return [int(v) for v in numpy_helper.to_array(initializers[name]).ravel()]
-        node = producers.get(name)
-        if (
-            node is not None
-            and node.op_type == "Constant"
-            and node.attribute
-            and node.attribute[0].name == "value"
-        ):
-            return [int(v) for v in numpy_helper.to_array(node.attribute[0].t).ravel()]
-        return None
+    def constant(self, name: str) -> np.ndarray | None:
+        """The value of ``name`` if constant: an initializer or a Constant node, through Identity nodes."""
+        from onnx import numpy_helper
 
-    def trailing_constants(name: str) -> list[int]:
-        whole = constant(name)
+        while name not in self.initializers:
+            node = self.producers.get(name)
+            if node is None:
+                return None
+            if node.op_type == "Identity":
+                name = node.input[0]
+            elif node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+                return numpy_helper.to_array(node.attribute[0].t)
+            else:
+                return None
+        return numpy_helper.to_array(self.initializers[name])
+
+    def trailing_constants(self, name: str) -> list[int]:
+        """The constant entries ending a shape: all of it if constant, else the constant tail of a Concat."""
+        whole = self.constant(name)
         if whole is not None:
-            return whole
-        node = producers.get(name)
+            return [int(v) for v in whole.ravel()]
+        node = self.producers.get(name)
         tail: list[int] = []
         if node is not None and node.op_type == "Concat":
             for part in reversed(node.input):
-                values = constant(part)
+                values = self.constant(part)
                 if values is None:
                     break
-                tail = values + tail
+                tail = [int(v) for v in values.ravel()] + tail
         return tail
 
+
+def _head_counts(graph: _Graph, widths: dict[str, int]) -> tuple[int, ...]:
+    """Every H found in a ``Reshape`` that splits a projection output of width H d_h into (..., H, d_h).
+
+    The target shape must end in two constants: (H, d_h), or (-1, d_h) which leaves H = width / d_h to ONNX.
+    """
     heads: set[int] = set()
     for output, width in widths.items():
-        for reshape in consumers.get(output, []):
+        for reshape in graph.consumers.get(output, []):
             if reshape.op_type != "Reshape" or len(reshape.input) < 2:
                 continue
-            tail = trailing_constants(reshape.input[1])
-            if len(tail) >= 2 and tail[-2] >= 1 and tail[-1] > 0 and tail[-2] * tail[-1] == width:
-                heads.add(tail[-2])
+            tail = graph.trailing_constants(reshape.input[1])
+            if len(tail) < 2 or tail[-1] < 1 or width % tail[-1]:
+                continue
+            count = width // tail[-1]
+            if tail[-2] in (
+                count,
+                -1,
+            ):  # -1: Reshape infers H from the width (transformers >= 4.48 does this)
+                heads.add(count)
     return tuple(sorted(heads))

@@ -101,3 +101,54 @@ def test_bert_rebuilt_from_mapped_weights_matches_the_onnx_graph():
         assert got.shape == expected.shape == (2, length, weights.hidden_size)
         worst = max(worst, float(np.max(np.abs(got.numpy() - expected))))
     assert worst < 1e-5, f"hidden states differ by {worst:.3g}"
+
+
+@pytest.mark.slow
+@pytest.mark.torch
+@pytest.mark.parametrize("biases", ["zero", "random"])
+def test_a_bert_exported_by_this_torch_maps_back_to_its_weights(tmp_path, biases):
+    """torch.onnx.export (TorchScript exporter) of a small BertModel; zero biases are merged by the exporter
+    into one initializer reached through Identity nodes, and H comes from a (-1, d_h) Reshape."""
+    import warnings
+
+    torch = pytest.importorskip("torch", reason="exporting needs torch")
+    transformers = pytest.importorskip(
+        "transformers", reason="the exported model is a transformers BertModel"
+    )
+    pytest.importorskip("onnx", reason="reading ONNX needs onnx")
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=50,
+        hidden_size=16,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=24,
+        attn_implementation="eager",
+    )
+    bert = transformers.BertModel(config, add_pooling_layer=False).eval()
+    if biases == "random":
+        with torch.no_grad():
+            for name, parameter in bert.named_parameters():
+                if name.endswith(".bias"):
+                    parameter.normal_()
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, ids, mask):
+            return self.model(input_ids=ids, attention_mask=mask).last_hidden_state
+
+    ids = torch.randint(0, 50, (1, 6))
+    path = tmp_path / "bert.onnx"
+    with warnings.catch_warnings():  # the exporter's own deprecation and tracer warnings, not ours
+        warnings.simplefilter("ignore")
+        torch.onnx.export(LastHidden(bert), (ids, torch.ones_like(ids)), str(path), dynamo=False)
+
+    weights = load_weights(path)
+    assert (weights.num_layers, weights.hidden_size, weights.num_heads, weights.ffn_size) == (2, 16, 4, 24)
+    for layer, torch_layer in zip(weights.layers, bert.encoder.layer, strict=True):
+        for projection, module in MODULES.items():
+            expected = torch_layer.get_submodule(module).weight.detach().double().numpy()
+            assert np.array_equal(getattr(layer, projection), expected), projection
