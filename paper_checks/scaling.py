@@ -29,6 +29,7 @@ from theory.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from numerics.proxies import ProxyReport
+    from numerics.synthetic import TrainedModel
     from paper_checks.context import RunContext
 
 AXES = {"L": "layers", "N": "width"}
@@ -132,7 +133,8 @@ class SyntheticGrid:
     """The depth x width grid of small BERT-style encoders trained on CPU for the study.
 
     Head dimension ``head_dim`` throughout (heads = N / head_dim, as the BERT miniatures keep 64), FFN 4N,
-    trained on the sparse-selection task of :mod:`numerics.synthetic` (a synthetic objective).
+    trained on the sparse-selection task of :mod:`numerics.synthetic` (a synthetic objective) with
+    label-noise rate ``noise``.
     """
 
     depths: tuple[int, ...]
@@ -140,6 +142,7 @@ class SyntheticGrid:
     head_dim: int = 8
     n_train: int = 64
     epochs: int = 60
+    noise: float = 0.1
     seed: int = 0
 
 
@@ -222,42 +225,49 @@ def real_points(
     return points
 
 
-def _single_thread() -> contextlib.AbstractContextManager[None]:
-    """Train on one torch thread (tiny models: threads only add contention on a shared 2-core machine)."""
+@contextlib.contextmanager
+def single_thread() -> Iterator[None]:
+    """Run torch on one thread (tiny models: more threads only add contention on a shared 2-core machine)."""
+    import torch
 
-    @contextlib.contextmanager
-    def manager() -> Iterator[None]:
-        import torch
-
-        previous = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            yield
-        finally:
-            torch.set_num_threads(previous)
-
-    return manager()
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
 
 
-def synthetic_points(grid: SyntheticGrid) -> list[ScalingPoint]:
-    """Train every (L, N) of ``grid`` on CPU (numerics.synthetic); its proxies (origin ``synthetic``)."""
+def train_grid_models(grid: SyntheticGrid) -> tuple[TrainedModel, ...]:
+    """Train every (L, N) of ``grid`` on CPU (numerics.synthetic), heads N / head_dim, label noise
+    ``grid.noise`` (so the models have a real generalization gap for claim 12)."""
     from numerics.progress import progress
-    from numerics.proxies import proxies
     from numerics.synthetic import SparseSelectionTask, SyntheticConfig, TrainingConfig, train_synthetic
 
     sizes = [(depth, width) for depth in grid.depths for width in grid.widths]
-    points = []
-    with _single_thread():
+    bad = [w for w in grid.widths if w % grid.head_dim]
+    if bad:
+        raise InvalidArgument(f"grid widths {bad} are not multiples of head_dim={grid.head_dim}")
+    models = []
+    with single_thread():
         for depth, width in progress(sizes, len(sizes), "synthetic grid"):
-            if width % grid.head_dim:
-                raise InvalidArgument(f"grid width {width} is not a multiple of head_dim={grid.head_dim}")
             config = SyntheticConfig(
                 num_layers=depth, hidden_size=width, num_heads=width // grid.head_dim, seed=grid.seed
             )
-            task = SparseSelectionTask(hidden_size=width, seed=grid.seed)
-            trained = train_synthetic(config, task, TrainingConfig(n_train=grid.n_train, epochs=grid.epochs))
-            label = f"synthetic {config.label}"
-            points.append(point(label, "synthetic", "synthetic grid", proxies(trained.weights, source=label)))
+            task = SparseSelectionTask(hidden_size=width, noise=grid.noise, seed=grid.seed)
+            training = TrainingConfig(n_train=grid.n_train, epochs=grid.epochs, seed=grid.seed)
+            models.append(train_synthetic(config, task, training))
+    return tuple(models)
+
+
+def synthetic_points(models: Sequence[TrainedModel]) -> list[ScalingPoint]:
+    """The proxies of trained synthetic models (origin ``synthetic``)."""
+    from numerics.proxies import proxies
+
+    points = []
+    for trained in models:
+        label = f"synthetic {trained.config.label}"
+        points.append(point(label, "synthetic", "synthetic grid", proxies(trained.weights, source=label)))
     return points
 
 
@@ -288,9 +298,14 @@ def run_study(
     """The study: real checkpoints and prefixes, the synthetic grid (None: skipped), user checkpoints."""
     points = real_points(context) if include_real else []
     if grid is not None:
-        points += synthetic_points(grid)
+        points += synthetic_points(trained_for_context(context, grid))
     points += user_points(user_paths)
     return fit_all(points)
+
+
+def trained_for_context(context: RunContext, grid: SyntheticGrid) -> tuple[TrainedModel, ...]:
+    """The trained models of ``grid``, trained once per context (shared by claims 8, 11 and 12)."""
+    return context.memo(("trained", grid), lambda: train_grid_models(grid))
 
 
 def study_for_context(context: RunContext) -> ScalingStudy:

@@ -1,0 +1,137 @@
+"""Claim 11: on real weights and across depth and width, B_ours grows more slowly than B_Edelman.
+
+Measured by the scaling study (:mod:`paper_checks.scaling`; every proxy from
+:func:`numerics.proxies.proxies`, the numbers ``specbound bound`` prints): for each source (the two real
+checkpoints, the prefixes of their layers, the synthetic grid, any user checkpoints) and each axis
+(L, N) with at least two sizes, the fitted log-log exponents of both proxies are compared. Ours grows
+more slowly when e_ours + z se_ours < e_Edelman - z se_Edelman (standard errors of the fixed-effects
+fit; a two-point fit has none and is compared by its point estimates, flagged).
+verified: slower on every comparison; refuted: faster beyond the uncertainty on one; open otherwise.
+
+Agreement with theory: the depth table of :mod:`theory.regimes` (for the regime the weights are in,
+rank: p_opt = 0) predicts L^1 for the l1 proxy and exponential growth of B_Edelman with geometric
+alpha, hence "slower in depth"; a measured depth comparison that contradicts it makes the verdict open.
+Provenance: exact proxies (authors' code) measured on weights; the comparison with the table is derived.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from paper_checks.registry import Claim, ClaimResult, Verdict
+from paper_checks.scaling import AXES, ScalingStudy, study_for_context
+
+if TYPE_CHECKING:
+    from paper_checks.context import RunContext
+
+ID = "11"
+TITLE = "On real weights and across depth/width, B_ours grows more slowly than B_Edelman"
+
+SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("real checkpoints", ("real",)),
+    ("truncated real", ("truncated",)),
+    ("synthetic grid", ("synthetic",)),
+    ("user checkpoints", ("user",)),
+)
+
+
+def theory_depth_prediction(regime: str = "rank") -> str:
+    """ "slower", "faster" or "equal": the l1 proxy against the Edelman proxy in depth (geometric alpha),
+    read off theory.regimes."""
+    from theory import regimes
+
+    ours = regimes.row(regime, "ours_l1", "geometric_alpha")
+    edelman = regimes.row(regime, "edelman_proxy", "geometric_alpha")
+    if ours.depth == "polynomial" and edelman.depth == "exponential":
+        return "slower"
+    if ours.depth == "exponential" and edelman.depth == "polynomial":
+        return "faster"
+    if ours.depth == "exponential":
+        a, b = ours.depth_rate_per_log_ell, edelman.depth_rate_per_log_ell
+    else:
+        a, b = ours.depth_exponent, edelman.depth_exponent
+    return "slower" if a < b else "faster" if a > b else "equal"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Both proxies' fitted exponents on one source and axis, and which grows more slowly."""
+
+    source: str
+    axis: str
+    ours_exponent: float
+    edelman_exponent: float
+    has_uncertainty: bool
+    outcome: str
+    ours: str
+    edelman: str
+
+    def __str__(self) -> str:
+        flag = "" if self.has_uncertainty else ", no error bar"
+        return (
+            f"{self.source} in {self.axis}: ours {self.ours_exponent:.2f} vs Edelman "
+            f"{self.edelman_exponent:.2f} ({self.outcome}{flag})"
+        )
+
+
+def compare(study: ScalingStudy, z: float = 2.0) -> list[Comparison]:
+    """One record per (source, axis) with a fit: both exponents and the outcome slower/faster/undecided."""
+    rows = []
+    for name, origins in SOURCES:
+        for axis in AXES:
+            ours, edelman = study.exponent("ours", axis, origins), study.exponent("edelman", axis, origins)
+            if ours is None or edelman is None:
+                continue
+            spread_o, spread_e = z * (ours.stderr or 0.0), z * (edelman.stderr or 0.0)
+            if ours.value + spread_o < edelman.value - spread_e:
+                outcome = "slower"
+            elif ours.value - spread_o > edelman.value + spread_e:
+                outcome = "faster"
+            else:
+                outcome = "undecided"
+            certain = ours.stderr is not None and edelman.stderr is not None
+            rows.append(
+                Comparison(name, axis, ours.value, edelman.value, certain, outcome, str(ours), str(edelman))
+            )
+    return rows
+
+
+def check(study: ScalingStudy, depth_prediction: str | None = None, z: float = 2.0) -> ClaimResult:
+    """Decide claim 11 from the scaling study and theory's depth prediction ("slower" by default table)."""
+    prediction = depth_prediction or theory_depth_prediction()
+    rows = compare(study, z)
+    outcomes = [r.outcome for r in rows]
+    depth_outcomes = {r.outcome for r in rows if r.axis == "L"}
+    contradicts_theory = bool(depth_outcomes) and depth_outcomes != {prediction}
+    if not rows:
+        verdict = Verdict.OPEN
+    elif "faster" in outcomes:
+        verdict = Verdict.REFUTED
+    elif all(o == "slower" for o in outcomes) and not contradicts_theory:
+        verdict = Verdict.VERIFIED
+    else:
+        verdict = Verdict.OPEN
+    summary = "; ".join(map(str, rows))
+    theory_note = f"theory.regimes (rank regime, geometric alpha) predicts ours {prediction} in depth"
+    if contradicts_theory:
+        theory_note += f", but the measured depth comparisons are {sorted(map(str, depth_outcomes))}"
+    return ClaimResult(
+        ID,
+        TITLE,
+        verdict,
+        "exact proxies (authors' code) measured on real and synthetic weights (log-log fits); derived table",
+        f"log-log exponents: {summary}; {theory_note}",
+        {
+            "comparisons": [asdict(r) for r in rows],
+            "theory_depth_prediction": prediction,
+            "study": study.to_json(),
+        },
+    )
+
+
+def _run(context: RunContext) -> ClaimResult:
+    return check(study_for_context(context))
+
+
+CLAIM = Claim(ID, TITLE, _run)
