@@ -26,14 +26,13 @@ TITLE = "The assembled bound dominates the measured generalization gap of traine
 def check(table: RatioTable) -> ClaimResult:
     """Decide claim 12 from a bound-versus-gap table."""
     rows = table.rows
+    if not rows:
+        return ClaimResult(ID, TITLE, Verdict.OPEN, "none: no trained model", "the gap table is empty", {})
     failing = [r.label for r in rows if not r.dominates]
     ratios = [x for x in (r.ratio(r.ours) for r in rows) if x is not None]
     edelman = [x for x in (r.ratio(r.edelman) for r in rows) if x is not None]
     largest_gap = max(max(r.gap.margin_gap_upper, r.gap.ramp_gap_upper) for r in rows)
-    if not rows:
-        verdict = Verdict.OPEN
-    else:
-        verdict = Verdict.REFUTED if failing else Verdict.VERIFIED
+    verdict = Verdict.REFUTED if failing else Verdict.VERIFIED
     ratio_text = (
         f"ours/gap {min(ratios):.3g} to {max(ratios):.3g}" if ratios else "no model with a positive gap"
     )
