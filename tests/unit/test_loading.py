@@ -139,9 +139,10 @@ def test_clear_cache_forgets_loads(tmp_path):
 # ---------------------------------------------------------------- ONNX exports (graphs built here)
 
 
-def write_onnx(path, tensors, heads=None, bias_adds=True, prefix="m.", truncate=False):
+def write_onnx(path, tensors, heads=None, bias_adds=True, prefix="m.", truncate=False, head_entry=None):
     """An ONNX graph shaped like a PyTorch export of ``tensors``: anonymous [in, out] MatMul weights, each
-    followed by an Add of the named bias; q, k outputs reshaped to Concat(dims, heads, d_h) if ``heads``."""
+    followed by an Add of the named bias; q, k outputs reshaped to Concat(dims, heads, d_h) if ``heads``
+    (with ``head_entry`` in place of heads, e.g. -1, when given)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -168,7 +169,7 @@ def write_onnx(path, tensors, heads=None, bias_adds=True, prefix="m.", truncate=
         outputs.append(helper.make_tensor_value_info(add, TensorProto.FLOAT, ["b", "t", "d"]))
         if heads and module.endswith(("self.query", "self.key")):
             nodes += [
-                constant(f"h{count}", heads),
+                constant(f"h{count}", heads if head_entry is None else head_entry),
                 constant(f"d{count}", hidden // heads),
                 helper.make_node("Concat", ["dims", f"h{count}", f"d{count}"], [f"shape{count}"], axis=0),
                 helper.make_node("Reshape", [add, f"shape{count}"], [f"split{count}"]),
@@ -190,10 +191,11 @@ def write_onnx(path, tensors, heads=None, bias_adds=True, prefix="m.", truncate=
     return path
 
 
-def test_onnx_weights_are_named_by_their_bias_add_and_transposed_back(tmp_path):
+@pytest.mark.parametrize("head_entry", [None, -1], ids=["reshape-to-H", "reshape-to-minus-1"])
+def test_onnx_weights_are_named_by_their_bias_add_and_transposed_back(tmp_path, head_entry):
     pytest.importorskip("onnx", reason="ONNX loading needs the onnx package (specbound[models])")
     tensors = tiny_bert_tensors(layers=2)
-    weights = load_weights(write_onnx(tmp_path / "tiny.onnx", tensors, heads=4))
+    weights = load_weights(write_onnx(tmp_path / "tiny.onnx", tensors, heads=4, head_entry=head_entry))
     assert (weights.num_layers, weights.hidden_size, weights.num_heads, weights.ffn_size) == (2, 8, 4, 16)
     assert_same_projections(weights, tensors)
 
