@@ -2,8 +2,8 @@
 
 Row-vector convention (X -> X W). With ``nn.Linear`` weights and head rows hs = [h d_h, (h+1) d_h):
 
-- QK_h = Wq[hs, :]^T Wk[hs, :]            (N x N, rank <= d_h), kept as factors A = Wq[hs,:]^T, B = Wk[hs,:]^T;
-- Vt_h = Wv[hs, :]^T (Wo^T)[hs, :]         (N x N, rank <= d_h), kept as A = Wv[hs,:]^T, B = Wo[:, hs];
+- QK_h = Wq[hs, :]^T Wk[hs, :]     (N x N, rank <= d_h), kept as factors A = Wq[hs,:]^T, B = Wk[hs,:]^T;
+- Vt_h = Wv[hs, :]^T (Wo^T)[hs, :]  (N x N, rank <= d_h), kept as A = Wv[hs,:]^T, B = Wo[:, hs];
 - M_in = Win^T (N x F), M_out = Wout^T (F x N), dense.
 
 A product is stored as its thin factors (M = A B^T) so that its singular values come from a d_h x d_h

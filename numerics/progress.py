@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,12 +19,10 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
     if not stream.isatty():
         yield from items
         return
-    count = total if total is not None else (len(items) if hasattr(items, "__len__") else None)
+    count = total if total is not None else (len(items) if isinstance(items, Sized) else None)
     start = time.monotonic()
-    done = 0
-    for item in items:
+    for done, item in enumerate(items, start=1):
         yield item
-        done += 1
         if count:
             filled = int(30 * done / count)
             bar = "#" * filled + "." * (30 - filled)

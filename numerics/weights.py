@@ -56,7 +56,8 @@ class TransformerWeights:
             raise InvalidArgument(f"hidden_size={n}, num_heads={h}, ffn_size={f} {where} must all be >= 1")
         if n % h:
             raise InvalidArgument(
-                f"hidden_size={n} is not divisible by num_heads={h} {where}; heads must split the hidden dimension"
+                f"hidden_size={n} is not divisible by num_heads={h} {where}; "
+                "heads must split the hidden dimension"
             )
         expected = {"wq": (n, n), "wk": (n, n), "wv": (n, n), "wo": (n, n), "w_in": (f, n), "w_out": (n, f)}
         for index, layer in enumerate(self.layers):

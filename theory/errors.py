@@ -38,5 +38,6 @@ def require(module: str, extra: str) -> None:
 
     if importlib.util.find_spec(module) is None:
         raise MissingDependency(
-            f"this needs the optional dependency {module!r}; install it with: pip install 'specbound[{extra}]'"
+            f"this needs the optional dependency {module!r}; "
+            f"install it with: pip install 'specbound[{extra}]'"
         )

@@ -27,7 +27,9 @@ class Formula:
         free = self.expr.free_symbols
         missing = free - set(self.args)
         if missing:
-            raise ValueError(f"formula {self.name!r} has free symbols {sorted(map(str, missing))} not in args")
+            raise ValueError(
+                f"formula {self.name!r} has free symbols {sorted(map(str, missing))} not in args"
+            )
 
     def latex(self) -> str:
         """The expression as LaTeX."""
@@ -38,5 +40,7 @@ class Formula:
         by_name = {str(a): a for a in self.args}
         unknown = set(values) - set(by_name)
         if unknown:
-            raise ValueError(f"formula {self.name!r} has no arguments {sorted(unknown)}; it takes {list(by_name)}")
+            raise ValueError(
+                f"formula {self.name!r} has no arguments {sorted(unknown)}; it takes {list(by_name)}"
+            )
         return self.expr.subs({by_name[k]: v for k, v in values.items()})

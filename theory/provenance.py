@@ -9,19 +9,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Provenance(str, Enum):
+class Provenance(StrEnum):
     """Where an encoded statement comes from; every lemma, expression and verdict carries one."""
 
     EXACT = "exact"
     STANDARD = "standard"
     RECONSTRUCTED = "reconstructed"
     DERIVED = "derived"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ Symbols (all positive unless stated):
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 import sympy as sp
 
@@ -23,7 +23,7 @@ from theory.formula import Formula
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
 
 
-class MatrixKind(str, Enum):
+class MatrixKind(StrEnum):
     """The four matrix types of a BERT layer (SPEC.md section 2): two per head, two per layer."""
 
     QK = "QK"
@@ -35,9 +35,6 @@ class MatrixKind(str, Enum):
     def per_head(self) -> bool:
         """True for the per-head products QK_h and Vt_h, False for the layer-wide M_in and M_out."""
         return self in (MatrixKind.QK, MatrixKind.VT)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _EXACT = Tagged(Provenance.EXACT, AUTHORS_CODE)
@@ -84,9 +81,15 @@ LAYER_LIPSCHITZ = Formula(
 
 GAMMA = {
     MatrixKind.QK: Formula(
-        "gamma_QK", 2 * C_V * C_out * C_in, (C_V, C_out, C_in), _EXACT, "gamma(QK_h) = 2 C2(Vt_h) C2(M_out) C2(M_in)"
+        "gamma_QK",
+        2 * C_V * C_out * C_in,
+        (C_V, C_out, C_in),
+        _EXACT,
+        "gamma(QK_h) = 2 C2(Vt_h) C2(M_out) C2(M_in)",
     ),
-    MatrixKind.VT: Formula("gamma_Vt", C_out * C_in, (C_out, C_in), _EXACT, "gamma(Vt_h) = C2(M_out) C2(M_in)"),
+    MatrixKind.VT: Formula(
+        "gamma_Vt", C_out * C_in, (C_out, C_in), _EXACT, "gamma(Vt_h) = C2(M_out) C2(M_in)"
+    ),
     MatrixKind.M_IN: Formula("gamma_M_in", C_out, (C_out,), _EXACT, "gamma(M_in) = C2(M_out)"),
     MatrixKind.M_OUT: Formula("gamma_M_out", sp.Integer(1), (), _EXACT, "gamma(M_out) = 1"),
 }
@@ -110,7 +113,11 @@ EDELMAN_TERM = {
         "(C2(M_out) C2(M_in) ||Vt_h||_{2,1})^{2/3}",
     ),
     MatrixKind.M_IN: Formula(
-        "xi_M_in", (C_out * n21) ** sp.Rational(2, 3), (C_out, n21), _EXACT, "(C2(M_out) ||M_in||_{2,1})^{2/3}"
+        "xi_M_in",
+        (C_out * n21) ** sp.Rational(2, 3),
+        (C_out, n21),
+        _EXACT,
+        "(C2(M_out) ||M_in||_{2,1})^{2/3}",
     ),
     MatrixKind.M_OUT: Formula("xi_M_out", n21 ** sp.Rational(2, 3), (n21,), _EXACT, "||M_out||_{2,1}^{2/3}"),
 }
@@ -137,7 +144,11 @@ OURS_PROXY = Formula(
 )
 
 GRID_M = Formula(
-    "grid_m", sp.ceiling(L + sp.log(N)), (L, N), _EXACT, "m = ceil(L + ln N); the grid is P_m = {0, 1/m, ..., 2}"
+    "grid_m",
+    sp.ceiling(L + sp.log(N)),
+    (L, N),
+    _EXACT,
+    "m = ceil(L + ln N); the grid is P_m = {0, 1/m, ..., 2}",
 )
 
 
