@@ -9,9 +9,12 @@ Modules, one job each:
 - :mod:`numerics.certify.thin`: singular values of a thin product A B^T through certified QR factors
   and the small core R_A R_B^T;
 - :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
+- :mod:`numerics.certify.norms`: (2,1) norms of dense matrices and thin products in arb;
 - :mod:`numerics.certify.interval_eval`: theory's sympy Formulas evaluated in arb;
 - :mod:`numerics.certify.certified`: per-matrix certificates, contributions, post hoc minima and both
-  proxies as enclosures, with verdicts decided by intervals.
+  proxies as enclosures, with verdicts decided by intervals;
+- :mod:`numerics.certify.report`: the certified results as JSON intervals {"lo", "hi"} (rounded outward)
+  and text lines, as ``specbound bound --certify`` prints them.
 
 python-flint is imported inside the functions that need it (the ``certify`` extra).
 """
