@@ -1,0 +1,81 @@
+"""``specbound scaling [DIR ...]``: how B_ours and B_Edelman grow with depth L and width N.
+
+Points: the embedded checkpoints and the prefixes of their layers (labelled as truncations), a grid of
+small BERT-style encoders trained on CPU (``--grid``), and every checkpoint under the DIRs given (for
+example a folder holding the Google BERT miniatures ``bert_uncased_L-*_H-*``). Growth is summarised by
+fitted log-log exponents in L and N with their standard errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from paper_checks.context import RunContext
+from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
+from theory.errors import InvalidArgument
+
+HELP = (
+    "fit the growth of B_ours and B_Edelman in depth and width (real, truncated, synthetic, your checkpoints)"
+)
+
+GRIDS = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``scaling``."""
+    parser.add_argument(
+        "paths", nargs="*", metavar="DIR", help="checkpoints, or folders of checkpoint folders"
+    )
+    parser.add_argument("--json", action="store_true", help="print points and fitted exponents as JSON")
+    parser.add_argument(
+        "--grid", choices=sorted(GRIDS), default="full", help="synthetic grid to train (default: full)"
+    )
+    parser.add_argument(
+        "--no-real", action="store_true", help="skip the embedded checkpoints and their prefixes"
+    )
+    parser.add_argument(
+        "--figures", metavar="DIR", help="write proxies_vs_depth.png and proxies_vs_width.png"
+    )
+
+
+def format_study(study: ScalingStudy) -> str:
+    """Points (one row each) and the fitted exponents, as text."""
+    lines = [f"{'model':46} {'origin':10} {'L':>3} {'N':>5} {'ln B_ours':>10} {'ln B_Edelman':>13}"]
+    for q in study.points:
+        sizes = f"{q.layers:3d} {q.width:5d}"
+        lines.append(f"{q.label[:46]:46} {q.origin:10} {sizes} {q.log_ours:10.3f} {q.log_edelman:13.3f}")
+    lines.append("\nfitted growth (log-log, one intercept per series, ± one standard error):")
+    for origin in ("real", "truncated", "synthetic", "user"):
+        for axis in ("L", "N"):
+            fits = [study.exponent(proxy, axis, (origin,)) for proxy in ("ours", "edelman")]
+            if all(f is not None for f in fits):
+                lines.append(f"  {origin:9} {axis}: " + "; ".join(str(f) for f in fits))
+            rate = study.rate("edelman", axis, (origin,))
+            if axis == "L" and rate is not None and rate.stderr is not None:
+                lines.append(
+                    f"  {origin:9} L: ln B_Edelman grows by {rate.value:.2f} ± {rate.stderr:.2f} per layer"
+                )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the study and print it."""
+    grid = GRIDS[args.grid]
+    if grid is None and args.no_real and not args.paths:
+        raise InvalidArgument("nothing to study: --grid none and --no-real with no checkpoint DIR given")
+    context = RunContext(quick=args.grid != "full", user_checkpoints=tuple(args.paths))
+    study = run_study(context, grid, args.paths, include_real=not args.no_real)
+    if args.figures:
+        from paper_checks.figures import proxy_scaling
+
+        directory = Path(args.figures)
+        directory.mkdir(parents=True, exist_ok=True)
+        proxy_scaling(study.points, "L", directory / "proxies_vs_depth.png")
+        proxy_scaling(study.points, "N", directory / "proxies_vs_width.png")
+    if args.json:
+        print(json.dumps(study.to_json(), indent=2))
+    else:
+        print(format_study(study))
+    return 0
