@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
-from numerics.certify.balls import PRECISION, outward
+from numerics.certify.balls import PRECISION, flint_context, outward
 from numerics.certify.certified import CertifiedContribution, CertifiedProxies
 from numerics.certify.rank import RankInterval
 from theory.proxy import MatrixKind
@@ -104,8 +104,9 @@ def _text(ball: arb) -> str:
 
 
 def _span(balls: Iterable[arb]) -> arb:
-    """A ball containing every ball of ``balls``."""
-    return reduce(lambda x, y: x.union(y), balls)
+    """A ball containing every ball of ``balls`` (at the working precision, not python-flint's default)."""
+    with flint_context():
+        return reduce(lambda x, y: x.union(y), balls)
 
 
 def summary_lines(certified: CertifiedProxies) -> list[str]:
