@@ -44,11 +44,13 @@ def main(runs: int = RUNS) -> int:
         }
         undecided_p = sum(not c.p_decided for c in certified.contributions)
         undecided_rank = sum(not c.certified.rank.decided for c in certified.contributions)
+        ratio = certified_s / plain_s
         print(
-            f"{model}: plain {plain_s:.2f} s, certified {certified_s:.2f} s, ratio {certified_s / plain_s:.1f}x; "
+            f"{model}: plain {plain_s:.2f} s, certified {certified_s:.2f} s, ratio {ratio:.1f}x; "
             f"relative width B_ours {widths['B_ours']:.1e}, B_Edelman {widths['B_Edelman']:.1e}; "
-            f"{len(certified.contributions)} matrices, undecided ranks {undecided_rank}, undecided p {undecided_p}; "
-            f"B_ours < B_Edelman: {certified.ours_below_edelman}; plain B_ours {float(plain.ours):.10g}"
+            f"{len(certified.contributions)} matrices, undecided ranks {undecided_rank}, "
+            f"undecided p {undecided_p}; B_ours < B_Edelman: {certified.ours_below_edelman}; "
+            f"plain B_ours {float(plain.ours):.10g}"
         )
     print(
         f"total (best of {runs}): plain {total_plain:.2f} s, certified {total_certified:.2f} s, "
