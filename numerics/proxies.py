@@ -25,6 +25,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from numerics.blas import single_threaded_blas
 from numerics.evaluate import DEFAULT_DPS, argument_names, check_dps, evaluate
 from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.posthoc import PChoice, choose_p
@@ -139,7 +140,8 @@ def matrix_spectra(
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
-    return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+    with single_threaded_blas():
+        return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:

@@ -1,0 +1,66 @@
+"""Run numpy's OpenBLAS single-threaded for the many small LAPACK problems of a bound.
+
+Why: the matrices of a BERT-size bound are small (N x d_h factors, N x 4N feed-forward matrices). On a
+machine whose cores are busy, OpenBLAS's worker threads spin-wait and the same SVDs took 30-80x longer
+with 2 threads than with 1 (measured on minilm-l6 with load average 7 on 2 cores: feed-forward SVDs
+35 s vs 0.45 s); on an idle machine one thread is about as fast for these sizes.
+
+Like threadpoolctl (not a dependency), this calls OpenBLAS's own ``*_set_num_threads`` through ctypes
+on the library numpy loaded. A user who set ``OPENBLAS_NUM_THREADS`` (or ``OMP_NUM_THREADS``) keeps
+their setting; with another BLAS, or when the symbols are absent, nothing changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+_SYMBOLS = (
+    ("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
+    ("scipy_openblas_get_num_threads", "scipy_openblas_set_num_threads"),
+    ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
+    ("openblas_get_num_threads", "openblas_set_num_threads"),
+)
+
+
+@functools.cache
+def _openblas() -> tuple[object, object] | None:
+    """(get, set) thread-count functions of the OpenBLAS numpy uses, or None."""
+    import numpy as np
+
+    root = Path(np.__file__).resolve().parent
+    candidates = [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".libs/*openblas*")]
+    for path in candidates:
+        try:
+            library = ctypes.CDLL(str(path))
+        except OSError:
+            continue
+        for get_name, set_name in _SYMBOLS:
+            getter, setter = getattr(library, get_name, None), getattr(library, set_name, None)
+            if getter is not None and setter is not None:
+                getter.restype = ctypes.c_int
+                setter.argtypes = [ctypes.c_int]
+                return getter, setter
+    return None
+
+
+@contextlib.contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """Within the block, numpy's OpenBLAS uses one thread (unless the user chose a count by environment)."""
+    functions = None
+    if "OPENBLAS_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ:
+        functions = _openblas()
+    if functions is None:
+        yield
+        return
+    getter, setter = functions
+    previous = getter()  # type: ignore[operator]
+    setter(1)  # type: ignore[operator]
+    try:
+        yield
+    finally:
+        setter(previous)  # type: ignore[operator]
