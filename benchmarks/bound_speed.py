@@ -6,8 +6,8 @@ On minilm-l6, after loading the weights once, best of 3 wall-clock runs of:
       and a d_h x d_h core SVD per head product, one SVD per feed-forward matrix), nothing else;
   (c) the naive pipeline: a full SVD of every dense N x N head product and of the feed-forward matrices,
       then the same norms, grid evaluation and proxies.
-All three run with single-threaded OpenBLAS, as the pipeline does (numerics.blas). Prints the times, a/b (target <= 1.5) and c/a (target >= 4), then the end-to-end ``specbound bound``
-command time (process start to output; target < 8 s). Timings on a shared machine are noisy.
+All three run with single-threaded OpenBLAS, as the pipeline does (numerics.blas). Prints the times,
+a/b (target <= 1.5) and c/a (target >= 4), then the end-to-end ``specbound bound`` command time (process start to output; target < 8 s). Timings on a shared machine are noisy.
 
 Run: python3 benchmarks/bound_speed.py [MODEL]
 """
