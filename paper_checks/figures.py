@@ -55,7 +55,7 @@ def _pyplot() -> Any:
 def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: str, path: Path) -> str:
     """Singular values against index, one panel per matrix kind, log y; returns the caption."""
     plt = _pyplot()
-    figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+    figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True, sharex=True)
     layers = sorted({c.layer for c in curves})
     colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
@@ -68,7 +68,8 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
             ax.semilogy(np.arange(1, values.size + 1), values, color=colour, lw=0.8, alpha=0.8, label=label)
         if kind in ("QK", "Vt"):
             ax.axvline(head_dim, color="red", ls="--", lw=1, label=f"d_h = {head_dim}")
-        ax.set_title(f"{kind}" + (" (one line per head)" if kind in ("QK", "Vt") else ""))
+        title = f"{kind} (one line per head; sigma_i = 0 for i > d_h)" if kind in ("QK", "Vt") else kind
+        ax.set_title(title, fontsize=9)
         ax.set_xlabel("index i")
         ax.legend(fontsize=7)
     axes[0].set_ylabel("singular value sigma_i (log scale)")
@@ -88,10 +89,16 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     """C_p / C_0 against p, one panel per matrix kind, chosen p marked; returns the caption."""
     plt = _pyplot()
     figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
+    layers = sorted({c.layer for c in curves})
+    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
+        labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
             ratio = np.array(curve.values) / curve.values[0]
-            ax.semilogy(curve.ps, ratio, color="tab:orange", lw=0.7, alpha=0.6)
+            label = f"layer {curve.layer}" if curve.layer not in labelled and kind == "M_in" else None
+            labelled.add(curve.layer)
+            colour = colours[layers.index(curve.layer)]
+            ax.semilogy(curve.ps, ratio, color=colour, lw=0.7, alpha=0.7, label=label)
             chosen = curve.ps.index(curve.p_chosen)
             ax.plot([curve.p_chosen], [ratio[chosen]], "kx", ms=5)
         ax.axhline(1.0, color="grey", lw=0.5)
@@ -100,13 +107,15 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     axes[0].set_ylabel("C_p / C_0 (log scale)")
     axes[0].plot([], [], "kx", label="chosen p (grid minimiser)")
     axes[0].legend(fontsize=7)
+    axes[2].legend(fontsize=7)
     figure.suptitle(f"Each matrix's contribution against p, normalised at p = 0, {model}")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return (
         f"Contribution C_p of every matrix of {model} (one line per head for QK_h and Vt_h, per layer "
-        "for M_in and M_out) on the post hoc grid P_m, divided by its value C_0 = sqrt(N rank) at p = 0; "
+        "for M_in and M_out; colour = layer) on the post hoc grid P_m, divided by its value "
+        "C_0 = sqrt(N rank) at p = 0; "
         "log y axis. A cross marks the p each matrix gets (the grid minimiser); a curve above 1 everywhere "
         "means p = 0."
     )
@@ -120,23 +129,31 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     series: dict[tuple[str, int], list[ScalingPoint]] = {}
     for q in points:
         series.setdefault((q.family, q.width if axis == "L" else q.layers), []).append(q)
-    styles = {"ours": ("tab:orange", "o", "-"), "edelman": ("slateblue", "s", "--")}
-    drawn = 0
+    styles = {"ours": ("tab:orange", "-"), "edelman": ("slateblue", "--")}
+    markers = dict(zip(sorted({q.family for q in points}), "osD^vP*X", strict=False))
+    drawn, ticks = 0, set()
     for (family, other), group in sorted(series.items()):
         group = sorted(group, key=size)
         if len({size(q) for q in group}) < 2:
             continue
         xs = [size(q) for q in group]
+        ticks.update(xs)
         fixed = f"N={other}" if axis == "L" else f"L={other}"
-        for proxy, (colour, marker, line) in styles.items():
+        marker = markers.get(family, "o")
+        for proxy, (colour, line) in styles.items():
             logs = [q.log_proxy(proxy) for q in group]
             ratio = [math.exp(v - logs[0]) for v in logs]
             name = "B_ours" if proxy == "ours" else "B_Edelman"
             label = f"{name}, {family}, {fixed}"
             ax.plot(xs, ratio, color=colour, marker=marker, ls=line, alpha=0.8, label=label)
         drawn += 1
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.set_xticks(sorted(ticks))
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
     ax.set_ylabel("proxy / proxy at the smallest model of its series (log scale)")
     ax.set_title(f"B_ours (orange) and B_Edelman (blue) against {AXES[axis]} {axis}")
@@ -145,7 +162,8 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     figure.savefig(path, dpi=110)
     plt.close(figure)
     return (
-        f"B_ours (orange, solid) and B_Edelman (blue, dashed) against {AXES[axis]} {axis}, log-log axes; "
+        f"B_ours (orange, solid) and B_Edelman (blue, dashed) against {AXES[axis]} {axis}, log-log axes "
+        "(marker = source: real checkpoints, prefixes of a real model's layers, trained synthetic grid); "
         f"each series ({drawn} of them: one per source and fixed {'N' if axis == 'L' else 'L'}) is divided "
         "by its value at its smallest model, so every curve starts at 1 and its slope is the growth exponent."
     )

@@ -1,0 +1,113 @@
+"""Claims 1-4, 7 and 9: verified on theory's objects, refuted or open on counterexamples fed to them."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from paper_checks.claims import (
+    c01_rank_endpoint,
+    c02_frobenius_endpoint,
+    c03_exponent_monotonicity,
+    c04_interpolation_endpoints,
+    c07_lipschitz,
+    c09_token_length,
+)
+from paper_checks.registry import Verdict
+from theory.formula import Formula
+from theory.lemma import Check, Lemma
+from theory.provenance import Provenance, Tagged
+from theory.proxy import N, S, p, s
+
+TAG = Tagged(Provenance.DERIVED, "test counterexample")
+
+
+def mutant(expr: sp.Expr) -> Formula:
+    return Formula("mutant", expr, (p, S, s, N), TAG, "a deliberately wrong summand")
+
+
+def test_claim_1_holds_for_the_exact_summand():
+    result = c01_rank_endpoint.check()
+    assert result.verdict is Verdict.VERIFIED
+    assert result.details["dC_0/ds"] == "0"
+
+
+def test_claim_1_refuted_when_the_scale_survives_at_p_0():
+    wrong = mutant(S ** (1 / (p + 2)) * s ** ((p + 1) / (p + 2)) * N ** ((p + 1) / (p + 2)))
+    result = c01_rank_endpoint.check(wrong)
+    assert result.verdict is Verdict.REFUTED and result.details["dC_0/ds"] != "0"
+
+
+def test_claim_1_refuted_when_p_0_is_not_the_rank_term():
+    wrong = mutant(S ** (1 / (p + 1)) * s ** (p / (p + 2)) * N ** ((p + 1) / (p + 2)))
+    result = c01_rank_endpoint.check(wrong)
+    assert result.verdict is Verdict.REFUTED
+
+
+def test_claim_2_holds_and_is_refuted_by_a_changed_width_exponent():
+    assert c02_frobenius_endpoint.check().verdict is Verdict.VERIFIED
+    wrong = mutant(S ** (1 / (p + 2)) * s ** (p / (p + 2)) * N ** ((p + 2) / (p + 3)))
+    result = c02_frobenius_endpoint.check(wrong)
+    assert result.verdict is Verdict.REFUTED and result.details["difference"] != "0"
+
+
+def test_claim_3_holds_and_catches_a_non_monotone_exponent():
+    assert c03_exponent_monotonicity.check().verdict is Verdict.VERIFIED
+    wrong = mutant(S ** (1 / (p + 2)) * s ** (p * (2 - p) / (p + 2)) * N ** ((p + 1) / (p + 2)))
+    result = c03_exponent_monotonicity.check(wrong)
+    assert result.verdict is Verdict.REFUTED
+    assert result.details["exponents"]["s"]["matches"] is False
+    assert result.details["exponents"]["N"]["matches"] is True
+
+
+def _lemma(checks: tuple[Check, ...]) -> Lemma:
+    return Lemma(4, "fake_interpolation", "fake", (sp.Integer(0),), (), TAG, checks)
+
+
+def test_claim_4_verified_from_theory_and_refuted_by_a_failing_endpoint_check():
+    assert c04_interpolation_endpoints.check().verdict is Verdict.VERIFIED
+    failing = _lemma(
+        (
+            Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),
+            Check("p_equals_2_is_frobenius_maurey", "", lambda: (False, "3*sqrt(A*B) != 2*sqrt(A*B)")),
+        )
+    )
+    assert c04_interpolation_endpoints.check(failing).verdict is Verdict.REFUTED
+
+
+def test_claim_4_open_when_a_check_is_undecided_or_missing():
+    undecided = _lemma(
+        (
+            Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),
+            Check("p_equals_2_is_frobenius_maurey", "", lambda: None),  # type: ignore[arg-type,return-value]
+        )
+    )
+    assert c04_interpolation_endpoints.check(undecided).verdict is Verdict.OPEN
+    missing = _lemma((Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),))
+    assert c04_interpolation_endpoints.check(missing).verdict is Verdict.OPEN
+
+
+def test_claim_7_verified_with_1_13_and_refuted_below_sup_gelu_prime():
+    result = c07_lipschitz.check(samples=500)
+    assert result.verdict is Verdict.VERIFIED
+    assert 1.128 < float(sp.sympify(result.details["sup_gelu_derivative"]).evalf()) < 1.13
+    assert c07_lipschitz.check(l_phi=sp.Rational(112, 100), samples=500).verdict is Verdict.REFUTED
+
+
+def test_claim_7_refuted_when_the_softmax_constant_is_too_small():
+    result = c07_lipschitz.check(softmax_constant=0.1, samples=500)
+    assert result.verdict is Verdict.REFUTED and result.details["sampled_softmax_ratio"] > 0.1
+
+
+def test_claim_9_verified_on_the_assembled_bound_and_refuted_by_a_sqrt_t_term():
+    assert c09_token_length.check().verdict is Verdict.VERIFIED
+    t, n = sp.symbols("T n", positive=True)
+    wrong = Formula("bad", sp.sqrt(t * sp.log(n)) / sp.sqrt(n) + sp.log(t), (t, n), TAG, "")
+    result = c09_token_length.check(wrong)
+    assert result.verdict is Verdict.REFUTED
+    assert "T" in result.details["expression_with_T_logs_removed"]
+
+
+def test_claim_9_counts_a_bound_free_of_t_as_verified_and_says_so():
+    n = sp.Symbol("n", positive=True)
+    result = c09_token_length.check(Formula("free", 1 / sp.sqrt(n), (n,), TAG, ""))
+    assert result.verdict is Verdict.VERIFIED and "does not depend" in result.evidence
