@@ -7,7 +7,8 @@ On minilm-l6, after loading the weights once, best of 3 wall-clock runs of:
   (c) the naive pipeline: a full SVD of every dense N x N head product and of the feed-forward matrices,
       then the same norms, grid evaluation and proxies.
 All three run with single-threaded OpenBLAS, as the pipeline does (numerics.blas). Prints the times,
-a/b (target <= 1.5) and c/a (target >= 4), then the end-to-end ``specbound bound`` command time (process start to output; target < 8 s). Timings on a shared machine are noisy.
+a/b (target <= 1.5) and c/a (target >= 4), then the end-to-end ``specbound bound`` command time
+(process start to output; target < 8 s). Timings on a shared machine are noisy.
 
 Run: python3 benchmarks/bound_speed.py [MODEL]
 """
@@ -58,10 +59,10 @@ def main(model: str = "minilm-l6") -> int:
     def naive() -> object:
         return proxies([(m, spectrum(m.dense())) for m in matrices], source=model)
 
-    naive_report, exact_report = naive(), pipeline()
-    agreement = abs(float(naive_report.ours) / float(exact_report.ours) - 1)
     with single_threaded_blas():  # the setting the pipeline itself uses, for all three
+        naive_report, exact_report = naive(), pipeline()
         a, b, c = best_of(pipeline), best_of(floor), best_of(naive)
+    agreement = abs(float(naive_report.ours) / float(exact_report.ours) - 1)
     print(f"model {model}: L={weights.num_layers}, N={weights.hidden_size}, {len(matrices)} matrices")
     print(f"(a) bound pipeline after loading   {a:7.3f} s")
     print(f"(b) floor: all singular values      {b:7.3f} s")
