@@ -20,18 +20,50 @@ limit of each gap at level 1 - delta_test. With m = 20000 and delta_test = 0.05,
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from math import log, sqrt
 
+import mpmath
 import numpy as np
+import sympy as sp
 
-from numerics.evaluate import compiled
-from numerics.synthetic_train import TrainedModel
-from theory.assembled import RAMP_LOSS
+from numerics.evaluate import argument_names, compiled, evaluate, schatten_power_sum
+from numerics.progress import progress
+from numerics.proxies import depth_factors, matrix_spectra, proxies
+from numerics.synthetic_model import SyntheticConfig
+from numerics.synthetic_tasks import SparseSelectionTask
+from numerics.synthetic_train import TrainedModel, TrainingConfig
+from numerics.weights import TransformerWeights
+from theory import assembled
+from theory.assembled import (
+    GAMMA_SYNTHETIC,
+    INPUT_BOUND,
+    MATRIX_COUNT,
+    PEEL_COST,
+    RAMP_LOSS,
+    SCALE,
+    SCHATTEN_SHELL,
+    SCHATTEN_SHELL_INDEX,
+    SENSITIVITY,
+    SPECTRAL_SHELL,
+    SPECTRAL_SHELL_INDEX,
+)
+from theory.baselines import edelman_bound_lemma, edelman_gap_shape
 from theory.errors import InvalidArgument
+from theory.formula import Formula
+from theory.proxy import GRID_M, L_PHI_VALUE, MatrixKind, grid
 
 HELD_OUT_SEED = 1_000_003
 """Seed of the held-out sample (training uses ``TrainingConfig.seed``, a small integer)."""
+
+DEFAULT_MARGIN = 0.25
+"""The ramp-loss margin, fixed before training (the assembled bound assumes it is not data-dependent)."""
+DEFAULT_DELTA = 0.05
+"""Confidence of the bound: it holds with probability >= 1 - delta over the training sample."""
+DEFAULT_N_TEST = 20000
+"""Held-out sample size: Hoeffding half-width 0.0105 at level 0.95 for both held-out risks."""
 
 
 def ramp_loss(margins: np.ndarray, margin: float) -> np.ndarray:
@@ -104,7 +136,10 @@ class GapMeasurement:
 
 
 def measure_gap(
-    trained: TrainedModel, margin: float = 0.1, n_test: int = 20000, delta_test: float = 0.05
+    trained: TrainedModel,
+    margin: float = DEFAULT_MARGIN,
+    n_test: int = DEFAULT_N_TEST,
+    delta_test: float = 0.05,
 ) -> GapMeasurement:
     """Measure the risks of ``trained`` on its training sample and on ``n_test`` fresh samples of its task."""
     if not 0 < margin <= 1:
@@ -128,3 +163,369 @@ def measure_gap(
         test_ramp=float(np.mean(ramp_loss(test_margins, margin))),
         half_width=hoeffding_half_width(n_test, delta_test),
     )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The synthetic grid and the bound-versus-gap ratio table.
+
+
+@dataclass(frozen=True)
+class GridSetting:
+    """One trained model of the grid: architecture, task and training."""
+
+    config: SyntheticConfig
+    task: SparseSelectionTask
+    training: TrainingConfig
+
+    @property
+    def label(self) -> str:
+        """``L2-N16-H1 noisy-sparse-selection(0.2) seed 0``."""
+        return f"{self.config.label} {self.task.name} seed {self.config.seed}"
+
+
+def default_grid(thorough: bool = False) -> tuple[GridSetting, ...]:
+    """The synthetic grid of ``specbound gap``: sizes x tasks (x seeds when ``thorough``).
+
+    Default: (L, N) in {(1, 8), (1, 16), (2, 16)}, H = 1, on the clean and the noisy (rate 0.2) sparse
+    selection task, n = 256, one seed (6 models). Thorough: (L, N) in {(1, 8), (1, 16), (2, 16), (2, 32),
+    (3, 16)}, H in {1, 2}, seeds {0, 1} (40 models).
+    """
+    sizes = [(1, 8), (1, 16), (2, 16)]
+    heads: tuple[int, ...] = (1,)
+    seeds: tuple[int, ...] = (0,)
+    if thorough:
+        sizes += [(2, 32), (3, 16)]
+        heads, seeds = (1, 2), (0, 1)
+    out = []
+    for layers, width in sizes:
+        for h in heads:
+            for noise in (0.0, 0.2):
+                for seed in seeds:
+                    config = SyntheticConfig(num_layers=layers, hidden_size=width, num_heads=h, seed=seed)
+                    task = SparseSelectionTask(hidden_size=width, noise=noise, seed=seed)
+                    out.append(GridSetting(config, task, TrainingConfig(n_train=256, epochs=300, seed=seed)))
+    return tuple(out)
+
+
+def train_grid(settings: Sequence[GridSetting]) -> tuple[TrainedModel, ...]:
+    """Train every setting (deterministic; a progress bar on a terminal)."""
+    from numerics.synthetic_train import train_synthetic
+
+    return tuple(
+        train_synthetic(s.config, s.task, s.training) for s in progress(settings, len(settings), "training")
+    )
+
+
+def edelman_type_gap(edelman_proxy: object, n: int, seq_len: int, *, dps: int = 30) -> float:
+    """The Edelman et al. 2022 gap shape sqrt(ln(nT)/n) ln(n) (sum_l alpha_l^{2/3} kappa_l^{2/3})^{3/2}.
+
+    ``theory.baselines.edelman_gap_shape`` (reconstructed; no constants, so a shape and not a certified
+    bound), with the complexity (sum ...)^{3/2} taken to be the model's Edelman-derived proxy B_Edelman.
+    """
+    shape = edelman_gap_shape()
+    complexity = sp.Symbol("B_Edelman", positive=True)
+    expr = shape.replace(lambda e: isinstance(e, sp.Sum), lambda e: complexity ** sp.Rational(2, 3))
+    n_sym, t_sym = (next(a for a in expr.free_symbols if a.name == name) for name in ("n", "T"))
+    formula = Formula(
+        "edelman_type_gap", expr, (complexity, n_sym, t_sym), edelman_bound_lemma().tag, "Edelman-type gap"
+    )
+    return float(evaluate(formula, dps=dps, B_Edelman=edelman_proxy, n=n, T=seq_len))
+
+
+@dataclass(frozen=True)
+class AssembledInputs:
+    """Everything GAP_TERM takes except delta, computed once per (model, margin) from the weights."""
+
+    values: dict[str, object]
+
+    def gap(self, delta: float = DEFAULT_DELTA, *, formula: Formula | None = None, dps: int = 30) -> float:
+        """GAP_TERM (or ``formula``, e.g. a mutant with the same arguments) at confidence ``delta``."""
+        if not 0 < delta < 1:
+            raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
+        formula = formula if formula is not None else assembled.GAP_TERM
+        values = {**self.values, "delta": delta}
+        return float(evaluate(formula, dps=dps, **{name: values[name] for name in argument_names(formula)}))
+
+
+def assembled_inputs(
+    trained: TrainedModel | TransformerWeights,
+    *,
+    n: int | None = None,
+    seq_len: int | None = None,
+    margin: float = DEFAULT_MARGIN,
+    dps: int = 30,
+) -> AssembledInputs:
+    """The arguments of GAP_TERM (reconstructed Theorem 3.1) on a model's weights, in mpmath.
+
+    Composes ``theory.assembled``'s formulas as its ``assembled_inputs_doc()`` prescribes (nothing
+    retyped): spectral norms rounded up to their shells 2^{j/(4L)}; b, gamma (GAMMA_SYNTHETIC) and alpha
+    (``numerics.proxies.depth_factors`` on the rounded norms); s = SCALE; per matrix the minimum over
+    p in P_m (m = GRID_M) of MATRIX_TERM at the Schatten sum rounded up to its dyadic shell; Q, N_max and
+    the peeling cost P over the 2K shell indices. ``n`` and ``seq_len`` default to the trained model's
+    sample size and task.
+    """
+    if isinstance(trained, TrainedModel):
+        weights = trained.weights
+        n = len(trained.train_sample) if n is None else n
+        seq_len = trained.task.seq_len if seq_len is None else seq_len
+    else:
+        weights = trained
+    if n is None or seq_len is None:
+        raise InvalidArgument("assembled_gap needs n and seq_len for bare TransformerWeights")
+    if not 0 < margin <= 1:
+        raise InvalidArgument(f"margin={margin!r} must be in (0, 1]: the model's outputs lie in [-1, 1]")
+    num_layers, heads = weights.num_layers, weights.num_heads
+    spectra = matrix_spectra(weights, label="assembled bound")
+    values: dict[str, object] = {"gamma_m": margin, "n": n, "T": seq_len}
+    with mpmath.workdps(dps):
+        shells: dict[tuple[int, int, MatrixKind], tuple[int, mpmath.mpf]] = {}
+        rounded = []
+        for matrix, spec in spectra:
+            j = int(evaluate(SPECTRAL_SHELL_INDEX, dps=dps, C=spec.spectral_norm, L=num_layers))
+            c_hat = evaluate(SPECTRAL_SHELL, dps=dps, j=j, L=num_layers)
+            shells[matrix.layer, matrix.head, matrix.kind] = (j, c_hat)
+            rounded.append((matrix, dataclasses.replace(spec, spectral_norm=float(c_hat))))
+        alphas = depth_factors(rounded, num_layers, dps=dps)
+        k_count = int(evaluate(MATRIX_COUNT, dps=dps, L=num_layers, H=heads))
+        m = int(evaluate(GRID_M, dps=dps, L=num_layers, N=weights.hidden_size))
+        sigma, peel, sensitivities, widths = mpmath.mpf(0), mpmath.mpf(0), [], []
+        for matrix, spec in spectra:
+            layer = matrix.layer
+            norms = {
+                "C_in": shells[layer, -1, MatrixKind.M_IN][1],
+                "C_out": shells[layer, -1, MatrixKind.M_OUT][1],
+                "L_phi": L_PHI_VALUE,
+            }
+            if matrix.kind.per_head:
+                norms["C_V"] = shells[layer, matrix.head, MatrixKind.VT][1]
+            b = _apply(INPUT_BOUND[matrix.kind], norms, dps)
+            gamma = _apply(GAMMA_SYNTHETIC[matrix.kind], norms, dps)
+            scale = evaluate(SCALE, dps=dps, K=k_count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin)
+            width = max(spec.shape)
+            best = None
+            for p in grid(m):
+                j = int(evaluate(SCHATTEN_SHELL_INDEX, dps=dps, S=schatten_power_sum(spec, p, dps=dps)))
+                term = evaluate(
+                    assembled.MATRIX_TERM,
+                    dps=dps,
+                    p=p,
+                    S=evaluate(SCHATTEN_SHELL, dps=dps, j=j),
+                    s=scale,
+                    N=width,
+                )
+                if best is None or term < best[0]:
+                    best = (term, j)
+            assert best is not None
+            sigma += best[0]
+            spectral_j, c_hat = shells[layer, matrix.head, matrix.kind]
+            peel += evaluate(PEEL_COST, dps=dps, j=spectral_j) + evaluate(PEEL_COST, dps=dps, j=best[1])
+            sensitivities.append(
+                evaluate(SENSITIVITY, dps=dps, C=c_hat, b=b, gamma=gamma, alpha=alphas[layer])
+            )
+            widths.append(width)
+        values.update(Sigma=sigma, m=m, K=k_count, N_max=max(widths), Q=max(sensitivities), P=peel)
+    return AssembledInputs(values)
+
+
+def assembled_gap(
+    trained: TrainedModel | TransformerWeights,
+    *,
+    n: int | None = None,
+    seq_len: int | None = None,
+    margin: float = DEFAULT_MARGIN,
+    delta: float = DEFAULT_DELTA,
+    dps: int = 30,
+) -> float:
+    """GAP_TERM of the assembled bound on a model (:func:`assembled_inputs`, then its ``gap(delta)``)."""
+    return assembled_inputs(trained, n=n, seq_len=seq_len, margin=margin, dps=dps).gap(delta, dps=dps)
+
+
+def _apply(formula: Formula, available: dict[str, object], dps: int) -> mpmath.mpf:
+    return evaluate(formula, dps=dps, **{name: available[name] for name in argument_names(formula)})
+
+
+@dataclass(frozen=True)
+class BoundRow:
+    """One trained model: its measured gap, our assembled bound and the Edelman-type value, at one margin."""
+
+    label: str
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    seq_len: int
+    task: str
+    gap: GapMeasurement
+    delta: float
+    ours: float
+    edelman: float
+    proxy_ours: float
+    proxy_edelman: float
+    train_seconds: float
+
+    @property
+    def dominates(self) -> bool:
+        """ours >= the upper confidence limits of both the 0-1 margin gap and the ramp gap."""
+        return self.ours >= max(self.gap.margin_gap_upper, self.gap.ramp_gap_upper)
+
+    def ratio(self, bound: float) -> float | None:
+        """bound / ramp gap, or None when the measured ramp gap is not positive beyond its half-width
+        (the ratio would be meaningless or infinite)."""
+        return bound / self.gap.ramp_gap if self.gap.ramp_gap > self.gap.half_width else None
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON record."""
+        record: dict[str, object] = {k: v for k, v in asdict(self).items() if k != "gap"}
+        record["gap"] = self.gap.as_dict()
+        record["dominates"] = self.dominates
+        record["ratio_ours"] = self.ratio(self.ours)
+        record["ratio_edelman"] = self.ratio(self.edelman)
+        return record
+
+
+def bound_row(
+    trained: TrainedModel,
+    *,
+    margin: float = DEFAULT_MARGIN,
+    delta: float = DEFAULT_DELTA,
+    n_test: int = DEFAULT_N_TEST,
+    delta_test: float = 0.05,
+) -> BoundRow:
+    """Measure the gap of ``trained`` and evaluate both bounds on its weights (``theory``'s formulas only)."""
+    gap = measure_gap(trained, margin=margin, n_test=n_test, delta_test=delta_test)
+    report = proxies(trained.weights)
+    n, seq_len = len(trained.train_sample), trained.task.seq_len
+    config = trained.config
+    return BoundRow(
+        label=f"{config.label} {trained.task.name} seed {config.seed}",
+        num_layers=config.num_layers,
+        hidden_size=config.hidden_size,
+        num_heads=config.num_heads,
+        seq_len=seq_len,
+        task=trained.task.name,
+        gap=gap,
+        delta=delta,
+        ours=assembled_gap(trained, margin=margin, delta=delta),
+        edelman=edelman_type_gap(report.edelman, n, seq_len),
+        proxy_ours=report.ours_float,
+        proxy_edelman=report.edelman_float,
+        train_seconds=trained.seconds,
+    )
+
+
+@dataclass(frozen=True)
+class RatioTable:
+    """Bound / measured gap for every trained model, at one margin and confidence, with how it was made."""
+
+    rows: tuple[BoundRow, ...]
+    margin: float
+    delta: float
+    n_test: int
+    delta_test: float
+
+    @property
+    def all_dominate(self) -> bool:
+        """True iff our bound is at least the upper confidence limit of every measured gap."""
+        return all(row.dominates for row in self.rows)
+
+    def per_size(self) -> list[dict[str, object]]:
+        """One record per model size (L, N, H): models, whether all dominate, min and max ratios."""
+        sizes = sorted({(r.num_layers, r.hidden_size, r.num_heads) for r in self.rows})
+        out: list[dict[str, object]] = []
+        for size in sizes:
+            rows = [r for r in self.rows if (r.num_layers, r.hidden_size, r.num_heads) == size]
+            ours = [x for x in (r.ratio(r.ours) for r in rows) if x is not None]
+            edelman = [x for x in (r.ratio(r.edelman) for r in rows) if x is not None]
+            out.append(
+                {
+                    "L": size[0],
+                    "N": size[1],
+                    "heads": size[2],
+                    "models": len(rows),
+                    "all_dominate": all(r.dominates for r in rows),
+                    "ratio_ours_min": min(ours, default=None),
+                    "ratio_ours_max": max(ours, default=None),
+                    "ratio_edelman_min": min(edelman, default=None),
+                    "ratio_edelman_max": max(edelman, default=None),
+                }
+            )
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        """The table as JSON-ready data (no inf or nan: a missing ratio is null)."""
+        return {
+            "margin": self.margin,
+            "delta": self.delta,
+            "n_test": self.n_test,
+            "delta_test": self.delta_test,
+            "half_width": hoeffding_half_width(self.n_test, self.delta_test),
+            "bound_ours": "theory.assembled GAP_TERM (reconstructed Theorem 3.1, every constant explicit)",
+            "bound_edelman": "theory.baselines.edelman_gap_shape with B_Edelman (a shape: constants 1)",
+            "all_dominate": self.all_dominate,
+            "per_size": self.per_size(),
+            "models": [row.as_dict() for row in self.rows],
+        }
+
+    def to_markdown(self) -> str:
+        """A markdown report: what was measured, the per-model table and the per-size summary."""
+        h = hoeffding_half_width(self.n_test, self.delta_test)
+        lines = [
+            "# Bound versus measured generalization gap (synthetic transformers)",
+            "",
+            f"Margin {self.margin:g}, confidence delta {self.delta:g}. Held-out sample {self.n_test} "
+            f"per model: every held-out risk is within +-{h:.4f} (Hoeffding, level {1 - self.delta_test:g}).",
+            "Ours: the assembled bound (theory.assembled GAP_TERM, reconstructed Theorem 3.1, constants "
+            "explicit); it must dominate the 0-1 margin gap (test 0-1 minus train ramp) and the ramp "
+            "gap. Edelman-type: the Edelman et al. 2022 gap shape with the B_Edelman proxy (no constants: "
+            "a shape).",
+            "Ratio = bound / measured ramp gap (n/a when the gap is not above its half-width).",
+            "",
+            "| model | n | train 0-1 | test 0-1 | 0-1 gap | margin gap | ramp gap | ours | ours/gap "
+            "| Edelman-type | Edelman/gap | dominates |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for r in self.rows:
+            g = r.gap
+            lines.append(
+                f"| {r.label} | {g.n_train} | {g.train_error:.3f} | {g.test_error:.3f} | {g.gap_01:.3f} "
+                f"| {g.margin_gap:.3f} | {g.ramp_gap:.3f} | {_num(r.ours)} | {_num(r.ratio(r.ours))} "
+                f"| {_num(r.edelman)} | {_num(r.ratio(r.edelman))} | {'yes' if r.dominates else 'NO'} |"
+            )
+        lines += [
+            "",
+            "| L | N | heads | models | all dominate | ours/gap | Edelman/gap |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for s in self.per_size():
+            lines.append(
+                f"| {s['L']} | {s['N']} | {s['heads']} | {s['models']} "
+                f"| {'yes' if s['all_dominate'] else 'NO'} "
+                f"| {_span(s['ratio_ours_min'], s['ratio_ours_max'])} "
+                f"| {_span(s['ratio_edelman_min'], s['ratio_edelman_max'])} |"
+            )
+        return "\n".join(lines) + "\n"
+
+
+def _num(value: object) -> str:
+    return "n/a" if value is None else f"{float(value):.3g}"  # type: ignore[arg-type]
+
+
+def _span(low: object, high: object) -> str:
+    if low is None:
+        return "n/a"
+    return _num(low) if low == high else f"{_num(low)} - {_num(high)}"
+
+
+def ratio_table(
+    trained: Sequence[TrainedModel],
+    *,
+    margin: float = DEFAULT_MARGIN,
+    delta: float = DEFAULT_DELTA,
+    n_test: int = DEFAULT_N_TEST,
+    delta_test: float = 0.05,
+) -> RatioTable:
+    """The bound-versus-gap table of already trained models (``specbound gap``; claim 12 reuses it)."""
+    rows = tuple(
+        bound_row(t, margin=margin, delta=delta, n_test=n_test, delta_test=delta_test)
+        for t in progress(trained, len(trained), "bounds")
+    )
+    return RatioTable(rows, margin, delta, n_test, delta_test)
