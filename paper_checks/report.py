@@ -81,12 +81,17 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
     return attached
 
 
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell (a bare | would end the cell, as in ||W||_F)."""
+    return text.replace("|", "\\|")
+
+
 def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tuple[str, str]]]) -> str:
     """report.md: a summary table, then one section per claim with its evidence, details and figures."""
     lines = ["# specbound check: claim-by-claim verdicts", "", PREAMBLE]
     lines += ["| id | claim | verdict | provenance |", "|---|---|---|---|"]
     for r in results:
-        lines.append(f"| {r.id} | {r.title} | **{r.verdict.value}** | {r.provenance} |")
+        lines.append(f"| {r.id} | {_cell(r.title)} | **{r.verdict.value}** | {_cell(r.provenance)} |")
     for r in results:
         lines += ["", f"## Claim {r.id}: {r.title}", ""]
         lines += [f"**Verdict: {r.verdict.value}** ({r.provenance})", ""]

@@ -33,6 +33,9 @@ def test_markdown_has_the_summary_table_each_claim_and_its_figures():
     assert "## Claim 11: growth" in text and "The check crashed: `E: boom`" in text
     assert "![decay.png](decay.png)" in text and "*Singular values against index*" in text
     assert "not that the paper's own theorem was checked" in text
+    frobenius = ClaimResult("2", "C_2 = (s ||W||_F)^(1/2)", Verdict.VERIFIED, "d", "e")
+    norm = report.render_markdown([frobenius], {})
+    assert "| 2 | C_2 = (s \\|\\|W\\|\\|_F)^(1/2) | **verified** | d |" in norm
 
 
 def test_write_report_writes_claims_json_with_figure_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
