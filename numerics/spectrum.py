@@ -13,7 +13,9 @@ zeros and are not stored (a dense SVD would return rounding noise there instead)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -57,8 +59,14 @@ class Spectrum:
     frobenius_norm: float
     nuclear_norm: float
     norm_21: float
-    norm_11: float
     stable_rank: float
+    entrywise_sum: Callable[[], float] = field(repr=False)
+    """Computes the (1,1) norm; deferred because for a product it needs the N x N entries."""
+
+    @functools.cached_property
+    def norm_11(self) -> float:
+        """||W||_{1,1} = sum_ij |W_ij| (computed on first use)."""
+        return self.entrywise_sum()
 
     @property
     def count(self) -> int:
@@ -93,8 +101,9 @@ def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.n
 
 
 def _assemble(
-    values: np.ndarray, rank: int, shape: tuple[int, int], norm_21: float, norm_11: float
+    values: np.ndarray, rank: int, shape: tuple[int, int], norm_21: float, entrywise_sum: Callable[[], float]
 ) -> Spectrum:
+    """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm."""
     top = float(values[0])
     with np.errstate(under="ignore"):  # squares of tiny singular values may underflow to 0, harmlessly
         relative_squares = float(np.sum((values / top) ** 2))
@@ -106,14 +115,37 @@ def _assemble(
         frobenius_norm=top * float(np.sqrt(relative_squares)),
         nuclear_norm=float(np.sum(values)),
         norm_21=norm_21,
-        norm_11=norm_11,
         stable_rank=relative_squares,
+        entrywise_sum=entrywise_sum,
     )
 
 
 def _binary_scale(array: np.ndarray) -> float:
     """A power of two near max |entry|: dividing by it is exact and keeps squares of entries in range."""
     return float(np.ldexp(1.0, int(np.frexp(np.max(np.abs(array)))[1])))
+
+
+def _column_norm_sum(matrix: np.ndarray) -> float:
+    """sum_j ||W[:, j]||_2; rescaled by an exact power of two only if a square overflows.
+
+    Squares that underflow are dropped: they are below 1e-300 while sigma_1 > 1e-10 (rank >= 1).
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        squares = np.einsum("ij,ij->j", matrix, matrix)
+    if not np.isfinite(squares).all():
+        unit = _binary_scale(matrix)
+        scaled = matrix / unit
+        with np.errstate(under="ignore"):
+            squares = np.einsum("ij,ij->j", scaled, scaled)
+        return unit * float(np.sum(np.sqrt(squares)))
+    return float(np.sum(np.sqrt(squares)))
+
+
+def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
+    """sum_ij |(left right^T)_ij| from the product of the factors scaled by exact powers of two."""
+    scale_left, scale_right = _binary_scale(left), _binary_scale(right)
+    with np.errstate(under="ignore"):
+        return scale_left * scale_right * float(np.sum(np.abs((left / scale_left) @ (right / scale_right).T)))
 
 
 def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,7 +165,7 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
 
     For M = A B^T: singular values from :func:`core_singular_values`; column j of M has norm
     ||A b_j|| = ||R_A b_j||, so ||M||_{2,1} is the sum of column norms of R_A B^T (d_h x cols); the
-    (1,1) norm needs the entries and uses the product (rows x d_h x cols, cheap).
+    (1,1) norm needs the entries: it is computed from the product (rows x d_h x cols) on first use.
     A zero, empty or non-finite matrix raises :class:`InvalidArgument`.
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
@@ -147,20 +179,14 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
             right = _finite_float64(matrix.right, f"{what} (right factor)")
             core_values, r_left = core_singular_values(left, right)
             values, rank = _ranked(core_values, matrix.shape, what)
-            scale_left, scale_right = _binary_scale(left), _binary_scale(right)
-            unit_right = (right / scale_right).T
-            with np.errstate(under="ignore"):
-                columns = np.linalg.norm(r_left / scale_left @ unit_right, axis=0)
-                norm_21 = scale_left * scale_right * float(np.sum(columns))
-                norm_11 = scale_left * scale_right * float(np.sum(np.abs(left / scale_left @ unit_right)))
-            return _assemble(values, rank, matrix.shape, norm_21, norm_11)
+            norm_21 = _column_norm_sum(r_left @ right.T)
+            return _assemble(
+                values, rank, matrix.shape, norm_21, functools.partial(_product_entrywise_sum, left, right)
+            )
         dense = _finite_float64(matrix.left, what)
     else:
         what = "matrix"
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     values, rank = _ranked(np.linalg.svd(dense, compute_uv=False), shape, what)
-    unit = _binary_scale(dense)
-    with np.errstate(under="ignore"):
-        norm_21 = unit * float(np.sum(np.linalg.norm(dense / unit, axis=0)))
-    return _assemble(values, rank, shape, norm_21, float(np.sum(np.abs(dense))))
+    return _assemble(values, rank, shape, _column_norm_sum(dense), lambda: float(np.sum(np.abs(dense))))

@@ -104,3 +104,14 @@ def test_errors_name_the_matrix():
     bad = NamedMatrix(0, -1, MatrixKind.M_IN, np.array([[1.0, np.nan]]))
     with pytest.raises(InvalidArgument, match=r"L0\.M_in"):
         spectrum(bad)
+
+
+def test_norms_of_huge_entries_stay_finite():
+    s = spectrum(np.array([[1e200, 0.0], [1e200, 3.0]]))
+    assert s.norm_21 == pytest.approx(np.sqrt(2) * 1e200 + 3.0, rel=1e-15)
+    assert s.norm_11 == pytest.approx(2e200 + 3.0, rel=1e-15)
+    product = spectrum(
+        NamedMatrix(0, 0, MatrixKind.QK, np.array([[1e160], [1e160]]), np.array([[1e140], [0.0]]))
+    )
+    assert product.norm_11 == pytest.approx(2e300, rel=1e-15)
+    assert product.norm_21 == pytest.approx(np.sqrt(2) * 1e300, rel=1e-15)
