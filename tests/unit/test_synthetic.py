@@ -169,3 +169,58 @@ def test_ramp_dominates_zero_one_and_hoeffding_shrinks():
     u = np.linspace(-1, 1, 101)
     assert np.all(ramp_loss(u, 0.3) >= (u <= 0))
     assert hoeffding_half_width(40000, 0.05) == pytest.approx(hoeffding_half_width(10000, 0.05) / 2)
+
+
+def _tiny_noisy_model():
+    task = SparseSelectionTask(hidden_size=8, seq_len=5, relevant=(1, 2, 3), noise=0.3)
+    return train_synthetic(
+        SyntheticConfig(num_layers=1, hidden_size=8), task, TrainingConfig(n_train=64, epochs=100)
+    )
+
+
+def test_ratio_table_is_finite_json_and_readable_markdown():
+    import json
+
+    from numerics.gap import ratio_table
+
+    trained = _tiny_noisy_model()
+    table = ratio_table([trained], margin=0.25, delta=0.05, n_test=2000)
+    (row,) = table.rows
+    assert row.dominates and table.all_dominate
+    assert row.ours > row.gap.ramp_gap_upper > 0
+    data = json.loads(json.dumps(table.to_json(), allow_nan=False))
+    assert data["models"][0]["label"] == "L1-N8-H1 noisy-sparse-selection(0.3) seed 0"
+    assert data["per_size"][0]["models"] == 1 and data["all_dominate"] is True
+    markdown = table.to_markdown()
+    assert "| L1-N8-H1 noisy-sparse-selection(0.3) seed 0 | 64 |" in markdown and "NO" not in markdown
+
+
+def test_assembled_bound_falls_with_n_and_with_the_margin():
+    from numerics.gap import assembled_gap
+
+    weights = _tiny_noisy_model().weights
+    base = assembled_gap(weights, n=1000, seq_len=5, margin=0.25)
+    assert assembled_gap(weights, n=4000, seq_len=5, margin=0.25) < base
+    assert assembled_gap(weights, n=1000, seq_len=5, margin=0.5) < base
+    assert assembled_gap(weights, n=1000, seq_len=5, margin=0.25, delta=0.001) > base
+    with pytest.raises(InvalidArgument, match="n and seq_len"):
+        assembled_gap(weights)
+    with pytest.raises(InvalidArgument, match="margin=0"):
+        assembled_gap(weights, n=10, seq_len=5, margin=0)
+
+
+def test_edelman_type_value_is_the_edelman_shape_times_the_proxy():
+    from math import log, sqrt
+
+    from numerics.gap import edelman_type_gap
+
+    # sqrt(ln(nT)/n) ln(n) B_Edelman (theory.baselines.edelman_gap_shape with the proxy as complexity)
+    assert edelman_type_gap(8.0, 100, 6) == pytest.approx(sqrt(log(600) / 100) * log(100) * 8.0, rel=1e-12)
+
+
+def test_gap_command_rejects_bad_arguments(capsys):
+    from paper_checks.cli import main
+
+    assert main(["gap", "--margin", "1.5"]) == 2
+    assert main(["gap", "--delta", "0"]) == 2
+    assert "--delta=0.0 must be in (0, 1)" in capsys.readouterr().err
