@@ -75,6 +75,18 @@ class Comparison:
         )
 
 
+def theory_width_note(regime: str = "rank") -> str:
+    """What the table says about width (one head, per-matrix spectra fixed as N grows)."""
+    from theory import regimes
+
+    ours = regimes.row(regime, "ours_l1", "bounded_alpha").width_exponent
+    edelman = regimes.row(regime, "edelman_proxy", "bounded_alpha").width_exponent
+    return (
+        f"in width the table ({regime} regime, one head, spectra and alpha fixed) gives ours N^{ours} vs "
+        f"Edelman N^{edelman}, so a measured width difference comes from what it holds fixed (heads, alpha)"
+    )
+
+
 def compare(study: ScalingStudy, z: float = 2.0) -> list[Comparison]:
     """One record per (source, axis) with a fit: both exponents and the outcome slower/faster/undecided."""
     rows = []
@@ -114,6 +126,7 @@ def check(study: ScalingStudy, depth_prediction: str | None = None, z: float = 2
         verdict = Verdict.OPEN
     summary = "; ".join(map(str, rows))
     theory_note = f"theory.regimes (rank regime, geometric alpha) predicts ours {prediction} in depth"
+    width_note = theory_width_note() if depth_prediction is None else ""
     if contradicts_theory:
         theory_note += f", but the measured depth comparisons are {sorted(map(str, depth_outcomes))}"
     return ClaimResult(
@@ -121,7 +134,7 @@ def check(study: ScalingStudy, depth_prediction: str | None = None, z: float = 2
         TITLE,
         verdict,
         "exact proxies (authors' code) measured on real and synthetic weights (log-log fits); derived table",
-        f"log-log exponents: {summary}; {theory_note}",
+        f"log-log exponents: {summary}; {theory_note}" + (f"; {width_note}" if width_note else ""),
         {
             "comparisons": [asdict(r) for r in rows],
             "theory_depth_prediction": prediction,
