@@ -9,6 +9,7 @@ theory.assembled's docstring: they are the independent statements the formulas m
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -16,10 +17,13 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from numerics.evaluate import evaluate
-from numerics.strategies import matrices_with_spectrum, schatten_indices, with_spectrum
+from numerics.matrices import extract_matrices
+from numerics.posthoc import contribution
+from numerics.spectrum import spectrum
+from numerics.strategies import matrices_with_spectrum, schatten_indices, transformer_weights, with_spectrum
 from theory import assembled, interpolation, schatten
 from theory.formula import Formula
-from theory.proxy import SUMMAND
+from theory.proxy import SUMMAND, MatrixKind
 
 RTOL = 1e-9
 SCALES = st.floats(min_value=0.1, max_value=1e3, allow_nan=False)
@@ -200,3 +204,16 @@ def test_proxy_summand_never_exceeds_its_rank_value_by_more_than_the_spectral_fa
     ratio = f(p, _power_sum(sigma, p), s, n) / math.sqrt(n * rank)
     ceiling = (math.sqrt(n) * s * sigma[0]) ** (p / (p + 2)) * rank ** (-p / (2 * (p + 2)))
     assert ratio <= ceiling * (1 + 1e-9)
+
+
+@given(transformer_weights(), FACTORS, schatten_indices(), SCALES)
+def test_scaling_the_query_weights_scales_each_qk_contribution_by_c_to_the_p_over_p_plus_2(weights, c, p, s):
+    # homogeneity through the real pipeline: extraction, thin-factor spectrum, mpmath summand
+    scaled_layers = tuple(dataclasses.replace(layer, wq=c * layer.wq) for layer in weights.layers)
+    scaled = dataclasses.replace(weights, layers=scaled_layers)
+    n = weights.hidden_size
+    for before, after in zip(extract_matrices(weights), extract_matrices(scaled), strict=True):
+        old = float(contribution(spectrum(before), p, s, n))
+        new = float(contribution(spectrum(after), p, s, n))
+        factor = c ** (p / (p + 2)) if before.kind is MatrixKind.QK else 1.0
+        assert math.isclose(new, factor * old, rel_tol=1e-9)
