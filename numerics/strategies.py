@@ -33,7 +33,7 @@ from numerics.synthetic_model import SyntheticConfig
 from numerics.synthetic_tasks import SparseSelectionTask
 from numerics.synthetic_train import TrainingConfig
 from numerics.weights import LayerWeights, TransformerWeights
-from theory.errors import require
+from theory.errors import InvalidArgument, require
 
 require("hypothesis", "test")
 
@@ -88,7 +88,7 @@ def spectra(draw: Any, size: _IntArg = _DIMS, kinds: Sequence[str] = SPECTRUM_KI
         return c * np.arange(1, k + 1, dtype=np.float64) ** -beta
     if kind == "flat":
         return np.full(k, c)
-    raise ValueError(f"spectrum kind {kind!r} is not one of {SPECTRUM_KINDS}")
+    raise InvalidArgument(f"spectrum kind {kind!r} is not one of {SPECTRUM_KINDS}")
 
 
 def haar_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
