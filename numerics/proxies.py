@@ -18,7 +18,7 @@ Each spectrum is computed once (:func:`matrix_spectra`) and every later stage re
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -153,20 +153,27 @@ def default_grid_m(num_layers: int, hidden_size: int) -> int:
     return int(evaluate(GRID_M, L=num_layers, N=hidden_size))
 
 
+def spectral_norms(
+    spectra: Sequence[tuple[NamedMatrix, Spectrum]],
+) -> dict[tuple[int, int, MatrixKind], float]:
+    """C2 of every matrix, keyed by (layer, head, kind)."""
+    return {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
+
+
 def _pick(formula: Formula, available: dict[str, object]) -> dict[str, object]:
     """The values of ``formula``'s arguments, by symbol name, out of ``available``."""
     return {name: available[name] for name in argument_names(formula)}
 
 
 def depth_factors(
-    spectra: Sequence[tuple[NamedMatrix, Spectrum]], num_layers: int, *, dps: int = DEFAULT_DPS
+    norms: Mapping[tuple[int, int, MatrixKind], object], num_layers: int, *, dps: int = DEFAULT_DPS
 ) -> tuple[mpmath.mpf, ...]:
     """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
 
-    A_k = sum_h C2(Vt_h^k) (1 + 4 C2(QK_h^k)); the products overflow float64 on deep models, not here.
+    A_k = sum_h C2(Vt_h^k) (1 + 4 C2(QK_h^k)); ``norms`` maps (layer, head, kind) to C2 (head -1 for
+    M_in, M_out). The products overflow float64 on deep models, not here.
     """
-    norms = {(m.layer, m.head, m.kind): s.spectral_norm for m, s in spectra}
-    heads = sorted({m.head for m, _ in spectra if m.head >= 0})
+    heads = sorted({head for (_, head, _) in norms if head >= 0})
     with mpmath.workdps(dps):
         factors = []
         for layer in range(num_layers):
@@ -222,9 +229,8 @@ def proxies(
     hidden_size = spectra[0][0].shape[0]
     num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
     m = default_grid_m(num_layers, hidden_size) if m is None else m
-    alphas = depth_factors(spectra, num_layers, dps=dps)
-
-    norms = {(mat.layer, mat.head, mat.kind): spec.spectral_norm for mat, spec in spectra}
+    norms = spectral_norms(spectra)
+    alphas = depth_factors(norms, num_layers, dps=dps)
     rows = []
     with mpmath.workdps(dps):
         for matrix, spec in spectra:
