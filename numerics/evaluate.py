@@ -10,7 +10,7 @@ searches only; reported values always come from :func:`evaluate`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -103,6 +103,11 @@ def evaluate(formula: Formula, *, dps: int = DEFAULT_DPS, **values: object) -> m
                 f"formula {formula.name!r} is not finite at {values}; check the argument domains"
             )
         return +result
+
+
+def evaluate_from(formula: Formula, available: Mapping[str, object], *, dps: int = DEFAULT_DPS) -> mpmath.mpf:
+    """:func:`evaluate` with the formula's arguments taken by name from ``available`` (extra keys ignored)."""
+    return evaluate(formula, dps=dps, **{name: available[name] for name in argument_names(formula)})
 
 
 def schatten_power_sum(spec: Spectrum, p: object, *, dps: int = DEFAULT_DPS) -> mpmath.mpf:

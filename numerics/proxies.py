@@ -26,14 +26,13 @@ import mpmath
 import numpy as np
 
 from numerics.blas import single_threaded_blas
-from numerics.evaluate import DEFAULT_DPS, argument_names, check_dps, evaluate
+from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
 from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
 from numerics.weights import TransformerWeights
 from theory.errors import InvalidArgument
-from theory.formula import Formula
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
@@ -160,11 +159,6 @@ def spectral_norms(
     return {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
 
 
-def _pick(formula: Formula, available: dict[str, object]) -> dict[str, object]:
-    """The values of ``formula``'s arguments, by symbol name, out of ``available``."""
-    return {name: available[name] for name in argument_names(formula)}
-
-
 def depth_factors(
     norms: Mapping[tuple[int, int, MatrixKind], object], num_layers: int, *, dps: int = DEFAULT_DPS
 ) -> tuple[mpmath.mpf, ...]:
@@ -242,14 +236,13 @@ def proxies(
             }
             if matrix.kind.per_head:
                 available["C_V"] = norms[layer, matrix.head, MatrixKind.VT]
-            gamma = evaluate(GAMMA[matrix.kind], dps=dps, **_pick(GAMMA[matrix.kind], available))
+            gamma = evaluate_from(GAMMA[matrix.kind], available, dps=dps)
             scale = evaluate(SCALE, dps=dps, gamma=gamma, alpha=alphas[layer], L=num_layers)
             try:
                 choice = choose_p(spec, scale, hidden_size, m=m, dps=dps)
             except InvalidArgument as error:
                 raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
-            term = EDELMAN_TERM[matrix.kind]
-            edelman_term = evaluate(term, dps=dps, **_pick(term, available))
+            edelman_term = evaluate_from(EDELMAN_TERM[matrix.kind], available, dps=dps)
             rows.append(MatrixProxy(matrix, spec, alphas[layer], gamma, scale, choice, edelman_term))
         leading = mpmath.fsum(row.contribution for row in rows)
         ours = evaluate(OURS_PROXY, dps=dps, Sigma=leading, L=num_layers)

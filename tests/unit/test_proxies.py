@@ -12,6 +12,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from numerics.assembled import assembled_bound
 from numerics.proxies import default_grid_m, proxies
 from numerics.weights import LayerWeights, TransformerWeights
 from theory.errors import InvalidArgument
@@ -146,3 +147,56 @@ def test_errors_name_the_matrix_and_bad_m_fails_first():
         proxies(weights, m=0)
     with pytest.raises(InvalidArgument, match="dps"):
         proxies(weights, dps=10)
+
+
+def test_assembled_bound_by_hand_on_a_one_layer_model():
+    """GAP_TERM of theory.assembled typed out for L = 1, all norms 1, a margin so small that p = 0 wins."""
+    n, delta, margin, tokens = 1000, 0.05, 1e-6, 8
+    result = assembled_bound(diagonal_model(1, *(1.0,) * 6), n=n, delta=delta, margin=margin, T=tokens)
+    assert result.label == "reconstructed Theorem 3.1"
+    assert {row.p for row in result.matrices} == {0}
+    # K = L (2H + 2) = 6; m = ceil(1 + ln 4) = 3; N_i = 4 for heads, 8 for the feed-forward matrices
+    assert (result.matrix_count, result.m, result.max_dimension) == (6, 3, 8)
+    # p = 0: 3 N_i Shat(rank); ranks 2 (heads) and 4 (feed-forward) are powers of two already
+    assert result.sigma == 4 * 3 * 4 * 2 + 2 * 3 * 8 * 4
+    with mpmath.workdps(60):
+        peel = lambda j: mpmath.log(mpmath.mpf(3) / 2 * (abs(j) + 1) * (abs(j) + 2))  # noqa: E731
+        # spectral shells j = 0 (norm 1); Schatten shells j = 1 (rank 2) and j = 2 (rank 4)
+        p_cost = 6 * peel(0) + 4 * peel(1) + 2 * peel(2)
+        sensitivity = 2 * mpmath.mpf(113) / 100  # QK: C b gamma alpha = 1 * 1 * 2 L_phi * 1
+        lam = mpmath.log(2 * n * tokens * 8 * (16 * mpmath.sqrt(n) * 6 * 8 * sensitivity / margin + 3) + 1)
+        gap = (8 + 24 * mpmath.sqrt(mpmath.log(2)) + 48 * mpmath.sqrt(lam * 288)) / mpmath.sqrt(
+            n
+        ) + 3 * mpmath.sqrt((mpmath.log(2 / mpmath.mpf(delta)) + 6 * mpmath.log(7) + p_cost) / (2 * n))
+        assert relative_error(result.peel_cost, p_cost) < 1e-45
+        assert relative_error(result.sensitivity, sensitivity) < 1e-45
+        assert relative_error(result.gap, gap) < 1e-40
+        assert relative_error(result.bound(0.25), gap + mpmath.mpf(0.25)) < 1e-40
+
+
+def test_assembled_bound_reuses_a_report_and_shrinks_with_more_samples():
+    report = proxies(diagonal_model(2, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5), m=4)
+    few = assembled_bound(report, n=100, delta=0.1, margin=0.5, T=4)
+    many = assembled_bound(report, n=10_000, delta=0.1, margin=0.5, T=4)
+    assert few.m == many.m == 4
+    assert many.gap < few.gap
+    assert many.sigma == few.sigma  # Sigma does not depend on n
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n": 0}, "n=0"),
+        ({"T": 1.5}, "T=1.5"),
+        ({"n": 1, "T": 1}, "n \\* T"),
+        ({"delta": 1.0}, "delta"),
+        ({"margin": 0.0}, "margin"),
+        ({"margin": 2.0}, "margin"),
+    ],
+)
+def test_assembled_bound_bad_inputs(kwargs, message):
+    arguments = {"n": 100, "delta": 0.1, "margin": 0.5, "T": 4, **kwargs}
+    with pytest.raises(InvalidArgument, match=message):
+        assembled_bound(diagonal_model(1, *(1.0,) * 6), **arguments)
+    with pytest.raises(InvalidArgument, match="empirical_ramp_risk"):
+        assembled_bound(diagonal_model(1, *(1.0,) * 6), n=100, delta=0.1, margin=0.5, T=4).bound(1.5)

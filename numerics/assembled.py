@@ -1,0 +1,242 @@
+"""The assembled bound, reconstructed Theorem 3.1, evaluated on a model's weights (one place for it).
+
+Provenance: reconstructed (``theory.assembled``: the paper's Theorem 3.1 was not read; each step is a
+cited standard lemma or derived there, with our conservative constants). It is stated for the synthetic
+transformers of ``numerics.synthetic`` (projections Pi after each sub-block, GELU, unit read-out); on a
+BERT checkpoint it is only a number of the same shape, not a guarantee.
+
+With probability >= 1 - delta over n samples of T tokens, for every network of the class,
+
+    P(y f(x) <= 0) <= empirical ramp risk at ``margin``
+                      + GAP_TERM(Sigma, n, delta, margin, m, K, T, N_max, Q, P).
+
+What is fed to theory.assembled's formulas, all evaluated in mpmath (``theory.assembled`` docstring):
+per matrix the spectral norm rounded up to its shell 2^{j/(4L)}, the input bound b, gamma, alpha (from the
+rounded norms), the scale s = 2 K b gamma alpha / margin and N_i = max(rows, cols); the post hoc p of
+each matrix minimises MATRIX_TERM(p, Shat(p), s, N_i) over P_m, Shat(p) being S_p (the rank at p = 0)
+rounded up to a power of two; P sums PEEL_COST over the 2K shell indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+from numerics.evaluate import (
+    DEFAULT_DPS,
+    argument_names,
+    check_dps,
+    evaluate,
+    evaluate_from,
+    schatten_power_sum,
+    to_mpf,
+)
+from numerics.matrices import NamedMatrix
+from numerics.proxies import ProxyReport, default_grid_m, depth_factors, matrix_spectra, toolkit_version
+from numerics.spectrum import Spectrum
+from numerics.weights import TransformerWeights
+from theory import assembled as theorem
+from theory.errors import InvalidArgument
+from theory.formula import Formula
+from theory.proxy import L_PHI_VALUE, MatrixKind, grid
+
+LABEL = "reconstructed Theorem 3.1"
+
+
+@dataclass(frozen=True, eq=False)
+class AssembledMatrix:
+    """One matrix's share of the assembled bound: rounded norm, sensitivities, chosen p and term."""
+
+    matrix: NamedMatrix
+    spectral_shell: int
+    rounded_norm: mpmath.mpf
+    input_bound: mpmath.mpf
+    gamma: mpmath.mpf
+    alpha: mpmath.mpf
+    scale: mpmath.mpf
+    dimension: int
+    p: Fraction
+    schatten_shell: int
+    term: mpmath.mpf
+
+
+@dataclass(frozen=True, eq=False)
+class AssembledBound:
+    """GAP_TERM of reconstructed Theorem 3.1 and every quantity it was computed from.
+
+    ``bound(empirical_ramp_risk)`` is the right-hand side of the theorem: the measured empirical ramp
+    risk at ``margin`` plus ``gap``.
+    """
+
+    label: str
+    matrices: tuple[AssembledMatrix, ...]
+    sigma: mpmath.mpf
+    n: int
+    delta: mpmath.mpf
+    margin: mpmath.mpf
+    tokens: int
+    m: int
+    matrix_count: int
+    max_dimension: int
+    sensitivity: mpmath.mpf
+    peel_cost: mpmath.mpf
+    gap: mpmath.mpf
+    dps: int
+    signature: str
+
+    def bound(self, empirical_ramp_risk: object) -> mpmath.mpf:
+        """empirical ramp risk + GAP_TERM (the theorem's upper bound on the 0-1 test error)."""
+        with mpmath.workdps(self.dps):
+            risk = to_mpf(empirical_ramp_risk, "empirical_ramp_risk")
+            if not 0 <= risk <= 1:
+                raise InvalidArgument(f"empirical_ramp_risk={empirical_ramp_risk!r} is outside [0, 1]")
+            return risk + self.gap
+
+
+def _check_inputs(n: object, delta: object, margin: object, tokens: object) -> None:
+    for name, value in (("n", n), ("T", tokens)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
+    if n * tokens < 2:  # type: ignore[operator]
+        raise InvalidArgument(f"n * T = {n} * {tokens} must be >= 2 (the log factor Lambda needs it)")
+    if not isinstance(delta, int | float) or not 0 < delta < 1:
+        raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
+    if not isinstance(margin, int | float) or not 0 < margin <= 1:
+        raise InvalidArgument(f"margin={margin!r} must be in (0, 1] (fixed before training)")
+
+
+def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
+    """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
+    j = int(evaluate(index_formula, dps=dps, **{argument_names(index_formula)[0]: value}, **extra))
+    while (rounded := evaluate(shell_formula, dps=dps, j=j, **extra)) < value:
+        j += 1
+    return j, rounded
+
+
+def _spectra_of(source: ProxyReport | TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]]):
+    if isinstance(source, ProxyReport):
+        return tuple((row.matrix, row.spectrum) for row in source.matrices), source.m
+    if isinstance(source, TransformerWeights):
+        return matrix_spectra(source), None
+    return tuple(source), None
+
+
+def assembled_bound(
+    report_or_weights: ProxyReport | TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]],
+    *,
+    n: int,
+    delta: float,
+    margin: float,
+    T: int,
+    m: int | None = None,
+    dps: int = DEFAULT_DPS,
+) -> AssembledBound:
+    """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens.
+
+    ``report_or_weights``: a :class:`ProxyReport` (its spectra are reused, and its grid m unless ``m`` is
+    given), :class:`TransformerWeights`, or the output of :func:`matrix_spectra`. ``margin`` is the ramp
+    margin fixed before training, in (0, 1]; ``delta`` in (0, 1).
+    """
+    check_dps(dps)
+    _check_inputs(n, delta, margin, T)
+    spectra, report_m = _spectra_of(report_or_weights)
+    num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
+    num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
+    m = m if m is not None else report_m or default_grid_m(num_layers, spectra[0][0].shape[0])
+    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    count = int(evaluate(theorem.MATRIX_COUNT, dps=dps, L=num_layers, H=num_heads))
+
+    with mpmath.workdps(dps):
+        shells = {}
+        for matrix, spec in spectra:
+            shells[matrix.layer, matrix.head, matrix.kind] = _shell(
+                theorem.SPECTRAL_SHELL_INDEX,
+                theorem.SPECTRAL_SHELL,
+                to_mpf(spec.spectral_norm, "C"),
+                dps,
+                L=num_layers,
+            )
+        rounded = {key: value for key, (_, value) in shells.items()}
+        alphas = depth_factors(rounded, num_layers, dps=dps)
+        rows = []
+        for matrix, spec in spectra:
+            layer = matrix.layer
+            available = {
+                "L_phi": L_PHI_VALUE,
+                "C_in": rounded[layer, -1, MatrixKind.M_IN],
+                "C_out": rounded[layer, -1, MatrixKind.M_OUT],
+            }
+            if matrix.kind.per_head:
+                available["C_V"] = rounded[layer, matrix.head, MatrixKind.VT]
+            gamma = evaluate_from(theorem.GAMMA_SYNTHETIC[matrix.kind], available, dps=dps)
+            b = evaluate_from(theorem.INPUT_BOUND[matrix.kind], available, dps=dps)
+            scale = evaluate(
+                theorem.SCALE, dps=dps, K=count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin
+            )
+            dimension = max(spec.shape)
+            best = None
+            for q in points:
+                schatten = schatten_power_sum(spec, q, dps=dps)
+                j, schatten_rounded = _shell(
+                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps
+                )
+                term = evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=schatten_rounded, s=scale, N=dimension)
+                if best is None or term < best[2]:
+                    best = (q, j, term)
+            assert best is not None  # the grid has 2m + 1 >= 3 points
+            spectral_shell, norm = shells[layer, matrix.head, matrix.kind]
+            rows.append(
+                AssembledMatrix(
+                    matrix,
+                    spectral_shell,
+                    norm,
+                    b,
+                    gamma,
+                    alphas[layer],
+                    scale,
+                    dimension,
+                    best[0],
+                    best[1],
+                    best[2],
+                )
+            )
+        sigma = mpmath.fsum(row.term for row in rows)
+        peel = mpmath.fsum(
+            evaluate(theorem.PEEL_COST, dps=dps, j=row.spectral_shell)
+            + evaluate(theorem.PEEL_COST, dps=dps, j=row.schatten_shell)
+            for row in rows
+        )
+        sensitivity = max(
+            evaluate(
+                theorem.SENSITIVITY,
+                dps=dps,
+                C=row.rounded_norm,
+                b=row.input_bound,
+                gamma=row.gamma,
+                alpha=row.alpha,
+            )
+            for row in rows
+        )
+        max_dimension = max(row.dimension for row in rows)
+        gap = evaluate(
+            theorem.GAP_TERM,
+            dps=dps,
+            Sigma=sigma,
+            n=n,
+            delta=delta,
+            gamma_m=margin,
+            m=m,
+            K=count,
+            T=T,
+            N_max=max_dimension,
+            Q=sensitivity,
+            P=peel,
+        )
+    signature = f"bound:{LABEL}|grid:m={m}|eval:mpmath-dps={dps}|version:{toolkit_version()}"
+    return AssembledBound(
+        LABEL, tuple(rows), sigma, n, to_mpf(delta, "delta"), to_mpf(margin, "margin"), T, m, count,
+        max_dimension, sensitivity, peel, gap, dps, signature,
+    )  # fmt: skip
