@@ -115,3 +115,21 @@ def test_norms_of_huge_entries_stay_finite():
     )
     assert product.norm_11 == pytest.approx(2e300, rel=1e-15)
     assert product.norm_21 == pytest.approx(np.sqrt(2) * 1e300, rel=1e-15)
+
+
+def test_single_threaded_blas_restores_the_thread_count_and_respects_the_user(monkeypatch):
+    from numerics.blas import _openblas, single_threaded_blas
+
+    functions = _openblas()
+    if functions is None:
+        pytest.skip("numpy is not linked to OpenBLAS here")
+    getter, setter = functions
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    setter(2)
+    with single_threaded_blas():
+        assert getter() == 1
+    assert getter() == 2
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+    with single_threaded_blas():
+        assert getter() == 2
