@@ -43,7 +43,7 @@ class RunContext:
         """The value cached under ``key``, computing it with ``compute()`` the first time."""
         if key not in self._cache:
             self._cache[key] = compute()
-        return self._cache[key]  # type: ignore[no-any-return]
+        return self._cache[key]
 
     def weights(self, source: str) -> TransformerWeights:
         """The weights of checkpoint ``source`` (alias or path), loaded once (numerics.loading)."""

@@ -18,7 +18,7 @@ Provenance: exact matrices and proxy (authors' code), measured on the weights.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,7 +42,7 @@ def tail_share(values: np.ndarray, head_dim: int) -> float:
     return float(squares[head_dim:].sum() / squares.sum())
 
 
-def summarise(report: ProxyReport) -> dict[str, object]:
+def summarise(report: ProxyReport) -> dict[str, Any]:
     """The facts claim 10 needs from one model's report."""
     head_dim = report.hidden_size // report.num_heads
     attention = [r for r in report.matrices if r.matrix.kind in (MatrixKind.QK, MatrixKind.VT)]

@@ -51,6 +51,8 @@ def theory_depth_prediction(regime: str = "rank") -> str:
         a, b = ours.depth_rate_per_log_ell, edelman.depth_rate_per_log_ell
     else:
         a, b = ours.depth_exponent, edelman.depth_exponent
+    if a is None or b is None:
+        raise ValueError(f"theory.regimes rows without a depth growth value: {ours}, {edelman}")
     return "slower" if a < b else "faster" if a > b else "equal"
 
 
