@@ -8,11 +8,14 @@ exactly by arb comparisons, not up to a tolerance.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from flint import arb
+from hypothesis import given
+from hypothesis import strategies as st
 
 from numerics.certify.enclosure import certify_dense
 from theory.errors import CertificationFailed
@@ -148,3 +151,18 @@ def test_unsorted_and_negative_singular_values_are_handled_exactly():
     u2[:, 1] *= -1
     s2[1] *= -1  # U diag(s) V^T unchanged
     assert_contains(certify_dense(w, (u2, s2, vt[order])).balls, [3.0, 2.0, 1.0, 0.5])
+
+
+@given(
+    numerators=st.lists(st.integers(min_value=0, max_value=2**20), min_size=16, max_size=16),
+    shift=st.integers(min_value=-30, max_value=10),
+    seed=st.integers(min_value=0, max_value=2**31 - 1),
+)
+def test_every_planted_dyadic_spectrum_is_enclosed(numerators, shift, seed):
+    values = [math.ldexp(k, shift - 10) for k in numerators]
+    w = planted(16, 16, values, seed=seed)
+    enclosure = certify_dense(w)
+    assert_contains(enclosure.balls, values)
+    for ball, value in zip(enclosure.balls, sorted(values, reverse=True), strict=True):
+        if value > 0 and ball > 0:
+            assert float(ball.rad()) <= 1e-12 * max(values)  # absolute width ~ eps * ||W||

@@ -45,3 +45,24 @@ def test_ball_containing_zero_counts_only_in_the_upper_end():
     assert certified_rank(enclosure) == RankInterval(1, 2)
     assert not certified_rank(enclosure).decided
     assert 1 in certified_rank(enclosure) and 3 not in certified_rank(enclosure)
+
+
+def test_undecided_rank_gives_the_p0_summand_as_an_interval_over_the_possible_ranks():
+    import numpy as np
+
+    from numerics.certify.certified import CertifiedMatrix, schatten_power_sum
+    from numerics.certify.interval_eval import interval_evaluate
+    from numerics.matrices import NamedMatrix
+    from theory.proxy import SUMMAND, MatrixKind
+
+    balls = (arb(2), arb(1), arb(1e-10) * 6 + arb(0, "1e-12"))
+    enclosure = SingularValueEnclosure(3, 3, balls, "hand-made")
+    matrix = NamedMatrix(0, -1, MatrixKind.M_IN, np.eye(3))
+    certified = CertifiedMatrix(
+        matrix, enclosure, certified_numerical_rank(enclosure), RankInterval(3, 3), arb(3)
+    )
+    rank_ball = schatten_power_sum(certified, 0)
+    assert rank_ball.contains(2) and rank_ball.contains(3) and not rank_ball.contains(4)
+    summand = interval_evaluate(SUMMAND, p=0, S=rank_ball, s=5, N=6)
+    assert summand.contains(arb(12).sqrt()) and summand.contains(arb(18).sqrt())  # sqrt(N r) for r = 2, 3
+    assert not summand.contains(arb(19).sqrt())
