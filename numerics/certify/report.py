@@ -150,3 +150,46 @@ def summary_lines(certified: CertifiedProxies) -> list[str]:
         f"matrices, post hoc p decided for {sum(c.p_decided for c in contributions)}/{len(contributions)}",
     ]
     return lines
+
+
+def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
+    """The interval-decided facts about one model that the claims of SPEC.md section 5 use.
+
+    - ``ours_below_edelman`` (claim 11 on one model): B_ours < B_Edelman by the intervals;
+    - ``attention_rank_at_most_head_dim`` (claim 10): every exact rank interval of QK_h, Vt_h ends at <= d_h
+      (structural, rank(A B^T) <= d_h);
+    - ``feed_forward_full_rank`` (claim 10): every M_in, M_out has numerical rank (the authors' definition,
+      the one S_0 uses) min(rows, cols): yes when every interval is decided at full rank, no when one
+      certainly is not, else undecided (an exact zero singular value can only be certified as "at most e",
+      so the exact rank of a deficient matrix is never decided: the numerical rank is);
+    - ``p0_optimal`` (claim 10): how many matrices have p = 0 as the only candidate ("certainly"), among
+      several ("possibly"), or not at all ("not").
+    """
+    contributions = certified.contributions
+    head_dim = certified.hidden_size // certified.num_heads
+    per_head = [c.certified for c in contributions if c.certified.matrix.kind.per_head]
+    dense = [c.certified for c in contributions if not c.certified.matrix.kind.per_head]
+    full = [min(c.enclosure.rows, c.enclosure.cols) for c in dense]
+    if all(c.rank.lo == f for c, f in zip(dense, full, strict=True)):
+        feed_forward = "yes"
+    elif any(c.rank.hi < f for c, f in zip(dense, full, strict=True)):
+        feed_forward = "no"
+    else:
+        feed_forward = "undecided"
+    zero = [c.candidates for c in contributions]
+    return {
+        "source": certified.source,
+        "ours_interval": interval_json(certified.ours),
+        "edelman_interval": interval_json(certified.edelman),
+        "ours_below_edelman": verdict(certified.ours_below_edelman),
+        "attention_rank_at_most_head_dim": "yes"
+        if all(c.exact_rank.hi <= head_dim for c in per_head)
+        else "no",
+        "feed_forward_full_rank": feed_forward,
+        "p0_optimal": {
+            "certainly": sum(1 for c in zero if c == (0,)),
+            "possibly": sum(1 for c in zero if 0 in c and len(c) > 1),
+            "not": sum(1 for c in zero if 0 not in c),
+            "of": len(zero),
+        },
+    }

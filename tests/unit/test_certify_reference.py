@@ -166,3 +166,26 @@ def test_rank_deficient_head_gives_a_decided_smaller_rank():
     qk0 = certified.contributions[0].certified
     assert qk0.matrix.label == "L0.H0.QK" and str(qk0.rank) == "1" and str(qk0.exact_rank) == "[1, 4]"
     assert_certified_matches_reference(model)
+
+
+def test_model_summary_decides_the_rank_and_p_facts_of_a_random_model():
+    from numerics.certify.report import model_summary
+
+    model = random_model(1, 8, 2, 16, seed=7)
+    summary = model_summary(certify_proxies(model, show_progress=False))
+    reference = reference_proxies(model)
+    assert summary["attention_rank_at_most_head_dim"] == "yes"
+    assert summary["feed_forward_full_rank"] == "yes"  # Gaussian matrices are full rank
+    p0 = summary["p0_optimal"]
+    assert p0["of"] == 6 and p0["certainly"] + p0["possibly"] + p0["not"] == 6
+    assert p0["certainly"] + p0["possibly"] >= sum(1 for p in reference["p"] if p == 0)
+    expected = "yes" if reference["ours"] < reference["edelman"] else "no"
+    assert summary["ours_below_edelman"] in (expected, "undecided")
+
+
+def test_model_summary_sees_a_rank_deficient_feed_forward_matrix():
+    from numerics.certify.report import model_summary
+
+    model = random_model(1, 8, 2, 16, seed=8)
+    model.layers[0].w_in[:, 0] = 0.0  # M_in = Win^T loses a row: rank 7 < 8
+    assert model_summary(certify_proxies(model, show_progress=False))["feed_forward_full_rank"] == "no"
