@@ -15,10 +15,11 @@ SVD. Compute in ball arithmetic
    sigma_{i+j-1}(AB) <= sigma_i(A) sigma_j(B); with j = 1 it bounds sigma_i(AB) above by ||A|| sigma_i(B),
    and applied to U^+ (U S V^T) = S V^T it bounds it below by sigma_min(U) sigma_i(S V^T); see also
    Eisenstat & Ipsen, "Relative perturbation techniques for singular value problems", SIAM J. Numer.
-   Anal. 32 (1995), Thm 3.3): with s_(i) the i-th largest |s_j|,
+   Anal. 32 (1995), for multiplicative perturbations D1 A D2): with s_(i) the i-th largest |s_j|,
    s_(i) sqrt((1 - f_u)(1 - f_v)) <= sigma_i(U diag(s) V^T) <= s_(i) sqrt((1 + f_u)(1 + f_v)).
-3. Weyl's inequality for singular values (Horn & Johnson, Topics in Matrix Analysis, Thm 3.3.16(c):
-   sigma_{i+j-1}(A + B) <= sigma_i(A) + sigma_j(B)) gives |sigma_i(W) - sigma_i(U diag(s) V^T)| <= e.
+3. Weyl's inequality for singular values (Horn & Johnson, Topics in Matrix Analysis, Thm 3.3.16,
+   additive part: sigma_{i+j-1}(A + B) <= sigma_i(A) + sigma_j(B)) gives
+   |sigma_i(W) - sigma_i(U diag(s) V^T)| <= ||W - U diag(s) V^T||_2 <= e.
 
 Hence sigma_i(W) lies in [s_(i) sqrt((1-f_u)(1-f_v)) - e, s_(i) sqrt((1+f_u)(1+f_v)) + e] (clipped at 0)
 for i <= k, and in [0, e] for k < i <= min(m, n). The certificate is valid for *any* U, s, V: a poor or

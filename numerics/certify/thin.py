@@ -14,7 +14,7 @@ factorisation itself certified rather than trusted:
    SVD of its midpoint.
 4. sigma_i(Q_A C Q_B^T) is within the factors sqrt((1 -+ f_A)(1 -+ f_B)) of sigma_i(C) (multiplicative
    bound, Horn & Johnson, Topics in Matrix Analysis, Thm 3.3.16(d)), and sigma_i(M) within e of that
-   (Weyl, Thm 3.3.16(c)), for i <= d.
+   (Weyl, Thm 3.3.16, additive part), for i <= d.
 5. rank(A B^T) <= d, so sigma_i(M) = 0 exactly for i > d (structural, no enclosure needed).
 """
 
