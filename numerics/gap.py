@@ -20,40 +20,25 @@ limit of each gap at level 1 - delta_test. With m = 20000 and delta_test = 0.05,
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from math import log, sqrt
 
-import mpmath
 import numpy as np
 import sympy as sp
 
-from numerics.evaluate import argument_names, compiled, evaluate, schatten_power_sum
+from numerics.assembled import AssembledBound, assembled_bound
+from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
-from numerics.proxies import depth_factors, matrix_spectra, proxies
+from numerics.proxies import proxies
 from numerics.synthetic_model import SyntheticConfig
 from numerics.synthetic_tasks import SparseSelectionTask
 from numerics.synthetic_train import TrainedModel, TrainingConfig
-from numerics.weights import TransformerWeights
 from theory import assembled
-from theory.assembled import (
-    GAMMA_SYNTHETIC,
-    INPUT_BOUND,
-    MATRIX_COUNT,
-    PEEL_COST,
-    RAMP_LOSS,
-    SCALE,
-    SCHATTEN_SHELL,
-    SCHATTEN_SHELL_INDEX,
-    SENSITIVITY,
-    SPECTRAL_SHELL,
-    SPECTRAL_SHELL_INDEX,
-)
+from theory.assembled import RAMP_LOSS
 from theory.baselines import edelman_bound_lemma, edelman_gap_shape
 from theory.errors import InvalidArgument
 from theory.formula import Formula
-from theory.proxy import GRID_M, L_PHI_VALUE, MatrixKind, grid
 
 HELD_OUT_SEED = 1_000_003
 """Seed of the held-out sample (training uses ``TrainingConfig.seed``, a small integer)."""
@@ -232,116 +217,35 @@ def edelman_type_gap(edelman_proxy: object, n: int, seq_len: int, *, dps: int = 
     return float(evaluate(formula, dps=dps, B_Edelman=edelman_proxy, n=n, T=seq_len))
 
 
-@dataclass(frozen=True)
-class AssembledInputs:
-    """Everything GAP_TERM takes except delta, computed once per (model, margin) from the weights."""
+def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None = None) -> float:
+    """GAP_TERM (or ``formula``: a mutant with the same arguments) on the inputs of ``bound``, at ``delta``.
 
-    values: dict[str, object]
-
-    def gap(self, delta: float = DEFAULT_DELTA, *, formula: Formula | None = None, dps: int = 30) -> float:
-        """GAP_TERM (or ``formula``, e.g. a mutant with the same arguments) at confidence ``delta``."""
-        if not 0 < delta < 1:
-            raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
-        formula = formula if formula is not None else assembled.GAP_TERM
-        values = {**self.values, "delta": delta}
-        return float(evaluate(formula, dps=dps, **{name: values[name] for name in argument_names(formula)}))
-
-
-def assembled_inputs(
-    trained: TrainedModel | TransformerWeights,
-    *,
-    n: int | None = None,
-    seq_len: int | None = None,
-    margin: float = DEFAULT_MARGIN,
-    dps: int = 30,
-) -> AssembledInputs:
-    """The arguments of GAP_TERM (reconstructed Theorem 3.1) on a model's weights, in mpmath.
-
-    Composes ``theory.assembled``'s formulas as its ``assembled_inputs_doc()`` prescribes (nothing
-    retyped): spectral norms rounded up to their shells 2^{j/(4L)}; b, gamma (GAMMA_SYNTHETIC) and alpha
-    (``numerics.proxies.depth_factors`` on the rounded norms); s = SCALE; per matrix the minimum over
-    p in P_m (m = GRID_M) of MATRIX_TERM at the Schatten sum rounded up to its dyadic shell; Q, N_max and
-    the peeling cost P over the 2K shell indices. ``n`` and ``seq_len`` default to the trained model's
-    sample size and task.
+    Only delta changes, so one :func:`numerics.assembled.assembled_bound` per (model, margin) serves
+    every confidence level.
     """
-    if isinstance(trained, TrainedModel):
-        weights = trained.weights
-        n = len(trained.train_sample) if n is None else n
-        seq_len = trained.task.seq_len if seq_len is None else seq_len
-    else:
-        weights = trained
-    if n is None or seq_len is None:
-        raise InvalidArgument("assembled_gap needs n and seq_len for bare TransformerWeights")
-    if not 0 < margin <= 1:
-        raise InvalidArgument(f"margin={margin!r} must be in (0, 1]: the model's outputs lie in [-1, 1]")
-    num_layers, heads = weights.num_layers, weights.num_heads
-    spectra = matrix_spectra(weights, label="assembled bound")
-    values: dict[str, object] = {"gamma_m": margin, "n": n, "T": seq_len}
-    with mpmath.workdps(dps):
-        shells: dict[tuple[int, int, MatrixKind], tuple[int, mpmath.mpf]] = {}
-        rounded = []
-        for matrix, spec in spectra:
-            j = int(evaluate(SPECTRAL_SHELL_INDEX, dps=dps, C=spec.spectral_norm, L=num_layers))
-            c_hat = evaluate(SPECTRAL_SHELL, dps=dps, j=j, L=num_layers)
-            shells[matrix.layer, matrix.head, matrix.kind] = (j, c_hat)
-            rounded.append((matrix, dataclasses.replace(spec, spectral_norm=float(c_hat))))
-        alphas = depth_factors(rounded, num_layers, dps=dps)
-        k_count = int(evaluate(MATRIX_COUNT, dps=dps, L=num_layers, H=heads))
-        m = int(evaluate(GRID_M, dps=dps, L=num_layers, N=weights.hidden_size))
-        sigma, peel, sensitivities, widths = mpmath.mpf(0), mpmath.mpf(0), [], []
-        for matrix, spec in spectra:
-            layer = matrix.layer
-            norms = {
-                "C_in": shells[layer, -1, MatrixKind.M_IN][1],
-                "C_out": shells[layer, -1, MatrixKind.M_OUT][1],
-                "L_phi": L_PHI_VALUE,
-            }
-            if matrix.kind.per_head:
-                norms["C_V"] = shells[layer, matrix.head, MatrixKind.VT][1]
-            b = _apply(INPUT_BOUND[matrix.kind], norms, dps)
-            gamma = _apply(GAMMA_SYNTHETIC[matrix.kind], norms, dps)
-            scale = evaluate(SCALE, dps=dps, K=k_count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin)
-            width = max(spec.shape)
-            best = None
-            for p in grid(m):
-                j = int(evaluate(SCHATTEN_SHELL_INDEX, dps=dps, S=schatten_power_sum(spec, p, dps=dps)))
-                term = evaluate(
-                    assembled.MATRIX_TERM,
-                    dps=dps,
-                    p=p,
-                    S=evaluate(SCHATTEN_SHELL, dps=dps, j=j),
-                    s=scale,
-                    N=width,
-                )
-                if best is None or term < best[0]:
-                    best = (term, j)
-            assert best is not None
-            sigma += best[0]
-            spectral_j, c_hat = shells[layer, matrix.head, matrix.kind]
-            peel += evaluate(PEEL_COST, dps=dps, j=spectral_j) + evaluate(PEEL_COST, dps=dps, j=best[1])
-            sensitivities.append(
-                evaluate(SENSITIVITY, dps=dps, C=c_hat, b=b, gamma=gamma, alpha=alphas[layer])
-            )
-            widths.append(width)
-        values.update(Sigma=sigma, m=m, K=k_count, N_max=max(widths), Q=max(sensitivities), P=peel)
-    return AssembledInputs(values)
+    if not 0 < delta < 1:
+        raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
+    formula = formula if formula is not None else assembled.GAP_TERM
+    values = {
+        "Sigma": bound.sigma,
+        "n": bound.n,
+        "delta": delta,
+        "gamma_m": bound.margin,
+        "m": bound.m,
+        "K": bound.matrix_count,
+        "T": bound.tokens,
+        "N_max": bound.max_dimension,
+        "Q": bound.sensitivity,
+        "P": bound.peel_cost,
+    }
+    return float(evaluate(formula, dps=bound.dps, **{name: values[name] for name in argument_names(formula)}))
 
 
-def assembled_gap(
-    trained: TrainedModel | TransformerWeights,
-    *,
-    n: int | None = None,
-    seq_len: int | None = None,
-    margin: float = DEFAULT_MARGIN,
-    delta: float = DEFAULT_DELTA,
-    dps: int = 30,
-) -> float:
-    """GAP_TERM of the assembled bound on a model (:func:`assembled_inputs`, then its ``gap(delta)``)."""
-    return assembled_inputs(trained, n=n, seq_len=seq_len, margin=margin, dps=dps).gap(delta, dps=dps)
-
-
-def _apply(formula: Formula, available: dict[str, object], dps: int) -> mpmath.mpf:
-    return evaluate(formula, dps=dps, **{name: available[name] for name in argument_names(formula)})
+def trained_bound(trained: TrainedModel, *, margin: float, delta: float = DEFAULT_DELTA) -> AssembledBound:
+    """:func:`numerics.assembled.assembled_bound` on a trained model, with its n and T."""
+    return assembled_bound(
+        trained.weights, n=len(trained.train_sample), delta=delta, margin=margin, T=trained.task.seq_len
+    )
 
 
 @dataclass(frozen=True)
@@ -394,6 +298,7 @@ def bound_row(
     gap = measure_gap(trained, margin=margin, n_test=n_test, delta_test=delta_test)
     report = proxies(trained.weights)
     n, seq_len = len(trained.train_sample), trained.task.seq_len
+    ours = assembled_bound(report, n=n, delta=delta, margin=margin, T=seq_len)
     config = trained.config
     return BoundRow(
         label=f"{config.label} {trained.task.name} seed {config.seed}",
@@ -404,7 +309,7 @@ def bound_row(
         task=trained.task.name,
         gap=gap,
         delta=delta,
-        ours=assembled_gap(trained, margin=margin, delta=delta),
+        ours=float(ours.gap),
         edelman=edelman_type_gap(report.edelman, n, seq_len),
         proxy_ours=report.ours_float,
         proxy_edelman=report.edelman_float,

@@ -2,9 +2,9 @@
 
 A few models are trained once per session (training is the expensive part): different seeds, sizes,
 heads and tasks (clean and noisy labels), more of them under the thorough profile. Hypothesis then draws
-a model, a margin and a confidence delta; the bound (theory.assembled GAP_TERM on the model's weights)
-must be at least the upper confidence limit of both the 0-1 margin gap and the ramp gap measured on
-20000 held-out samples. ``check_dominates`` takes the formula, so ``test_mutants.py`` can run the same
+a model, a margin and a confidence delta; the bound (theory.assembled GAP_TERM on the model's weights,
+numerics.assembled.assembled_bound) must be at least the upper confidence limit of both the 0-1 margin
+gap and the ramp gap measured on 20000 held-out samples. ``check_dominates`` takes the formula, so ``test_mutants.py`` can run the same
 property on a broken bound and see it fail.
 """
 
@@ -17,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_lemmas_numeric import property_settings
 
-from numerics.gap import AssembledInputs, GapMeasurement, assembled_inputs, measure_gap
+from numerics.assembled import AssembledBound
+from numerics.gap import GapMeasurement, gap_term_at, measure_gap, trained_bound
 from numerics.synthetic_model import SyntheticConfig
 from numerics.synthetic_tasks import SparseSelectionTask
 from numerics.synthetic_train import TrainedModel, TrainingConfig
@@ -58,9 +59,9 @@ def trained_models() -> tuple[TrainedModel, ...]:
 
 
 @functools.cache
-def _measured(index: int, margin: float) -> tuple[GapMeasurement, AssembledInputs]:
+def _measured(index: int, margin: float) -> tuple[GapMeasurement, AssembledBound]:
     trained = trained_models()[index]
-    return measure_gap(trained, margin=margin, n_test=20000), assembled_inputs(trained, margin=margin)
+    return measure_gap(trained, margin=margin, n_test=20000), trained_bound(trained, margin=margin)
 
 
 def check_dominates(formula: Formula, fail_fast: bool = False) -> None:
@@ -70,8 +71,8 @@ def check_dominates(formula: Formula, fail_fast: bool = False) -> None:
     @property_settings(fail_fast)
     @given(st.integers(0, count - 1), st.sampled_from(MARGINS), st.floats(1e-4, 0.5))
     def run(index, margin, delta):
-        gap, inputs = _measured(index, margin)
-        bound = inputs.gap(delta, formula=formula)
+        gap, assembled_bound = _measured(index, margin)
+        bound = gap_term_at(assembled_bound, delta, formula=formula)
         assert bound >= gap.margin_gap_upper, (trained_models()[index].config.label, bound, gap)
         assert bound >= gap.ramp_gap_upper, (trained_models()[index].config.label, bound, gap)
 

@@ -195,18 +195,14 @@ def test_ratio_table_is_finite_json_and_readable_markdown():
     assert "| L1-N8-H1 noisy-sparse-selection(0.3) seed 0 | 64 |" in markdown and "NO" not in markdown
 
 
-def test_assembled_bound_falls_with_n_and_with_the_margin():
-    from numerics.gap import assembled_gap
+def test_gap_term_at_reproduces_the_assembled_bound_and_falls_with_delta_rising():
+    from numerics.gap import gap_term_at, trained_bound
 
-    weights = _tiny_noisy_model().weights
-    base = assembled_gap(weights, n=1000, seq_len=5, margin=0.25)
-    assert assembled_gap(weights, n=4000, seq_len=5, margin=0.25) < base
-    assert assembled_gap(weights, n=1000, seq_len=5, margin=0.5) < base
-    assert assembled_gap(weights, n=1000, seq_len=5, margin=0.25, delta=0.001) > base
-    with pytest.raises(InvalidArgument, match="n and seq_len"):
-        assembled_gap(weights)
-    with pytest.raises(InvalidArgument, match="margin=0"):
-        assembled_gap(weights, n=10, seq_len=5, margin=0)
+    bound = trained_bound(_tiny_noisy_model(), margin=0.25, delta=0.05)
+    assert gap_term_at(bound, 0.05) == pytest.approx(float(bound.gap), rel=1e-12)
+    assert gap_term_at(bound, 0.5) < gap_term_at(bound, 0.05) < gap_term_at(bound, 0.001)
+    with pytest.raises(InvalidArgument, match=r"delta=1\.0"):
+        gap_term_at(bound, 1.0)
 
 
 def test_edelman_type_value_is_the_edelman_shape_times_the_proxy():
