@@ -31,10 +31,12 @@ class RunContext:
 
     ``quick`` selects the small synthetic grid (``check``) rather than the larger one (``scaling``);
     ``figure_dir`` is where figures go when a report is requested (None: no figures);
-    ``user_checkpoints`` are extra checkpoint folders for the scaling study.
+    ``user_checkpoints`` are extra checkpoint folders for the scaling study; ``certify`` asks the claims
+    that can to decide their facts with certified intervals too (numerics.certify, slower).
     """
 
     quick: bool = True
+    certify: bool = False
     figure_dir: Path | None = None
     user_checkpoints: tuple[str, ...] = ()
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -72,6 +74,16 @@ class RunContext:
         label = weights.truncated(depth).source
         subset = tuple(item for item in self.spectra(source) if item[0].layer < depth)
         return self.memo(("report", source, depth), lambda: proxies(subset, source=label))
+
+    def certified_summary(self, source: str) -> dict[str, Any]:
+        """The interval-decided facts about ``source`` (numerics.certify.report.model_summary), once."""
+        from numerics.certify.certified import certify_proxies
+        from numerics.certify.report import model_summary
+
+        return self.memo(
+            ("certified", source),
+            lambda: model_summary(certify_proxies(self.weights(source), show_progress=False)),
+        )
 
     def spectrum_curves(self, source: str, layers: int) -> list[SpectrumCurve]:
         """The singular values of every matrix in the first ``layers`` layers of ``source`` (its report)."""

@@ -27,6 +27,7 @@ from theory.proxy import MatrixKind
 
 if TYPE_CHECKING:
     from numerics.proxies import ProxyReport
+    from paper_checks.context import RunContext
 
 ID = "10"
 TITLE = (
@@ -66,10 +67,33 @@ def summarise(report: ProxyReport) -> dict[str, Any]:
     }
 
 
+def certified_findings(summaries: Sequence[dict[str, Any]], majority: float) -> tuple[list[str], list[str]]:
+    """(decided failures, undecided facts) from numerics.certify.report.model_summary records."""
+    failures, undecided = [], []
+    for s in summaries:
+        name = str(s["source"]).split(" ")[0]
+        for key in ("attention_rank_at_most_head_dim", "feed_forward_full_rank"):
+            if s[key] == "no":
+                failures.append(f"{name}: certified {key} is false")
+            elif s[key] == "undecided":
+                undecided.append(f"{name}: {key} undecided by the intervals")
+    zero = sum(s["p0_optimal"]["certainly"] for s in summaries)
+    possible = zero + sum(s["p0_optimal"]["possibly"] for s in summaries)
+    total = sum(s["p0_optimal"]["of"] for s in summaries)
+    if possible <= majority * total:
+        failures.append(f"certified p_opt = 0 possible for only {possible}/{total} matrices")
+    elif zero <= majority * total:
+        undecided.append(f"p_opt = 0 certain for only {zero}/{total} matrices")
+    return failures, undecided
+
+
 def check(
-    reports: Sequence[ProxyReport], tail_share_floor: float = 0.5, majority: float = 0.5
+    reports: Sequence[ProxyReport],
+    tail_share_floor: float = 0.5,
+    majority: float = 0.5,
+    certified: Sequence[dict[str, Any]] = (),
 ) -> ClaimResult:
-    """Decide claim 10 on the proxy reports of real models."""
+    """Decide claim 10 on the proxy reports of real models (and their certified summaries, if given)."""
     facts = [summarise(r) for r in reports]
     failures = []
     for f in facts:
@@ -94,16 +118,29 @@ def check(
         for f in facts
     ]
     evidence = "; ".join(parts) + f"; p_opt = 0 for {zero}/{total} matrices"
+    undecided: list[str] = []
+    provenance = "exact matrices and proxy (authors' code), measured on real weights (float64 LAPACK SVD)"
+    if certified:
+        certified_failures, undecided = certified_findings(certified, majority)
+        failures += certified_failures
+        provenance += "; decided again by certified arb intervals"
+        evidence += f"; certified: {len(certified_failures)} failures, {len(undecided)} undecided"
     if failures:
         evidence = "fails: " + "; ".join(failures) + " | " + evidence
+    verdict = Verdict.REFUTED if failures else Verdict.OPEN if undecided else Verdict.VERIFIED
     return ClaimResult(
         ID,
         TITLE,
-        Verdict.REFUTED if failures else Verdict.VERIFIED,
-        "exact matrices and proxy (authors' code), measured on real weights (float64 LAPACK SVD)",
+        verdict,
+        provenance,
         evidence,
-        {"models": facts, "failures": failures},
+        {"models": facts, "failures": failures, "undecided": undecided, "certified": list(certified)},
     )
 
 
-CLAIM = Claim(ID, TITLE, lambda context: check([context.report(m) for m in MODELS]))
+def _run(context: RunContext) -> ClaimResult:
+    certified = [context.certified_summary(m) for m in MODELS] if context.certify else []
+    return check([context.report(m) for m in MODELS], certified=certified)
+
+
+CLAIM = Claim(ID, TITLE, _run)

@@ -16,6 +16,7 @@ Provenance: exact proxies (authors' code) measured on weights; the comparison wi
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -146,7 +147,18 @@ def check(study: ScalingStudy, depth_prediction: str | None = None, z: float = 2
 
 
 def _run(context: RunContext) -> ClaimResult:
-    return check(study_for_context(context))
+    result = check(study_for_context(context))
+    if not context.certify:
+        return result
+    from paper_checks.scaling import REAL_MODELS
+
+    below = {m: context.certified_summary(m)["ours_below_edelman"] for m in REAL_MODELS}
+    note = ", ".join(f"{m}: {v}" for m, v in below.items())
+    return dataclasses.replace(
+        result,
+        evidence=f"{result.evidence}; certified B_ours < B_Edelman per real model: {note}",
+        details={**result.details, "certified_ours_below_edelman": below},
+    )
 
 
 CLAIM = Claim(ID, TITLE, _run)

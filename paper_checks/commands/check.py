@@ -24,6 +24,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", metavar="DIR", help="write report.md, claims.json and PNG figures to DIR")
     parser.add_argument("--only", metavar="IDS", help="comma-separated claim ids to run (default: all)")
     parser.add_argument(
+        "--certify",
+        action="store_true",
+        help="also decide the real-weight facts of claims 10 and 11 with certified intervals (slower)",
+    )
+    parser.add_argument(
         "--claims-dir",
         metavar="DIR",
         action="append",
@@ -48,12 +53,15 @@ def format_table(results: Sequence[ClaimResult]) -> str:
 
 
 def run_checks(
-    only: str | None = None, claims_dirs: Sequence[str] = (), report_dir: str | None = None
+    only: str | None = None,
+    claims_dirs: Sequence[str] = (),
+    report_dir: str | None = None,
+    certify: bool = False,
 ) -> list[ClaimResult]:
     """Run the selected claims on one shared context; write the report when ``report_dir`` is given."""
     claims = select(discover(claims_dirs), only)
     figure_dir = Path(report_dir) if report_dir else None
-    context = RunContext(quick=True, figure_dir=figure_dir)
+    context = RunContext(quick=True, certify=certify, figure_dir=figure_dir)
     results = [run_claim(c, context) for c in progress(claims, total=len(claims), label="specbound check")]
     if figure_dir is not None:
         from paper_checks.report import write_report
@@ -64,7 +72,7 @@ def run_checks(
 
 def run(args: argparse.Namespace) -> int:
     """Print the verdicts; exit 1 when a check crashed (a refuted claim is a result, not a crash)."""
-    results = run_checks(args.only, args.claims_dir, args.report)
+    results = run_checks(args.only, args.claims_dir, args.report, args.certify)
     if args.json:
         print(json.dumps({"claims": [r.to_json() for r in results]}, indent=2))
     else:

@@ -173,3 +173,45 @@ def test_claim_12_refuted_when_a_bound_is_below_the_gap():
     table = RatioTable((row("a", 5.0), row("b", 0.1)), 0.25, 0.05, 20000, 0.05)
     result = c12_bound_dominates_gap.check(table)
     assert result.verdict is Verdict.REFUTED and result.details["not_dominated"] == ["b"]
+
+
+def summary(full_rank: str = "yes", certainly: int = 10, possibly: int = 0) -> dict[str, object]:
+    """A record shaped like numerics.certify.report.model_summary."""
+    return {
+        "source": "tiny (test)",
+        "attention_rank_at_most_head_dim": "yes",
+        "feed_forward_full_rank": full_rank,
+        "p0_optimal": {
+            "certainly": certainly,
+            "possibly": possibly,
+            "not": 12 - certainly - possibly,
+            "of": 12,
+        },
+    }
+
+
+def test_claim_10_certified_facts_that_hold_keep_the_verdict():
+    report = proxies(tiny_weights(scale=3.0))
+    result = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[summary()])
+    assert result.verdict is Verdict.VERIFIED and "certified arb intervals" in result.provenance
+
+
+def test_claim_10_certified_rank_deficiency_refutes_and_undecided_is_open():
+    report = proxies(tiny_weights(scale=3.0))
+    refuted = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[summary(full_rank="no")])
+    assert refuted.verdict is Verdict.REFUTED
+    undecided = c10_real_spectra.check(
+        [report], tail_share_floor=0.2, certified=[summary(full_rank="undecided")]
+    )
+    assert undecided.verdict is Verdict.OPEN and undecided.details["undecided"]
+    unsure_p = c10_real_spectra.check(
+        [report], tail_share_floor=0.2, certified=[summary(certainly=2, possibly=8)]
+    )
+    assert unsure_p.verdict is Verdict.OPEN
+
+
+def test_claim_10_certified_minority_of_p_0_refutes():
+    report = proxies(tiny_weights(scale=3.0))
+    result = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[summary(certainly=2, possibly=0)])
+    assert result.verdict is Verdict.REFUTED
+    assert any("possible for only 2/12" in f for f in result.details["failures"])
