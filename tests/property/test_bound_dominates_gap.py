@@ -4,8 +4,8 @@ A few models are trained once per session (training is the expensive part): diff
 heads and tasks (clean and noisy labels), more of them under the thorough profile. Hypothesis then draws
 a model, a margin and a confidence delta; the bound (theory.assembled GAP_TERM on the model's weights,
 numerics.assembled.assembled_bound) must be at least the upper confidence limit of both the 0-1 margin
-gap and the ramp gap measured on 20000 held-out samples. ``check_dominates`` takes the formula, so ``test_mutants.py`` can run the same
-property on a broken bound and see it fail.
+gap and the ramp gap measured on 20000 held-out samples. ``check_dominates`` takes the formula, so
+``test_mutants.py`` can run the same property on a broken bound and see it fail.
 """
 
 from __future__ import annotations
