@@ -212,6 +212,7 @@ def test_claim_10_certified_rank_deficiency_refutes_and_undecided_is_open():
 
 def test_claim_10_certified_minority_of_p_0_refutes():
     report = proxies(tiny_weights(scale=3.0))
-    result = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[summary(certainly=2, possibly=0)])
+    minority = summary(certainly=2, possibly=0)
+    result = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[minority])
     assert result.verdict is Verdict.REFUTED
     assert any("possible for only 2/12" in f for f in result.details["failures"])
