@@ -32,8 +32,8 @@ from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
 from numerics.proxies import proxies
 from numerics.synthetic_model import SyntheticConfig
-from numerics.synthetic_tasks import SparseSelectionTask
-from numerics.synthetic_train import TrainedModel, TrainingConfig
+from numerics.synthetic_tasks import SparseSelectionTask, Task
+from numerics.synthetic_train import TrainedModel, TrainingConfig, train_synthetic
 from theory import assembled
 from theory.assembled import RAMP_LOSS
 from theory.baselines import edelman_bound_lemma, edelman_gap_shape
@@ -165,7 +165,12 @@ class GridSetting:
     @property
     def label(self) -> str:
         """``L2-N16-H1 noisy-sparse-selection(0.2) seed 0``."""
-        return f"{self.config.label} {self.task.name} seed {self.config.seed}"
+        return model_label(self.config, self.task)
+
+
+def model_label(config: SyntheticConfig, task: Task) -> str:
+    """The name of a trained model in the table: ``L2-N16-H1 noisy-sparse-selection(0.2) seed 0``."""
+    return f"{config.label} {task.name} seed {config.seed}"
 
 
 def default_grid(thorough: bool = False) -> tuple[GridSetting, ...]:
@@ -194,8 +199,6 @@ def default_grid(thorough: bool = False) -> tuple[GridSetting, ...]:
 
 def train_grid(settings: Sequence[GridSetting]) -> tuple[TrainedModel, ...]:
     """Train every setting (deterministic; a progress bar on a terminal)."""
-    from numerics.synthetic_train import train_synthetic
-
     return tuple(
         train_synthetic(s.config, s.task, s.training) for s in progress(settings, len(settings), "training")
     )
@@ -301,7 +304,7 @@ def bound_row(
     ours = assembled_bound(report, n=n, delta=delta, margin=margin, T=seq_len)
     config = trained.config
     return BoundRow(
-        label=f"{config.label} {trained.task.name} seed {config.seed}",
+        label=model_label(config, trained.task),
         num_layers=config.num_layers,
         hidden_size=config.hidden_size,
         num_heads=config.num_heads,
