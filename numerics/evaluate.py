@@ -10,6 +10,7 @@ searches only; reported values always come from :func:`evaluate`.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -51,6 +52,8 @@ def argument_names(formula: Formula) -> tuple[str, ...]:
 
 def to_mpf(value: object, name: str) -> mpmath.mpf:
     """A finite real value as an mpf at the current precision (exact for floats, ints and rationals)."""
+    if type(value) is float and math.isfinite(value):  # the common case, fast
+        return mpmath.mpf(value)
     if isinstance(value, sp.Rational):
         value = Fraction(int(value.p), int(value.q))
     if isinstance(value, Fraction):
@@ -78,9 +81,9 @@ def evaluate(formula: Formula, *, dps: int = DEFAULT_DPS, **values: object) -> m
     """
     check_dps(dps)
     names = argument_names(formula)
-    missing = [n for n in names if n not in values]
-    unknown = sorted(set(values) - set(names))
-    if missing or unknown:
+    if len(values) != len(names) or not all(n in values for n in names):
+        missing = [n for n in names if n not in values]
+        unknown = sorted(set(values) - set(names))
         raise InvalidArgument(
             f"formula {formula.name!r} takes {list(names)}; missing {missing}, unknown {unknown}"
         )

@@ -39,7 +39,7 @@ from theory.proxy import SUMMAND, grid
 TIE_TOLERANCE = 1e-9
 """Grid points whose float64 log-value is within this (relative) of the minimum are re-decided in mpmath."""
 
-SCAN_POINTS = 256
+SCAN_POINTS = 128
 """Points of the float64 scan of (0, 2] bracketing the continuous minimiser for golden-section search."""
 
 _GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
@@ -133,7 +133,7 @@ def _log_objectives(spec: Spectrum, formula: Formula, fixed: dict[str, object], 
     return vector, scalar
 
 
-def _golden_section(objective, low: float, high: float, tolerance: float = 1e-8) -> float:
+def _golden_section(objective, low: float, high: float, tolerance: float = 1e-7) -> float:
     """A minimiser of a unimodal-on-[low, high] function by golden-section search (standard)."""
     a, b = low, high
     c, d = b - _GOLDEN * (b - a), a + _GOLDEN * (b - a)
