@@ -1,6 +1,6 @@
 """How close ``specbound bound`` is to the cheapest exact computation, and what thin factors save.
 
-On minilm-l6, after loading the weights once, best of 3 wall-clock runs of:
+On minilm-l6, after loading the weights once, the best of 5 interleaved wall-clock runs of:
   (a) the whole bound pipeline: every spectrum, alpha, gamma, post hoc p and both proxies (``proxies``);
   (b) the floor: the cheapest exact computation of all the singular values the bound needs (thin QR
       and a d_h x d_h core SVD per head product, one SVD per feed-forward matrix), nothing else;
@@ -28,17 +28,23 @@ from numerics.matrices import extract_matrices
 from numerics.proxies import proxies
 from numerics.spectrum import core_singular_values, spectrum
 
-REPEATS = 3
+REPEATS = 5
 
 
-def best_of(function: Callable[[], object], repeats: int = REPEATS) -> float:
-    """The smallest wall-clock time of ``repeats`` calls, in seconds."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def wall_time(function: Callable[[], object]) -> float:
+    """Wall-clock seconds of one call."""
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def best_interleaved(*functions: Callable[[], object], repeats: int = REPEATS) -> list[float]:
+    """The best time of each function over ``repeats`` rounds, one call of each per round.
+
+    Interleaving gives every function the same share of the quiet moments of a shared machine.
+    """
+    rounds = [[wall_time(function) for function in functions] for _ in range(repeats)]
+    return [min(times) for times in zip(*rounds, strict=True)]
 
 
 def main(model: str = "minilm-l6") -> int:
@@ -61,7 +67,7 @@ def main(model: str = "minilm-l6") -> int:
 
     with single_threaded_blas():  # the setting the pipeline itself uses, for all three
         naive_report, exact_report = naive(), pipeline()
-        a, b, c = best_of(pipeline), best_of(floor), best_of(naive)
+        a, b, c = best_interleaved(pipeline, floor, naive)
     agreement = abs(float(naive_report.ours) / float(exact_report.ours) - 1)
     print(f"model {model}: L={weights.num_layers}, N={weights.hidden_size}, {len(matrices)} matrices")
     print(f"(a) bound pipeline after loading   {a:7.3f} s")
@@ -72,7 +78,9 @@ def main(model: str = "minilm-l6") -> int:
     print(f"B_ours naive vs exact: relative difference {agreement:.1e}")
 
     command = [sys.executable, "-m", "paper_checks.cli", "bound", model]
-    end_to_end = best_of(lambda: subprocess.run(command, check=True, capture_output=True))
+    (end_to_end,) = best_interleaved(
+        lambda: subprocess.run(command, check=True, capture_output=True), repeats=3
+    )
     print(f"end to end: specbound bound {model}  {end_to_end:.2f} s  (target < 8 s)")
     return 0
 
