@@ -18,6 +18,7 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -253,21 +254,9 @@ def _compose(
         )
         return value
 
-    factors = []
-    for layer in range(depth):
-        heads = sum(
-            (
-                interval_evaluate(
-                    HEAD_LIPSCHITZ,
-                    C_V=head_norm(layer, h, MatrixKind.VT),
-                    C_QK=head_norm(layer, h, MatrixKind.QK),
-                )
-                for h in range(weights.num_heads)
-            ),
-            arb(0),
-        )
-        factors.append(interval_evaluate(LAYER_LIPSCHITZ, L_phi=L_PHI_VALUE, A=heads, **layer_norms(layer)))
-    alphas = tuple(reduce(lambda x, y: x * y, factors[layer + 1 :], arb(1)) for layer in range(depth))
+    alphas = depth_factor_balls(
+        {(c.matrix.layer, c.matrix.head, c.matrix.kind): c.spectral_norm for c in certified}, depth
+    )
 
     contributions = []
     for item in certified:
@@ -305,6 +294,42 @@ def _compose(
     return CertifiedProxies(
         weights.source, depth, n, weights.num_heads, m, tuple(contributions), alphas, ours, edelman
     )
+
+
+def depth_factor_balls(norms: Mapping[tuple[int, int, MatrixKind], arb], num_layers: int) -> tuple[arb, ...]:
+    """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
+
+    ``norms`` maps (layer, head, kind) to a ball containing C2 (head -1 for M_in, M_out); the layer factor
+    is theory's LAYER_LIPSCHITZ with A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)) (exact, SPEC.md
+    section 3), evaluated in arb.
+    """
+    from flint import arb
+
+    heads = sorted({head for (_, head, _) in norms if head >= 0})
+    with flint_context():
+        factors = []
+        for layer in range(num_layers):
+            head_sum = sum(
+                (
+                    interval_evaluate(
+                        HEAD_LIPSCHITZ,
+                        C_V=norms[layer, h, MatrixKind.VT],
+                        C_QK=norms[layer, h, MatrixKind.QK],
+                    )
+                    for h in heads
+                ),
+                arb(0),
+            )
+            factors.append(
+                interval_evaluate(
+                    LAYER_LIPSCHITZ,
+                    L_phi=L_PHI_VALUE,
+                    C_in=norms[layer, -1, MatrixKind.M_IN],
+                    C_out=norms[layer, -1, MatrixKind.M_OUT],
+                    A=head_sum,
+                )
+            )
+        return tuple(reduce(lambda x, y: x * y, factors[layer + 1 :], arb(1)) for layer in range(num_layers))
 
 
 def _arguments(symbols: tuple[object, ...], known: dict[str, arb]) -> dict[str, arb]:
