@@ -211,9 +211,11 @@ def point(label: str, origin: str, family: str, report: ProxyReport) -> ScalingP
     return ScalingPoint(label, origin, family, report.num_layers, report.hidden_size, log_ours, log_edelman)
 
 
-def real_points(
-    context: RunContext, models: Sequence[str] = ("minilm-l3", "minilm-l6")
-) -> list[ScalingPoint]:
+REAL_MODELS = ("minilm-l3", "minilm-l6")
+"""The embedded real checkpoints of the study (one width, N = 384: a depth series only)."""
+
+
+def real_points(context: RunContext, models: Sequence[str] = REAL_MODELS) -> list[ScalingPoint]:
     """The embedded checkpoints (origin ``real``) and every prefix of their layers (origin ``truncated``)."""
     points = []
     for model in models:

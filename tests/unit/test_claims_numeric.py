@@ -216,3 +216,19 @@ def test_claim_10_certified_minority_of_p_0_refutes():
     result = c10_real_spectra.check([report], tail_share_floor=0.2, certified=[minority])
     assert result.verdict is Verdict.REFUTED
     assert any("possible for only 2/12" in f for f in result.details["failures"])
+
+
+def test_claim_11_with_certify_adds_the_interval_decided_comparison(monkeypatch: pytest.MonkeyPatch):
+    from paper_checks.context import RunContext
+    from paper_checks.scaling import QUICK_GRID, REAL_MODELS
+
+    monkeypatch.setattr(c11_proxy_growth, "theory_depth_prediction", lambda: "slower")
+    monkeypatch.setattr(c11_proxy_growth, "theory_width_note", lambda: "width note")
+    context = RunContext(certify=True)
+    context.memo(("scaling_study", QUICK_GRID), lambda: study(1.0, 3.0))
+    for model in REAL_MODELS:
+        context.memo(("certified", model), lambda: {"ours_below_edelman": "yes"})
+    result = c11_proxy_growth.CLAIM.run(context)
+    assert result.verdict is Verdict.VERIFIED
+    assert result.details["certified_ours_below_edelman"] == dict.fromkeys(REAL_MODELS, "yes")
+    assert "certified B_ours < B_Edelman" in result.evidence
