@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
-from numerics.certify.interval_eval import interval_evaluate, to_ball
+from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
@@ -194,12 +194,7 @@ def decide_less(a: arb, b: arb) -> bool | None:
 def grid_size(num_layers: int, hidden_size: int) -> int:
     """m = ceil(L + ln N) from theory's GRID_M, decided in ball arithmetic (else CertificationFailed)."""
     ball = interval_evaluate(GRID_M, L=num_layers, N=hidden_size)
-    value = ball.unique_fmpz()
-    if value is None:
-        raise CertificationFailed(
-            f"ceil(L + ln N) for L={num_layers}, N={hidden_size} is not decided: {ball}"
-        )
-    return int(value)
+    return exact_integer(ball, f"m = ceil(L + ln N) for L={num_layers}, N={hidden_size}")
 
 
 def _post_hoc_minimum(

@@ -92,6 +92,21 @@ def to_ball(value: object, name: str) -> arb:
     return ball
 
 
+def exact_integer(ball: arb, what: str) -> int:
+    """The integer a ball pins down (a ball of radius < 1/2 around an integer), else CertificationFailed.
+
+    >>> from flint import arb
+    >>> exact_integer(arb(12), "m")
+    12
+    """
+    value = ball.unique_fmpz()
+    if value is None:
+        raise CertificationFailed(
+            f"{what} is not decided by its enclosure {ball.str(10)}; it must be an integer"
+        )
+    return int(value)
+
+
 def interval_evaluate(formula: Formula, **values: object) -> arb:
     """A ball containing ``formula`` at every point of the argument balls (symbol names as keywords).
 

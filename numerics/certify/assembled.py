@@ -1,0 +1,204 @@
+"""The assembled bound (reconstructed Theorem 3.1) as a certified ball, mirroring numerics.assembled.
+
+Same inputs and formulas as :func:`numerics.assembled.assembled_bound` (``theory.assembled``,
+provenance ``reconstructed``), with every number a ball:
+
+- spectral norms and Schatten sums come from the certified enclosures (:mod:`numerics.certify.certified`);
+- a shell index j is an integer chosen so that the shell (2^{j/(4L)} for spectral norms, 2^j for Schatten
+  sums) is *certainly* >= every point of the ball: the smallest such j above the index formula's value.
+  The peeling union bound of the theorem holds for every shell containing the network, so any such j
+  gives a valid bound; it coincides with the float pipeline's j unless the value is within the ball's
+  width of a shell boundary (then ``j`` may be one larger, and the bound slightly looser but still valid);
+- the post hoc p of each matrix: the theorem holds for every choice in P_m (union bound over P_m^K), so
+  the certified bound uses p* = the grid point whose MATRIX_TERM ball has the smallest upper end, and
+  reports every grid point whose ball may attain the minimum (``candidates``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from typing import TYPE_CHECKING
+
+from numerics.assembled import LABEL, _check_inputs
+from numerics.certify.balls import flint_context
+from numerics.certify.certified import (
+    CertifiedMatrix,
+    certify_matrix,
+    depth_factor_balls,
+    grid_size,
+    schatten_power_sum,
+)
+from numerics.certify.interval_eval import exact_integer, interval_evaluate
+from numerics.matrices import extract_matrices
+from numerics.weights import TransformerWeights
+from theory import assembled as theorem
+from theory.errors import InvalidArgument
+from theory.formula import Formula
+from theory.proxy import L_PHI_VALUE, MatrixKind, grid
+
+if TYPE_CHECKING:
+    from flint import arb
+
+
+@dataclass(frozen=True, eq=False)
+class CertifiedAssembledMatrix:
+    """One matrix's share of the certified assembled bound."""
+
+    certified: CertifiedMatrix
+    spectral_shell: int
+    rounded_norm: arb
+    input_bound: arb
+    gamma: arb
+    alpha: arb
+    scale: arb
+    dimension: int
+    p: Fraction
+    candidates: tuple[Fraction, ...]
+    schatten_shell: int
+    term: arb
+
+
+@dataclass(frozen=True, eq=False)
+class CertifiedAssembledBound:
+    """GAP_TERM of reconstructed Theorem 3.1 as a ball, with every quantity it was computed from."""
+
+    label: str
+    matrices: tuple[CertifiedAssembledMatrix, ...]
+    sigma: arb
+    sensitivity: arb
+    peel_cost: arb
+    gap: arb
+    m: int
+    matrix_count: int
+    max_dimension: int
+
+    def bound(self, empirical_ramp_risk: object) -> arb:
+        """A ball containing empirical ramp risk + GAP_TERM (the theorem's bound on the 0-1 test error)."""
+        from numerics.certify.interval_eval import to_ball
+
+        with flint_context():
+            risk = to_ball(empirical_ramp_risk, "empirical_ramp_risk")
+            if not (risk >= 0 and risk <= 1):
+                raise InvalidArgument(f"empirical_ramp_risk={empirical_ramp_risk!r} is outside [0, 1]")
+            return risk + self.gap
+
+
+def certified_shell(index: Formula, shell: Formula, value: arb, **extra: object) -> tuple[int, arb]:
+    """(j, ball of shell(j)) with shell(j) certainly >= every point of ``value``, j the smallest such
+    integer from the index formula's value at the ball's upper end upwards."""
+    with flint_context():
+        guess = interval_evaluate(index, **{str(index.args[0]): value.upper()}, **extra)
+        j = math.floor(float(guess.lower().mid()))
+        while not (rounded := interval_evaluate(shell, j=j, **extra)) >= value:
+            j += 1
+        return j, rounded
+
+
+def certify_assembled(
+    weights: TransformerWeights | Sequence[CertifiedMatrix],
+    *,
+    n: int,
+    delta: float,
+    margin: float,
+    T: int,
+    m: int | None = None,
+) -> CertifiedAssembledBound:
+    """A ball containing GAP_TERM of reconstructed Theorem 3.1 for these weights (certified shells and p).
+
+    ``weights`` may also be matrices already certified (:func:`numerics.certify.certified.certify_matrix`).
+    """
+    _check_inputs(n, delta, margin, T)
+    certified = (
+        [certify_matrix(x) for x in extract_matrices(weights)]
+        if isinstance(weights, TransformerWeights)
+        else list(weights)
+    )
+    num_layers = 1 + max(c.matrix.layer for c in certified)
+    num_heads = len({c.matrix.head for c in certified if c.matrix.head >= 0})
+    m = m if m is not None else grid_size(num_layers, certified[0].matrix.shape[0])
+    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    with flint_context():
+        count = exact_integer(interval_evaluate(theorem.MATRIX_COUNT, L=num_layers, H=num_heads), "K")
+        shells = {
+            (c.matrix.layer, c.matrix.head, c.matrix.kind): certified_shell(
+                theorem.SPECTRAL_SHELL_INDEX, theorem.SPECTRAL_SHELL, c.spectral_norm, L=num_layers
+            )
+            for c in certified
+        }
+        rounded = {key: ball for key, (_, ball) in shells.items()}
+        alphas = depth_factor_balls(rounded, num_layers)
+        rows = []
+        for c in certified:
+            layer, head, kind = c.matrix.layer, c.matrix.head, c.matrix.kind
+            available = {
+                "L_phi": L_PHI_VALUE,
+                "C_in": rounded[layer, -1, MatrixKind.M_IN],
+                "C_out": rounded[layer, -1, MatrixKind.M_OUT],
+            }
+            if kind.per_head:
+                available["C_V"] = rounded[layer, head, MatrixKind.VT]
+            gamma = _evaluate_from(theorem.GAMMA_SYNTHETIC[kind], available)
+            b = _evaluate_from(theorem.INPUT_BOUND[kind], available)
+            scale = interval_evaluate(
+                theorem.SCALE, K=count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin
+            )
+            dimension = max(c.matrix.shape)
+            options = []
+            for q in points:
+                j, schatten = certified_shell(
+                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten_power_sum(c, q)
+                )
+                term = interval_evaluate(theorem.MATRIX_TERM, p=q, S=schatten, s=scale, N=dimension)
+                options.append((q, j, term))
+            minimum = reduce(lambda x, y: x.min(y), (t for _, _, t in options))
+            candidates = tuple(q for q, _, t in options if t.lower() <= minimum.upper())
+            q, j, term = min(options, key=lambda o: (o[2].upper(), o[0]))
+            spectral_shell, norm = shells[layer, head, kind]
+            rows.append(
+                CertifiedAssembledMatrix(
+                    c, spectral_shell, norm, b, gamma, alphas[layer], scale, dimension, q, candidates, j, term
+                )
+            )
+        sigma = sum((r.term for r in rows[1:]), rows[0].term)
+        peel = sum(
+            (
+                interval_evaluate(theorem.PEEL_COST, j=r.spectral_shell)
+                + interval_evaluate(theorem.PEEL_COST, j=r.schatten_shell)
+                for r in rows[1:]
+            ),
+            interval_evaluate(theorem.PEEL_COST, j=rows[0].spectral_shell)
+            + interval_evaluate(theorem.PEEL_COST, j=rows[0].schatten_shell),
+        )
+        sensitivity = reduce(
+            lambda x, y: x.max(y),
+            (
+                interval_evaluate(
+                    theorem.SENSITIVITY, C=r.rounded_norm, b=r.input_bound, gamma=r.gamma, alpha=r.alpha
+                )
+                for r in rows
+            ),
+        )
+        max_dimension = max(r.dimension for r in rows)
+        gap = interval_evaluate(
+            theorem.GAP_TERM,
+            Sigma=sigma,
+            n=n,
+            delta=delta,
+            gamma_m=margin,
+            m=m,
+            K=count,
+            T=T,
+            N_max=max_dimension,
+            Q=sensitivity,
+            P=peel,
+        )
+    return CertifiedAssembledBound(LABEL, tuple(rows), sigma, sensitivity, peel, gap, m, count, max_dimension)
+
+
+def _evaluate_from(formula: Formula, available: dict[str, object]) -> arb:
+    """``formula`` in arb with its arguments taken by name from ``available``."""
+    return interval_evaluate(formula, **{str(a): available[str(a)] for a in formula.args})
