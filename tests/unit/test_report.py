@@ -98,3 +98,11 @@ def test_two_point_fit_has_no_error_estimate_and_says_so():
     points = [ScalingPoint(f"m{d}", "real", "r", d, 8, math.log(d), 2 * math.log(d)) for d in (3, 6)]
     fit = fit_exponent(points, "edelman", "L")
     assert fit is not None and fit.stderr is None and "no error estimate" in str(fit)
+
+
+def test_user_checkpoint_path_that_does_not_exist_is_named(tmp_path: Path):
+    from paper_checks.scaling import user_points
+    from theory.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="does not exist"):
+        user_points([str(tmp_path / "bert_uncased_L-2_H-128_A-2")])
