@@ -13,6 +13,8 @@ Modules, one job each:
 - :mod:`numerics.certify.interval_eval`: theory's sympy Formulas evaluated in arb;
 - :mod:`numerics.certify.certified`: per-matrix certificates, contributions, post hoc minima and both
   proxies as enclosures, with verdicts decided by intervals;
+- :mod:`numerics.certify.assembled`: the assembled bound (reconstructed Theorem 3.1) as a ball, with
+  certified shell indices and post hoc p;
 - :mod:`numerics.certify.report`: the certified results as JSON intervals {"lo", "hi"} (rounded outward)
   and text lines, as ``specbound bound --certify`` prints them.
 

@@ -27,13 +27,12 @@ from numerics.assembled import LABEL, _check_inputs
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import (
     CertifiedMatrix,
-    certify_matrix,
+    certify_matrices,
     depth_factor_balls,
     grid_size,
     schatten_power_sum,
 )
 from numerics.certify.interval_eval import exact_integer, interval_evaluate
-from numerics.matrices import extract_matrices
 from numerics.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
@@ -109,14 +108,10 @@ def certify_assembled(
 ) -> CertifiedAssembledBound:
     """A ball containing GAP_TERM of reconstructed Theorem 3.1 for these weights (certified shells and p).
 
-    ``weights`` may also be matrices already certified (:func:`numerics.certify.certified.certify_matrix`).
+    ``weights`` may also be its matrices already certified (``certified.certify_matrices``).
     """
     _check_inputs(n, delta, margin, T)
-    certified = (
-        [certify_matrix(x) for x in extract_matrices(weights)]
-        if isinstance(weights, TransformerWeights)
-        else list(weights)
-    )
+    certified = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
     num_layers = 1 + max(c.matrix.layer for c in certified)
     num_heads = len({c.matrix.head for c in certified if c.matrix.head >= 0})
     m = m if m is not None else grid_size(num_layers, certified[0].matrix.shape[0])

@@ -206,6 +206,20 @@ def _post_hoc_minimum(
     return minimum, tuple(p for p, v in zip(points, values, strict=True) if v.lower() <= top)
 
 
+def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False) -> list[CertifiedMatrix]:
+    """Every matrix of the bound (:func:`numerics.matrices.extract_matrices`) certified, in that order.
+
+    The QR factors of all per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
+    per-call overhead of small QRs dominates on a loaded machine); each is certified per matrix.
+    """
+    matrices = extract_matrices(weights)
+    items = progress(matrices, total=len(matrices), label="certify") if show_progress else matrices
+    products = [x for x in matrices if x.right is not None]
+    qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
+    factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
+    return [certify_matrix(matrix, factorizations.get(id(matrix))) for matrix in items]
+
+
 def certify_proxies(
     weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True
 ) -> CertifiedProxies:
@@ -217,12 +231,7 @@ def certify_proxies(
     if m is None:
         m = grid_size(weights.num_layers, weights.hidden_size)
     points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
-    matrices = extract_matrices(weights)
-    items = progress(matrices, total=len(matrices), label="certify") if show_progress else matrices
-    products = [x for x in matrices if x.right is not None]
-    qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
-    factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-    certified = [certify_matrix(matrix, factorizations.get(id(matrix))) for matrix in items]
+    certified = certify_matrices(weights, show_progress=show_progress)
     with flint_context():
         return _compose(weights, m, points, certified)
 
