@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numerics.blas import single_threaded_blas
 from numerics.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 
@@ -144,7 +145,7 @@ def _column_norm_sum(matrix: np.ndarray) -> float:
 def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
     """sum_ij |(left right^T)_ij| from the product of the factors scaled by exact powers of two."""
     scale_left, scale_right = _binary_scale(left), _binary_scale(right)
-    with np.errstate(under="ignore"):
+    with np.errstate(under="ignore"), single_threaded_blas():
         return scale_left * scale_right * float(np.sum(np.abs((left / scale_left) @ (right / scale_right).T)))
 
 
