@@ -2,17 +2,20 @@
 
 A command module defines ``HELP`` (one line), ``register(parser)`` to add its arguments and
 ``run(args) -> int``. Errors derived from :class:`theory.errors.SpecboundError` are printed as one
-message and exit with status 2; anything else is a bug and keeps its traceback.
+message and exit with status 2; anything else is a bug and keeps its traceback. Every command runs
+with numpy's OpenBLAS single-threaded (see :mod:`numerics.blas`: its threads spin on a busy machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 
+from numerics.blas import single_threaded_blas
 from theory.errors import SpecboundError
 
 
@@ -45,13 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        with single_threaded_blas():
+            return int(args.run(args))
     except SpecboundError as error:
         print(f"specbound {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"specbound {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
