@@ -17,8 +17,9 @@ from typing import Any
 import mpmath
 
 from numerics.evaluate import DEFAULT_DPS
-from numerics.loading import DEFAULT_MODELS, load_weights
+from numerics.loading import load_weights
 from numerics.proxies import MatrixProxy, ProxyReport, proxies
+from paper_checks.commands._model import add_model_arguments
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
@@ -50,14 +51,7 @@ MATRIX_KEYS = (
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bound``."""
-    parser.add_argument(
-        "model",
-        nargs="?",
-        default=DEFAULT_MODELS[0],
-        metavar="MODEL",
-        help=f"an alias ({', '.join(DEFAULT_MODELS)}), a Hugging Face folder, or a .safetensors, .bin "
-        f"or .onnx file (default {DEFAULT_MODELS[0]})",
-    )
+    add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON (DESIGN.md layout)")
     parser.add_argument("--csv", metavar="FILE", help="also write one row per matrix to FILE as CSV")
     parser.add_argument(
@@ -65,9 +59,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--grid-m", type=int, metavar="M", help="grid P_m = {0, 1/M, ..., 2} (default ceil(L + ln N))"
-    )
-    parser.add_argument(
-        "--num-heads", type=int, metavar="H", help="number of heads (a bare weights file without config.json)"
     )
     parser.add_argument(
         "--certify",

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from numerics.loading import DEFAULT_MODELS, load_weights
+from numerics.loading import load_weights
 from numerics.matrices import extract_matrices
 from numerics.spectrum import spectrum
 from numerics.weights import PROJECTIONS
+from paper_checks.commands._model import add_model_arguments
 from theory.proxy import MatrixKind
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
@@ -24,21 +25,8 @@ _HEADERS = {"wq": "Wq", "wk": "Wk", "wv": "Wv", "wo": "Wo", "w_in": "Win", "w_ou
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``inspect``."""
-    parser.add_argument(
-        "model",
-        nargs="?",
-        default=DEFAULT_MODELS[0],
-        metavar="MODEL",
-        help=f"an alias ({', '.join(DEFAULT_MODELS)}), a Hugging Face folder, or a .safetensors, .bin "
-        f"or .onnx file (default {DEFAULT_MODELS[0]})",
-    )
+    add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the same data as JSON")
-    parser.add_argument(
-        "--num-heads",
-        type=int,
-        metavar="H",
-        help="number of attention heads, for a bare weights file with no config.json beside it",
-    )
 
 
 def inspect_model(model: str, num_heads: int | None = None) -> dict:
