@@ -17,10 +17,12 @@ Each spectrum is computed once (:func:`matrix_spectra`) and every later stage re
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, TypeVar
 
 import mpmath
 import numpy as np
@@ -47,6 +49,9 @@ from theory.proxy import (
     MatrixKind,
     grid,
 )
+
+Number = TypeVar("Number", bound=Any)
+"""An exact-enough number type: mpmath.mpf here, flint.arb balls in numerics.certify."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,41 +164,60 @@ def spectral_norms(
     return {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
 
 
+def layer_factors(
+    norms: Mapping[tuple[int, int, MatrixKind], Number],
+    num_layers: int,
+    evaluate_formula: Callable[..., Number],
+    zero: Number,
+) -> list[Number]:
+    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, SPEC.md section 3).
+
+    A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)); ``norms`` maps (layer, head, kind) to C2 (head -1
+    for M_in, M_out). Generic over the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath's
+    :func:`numerics.evaluate.evaluate` here and arb's interval evaluation in :mod:`numerics.certify`.
+    """
+    heads = sorted({head for (_, head, _) in norms if head >= 0})
+    factors = []
+    for layer in range(num_layers):
+        head_sum = sum(
+            (
+                evaluate_formula(
+                    HEAD_LIPSCHITZ, C_V=norms[layer, h, MatrixKind.VT], C_QK=norms[layer, h, MatrixKind.QK]
+                )
+                for h in heads
+            ),
+            zero,
+        )
+        factors.append(
+            evaluate_formula(
+                LAYER_LIPSCHITZ,
+                L_phi=L_PHI_VALUE,
+                C_in=norms[layer, -1, MatrixKind.M_IN],
+                C_out=norms[layer, -1, MatrixKind.M_OUT],
+                A=head_sum,
+            )
+        )
+    return factors
+
+
+def products_of_later(factors: Sequence[Number], one: Number) -> tuple[Number, ...]:
+    """alpha_l = prod_{k > l} factor_k for every layer l, alpha_{L-1} = 1 (the empty product)."""
+    alphas = [one] * len(factors)
+    for layer in range(len(factors) - 2, -1, -1):
+        alphas[layer] = alphas[layer + 1] * factors[layer + 1]
+    return tuple(alphas)
+
+
 def depth_factors(
     norms: Mapping[tuple[int, int, MatrixKind], object], num_layers: int, *, dps: int = DEFAULT_DPS
 ) -> tuple[mpmath.mpf, ...]:
     """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
 
-    A_k = sum_h C2(Vt_h^k) (1 + 4 C2(QK_h^k)); ``norms`` maps (layer, head, kind) to C2 (head -1 for
-    M_in, M_out). The products overflow float64 on deep models, not here.
+    See :func:`layer_factors`. The products overflow float64 on deep models, not here.
     """
-    heads = sorted({head for (_, head, _) in norms if head >= 0})
     with mpmath.workdps(dps):
-        factors = []
-        for layer in range(num_layers):
-            head_sum = mpmath.fsum(
-                evaluate(
-                    HEAD_LIPSCHITZ,
-                    dps=dps,
-                    C_V=norms[layer, h, MatrixKind.VT],
-                    C_QK=norms[layer, h, MatrixKind.QK],
-                )
-                for h in heads
-            )
-            factors.append(
-                evaluate(
-                    LAYER_LIPSCHITZ,
-                    dps=dps,
-                    L_phi=L_PHI_VALUE,
-                    C_in=norms[layer, -1, MatrixKind.M_IN],
-                    C_out=norms[layer, -1, MatrixKind.M_OUT],
-                    A=head_sum,
-                )
-            )
-        alphas = [mpmath.mpf(1)] * num_layers
-        for layer in range(num_layers - 2, -1, -1):
-            alphas[layer] = alphas[layer + 1] * factors[layer + 1]
-    return tuple(alphas)
+        factors = layer_factors(norms, num_layers, functools.partial(evaluate, dps=dps), mpmath.mpf(0))
+        return products_of_later(factors, mpmath.mpf(1))
 
 
 def proxies(

@@ -32,6 +32,7 @@ from numerics.certify.rank import RankInterval, certified_numerical_rank, certif
 from numerics.certify.thin import Factorization, batched_qr, certify_product
 from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.progress import progress
+from numerics.proxies import layer_factors, products_of_later
 from numerics.weights import TransformerWeights
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.proxy import (
@@ -40,9 +41,6 @@ from theory.proxy import (
     EDELMAN_TERM,
     GAMMA,
     GRID_M,
-    HEAD_LIPSCHITZ,
-    L_PHI_VALUE,
-    LAYER_LIPSCHITZ,
     OURS_PROXY,
     SCALE,
     SUMMAND,
@@ -303,37 +301,14 @@ def _compose(
 def depth_factor_balls(norms: Mapping[tuple[int, int, MatrixKind], arb], num_layers: int) -> tuple[arb, ...]:
     """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
 
-    ``norms`` maps (layer, head, kind) to a ball containing C2 (head -1 for M_in, M_out); the layer factor
-    is theory's LAYER_LIPSCHITZ with A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)) (exact, SPEC.md
-    section 3), evaluated in arb.
+    The same composition as the float path (:func:`numerics.proxies.layer_factors`,
+    :func:`numerics.proxies.products_of_later`: exact, SPEC.md section 3), evaluated in arb.
     """
     from flint import arb
 
-    heads = sorted({head for (_, head, _) in norms if head >= 0})
     with flint_context():
-        factors = []
-        for layer in range(num_layers):
-            head_sum = sum(
-                (
-                    interval_evaluate(
-                        HEAD_LIPSCHITZ,
-                        C_V=norms[layer, h, MatrixKind.VT],
-                        C_QK=norms[layer, h, MatrixKind.QK],
-                    )
-                    for h in heads
-                ),
-                arb(0),
-            )
-            factors.append(
-                interval_evaluate(
-                    LAYER_LIPSCHITZ,
-                    L_phi=L_PHI_VALUE,
-                    C_in=norms[layer, -1, MatrixKind.M_IN],
-                    C_out=norms[layer, -1, MatrixKind.M_OUT],
-                    A=head_sum,
-                )
-            )
-        return tuple(reduce(lambda x, y: x * y, factors[layer + 1 :], arb(1)) for layer in range(num_layers))
+        factors = layer_factors(norms, num_layers, interval_evaluate, arb(0))
+        return products_of_later(factors, arb(1))
 
 
 def _arguments(symbols: tuple[object, ...], known: dict[str, arb]) -> dict[str, arb]:
