@@ -19,7 +19,8 @@ rounded up to a power of two; P sums PEEL_COST over the 2K shell indices.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -30,12 +31,18 @@ from numerics.evaluate import (
     argument_names,
     check_dps,
     evaluate,
-    evaluate_from,
     schatten_power_sum,
     to_mpf,
 )
 from numerics.matrices import NamedMatrix
-from numerics.proxies import ProxyReport, default_grid_m, depth_factors, matrix_spectra, toolkit_version
+from numerics.proxies import (
+    Number,
+    ProxyReport,
+    default_grid_m,
+    depth_factors,
+    matrix_spectra,
+    toolkit_version,
+)
 from numerics.spectrum import Spectrum
 from numerics.weights import TransformerWeights
 from theory import assembled as theorem
@@ -96,7 +103,7 @@ class AssembledBound:
             return risk + self.gap
 
 
-def _check_inputs(n: object, delta: object, margin: object, tokens: object) -> None:
+def check_inputs(n: object, delta: object, margin: object, tokens: object) -> None:
     for name, value in (("n", n), ("T", tokens)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise InvalidArgument(f"{name}={value!r} must be a positive integer")
@@ -106,6 +113,38 @@ def _check_inputs(n: object, delta: object, margin: object, tokens: object) -> N
         raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
     if not isinstance(margin, int | float) or not 0 < margin <= 1:
         raise InvalidArgument(f"margin={margin!r} must be in (0, 1] (fixed before training)")
+
+
+def sensitivity_and_scale(
+    matrix: NamedMatrix,
+    rounded_norms: Mapping[tuple[int, int, MatrixKind], Number],
+    alpha: Number,
+    count: int,
+    margin: object,
+    evaluate_formula: Callable[..., Number],
+) -> tuple[Number, Number, Number]:
+    """(gamma_i, b_i, s_i) of one matrix (theory.assembled, reconstructed Theorem 3.1).
+
+    gamma_i = GAMMA_SYNTHETIC[kind] and b_i = INPUT_BOUND[kind] from the rounded spectral norms of the
+    matrix's layer (and of its head's Vt), then s_i = SCALE(K, b_i, gamma_i, alpha_l, margin). Generic over
+    the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath here and arb in numerics.certify.
+    """
+    layer = matrix.layer
+    available = {
+        "L_phi": L_PHI_VALUE,
+        "C_in": rounded_norms[layer, -1, MatrixKind.M_IN],
+        "C_out": rounded_norms[layer, -1, MatrixKind.M_OUT],
+    }
+    if matrix.kind.per_head:
+        available["C_V"] = rounded_norms[layer, matrix.head, MatrixKind.VT]
+
+    def by_name(formula: Formula) -> Number:
+        return evaluate_formula(formula, **{str(a): available[str(a)] for a in formula.args})
+
+    gamma = by_name(theorem.GAMMA_SYNTHETIC[matrix.kind])
+    b = by_name(theorem.INPUT_BOUND[matrix.kind])
+    scale = evaluate_formula(theorem.SCALE, K=count, b=b, gamma=gamma, alpha=alpha, gamma_m=margin)
+    return gamma, b, scale
 
 
 def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
@@ -141,7 +180,7 @@ def assembled_bound(
     margin fixed before training, in (0, 1]; ``delta`` in (0, 1).
     """
     check_dps(dps)
-    _check_inputs(n, delta, margin, T)
+    check_inputs(n, delta, margin, T)
     spectra, report_m = _spectra_of(report_or_weights)
     num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
     num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
@@ -164,17 +203,8 @@ def assembled_bound(
         rows = []
         for matrix, spec in spectra:
             layer = matrix.layer
-            available = {
-                "L_phi": L_PHI_VALUE,
-                "C_in": rounded[layer, -1, MatrixKind.M_IN],
-                "C_out": rounded[layer, -1, MatrixKind.M_OUT],
-            }
-            if matrix.kind.per_head:
-                available["C_V"] = rounded[layer, matrix.head, MatrixKind.VT]
-            gamma = evaluate_from(theorem.GAMMA_SYNTHETIC[matrix.kind], available, dps=dps)
-            b = evaluate_from(theorem.INPUT_BOUND[matrix.kind], available, dps=dps)
-            scale = evaluate(
-                theorem.SCALE, dps=dps, K=count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin
+            gamma, b, scale = sensitivity_and_scale(
+                matrix, rounded, alphas[layer], count, margin, functools.partial(evaluate, dps=dps)
             )
             dimension = max(spec.shape)
             best = None

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.assembled import LABEL, _check_inputs
+from numerics.assembled import LABEL, check_inputs, sensitivity_and_scale
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import (
     CertifiedMatrix,
@@ -37,7 +37,7 @@ from numerics.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula
-from theory.proxy import L_PHI_VALUE, MatrixKind, grid
+from theory.proxy import grid
 
 if TYPE_CHECKING:
     from flint import arb
@@ -110,7 +110,7 @@ def certify_assembled(
 
     ``weights`` may also be its matrices already certified (``certified.certify_matrices``).
     """
-    _check_inputs(n, delta, margin, T)
+    check_inputs(n, delta, margin, T)
     certified = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
     num_layers = 1 + max(c.matrix.layer for c in certified)
     num_heads = len({c.matrix.head for c in certified if c.matrix.head >= 0})
@@ -129,17 +129,8 @@ def certify_assembled(
         rows = []
         for c in certified:
             layer, head, kind = c.matrix.layer, c.matrix.head, c.matrix.kind
-            available = {
-                "L_phi": L_PHI_VALUE,
-                "C_in": rounded[layer, -1, MatrixKind.M_IN],
-                "C_out": rounded[layer, -1, MatrixKind.M_OUT],
-            }
-            if kind.per_head:
-                available["C_V"] = rounded[layer, head, MatrixKind.VT]
-            gamma = _evaluate_from(theorem.GAMMA_SYNTHETIC[kind], available)
-            b = _evaluate_from(theorem.INPUT_BOUND[kind], available)
-            scale = interval_evaluate(
-                theorem.SCALE, K=count, b=b, gamma=gamma, alpha=alphas[layer], gamma_m=margin
+            gamma, b, scale = sensitivity_and_scale(
+                c.matrix, rounded, alphas[layer], count, margin, interval_evaluate
             )
             dimension = max(c.matrix.shape)
             options = []
@@ -192,8 +183,3 @@ def certify_assembled(
             P=peel,
         )
     return CertifiedAssembledBound(LABEL, tuple(rows), sigma, sensitivity, peel, gap, m, count, max_dimension)
-
-
-def _evaluate_from(formula: Formula, available: dict[str, object]) -> arb:
-    """``formula`` in arb with its arguments taken by name from ``available``."""
-    return interval_evaluate(formula, **{str(a): available[str(a)] for a in formula.args})
