@@ -147,6 +147,37 @@ def sensitivity_and_scale(
     return gamma, b, scale
 
 
+def gap_arguments(
+    sigma: object,
+    n: int,
+    delta: object,
+    margin: object,
+    m: int,
+    count: int,
+    tokens: int,
+    max_dimension: int,
+    sensitivity: object,
+    peel_cost: object,
+) -> dict[str, object]:
+    """The arguments of ``theory.assembled.GAP_TERM`` by symbol name (one mapping for every caller).
+
+    Sigma = sum of the per-matrix terms, K = ``count`` matrices, T = ``tokens``, N_max, Q = the largest
+    sensitivity, P = the peeling cost; see ``theory.assembled.assembled_inputs_doc()``.
+    """
+    return {
+        "Sigma": sigma,
+        "n": n,
+        "delta": delta,
+        "gamma_m": margin,
+        "m": m,
+        "K": count,
+        "T": tokens,
+        "N_max": max_dimension,
+        "Q": sensitivity,
+        "P": peel_cost,
+    }
+
+
 def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
     """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
     j = int(evaluate(index_formula, dps=dps, **{argument_names(index_formula)[0]: value}, **extra))
@@ -254,16 +285,7 @@ def assembled_bound(
         gap = evaluate(
             theorem.GAP_TERM,
             dps=dps,
-            Sigma=sigma,
-            n=n,
-            delta=delta,
-            gamma_m=margin,
-            m=m,
-            K=count,
-            T=T,
-            N_max=max_dimension,
-            Q=sensitivity,
-            P=peel,
+            **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
         )
     signature = f"bound:{LABEL}|grid:m={m}|eval:mpmath-dps={dps}|version:{toolkit_version()}"
     return AssembledBound(

@@ -27,7 +27,7 @@ from math import log, sqrt
 import numpy as np
 import sympy as sp
 
-from numerics.assembled import AssembledBound, assembled_bound
+from numerics.assembled import AssembledBound, assembled_bound, gap_arguments
 from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
 from numerics.proxies import proxies
@@ -229,18 +229,18 @@ def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None 
     if not 0 < delta < 1:
         raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
     formula = formula if formula is not None else assembled.GAP_TERM
-    values = {
-        "Sigma": bound.sigma,
-        "n": bound.n,
-        "delta": delta,
-        "gamma_m": bound.margin,
-        "m": bound.m,
-        "K": bound.matrix_count,
-        "T": bound.tokens,
-        "N_max": bound.max_dimension,
-        "Q": bound.sensitivity,
-        "P": bound.peel_cost,
-    }
+    values = gap_arguments(
+        bound.sigma,
+        bound.n,
+        delta,
+        bound.margin,
+        bound.m,
+        bound.matrix_count,
+        bound.tokens,
+        bound.max_dimension,
+        bound.sensitivity,
+        bound.peel_cost,
+    )
     return float(evaluate(formula, dps=bound.dps, **{name: values[name] for name in argument_names(formula)}))
 
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.assembled import LABEL, check_inputs, sensitivity_and_scale
+from numerics.assembled import LABEL, check_inputs, gap_arguments, sensitivity_and_scale
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import (
     CertifiedMatrix,
@@ -171,15 +171,6 @@ def certify_assembled(
         max_dimension = max(r.dimension for r in rows)
         gap = interval_evaluate(
             theorem.GAP_TERM,
-            Sigma=sigma,
-            n=n,
-            delta=delta,
-            gamma_m=margin,
-            m=m,
-            K=count,
-            T=T,
-            N_max=max_dimension,
-            Q=sensitivity,
-            P=peel,
+            **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
         )
     return CertifiedAssembledBound(LABEL, tuple(rows), sigma, sensitivity, peel, gap, m, count, max_dimension)
