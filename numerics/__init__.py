@@ -5,6 +5,8 @@ from numerics.assembled import assembled_bound as assembled_bound
 from numerics.evaluate import evaluate as evaluate
 from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
 from numerics.loading import load_weights as load_weights
+from numerics.loading.weights import LayerWeights as LayerWeights
+from numerics.loading.weights import TransformerWeights as TransformerWeights
 from numerics.matrices import NamedMatrix as NamedMatrix
 from numerics.matrices import extract_matrices as extract_matrices
 from numerics.posthoc import PChoice as PChoice
@@ -13,5 +15,3 @@ from numerics.proxies import ProxyReport as ProxyReport
 from numerics.proxies import proxies as proxies
 from numerics.spectrum import Spectrum as Spectrum
 from numerics.spectrum import spectrum as spectrum
-from numerics.weights import LayerWeights as LayerWeights
-from numerics.weights import TransformerWeights as TransformerWeights

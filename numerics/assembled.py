@@ -34,6 +34,7 @@ from numerics.evaluate import (
     schatten_power_sum,
     to_mpf,
 )
+from numerics.loading.weights import TransformerWeights
 from numerics.matrices import NamedMatrix
 from numerics.proxies import (
     Number,
@@ -44,7 +45,6 @@ from numerics.proxies import (
     toolkit_version,
 )
 from numerics.spectrum import Spectrum
-from numerics.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.weights import TransformerWeights
+from numerics.loading.weights import TransformerWeights
 from theory.proxy import MatrixKind
 
 
@@ -63,7 +63,7 @@ def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
     """All matrices of the bound, layer by layer: per head QK_h then Vt_h, then M_in and M_out.
 
     >>> import numpy as np
-    >>> from numerics.weights import LayerWeights, TransformerWeights
+    >>> from numerics.loading.weights import LayerWeights, TransformerWeights
     >>> rng = np.random.default_rng(0)
     >>> layer = LayerWeights(*(rng.standard_normal(s) for s in [(4, 4)] * 4 + [(8, 4), (4, 8)]))
     >>> ms = extract_matrices(TransformerWeights((layer,), 4, 2, 8, "random"))

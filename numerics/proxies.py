@@ -29,11 +29,11 @@ import numpy as np
 
 from numerics.blas import single_threaded_blas
 from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
+from numerics.loading.weights import TransformerWeights
 from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
-from numerics.weights import TransformerWeights
 from theory.errors import InvalidArgument
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,

@@ -10,7 +10,7 @@ configuration objects of :mod:`numerics.synthetic`, not trained models.
   ``"power_law"`` (sigma_i = c i^{-beta}) or ``"flat"`` (sigma_i = c);
 - :func:`matrices_with_spectrum`: U diag(sigma) V^T with Haar-random orthogonal U, V (QR of a Gaussian
   matrix with the signs of diag(R) fixed), returned with the prescribed sigma;
-- :func:`transformer_weights`: :class:`numerics.weights.TransformerWeights` of given (or drawn) L, N, heads;
+- :func:`transformer_weights`: :class:`numerics.loading.TransformerWeights` of given (or drawn) L, N, heads;
 - :func:`synthetic_configs`, :func:`sparse_selection_tasks`, :func:`training_configs`.
 
 >>> from hypothesis import given, settings
@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from numerics.synthetic_model import SyntheticConfig
-from numerics.synthetic_tasks import SparseSelectionTask
-from numerics.synthetic_train import TrainingConfig
-from numerics.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.tasks import SparseSelectionTask
+from numerics.synthetic.train import TrainingConfig
 from theory.errors import InvalidArgument, require
 
 require("hypothesis", "test")

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from numerics.loading.weights import TransformerWeights
     from numerics.matrices import NamedMatrix
     from numerics.proxies import ProxyReport
     from numerics.spectrum import Spectrum
-    from numerics.weights import TransformerWeights
     from paper_checks.figures import ContributionCurve, SpectrumCurve
 
 T = TypeVar("T")

@@ -33,7 +33,7 @@ from numerics.certify.certified import (
     schatten_power_sum,
 )
 from numerics.certify.interval_eval import exact_integer, interval_evaluate
-from numerics.weights import TransformerWeights
+from numerics.loading.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula

@@ -30,10 +30,10 @@ from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
+from numerics.loading.weights import TransformerWeights
 from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.progress import progress
 from numerics.proxies import layer_factors, products_of_later
-from numerics.weights import TransformerWeights
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,

@@ -1,7 +1,7 @@
 """Claim 12: the assembled bound dominates the measured generalization gap of trained small transformers.
 
-Evidence: the bound-versus-gap table of :func:`numerics.gap.ratio_table` on the synthetic models the run
-already trained (the quick grid of the scaling study, label noise 0.1, so the gaps are real): for each
+Evidence: the bound-versus-gap table of :func:`numerics.synthetic.gap.ratio_table` on the synthetic models
+the run already trained (the quick grid of the scaling study, label noise 0.1, so the gaps are real): for each
 model the assembled bound (theory.assembled GAP_TERM, reconstructed Theorem 3.1 with every constant
 explicit) against the upper confidence limits (Hoeffding, held-out sample) of the 0-1 margin gap and the
 ramp gap; the ratio bound / gap says how far above the gap the bound sits (a vacuous bound that
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from paper_checks.registry import Claim, ClaimResult, Verdict
 
 if TYPE_CHECKING:
-    from numerics.gap import RatioTable
+    from numerics.synthetic.gap import RatioTable
     from paper_checks.context import RunContext
 
 ID = "12"
@@ -53,7 +53,7 @@ def check(table: RatioTable) -> ClaimResult:
 
 
 def _run(context: RunContext) -> ClaimResult:
-    from numerics.gap import ratio_table
+    from numerics.synthetic.gap import ratio_table
     from paper_checks.scaling import FULL_GRID, QUICK_GRID, single_thread, trained_for_context
 
     models = trained_for_context(context, QUICK_GRID if context.quick else FULL_GRID)

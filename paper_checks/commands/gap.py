@@ -2,8 +2,8 @@
 
 Trains small transformers of the reconstructed theory's class (:mod:`numerics.synthetic`) on sparse
 token selection, clean and with label noise, measures training and held-out 0-1 and ramp risks
-(:mod:`numerics.gap`, Hoeffding half-width stated), evaluates the assembled bound (theory's GAP_TERM,
-reconstructed Theorem 3.1) and the Edelman-type gap shape on the same weights, and prints the ratio
+(:mod:`numerics.synthetic.gap`, Hoeffding half-width stated), evaluates the assembled bound (theory's
+GAP_TERM, reconstructed Theorem 3.1) and the Edelman-type gap shape on the same weights, and prints the ratio
 table bound / measured gap. ``--report DIR`` writes ``DIR/gap.md`` and ``DIR/gap.json``.
 """
 
@@ -14,7 +14,14 @@ import json
 import time
 from pathlib import Path
 
-from numerics.gap import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST, default_grid, ratio_table, train_grid
+from numerics.synthetic.gap import (
+    DEFAULT_DELTA,
+    DEFAULT_MARGIN,
+    DEFAULT_N_TEST,
+    default_grid,
+    ratio_table,
+    train_grid,
+)
 from theory.errors import InvalidArgument, require
 
 HELP = "train small synthetic transformers and print the ratio of the bounds to their measured gaps"

@@ -11,9 +11,9 @@ import argparse
 import json
 
 from numerics.loading import load_weights
+from numerics.loading.weights import PROJECTIONS
 from numerics.matrices import extract_matrices
 from numerics.spectrum import spectrum
-from numerics.weights import PROJECTIONS
 from paper_checks.commands._model import add_model_arguments
 from theory.proxy import MatrixKind
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from test_lemmas_numeric import property_settings
 
 from numerics.assembled import AssembledBound
-from numerics.gap import GapMeasurement, gap_term_at, measure_gap, trained_bound
-from numerics.synthetic_model import SyntheticConfig
-from numerics.synthetic_tasks import SparseSelectionTask
-from numerics.synthetic_train import TrainedModel, TrainingConfig
+from numerics.synthetic.gap import GapMeasurement, gap_term_at, measure_gap, trained_bound
+from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.tasks import SparseSelectionTask
+from numerics.synthetic.train import TrainedModel, TrainingConfig
 from theory import assembled
 from theory.formula import Formula
 
@@ -45,7 +45,7 @@ def trained_models() -> tuple[TrainedModel, ...]:
     pytest.importorskip("torch", reason="training the synthetic transformers needs torch (specbound[models])")
     from hypothesis import settings
 
-    from numerics.synthetic_train import train_synthetic
+    from numerics.synthetic.train import train_synthetic
 
     chosen = _SETTINGS + (_THOROUGH_SETTINGS if settings().max_examples >= 100 else ())
     return tuple(

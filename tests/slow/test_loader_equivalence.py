@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from numerics.loading import load_weights
-from numerics.weights import PROJECTIONS
+from numerics.loading.weights import PROJECTIONS
 
 pytestmark = [pytest.mark.slow, pytest.mark.torch]
 

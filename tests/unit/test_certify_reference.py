@@ -14,7 +14,7 @@ import numpy as np
 from flint import arb, ctx
 
 from numerics.certify.certified import certify_proxies, decide_less
-from numerics.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, TransformerWeights
 
 
 def reference_proxies(weights: TransformerWeights) -> dict[str, object]:

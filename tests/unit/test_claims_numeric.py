@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.gap import BoundRow, GapMeasurement, RatioTable
+from numerics.loading.weights import LayerWeights, TransformerWeights
 from numerics.proxies import proxies
-from numerics.weights import LayerWeights, TransformerWeights
+from numerics.synthetic.gap import BoundRow, GapMeasurement, RatioTable
 from paper_checks.claims import (
     c05_separability,
     c06_grid_rounding,

@@ -10,7 +10,7 @@ import pytest
 from bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
 
 from numerics.loading import clear_cache
-from numerics.weights import PROJECTIONS
+from numerics.loading.weights import PROJECTIONS
 from paper_checks.cli import main
 
 

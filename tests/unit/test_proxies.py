@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from numerics.assembled import assembled_bound
+from numerics.loading.weights import LayerWeights, TransformerWeights
 from numerics.proxies import default_grid_m, proxies
-from numerics.weights import LayerWeights, TransformerWeights
 from theory.errors import InvalidArgument
 
 N, H, F = 4, 2, 8

@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.gap import hoeffding_half_width, measure_gap, ramp_loss
 from numerics.matrices import extract_matrices
-from numerics.synthetic_model import SyntheticConfig
-from numerics.synthetic_tasks import SparseSelectionTask
-from numerics.synthetic_train import TrainingConfig
+from numerics.synthetic.gap import hoeffding_half_width, measure_gap, ramp_loss
+from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.tasks import SparseSelectionTask
+from numerics.synthetic.train import TrainingConfig
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
 torch = pytest.importorskip("torch", reason="the synthetic transformers need torch (specbound[models])")
-from numerics.synthetic_model import build_model, to_weights  # noqa: E402
-from numerics.synthetic_train import predict, train, train_synthetic  # noqa: E402
+from numerics.synthetic.model import build_model, to_weights  # noqa: E402
+from numerics.synthetic.train import predict, train, train_synthetic  # noqa: E402
 
 pytestmark = pytest.mark.torch
 
@@ -181,7 +181,7 @@ def _tiny_noisy_model():
 def test_ratio_table_is_finite_json_and_readable_markdown():
     import json
 
-    from numerics.gap import ratio_table
+    from numerics.synthetic.gap import ratio_table
 
     trained = _tiny_noisy_model()
     table = ratio_table([trained], margin=0.25, delta=0.05, n_test=2000)
@@ -196,7 +196,7 @@ def test_ratio_table_is_finite_json_and_readable_markdown():
 
 
 def test_gap_term_at_reproduces_the_assembled_bound_and_falls_with_delta_rising():
-    from numerics.gap import gap_term_at, trained_bound
+    from numerics.synthetic.gap import gap_term_at, trained_bound
 
     bound = trained_bound(_tiny_noisy_model(), margin=0.25, delta=0.05)
     assert gap_term_at(bound, 0.05) == pytest.approx(float(bound.gap), rel=1e-12)
@@ -208,7 +208,7 @@ def test_gap_term_at_reproduces_the_assembled_bound_and_falls_with_delta_rising(
 def test_edelman_type_value_is_the_edelman_shape_times_the_proxy():
     from math import log, sqrt
 
-    from numerics.gap import edelman_type_gap
+    from numerics.synthetic.gap import edelman_type_gap
 
     # sqrt(ln(nT)/n) ln(n) B_Edelman (theory.baselines.edelman_gap_shape with the proxy as complexity)
     assert edelman_type_gap(8.0, 100, 6) == pytest.approx(sqrt(log(600) / 100) * log(100) * 8.0, rel=1e-12)

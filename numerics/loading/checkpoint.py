@@ -1,4 +1,4 @@
-"""``load_weights``: any BERT-family checkpoint -> :class:`~numerics.weights.TransformerWeights` (float64).
+"""``load_weights``: any BERT-family checkpoint -> :class:`~numerics.loading.TransformerWeights` (float64).
 
 Accepted sources:
 
@@ -7,7 +7,7 @@ Accepted sources:
 - a Hugging Face folder: ``config.json`` with ``model.safetensors`` or ``pytorch_model.bin``;
 - a bare ``.safetensors`` or ``.bin`` file (sizes from a ``config.json`` beside it, else inferred; the
   number of heads cannot be inferred from weights, so it then needs ``num_heads=``);
-- an ``.onnx`` export of a BERT (weights named through their bias ``Add``, see :mod:`numerics.onnx_mapping`).
+- an ``.onnx`` export of a BERT (weights named through their bias ``Add``, see :mod:`.onnx_mapping`).
 
 An alias wins over a folder of the same name in the working directory (write ``./minilm-l6`` for that).
 
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from numerics.hf_folder import CONFIG_NAME, EncoderConfig, find_weights_file, read_config
-from numerics.weights import LayerWeights, TransformerWeights
+from numerics.loading.hf_folder import CONFIG_NAME, EncoderConfig, find_weights_file, read_config
+from numerics.loading.weights import LayerWeights, TransformerWeights
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 
@@ -178,16 +178,16 @@ def _read(path: Path, where: str, config: EncoderConfig | None, num_heads: int |
     """Read the projection tensors of one file and assemble them into validated weights."""
     graph_heads: tuple[int, ...] = ()
     if path.suffix == ".onnx":
-        from numerics.onnx_mapping import read_onnx_projections
+        from numerics.loading.onnx_mapping import read_onnx_projections
 
         tensors, graph_heads = read_onnx_projections(path)
         names: tuple[str, ...] = tuple(tensors)
     elif path.suffix == ".safetensors":
-        from numerics.hf_folder import read_safetensors
+        from numerics.loading.hf_folder import read_safetensors
 
         tensors, names = read_safetensors(path, lambda name: bool(_PROJECTION_KEY.match(name)))
     else:
-        from numerics.hf_folder import read_torch_bin
+        from numerics.loading.hf_folder import read_torch_bin
 
         tensors, names = read_torch_bin(path, lambda name: bool(_PROJECTION_KEY.match(name)))
     layers = _layers(tensors, names, where)

@@ -31,9 +31,9 @@ from numerics.assembled import AssembledBound, assembled_bound, gap_arguments
 from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
 from numerics.proxies import proxies
-from numerics.synthetic_model import SyntheticConfig
-from numerics.synthetic_tasks import SparseSelectionTask, Task
-from numerics.synthetic_train import TrainedModel, TrainingConfig, train_synthetic
+from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.tasks import SparseSelectionTask, Task
+from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
 from theory import assembled
 from theory.assembled import RAMP_LOSS
 from theory.baselines import edelman_bound_lemma, edelman_gap_shape

@@ -3,7 +3,7 @@
 A task is a distribution over (X, y) with X in R^{T x N} (rows of norm exactly 1, as the theory
 assumes) and y in {-1, +1}. It is an object with ``hidden_size``, ``seq_len``, ``name``,
 ``bayes_error`` and ``sample(n, seed) -> Sample``; any object with these works with
-:func:`numerics.synthetic_train.train` and :mod:`numerics.gap`.
+:func:`numerics.synthetic.train.train` and :mod:`numerics.synthetic.gap`.
 """
 
 from __future__ import annotations

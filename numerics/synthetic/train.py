@@ -3,7 +3,7 @@
 Full-batch Adam on the logistic loss of the scaled margin, mean_i log(1 + exp(-y_i f(X_i) / tau)):
 no mini-batch sampling and no dropout, so the same (config, task, training) always gives the same
 weights. Nothing here is part of the bound: training only produces the function whose generalization
-gap :mod:`numerics.gap` measures.
+gap :mod:`numerics.synthetic.gap` measures.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from numerics.synthetic_model import SyntheticConfig, build_model, to_weights
-from numerics.synthetic_tasks import Sample, Task
-from numerics.weights import TransformerWeights
+from numerics.loading.weights import TransformerWeights
+from numerics.synthetic.model import SyntheticConfig, build_model, to_weights
+from numerics.synthetic.tasks import Sample, Task
 from theory.errors import InvalidArgument
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +92,7 @@ def train(model: torch.nn.Module, task: Task, training: TrainingConfig | None = 
     """Train ``model`` (from :func:`build_model`) on ``training.n_train`` samples of ``task``.
 
     The training sample is ``task.sample(n_train, seed=training.seed)``; held-out samples for the gap
-    must use other seeds (:mod:`numerics.gap` does).
+    must use other seeds (:mod:`numerics.synthetic.gap` does).
     """
     import torch
 

@@ -12,7 +12,7 @@ alpha of SPEC.md section 3 has no "1 +" term and the score is exactly X QK_h X^T
 scalar f(X) = <w, x_0> / max(1, ||w||) read off the first token, so |f(X)| <= 1.
 
 The weights are ``nn.Linear`` modules without bias (out x in), so :func:`to_weights` gives a
-:class:`numerics.weights.TransformerWeights` whose matrices (:func:`numerics.matrices.extract_matrices`)
+:class:`numerics.loading.TransformerWeights` whose matrices (:func:`numerics.matrices.extract_matrices`)
 are literally the ones this forward pass multiplies by. torch is imported lazily (``specbound[models]``).
 """
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from numerics.weights import PROJECTIONS, LayerWeights, TransformerWeights
+from numerics.loading.weights import PROJECTIONS, LayerWeights, TransformerWeights
 from theory.errors import InvalidArgument, require
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -2,12 +2,12 @@
 
 The public API, in one place (each name is defined in the module named in parentheses):
 
-- :class:`SyntheticConfig`, :func:`build_model`, :func:`to_weights` (``numerics.synthetic_model``): the
-  architecture, a float64 torch module, and its weights as :class:`numerics.weights.TransformerWeights`;
-- :class:`SparseSelectionTask`, :class:`Sample`, :class:`Task` (``numerics.synthetic_tasks``): tasks as
+- :class:`SyntheticConfig`, :func:`build_model`, :func:`to_weights` (``numerics.synthetic.model``): the
+  architecture, a float64 torch module, and its weights as :class:`numerics.loading.TransformerWeights`;
+- :class:`SparseSelectionTask`, :class:`Sample`, :class:`Task` (``numerics.synthetic.tasks``): tasks as
   objects, with a noisy-label variant (``task.with_noise(0.2)``);
 - :class:`TrainingConfig`, :func:`train`, :func:`train_synthetic`, :class:`TrainedModel`
-  (``numerics.synthetic_train``): deterministic full-batch training on CPU.
+  (``numerics.synthetic.train``): deterministic full-batch training on CPU.
 
 torch is needed (``pip install 'specbound[models]'``) and is imported only when a model is built.
 
@@ -20,9 +20,9 @@ torch is needed (``pip install 'specbound[models]'``) and is imported only when 
 
 from __future__ import annotations
 
-from numerics.synthetic_model import SyntheticConfig, build_model, project_rows, to_weights
-from numerics.synthetic_tasks import Sample, SparseSelectionTask, Task
-from numerics.synthetic_train import TrainedModel, TrainingConfig, predict, train, train_synthetic
+from numerics.synthetic.model import SyntheticConfig, build_model, project_rows, to_weights
+from numerics.synthetic.tasks import Sample, SparseSelectionTask, Task
+from numerics.synthetic.train import TrainedModel, TrainingConfig, predict, train, train_synthetic
 
 __all__ = [
     "Sample",
