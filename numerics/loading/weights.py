@@ -1,8 +1,11 @@
-"""`TransformerWeights`: the projection matrices of a BERT-family encoder, as float64 arrays.
+"""`TransformerWeights`: the projection matrices of a transformer, as float64 arrays.
 
-Layout follows PyTorch ``nn.Linear`` (out x in): Wq, Wk, Wv, Wo are N x N, Win is F x N, Wout is N x F
-(F the feed-forward size). Biases, LayerNorm and embeddings are not kept: the theory ignores them
-(SPEC.md section 2, exact).
+Layout follows PyTorch ``nn.Linear`` (out x in): Wq and Wo are N x N, Wk and Wv are (K d_h) x N with K
+the number of key/value heads (K = H without grouped-query attention), Win is F x N, Wout is N x F
+(F the feed-forward size). A gated (SwiGLU) feed-forward also keeps its gate Wgate (F x N); Win is then
+its "up" projection and Wout its "down" projection. Biases, normalisation and embeddings are not kept:
+the theory ignores them (exact: the authors' ``extract.py``); ``numerics.loading.families`` says per
+model family what that leaves out.
 """
 
 from __future__ import annotations
@@ -27,10 +30,13 @@ class LayerWeights:
     wo: np.ndarray
     w_in: np.ndarray
     w_out: np.ndarray
+    w_gate: np.ndarray | None = None
+    """The gate of a SwiGLU feed-forward, W_down (silu(W_gate x) * W_up x); None for GELU/ReLU blocks."""
 
     def items(self) -> tuple[tuple[str, np.ndarray], ...]:
-        """(name, array) pairs in SPEC.md order."""
-        return tuple((name, getattr(self, name)) for name in PROJECTIONS)
+        """(name, array) pairs in SPEC.md order, then ``w_gate`` when the block is gated."""
+        gate = (("w_gate", self.w_gate),) if self.w_gate is not None else ()
+        return tuple((name, getattr(self, name)) for name in PROJECTIONS) + gate
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,35 +52,26 @@ class TransformerWeights:
     num_heads: int
     ffn_size: int
     source: str
+    num_kv_heads: int | None = None
+    """K, the number of key/value heads (grouped-query attention); None means K = H."""
+    family: str | None = None
+    """The model family the weights were read as (``numerics.loading.families``); None when unknown."""
 
     def __post_init__(self) -> None:
-        n, f, h = self.hidden_size, self.ffn_size, self.num_heads
-        where = f"in {self.source}"
         if not self.layers:
-            raise InvalidArgument(f"no encoder layers {where}; a transformer needs at least one layer")
-        if h < 1 or n < 1 or f < 1:
-            raise InvalidArgument(f"hidden_size={n}, num_heads={h}, ffn_size={f} {where} must all be >= 1")
-        if n % h:
             raise InvalidArgument(
-                f"hidden_size={n} is not divisible by num_heads={h} {where}; "
-                "heads must split the hidden dimension"
+                f"no encoder layers in {self.source}; a transformer needs at least one layer"
             )
-        expected = {"wq": (n, n), "wk": (n, n), "wv": (n, n), "wo": (n, n), "w_in": (f, n), "w_out": (n, f)}
+        check_sizes(self.hidden_size, self.num_heads, self.kv_heads, self.ffn_size, self.source)
         for index, layer in enumerate(self.layers):
-            for name, array in layer.items():
-                if not isinstance(array, np.ndarray) or array.dtype != np.float64:
-                    raise InvalidArgument(f"layer {index} {name} {where} must be a float64 numpy array")
-                if array.shape != expected[name]:
-                    raise InvalidArgument(
-                        f"layer {index} {name} {where} has shape {array.shape}, expected {expected[name]} "
-                        f"(N={n}, FFN={f}, nn.Linear layout out x in)"
-                    )
-                if not np.isfinite(array).all():
-                    bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
-                    raise InvalidArgument(
-                        f"layer {index} {name} {where} has {bad} NaN or infinite entries; "
-                        "the checkpoint is damaged or was saved mid-divergence"
-                    )
+            check_layer(
+                index, layer, self.hidden_size, self.kv_heads * self.head_dim, self.ffn_size, self.source
+            )
+
+    @property
+    def kv_heads(self) -> int:
+        """K, the number of key/value heads (H unless the attention is grouped-query)."""
+        return self.num_heads if self.num_kv_heads is None else self.num_kv_heads
 
     @property
     def num_layers(self) -> int:
@@ -96,4 +93,51 @@ class TransformerWeights:
             self.num_heads,
             self.ffn_size,
             f"{self.source} (first {depth} of {self.num_layers} layers)",
+            self.num_kv_heads,
+            self.family,
         )
+
+
+def check_sizes(n: int, h: int, k: int, f: int, source: str) -> None:
+    """N, H, K and F must be positive, H must split N, and K must divide H (whole groups of query heads)."""
+    where = f"in {source}"
+    if h < 1 or n < 1 or f < 1:
+        raise InvalidArgument(f"hidden_size={n}, num_heads={h}, ffn_size={f} {where} must all be >= 1")
+    if n % h:
+        raise InvalidArgument(
+            f"hidden_size={n} is not divisible by num_heads={h} {where}; "
+            "heads must split the hidden dimension"
+        )
+    if k < 1 or h % k:
+        raise InvalidArgument(
+            f"num_heads={h} is not a multiple of num_kv_heads={k} {where}; grouped-query attention shares "
+            "each key/value head with a whole group of query heads"
+        )
+
+
+def check_layer(index: int, layer: LayerWeights, n: int, kv_width: int, f: int, source: str) -> None:
+    """Every array of a layer is a finite float64 matrix of its expected shape (``kv_width`` = K d_h)."""
+    where = f"in {source}"
+    expected = {
+        "wq": (n, n),
+        "wk": (kv_width, n),
+        "wv": (kv_width, n),
+        "wo": (n, n),
+        "w_in": (f, n),
+        "w_out": (n, f),
+        "w_gate": (f, n),
+    }
+    for name, array in layer.items():
+        if not isinstance(array, np.ndarray) or array.dtype != np.float64:
+            raise InvalidArgument(f"layer {index} {name} {where} must be a float64 numpy array")
+        if array.shape != expected[name]:
+            raise InvalidArgument(
+                f"layer {index} {name} {where} has shape {array.shape}, expected {expected[name]} "
+                f"(N={n}, FFN={f}, nn.Linear layout out x in)"
+            )
+        if not np.isfinite(array).all():
+            bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
+            raise InvalidArgument(
+                f"layer {index} {name} {where} has {bad} NaN or infinite entries; "
+                "the checkpoint is damaged or was saved mid-divergence"
+            )

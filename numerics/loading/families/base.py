@@ -1,0 +1,123 @@
+"""What a model-family adapter is: where a layer's projections live, and how its blocks meet the theory.
+
+A :class:`Family` names its ``config.json`` ``model_type`` values, one or more tensor-naming
+:class:`Scheme` (a layer path such as ``encoder.layer`` and the module of each projection inside it),
+how to read L, N, H, K and F from a config, how to turn the tensors of one layer into
+:class:`~numerics.loading.weights.LayerWeights` (``nn.Linear`` layout, float64), and the
+:class:`~numerics.loading.coverage.Coverage` of its blocks (``coverage(weights)`` may compute numbers
+from the weights). Adding a family is one module that builds a ``Family``, plus its registration.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from numerics.loading.coverage import Coverage
+from numerics.loading.weights import LayerWeights
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """L, N, H, K (key/value heads) and F as a config declares them (None where it says nothing)."""
+
+    num_layers: int | None = None
+    hidden_size: int | None = None
+    num_heads: int | None = None
+    num_kv_heads: int | None = None
+    ffn_size: int | None = None
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One naming of a layer's tensors: ``<prefix><layer_path>.<i>.<module>.weight`` per role.
+
+    ``modules`` maps a role (``wq``, ``wk``, ..., or a family-specific one such as GPT-2's fused
+    ``c_attn``) to its module path inside the layer; the first role anchors the layer search.
+    """
+
+    layer_path: str
+    modules: Mapping[str, str]
+
+    @cached_property
+    def anchor(self) -> re.Pattern[str]:
+        """Matches the first role's weight name; groups ``prefix`` and ``layer``."""
+        first = next(iter(self.modules.values()))
+        return re.compile(
+            rf"^(?P<prefix>(?:.*\.)?){re.escape(self.layer_path)}\.(?P<layer>\d+)\.{re.escape(first)}\.weight$"
+        )
+
+    def names(self, prefix: str, layer: int) -> dict[str, str]:
+        """Role -> full tensor name of layer ``layer`` under ``prefix``."""
+        return {
+            role: f"{prefix}{self.layer_path}.{layer}.{module}.weight"
+            for role, module in self.modules.items()
+        }
+
+
+def linear_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
+    """The layer of a family whose projections are ``nn.Linear`` weights under the standard roles."""
+    return LayerWeights(
+        wq=tensors["wq"],
+        wk=tensors["wk"],
+        wv=tensors["wv"],
+        wo=tensors["wo"],
+        w_in=tensors["w_in"],
+        w_out=tensors["w_out"],
+        w_gate=tensors.get("w_gate"),
+    )
+
+
+@dataclass(frozen=True)
+class SizeReader:
+    """Reads :class:`Sizes` from a config: ``keys`` maps a field to the config key, ``defaults`` fill gaps."""
+
+    keys: Mapping[str, str]
+    defaults: Mapping[str, Callable[[Mapping], int | None]] = field(default_factory=dict)
+
+    def __call__(self, config: Mapping) -> Sizes:
+        values = {name: config.get(key) for name, key in self.keys.items()}
+        for name, default in self.defaults.items():
+            if values.get(name) is None:
+                values[name] = default(config)
+        return Sizes(**values)
+
+    def key(self, name: str) -> str:
+        """The config key of a :class:`Sizes` field (for messages)."""
+        return self.keys.get(name, name)
+
+
+def size_reader(keys: Mapping[str, str], **defaults: Callable[[Mapping], int | None]) -> SizeReader:
+    """A :class:`SizeReader` with the given keys and defaults."""
+    return SizeReader(keys, defaults)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A model family's adapter (module docstring)."""
+
+    key: str
+    title: str
+    model_types: tuple[str, ...]
+    schemes: tuple[Scheme, ...]
+    sizes: SizeReader
+    coverage: Callable[[Mapping[str, float]], tuple[Coverage, ...]]
+    """The records of the family's blocks, given the maxima over layers of :attr:`measures`."""
+    assemble: Callable[[Mapping[str, np.ndarray], Sizes], LayerWeights] = field(default=linear_layer)
+    measures: Callable[[LayerWeights, int, int], dict[str, float]] = field(default=lambda layer, h, k: {})
+    """Numbers one layer contributes to the coverage (layer, H, K -> name -> value); maxima are kept."""
+
+
+def family_coverage(
+    family: Family, layers: Iterable[LayerWeights], num_heads: int, kv_heads: int
+) -> tuple[Coverage, ...]:
+    """The family's coverage records for a model, its per-layer measures reduced by max over layers."""
+    maxima: dict[str, float] = {}
+    for layer in layers:
+        for name, value in family.measures(layer, num_heads, kv_heads).items():
+            maxima[name] = max(value, maxima.get(name, value))
+    return family.coverage(maxima)

@@ -1,0 +1,33 @@
+"""DistilBERT: BERT's post-LN encoder block under other module names (q_lin ... ffn.lin2).
+
+Keys ``<prefix>transformer.layer.{i}.attention.q_lin`` etc. (``nn.Linear``); config keys ``n_layers``,
+``dim``, ``n_heads``, ``hidden_dim``. The block is BERT's (post-LN, GELU), so is its coverage.
+"""
+
+from __future__ import annotations
+
+from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.bert import bert_coverage
+
+FAMILY = Family(
+    key="distilbert",
+    title="DistilBERT (post-LN encoder)",
+    model_types=("distilbert",),
+    schemes=(
+        Scheme(
+            "transformer.layer",
+            {
+                "wq": "attention.q_lin",
+                "wk": "attention.k_lin",
+                "wv": "attention.v_lin",
+                "wo": "attention.out_lin",
+                "w_in": "ffn.lin1",
+                "w_out": "ffn.lin2",
+            },
+        ),
+    ),
+    sizes=size_reader(
+        {"num_layers": "n_layers", "hidden_size": "dim", "num_heads": "n_heads", "ffn_size": "hidden_dim"}
+    ),
+    coverage=bert_coverage,
+)

@@ -1,0 +1,61 @@
+"""GPT-2: a pre-LN causal decoder whose projections are ``Conv1D`` (in x out) and whose Q, K, V are fused.
+
+Keys ``<prefix>h.{i}.attn.c_attn`` (N x 3N: columns [0, N) are Q, [N, 2N) K, [2N, 3N) V),
+``attn.c_proj`` (N x N), ``mlp.c_fc`` (N x F), ``mlp.c_proj`` (F x N). ``Conv1D`` computes x W + b, so
+each weight is the transpose of the ``nn.Linear`` one: Wq = c_attn[:, :N]^T and so on. Config keys
+``n_layer``, ``n_embd``, ``n_head``, ``n_inner`` (None means 4 n_embd).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from numerics.loading import coverage as c
+from numerics.loading.families.base import Family, Scheme, Sizes, size_reader
+from numerics.loading.weights import LayerWeights
+
+
+def gpt2_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
+    """Split the fused ``c_attn`` into Q, K, V and transpose every ``Conv1D`` weight to out x in."""
+    fused = tensors["c_attn"]
+    n = fused.shape[0]
+    return LayerWeights(
+        wq=fused[:, :n].T,
+        wk=fused[:, n : 2 * n].T,
+        wv=fused[:, 2 * n :].T,
+        wo=tensors["wo"].T,
+        w_in=tensors["w_in"].T,
+        w_out=tensors["w_out"].T,
+    )
+
+
+def gpt2_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
+    """Pre-LN causal decoder with tanh-GELU and learned absolute positions."""
+    return (
+        c.ATTENTION_EXACT,
+        c.GELU_TANH,
+        c.SOFTMAX_CAUSAL,
+        c.LAYER_NORM_PRE,
+        c.BIASES,
+        c.ABSOLUTE_POSITIONS,
+    )
+
+
+FAMILY = Family(
+    key="gpt2",
+    title="GPT-2 (pre-LN causal decoder, Conv1D, fused QKV)",
+    model_types=("gpt2",),
+    schemes=(
+        Scheme(
+            "h", {"c_attn": "attn.c_attn", "wo": "attn.c_proj", "w_in": "mlp.c_fc", "w_out": "mlp.c_proj"}
+        ),
+    ),
+    sizes=size_reader(
+        {"num_layers": "n_layer", "hidden_size": "n_embd", "num_heads": "n_head", "ffn_size": "n_inner"},
+        ffn_size=lambda config: 4 * config["n_embd"] if isinstance(config.get("n_embd"), int) else None,
+    ),
+    coverage=gpt2_coverage,
+    assemble=gpt2_layer,
+)

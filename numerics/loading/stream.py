@@ -1,0 +1,197 @@
+"""A checkpoint opened lazily: its family, sizes and coverage known, its layers read one at a time.
+
+:func:`open_tensors` identifies the family (:func:`numerics.loading.families.detect`), checks that every
+layer 0..L-1 has all its projections, reads layer 0 for the sizes N, F and K d_h, checks them against
+the config, and settles the number of heads. :meth:`Checkpoint.layers` then yields validated
+:class:`LayerWeights` one layer at a time (memory-mapped files stay on disk until a layer is asked for);
+:meth:`Checkpoint.weights` collects them into :class:`TransformerWeights`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from numerics.loading.coverage import Coverage
+from numerics.loading.families import (
+    FAMILIES,
+    Family,
+    Scheme,
+    by_model_type,
+    detect,
+    family_coverage,
+    supported_text,
+)
+from numerics.loading.families.base import Sizes
+from numerics.loading.tensors import TensorSource
+from numerics.loading.weights import LayerWeights, TransformerWeights, check_layer, check_sizes
+from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
+
+
+@dataclass(frozen=True, eq=False)
+class Checkpoint:
+    """A model whose layers are read on demand from ``tensors``."""
+
+    family: Family
+    scheme: Scheme
+    prefix: str
+    tensors: TensorSource
+    sizes: Sizes
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    num_kv_heads: int
+    ffn_size: int
+    source: str
+
+    @property
+    def head_dim(self) -> int:
+        """d_h = N / H."""
+        return self.hidden_size // self.num_heads
+
+    def layer(self, index: int) -> LayerWeights:
+        """Layer ``index``, read now, float64, validated (shapes, finiteness)."""
+        return read_layer(self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self)
+
+    def layers(self) -> Iterator[LayerWeights]:
+        """The layers in order, each read when the iterator reaches it."""
+        return (self.layer(index) for index in range(self.num_layers))
+
+    def weights(self) -> TransformerWeights:
+        """Every layer in memory, as :class:`TransformerWeights`."""
+        return TransformerWeights(
+            tuple(self.layers()),
+            self.hidden_size,
+            self.num_heads,
+            self.ffn_size,
+            self.source,
+            self.num_kv_heads,
+            self.family.key,
+        )
+
+    def coverage(self) -> tuple[Coverage, ...]:
+        """The family's coverage records, its weight-dependent values computed layer by layer."""
+        return family_coverage(self.family, self.layers(), self.num_heads, self.num_kv_heads)
+
+
+def read_layer(
+    family: Family,
+    scheme: Scheme,
+    prefix: str,
+    tensors: TensorSource,
+    sizes: Sizes,
+    index: int,
+    shape: Checkpoint | None = None,
+) -> LayerWeights:
+    """One layer's tensors assembled by the family adapter; validated against ``shape``'s sizes if given."""
+    names = scheme.names(prefix, index)
+    arrays = tensors.read(names.values())
+    where = shape.source if shape else "checkpoint"
+    for name in names.values():
+        if arrays[name].ndim != 2:
+            raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
+    layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
+    for _, array in layer.items():
+        array.setflags(write=False)
+    if shape is not None:
+        kv_width = shape.num_kv_heads * shape.head_dim
+        check_layer(index, layer, shape.hidden_size, kv_width, shape.ffn_size, shape.source)
+    return layer
+
+
+def open_tensors(
+    tensors: TensorSource, config: Mapping | None, where: str, heads: Callable[[int | None], int]
+) -> Checkpoint:
+    """Identify the family and sizes of the tensors in ``tensors`` (module docstring).
+
+    ``heads(declared)`` settles the number of heads from the config's value (explicit argument, ONNX
+    graph and config must agree; see :mod:`numerics.loading.checkpoint`).
+    """
+    names = tensors.names
+    model_type = (config or {}).get("model_type")
+    if model_type is not None and by_model_type(model_type) is None:
+        raise UnsupportedCheckpoint(
+            f"{where}: its config.json says model_type={model_type!r}; specbound reads model_type "
+            f"{supported_text()}"
+        )
+    try:
+        found = detect(config, names)
+    except UnsupportedCheckpoint as error:
+        raise UnsupportedCheckpoint(f"{where}: {error}") from None
+    if found is None:
+        raise UnsupportedCheckpoint(
+            f"{where} is not a supported transformer: {describe_names(config, names)}"
+        )
+    family, scheme, prefix = found
+    sizes = _declared(family, config, where)
+    indices = {int(m["layer"]) for m in map(scheme.anchor.match, names) if m and m["prefix"] == prefix}
+    present = set(names)
+    for index in range(max(indices) + 1):
+        for role, name in scheme.names(prefix, index).items():
+            if name not in present:
+                raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
+    first = read_layer(family, scheme, prefix, tensors, sizes, 0)
+    found_sizes = {
+        "num_layers": max(indices) + 1,
+        "hidden_size": int(first.wq.shape[1]),
+        "ffn_size": int(first.w_in.shape[0]),
+    }
+    for name, value in found_sizes.items():
+        declared = getattr(sizes, name)
+        if declared is not None and declared != value:
+            raise CheckpointError(
+                f"{where}: its config.json says {family.sizes.key(name)}={declared} "
+                f"but the weights have {value}"
+            )
+    num_heads = heads(sizes.num_heads)
+    hidden = found_sizes["hidden_size"]
+    if hidden % num_heads and num_heads == sizes.num_heads:
+        raise InvalidArgument(
+            f"{where}: hidden_size={hidden} is not divisible by {family.sizes.key('num_heads')}={num_heads}; "
+            f"the heads must split the hidden dimension evenly (its config.json)"
+        )
+    check_sizes(hidden, num_heads, num_heads, found_sizes["ffn_size"], where)
+    kv_width = int(first.wk.shape[0])
+    head_dim = hidden // num_heads
+    kv_heads = kv_width // head_dim
+    if kv_width % head_dim or (sizes.num_kv_heads is not None and sizes.num_kv_heads != kv_heads):
+        raise CheckpointError(
+            f"{where}: the key projection has {kv_width} rows, not a whole number of heads of size "
+            f"{head_dim} "
+            f"matching num_key_value_heads={sizes.num_kv_heads}"
+        )
+    check_sizes(hidden, num_heads, kv_heads, found_sizes["ffn_size"], where)
+    return Checkpoint(
+        family,
+        scheme,
+        prefix,
+        tensors,
+        sizes,
+        found_sizes["num_layers"],
+        hidden,
+        num_heads,
+        kv_heads,
+        found_sizes["ffn_size"],
+        where,
+    )
+
+
+def _declared(family: Family, config: Mapping | None, where: str) -> Sizes:
+    """The sizes the config declares, each a positive integer or absent."""
+    sizes = family.sizes(config or {})
+    for name, value in vars(sizes).items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise CheckpointError(
+                f"{where}: config {family.sizes.key(name)}={value!r} must be a positive integer"
+            )
+    return sizes
+
+
+def describe_names(config: Mapping | None, names: tuple[str, ...]) -> str:
+    """Why no family matched: the config's model type, or a sample of tensor names; and what is supported."""
+    supported = f"specbound reads {', '.join(f.title for f in FAMILIES)} (model_type {supported_text()})"
+    model_type = (config or {}).get("model_type")
+    if model_type is not None:
+        return f"its config says model_type={model_type!r} and no layer's projections were found; {supported}"
+    sample = ", ".join(names[:3]) if names else "no tensors at all"
+    return f"none of its {len(names)} tensors is a known layer projection ({sample}); {supported}"

@@ -1,0 +1,110 @@
+"""Where a checkpoint's tensors come from, read a few at a time as float64: files, shards, or memory.
+
+A :class:`TensorSource` lists its tensor names and reads the ones asked for. Safetensors files (one, or
+the shards of a ``model.safetensors.index.json``) are memory-mapped and read per tensor, so a caller that
+asks for one layer at a time never holds more than that layer; a mapping (a state dict, the tensors of a
+``pytorch_model.bin`` or an ONNX export) is read from memory. Float16/bfloat16/float32 are upcast exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from numerics.loading.hf_folder import read_safetensors
+from theory.errors import CheckpointError, UnsupportedCheckpoint
+
+SHARD_INDEX = "model.safetensors.index.json"
+
+
+class TensorSource(Protocol):
+    """Tensor names, and float64 arrays of the ones asked for."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    def read(self, names: Iterable[str]) -> dict[str, np.ndarray]: ...
+
+
+@dataclass(frozen=True)
+class SafetensorsFiles:
+    """One or more safetensors files (the shards of one model), read tensor by tensor."""
+
+    paths: tuple[Path, ...]
+    shard_of: dict[str, Path] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        from safetensors import SafetensorError, safe_open
+
+        for path in self.paths:
+            try:
+                with safe_open(str(path), framework="numpy") as handle:
+                    for name in handle.keys():  # noqa: SIM118 (a safe_open handle is not a dict)
+                        self.shard_of.setdefault(name, path)
+            except SafetensorError as error:
+                raise CheckpointError(
+                    f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"
+                ) from None
+            except OSError as error:
+                raise CheckpointError(f"{path} cannot be read: {error}") from None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.shard_of)
+
+    def read(self, names: Iterable[str]) -> dict[str, np.ndarray]:
+        by_shard: dict[Path, set[str]] = {}
+        for name in names:
+            by_shard.setdefault(self.shard_of[name], set()).add(name)
+        out: dict[str, np.ndarray] = {}
+        for path, wanted in by_shard.items():
+            out.update(read_safetensors(path, wanted.__contains__)[0])
+        return out
+
+
+def shards(index: Path) -> tuple[Path, ...]:
+    """The shard files a ``model.safetensors.index.json`` names (its ``weight_map`` values), in order."""
+    try:
+        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+        files = sorted(set(weight_map.values()))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise CheckpointError(f"{index} is not a readable shard index (a JSON weight_map): {error}") from None
+    paths = tuple(index.parent / name for name in files)
+    missing = [str(path.name) for path in paths if not path.is_file()]
+    if missing:
+        raise CheckpointError(f"{index} names shards that are missing: {', '.join(missing)}")
+    return paths
+
+
+@dataclass(frozen=True)
+class InMemory:
+    """A mapping from names to numpy arrays or torch tensors (a state dict), upcast on read."""
+
+    tensors: Mapping[str, Any]
+    where: str
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.tensors)
+
+    def read(self, names: Iterable[str]) -> dict[str, np.ndarray]:
+        return {name: as_float64(self.tensors[name], name, self.where) for name in names}
+
+
+def as_float64(value: Any, name: str, where: str) -> np.ndarray:
+    """A float tensor or array as a float64 numpy array (exact upcast); quantised or integer types refused."""
+    if hasattr(value, "detach"):  # a torch tensor
+        import torch
+
+        if not value.dtype.is_floating_point:
+            raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {value.dtype}; only float weights")
+        return value.detach().to(device="cpu", dtype=torch.float64).numpy()
+    array = np.asarray(value)
+    if array.dtype.kind != "f":
+        raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {array.dtype}; only float weights")
+    return array.astype(np.float64)

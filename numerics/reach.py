@@ -1,0 +1,85 @@
+"""Numbers the theory's coverage statements compute from weights: SwiGLU on a ball, rotary attention.
+
+- :func:`swiglu_lipschitz`: the Lipschitz constant of x -> W_down (silu(W_gate x) * W_up x) on
+  ||x||_2 <= b, the formula :data:`theory.gated.SWIGLU_LIPSCHITZ` (reconstructed) evaluated on the
+  layer's spectral norms and largest row norms, sup |silu'| derived by :func:`theory.gated.silu_prime_sup`.
+- Rotary embeddings make the bilinear form of head h position dependent: logits x Wq_h^T R_t Wk_h x'^T
+  with R_t an orthogonal d_h x d_h rotation (t the relative offset). With A = Wq_h^T (N x d_h) and
+  B = Wk_h (d_h x N), sigma_i(R_t B) = sigma_i(B), and Horn's multiplicative inequality
+  prod_{i<=k} sigma_i(A C) <= prod_{i<=k} sigma_i(A) sigma_i(C) (log-majorisation; Horn 1950, Horn &
+  Johnson, Topics in Matrix Analysis, Thm 3.3.4) gives, for every t and every p > 0 (its consequence
+  for p-th powers, Thm 3.3.14 there),
+  sum_i sigma_i(A R_t B)^p <= sum_i (sigma_i(A) sigma_i(B))^p, sigma_1(A R_t B) <= sigma_1(A) sigma_1(B),
+  and rank(A R_t B) <= d_h: :func:`horn_singular_values` is that position-free majorant (standard).
+- :func:`rotary_rotation`: R_t in the ``rotate_half`` convention of transformers (dimension i pairs with
+  i + d_h/2, frequency theta^(-2i/d_h)), for tests that rebuild logits at every offset.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import mpmath
+import numpy as np
+
+from numerics.evaluate import evaluate
+from numerics.loading.weights import LayerWeights
+from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
+
+
+@functools.cache
+def silu_prime_bound() -> mpmath.mpf:
+    """sup |silu'| = 1.0998... (derived by sympy in :mod:`theory.gated`), as an mpmath number."""
+    return mpmath.mpf(str(silu_prime_sup()))
+
+
+def largest_row_norm(matrix: np.ndarray) -> float:
+    """max_i ||row_i||_2 = ||W||_{2 -> inf}: the largest |(W x)_i| over ||x||_2 <= 1."""
+    return float(np.sqrt(np.max(np.sum(matrix * matrix, axis=1))))
+
+
+def swiglu_lipschitz(layer: LayerWeights, radius: float = 1.0) -> mpmath.mpf:
+    """The Lipschitz constant of the layer's SwiGLU block on ||x||_2 <= ``radius`` (module docstring)."""
+    if layer.w_gate is None:
+        raise ValueError("swiglu_lipschitz needs a gated feed-forward (w_gate)")
+    norm = functools.partial(np.linalg.norm, ord=2)
+    return evaluate(
+        SWIGLU_LIPSCHITZ,
+        C_down=float(norm(layer.w_out)),
+        C_gate=float(norm(layer.w_gate)),
+        C_up=float(norm(layer.w_in)),
+        r_gate=largest_row_norm(layer.w_gate),
+        r_up=largest_row_norm(layer.w_in),
+        b=radius,
+        s_prime=silu_prime_bound(),
+    )
+
+
+def horn_singular_values(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """sigma_i(A) sigma_i(B), descending, A (N x d), B (d x N): it majorises sigma(A R B), R orthogonal."""
+    a = np.linalg.svd(left, compute_uv=False)
+    b = np.linalg.svd(right, compute_uv=False)
+    count = min(a.size, b.size)
+    return a[:count] * b[:count]
+
+
+def horn_schatten_bound(left: np.ndarray, right: np.ndarray, p: float) -> float:
+    """sum_i (sigma_i(A) sigma_i(B))^p >= sum_i sigma_i(A R B)^p for every orthogonal R and p > 0."""
+    if not p > 0:
+        raise ValueError(f"p={p} must be positive")
+    values = horn_singular_values(left, right)
+    return float(np.sum(values[values > 0] ** p))
+
+
+def rotary_rotation(offset: float, head_dim: int, theta: float = 10000.0) -> np.ndarray:
+    """R_t with q_rot = R_t q in the rotate_half convention: q cos(t f) + rotate_half(q) sin(t f)."""
+    half = head_dim // 2
+    angles = offset * theta ** (-np.arange(half) * 2.0 / head_dim)
+    cos, sin = np.cos(angles), np.sin(angles)
+    rotation = np.zeros((head_dim, head_dim))
+    index = np.arange(half)
+    rotation[index, index] = cos
+    rotation[index + half, index + half] = cos
+    rotation[index, index + half] = -sin
+    rotation[index + half, index] = sin
+    return rotation

@@ -1,0 +1,47 @@
+"""The SwiGLU feed-forward f(x) = W_down (silu(W_gate x) * W_up x) on a ball: its Lipschitz constant.
+
+silu(u) = u sigmoid(u). f is not globally Lipschitz (a product of two linear maps grows quadratically), so
+the constant needs a bound on its inputs: ||x||_2 <= b. With g = W_gate x, u = W_up x, the Jacobian is
+
+    J(x) = W_down ( diag(silu'(g) * u) W_gate + diag(silu(g)) W_up ),
+
+and on the ball |u_i| <= r_up b, |silu(g_i)| <= |g_i| <= r_gate b (since 0 < sigmoid < 1), r_W the largest
+row 2-norm of W, so ||J(x)||_2 <= C_down b (s r_up C_gate + r_gate C_up) with s = sup |silu'| and C the
+spectral norms. The ball is convex, so by the mean value inequality this bounds the Lipschitz constant
+(:data:`SWIGLU_LIPSCHITZ`; reconstructed: this toolkit's derivation, typed in, property-tested on
+sampled pairs). s is derived here: sympy differentiates silu, solves silu'' = 0 (nsolve at both
+stationary points, which are symmetric: silu'(-u) = 1 - silu'(u)), and takes the larger |silu'|.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from theory.formula import Formula
+from theory.provenance import Provenance, Tagged
+
+u = sp.Symbol("u", real=True)
+SILU = u / (1 + sp.exp(-u))
+SILU_PRIME = sp.diff(SILU, u)
+
+
+def silu_prime_sup(dps: int = 30) -> sp.Float:
+    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4 (derived).
+
+    silu' tends to 1 at +infinity and 0 at -infinity, so its extremes are at stationary points.
+    """
+    second = sp.diff(SILU, u, 2)
+    values = [abs(SILU_PRIME.subs(u, sp.nsolve(second, u, start, prec=dps))) for start in (2.4, -2.4)]
+    return sp.Float(max(values), dps)
+
+
+C_down, C_gate, C_up, r_gate, r_up, b, s_prime = sp.symbols(
+    "C_down C_gate C_up r_gate r_up b s_prime", positive=True
+)
+SWIGLU_LIPSCHITZ = Formula(
+    name="swiglu_lipschitz",
+    expr=C_down * b * (s_prime * r_up * C_gate + r_gate * C_up),
+    args=(C_down, C_gate, C_up, r_gate, r_up, b, s_prime),
+    tag=Tagged(Provenance.RECONSTRUCTED, "theory.gated: mean-value bound on the Jacobian (module docstring)"),
+    description="Lipschitz constant of x -> W_down (silu(W_gate x) * W_up x) on ||x||_2 <= b",
+)
