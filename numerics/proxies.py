@@ -12,13 +12,18 @@ mpmath at ``dps`` digits:
 - B_Edelman = EDELMAN_PROXY(Xi), Xi = sum_l EDELMAN_LAYER_WEIGHT(alpha_l) xi_l, xi_l the sum of the
   layer's EDELMAN_TERM.
 
-Each spectrum is computed once (:func:`matrix_spectra`) and every later stage reads it.
+Each spectrum is computed once (:func:`matrix_spectra`) and every later stage reads it. A checkpoint
+opened lazily (:class:`numerics.loading.stream.Checkpoint`) goes through :func:`streamed_spectra`: one
+layer is read, its spectra (and (1,1) norms) computed, and the layer dropped before the next is read, so
+memory holds one layer's float64 matrices plus the spectra.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.metadata
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,8 +34,10 @@ import numpy as np
 
 from numerics.blas import single_threaded_blas
 from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
+from numerics.loading.checkpoint import open_checkpoint
+from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
-from numerics.matrices import NamedMatrix, extract_matrices
+from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
@@ -148,6 +155,27 @@ def matrix_spectra(
         return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
 
 
+def streamed_spectra(
+    checkpoint: Checkpoint, *, label: str = "spectra"
+) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
+    """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
+
+    Each matrix's (1,1) norm is computed while its layer is in memory; the returned matrices keep their
+    place and shape but not their values (:meth:`NamedMatrix.released`).
+    """
+    out: list[tuple[NamedMatrix, Spectrum]] = []
+    with single_threaded_blas():
+        for index in progress(range(checkpoint.num_layers), checkpoint.num_layers, label):
+            layer = checkpoint.layer(index)
+            for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
+                spec = spectrum(matrix)
+                norm_11 = spec.norm_11
+                kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, norm_11))
+                out.append((matrix.released(), kept))
+            del layer
+    return tuple(out)
+
+
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
     """m = ceil(L + ln N), from ``theory.proxy.GRID_M`` (exact).
 
@@ -221,7 +249,7 @@ def depth_factors(
 
 
 def proxies(
-    weights: TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]],
+    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | object,
     *,
     m: int | None = None,
     dps: int = DEFAULT_DPS,
@@ -230,17 +258,30 @@ def proxies(
     """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
 
     ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
-    ``source``). ``m`` defaults to ceil(L + ln N). Errors name the matrix they concern.
+    ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or
+    anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
+    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). Errors name the matrix they
+    concern.
     """
     check_dps(dps)
     if m is not None:
         grid(m)  # validates m before any spectrum is computed
+    if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
+        weights = open_checkpoint(weights)
     if isinstance(weights, TransformerWeights):
         spectra = matrix_spectra(weights)
         source = weights.source if source is None else source
-    else:
+    elif isinstance(weights, Checkpoint):
+        spectra = streamed_spectra(weights)
+        source = weights.source if source is None else source
+    elif isinstance(weights, Sequence):
         spectra = tuple(weights)
         source = source or "spectra"
+    else:
+        raise InvalidArgument(
+            f"proxies cannot read a {type(weights).__name__}: give weights, spectra, a checkpoint path or "
+            "alias, an nn.Module or a state dict"
+        )
     if not spectra:
         raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
     num_layers = 1 + max(matrix.layer for matrix, _ in spectra)

@@ -102,14 +102,14 @@ GELU_TANH = Coverage(
 SOFTMAX_UNMASKED = Coverage(
     "masking",
     "exact",
-    "bidirectional softmax over all tokens: 2-Lipschitz from l_inf to l_1",
+    "bidirectional softmax over all tokens: 2-Lipschitz from the max norm to the l1 norm",
     "standard: Edelman, Goel, Kakade & Zhang 2022, Cor. A.7",
 )
 SOFTMAX_CAUSAL = Coverage(
     "masking",
     "exact",
     "causal mask: token t's softmax runs over the prefix 1..t only; it is the unmasked softmax of the "
-    "prefix's logits, and ||u_{<=t} - v_{<=t}||_inf <= ||u - v||_inf, so the same constant 2 (l_inf -> l_1) "
+    "prefix's logits, and max_{s<=t} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant 2 (max norm to l1) "
     "holds and the attention Lipschitz bound is unchanged",
     "standard: Edelman, Goel, Kakade & Zhang 2022, Cor. A.7, applied to the prefix",
 )

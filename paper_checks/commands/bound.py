@@ -17,7 +17,8 @@ from typing import Any
 import mpmath
 
 from numerics.evaluate import DEFAULT_DPS
-from numerics.loading import load_weights
+from numerics.loading import open_checkpoint
+from numerics.loading.coverage import coverage_lines
 from numerics.proxies import MatrixProxy, ProxyReport, proxies
 from paper_checks.commands._model import add_model_arguments
 from theory.errors import InvalidArgument
@@ -182,17 +183,19 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
-    weights = load_weights(args.model, num_heads=args.num_heads)
-    report = proxies(weights, m=args.grid_m, dps=args.dps)
+    checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
+    report = proxies(checkpoint, m=args.grid_m, dps=args.dps)
     payload = report_json(report, args.model)
+    coverage = checkpoint.coverage()
+    payload["coverage"] = [record.as_json() for record in coverage]
     if args.csv:
         write_csv(args.csv, payload["matrices"])
-    text = format_table(report, args.model)
+    text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
 
-        certified = certify_proxies(weights, m=report.m)
+        certified = certify_proxies(checkpoint.weights(), m=report.m)
         add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])
     print(json.dumps(payload, indent=1) if args.json else text)

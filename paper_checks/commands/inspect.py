@@ -11,6 +11,8 @@ import argparse
 import json
 
 from numerics.loading import load_weights
+from numerics.loading.coverage import Coverage, coverage_lines
+from numerics.loading.families import weights_coverage
 from numerics.loading.weights import PROJECTIONS
 from numerics.matrices import extract_matrices
 from numerics.spectrum import spectrum
@@ -59,6 +61,9 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
         "ffn": weights.ffn_size,
         "method": METHOD,
         "layers": layers,
+        "family": weights.family,
+        "kv_heads": weights.kv_heads,
+        "coverage": [record.as_json() for record in weights_coverage(weights)],
     }
 
 
@@ -75,7 +80,8 @@ def format_table(report: dict) -> str:
     for row in report["layers"]:
         norms = "".join(f"{row[name]:>10.4f}" for name in PROJECTIONS)
         lines.append(f"{row['layer']:>5}{norms}  {row['qk_max']:>10.4f} ({row['qk_max_head']})")
-    return "\n".join(lines)
+    coverage = [Coverage(**record) for record in report.get("coverage", ())]
+    return "\n".join(lines + (["", *coverage_lines(tuple(coverage))] if coverage else []))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from numerics.loading.coverage import Coverage
 from numerics.loading.families import bert, distilbert, gpt2, llama, vit
 from numerics.loading.families.base import Family, Scheme, Sizes, family_coverage
+from numerics.loading.weights import TransformerWeights
 
 __all__ = [
     "FAMILIES",
@@ -63,3 +65,11 @@ def _ambiguous(prefixes: set[str]) -> str:
     raise UnsupportedCheckpoint(
         f"it holds several transformer stacks (key prefixes {shown}); save the one to study on its own"
     )
+
+
+def weights_coverage(weights: TransformerWeights) -> tuple[Coverage, ...]:
+    """The coverage records of loaded weights (empty when their family is unknown, e.g. synthetic models)."""
+    family = next((f for f in FAMILIES if f.key == weights.family), None)
+    if family is None:
+        return ()
+    return family_coverage(family, weights.layers, weights.num_heads, weights.kv_heads)

@@ -108,7 +108,7 @@ class Family:
     coverage: Callable[[Mapping[str, float]], tuple[Coverage, ...]]
     """The records of the family's blocks, given the maxima over layers of :attr:`measures`."""
     assemble: Callable[[Mapping[str, np.ndarray], Sizes], LayerWeights] = field(default=linear_layer)
-    measures: Callable[[LayerWeights, int, int], dict[str, float]] = field(default=lambda layer, h, k: {})
+    measures: Callable[[LayerWeights, int, int], dict[str, float]] | None = None
     """Numbers one layer contributes to the coverage (layer, H, K -> name -> value); maxima are kept."""
 
 
@@ -117,6 +117,8 @@ def family_coverage(
 ) -> tuple[Coverage, ...]:
     """The family's coverage records for a model, its per-layer measures reduced by max over layers."""
     maxima: dict[str, float] = {}
+    if family.measures is None:
+        return family.coverage(maxima)
     for layer in layers:
         for name, value in family.measures(layer, num_heads, kv_heads).items():
             maxima[name] = max(value, maxima.get(name, value))
