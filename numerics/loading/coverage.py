@@ -109,8 +109,8 @@ SOFTMAX_CAUSAL = Coverage(
     "masking",
     "exact",
     "causal mask: token t's softmax runs over the prefix 1..t only; it is the unmasked softmax of the "
-    "prefix's logits, and max_{s<=t} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant 2 (max norm to l1) "
-    "holds and the attention Lipschitz bound is unchanged",
+    "prefix's logits, and max_{s<=t} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant 2 (max norm "
+    "to l1) holds and the attention Lipschitz bound is unchanged",
     "standard: Edelman, Goel, Kakade & Zhang 2022, Cor. A.7, applied to the prefix",
 )
 ABSOLUTE_POSITIONS = Coverage(
