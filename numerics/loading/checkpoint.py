@@ -116,7 +116,7 @@ def open_checkpoint(
         raise InvalidArgument("config= is for a state dict; a checkpoint on disk has its own config.json")
     path, label, config_path = _resolve(source)
     where = f"{label} ({path})" if label else str(path)
-    uses_config = path.suffix not in (".onnx", ".json") and config_path.is_file()
+    uses_config = path.suffix != ".onnx" and config_path.is_file()
     file_config = read_config_object(config_path) if uses_config else None
     graph_heads: tuple[int, ...] = ()
     if path.suffix == ".onnx":

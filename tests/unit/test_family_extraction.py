@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from family_models import FAMILY_NAMES, ROTARY, TinyModel, build, softmax, torch
+from family_models import FAMILY_NAMES, ROTARY, TinyModel, softmax, torch
 
 from numerics.loading import load_weights
 from numerics.loading.families import detect
@@ -24,19 +24,6 @@ from theory.proxy import MatrixKind
 
 DECODERS = {"gpt2", *ROTARY}
 TOLERANCE = 1e-5
-
-
-@pytest.fixture(scope="session")
-def tiny_models(tmp_path_factory):
-    """One saved tiny model per family, built on first use and shared by every test of the session."""
-    built: dict[str, TinyModel] = {}
-
-    def get(name: str) -> TinyModel:
-        if name not in built:
-            built[name] = build(name, tmp_path_factory.mktemp(name))
-        return built[name]
-
-    return get
 
 
 def forward_capture(tiny: TinyModel, layer: int, seed: int):

@@ -1,0 +1,120 @@
+"""Every family through the CLI and the library: bound/inspect JSON with coverage, in-memory models,
+state dicts, sharded checkpoints, and the one-line refusal of everything else."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from family_models import FAMILY_NAMES, build, torch
+
+from numerics.loading import load_weights, open_checkpoint
+from numerics.proxies import proxies
+from paper_checks.cli import main
+from theory.errors import UnsupportedCheckpoint
+
+EXPECTED_STATUS = {
+    "bert": {"attention": "exact", "normalisation": "outside", "masking": "exact"},
+    "gpt2": {"feed-forward": "assumption", "normalisation": "outside", "masking": "exact"},
+    "llama": {"positions": "assumption", "feed-forward": "outside", "normalisation": "outside"},
+}
+
+
+def run(capsys, *argv):
+    status = main([*map(str, argv)])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return json.loads(out)
+
+
+def same_weights(a, b) -> bool:
+    return all(
+        np.array_equal(x, y)
+        for la, lb in zip(a.layers, b.layers, strict=True)
+        for (_, x), (_, y) in zip(la.items(), lb.items(), strict=True)
+    )
+
+
+@pytest.mark.parametrize("name", FAMILY_NAMES)
+def test_bound_and_inspect_run_and_report_coverage(tiny_models, capsys, name):
+    folder = tiny_models(name).folder
+    bound = run(capsys, "bound", folder, "--json")
+    inspect = run(capsys, "inspect", folder, "--json")
+    assert (bound["L"], bound["N"], bound["heads"]) == (2, 32, 4)
+    assert len(bound["matrices"]) == 2 * (2 * 4 + 2)
+    assert bound["coverage"] == inspect["coverage"]
+    blocks = {record["block"]: record["status"] for record in bound["coverage"]}
+    assert {"attention", "feed-forward", "masking", "normalisation", "positions", "biases"} <= set(blocks)
+    for block, status in EXPECTED_STATUS.get(name, {}).items():
+        assert blocks[block] == status
+    assert np.isfinite(bound["proxies"]["ours"]) and bound["proxies"]["ours"] > 0
+
+
+def test_llama_coverage_carries_the_swiglu_constant_and_the_rotary_bound(tiny_models):
+    weights = load_weights(tiny_models("llama").folder)
+    records = {r.block: r for r in open_checkpoint(tiny_models("llama").folder).coverage()}
+    from numerics.reach import horn_singular_values, swiglu_lipschitz
+
+    assert records["feed-forward"].value == pytest.approx(
+        max(float(swiglu_lipschitz(la)) for la in weights.layers)
+    )
+    dh, group = weights.head_dim, 2
+    horn = max(
+        horn_singular_values(
+            la.wq[h * dh : (h + 1) * dh].T, la.wk[(h // group) * dh : (h // group + 1) * dh]
+        )[0]
+        for la in weights.layers
+        for h in range(4)
+    )
+    assert records["positions"].value == pytest.approx(horn)
+
+
+@pytest.mark.parametrize("name", ["vit", "llama", "gpt2"])
+def test_an_in_memory_module_and_its_state_dict_give_the_saved_weights(tiny_models, name):
+    tiny = tiny_models(name)
+    saved = load_weights(tiny.folder)
+    assert same_weights(load_weights(tiny.model), saved)
+    from_state = load_weights(tiny.model.state_dict(), config=tiny.model.config.to_dict())
+    assert same_weights(from_state, saved) and from_state.family == saved.family
+
+
+def test_proxies_of_a_module_equal_proxies_of_its_folder(tiny_models):
+    tiny = tiny_models("distilbert")
+    assert (
+        proxies(tiny.model, m=3).ours
+        == proxies(tiny.folder, m=3).ours
+        == proxies(load_weights(tiny.folder), m=3).ours
+    )
+
+
+def test_a_sharded_checkpoint_gives_the_numbers_of_the_unsharded_one(tiny_models, tmp_path, capsys):
+    whole = tiny_models("llama").folder
+    sharded = build("llama", tmp_path / "sharded", max_shard_size="20KB").folder
+    assert (sharded / "model.safetensors.index.json").is_file()
+    assert len(list(sharded.glob("model-*.safetensors"))) > 1
+    a, b = run(capsys, "bound", whole, "--json"), run(capsys, "bound", sharded, "--json")
+    for payload in (a, b):
+        del payload["model"], payload["source"]
+    assert a == b
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (42, r"cannot read a int: give an alias, a path"),
+        (
+            {"blocks.0.w": np.ones((2, 2))},
+            r"state dict is not a supported transformer: none of its 1 tensors",
+        ),
+    ],
+)
+def test_everything_else_is_refused_in_one_line(source, message):
+    with pytest.raises(UnsupportedCheckpoint, match=message) as error:
+        load_weights(source)
+    assert "\n" not in str(error.value)
+
+
+def test_a_module_of_another_architecture_is_refused():
+    with pytest.raises(UnsupportedCheckpoint, match=r"in-memory Sequential is not a supported transformer"):
+        load_weights(torch.nn.Sequential(torch.nn.Linear(2, 2)))
