@@ -1,0 +1,109 @@
+"""Peak memory of ``specbound bound`` on a deep, wide checkpoint: it must stay near one layer, not the model.
+
+Builds (numpy + safetensors only, no torch) a BERT-shaped checkpoint of random float32 weights, by
+default 24 layers of width N = 1024 (16 heads, FFN 4096; 1.15 GB on disk, 2.3 GB as float64), saved as
+one shard per layer with a ``model.safetensors.index.json``, in a temporary folder. Then runs
+``python -m paper_checks.cli bound DIR --json`` in a child process and reads the child's peak resident
+set size (``ru_maxrss`` of that child, from ``os.wait4``). Target: peak < 2 x (the largest layer's
+float64 matrices) + 300 MB. Prints the figures and the ratio peak / target (below 1 meets it); exit
+status 1 when it is missed. With ``--eager`` it also measures the same model loaded whole
+(``load_weights`` then ``proxies``) for comparison.
+Run: ``python3 benchmarks/stream_memory.py [--layers 24] [--width 1024] [--eager]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+MB = 2**20
+
+
+def write_checkpoint(folder: Path, layers: int, width: int, heads: int) -> int:
+    """Write the sharded checkpoint; return the float64 bytes of one layer's six projections."""
+    from safetensors.numpy import save_file
+
+    ffn = 4 * width
+    rng = np.random.default_rng(0)
+    shapes = {
+        "attention.self.query": (width, width),
+        "attention.self.key": (width, width),
+        "attention.self.value": (width, width),
+        "attention.output.dense": (width, width),
+        "intermediate.dense": (ffn, width),
+        "output.dense": (width, ffn),
+    }
+    weight_map = {}
+    for index in range(layers):
+        shard = f"model-{index + 1:05d}-of-{layers:05d}.safetensors"
+        tensors = {
+            f"encoder.layer.{index}.{module}.weight": (
+                rng.standard_normal(shape, dtype=np.float32) / np.sqrt(shape[1])
+            )
+            for module, shape in shapes.items()
+        }
+        save_file(tensors, str(folder / shard))
+        weight_map.update(dict.fromkeys(tensors, shard))
+    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
+    config = {
+        "model_type": "bert",
+        "num_hidden_layers": layers,
+        "hidden_size": width,
+        "num_attention_heads": heads,
+        "intermediate_size": ffn,
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    return 8 * sum(rows * cols for rows, cols in shapes.values())
+
+
+def child_peak(code: list[str]) -> tuple[float, float]:
+    """Run ``python code...`` in a fresh child; its own peak RSS in MB (os.wait4's ru_maxrss, KB on Linux)."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, *code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert child.stderr is not None
+    errors = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"child failed: {errors.decode().strip()}")
+    return usage.ru_maxrss / 1024, time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layers", type=int, default=24)
+    parser.add_argument("--width", type=int, default=1024)
+    parser.add_argument("--heads", type=int, default=16)
+    parser.add_argument(
+        "--eager", action="store_true", help="also measure load_weights + proxies (whole model)"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        layer_bytes = write_checkpoint(folder, args.layers, args.width, args.heads)
+        target = (2 * layer_bytes + 300 * MB) / MB
+        peak, seconds = child_peak(["-m", "paper_checks.cli", "bound", str(folder), "--json"])
+        print(f"model: {args.layers} layers, N={args.width}, {args.heads} heads, FFN={4 * args.width}")
+        whole = args.layers * layer_bytes / MB
+        print(f"largest layer's float64 matrices: {layer_bytes / MB:.0f} MB; whole model {whole:.0f} MB")
+        print(f"bound (streamed) peak RSS: {peak:.0f} MB in {seconds:.0f} s")
+        print(f"target 2 x layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
+        if args.eager:
+            code = (
+                "import sys; from numerics import load_weights, proxies; proxies(load_weights(sys.argv[1]))"
+            )
+            eager, eager_seconds = child_peak(["-c", code, str(folder)])
+            print(f"load_weights + proxies (whole model) peak RSS: {eager:.0f} MB in {eager_seconds:.0f} s")
+    return 0 if peak < target else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
