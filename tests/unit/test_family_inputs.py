@@ -118,3 +118,22 @@ def test_everything_else_is_refused_in_one_line(source, message):
 def test_a_module_of_another_architecture_is_refused():
     with pytest.raises(UnsupportedCheckpoint, match=r"in-memory Sequential is not a supported transformer"):
         load_weights(torch.nn.Sequential(torch.nn.Linear(2, 2)))
+
+
+def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    import re
+
+    snippet = next(
+        b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S) if "open_checkpoint(model)" in b
+    )
+    torch.manual_seed(0)
+    exec(compile(snippet, "README.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines][:3] == [
+        ["attention", "exact"],
+        ["positions", "assumption"],
+        ["feed-forward", "outside"],
+    ]
