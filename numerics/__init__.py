@@ -5,6 +5,7 @@ from numerics.assembled import assembled_bound as assembled_bound
 from numerics.evaluate import evaluate as evaluate
 from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
 from numerics.loading import load_weights as load_weights
+from numerics.loading import open_checkpoint as open_checkpoint
 from numerics.loading.weights import LayerWeights as LayerWeights
 from numerics.loading.weights import TransformerWeights as TransformerWeights
 from numerics.matrices import NamedMatrix as NamedMatrix

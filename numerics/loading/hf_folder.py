@@ -4,8 +4,8 @@ Two weight formats: ``.safetensors`` (read with ``safetensors`` in its numpy fla
 which numpy lacks, is widened bit-exactly from its raw bytes) and ``pytorch_model.bin`` (needs torch).
 Only the tensors a caller asks for are read, so the 30k x N word embeddings are never upcast.
 Every failure names the file and what is wrong with it: :class:`~theory.errors.CheckpointError` for an
-unreadable file, :class:`~theory.errors.UnsupportedCheckpoint` for another architecture or a quantised
-dtype, :class:`~theory.errors.InvalidArgument` for inconsistent sizes.
+unreadable file, :class:`~theory.errors.UnsupportedCheckpoint` for a quantised dtype. Which family a
+config describes is decided by :mod:`numerics.loading.families`.
 """
 
 from __future__ import annotations
@@ -13,60 +13,18 @@ from __future__ import annotations
 import json
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
+from theory.errors import CheckpointError, MissingDependency, UnsupportedCheckpoint
 
 CONFIG_NAME = "config.json"
 WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
 """Weight files looked for in a folder, in order of preference (safetensors needs no torch)."""
 
-BERT_FAMILY = ("bert", "roberta", "xlm-roberta", "camembert", "electra")
-"""``model_type`` values whose encoder layers use BERT's module names (``encoder.layer.{i}.attention...``)."""
-
 _FLOAT_DTYPES = {"F16", "F32", "F64", "BF16"}
 _TORCH_FLOATS = ("torch.float16", "torch.bfloat16", "torch.float32", "torch.float64")
-
-
-@dataclass(frozen=True)
-class EncoderConfig:
-    """The sizes a BERT ``config.json`` declares: L, N, heads and the feed-forward size F (None if absent)."""
-
-    num_layers: int | None
-    hidden_size: int | None
-    num_heads: int | None
-    ffn_size: int | None
-
-
-def read_config(path: Path) -> EncoderConfig:
-    """Parse a Hugging Face ``config.json`` of a BERT-family encoder.
-
-    Raises UnsupportedCheckpoint for another architecture (``model_type`` outside :data:`BERT_FAMILY`) and
-    InvalidArgument when the hidden size is not divisible by the number of heads.
-    """
-    config = read_config_object(path)
-    model_type = config.get("model_type")
-    if model_type is not None and model_type not in BERT_FAMILY:
-        raise UnsupportedCheckpoint(
-            f"{path} says model_type={model_type!r}; specbound reads BERT-family encoders "
-            f"(model_type one of {', '.join(BERT_FAMILY)})"
-        )
-    sizes = {}
-    for key in ("num_hidden_layers", "hidden_size", "num_attention_heads", "intermediate_size"):
-        value = config.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise CheckpointError(f"{path}: {key}={value!r} must be a positive integer")
-        sizes[key] = value
-    hidden, heads = sizes["hidden_size"], sizes["num_attention_heads"]
-    if hidden is not None and heads is not None and hidden % heads:
-        raise InvalidArgument(
-            f"{path}: hidden_size={hidden} is not divisible by num_attention_heads={heads}; "
-            "the heads must split the hidden dimension evenly"
-        )
-    return EncoderConfig(sizes["num_hidden_layers"], hidden, heads, sizes["intermediate_size"])
 
 
 def read_config_object(path: Path) -> dict:
