@@ -137,3 +137,19 @@ def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
         ["positions", "assumption"],
         ["feed-forward", "outside"],
     ]
+
+
+def test_streamed_spectra_equal_the_in_memory_ones_and_release_the_values(tiny_models):
+    from numerics.proxies import matrix_spectra, streamed_spectra
+    from numerics.spectrum import spectrum
+    from theory.errors import InvalidArgument
+
+    folder = tiny_models("llama").folder
+    streamed = streamed_spectra(open_checkpoint(folder))
+    eager = matrix_spectra(load_weights(folder))
+    assert [m.label for m, _ in streamed] == [m.label for m, _ in eager]
+    for (ms, a), (me, b) in zip(streamed, eager, strict=True):
+        assert ms.shape == me.shape
+        assert np.array_equal(a.singular_values, b.singular_values) and a.norm_11 == b.norm_11
+    with pytest.raises(InvalidArgument, match="NaN"):
+        spectrum(streamed[0][0])
