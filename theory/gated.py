@@ -45,3 +45,19 @@ SWIGLU_LIPSCHITZ = Formula(
     tag=Tagged(Provenance.RECONSTRUCTED, "theory.gated: mean-value bound on the Jacobian (module docstring)"),
     description="Lipschitz constant of x -> W_down (silu(W_gate x) * W_up x) on ||x||_2 <= b",
 )
+
+
+GELU_TANH = u / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (u + sp.Rational(44715, 1000000) * u**3)))
+"""The tanh approximation of GELU (GPT-2's ``gelu_new``)."""
+
+
+def gelu_tanh_prime_sup(dps: int = 30) -> sp.Float:
+    """|gelu_tanh'| at the stationary points of gelu_tanh' near u = +-1.42 (sympy nsolve), the larger one.
+
+    gelu_tanh' tends to 1 at +infinity and 0 at -infinity; this locates the extremes numerically (1.12899
+    at u = 1.4185) but does not certify that no other stationary point exceeds it.
+    """
+    second = sp.diff(GELU_TANH, u, 2)
+    first = sp.diff(GELU_TANH, u)
+    values = [abs(first.subs(u, sp.nsolve(second, u, start, prec=dps)).evalf(dps)) for start in (1.4, -1.4)]
+    return sp.Float(max(values), dps)

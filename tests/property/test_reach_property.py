@@ -89,3 +89,16 @@ def test_derived_sup_of_the_silu_derivative_matches_a_fine_grid():
     bound = float(silu_prime_bound())
     assert np.max(np.abs(derivative)) <= bound <= np.max(np.abs(derivative)) + 1e-9
     assert abs(bound - 1.0998393201) < 1e-9
+
+
+def test_located_sup_of_the_tanh_gelu_derivative_matches_a_fine_grid_and_stays_below_l_phi():
+    from theory.gated import gelu_tanh_prime_sup
+
+    u = np.linspace(-20.0, 20.0, 400_001)
+    inner = np.sqrt(2 / np.pi) * (u + 0.044715 * u**3)
+    derivative = 0.5 * (1 + np.tanh(inner)) + 0.5 * u * (1 - np.tanh(inner) ** 2) * np.sqrt(2 / np.pi) * (
+        1 + 3 * 0.044715 * u**2
+    )
+    located = float(gelu_tanh_prime_sup())
+    assert np.max(np.abs(derivative)) <= located + 1e-12 and located - np.max(np.abs(derivative)) < 1e-9
+    assert located < 1.13

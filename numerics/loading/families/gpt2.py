@@ -35,7 +35,7 @@ def gpt2_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
     """Pre-LN causal decoder with tanh-GELU and learned absolute positions."""
     return (
         c.ATTENTION_EXACT,
-        c.GELU_TANH,
+        c.gelu_tanh_coverage(),
         c.SOFTMAX_CAUSAL,
         c.LAYER_NORM_PRE,
         c.BIASES,
