@@ -24,6 +24,7 @@ import numpy as np
 
 from numerics.evaluate import evaluate
 from numerics.loading.weights import LayerWeights
+from theory.errors import InvalidArgument
 from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
 
 
@@ -41,7 +42,7 @@ def largest_row_norm(matrix: np.ndarray) -> float:
 def swiglu_lipschitz(layer: LayerWeights, radius: float = 1.0) -> mpmath.mpf:
     """The Lipschitz constant of the layer's SwiGLU block on ||x||_2 <= ``radius`` (module docstring)."""
     if layer.w_gate is None:
-        raise ValueError("swiglu_lipschitz needs a gated feed-forward (w_gate)")
+        raise InvalidArgument("swiglu_lipschitz needs a gated feed-forward (a layer with w_gate)")
     norm = functools.partial(np.linalg.norm, ord=2)
     return evaluate(
         SWIGLU_LIPSCHITZ,
@@ -66,7 +67,7 @@ def horn_singular_values(left: np.ndarray, right: np.ndarray) -> np.ndarray:
 def horn_schatten_bound(left: np.ndarray, right: np.ndarray, p: float) -> float:
     """sum_i (sigma_i(A) sigma_i(B))^p >= sum_i sigma_i(A R B)^p for every orthogonal R and p > 0."""
     if not p > 0:
-        raise ValueError(f"p={p} must be positive")
+        raise InvalidArgument(f"p={p} must be positive")
     values = horn_singular_values(left, right)
     return float(np.sum(values[values > 0] ** p))
 
