@@ -59,9 +59,10 @@ from typing import Any
 import sympy as sp
 
 from theory import _sympy_tools as tools
+from theory import interpolation
 from theory.formula import Formula
-from theory.interpolation import derive_balance, split_monomial
 from theory.interpolation import p as p_positive
+from theory.interpolation import split_monomial
 from theory.lemma import Check, Lemma
 from theory.provenance import Provenance, Tagged
 from theory.proxy import C_V, SUMMAND, C_in, C_out, L, L_phi, MatrixKind, N, S, alpha, p, s
@@ -91,12 +92,8 @@ C = sp.Symbol("C", positive=True)
 j = sp.Symbol("j", integer=True)
 u = sp.Symbol("u", real=True)
 
-HEAD_DIMENSION_FACTOR = 3
-"""(d1 + d2 + 1) <= 3 max(d1, d2): the Candes-Plan parameter count of a rank-k head, per unit of k."""
-MAUREY_CONSTANT = 36
-"""Zhang 2002 Thm 4, l2 case: log N_inf(eps) <= 36 (a b / eps)^2 log(2 ceil(4ab/eps + 2) M + 1)."""
-RADIUS_HALVES = 2
-"""The radius is split in two halves, head and tail, so the Maurey count is at eps/2: 36 * 2^2 = 144."""
+PROPER_COVER_FACTOR = 2
+"""Covers are taken proper (elements inside the class) at twice the radius: the 2 of the scale."""
 SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER = 4
 """Spectral norms are rounded up to 2^{j/(4L)}: the layer factor (<= 4 rounded norms) loses <= 2^{1/L}."""
 
@@ -154,7 +151,7 @@ INPUT_BOUND = {
 
 SCALE = Formula(
     "scale_assembled",
-    RADIUS_HALVES * K * b * gamma_sym * alpha / margin,
+    PROPER_COVER_FACTOR * K * b * gamma_sym * alpha / margin,
     (K, b, gamma_sym, alpha, margin),
     _DERIVED,
     "s_i = 2 K b_i gamma_i alpha_i / margin (equal split over K matrices, proper covers; "
@@ -222,10 +219,10 @@ CONFIDENCE_TERM = Formula(
 
 @functools.cache
 def _balanced() -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
-    """The derived balance at A = 3N, B = 144 N^2 S^{2/p} s^2, split as (K_p, exponents of N, S, s)."""
-    tail = MAUREY_CONSTANT * RADIUS_HALVES**2 * N**2 * S ** (2 / p_positive) * s**2
-    raw = derive_balance().closed_form(HEAD_DIMENSION_FACTOR * N, tail)
-    coefficient, exponents = split_monomial(raw, (N, S, s))
+    """Theorem 4.1's balanced term at eps = 1 (theory.interpolation), split as (K_p, exponents of N, S, s)."""
+    coefficient, exponents = split_monomial(
+        interpolation.balanced_term().subs(interpolation.eps, 1), (N, S, s)
+    )
     return sp.simplify(coefficient.subs(p_positive, p)), {
         b: e.subs(p_positive, p) for b, e in exponents.items()
     }
@@ -240,8 +237,8 @@ def matrix_constant() -> sp.Expr:
 def _matrix_term() -> Formula:
     coefficient, exponents = _balanced()
     balanced = coefficient * N ** exponents[N] * S ** exponents[S] * s ** exponents[s]
-    rounding = HEAD_DIMENSION_FACTOR * N
-    expr = sp.Piecewise((HEAD_DIMENSION_FACTOR * N * S, sp.Eq(p, 0)), (balanced + rounding, True))
+    rounding = interpolation.rounding_term()
+    expr = sp.Piecewise((rounding * S, sp.Eq(p, 0)), (balanced + rounding, True))
     return Formula(
         "matrix_term",
         expr,
@@ -350,7 +347,7 @@ def _check_constants() -> tuple[bool, object]:
     k_p = matrix_constant()
     return tools.all_of(
         [
-            ("K_0+ = 3", tools.limit_equals(k_p, p, 0, sp.Integer(HEAD_DIMENSION_FACTOR))),
+            ("K_0+ = 3", tools.limit_equals(k_p, p, 0, sp.Integer(3))),
             ("K_2 = 24 sqrt 3", tools.equal(k_p.subs(p, 2), 24 * sp.sqrt(3))),
             (
                 "rank case free of s",
