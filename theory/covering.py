@@ -115,7 +115,7 @@ def _check_tail_radius() -> tuple[bool, object]:
     # at radius eps/2 the prefactor is <= 144 N^2 sigma^2 (b/eps)^2 (d2 = N - e, min = N - f).
     sigma = sp.Symbol("sigma", positive=True)
     e, f = sp.symbols("e f", nonnegative=True)
-    prefactor = (maurey_matrix_entropy() / log_argument_free(maurey_matrix_entropy())).subs(
+    prefactor = (maurey_matrix_entropy() / log_factor_of(maurey_matrix_entropy())).subs(
         {eps: eps / 2, a: sp.sqrt(N - f) * sigma}, simultaneous=True
     )
     slack = 144 * N**2 * sigma**2 * (b / eps) ** 2 - prefactor.subs(d2, N - e)
@@ -125,7 +125,7 @@ def _check_tail_radius() -> tuple[bool, object]:
     return tools.is_nonnegative(sp.expand(slack.subs(N, e + f + g)))
 
 
-def log_argument_free(expr: sp.Expr) -> sp.Expr:
+def log_factor_of(expr: sp.Expr) -> sp.Expr:
     """The log factor of a product ``prefactor * log(...)`` (the single log in ``expr``)."""
     (log_factor,) = expr.atoms(sp.log)
     return log_factor
