@@ -267,6 +267,7 @@ def softmax_lemma() -> Lemma:
             Check("sharp_example", "a = (1/2, 1/2), h = (1, -1) attains kappa", _check_sharpness_example),
         ),
         notes="the exact proxy keeps the authors' 2 (HEAD_LIPSCHITZ); the assembled bound uses kappa",
+        derived={"kappa": softmax_constant(), "vertex_value": softmax_vertex_value()},
     )
 
 
