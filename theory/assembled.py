@@ -456,7 +456,11 @@ def lemma() -> Lemma:
         step=9,
         name="assembled_bound",
         title="Theorem 3.1 assembled: spectrum-adaptive post hoc bound, explicit constants",
-        statement=(bound_statement(), sp.Eq(sp.Symbol("MATRIX_TERM"), _matrix_term().expr, evaluate=False)),
+        statement=(
+            bound_statement(),
+            sp.Eq(sp.Symbol("MATRIX_TERM"), _matrix_term().expr, evaluate=False),
+            sp.Eq(K, MATRIX_COUNT.expr, evaluate=False),
+        ),
         assumptions=(
             "architecture of the module docstring: unit token rows, row projection after each sub-block, "
             "GELU with L_phi = 1.13, read-out ||w|| <= 1 on the first token (covered: the K-th matrix), "
