@@ -12,9 +12,11 @@ With probability >= 1 - delta over n samples of T tokens, for every network of t
 
 What is fed to theory.assembled's formulas, all evaluated in mpmath (``theory.assembled`` docstring):
 per matrix the spectral norm rounded up to its shell 2^{j/(4L)}, the input bound b, gamma, alpha (from the
-rounded norms), the scale s = 2 K b gamma alpha / margin and N_i = max(rows, cols); the post hoc p of
-each matrix minimises MATRIX_TERM(p, Shat(p), s, N_i) over P_m, Shat(p) being S_p (the rank at p = 0)
-rounded up to a power of two; P sums PEEL_COST over the 2K shell indices.
+rounded norms, with the assembled head factor ``theory.assembled.HEAD_LIPSCHITZ``), the scale
+s = 2 K b gamma alpha / margin and N_i = max(rows, cols); the post hoc p of each matrix minimises
+MATRIX_TERM(p, Shat(p), s, N_i) over P_m, Shat(p) being S_p (the rank at p = 0) rounded up to a power of
+two; P sums PEEL_COST over the 2K shell indices. The K matrices are the L (2H + 2) of the layers and the
+read-out w (:class:`ReadOut`, gamma = b = alpha = 1), K = ``theory.assembled.MATRIX_COUNT``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 
 from numerics.evaluate import (
     DEFAULT_DPS,
@@ -44,20 +47,71 @@ from numerics.proxies import (
     matrix_spectra,
     toolkit_version,
 )
-from numerics.spectrum import Spectrum
+from numerics.spectrum import Spectrum, spectrum
+from numerics.loading.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.proxy import L_PHI_VALUE, MatrixKind, grid
 
 LABEL = "reconstructed Theorem 3.1"
+READOUT_LABEL = "readout.w"
+
+
+@dataclass(frozen=True, eq=False)
+class ReadOut:
+    """The read-out w of the network class as an N x 1 matrix: the K-th matrix the assembled bound covers.
+
+    ``vector`` is the effective read-out w / max(1, ||w||) (the forward pass divides by max(1, ||w||)), so
+    its norm is <= 1; make one with :func:`readout`.
+    """
+
+    vector: np.ndarray
+    label: str = READOUT_LABEL
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(N, 1)."""
+        return (int(self.vector.shape[0]), 1)
+
+    def dense(self) -> np.ndarray:
+        """The N x 1 matrix."""
+        return self.vector.reshape(-1, 1)
+
+
+def readout(w: object, hidden_size: int) -> ReadOut:
+    """The effective read-out w / max(1, ||w||) of a trained model, or the class's worst case.
+
+    ``w`` is the read-out weight (N entries, any shape with N elements) or None: a model without a trained
+    read-out (a BERT checkpoint) is bounded over the whole class ||w|| <= 1, whose worst case e_1
+    (spectral norm 1, rank 1, S_p = 1) dominates every member's shells; a zero read-out is bounded the same
+    way.
+
+    >>> readout(np.array([3.0, 4.0]), 2).vector.tolist()
+    [0.6, 0.8]
+    >>> readout(None, 3).vector.tolist()
+    [1.0, 0.0, 0.0]
+    """
+    worst = np.zeros(hidden_size, dtype=np.float64)
+    worst[0] = 1.0
+    if w is None:
+        return ReadOut(worst)
+    vector = np.asarray(w, dtype=np.float64).reshape(-1)
+    if vector.shape != (hidden_size,):
+        raise InvalidArgument(
+            f"read-out w has {vector.size} entries, expected the hidden size {hidden_size} (an N x 1 matrix)"
+        )
+    if not np.isfinite(vector).all():
+        raise InvalidArgument("read-out w has NaN or infinite entries; the model diverged or is damaged")
+    norm = float(np.linalg.norm(vector))
+    return ReadOut(worst) if norm == 0 else ReadOut(vector / max(1.0, norm))
 
 
 @dataclass(frozen=True, eq=False)
 class AssembledMatrix:
     """One matrix's share of the assembled bound: rounded norm, sensitivities, chosen p and term."""
 
-    matrix: NamedMatrix
+    matrix: NamedMatrix | ReadOut
     spectral_shell: int
     rounded_norm: mpmath.mpf
     input_bound: mpmath.mpf
@@ -116,19 +170,27 @@ def check_inputs(n: object, delta: object, margin: object, tokens: object) -> No
 
 
 def sensitivity_and_scale(
-    matrix: NamedMatrix,
+    matrix: NamedMatrix | ReadOut,
     rounded_norms: Mapping[tuple[int, int, MatrixKind], Number],
-    alpha: Number,
+    alphas: Sequence[Number],
     count: int,
     margin: object,
     evaluate_formula: Callable[..., Number],
-) -> tuple[Number, Number, Number]:
-    """(gamma_i, b_i, s_i) of one matrix (theory.assembled, reconstructed Theorem 3.1).
+) -> tuple[Number, Number, Number, Number]:
+    """(gamma_i, b_i, alpha_i, s_i) of one matrix (theory.assembled, reconstructed Theorem 3.1).
 
     gamma_i = GAMMA_SYNTHETIC[kind] and b_i = INPUT_BOUND[kind] from the rounded spectral norms of the
-    matrix's layer (and of its head's Vt), then s_i = SCALE(K, b_i, gamma_i, alpha_l, margin). Generic over
-    the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath here and arb in numerics.certify.
+    matrix's layer (and of its head's Vt), alpha_i = alphas[layer]; for the read-out w: READOUT_GAMMA,
+    READOUT_INPUT_BOUND and READOUT_DEPTH_FACTOR. Then s_i = SCALE(K, b_i, gamma_i, alpha_i, margin).
+    Generic over the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath here and arb in
+    numerics.certify.
     """
+    if isinstance(matrix, ReadOut):
+        gamma = evaluate_formula(theorem.READOUT_GAMMA)
+        b = evaluate_formula(theorem.READOUT_INPUT_BOUND)
+        alpha = evaluate_formula(theorem.READOUT_DEPTH_FACTOR)
+        scale = evaluate_formula(theorem.SCALE, K=count, b=b, gamma=gamma, alpha=alpha, gamma_m=margin)
+        return gamma, b, alpha, scale
     layer = matrix.layer
     available = {
         "L_phi": L_PHI_VALUE,
@@ -143,8 +205,9 @@ def sensitivity_and_scale(
 
     gamma = by_name(theorem.GAMMA_SYNTHETIC[matrix.kind])
     b = by_name(theorem.INPUT_BOUND[matrix.kind])
+    alpha = alphas[layer]
     scale = evaluate_formula(theorem.SCALE, K=count, b=b, gamma=gamma, alpha=alpha, gamma_m=margin)
-    return gamma, b, scale
+    return gamma, b, alpha, scale
 
 
 def gap_arguments(
@@ -178,6 +241,20 @@ def gap_arguments(
     }
 
 
+ShellKey = tuple[int, int, MatrixKind] | str
+"""A matrix's key in the shell tables: (layer, head, kind), or READOUT_LABEL for the read-out."""
+
+
+def matrix_key(matrix: NamedMatrix | ReadOut) -> ShellKey:
+    """(layer, head, kind) of a layer matrix, READOUT_LABEL for the read-out (keys of the shell tables)."""
+    return matrix.label if isinstance(matrix, ReadOut) else (matrix.layer, matrix.head, matrix.kind)
+
+
+def layer_norms(norms: Mapping[ShellKey, Number]) -> dict[tuple[int, int, MatrixKind], Number]:
+    """The rounded norms of the layer matrices only (the depth factors do not involve the read-out)."""
+    return {key: value for key, value in norms.items() if not isinstance(key, str)}
+
+
 def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
     """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
     j = int(evaluate(index_formula, dps=dps, **{argument_names(index_formula)[0]: value}, **extra))
@@ -203,39 +280,43 @@ def assembled_bound(
     T: int,
     m: int | None = None,
     dps: int = DEFAULT_DPS,
+    readout_weight: object = None,
 ) -> AssembledBound:
     """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens.
 
     ``report_or_weights``: a :class:`ProxyReport` (its spectra are reused, and its grid m unless ``m`` is
     given), :class:`TransformerWeights`, or the output of :func:`matrix_spectra`. ``margin`` is the ramp
-    margin fixed before training, in (0, 1]; ``delta`` in (0, 1).
+    margin fixed before training, in (0, 1]; ``delta`` in (0, 1). ``readout_weight``: the trained
+    read-out w (N entries; see :func:`readout`), None for the class's worst case ||w|| = 1.
     """
     check_dps(dps)
     check_inputs(n, delta, margin, T)
     spectra, report_m = _spectra_of(report_or_weights)
     num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
     num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
-    m = m if m is not None else report_m or default_grid_m(num_layers, spectra[0][0].shape[0])
+    hidden_size = spectra[0][0].shape[0]
+    m = m if m is not None else report_m or default_grid_m(num_layers, hidden_size)
     points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
     count = int(evaluate(theorem.MATRIX_COUNT, dps=dps, L=num_layers, H=num_heads))
+    out = readout(readout_weight, hidden_size)
+    entries: list[tuple[NamedMatrix | ReadOut, Spectrum]] = [*spectra, (out, spectrum(out.dense()))]
 
     with mpmath.workdps(dps):
         shells = {}
-        for matrix, spec in spectra:
-            shells[matrix.layer, matrix.head, matrix.kind] = _shell(
+        for matrix, spec in entries:
+            shells[matrix_key(matrix)] = _shell(
                 theorem.SPECTRAL_SHELL_INDEX,
                 theorem.SPECTRAL_SHELL,
                 to_mpf(spec.spectral_norm, "C"),
                 dps,
                 L=num_layers,
             )
-        rounded = {key: value for key, (_, value) in shells.items()}
-        alphas = depth_factors(rounded, num_layers, dps=dps)
+        rounded = layer_norms({key: value for key, (_, value) in shells.items()})
+        alphas = depth_factors(rounded, num_layers, dps=dps, head_factor=theorem.HEAD_LIPSCHITZ)
         rows = []
-        for matrix, spec in spectra:
-            layer = matrix.layer
-            gamma, b, scale = sensitivity_and_scale(
-                matrix, rounded, alphas[layer], count, margin, functools.partial(evaluate, dps=dps)
+        for matrix, spec in entries:
+            gamma, b, alpha, scale = sensitivity_and_scale(
+                matrix, rounded, alphas, count, margin, functools.partial(evaluate, dps=dps)
             )
             dimension = max(spec.shape)
             best = None
@@ -248,7 +329,7 @@ def assembled_bound(
                 if best is None or term < best[2]:
                     best = (q, j, term)
             assert best is not None  # the grid has 2m + 1 >= 3 points
-            spectral_shell, norm = shells[layer, matrix.head, matrix.kind]
+            spectral_shell, norm = shells[matrix_key(matrix)]
             rows.append(
                 AssembledMatrix(
                     matrix,
@@ -256,7 +337,7 @@ def assembled_bound(
                     norm,
                     b,
                     gamma,
-                    alphas[layer],
+                    alpha,
                     scale,
                     dimension,
                     best[0],

@@ -42,6 +42,7 @@ from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
 from theory.errors import InvalidArgument
+from theory.formula import Formula
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
@@ -197,12 +198,15 @@ def layer_factors(
     num_layers: int,
     evaluate_formula: Callable[..., Number],
     zero: Number,
+    head_factor: Formula = HEAD_LIPSCHITZ,
 ) -> list[Number]:
     """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, SPEC.md section 3).
 
-    A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)); ``norms`` maps (layer, head, kind) to C2 (head -1
-    for M_in, M_out). Generic over the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath's
-    :func:`numerics.evaluate.evaluate` here and arb's interval evaluation in :mod:`numerics.certify`.
+    A_k = sum_h head_factor(C2(Vt_h^k), C2(QK_h^k)), ``head_factor`` the exact HEAD_LIPSCHITZ of the
+    proxies unless given (the assembled bound passes its own, ``theory.assembled.HEAD_LIPSCHITZ``);
+    ``norms`` maps (layer, head, kind) to C2 (head -1 for M_in, M_out). Generic over the arithmetic:
+    ``evaluate_formula(formula, **values)`` is mpmath's :func:`numerics.evaluate.evaluate` here and arb's
+    interval evaluation in :mod:`numerics.certify`.
     """
     heads = sorted({head for (_, head, _) in norms if head >= 0})
     factors = []
@@ -210,7 +214,7 @@ def layer_factors(
         head_sum = sum(
             (
                 evaluate_formula(
-                    HEAD_LIPSCHITZ, C_V=norms[layer, h, MatrixKind.VT], C_QK=norms[layer, h, MatrixKind.QK]
+                    head_factor, C_V=norms[layer, h, MatrixKind.VT], C_QK=norms[layer, h, MatrixKind.QK]
                 )
                 for h in heads
             ),
@@ -237,14 +241,21 @@ def products_of_later(factors: Sequence[Number], one: Number) -> tuple[Number, .
 
 
 def depth_factors(
-    norms: Mapping[tuple[int, int, MatrixKind], object], num_layers: int, *, dps: int = DEFAULT_DPS
+    norms: Mapping[tuple[int, int, MatrixKind], object],
+    num_layers: int,
+    *,
+    dps: int = DEFAULT_DPS,
+    head_factor: Formula = HEAD_LIPSCHITZ,
 ) -> tuple[mpmath.mpf, ...]:
     """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
 
-    See :func:`layer_factors`. The products overflow float64 on deep models, not here.
+    See :func:`layer_factors` (and its ``head_factor``). The products overflow float64 on deep models,
+    not here.
     """
     with mpmath.workdps(dps):
-        factors = layer_factors(norms, num_layers, functools.partial(evaluate, dps=dps), mpmath.mpf(0))
+        factors = layer_factors(
+            norms, num_layers, functools.partial(evaluate, dps=dps), mpmath.mpf(0), head_factor
+        )
         return products_of_later(factors, mpmath.mpf(1))
 
 

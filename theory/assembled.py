@@ -15,11 +15,13 @@ Statement (with probability >= 1 - delta over n i.i.d. samples, for ALL such net
     GAP_TERM = (8 + 24 sqrt(ln 2) + 48 sqrt(Lambda * Sigma)) / sqrt(n)
                + 3 sqrt( (ln(2/delta) + K ln(2m+1) + P) / (2n) ),
 
-with Sigma = sum over the K = L (2H + 2) matrices of min_{p in P_m} MATRIX_TERM(p, S_p, s, N) and
+with Sigma = sum over the K = L (2H + 2) + 1 matrices (QK_h, Vt_h, M_in, M_out of every layer, and the
+read-out w, an N x 1 matrix of rank <= 1) of min_{p in P_m} MATRIX_TERM(p, S_p, s, N) and
 
     MATRIX_TERM = 3 N S                                                    (p = 0, S = rank)
                 = K_p N^{2(p+1)/(p+2)} S^{2/(p+2)} s^{2p/(p+2)} + 3 N     (0 < p <= 2),
-    K_p = c_p 3^{2/(p+2)} 144^{p/(p+2)}   (c_p derived in theory.interpolation; K_2 = 24 sqrt 3, K_0+ = 3).
+    K_p = c_p 3^{2/(p+2)} 144^{p/(p+2)}   (theory.interpolation's restated Theorem 4.1 at eps = 1, divided by
+    its log factor; K_2 = 24 sqrt 3, K_0+ = 3).
 
 The chain, each step with its source (conservative choices are marked *):
 1. margin bound (Mohri et al. 2018 Thm 3.3 with Talagrand's contraction; BFT17 Lemma 3.1), with the
@@ -28,19 +30,27 @@ The chain, each step with its source (conservative choices are marked *):
    is added to the class * (+ sqrt(ln 2) per unit of integral); u^{-q_i} <= u^{-1} on (0, 1] * so the
    integral of u^{-1/2} is 2 (l2 aggregation sqrt(Sigma), theory.composition);
 3. composition: a radius-eps_i perturbation of matrix i (sup over its input tokens) moves f by at most
-   gamma_i alpha_i eps_i (theory.lipschitz, theory.composition); equal split eps_i = margin u / (K c_i);
+   gamma_i alpha_i eps_i (theory.lipschitz, theory.composition); alpha uses the attention head factor
+   C2(Vt)(1 + 2 C2(QK)) with the derived softmax constant kappa = 1 (theory.lipschitz; the exact BERT
+   proxy keeps the authors' 1 + 4 C2(QK)) and gamma(QK_h) = kappa C2(Vt_h) L_phi C2(M_in) C2(M_out);
+   the read-out w is the last matrix: f = w . x_L[0], so a perturbation of w moves f by at most the
+   sup-over-samples distance |x_L[0] (w - w')| (gamma = 1, alpha = 1, input rows <= 1 by Pi), and a
+   perturbation reaching x_L[0] is multiplied by ||w|| <= 1 (the alphas of the layers need no factor);
+   equal split eps_i = margin u / (K c_i);
    proper covers (cover elements inside the class) at twice the radius *, so upstream inputs keep the
    class's norm bounds (token rows <= 1 by Pi; M_out inputs <= C_in since |GELU(t)| <= |t|);
-4. per matrix: W = W_k + R_k; head by Candes-Plan 2011 Lemma 3.1 ((d1 + d2 + 1) k <= 3 N k, N = max dim),
-   tail by Zhang 2002 Thm 4 (l2 case, 36 (a b / eps)^2 ln(2 ceil(4ab/eps + 2) M + 1)) applied to vec(R_k)
-   on the M d2 data x_i (x) e_j, with sqrt(d2) ||R_k||_F <= N sigma_{k+1} <= N (S/k)^{1/p}; the two halves
-   of the radius give 144; k = ceil(k*) costs the + 3N *; one common log factor Lambda bounds both logs;
+4. per matrix: Theorem 4.1 as restated in theory.interpolation (head by Candes-Plan 2011 Lemma 3.1,
+   tail by Zhang 2002 Thm 4 on the M d2 points of the matrix reduction with Frobenius radius
+   ||R_k||_F <= sqrt(N) sigma_{k+1}; the two halves of the radius give 144; k = ceil(k*) costs the + 3N *;
+   its log factor at radius >= 1/sqrt(n) is bounded by Lambda below). For w (d1 = N, d2 = 1) the head
+   count is (N + 2) k <= 3 N k and the tail's d2 = 1 <= N, so the same MATRIX_TERM with N covers it;
 5. post hoc: union bound over p in P_m^K, spectral norms peeled on shells 2^{j/(4L)} and Schatten powers on
    dyadic shells 2^j, each index j in Z with weight 2 / (3 (|j|+1) (|j|+2)) (summing to 1): P is the sum
    of PEEL_COST over the 2K peeled indices. The margin, n, T, delta are fixed in advance *.
 
 What numerics must feed (see ``assembled_inputs_doc()`` for the table):
-  per matrix i: Chat_i = spectral norm rounded UP to the shell 2^{j/(4L)} (SPECTRAL_SHELL), Shat_i(p) =
+  per matrix i (w included, with its effective value w / max(1, ||w||): the forward pass normalises):
+  Chat_i = spectral norm rounded UP to the shell 2^{j/(4L)} (SPECTRAL_SHELL), Shat_i(p) =
   sum sigma^p (rank at p = 0) rounded UP to 2^j (SCHATTEN_SHELL), N_i = max(rows, cols), b_i
   (INPUT_BOUND), gamma_i (GAMMA_SYNTHETIC), alpha_i (theory.proxy.LAYER_LIPSCHITZ product over the later
   layers, from the rounded norms), s_i = SCALE; then Sigma, Q = max_i SENSITIVITY (rounded), N_max =
@@ -59,9 +69,10 @@ from typing import Any
 import sympy as sp
 
 from theory import _sympy_tools as tools
+from theory import interpolation, lipschitz
 from theory.formula import Formula
-from theory.interpolation import derive_balance, split_monomial
 from theory.interpolation import p as p_positive
+from theory.interpolation import split_monomial
 from theory.lemma import Check, Lemma
 from theory.provenance import Provenance, Tagged
 from theory.proxy import C_V, SUMMAND, C_in, C_out, L, L_phi, MatrixKind, N, S, alpha, p, s
@@ -91,12 +102,8 @@ C = sp.Symbol("C", positive=True)
 j = sp.Symbol("j", integer=True)
 u = sp.Symbol("u", real=True)
 
-HEAD_DIMENSION_FACTOR = 3
-"""(d1 + d2 + 1) <= 3 max(d1, d2): the Candes-Plan parameter count of a rank-k head, per unit of k."""
-MAUREY_CONSTANT = 36
-"""Zhang 2002 Thm 4, l2 case: log N_inf(eps) <= 36 (a b / eps)^2 log(2 ceil(4ab/eps + 2) M + 1)."""
-RADIUS_HALVES = 2
-"""The radius is split in two halves, head and tail, so the Maurey count is at eps/2: 36 * 2^2 = 144."""
+PROPER_COVER_FACTOR = 2
+"""Covers are taken proper (elements inside the class) at twice the radius: the 2 of the scale."""
 SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER = 4
 """Spectral norms are rounded up to 2^{j/(4L)}: the layer factor (<= 4 rounded norms) loses <= 2^{1/L}."""
 
@@ -116,10 +123,11 @@ RAMP_LOSS = Formula(
 GAMMA_SYNTHETIC = {
     MatrixKind.QK: Formula(
         "gamma_syn_QK",
-        2 * C_V * L_phi * C_in * C_out,
+        lipschitz.softmax_constant() * C_V * L_phi * C_in * C_out,
         (C_V, L_phi, C_in, C_out),
-        _DERIVED,
-        "QK_h: softmax 2 x C2(Vt_h), then Pi (1-Lip) and the feed-forward L_phi C2(M_in) C2(M_out)",
+        _RECON,
+        "QK_h: softmax kappa = 1 (derived, theory.lipschitz) x C2(Vt_h), then Pi (1-Lip) and the "
+        "feed-forward L_phi C2(M_in) C2(M_out)",
     ),
     MatrixKind.VT: Formula(
         "gamma_syn_Vt",
@@ -136,7 +144,26 @@ GAMMA_SYNTHETIC = {
     ),
 }
 """Sensitivity of the layer output to a unit perturbation of each matrix (the BERT GAMMA of theory.proxy
-lacks the L_phi of QK, Vt and M_in; here it is included because the feed-forward follows attention)."""
+lacks the L_phi of QK, Vt and M_in; here it is included because the feed-forward follows attention; the
+softmax constant of QK is the derived kappa = 1, the BERT GAMMA keeps the authors' 2)."""
+
+HEAD_LIPSCHITZ = lipschitz.head_lipschitz_sharp()
+"""The attention head factor of the assembled bound's alpha: C2(Vt)(1 + 2 C2(QK)) (kappa = 1, derived)."""
+
+READOUT_GAMMA = Formula(
+    "gamma_syn_w",
+    sp.Integer(1),
+    (),
+    _RECON,
+    "w: f = w . x_L[0], so a perturbation of w moves f by |x_L[0] (w - w')| (the sup-over-samples metric)",
+)
+READOUT_INPUT_BOUND = Formula(
+    "input_bound_w", sp.Integer(1), (), _RECON, "w reads the first-token row of X_L, of norm <= 1 (Pi)"
+)
+READOUT_DEPTH_FACTOR = Formula(
+    "alpha_w", sp.Integer(1), (), _RECON, "no layer follows the read-out: alpha = 1 (the empty product)"
+)
+"""The read-out w of the class (||w|| <= 1, an N x 1 matrix): its gamma, input bound and depth factor."""
 
 INPUT_BOUND = {
     MatrixKind.QK: Formula("input_bound_QK", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
@@ -154,7 +181,7 @@ INPUT_BOUND = {
 
 SCALE = Formula(
     "scale_assembled",
-    RADIUS_HALVES * K * b * gamma_sym * alpha / margin,
+    PROPER_COVER_FACTOR * K * b * gamma_sym * alpha / margin,
     (K, b, gamma_sym, alpha, margin),
     _DERIVED,
     "s_i = 2 K b_i gamma_i alpha_i / margin (equal split over K matrices, proper covers; "
@@ -208,7 +235,11 @@ SCHATTEN_SHELL = Formula(
 )
 
 MATRIX_COUNT = Formula(
-    "matrix_count", L * (2 * H + 2), (L, H), _DERIVED, "K = L (2H + 2): QK_h, Vt_h, M_in, M_out"
+    "matrix_count",
+    L * (2 * H + 2) + 1,
+    (L, H),
+    _RECON,
+    "K = L (2H + 2) + 1: QK_h, Vt_h, M_in, M_out of every layer, and the read-out w",
 )
 
 CONFIDENCE_TERM = Formula(
@@ -222,10 +253,10 @@ CONFIDENCE_TERM = Formula(
 
 @functools.cache
 def _balanced() -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
-    """The derived balance at A = 3N, B = 144 N^2 S^{2/p} s^2, split as (K_p, exponents of N, S, s)."""
-    tail = MAUREY_CONSTANT * RADIUS_HALVES**2 * N**2 * S ** (2 / p_positive) * s**2
-    raw = derive_balance().closed_form(HEAD_DIMENSION_FACTOR * N, tail)
-    coefficient, exponents = split_monomial(raw, (N, S, s))
+    """Theorem 4.1's balanced term at eps = 1 (theory.interpolation), split as (K_p, exponents of N, S, s)."""
+    coefficient, exponents = split_monomial(
+        interpolation.balanced_term().subs(interpolation.eps, 1), (N, S, s)
+    )
     return sp.simplify(coefficient.subs(p_positive, p)), {
         b: e.subs(p_positive, p) for b, e in exponents.items()
     }
@@ -240,8 +271,8 @@ def matrix_constant() -> sp.Expr:
 def _matrix_term() -> Formula:
     coefficient, exponents = _balanced()
     balanced = coefficient * N ** exponents[N] * S ** exponents[S] * s ** exponents[s]
-    rounding = HEAD_DIMENSION_FACTOR * N
-    expr = sp.Piecewise((HEAD_DIMENSION_FACTOR * N * S, sp.Eq(p, 0)), (balanced + rounding, True))
+    rounding = interpolation.rounding_term()
+    expr = sp.Piecewise((rounding * S, sp.Eq(p, 0)), (balanced + rounding, True))
     return Formula(
         "matrix_term",
         expr,
@@ -286,7 +317,7 @@ _INPUTS: tuple[tuple[str, str, str], ...] = (
     ("delta", "confidence", "user, in (0, 1)"),
     ("gamma_m", "margin of the ramp loss, fixed before training", "user, in (0, 1]"),
     ("m", "grid parameter, P_m = {0, 1/m, ..., 2}", "theory.proxy.GRID_M (ceil(L + ln N))"),
-    ("K", "number of matrices L (2H + 2)", "MATRIX_COUNT"),
+    ("K", "number of matrices L (2H + 2) + 1 (the read-out w included)", "MATRIX_COUNT"),
     ("T", "tokens per sample", "data"),
     ("N_max", "largest N over the matrices", "max of N"),
     ("Q", "max_i Chat_i b_i gamma_i alpha_i", "SENSITIVITY with rounded norms, max over matrices"),
@@ -295,12 +326,16 @@ _INPUTS: tuple[tuple[str, str, str], ...] = (
         "sum of PEEL_COST over the 2K shell indices",
         "spectral indices + Schatten indices of the chosen p",
     ),
-    ("b", "input row-norm bound of the matrix", "INPUT_BOUND[kind] (Chat(M_in) for M_out)"),
-    ("gamma", "sensitivity of the layer output to the matrix", "GAMMA_SYNTHETIC[kind], rounded norms"),
+    ("b", "input row-norm bound of the matrix", "INPUT_BOUND[kind] (Chat(M_in) for M_out; 1 for w)"),
+    (
+        "gamma",
+        "sensitivity of the layer output to the matrix",
+        "GAMMA_SYNTHETIC[kind], rounded norms (READOUT_GAMMA = 1 for w)",
+    ),
     (
         "alpha",
         "Lipschitz constant of the later layers",
-        "prod_{k>l} theory.proxy.LAYER_LIPSCHITZ, rounded norms",
+        "prod_{k>l} theory.proxy.LAYER_LIPSCHITZ with the head factor HEAD_LIPSCHITZ (1 for w)",
     ),
 )
 
@@ -350,7 +385,7 @@ def _check_constants() -> tuple[bool, object]:
     k_p = matrix_constant()
     return tools.all_of(
         [
-            ("K_0+ = 3", tools.limit_equals(k_p, p, 0, sp.Integer(HEAD_DIMENSION_FACTOR))),
+            ("K_0+ = 3", tools.limit_equals(k_p, p, 0, sp.Integer(3))),
             ("K_2 = 24 sqrt 3", tools.equal(k_p.subs(p, 2), 24 * sp.sqrt(3))),
             (
                 "rank case free of s",
@@ -365,6 +400,18 @@ def _check_log_factor_dominates() -> tuple[bool, object]:
     # for N = v^2; with M = nT = 2 + a and v = 1 + c this is a polynomial with positive coefficients.
     a_, c_ = sp.symbols("a c", nonnegative=True)
     return tools.is_positive(sp.expand(16 * (2 + a_) * (1 + c_) ** 3 - 18))
+
+
+def _check_theorem_log_factor() -> tuple[bool, object]:
+    # Theorem 4.1's log factor at N = N_max, radius eps = 1/sqrt(n) (the Dudley cut-off; Lambda decreases
+    # in eps), M = n T points and C s = C 2 K b gamma alpha / margin = 2 K Q / margin is exactly Lambda.
+    values = {
+        interpolation.N: N_max,
+        interpolation.C: 2 * K * Q / (margin * interpolation.s),
+        interpolation.eps: 1 / sp.sqrt(n),
+        interpolation.M: n * T,
+    }
+    return tools.equal(interpolation.LOG_FACTOR.subs(values, simultaneous=True), LOG_FACTOR.expr)
 
 
 def _check_gap_monotone() -> tuple[bool, object]:
@@ -388,9 +435,10 @@ def _check_dudley_and_margin_constants() -> tuple[bool, object]:
 
 
 def _check_gamma_vs_bert() -> tuple[bool, object]:
+    kappa_ratio = lipschitz.softmax_constant() / lipschitz.AUTHORS_SOFTMAX_CONSTANT
     decisions = []
     for kind, factor in (
-        (MatrixKind.QK, L_phi),
+        (MatrixKind.QK, L_phi * kappa_ratio),
         (MatrixKind.VT, L_phi),
         (MatrixKind.M_IN, L_phi),
         (MatrixKind.M_OUT, 1),
@@ -408,10 +456,15 @@ def lemma() -> Lemma:
         step=9,
         name="assembled_bound",
         title="Theorem 3.1 assembled: spectrum-adaptive post hoc bound, explicit constants",
-        statement=(bound_statement(), sp.Eq(sp.Symbol("MATRIX_TERM"), _matrix_term().expr, evaluate=False)),
+        statement=(
+            bound_statement(),
+            sp.Eq(sp.Symbol("MATRIX_TERM"), _matrix_term().expr, evaluate=False),
+            sp.Eq(K, MATRIX_COUNT.expr, evaluate=False),
+        ),
         assumptions=(
             "architecture of the module docstring: unit token rows, row projection after each sub-block, "
-            "GELU with L_phi = 1.13, read-out ||w|| <= 1 on the first token, labels +-1",
+            "GELU with L_phi = 1.13, read-out ||w|| <= 1 on the first token (covered: the K-th matrix), "
+            "labels +-1",
             "margin, n, T, delta fixed in advance; nT >= 2; Sigma from rounded (shell) norms and radii",
             "uniformly over all networks and all p in P_m^K (union bound and peeling)",
         ),
@@ -427,6 +480,11 @@ def lemma() -> Lemma:
                 "log_factor_dominates_head_log",
                 "Lambda bounds the Candes-Plan log when nT >= 2",
                 _check_log_factor_dominates,
+            ),
+            Check(
+                "lambda_is_theorem_4_1_log_factor",
+                "Theorem 4.1's log factor at eps = 1/sqrt(n), M = nT, N = N_max is Lambda",
+                _check_theorem_log_factor,
             ),
             Check(
                 "gap_increasing_in_sigma",
@@ -445,7 +503,7 @@ def lemma() -> Lemma:
             ),
             Check(
                 "gamma_vs_bert",
-                "synthetic gamma = L_phi x BERT gamma (QK, Vt, M_in), = 1 (M_out)",
+                "synthetic gamma = L_phi x BERT gamma (Vt, M_in; QK with kappa/2 = 1/2), = 1 (M_out)",
                 _check_gamma_vs_bert,
             ),
         ),
@@ -458,11 +516,15 @@ def lemma() -> Lemma:
 __all__ = [
     "CONFIDENCE_TERM",
     "GAMMA_SYNTHETIC",
+    "HEAD_LIPSCHITZ",
     "INPUT_BOUND",
     "LOG_FACTOR",
     "MATRIX_COUNT",
     "PEEL_COST",
     "RAMP_LOSS",
+    "READOUT_DEPTH_FACTOR",
+    "READOUT_GAMMA",
+    "READOUT_INPUT_BOUND",
     "SCALE",
     "SCHATTEN_SHELL",
     "SCHATTEN_SHELL_INDEX",

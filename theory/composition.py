@@ -4,7 +4,11 @@ Composition (derived, BFT17 Lemma A.7-style telescoping): with covers taken laye
 matrices replaced by cover elements inside the class, downstream ones kept), a perturbation eps_i of
 matrix i in its sup-over-tokens metric moves the output by at most c_i eps_i, c_i = gamma_i alpha_i:
 gamma_i the sensitivity of its own layer's output, alpha_l = prod_{k>l} Lip(layer k) (alpha_{L-1} = 1),
-Lip(layer) = L_phi C2(M_in) C2(M_out) sum_h C2(Vt_h)(1 + 4 C2(QK_h)) (theory.proxy.LAYER_LIPSCHITZ).
+Lip(layer) = L_phi C2(M_in) C2(M_out) sum_h head_h (theory.proxy.LAYER_LIPSCHITZ), with the head factor
+head_h = C2(Vt_h)(1 + 4 C2(QK_h)) in the exact proxy (the authors' softmax constant 2) and
+C2(Vt_h)(1 + 2 C2(QK_h)) in the assembled bound (the derived softmax constant 1, theory.lipschitz).
+The read-out w (f = w . x_L[0], ||w|| <= 1) is the last matrix: c_w = 1, and it multiplies every upstream
+perturbation by ||w|| <= 1, so the alphas need no extra factor.
 
 Allocation of a total radius eps with sum_i c_i eps_i <= eps, entropy A_i eps_i^{-q} per matrix:
 - equal split eps_i = eps / (K c_i): entropy sum_i A_i (K c_i)^q eps^{-q}; after Dudley, sqrt of a sum:

@@ -2,18 +2,25 @@
 
 Step 2, parametric (Candes & Plan 2011, Lemma 3.1, stated for the unit Frobenius sphere; the same proof
 covers the ball): {W in R^{d1 x d2} : rank W <= k, ||W||_F <= rho} has an eps-net in Frobenius norm of
-size (9 rho / eps)^{(d1 + d2 + 1) k}. A rank-k matrix with spectral norm <= C has ||W||_F <= sqrt(k) C,
-and max_t ||x_t (W - W')|| <= b ||W - W'||_2 <= b ||W - W'||_F on inputs with ||x_t|| <= b, so in the
-sup-over-tokens metric: log N(eps) <= (d1 + d2 + 1) k log(9 b sqrt(k) C / eps) <= 3 N k log(...).
+size (9 rho / eps)^{(d1 + d2 + 1) k} (eps <= rho; for eps > rho the single point 0 is a net). A rank-k
+matrix with spectral norm <= C has ||W||_F <= sqrt(k) C, and max_t ||x_t (W - W')|| <= b ||W - W'||_2 <=
+b ||W - W'||_F on inputs with ||x_t|| <= b, so in the sup-over-tokens metric:
+log N(eps) <= (d1 + d2 + 1) k log(9 b sqrt(k) C / eps) <= 3 N k log(...), N = max(d1, d2).
 
 Step 3, Maurey (Zhang 2002, Thm 4, l2 case): scalar linear maps x -> w.x with ||w||_2 <= a on M points
-with ||x_i|| <= b satisfy log N_inf(eps) <= 36 (a b / eps)^2 log(2 ceil(4 a b / eps + 2) M + 1). For a
-matrix R acting as x -> x R, ||x R||_2 <= sqrt(d2) max_j |<vec R, x (x) e_j>|, so covering vec(R) on the
-M d2 points x_i (x) e_j at radius eps / sqrt(d2) covers R in the sup metric; the radius is
-a = sqrt(d2) ||R||_F <= sqrt(d2 min(d1, d2)) sigma_1(R) <= N sigma_1(R) (this is the (2,1)-type radius
-the reconstruction uses: ||R||_{2,1} <= sqrt(d2) ||R||_F). For the tail R_k = W - W_k, sigma_1(R_k) =
-sigma_{k+1}(W) <= (S/k)^{1/p} (step 1), which gives the Maurey tail 36 (N (S/k)^{1/p} b / eps)^2.
-Provenance: standard (cited); the reductions are derived and checked here.
+with ||x_i|| <= b satisfy log N_inf(eps) <= 36 (a b / eps)^2 log(2 ceil(4 a b / eps + 2) M + 1).
+Matrix case (the reduction is derived here by substitution): for R in R^{d1 x d2} acting as x -> x R,
+||x R||_2 <= sqrt(d2) max_j |<vec R, x (x) e_j>| and ||x (x) e_j|| = ||x|| <= b, so an eps/sqrt(d2)-cover
+of vec R in the sup metric over the M d2 points x_i (x) e_j is an eps-cover of R in the metric
+max_i ||x_i (R - R')||_2. The radius is the FROBENIUS norm, ||vec R||_2 = ||R||_F <= a, and
+
+    log N_inf(eps) <= 36 d2 (a b / eps)^2 log(2 ceil(4 sqrt(d2) a b / eps + 2) M d2 + 1),
+
+the log counting the M d2 points of the reduction. The (2,1) norm enters only through
+||R||_{2,1} <= sqrt(d2) ||R||_F (Cauchy-Schwarz over the d2 columns): sqrt(d2) ||R||_F is an upper bound
+of the (2,1) norm, never the other way round. For a tail R_k = W - W_k: ||R_k||_F^2 = sum_{i>k} sigma_i^2
+<= min(d1, d2) sigma_{k+1}^2 and sigma_{k+1} <= min(C, (S/k)^{1/p}) (step 1).
+Provenance: standard (cited); the matrix reduction is derived (sympy substitution) and checked here.
 """
 
 from __future__ import annotations
@@ -42,8 +49,18 @@ def parametric_entropy() -> sp.Expr:
 
 
 def maurey_entropy() -> sp.Expr:
-    """36 (a b / eps)^2 log(2 ceil(4 a b / eps + 2) M + 1): Zhang's l2 covering bound."""
+    """36 (a b / eps)^2 log(2 ceil(4 a b / eps + 2) M + 1): Zhang's scalar l2 covering bound (standard)."""
     return 36 * (a * b / eps) ** 2 * sp.log(2 * sp.ceiling(4 * a * b / eps + 2) * M + 1)
+
+
+def maurey_matrix_entropy() -> sp.Expr:
+    """Zhang's bound for a d1 x d2 matrix of Frobenius norm <= a: the scalar bound at radius eps/sqrt(d2)
+    on the M d2 points x_i (x) e_j (derived by substitution, module docstring).
+
+    >>> d2 in maurey_matrix_entropy().free_symbols
+    True
+    """
+    return maurey_entropy().subs({eps: eps / sp.sqrt(d2), M: M * d2}, simultaneous=True)
 
 
 def _check_head_dimension() -> tuple[bool, object]:
@@ -69,18 +86,49 @@ def _check_vector_norm() -> tuple[bool, object]:
     return tools.is_nonnegative(sp.factor(sp.together(slack)))
 
 
-def _check_tail_radius() -> tuple[bool, object]:
-    # sqrt(d2 min(d1, d2)) <= max(d1, d2) = N; the tail count at eps/2 is 144 N^2 (S/k)^{2/p} (b/eps)^2.
-    e = sp.Symbol("e", nonnegative=True)
-    ratio_ok = tools.is_nonnegative(sp.expand(N**2 - (N - e) * N))  # d2 = N = max, d1 = N - e = min
-    tail = maurey_entropy().subs({a: N * (S / k) ** (1 / p), eps: eps / 2}) / sp.log(sp.Symbol("Lam"))
-    count = sp.simplify(
-        tail.subs(sp.log(2 * sp.ceiling(8 * N * (S / k) ** (1 / p) * b / eps + 2) * M + 1), 1)
-    )
-    expected = 144 * N**2 * (S / k) ** (2 / p) * (b / eps) ** 2 / sp.log(sp.Symbol("Lam"))
+def _check_norm_21_direction() -> tuple[bool, object]:
+    # ||R||_{2,1}^2 = (sum_j c_j)^2 <= d2 sum_j c_j^2 = d2 ||R||_F^2 (column norms c_j, d2 = 3): the slack
+    # is the sum of (c_i - c_j)^2; the reverse, d2 ||R||_F^2 <= ||R||_{2,1}^2, fails at c = (1, 0, 0).
+    c = sp.symbols("c1:4", nonnegative=True)
+    slack = sp.expand(3 * sum(ci**2 for ci in c) - sum(c) ** 2)
+    squares = sp.expand(sum((c[i] - c[j]) ** 2 for i in range(3) for j in range(i + 1, 3)))
+    reverse_at = {c[0]: 1, c[1]: 0, c[2]: 0}
+    reverse_fails = bool(sp.sympify(-slack).subs(reverse_at) < 0)
     return tools.all_of(
-        [("d2 min(d1,d2) <= N^2", ratio_ok), ("count at eps/2", tools.equal(count, expected))]
+        [
+            ("d2 ||R||_F^2 - ||R||_{2,1}^2 = sum of squares", tools.equal(slack, squares)),
+            ("reverse direction fails at c = (1,0,0)", (reverse_fails, f"{-slack.subs(reverse_at)} < 0")),
+        ]
     )
+
+
+def _check_matrix_reduction() -> tuple[bool, object]:
+    # The matrix bound is Zhang's scalar bound at eps/sqrt(d2) on M d2 points: prefactor 36 d2 (ab/eps)^2
+    # and the log's point count M d2 (not M).
+    bound = maurey_matrix_entropy()
+    log_part = sp.log(2 * sp.ceiling(4 * sp.sqrt(d2) * a * b / eps + 2) * M * d2 + 1)
+    return tools.equal(bound, 36 * d2 * (a * b / eps) ** 2 * log_part)
+
+
+def _check_tail_radius() -> tuple[bool, object]:
+    # Tail R_k with ||R_k||_F <= sqrt(min(d1, d2)) sigma, sigma = sigma_{k+1}, d2 <= N, min(d1, d2) <= N:
+    # at radius eps/2 the prefactor is <= 144 N^2 sigma^2 (b/eps)^2 (d2 = N - e, min = N - f).
+    sigma = sp.Symbol("sigma", positive=True)
+    e, f = sp.symbols("e f", nonnegative=True)
+    prefactor = (maurey_matrix_entropy() / log_factor_of(maurey_matrix_entropy())).subs(
+        {eps: eps / 2, a: sp.sqrt(N - f) * sigma}, simultaneous=True
+    )
+    slack = 144 * N**2 * sigma**2 * (b / eps) ** 2 - prefactor.subs(d2, N - e)
+    # slack = 144 sigma^2 b^2/eps^2 (N^2 - (N - e)(N - f)), and N^2 - (N-e)(N-f) = N(e + f) - e f >= 0
+    # because e, f <= N; written with N = e + f + g, g >= 0:
+    g = sp.Symbol("g", nonnegative=True)
+    return tools.is_nonnegative(sp.expand(slack.subs(N, e + f + g)))
+
+
+def log_factor_of(expr: sp.Expr) -> sp.Expr:
+    """The log factor of a product ``prefactor * log(...)`` (the single log in ``expr``)."""
+    (log_factor,) = expr.atoms(sp.log)
+    return log_factor
 
 
 @functools.cache
@@ -111,27 +159,38 @@ def parametric_lemma() -> Lemma:
 
 @functools.cache
 def maurey_lemma() -> Lemma:
-    """Step 3: Maurey / empirical-method covering in the sup-over-tokens metric (Zhang 2002)."""
+    """Step 3: Maurey / empirical-method covering of a Frobenius ball of matrices, sup-over-tokens metric."""
     entropy = sp.Function("logN_inf")(eps)
     return Lemma(
         step=3,
         name="maurey_covering",
-        title="Maurey covering of (2,1)-bounded linear maps, sup-over-tokens metric",
+        title="Maurey covering of Frobenius-bounded linear maps, sup-over-tokens metric",
         statement=(
-            sp.Le(entropy, maurey_entropy(), evaluate=False),
-            sp.Le(a, sp.sqrt(d2) * sp.Symbol("||R||_F"), evaluate=False),
+            sp.Le(entropy, maurey_matrix_entropy(), evaluate=False),
+            sp.Le(sp.Symbol("||R||_{2,1}"), sp.sqrt(d2) * sp.Symbol("||R||_F"), evaluate=False),
         ),
         assumptions=(
-            "M input points (all n T tokens), ||x_i|| <= b; radius a = sqrt(d2) ||R||_F ((2,1)-type)",
-            "the matrix case reduces to Zhang's scalar l2 case on the M d2 points x_i (x) e_j",
+            "R in R^{d1 x d2} with ||R||_F <= a (Frobenius radius); metric max_i ||x_i (R - R')||_2 over "
+            "M input points (all n T tokens) with ||x_i|| <= b",
+            "derived reduction to Zhang's scalar l2 case: radius eps/sqrt(d2) on the M d2 points x_i (x) e_j",
             "constants as in Zhang 2002 Thm 4 (log base cancels); we did not re-derive them",
         ),
-        tag=Tagged(Provenance.STANDARD, MAUREY_SOURCE),
+        tag=Tagged(Provenance.STANDARD, MAUREY_SOURCE + "; matrix reduction derived here (substitution)"),
         checks=(
             Check("vector_norm_reduction", "||v||_2 <= sqrt(d2) ||v||_inf (d2 = 3)", _check_vector_norm),
             Check(
+                "norm_21_below_sqrt_d2_frobenius",
+                "||R||_{2,1} <= sqrt(d2) ||R||_F (d2 = 3), and the reverse fails",
+                _check_norm_21_direction,
+            ),
+            Check(
+                "matrix_reduction_counts_M_d2_points",
+                "matrix bound = scalar bound at eps/sqrt(d2) on M d2 points",
+                _check_matrix_reduction,
+            ),
+            Check(
                 "tail_radius_and_count",
-                "tail radius <= N sigma_{k+1}; count 144 at eps/2",
+                "tail radius sqrt(min(d1,d2)) sigma_{k+1}: prefactor <= 144 N^2 sigma^2 (b/eps)^2 at eps/2",
                 _check_tail_radius,
             ),
         ),

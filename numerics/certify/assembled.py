@@ -11,7 +11,9 @@ provenance ``reconstructed``), with every number a ball:
   width of a shell boundary (then ``j`` may be one larger, and the bound slightly looser but still valid);
 - the post hoc p of each matrix: the theorem holds for every choice in P_m (union bound over P_m^K), so
   the certified bound uses p* = the grid point whose MATRIX_TERM ball has the smallest upper end, and
-  reports every grid point whose ball may attain the minimum (``candidates``).
+  reports every grid point whose ball may attain the minimum (``candidates``);
+- the read-out w (:class:`numerics.assembled.ReadOut`, the K-th matrix) has one singular value, ||w||:
+  a ball of sqrt(sum w_i^2) from the float64 entries (:class:`CertifiedReadOut`); its rank is 1.
 """
 
 from __future__ import annotations
@@ -23,7 +25,16 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.assembled import LABEL, check_inputs, gap_arguments, sensitivity_and_scale
+from numerics.assembled import (
+    LABEL,
+    ReadOut,
+    check_inputs,
+    gap_arguments,
+    layer_norms,
+    matrix_key,
+    readout,
+    sensitivity_and_scale,
+)
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import (
     CertifiedMatrix,
@@ -32,7 +43,7 @@ from numerics.certify.certified import (
     grid_size,
     schatten_power_sum,
 )
-from numerics.certify.interval_eval import exact_integer, interval_evaluate
+from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
@@ -44,10 +55,42 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, eq=False)
+class CertifiedReadOut:
+    """The read-out w and a ball containing its one singular value ||w|| (rank 1: w != 0 by construction)."""
+
+    matrix: ReadOut
+    spectral_norm: arb
+
+
+def certify_readout(out: ReadOut) -> CertifiedReadOut:
+    """A ball containing ||w|| = sqrt(sum_i w_i^2), every float64 entry converted exactly."""
+    from flint import arb
+
+    with flint_context():
+        total = arb(0)
+        for entry in out.vector.tolist():
+            total += arb(entry) ** 2
+        return CertifiedReadOut(out, total.sqrt())
+
+
+def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> arb:
+    """A ball containing S_p of the matrix (rank at p = 0): certified.schatten_power_sum, or for the
+    read-out ||w||^p (p > 0) and 1 (p = 0)."""
+    from flint import arb
+
+    if isinstance(c, CertifiedMatrix):
+        return schatten_power_sum(c, p)
+    with flint_context():
+        if not c.spectral_norm > 0:
+            raise InvalidArgument("the read-out's norm ball contains 0; pass a nonzero read-out")
+        return arb(1) if p == 0 else c.spectral_norm ** to_ball(p, "p")
+
+
+@dataclass(frozen=True, eq=False)
 class CertifiedAssembledMatrix:
     """One matrix's share of the certified assembled bound."""
 
-    certified: CertifiedMatrix
+    certified: CertifiedMatrix | CertifiedReadOut
     spectral_shell: int
     rounded_norm: arb
     input_bound: arb
@@ -105,48 +148,54 @@ def certify_assembled(
     margin: float,
     T: int,
     m: int | None = None,
+    readout_weight: object = None,
 ) -> CertifiedAssembledBound:
     """A ball containing GAP_TERM of reconstructed Theorem 3.1 for these weights (certified shells and p).
 
-    ``weights`` may also be its matrices already certified (``certified.certify_matrices``).
+    ``weights`` may also be its matrices already certified (``certified.certify_matrices``);
+    ``readout_weight`` as in :func:`numerics.assembled.assembled_bound` (None: the class's worst case).
     """
     check_inputs(n, delta, margin, T)
-    certified = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
-    num_layers = 1 + max(c.matrix.layer for c in certified)
-    num_heads = len({c.matrix.head for c in certified if c.matrix.head >= 0})
-    m = m if m is not None else grid_size(num_layers, certified[0].matrix.shape[0])
+    layers = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
+    num_layers = 1 + max(c.matrix.layer for c in layers)
+    num_heads = len({c.matrix.head for c in layers if c.matrix.head >= 0})
+    hidden_size = layers[0].matrix.shape[0]
+    m = m if m is not None else grid_size(num_layers, hidden_size)
     points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    certified: list[CertifiedMatrix | CertifiedReadOut] = [
+        *layers,
+        certify_readout(readout(readout_weight, hidden_size)),
+    ]
     with flint_context():
         count = exact_integer(interval_evaluate(theorem.MATRIX_COUNT, L=num_layers, H=num_heads), "K")
         shells = {
-            (c.matrix.layer, c.matrix.head, c.matrix.kind): certified_shell(
+            matrix_key(c.matrix): certified_shell(
                 theorem.SPECTRAL_SHELL_INDEX, theorem.SPECTRAL_SHELL, c.spectral_norm, L=num_layers
             )
             for c in certified
         }
-        rounded = {key: ball for key, (_, ball) in shells.items()}
-        alphas = depth_factor_balls(rounded, num_layers)
+        rounded = layer_norms({key: ball for key, (_, ball) in shells.items()})
+        alphas = depth_factor_balls(rounded, num_layers, theorem.HEAD_LIPSCHITZ)
         rows = []
         for c in certified:
-            layer, head, kind = c.matrix.layer, c.matrix.head, c.matrix.kind
-            gamma, b, scale = sensitivity_and_scale(
-                c.matrix, rounded, alphas[layer], count, margin, interval_evaluate
+            gamma, b, alpha, scale = sensitivity_and_scale(
+                c.matrix, rounded, alphas, count, margin, interval_evaluate
             )
             dimension = max(c.matrix.shape)
             options = []
             for q in points:
                 j, schatten = certified_shell(
-                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten_power_sum(c, q)
+                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, certified_schatten(c, q)
                 )
                 term = interval_evaluate(theorem.MATRIX_TERM, p=q, S=schatten, s=scale, N=dimension)
                 options.append((q, j, term))
             minimum = reduce(lambda x, y: x.min(y), (t for _, _, t in options))
             candidates = tuple(q for q, _, t in options if t.lower() <= minimum.upper())
             q, j, term = min(options, key=lambda o: (o[2].upper(), o[0]))
-            spectral_shell, norm = shells[layer, head, kind]
+            spectral_shell, norm = shells[matrix_key(c.matrix)]
             rows.append(
                 CertifiedAssembledMatrix(
-                    c, spectral_shell, norm, b, gamma, alphas[layer], scale, dimension, q, candidates, j, term
+                    c, spectral_shell, norm, b, gamma, alpha, scale, dimension, q, candidates, j, term
                 )
             )
         sigma = sum((r.term for r in rows[1:]), rows[0].term)

@@ -35,12 +35,14 @@ from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.progress import progress
 from numerics.proxies import layer_factors, products_of_later
 from theory.errors import CertificationFailed, InvalidArgument
+from theory.formula import Formula
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
     EDELMAN_TERM,
     GAMMA,
     GRID_M,
+    HEAD_LIPSCHITZ,
     OURS_PROXY,
     SCALE,
     SUMMAND,
@@ -298,16 +300,19 @@ def _compose(
     )
 
 
-def depth_factor_balls(norms: Mapping[tuple[int, int, MatrixKind], arb], num_layers: int) -> tuple[arb, ...]:
+def depth_factor_balls(
+    norms: Mapping[tuple[int, int, MatrixKind], arb], num_layers: int, head_factor: Formula = HEAD_LIPSCHITZ
+) -> tuple[arb, ...]:
     """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
 
     The same composition as the float path (:func:`numerics.proxies.layer_factors`,
-    :func:`numerics.proxies.products_of_later`: exact, SPEC.md section 3), evaluated in arb.
+    :func:`numerics.proxies.products_of_later`: exact, SPEC.md section 3, head factor ``head_factor``),
+    evaluated in arb.
     """
     from flint import arb
 
     with flint_context():
-        factors = layer_factors(norms, num_layers, interval_evaluate, arb(0))
+        factors = layer_factors(norms, num_layers, interval_evaluate, arb(0), head_factor)
         return products_of_later(factors, arb(1))
 
 

@@ -31,7 +31,7 @@ from numerics.assembled import AssembledBound, assembled_bound, gap_arguments
 from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
 from numerics.proxies import proxies
-from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.model import SyntheticConfig, readout_weight
 from numerics.synthetic.tasks import SparseSelectionTask, Task
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
 from theory import assembled
@@ -245,9 +245,14 @@ def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None 
 
 
 def trained_bound(trained: TrainedModel, *, margin: float, delta: float = DEFAULT_DELTA) -> AssembledBound:
-    """:func:`numerics.assembled.assembled_bound` on a trained model, with its n and T."""
+    """:func:`numerics.assembled.assembled_bound` on a trained model, with its n, T and trained read-out w."""
     return assembled_bound(
-        trained.weights, n=len(trained.train_sample), delta=delta, margin=margin, T=trained.task.seq_len
+        trained.weights,
+        n=len(trained.train_sample),
+        delta=delta,
+        margin=margin,
+        T=trained.task.seq_len,
+        readout_weight=readout_weight(trained.model),
     )
 
 
@@ -301,7 +306,9 @@ def bound_row(
     gap = measure_gap(trained, margin=margin, n_test=n_test, delta_test=delta_test)
     report = proxies(trained.weights)
     n, seq_len = len(trained.train_sample), trained.task.seq_len
-    ours = assembled_bound(report, n=n, delta=delta, margin=margin, T=seq_len)
+    ours = assembled_bound(
+        report, n=n, delta=delta, margin=margin, T=seq_len, readout_weight=readout_weight(trained.model)
+    )
     config = trained.config
     return BoundRow(
         label=model_label(config, trained.task),

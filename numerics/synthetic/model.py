@@ -142,6 +142,17 @@ def build_model(config: SyntheticConfig) -> torch.nn.Module:
     return model
 
 
+def readout_weight(model: torch.nn.Module) -> np.ndarray:
+    """The trained read-out w (N entries, float64 copy); the forward pass uses w / max(1, ||w||).
+
+    The assembled bound covers it as the K-th matrix (``numerics.assembled.readout``).
+
+    >>> readout_weight(build_model(SyntheticConfig(num_layers=1, hidden_size=4))).shape
+    (4,)
+    """
+    return np.array(model.readout.weight.detach().cpu().double().numpy()[0])  # type: ignore[union-attr,operator]
+
+
 def to_weights(model: torch.nn.Module, source: str | None = None) -> TransformerWeights:
     """The model's projections as :class:`TransformerWeights` (float64 copies, ``nn.Linear`` layout).
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from flint import arb, ctx
 from test_certify_reference import REFERENCE_ROUNDING, random_model
@@ -21,10 +22,24 @@ def test_certified_gap_contains_the_plain_value_with_the_same_shells_and_p():
     value = float(plain.gap)
     assert (certified.gap + arb(0, REFERENCE_ROUNDING * value)).contains(arb(value))
     assert float(2 * certified.gap.rad() / certified.gap.mid()) < 1e-10
-    assert (certified.m, certified.matrix_count, certified.max_dimension) == (plain.m, 12, 16)
+    # K = L (2H + 2) + 1 = 13: the read-out w is the 13th matrix
+    assert (certified.m, certified.matrix_count, certified.max_dimension) == (plain.m, 13, 16)
     for ours, theirs in zip(certified.matrices, plain.matrices, strict=True):
         assert (ours.spectral_shell, ours.schatten_shell) == (theirs.spectral_shell, theirs.schatten_shell)
         assert theirs.p in ours.candidates and ours.p == theirs.p
+
+
+def test_certified_and_plain_cover_the_same_trained_read_out():
+    model = random_model(1, 8, 2, 16, seed=6)
+    w = np.linspace(-0.3, 0.2, 8)  # ||w|| ~ 0.52 < 1: used as is
+    certified = certify_assembled(model, **SETTING, readout_weight=w)
+    plain = assembled_bound(model, **SETTING, readout_weight=w)
+    ours, theirs = certified.matrices[-1], plain.matrices[-1]
+    assert abs(float(ours.certified.spectral_norm.mid()) - float(np.linalg.norm(w))) < 1e-14
+    shells = (ours.spectral_shell, ours.schatten_shell, ours.p)
+    assert shells == (theirs.spectral_shell, theirs.schatten_shell, theirs.p)
+    value = float(plain.gap)
+    assert (certified.gap + arb(0, REFERENCE_ROUNDING * value)).contains(arb(value))
 
 
 def test_shell_is_certainly_above_the_whole_ball():

@@ -1,4 +1,4 @@
-"""Claims 1-4, 7 and 9: verified on theory's objects, refuted or open on counterexamples fed to them."""
+"""Claims 1-3, 4a-4c, 7 and 9: verified on theory's objects, refuted or open on counterexamples."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from paper_checks.claims import (
     c02_frobenius_endpoint,
     c03_exponent_monotonicity,
     c04_interpolation_endpoints,
+    c04b_interpolation_p2,
+    c04c_sharp_tail,
     c07_lipschitz,
     c09_token_length,
 )
@@ -63,27 +65,49 @@ def _lemma(checks: tuple[Check, ...]) -> Lemma:
     return Lemma(4, "fake_interpolation", "fake", (sp.Integer(0),), (), TAG, checks)
 
 
-def test_claim_4_verified_from_theory_and_refuted_by_a_failing_endpoint_check():
-    assert c04_interpolation_endpoints.check().verdict is Verdict.VERIFIED
-    failing = _lemma(
-        (
-            Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),
-            Check("p_equals_2_is_frobenius_maurey", "", lambda: (False, "3*sqrt(A*B) != 2*sqrt(A*B)")),
-        )
-    )
-    assert c04_interpolation_endpoints.check(failing).verdict is Verdict.REFUTED
+CLAIM_4 = (
+    (c04_interpolation_endpoints, ("limit_p_to_0_is_rank_bound",)),
+    (c04b_interpolation_p2, ("p_equals_2_is_not_frobenius_maurey",)),
+    (c04c_sharp_tail, ("sharp_tail_needs_p_le_2", "sharp_tail_at_2_is_frobenius_maurey")),
+)
 
 
-def test_claim_4_open_when_a_check_is_undecided_or_missing():
-    undecided = _lemma(
+def test_claims_4abc_verified_from_theory_and_refuted_by_a_failing_check():
+    for module, names in CLAIM_4:
+        assert module.check().verdict is Verdict.VERIFIED, module.ID
+        failing = _lemma(
+            (
+                *(Check(name, "", lambda: (True, "ok")) for name in names[1:]),
+                Check(names[0], "", lambda: (False, "exponent -2 != -1")),
+            )
+        )
+        assert module.check(failing).verdict is Verdict.REFUTED, module.ID
+
+
+def test_claims_4abc_open_when_a_check_is_undecided_or_missing():
+    for module, names in CLAIM_4:
+        undecided = _lemma((Check(names[0], "", lambda: None),))  # type: ignore[arg-type,return-value]
+        assert module.check(undecided).verdict is Verdict.OPEN, module.ID
+        assert module.check(_lemma(())).verdict is Verdict.OPEN, module.ID
+
+
+def test_claim_4c_refuted_when_the_sharp_tail_is_decided_for_p_above_2():
+    # sigma_i^2 <= sigma_{k+1}^{2-p} sigma_i^p has log ratio (2 - p) ln(1 + u); decided on p = 2 + q (q > 0)
+    # it is negative, and the claim must be refuted.
+    from theory import _sympy_tools as tools
+    from theory.interpolation import p as p_index
+
+    u, q = sp.symbols("u q", positive=True)
+    log_ratio = (2 - p_index) * sp.log(1 + u)
+    lemma = _lemma(
         (
-            Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),
-            Check("p_equals_2_is_frobenius_maurey", "", lambda: None),  # type: ignore[arg-type,return-value]
+            Check(
+                "sharp_tail_needs_p_le_2", "", lambda: tools.is_nonnegative(log_ratio.subs(p_index, 2 + q))
+            ),
+            Check("sharp_tail_at_2_is_frobenius_maurey", "", lambda: (True, "ok")),
         )
     )
-    assert c04_interpolation_endpoints.check(undecided).verdict is Verdict.OPEN
-    missing = _lemma((Check("limit_p_to_0_is_rank_bound", "", lambda: (True, "r*N")),))
-    assert c04_interpolation_endpoints.check(missing).verdict is Verdict.OPEN
+    assert c04c_sharp_tail.check(lemma).verdict is Verdict.REFUTED
 
 
 def test_claim_7_verified_with_1_13_and_refuted_below_sup_gelu_prime():

@@ -155,19 +155,21 @@ def test_assembled_bound_by_hand_on_a_one_layer_model():
     result = assembled_bound(diagonal_model(1, *(1.0,) * 6), n=n, delta=delta, margin=margin, T=tokens)
     assert result.label == "reconstructed Theorem 3.1"
     assert {row.p for row in result.matrices} == {0}
-    # K = L (2H + 2) = 6; m = ceil(1 + ln 4) = 3; N_i = 4 for heads, 8 for the feed-forward matrices
-    assert (result.matrix_count, result.m, result.max_dimension) == (6, 3, 8)
-    # p = 0: 3 N_i Shat(rank); ranks 2 (heads) and 4 (feed-forward) are powers of two already
-    assert result.sigma == 4 * 3 * 4 * 2 + 2 * 3 * 8 * 4
+    # K = L (2H + 2) + 1 = 7 (the read-out w, here the class's worst case e_1: norm 1, rank 1, N = 4);
+    # m = ceil(1 + ln 4) = 3; N_i = 4 for heads and w, 8 for the feed-forward matrices
+    assert (result.matrix_count, result.m, result.max_dimension) == (7, 3, 8)
+    # p = 0: 3 N_i Shat(rank); ranks 2 (heads), 4 (feed-forward) and 1 (w) are powers of two already
+    assert result.sigma == 4 * 3 * 4 * 2 + 2 * 3 * 8 * 4 + 3 * 4 * 1
     with mpmath.workdps(60):
         peel = lambda j: mpmath.log(mpmath.mpf(3) / 2 * (abs(j) + 1) * (abs(j) + 2))  # noqa: E731
-        # spectral shells j = 0 (norm 1); Schatten shells j = 1 (rank 2) and j = 2 (rank 4)
-        p_cost = 6 * peel(0) + 4 * peel(1) + 2 * peel(2)
-        sensitivity = 2 * mpmath.mpf(113) / 100  # QK: C b gamma alpha = 1 * 1 * 2 L_phi * 1
-        lam = mpmath.log(2 * n * tokens * 8 * (16 * mpmath.sqrt(n) * 6 * 8 * sensitivity / margin + 3) + 1)
-        gap = (8 + 24 * mpmath.sqrt(mpmath.log(2)) + 48 * mpmath.sqrt(lam * 288)) / mpmath.sqrt(
+        # spectral shells j = 0 (norm 1, w included); Schatten shells j = 1 (rank 2), 2 (rank 4), 0 (w)
+        p_cost = 8 * peel(0) + 4 * peel(1) + 2 * peel(2)
+        # C b gamma alpha = L_phi for QK (softmax constant 1: 1 * C_V * L_phi), Vt and M_in; 1 for M_out, w
+        sensitivity = mpmath.mpf(113) / 100
+        lam = mpmath.log(2 * n * tokens * 8 * (16 * mpmath.sqrt(n) * 7 * 8 * sensitivity / margin + 3) + 1)
+        gap = (8 + 24 * mpmath.sqrt(mpmath.log(2)) + 48 * mpmath.sqrt(lam * 300)) / mpmath.sqrt(
             n
-        ) + 3 * mpmath.sqrt((mpmath.log(2 / mpmath.mpf(delta)) + 6 * mpmath.log(7) + p_cost) / (2 * n))
+        ) + 3 * mpmath.sqrt((mpmath.log(2 / mpmath.mpf(delta)) + 7 * mpmath.log(7) + p_cost) / (2 * n))
         assert relative_error(result.peel_cost, p_cost) < 1e-45
         assert relative_error(result.sensitivity, sensitivity) < 1e-45
         assert relative_error(result.gap, gap) < 1e-40
