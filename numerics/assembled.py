@@ -48,7 +48,6 @@ from numerics.proxies import (
     toolkit_version,
 )
 from numerics.spectrum import Spectrum, spectrum
-from numerics.loading.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula

@@ -65,11 +65,11 @@ def test_bad_read_out_is_a_clear_error(diagonal):
 
 def test_synthetic_models_feed_their_trained_read_out():
     pytest.importorskip("torch", reason="synthetic models need torch (specbound[models])")
-    from numerics import synthetic_model
-    from numerics.gap import trained_bound
-    from numerics.synthetic_model import SyntheticConfig
-    from numerics.synthetic_tasks import SparseSelectionTask
-    from numerics.synthetic_train import TrainingConfig, train_synthetic
+    from numerics.synthetic import model as synthetic_model
+    from numerics.synthetic.gap import trained_bound
+    from numerics.synthetic.model import SyntheticConfig
+    from numerics.synthetic.tasks import SparseSelectionTask
+    from numerics.synthetic.train import TrainingConfig, train_synthetic
 
     task = SparseSelectionTask(hidden_size=8, seq_len=5, relevant=(1, 2, 3), noise=0.3)
     trained = train_synthetic(
