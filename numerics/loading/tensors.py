@@ -104,7 +104,7 @@ def as_float64(value: Any, name: str, where: str) -> np.ndarray:
 
         if not value.dtype.is_floating_point:
             raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {value.dtype}; only float weights")
-        return value.detach().to(device="cpu", dtype=torch.float64).numpy()
+        return value.detach().to(device="cpu", dtype=torch.float64).numpy().copy()  # never the model's memory
     array = np.asarray(value)
     if array.dtype.kind != "f":
         raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {array.dtype}; only float weights")

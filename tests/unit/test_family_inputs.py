@@ -166,3 +166,17 @@ def test_a_sharded_pytorch_bin_checkpoint_gives_the_saved_weights(tiny_models, t
     (tmp_path / "pytorch_model.bin.index.json").write_text(json.dumps({"weight_map": weight_map}))
     (tmp_path / "config.json").write_text((tiny.folder / "config.json").read_text())
     assert same_weights(load_weights(tmp_path), load_weights(tiny.folder))
+
+
+def test_weights_read_from_a_module_are_a_copy_not_a_view_of_its_parameters(tiny_models):
+    tiny = tiny_models("bert")
+    weights = load_weights(tiny.model)
+    before = weights.layers[0].wq.copy()
+    parameter = tiny.model.encoder.layer[0].attention.self.query.weight
+    with torch.no_grad():
+        parameter.add_(1.0)
+    try:
+        assert np.array_equal(weights.layers[0].wq, before)
+    finally:
+        with torch.no_grad():
+            parameter.sub_(1.0)
