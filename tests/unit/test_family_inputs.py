@@ -173,10 +173,11 @@ def test_weights_read_from_a_module_are_a_copy_not_a_view_of_its_parameters(tiny
     weights = load_weights(tiny.model)
     before = weights.layers[0].wq.copy()
     parameter = tiny.model.encoder.layer[0].attention.self.query.weight
+    saved = parameter.detach().clone()
     with torch.no_grad():
         parameter.add_(1.0)
     try:
         assert np.array_equal(weights.layers[0].wq, before)
     finally:
         with torch.no_grad():
-            parameter.sub_(1.0)
+            parameter.copy_(saved)
