@@ -30,7 +30,7 @@ from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
 
 @functools.cache
 def silu_prime_bound() -> mpmath.mpf:
-    """sup |silu'| = 1.0998... (located by sympy in :mod:`theory.gated`; grid-checked in the tests), as an mpmath number."""
+    """sup |silu'| = 1.0998... as an mpmath number (located by sympy in :mod:`theory.gated`)."""
     return mpmath.mpf(str(silu_prime_sup()))
 
 
