@@ -2,7 +2,7 @@
 
 - :func:`swiglu_lipschitz`: the Lipschitz constant of x -> W_down (silu(W_gate x) * W_up x) on
   ||x||_2 <= b, the formula :data:`theory.gated.SWIGLU_LIPSCHITZ` (reconstructed) evaluated on the
-  layer's spectral norms and largest row norms, sup |silu'| derived by :func:`theory.gated.silu_prime_sup`.
+  layer's spectral norms and largest row norms, sup |silu'| located by :func:`theory.gated.silu_prime_sup`.
 - Rotary embeddings make the bilinear form of head h position dependent: logits x Wq_h^T R_t Wk_h x'^T
   with R_t an orthogonal d_h x d_h rotation (t the relative offset). With A = Wq_h^T (N x d_h) and
   B = Wk_h (d_h x N), sigma_i(R_t B) = sigma_i(B), and Horn's multiplicative inequality
@@ -30,7 +30,7 @@ from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
 
 @functools.cache
 def silu_prime_bound() -> mpmath.mpf:
-    """sup |silu'| = 1.0998... (derived by sympy in :mod:`theory.gated`), as an mpmath number."""
+    """sup |silu'| = 1.0998... as an mpmath number (located by sympy in :mod:`theory.gated`)."""
     return mpmath.mpf(str(silu_prime_sup()))
 
 

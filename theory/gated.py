@@ -9,7 +9,7 @@ and on the ball |u_i| <= r_up b, |silu(g_i)| <= |g_i| <= r_gate b (since 0 < sig
 row 2-norm of W, so ||J(x)||_2 <= C_down b (s r_up C_gate + r_gate C_up) with s = sup |silu'| and C the
 spectral norms. The ball is convex, so by the mean value inequality this bounds the Lipschitz constant
 (:data:`SWIGLU_LIPSCHITZ`; reconstructed: this toolkit's derivation, typed in, property-tested on
-sampled pairs). s is derived here: sympy differentiates silu, solves silu'' = 0 (nsolve at both
+sampled pairs). s is located here: sympy differentiates silu, solves silu'' = 0 numerically (nsolve at both
 stationary points, which are symmetric: silu'(-u) = 1 - silu'(u)), and takes the larger |silu'|.
 """
 
@@ -26,7 +26,7 @@ SILU_PRIME = sp.diff(SILU, u)
 
 
 def silu_prime_sup(dps: int = 30) -> sp.Float:
-    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4 (derived).
+    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4.
 
     silu' tends to 1 at +infinity and 0 at -infinity, so its extremes are at stationary points.
     """

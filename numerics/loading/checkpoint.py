@@ -36,7 +36,14 @@ from typing import Any
 from numerics.loading.hf_folder import CONFIG_NAME, find_weights_file, read_config_object
 from numerics.loading.memory import in_memory
 from numerics.loading.stream import Checkpoint, open_tensors
-from numerics.loading.tensors import SHARD_INDEX, InMemory, SafetensorsFiles, TensorSource, shards
+from numerics.loading.tensors import (
+    BIN_SHARD_INDEX,
+    SHARD_INDEX,
+    InMemory,
+    SafetensorsFiles,
+    TensorSource,
+    shards,
+)
 from numerics.loading.weights import TransformerWeights
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
@@ -137,7 +144,9 @@ def open_checkpoint(
     else:
         from numerics.loading.hf_folder import read_torch_bin
 
-        arrays, _ = read_torch_bin(path, lambda name: True)
+        arrays = {}
+        for part in shards(path) if path.name == BIN_SHARD_INDEX else (path,):
+            arrays.update(read_torch_bin(part, lambda name: True)[0])
         tensors = InMemory(arrays, where)
     return open_tensors(
         tensors, file_config, where, lambda declared: _heads(where, num_heads, declared, graph_heads)
@@ -157,7 +166,10 @@ def _resolve(source: str | os.PathLike[str]) -> tuple[Path, str, Path]:
     config_path = path / CONFIG_NAME if path.is_dir() else path.parent / CONFIG_NAME
     if path.is_dir():
         path = _folder_weights(path)
-    if path.suffix not in (".safetensors", ".bin", ".onnx") and path.name != SHARD_INDEX:
+    if path.suffix not in (".safetensors", ".bin", ".onnx") and path.name not in (
+        SHARD_INDEX,
+        BIN_SHARD_INDEX,
+    ):
         raise UnsupportedCheckpoint(
             f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
@@ -202,11 +214,14 @@ def _alias_path(alias: str) -> Path:
 def _folder_weights(folder: Path) -> Path:
     """The weights file of a Hugging Face folder, which also needs its config.json; say what is missing."""
     weights = find_weights_file(folder)
-    if weights is None and (folder / SHARD_INDEX).is_file():
-        weights = folder / SHARD_INDEX
+    for index in (SHARD_INDEX, BIN_SHARD_INDEX):
+        if weights is None and (folder / index).is_file():
+            weights = folder / index
     missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
     if weights is None:
-        missing.append(f"a weights file (model.safetensors, {SHARD_INDEX} or pytorch_model.bin)")
+        missing.append(
+            f"a weights file (model.safetensors, {SHARD_INDEX}, pytorch_model.bin or {BIN_SHARD_INDEX})"
+        )
     if weights is None or missing:
         onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""

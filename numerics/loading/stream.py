@@ -51,7 +51,12 @@ class Checkpoint:
 
     def layer(self, index: int) -> LayerWeights:
         """Layer ``index``, read now, float64, validated (shapes, finiteness)."""
-        return read_layer(self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self)
+        layer = read_layer(
+            self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self.source
+        )
+        kv_width = self.num_kv_heads * self.head_dim
+        check_layer(index, layer, self.hidden_size, kv_width, self.ffn_size, self.source)
+        return layer
 
     def layers(self) -> Iterator[LayerWeights]:
         """The layers in order, each read when the iterator reaches it."""
@@ -81,21 +86,17 @@ def read_layer(
     tensors: TensorSource,
     sizes: Sizes,
     index: int,
-    shape: Checkpoint | None = None,
+    where: str,
 ) -> LayerWeights:
-    """One layer's tensors assembled by the family adapter; validated against ``shape``'s sizes if given."""
+    """One layer's tensors as read-only float64 arrays, assembled by the family adapter (unvalidated)."""
     names = scheme.names(prefix, index)
     arrays = tensors.read(names.values())
-    where = shape.source if shape else "checkpoint"
     for name in names.values():
         if arrays[name].ndim != 2:
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
     layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
     for _, array in layer.items():
         array.setflags(write=False)
-    if shape is not None:
-        kv_width = shape.num_kv_heads * shape.head_dim
-        check_layer(index, layer, shape.hidden_size, kv_width, shape.ffn_size, shape.source)
     return layer
 
 
@@ -130,7 +131,7 @@ def open_tensors(
         for role, name in scheme.names(prefix, index).items():
             if name not in present:
                 raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
-    first = read_layer(family, scheme, prefix, tensors, sizes, 0)
+    first = read_layer(family, scheme, prefix, tensors, sizes, 0, where)
     found_sizes = {
         "num_layers": max(indices) + 1,
         "hidden_size": int(first.wq.shape[1]),

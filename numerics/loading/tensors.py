@@ -20,6 +20,7 @@ from numerics.loading.hf_folder import read_safetensors
 from theory.errors import CheckpointError, UnsupportedCheckpoint
 
 SHARD_INDEX = "model.safetensors.index.json"
+BIN_SHARD_INDEX = "pytorch_model.bin.index.json"
 
 
 class TensorSource(Protocol):
@@ -68,7 +69,7 @@ class SafetensorsFiles:
 
 
 def shards(index: Path) -> tuple[Path, ...]:
-    """The shard files a ``model.safetensors.index.json`` names (its ``weight_map`` values), in order."""
+    """The shard files a shard index (safetensors or .bin) names (its ``weight_map`` values), in order."""
     try:
         weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
         files = sorted(set(weight_map.values()))
@@ -103,7 +104,7 @@ def as_float64(value: Any, name: str, where: str) -> np.ndarray:
 
         if not value.dtype.is_floating_point:
             raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {value.dtype}; only float weights")
-        return value.detach().to(device="cpu", dtype=torch.float64).numpy()
+        return value.detach().to(device="cpu", dtype=torch.float64).numpy().copy()  # never the model's memory
     array = np.asarray(value)
     if array.dtype.kind != "f":
         raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {array.dtype}; only float weights")

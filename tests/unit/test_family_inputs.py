@@ -153,3 +153,31 @@ def test_streamed_spectra_equal_the_in_memory_ones_and_release_the_values(tiny_m
         assert np.array_equal(a.singular_values, b.singular_values) and a.norm_11 == b.norm_11
     with pytest.raises(InvalidArgument, match="NaN"):
         spectrum(streamed[0][0])
+
+
+def test_a_sharded_pytorch_bin_checkpoint_gives_the_saved_weights(tiny_models, tmp_path):
+    tiny = tiny_models("gpt2")
+    state = tiny.model.state_dict()
+    names = sorted(state)
+    halves = {"pytorch_model-00001-of-00002.bin": names[::2], "pytorch_model-00002-of-00002.bin": names[1::2]}
+    for shard, keys in halves.items():
+        torch.save({key: state[key].clone() for key in keys}, tmp_path / shard)
+    weight_map = {key: shard for shard, keys in halves.items() for key in keys}
+    (tmp_path / "pytorch_model.bin.index.json").write_text(json.dumps({"weight_map": weight_map}))
+    (tmp_path / "config.json").write_text((tiny.folder / "config.json").read_text())
+    assert same_weights(load_weights(tmp_path), load_weights(tiny.folder))
+
+
+def test_weights_read_from_a_module_are_a_copy_not_a_view_of_its_parameters(tiny_models):
+    tiny = tiny_models("bert")
+    weights = load_weights(tiny.model)
+    before = weights.layers[0].wq.copy()
+    parameter = tiny.model.encoder.layer[0].attention.self.query.weight
+    saved = parameter.detach().clone()
+    with torch.no_grad():
+        parameter.add_(1.0)
+    try:
+        assert np.array_equal(weights.layers[0].wq, before)
+    finally:
+        with torch.no_grad():
+            parameter.copy_(saved)

@@ -228,7 +228,7 @@ def test_a_path_that_does_not_exist(tmp_path):
     ("tensors", "config", "missing"),
     [
         (True, False, r"lacks config\.json$"),
-        (False, True, r"lacks a weights file \(model\.safetensors, .* or pytorch_model\.bin\)$"),
+        (False, True, r"lacks a weights file \(model\.safetensors, .* or pytorch_model\.bin\.index\.json\)$"),
         (False, False, r"lacks config\.json and a weights file"),
     ],
 )

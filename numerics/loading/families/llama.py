@@ -64,7 +64,7 @@ def llama_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
             "M_out = W_down^T; under the assumption ||x||_2 <= b its Lipschitz constant is <= "
             "||W_down|| b (1.0998 r(W_up) ||W_gate|| + r(W_gate) ||W_up||), r = largest row norm; value: "
             "max over layers at b = 1 (it scales linearly in b)",
-            "reconstructed: theory.gated (mean-value bound; sup |silu'| = 1.0998 derived by sympy)",
+            "reconstructed: theory.gated (mean-value bound; sup |silu'| = 1.0998 located by sympy nsolve)",
             measures.get("swiglu_lipschitz_unit_ball"),
         ),
         c.SOFTMAX_CAUSAL,
