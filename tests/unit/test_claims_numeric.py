@@ -16,6 +16,7 @@ from numerics.weights import LayerWeights, TransformerWeights
 from paper_checks.claims import (
     c05_separability,
     c06_grid_rounding,
+    c07_lipschitz,
     c08_depth,
     c10_real_spectra,
     c11_proxy_growth,
@@ -232,3 +233,27 @@ def test_claim_11_with_certify_adds_the_interval_decided_comparison(monkeypatch:
     assert result.verdict is Verdict.VERIFIED
     assert result.details["certified_ours_below_edelman"] == dict.fromkeys(REAL_MODELS, "yes")
     assert "certified B_ours < B_Edelman" in result.evidence
+
+
+# --- claim 7 ---------------------------------------------------------------------------------------------
+UNDECIDED = Lemma(
+    5, "fake", "fake", (sp.Integer(0),), (), TAG, (Check("u", "", lambda: (False, "undecided: planted")),)
+)
+
+
+def test_claim_7_refuted_when_the_proxy_constant_exceeds_the_stated_1_13():
+    # 1.2 dominates sup GELU' = 1.1289 but is not the claimed 1.13: the proxy would evaluate another claim
+    result = c07_lipschitz.check(l_phi=sp.Rational(6, 5), samples=200, lemmas=[PASSING])
+    assert result.verdict is Verdict.REFUTED
+    assert "L_phi <= stated 1.13000: False" in result.evidence
+
+
+def test_claim_7_verified_at_1_13_and_open_when_a_lemma_check_is_undecided():
+    assert c07_lipschitz.check(samples=200, lemmas=[PASSING]).verdict is Verdict.VERIFIED
+    assert c07_lipschitz.check(samples=200, lemmas=[UNDECIDED]).verdict is Verdict.OPEN
+    # independent reference: sup GELU' = Phi(sqrt 2) + sqrt 2 phi(sqrt 2), in plain mpmath
+    with mpmath.workdps(30):
+        root = mpmath.sqrt(2)
+        sup = mpmath.ncdf(root) + root * mpmath.npdf(root)
+    details = c07_lipschitz.check(samples=200, lemmas=[PASSING]).details
+    assert details["sup_abs_gelu_derivative"] == pytest.approx(float(sup), rel=1e-15)
