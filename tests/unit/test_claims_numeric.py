@@ -3,6 +3,8 @@ counterexamples (no real checkpoint needed; those run in tests/slow/test_check_c
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 
 import mpmath
@@ -14,6 +16,7 @@ from numerics.gap import BoundRow, GapMeasurement, RatioTable
 from numerics.proxies import proxies
 from numerics.weights import LayerWeights, TransformerWeights
 from paper_checks.claims import (
+    _bound_vs_gap,
     c05_separability,
     c06_grid_rounding,
     c07_lipschitz,
@@ -21,6 +24,7 @@ from paper_checks.claims import (
     c10_real_spectra,
     c11_proxy_growth,
     c12_bound_dominates_gap,
+    c12b_weight_term_orders_gaps,
 )
 from paper_checks.registry import Verdict
 from paper_checks.scaling import ScalingPoint, fit_all
@@ -158,22 +162,84 @@ def test_claim_10_refuted_when_p_0_is_not_the_majority():
     assert any("p_opt = 0 for only" in f for f in result.details["failures"])
 
 
-# --- claim 12 --------------------------------------------------------------------------------------------
-def row(label: str, bound: float) -> BoundRow:
-    gap = GapMeasurement(256, 20000, 0.25, 0.05, 0.0, 0.2, 0.05, 0.3, 0.0105)
+# --- claims 12a and 12b --------------------------------------------------------------------------------
+def row(label: str, bound: float, ramp_gap: float = 0.25) -> BoundRow:
+    gap = GapMeasurement(256, 20000, 0.25, 0.05, 0.0, 0.2, 0.05, 0.05 + ramp_gap, 0.0105)
     return BoundRow(label, 1, 8, 1, 8, "noisy", gap, 0.05, bound, 50.0, 10.0, 100.0, 1.0)
 
 
-def test_claim_12_verified_when_every_bound_dominates():
-    table = RatioTable((row("a", 5.0), row("b", 0.5)), 0.25, 0.05, 20000, 0.05)
-    result = c12_bound_dominates_gap.check(table)
-    assert result.verdict is Verdict.VERIFIED and "2/2 models" in result.evidence
+def ratio_rows(*rows: BoundRow) -> RatioTable:
+    return RatioTable(rows, 0.25, 0.05, 20000, 0.05)
 
 
-def test_claim_12_refuted_when_a_bound_is_below_the_gap():
-    table = RatioTable((row("a", 5.0), row("b", 0.1)), 0.25, 0.05, 20000, 0.05)
-    result = c12_bound_dominates_gap.check(table)
+def test_claim_12a_verified_when_a_bound_below_1_dominates():
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 0.5)))
+    assert result.verdict is Verdict.VERIFIED and "2/2 models dominated" in result.evidence
+    assert result.details["testable_models"] == ["b"]
+
+
+def test_claim_12a_refuted_when_a_bound_is_below_the_gap():
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 0.1)))
     assert result.verdict is Verdict.REFUTED and result.details["not_dominated"] == ["b"]
+
+
+def test_claim_12a_open_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
+    # a 0-1 gap is <= 1, so its upper confidence limit is <= 1.0105: a bound of 1.02 cannot fail
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 1.02)), [2**30, None], 1788)
+    assert result.verdict is Verdict.OPEN
+    assert (
+        "vacuous" in result.evidence and "n >= 1.07e+09" in result.evidence and "n >= 1788" in result.evidence
+    )
+
+
+def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():
+    gaps = (0.10, 0.20, 0.30, 0.40, 0.50)
+    table = ratio_rows(*(row(f"m{i}", 10.0, g) for i, g in enumerate(gaps)))
+    alike = c12b_weight_term_orders_gaps.check(table, [1.0, 2.0, 3.0, 4.0, 5.0])
+    assert alike.verdict is Verdict.VERIFIED and alike.details["kendall"]["tau"] == 1.0
+    opposite = c12b_weight_term_orders_gaps.check(table, [5.0, 4.0, 3.0, 2.0, 1.0])
+    assert opposite.verdict is Verdict.REFUTED and "OPPOSITELY" in opposite.evidence
+    mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 1.0, 5.0, 2.0, 4.0])
+    assert mixed.verdict is Verdict.OPEN
+    # a weight part that does not vary (the weight term removed) orders nothing
+    flat = c12b_weight_term_orders_gaps.check(table, [0.0] * 5)
+    assert flat.verdict is Verdict.OPEN and flat.details["kendall"]["tau"] == 0.0
+
+
+def test_kendall_p_values_equal_a_brute_force_count_over_all_permutations():
+    x = [0.3, 1.2, 0.7, 2.5, 1.9, 0.1]
+    y = [1.0, 0.4, 2.2, 3.1, 0.9, 0.5]
+
+    def score(a, b):
+        return sum(
+            np.sign((a[i] - a[j]) * (b[i] - b[j])) for i, j in itertools.combinations(range(len(a)), 2)
+        )
+
+    observed = score(x, y)
+    scores = [score(x, perm) for perm in itertools.permutations(y)]
+    result = _bound_vs_gap.kendall(x, y)
+    assert result.tau == pytest.approx(observed / 15)
+    assert result.p_concordant == pytest.approx(np.mean([s >= observed for s in scores]))
+    assert result.p_discordant == pytest.approx(np.mean([s <= observed for s in scores]))
+
+
+def test_weight_part_and_nonvacuous_sample_size_on_a_small_model():
+    from numerics.assembled import assembled_bound
+    from numerics.gap import gap_term_at
+
+    bound = assembled_bound(proxies(tiny_weights()), n=64, delta=0.05, margin=0.25, T=8)
+    whole = gap_term_at(bound, 0.05)
+    free = _bound_vs_gap.weight_free_part(bound, 0.05)
+    assert _bound_vs_gap.weight_part(bound, 0.05) == pytest.approx(whole - free, rel=1e-12)
+    assert free >= (8 + 24 * math.sqrt(math.log(2))) / 8  # the weight-independent part at n = 64
+    assert _bound_vs_gap.weight_part(dataclasses.replace(bound, sigma=0), 0.05) == 0
+    n = _bound_vs_gap.nonvacuous_sample_size(bound, 0.05)
+    assert n is not None and n > 64
+    assert (
+        gap_term_at(dataclasses.replace(bound, n=n), 0.05)
+        < 1
+        <= gap_term_at(dataclasses.replace(bound, n=n - 1), 0.05)
+    )
 
 
 def summary(full_rank: str = "yes", certainly: int = 10, possibly: int = 0) -> dict[str, object]:
