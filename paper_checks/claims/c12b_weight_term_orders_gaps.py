@@ -31,7 +31,7 @@ LEVEL = 0.05
 
 
 def check(table: RatioTable, weight_parts: Sequence[float], level: float = LEVEL) -> ClaimResult:
-    """Decide claim 12b: Kendall's tau of ``weight_parts`` (one per row of ``table``) against the ramp gaps."""
+    """Decide claim 12b: Kendall's tau of ``weight_parts`` (one per row of ``table``) vs the ramp gaps."""
     rows = table.rows
     if len(rows) != len(weight_parts):
         raise ValueError(f"{len(rows)} models but {len(weight_parts)} weight parts")
@@ -48,7 +48,8 @@ def check(table: RatioTable, weight_parts: Sequence[float], level: float = LEVEL
     evidence = (
         f"Kendall tau(weight part, ramp gap) = {order.tau:.3f} over {len(rows)} models "
         f"({order.concordant} concordant, {order.discordant} discordant pairs of {order.pairs}); "
-        f"exact P(tau >= obs) = {order.p_concordant:.3g}, P(tau <= obs) = {order.p_discordant:.3g}: {reason}; "
+        f"exact P(tau >= obs) = {order.p_concordant:.3g}, P(tau <= obs) = {order.p_discordant:.3g}: "
+        f"{reason}; "
         f"weight parts {min(weight_parts):.4g} to {max(weight_parts):.4g}, ramp gaps {min(gaps):.3f} to "
         f"{max(gaps):.3f}"
     )
