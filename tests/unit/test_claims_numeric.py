@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -17,7 +18,9 @@ from numerics.proxies import proxies
 from numerics.weights import LayerWeights, TransformerWeights
 from paper_checks.claims import (
     _bound_vs_gap,
+    _joint_p,
     c05_separability,
+    c05b_joint_p_assembled,
     c06_grid_rounding,
     c07_lipschitz,
     c08_depth,
@@ -323,3 +326,49 @@ def test_claim_7_verified_at_1_13_and_open_when_a_lemma_check_is_undecided():
         sup = mpmath.ncdf(root) + root * mpmath.npdf(root)
     details = c07_lipschitz.check(samples=200, lemmas=[PASSING]).details
     assert details["sup_abs_gelu_derivative"] == pytest.approx(float(sup), rel=1e-15)
+
+
+# --- claim 5b: the assembled bound's coupled choice -------------------------------------------------------
+def options(*pairs: tuple[float, float]) -> list[_joint_p.Option]:
+    return [_joint_p.Option(Fraction(k, 2), mpmath.mpf(t), mpmath.mpf(c)) for k, (t, c) in enumerate(pairs)]
+
+
+def additive(sigma, peel):  # increasing in both, as GAP_TERM is
+    return sigma + peel
+
+
+def test_joint_minimum_equals_a_brute_force_search_and_sees_the_peeling_cost():
+    table = [options((10, 5), (10.5, 0.1), (30, 0)), options((4, 2), (6, 1)), options((1, 9), (2, 3), (7, 0))]
+    result = _joint_p.joint_minimum(table, additive)
+    brute = min(
+        itertools.product(*table),
+        key=lambda combo: additive(sum(o.term for o in combo), sum(o.peel for o in combo)),
+    )
+    assert result.joint_choice == tuple(o.p for o in brute)
+    assert result.joint_gap == additive(sum(o.term for o in brute), sum(o.peel for o in brute))
+    assert result.separate_choice == (Fraction(0), Fraction(0), Fraction(0))
+    assert result.separate_gap == 10 + 4 + 1 + 5 + 2 + 9
+    assert result.matrices_that_differ == 2  # the first and the third matrix trade term for peeling cost
+
+
+def case_5b(table, reproduces: bool = True) -> c05b_joint_p_assembled.JointCase:
+    return c05b_joint_p_assembled.JointCase("model", _joint_p.joint_minimum(table, additive), reproduces)
+
+
+def test_claim_5b_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
+    coupled = [options((10, 5), (10.5, 0.1))]  # the term's minimiser pays 4.9 more peeling cost
+    result = c05b_joint_p_assembled.check([case_5b(coupled)])
+    assert result.verdict is Verdict.REFUTED and result.details["not_jointly_optimal"] == ["model"]
+
+
+def test_claim_5b_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
+    decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
+    assert c05b_joint_p_assembled.check([case_5b(decoupled)]).verdict is Verdict.VERIFIED
+    unreliable = c05b_joint_p_assembled.check([case_5b(decoupled, reproduces=False)])
+    assert unreliable.verdict is Verdict.OPEN and "differs from numerics.assembled" in unreliable.evidence
+    assert c05b_joint_p_assembled.check([]).verdict is Verdict.OPEN
+
+
+def test_claim_5a_open_when_the_separability_lemma_is_undecided():
+    result = c05_separability.check(TABLE, lemma=UNDECIDED)
+    assert result.verdict is Verdict.OPEN
