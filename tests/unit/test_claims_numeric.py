@@ -74,6 +74,37 @@ def test_claim_6_ratio_above_the_lemma_factor_is_refuted():
     assert result.verdict is Verdict.REFUTED and result.details["violations"] == ["M"]
 
 
+def test_claim_6_synthetic_rank_one_attains_24_25_of_the_factor_exponent():
+    # rank one: C_p = (sqrt(N) s)^{p/(p+2)} sqrt(N), so C(1/m) / C(0+) = (sqrt(N) s)^{1/(2m+1)} (m = 12)
+    cases = c06_grid_rounding.synthetic_cases()
+    tau = math.sqrt(384) * 1e4
+    assert float(cases[0].ratio) == pytest.approx(tau ** (1 / 25), rel=1e-6)
+    assert float(cases[2].ratio) > 1  # the power law's continuous optimum lies between grid points
+    result = c06_grid_rounding.check(cases)
+    assert result.verdict is Verdict.VERIFIED
+    assert float(result.details["tightest_exponent_share"]) == pytest.approx(24 / 25, rel=1e-6)
+
+
+def with_factor_exponent(lemma: Lemma, exponent_of_m) -> Lemma:
+    """``lemma`` (the rounding lemma) with its factor's exponent 1/(2m) replaced."""
+    relation = lemma.statement[0]
+    symbols = {str(x): x for x in relation.free_symbols}
+    base = sp.Max(1, sp.sqrt(symbols["N"]) * symbols["s"] * symbols["sigma_1"])
+    optimum = next(a for a in sp.Mul.make_args(relation.rhs) if isinstance(a, sp.core.function.AppliedUndef))
+    changed = sp.Le(relation.lhs, optimum * base ** exponent_of_m(symbols["m"]), evaluate=False)
+    return dataclasses.replace(lemma, statement=(changed,))
+
+
+def test_claim_6_a_factor_with_exponent_1_over_4m_is_refuted_by_the_synthetic_spectra():
+    from theory.posthoc import rounding_lemma
+
+    lemma = with_factor_exponent(rounding_lemma(), lambda m: 1 / (4 * m))
+    result = c06_grid_rounding.check(c06_grid_rounding.synthetic_cases(), lemma=lemma)
+    assert result.verdict is Verdict.REFUTED and result.details["violations"]
+    undecided = dataclasses.replace(rounding_lemma(), checks=UNDECIDED.checks)
+    assert c06_grid_rounding.check([case(1.0)], lemma=undecided).verdict is Verdict.OPEN
+
+
 # --- claims 8 and 11: synthetic scaling studies ---------------------------------------------------------
 def study(ours_exponent: float, edelman_rate: float, width_ours: float = 0.5, width_edelman: float = 1.5):
     points = []
