@@ -403,3 +403,16 @@ def test_claim_5b_verified_when_separable_enough_and_open_when_the_table_is_unre
 def test_claim_5a_open_when_the_separability_lemma_is_undecided():
     result = c05_separability.check(TABLE, lemma=UNDECIDED)
     assert result.verdict is Verdict.OPEN
+
+
+# --- claim 9: a limit sympy cannot decide is open, not refuted ------------------------------------------
+def test_claim_9_open_when_sympy_cannot_decide_the_growth_in_t():
+    from paper_checks.claims import c09_token_length
+    from theory.formula import Formula
+
+    t = sp.Symbol("T", positive=True)
+    undecidable = sp.log(t) * sp.gamma(sp.sin(sp.log(t)) + 2)  # T only inside logs; bounded by log T
+    result = c09_token_length.check(Formula("undecidable", undecidable, (t,), TAG, ""))
+    assert result.verdict is Verdict.OPEN and "could not decide" in result.evidence
+    squared = c09_token_length.check(Formula("log squared", sp.log(t) ** 2, (t,), TAG, ""))
+    assert squared.verdict is Verdict.REFUTED  # only inside logs, but faster than log T
