@@ -24,4 +24,4 @@ test-fast: lint
 	$(PYTHON) -m pytest -m "not slow"
 
 bench:
-	for script in benchmarks/*.py; do $(PYTHON) $$script || exit 1; done
+	for script in benchmarks/*_speed.py; do $(PYTHON) $$script || exit 1; done

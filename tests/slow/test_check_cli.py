@@ -92,22 +92,38 @@ def detail(details: object, path: str) -> object:
     return details
 
 
-def test_every_claim_keeps_its_pinned_verdict_and_figures(full_run):
-    _, _, data = full_run
-    claims = {c["id"]: c for c in data["claims"]}
-    assert sorted(claims) == sorted(PINNED), "a claim was added, removed or renamed: update PINNED"
+def pin_differences(claims: list[dict], ids: object = None) -> list[str]:
+    """Every departure of ``claims`` (``check --json``'s list) from PINNED, for the claims in ``ids``
+    (default: all pinned ones); also used by benchmarks/mutation.py."""
+    by_id = {c["id"]: c for c in claims}
     changed = []
     for claim_id, (verdict, figures) in PINNED.items():
-        if claims[claim_id]["verdict"] != verdict:
-            changed.append(f"claim {claim_id}: {claims[claim_id]['verdict']} (pinned {verdict})")
+        if ids is not None and claim_id not in ids:  # type: ignore[operator]
+            continue
+        if claim_id not in by_id:
+            changed.append(f"claim {claim_id}: missing")
+            continue
+        if by_id[claim_id]["verdict"] != verdict:
+            changed.append(f"claim {claim_id}: {by_id[claim_id]['verdict']} (pinned {verdict})")
         for path, want in figures.items():
-            got = detail(claims[claim_id]["details"], path)
+            try:
+                got = detail(by_id[claim_id]["details"], path)
+            except (KeyError, IndexError, TypeError):
+                changed.append(f"claim {claim_id} {path}: missing")
+                continue
             if isinstance(want, tuple):
                 ok = got == pytest.approx(want[0], rel=want[1], abs=1e-12)
             else:
                 ok = got == want
             if not ok:
                 changed.append(f"claim {claim_id} {path}: {got!r} (pinned {want!r})")
+    return changed
+
+
+def test_every_claim_keeps_its_pinned_verdict_and_figures(full_run):
+    _, _, data = full_run
+    assert sorted(c["id"] for c in data["claims"]) == sorted(PINNED), "claims added or renamed: update PINNED"
+    changed = pin_differences(data["claims"])
     assert not changed, "; ".join(changed)
 
 
