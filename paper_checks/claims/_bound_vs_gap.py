@@ -46,7 +46,9 @@ def weight_free_part(bound: AssembledBound, delta: float) -> float:
 
 def nonvacuous_sample_size(bound: AssembledBound, delta: float, level: float = 1.0) -> int | None:
     """The least n with GAP_TERM < ``level`` for this model's weights (n varied alone), or None beyond
-    LARGEST_SAMPLE_SIZE. GAP_TERM decreases in n for n >= the model's n here (checked at each step)."""
+    LARGEST_SAMPLE_SIZE. Doubling, then bisection: it assumes GAP_TERM decreases in n from the model's n on
+    (Lambda grows like 1.5 ln n while every term falls like 1/sqrt n; the unit test checks the answer
+    against GAP_TERM at n and n - 1)."""
     from numerics.gap import gap_term_at
 
     def below(n: int) -> bool:

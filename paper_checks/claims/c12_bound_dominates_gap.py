@@ -19,6 +19,7 @@ Provenance: derived, under the reconstructed Theorem 3.1; gaps measured.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -111,8 +112,6 @@ def trained_table_and_bounds(
 
 
 def _run(context: RunContext) -> ClaimResult:
-    import dataclasses
-
     from paper_checks.claims._bound_vs_gap import nonvacuous_sample_size
 
     table, _, bounds = trained_table_and_bounds(context)

@@ -57,7 +57,8 @@ def check(table: RatioTable, weight_parts: Sequence[float], level: float = LEVEL
         ID,
         TITLE,
         verdict,
-        "derived, under reconstructed Theorem 3.1 (theory.assembled); gaps measured; exact Kendall test",
+        "derived, under reconstructed Theorem 3.1 (theory.assembled); gaps measured; exact Kendall test "
+        "(standard: Kendall 1938)",
         evidence,
         {
             "kendall": asdict(order),
