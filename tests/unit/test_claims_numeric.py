@@ -416,3 +416,14 @@ def test_claim_9_open_when_sympy_cannot_decide_the_growth_in_t():
     assert result.verdict is Verdict.OPEN and "could not decide" in result.evidence
     squared = c09_token_length.check(Formula("log squared", sp.log(t) ** 2, (t,), TAG, ""))
     assert squared.verdict is Verdict.REFUTED  # only inside logs, but faster than log T
+
+
+def test_claim_9_refuted_by_t_outside_a_log_even_when_the_growth_is_logarithmic():
+    # log T + T/(T + 1) grows like log T, so only the structural test can see the T outside the log
+    from paper_checks.claims import c09_token_length
+    from theory.formula import Formula
+
+    t = sp.Symbol("T", positive=True)
+    result = c09_token_length.check(Formula("bounded extra", sp.log(t) + t / (t + 1), (t,), TAG, ""))
+    assert result.verdict is Verdict.REFUTED and "outside a logarithm" in result.evidence
+    assert result.details["limit_bound_over_log_T"] == "1"
