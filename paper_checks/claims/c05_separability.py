@@ -1,5 +1,8 @@
-"""Claim 5: the joint infimum over p in P_m^K of the sum equals the sum of the per-matrix minima.
+"""Claim 5a: for the proxy's separable sum, the joint infimum over p in P_m^K equals the sum of minima.
 
+For a sum of terms each depending on its own p_i this is an identity (min over a product set of a
+separable sum); what can fail is the implementation, and the objective being separable at all. Where
+the choices are coupled (the assembled bound's peeling cost), claim 5b measures it.
 Two pieces of evidence. (a) theory's separability lemma (:func:`theory.posthoc.separability_lemma`,
 derived: an exhaustive check on exact summands). (b) On real weights: the contributions C_p of K = 3
 matrices of ``minilm-l3`` (one QK head, M_in and M_out of different layers) on the model's grid P_m,
@@ -22,8 +25,8 @@ from theory.lemma import Lemma
 if TYPE_CHECKING:
     from paper_checks.context import RunContext
 
-ID = "5"
-TITLE = "The joint infimum over p in P_m^K of the sum equals the sum of per-matrix minima"
+ID = "5a"
+TITLE = "For the proxy's separable sum, the joint minimum over P_m^K equals the sum of per-matrix minima"
 
 WITNESS_MODEL = "minilm-l3"
 WITNESS_MATRICES = ("L0.H0.QK", "L1.M_in", "L2.M_out")
@@ -81,7 +84,7 @@ def check(
     evidence = (
         f"joint min over {combos} p-vectors = {mpmath.nstr(joint, 12)} vs sum of per-matrix minima "
         f"{mpmath.nstr(separate, 12)} (relative difference {mpmath.nstr(relative, 3)}); "
-        f"theory: {one_line(records)}"
+        f"theory: {one_line(records)}; an identity for a separable sum (the coupled case is claim 5b)"
     )
     return ClaimResult(
         ID,

@@ -3,7 +3,8 @@
 Checked on theory's assembled bound (reconstructed Theorem 3.1, :data:`theory.assembled.GAP_TERM`):
 (a) structurally, every occurrence of T sits inside a logarithm (the expression with each log(...)
 containing T replaced by a fresh symbol has no T left); (b) asymptotically, the bound grows no faster
-than a power of log T: lim_{T -> oo} bound / log(T) is finite (sympy). Provenance: derived, under the
+than log T: lim_{T -> oo} bound / log(T) is finite (sympy). Refuted when (a) fails or the limit is
+infinite; open when sympy returns the limit unevaluated (undecided). Provenance: derived, under the
 reconstructed Theorem 3.1 (T enters through the Maurey covering's log(nT) factor, Zhang 2002 Thm 4).
 """
 
@@ -48,13 +49,19 @@ def check(bound: Formula | None = None, token_name: str = "T") -> ClaimResult:
     others = {a: sp.Integer(2) for a in bound.args if a != token}
     concrete = bound.expr.subs(others)
     growth = sp.limit(concrete / sp.log(token), token, sp.oo)
-    finite_growth = bool(growth.is_finite)
-    holds = structural and finite_growth
+    decided = growth.is_finite is not None and not growth.has(sp.Limit)
     where = "only inside logarithms" if structural else "outside a logarithm"
+    if not structural or (decided and not growth.is_finite):
+        verdict = Verdict.REFUTED
+    elif not decided:
+        verdict = Verdict.OPEN
+        where += " (sympy could not decide the limit: open)"
+    else:
+        verdict = Verdict.VERIFIED
     return ClaimResult(
         ID,
         TITLE,
-        Verdict.VERIFIED if holds else Verdict.REFUTED,
+        verdict,
         f"derived (sympy), on {bound.name} ({bound.tag.provenance.value}: assembled Theorem 3.1)",
         f"{token_name} occurs {where}; lim_(T->oo) bound/log T = {growth} with the other arguments set to 2",
         {

@@ -10,16 +10,29 @@ from pathlib import Path
 
 from numerics.progress import progress
 from paper_checks.context import RunContext
-from paper_checks.registry import ClaimResult, discover, run_claim, select
+from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select
 
 HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
+
+EXIT_ALL_HELD = 0
+"""Every selected claim is verified or open."""
+EXIT_REFUTED = 1
+"""At least one claim is refuted (as a test runner exits 1 on a failed test)."""
+EXIT_CRASHED = 3
+"""At least one check raised instead of reaching a verdict (2 stays the CLI's bad-input status)."""
+
+EXIT_STATUS_HELP = (
+    f"exit status: {EXIT_ALL_HELD} when every claim is verified or open, {EXIT_REFUTED} when at least one "
+    f"claim is refuted, {EXIT_CRASHED} when a check crashed (it wins over refuted), 2 on bad input"
+)
 
 _COLUMNS = ("id", "claim", "verdict", "provenance", "evidence")
 _WIDTHS = (3, 46, 8, 44, 0)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Add the arguments of ``check``."""
+    """Add the arguments of ``check``; its --help ends with the exit statuses."""
+    parser.epilog = EXIT_STATUS_HELP
     parser.add_argument("--json", action="store_true", help='print {"claims": [...]} instead of the table')
     parser.add_argument("--report", metavar="DIR", help="write report.md, claims.json and PNG figures to DIR")
     parser.add_argument("--only", metavar="IDS", help="comma-separated claim ids to run (default: all)")
@@ -70,8 +83,17 @@ def run_checks(
     return results
 
 
+def exit_status(results: Sequence[ClaimResult]) -> int:
+    """EXIT_CRASHED if a check crashed, else EXIT_REFUTED if a claim is refuted, else EXIT_ALL_HELD."""
+    if any(r.crashed for r in results):
+        return EXIT_CRASHED
+    if any(r.verdict is Verdict.REFUTED for r in results):
+        return EXIT_REFUTED
+    return EXIT_ALL_HELD
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the verdicts; exit 1 when a check crashed (a refuted claim is a result, not a crash)."""
+    """Print the verdicts; the exit status is :func:`exit_status` (1: a claim refuted, 3: a check crashed)."""
     results = run_checks(args.only, args.claims_dir, args.report, args.certify)
     if args.json:
         print(json.dumps({"claims": [r.to_json() for r in results]}, indent=2))
@@ -85,4 +107,4 @@ def run(args: argparse.Namespace) -> int:
     crashed = [r for r in results if r.crashed]
     for r in crashed:
         print(f"specbound check: claim {r.id} crashed: {r.error}", file=sys.stderr)
-    return 1 if crashed else 0
+    return exit_status(results)

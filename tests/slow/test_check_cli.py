@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,60 @@ import pytest
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]
 
 PROVENANCE_TAGS = ("exact", "standard", "reconstructed", "derived")
+
+Figure = object  # an exact value (str, int) or (float value, relative tolerance)
+
+PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
+    "1": ("verified", {"limit - C_0(rank)": "0", "dC_0/ds": "0"}),
+    "2": ("verified", {"difference": "0"}),
+    "3": ("verified", {"exponents.S_p.p=2": "1/4", "exponents.N.p=2": "3/4"}),
+    "4": ("verified", {}),
+    "5a": ("verified", {"joint_min": (835.0341701768211, 1e-9)}),
+    "5b": ("verified", {"models.8.front_size": 89, "models.8.relative_excess": (0.0, 1e-12)}),
+    "6": (
+        "verified",
+        {"max_ratio": (1.628120789476176, 1e-9), "tightest_exponent_share": (0.96, 1e-6), "violations": []},
+    ),
+    "7": ("verified", {"sup_abs_gelu_derivative": (1.1289041451851547, 1e-12), "l_phi": "113/100"}),
+    "8": (
+        "verified",
+        {"predicted_edelman_rate": (10.339369578582, 1e-6), "measured_edelman_rate.0": (10.1074, 1e-3)},
+    ),
+    "9": ("verified", {"limit_bound_over_log_T": "0"}),
+    "10": (
+        "verified",
+        {
+            "models.0.p_opt_zero": 156,
+            "models.1.p_opt_zero": 77,
+            "models.0.ffn_median_tail_share": (0.69362, 1e-4),
+        },
+    ),
+    "11": (
+        "open",
+        {
+            "comparisons.3.outcome": "undecided",
+            "comparisons.3.ours_exponent": (1.2761, 1e-3),
+            "comparisons.3.edelman_exponent": (1.2455, 1e-3),
+            "comparisons.1.edelman_exponent": (25.2177, 1e-4),
+        },
+    ),
+    "12a": (
+        "open",
+        {
+            "smallest_bound": (1388.356, 1e-3),
+            "weight_free_nonvacuous_sample_size": 1788,
+            "nonvacuous_sample_sizes.0": (2.2366e8, 1e-3),
+        },
+    ),
+    "12b": (
+        "refuted",
+        {"kendall.tau": (-0.6111111111111112, 1e-9), "kendall.p_discordant": (0.0123705, 1e-5)},
+    ),
+}
+"""Regression pins: the verdict and key figures (details paths, dotted; list items by index) each claim
+gets on the embedded models and the quick synthetic grid of ``check``. They were recorded from a run, so
+they say nothing about correctness (the unit tests do): they make a change of verdict or figure a decision.
+When a claim is split or a verdict changes on purpose, update its row here in the same commit."""
 
 
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -30,11 +85,54 @@ def full_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Compl
     return completed, directory, json.loads(completed.stdout or "{}")
 
 
-def test_all_twelve_claims_get_a_verdict_provenance_and_evidence(full_run):
+def detail(details: object, path: str) -> object:
+    """The value at a dotted ``path`` of a claim's details (list items by index)."""
+    for key in path.split("."):
+        details = details[int(key)] if isinstance(details, list) else details[key]  # type: ignore[index]
+    return details
+
+
+def pin_differences(claims: list[dict], ids: object = None) -> list[str]:
+    """Every departure of ``claims`` (``check --json``'s list) from PINNED, for the claims in ``ids``
+    (default: all pinned ones); also used by benchmarks/mutation.py."""
+    by_id = {c["id"]: c for c in claims}
+    changed = []
+    for claim_id, (verdict, figures) in PINNED.items():
+        if ids is not None and claim_id not in ids:  # type: ignore[operator]
+            continue
+        if claim_id not in by_id:
+            changed.append(f"claim {claim_id}: missing")
+            continue
+        if by_id[claim_id]["verdict"] != verdict:
+            changed.append(f"claim {claim_id}: {by_id[claim_id]['verdict']} (pinned {verdict})")
+        for path, want in figures.items():
+            try:
+                got = detail(by_id[claim_id]["details"], path)
+            except (KeyError, IndexError, TypeError):
+                changed.append(f"claim {claim_id} {path}: missing")
+                continue
+            if isinstance(want, tuple):
+                ok = got == pytest.approx(want[0], rel=want[1], abs=1e-12)
+            else:
+                ok = got == want
+            if not ok:
+                changed.append(f"claim {claim_id} {path}: {got!r} (pinned {want!r})")
+    return changed
+
+
+def test_every_claim_keeps_its_pinned_verdict_and_figures(full_run):
+    _, _, data = full_run
+    assert sorted(c["id"] for c in data["claims"]) == sorted(PINNED), "claims added or renamed: update PINNED"
+    changed = pin_differences(data["claims"])
+    assert not changed, "; ".join(changed)
+
+
+def test_all_claims_get_a_verdict_provenance_and_evidence(full_run):
     completed, _, data = full_run
-    assert completed.returncode == 0, completed.stderr
+    refuted = any(c["verdict"] == "refuted" for c in data["claims"])
+    assert completed.returncode == (1 if refuted else 0), completed.stderr
     claims = data["claims"]
-    assert [c["id"] for c in claims] == ["1", "2", "3", "4a", "4b", "4c", *(str(i) for i in range(5, 13))]
+    assert [c["id"] for c in claims] == sorted(PINNED, key=lambda i: (int(re.match(r"\d+", i).group()), i))  # type: ignore[union-attr]
     for claim in claims:
         assert claim["verdict"] in ("verified", "refuted", "open")
         assert any(tag in claim["provenance"] for tag in PROVENANCE_TAGS), claim
@@ -83,14 +181,14 @@ def test_unknown_claim_id_is_a_clean_error():
     assert "unknown claim ids ['42']" in completed.stderr and "Traceback" not in completed.stderr
 
 
-def test_a_crashing_user_claim_is_reported_and_exits_1(tmp_path: Path):
+def test_a_crashing_user_claim_is_reported_and_exits_3(tmp_path: Path):
     (tmp_path / "c99_crash.py").write_text(
         "from paper_checks.registry import Claim\n"
         "def boom(context):\n    raise RuntimeError('planted failure')\n"
         "CLAIM = Claim('99', 'crashes on purpose', boom)\n"
     )
     completed = _run("-m", "paper_checks", "--json", "--only", "1,99", "--claims-dir", str(tmp_path))
-    assert completed.returncode == 1
+    assert completed.returncode == 3
     claims = json.loads(completed.stdout)["claims"]
     assert claims[0]["verdict"] == "verified"
     assert claims[1]["error"] == "RuntimeError: planted failure"

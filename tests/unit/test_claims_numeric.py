@@ -3,7 +3,10 @@ counterexamples (no real checkpoint needed; those run in tests/slow/test_check_c
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -14,12 +17,17 @@ from numerics.loading.weights import LayerWeights, TransformerWeights
 from numerics.proxies import proxies
 from numerics.synthetic.gap import BoundRow, GapMeasurement, RatioTable
 from paper_checks.claims import (
+    _bound_vs_gap,
+    _joint_p,
     c05_separability,
+    c05b_joint_p_assembled,
     c06_grid_rounding,
+    c07_lipschitz,
     c08_depth,
     c10_real_spectra,
     c11_proxy_growth,
     c12_bound_dominates_gap,
+    c12b_weight_term_orders_gaps,
 )
 from paper_checks.registry import Verdict
 from paper_checks.scaling import ScalingPoint, fit_all
@@ -64,6 +72,37 @@ def test_claim_6_ratio_below_the_lemma_factor_is_verified():
 def test_claim_6_ratio_above_the_lemma_factor_is_refuted():
     result = c06_grid_rounding.check([case(1.0), case(3.2)])
     assert result.verdict is Verdict.REFUTED and result.details["violations"] == ["M"]
+
+
+def test_claim_6_synthetic_rank_one_attains_24_25_of_the_factor_exponent():
+    # rank one: C_p = (sqrt(N) s)^{p/(p+2)} sqrt(N), so C(1/m) / C(0+) = (sqrt(N) s)^{1/(2m+1)} (m = 12)
+    cases = c06_grid_rounding.synthetic_cases()
+    tau = math.sqrt(384) * 1e4
+    assert float(cases[0].ratio) == pytest.approx(tau ** (1 / 25), rel=1e-6)
+    assert float(cases[2].ratio) > 1  # the power law's continuous optimum lies between grid points
+    result = c06_grid_rounding.check(cases)
+    assert result.verdict is Verdict.VERIFIED
+    assert float(result.details["tightest_exponent_share"]) == pytest.approx(24 / 25, rel=1e-6)
+
+
+def with_factor_exponent(lemma: Lemma, exponent_of_m) -> Lemma:
+    """``lemma`` (the rounding lemma) with its factor's exponent 1/(2m) replaced."""
+    relation = lemma.statement[0]
+    symbols = {str(x): x for x in relation.free_symbols}
+    base = sp.Max(1, sp.sqrt(symbols["N"]) * symbols["s"] * symbols["sigma_1"])
+    optimum = next(a for a in sp.Mul.make_args(relation.rhs) if isinstance(a, sp.core.function.AppliedUndef))
+    changed = sp.Le(relation.lhs, optimum * base ** exponent_of_m(symbols["m"]), evaluate=False)
+    return dataclasses.replace(lemma, statement=(changed,))
+
+
+def test_claim_6_a_factor_with_exponent_1_over_4m_is_refuted_by_the_synthetic_spectra():
+    from theory.posthoc import rounding_lemma
+
+    lemma = with_factor_exponent(rounding_lemma(), lambda m: 1 / (4 * m))
+    result = c06_grid_rounding.check(c06_grid_rounding.synthetic_cases(), lemma=lemma)
+    assert result.verdict is Verdict.REFUTED and result.details["violations"]
+    undecided = dataclasses.replace(rounding_lemma(), checks=UNDECIDED.checks)
+    assert c06_grid_rounding.check([case(1.0)], lemma=undecided).verdict is Verdict.OPEN
 
 
 # --- claims 8 and 11: synthetic scaling studies ---------------------------------------------------------
@@ -157,22 +196,84 @@ def test_claim_10_refuted_when_p_0_is_not_the_majority():
     assert any("p_opt = 0 for only" in f for f in result.details["failures"])
 
 
-# --- claim 12 --------------------------------------------------------------------------------------------
-def row(label: str, bound: float) -> BoundRow:
-    gap = GapMeasurement(256, 20000, 0.25, 0.05, 0.0, 0.2, 0.05, 0.3, 0.0105)
+# --- claims 12a and 12b --------------------------------------------------------------------------------
+def row(label: str, bound: float, ramp_gap: float = 0.25) -> BoundRow:
+    gap = GapMeasurement(256, 20000, 0.25, 0.05, 0.0, 0.2, 0.05, 0.05 + ramp_gap, 0.0105)
     return BoundRow(label, 1, 8, 1, 8, "noisy", gap, 0.05, bound, 50.0, 10.0, 100.0, 1.0)
 
 
-def test_claim_12_verified_when_every_bound_dominates():
-    table = RatioTable((row("a", 5.0), row("b", 0.5)), 0.25, 0.05, 20000, 0.05)
-    result = c12_bound_dominates_gap.check(table)
-    assert result.verdict is Verdict.VERIFIED and "2/2 models" in result.evidence
+def ratio_rows(*rows: BoundRow) -> RatioTable:
+    return RatioTable(rows, 0.25, 0.05, 20000, 0.05)
 
 
-def test_claim_12_refuted_when_a_bound_is_below_the_gap():
-    table = RatioTable((row("a", 5.0), row("b", 0.1)), 0.25, 0.05, 20000, 0.05)
-    result = c12_bound_dominates_gap.check(table)
+def test_claim_12a_verified_when_a_bound_below_1_dominates():
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 0.5)))
+    assert result.verdict is Verdict.VERIFIED and "2/2 models dominated" in result.evidence
+    assert result.details["testable_models"] == ["b"]
+
+
+def test_claim_12a_refuted_when_a_bound_is_below_the_gap():
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 0.1)))
     assert result.verdict is Verdict.REFUTED and result.details["not_dominated"] == ["b"]
+
+
+def test_claim_12a_open_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
+    # a 0-1 gap is <= 1, so its upper confidence limit is <= 1.0105: a bound of 1.02 cannot fail
+    result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 1.02)), [2**30, None], 1788)
+    assert result.verdict is Verdict.OPEN
+    assert (
+        "vacuous" in result.evidence and "n >= 1.07e+09" in result.evidence and "n >= 1788" in result.evidence
+    )
+
+
+def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():
+    gaps = (0.10, 0.20, 0.30, 0.40, 0.50)
+    table = ratio_rows(*(row(f"m{i}", 10.0, g) for i, g in enumerate(gaps)))
+    alike = c12b_weight_term_orders_gaps.check(table, [1.0, 2.0, 3.0, 4.0, 5.0])
+    assert alike.verdict is Verdict.VERIFIED and alike.details["kendall"]["tau"] == 1.0
+    opposite = c12b_weight_term_orders_gaps.check(table, [5.0, 4.0, 3.0, 2.0, 1.0])
+    assert opposite.verdict is Verdict.REFUTED and "OPPOSITELY" in opposite.evidence
+    mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 1.0, 5.0, 2.0, 4.0])
+    assert mixed.verdict is Verdict.OPEN
+    # a weight part that does not vary (the weight term removed) orders nothing
+    flat = c12b_weight_term_orders_gaps.check(table, [0.0] * 5)
+    assert flat.verdict is Verdict.OPEN and flat.details["kendall"]["tau"] == 0.0
+
+
+def test_kendall_p_values_equal_a_brute_force_count_over_all_permutations():
+    x = [0.3, 1.2, 0.7, 2.5, 1.9, 0.1]
+    y = [1.0, 0.4, 2.2, 3.1, 0.9, 0.5]
+
+    def score(a, b):
+        return sum(
+            np.sign((a[i] - a[j]) * (b[i] - b[j])) for i, j in itertools.combinations(range(len(a)), 2)
+        )
+
+    observed = score(x, y)
+    scores = [score(x, perm) for perm in itertools.permutations(y)]
+    result = _bound_vs_gap.kendall(x, y)
+    assert result.tau == pytest.approx(observed / 15)
+    assert result.p_concordant == pytest.approx(np.mean([s >= observed for s in scores]))
+    assert result.p_discordant == pytest.approx(np.mean([s <= observed for s in scores]))
+
+
+def test_weight_part_and_nonvacuous_sample_size_on_a_small_model():
+    from numerics.assembled import assembled_bound
+    from numerics.synthetic.gap import gap_term_at
+
+    bound = assembled_bound(proxies(tiny_weights()), n=64, delta=0.05, margin=0.25, T=8)
+    whole = gap_term_at(bound, 0.05)
+    free = _bound_vs_gap.weight_free_part(bound, 0.05)
+    assert _bound_vs_gap.weight_part(bound, 0.05) == pytest.approx(whole - free, rel=1e-12)
+    assert free >= (8 + 24 * math.sqrt(math.log(2))) / 8  # the weight-independent part at n = 64
+    assert _bound_vs_gap.weight_part(dataclasses.replace(bound, sigma=0), 0.05) == 0
+    n = _bound_vs_gap.nonvacuous_sample_size(bound, 0.05)
+    assert n is not None and n > 64
+    assert (
+        gap_term_at(dataclasses.replace(bound, n=n), 0.05)
+        < 1
+        <= gap_term_at(dataclasses.replace(bound, n=n - 1), 0.05)
+    )
 
 
 def summary(full_rank: str = "yes", certainly: int = 10, possibly: int = 0) -> dict[str, object]:
@@ -232,3 +333,97 @@ def test_claim_11_with_certify_adds_the_interval_decided_comparison(monkeypatch:
     assert result.verdict is Verdict.VERIFIED
     assert result.details["certified_ours_below_edelman"] == dict.fromkeys(REAL_MODELS, "yes")
     assert "certified B_ours < B_Edelman" in result.evidence
+
+
+# --- claim 7 ---------------------------------------------------------------------------------------------
+UNDECIDED = Lemma(
+    5, "fake", "fake", (sp.Integer(0),), (), TAG, (Check("u", "", lambda: (False, "undecided: planted")),)
+)
+
+
+def test_claim_7_refuted_when_the_proxy_constant_exceeds_the_stated_1_13():
+    # 1.2 dominates sup GELU' = 1.1289 but is not the claimed 1.13: the proxy would evaluate another claim
+    result = c07_lipschitz.check(l_phi=sp.Rational(6, 5), samples=200, lemmas=[PASSING])
+    assert result.verdict is Verdict.REFUTED
+    assert "L_phi <= stated 1.13000: False" in result.evidence
+
+
+def test_claim_7_verified_at_1_13_and_open_when_a_lemma_check_is_undecided():
+    assert c07_lipschitz.check(samples=200, lemmas=[PASSING]).verdict is Verdict.VERIFIED
+    assert c07_lipschitz.check(samples=200, lemmas=[UNDECIDED]).verdict is Verdict.OPEN
+    # independent reference: sup GELU' = Phi(sqrt 2) + sqrt 2 phi(sqrt 2), in plain mpmath
+    with mpmath.workdps(30):
+        root = mpmath.sqrt(2)
+        sup = mpmath.ncdf(root) + root * mpmath.npdf(root)
+    details = c07_lipschitz.check(samples=200, lemmas=[PASSING]).details
+    assert details["sup_abs_gelu_derivative"] == pytest.approx(float(sup), rel=1e-15)
+
+
+# --- claim 5b: the assembled bound's coupled choice -------------------------------------------------------
+def options(*pairs: tuple[float, float]) -> list[_joint_p.Option]:
+    return [_joint_p.Option(Fraction(k, 2), mpmath.mpf(t), mpmath.mpf(c)) for k, (t, c) in enumerate(pairs)]
+
+
+def additive(sigma, peel):  # increasing in both, as GAP_TERM is
+    return sigma + peel
+
+
+def test_joint_minimum_equals_a_brute_force_search_and_sees_the_peeling_cost():
+    table = [options((10, 5), (10.5, 0.1), (30, 0)), options((4, 2), (6, 1)), options((1, 9), (2, 3), (7, 0))]
+    result = _joint_p.joint_minimum(table, additive)
+    brute = min(
+        itertools.product(*table),
+        key=lambda combo: additive(sum(o.term for o in combo), sum(o.peel for o in combo)),
+    )
+    assert result.joint_choice == tuple(o.p for o in brute)
+    assert result.joint_gap == additive(sum(o.term for o in brute), sum(o.peel for o in brute))
+    assert result.separate_choice == (Fraction(0), Fraction(0), Fraction(0))
+    assert result.separate_gap == 10 + 4 + 1 + 5 + 2 + 9
+    assert result.matrices_that_differ == 2  # the first and the third matrix trade term for peeling cost
+
+
+def case_5b(table, reproduces: bool = True) -> c05b_joint_p_assembled.JointCase:
+    return c05b_joint_p_assembled.JointCase("model", _joint_p.joint_minimum(table, additive), reproduces)
+
+
+def test_claim_5b_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
+    coupled = [options((10, 5), (10.5, 0.1))]  # the term's minimiser pays 4.9 more peeling cost
+    result = c05b_joint_p_assembled.check([case_5b(coupled)])
+    assert result.verdict is Verdict.REFUTED and result.details["not_jointly_optimal"] == ["model"]
+
+
+def test_claim_5b_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
+    decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
+    assert c05b_joint_p_assembled.check([case_5b(decoupled)]).verdict is Verdict.VERIFIED
+    unreliable = c05b_joint_p_assembled.check([case_5b(decoupled, reproduces=False)])
+    assert unreliable.verdict is Verdict.OPEN and "differs from numerics.assembled" in unreliable.evidence
+    assert c05b_joint_p_assembled.check([]).verdict is Verdict.OPEN
+
+
+def test_claim_5a_open_when_the_separability_lemma_is_undecided():
+    result = c05_separability.check(TABLE, lemma=UNDECIDED)
+    assert result.verdict is Verdict.OPEN
+
+
+# --- claim 9: a limit sympy cannot decide is open, not refuted ------------------------------------------
+def test_claim_9_open_when_sympy_cannot_decide_the_growth_in_t():
+    from paper_checks.claims import c09_token_length
+    from theory.formula import Formula
+
+    t = sp.Symbol("T", positive=True)
+    undecidable = sp.log(t) * sp.gamma(sp.sin(sp.log(t)) + 2)  # T only inside logs; bounded by log T
+    result = c09_token_length.check(Formula("undecidable", undecidable, (t,), TAG, ""))
+    assert result.verdict is Verdict.OPEN and "could not decide" in result.evidence
+    squared = c09_token_length.check(Formula("log squared", sp.log(t) ** 2, (t,), TAG, ""))
+    assert squared.verdict is Verdict.REFUTED  # only inside logs, but faster than log T
+
+
+def test_claim_9_refuted_by_t_outside_a_log_even_when_the_growth_is_logarithmic():
+    # log T + T/(T + 1) grows like log T, so only the structural test can see the T outside the log
+    from paper_checks.claims import c09_token_length
+    from theory.formula import Formula
+
+    t = sp.Symbol("T", positive=True)
+    result = c09_token_length.check(Formula("bounded extra", sp.log(t) + t / (t + 1), (t,), TAG, ""))
+    assert result.verdict is Verdict.REFUTED and "outside a logarithm" in result.evidence
+    assert result.details["limit_bound_over_log_T"] == "1"

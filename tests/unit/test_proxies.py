@@ -11,6 +11,7 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
+from reference_proxies import reference_proxies
 
 from numerics.assembled import assembled_bound
 from numerics.loading.weights import LayerWeights, TransformerWeights
@@ -20,11 +21,9 @@ from theory.errors import InvalidArgument
 N, H, F = 4, 2, 8
 
 
-def diagonal_model(
-    depth: int, a: float, b: float, c: float, d: float, e: float, f: float
-) -> TransformerWeights:
+def diagonal_layer(a: float, b: float, c: float, d: float, e: float, f: float) -> LayerWeights:
     eye = np.eye(N)
-    layer = LayerWeights(
+    return LayerWeights(
         a * eye,
         b * eye,
         c * eye,
@@ -32,25 +31,45 @@ def diagonal_model(
         e * np.vstack([eye, np.zeros((4, 4))]),
         f * np.hstack([eye, np.zeros((4, 4))]),
     )
-    return TransformerWeights((layer,) * depth, N, H, F, f"diagonal model, {depth} layers")
+
+
+def diagonal_model(
+    depth: int, a: float, b: float, c: float, d: float, e: float, f: float
+) -> TransformerWeights:
+    return layered_model([(a, b, c, d, e, f)] * depth)
+
+
+def layered_model(params: list[tuple[float, ...]]) -> TransformerWeights:
+    """One diagonal layer per parameter tuple (a, b, c, d, e, f): layers may differ."""
+    layers = tuple(diagonal_layer(*layer) for layer in params)
+    return TransformerWeights(layers, N, H, F, f"diagonal model, {len(layers)} layers")
 
 
 def expected(depth: int, a, b, c, d, e, f, m: int):
     """(alphas, B_ours, B_Edelman, p_opt per kind per layer) by hand, in mpmath at 60 digits."""
+    return expected_layers([(a, b, c, d, e, f)] * depth, m)
+
+
+def expected_layers(params: list[tuple[float, ...]], m: int):
+    """:func:`expected` for layers with their own (a, b, c, d, e, f): alpha_l = prod_{k > l} factor_k."""
+    depth = len(params)
     with mpmath.workdps(60):
-        a, b, c, d, e, f = map(mpmath.mpf, (a, b, c, d, e, f))
-        factor = mpmath.mpf(113) / 100 * e * f * H * c * d * (1 + 4 * a * b)
-        alphas = [factor ** (depth - 1 - layer) for layer in range(depth)]
-        # kind: (singular values, rank, gamma, (2,1) norm, Edelman weight of the (2,1) norm)
-        kinds = {
-            "QK": ([a * b] * 2, 2, 2 * c * d * f * e, 2 * a * b, f * e * c * d),
-            "Vt": ([c * d] * 2, 2, f * e, 2 * c * d, f * e),
-            "M_in": ([e] * 4, 4, f, 4 * e, f),
-            "M_out": ([f] * 4, 4, mpmath.mpf(1), 4 * f, mpmath.mpf(1)),
-        }
-        count = {"QK": H, "Vt": H, "M_in": 1, "M_out": 1}
+        per_layer = [tuple(map(mpmath.mpf, layer)) for layer in params]
+        factors = [
+            mpmath.mpf(113) / 100 * e * f * H * c * d * (1 + 4 * a * b) for a, b, c, d, e, f in per_layer
+        ]
+        alphas = [mpmath.fprod(factors[layer + 1 :]) for layer in range(depth)]
         total, xi_total, p_opts = mpmath.mpf(0), mpmath.mpf(0), []
         for layer in range(depth):
+            a, b, c, d, e, f = per_layer[layer]
+            # kind: (singular values, rank, gamma, (2,1) norm, Edelman weight of the (2,1) norm)
+            kinds = {
+                "QK": ([a * b] * 2, 2, 2 * c * d * f * e, 2 * a * b, f * e * c * d),
+                "Vt": ([c * d] * 2, 2, f * e, 2 * c * d, f * e),
+                "M_in": ([e] * 4, 4, f, 4 * e, f),
+                "M_out": ([f] * 4, 4, mpmath.mpf(1), 4 * f, mpmath.mpf(1)),
+            }
+            count = {"QK": H, "Vt": H, "M_in": 1, "M_out": 1}
             xi, chosen = mpmath.mpf(0), {}
             for kind, (sigma, rank, gamma, n21, weight) in kinds.items():
                 scale = gamma * alphas[layer] * depth
@@ -97,6 +116,53 @@ def test_shallow_model_matches_hand_values(params):
     for row in report.matrices:
         assert float(row.p_opt) == p_opts[row.matrix.layer][row.matrix.kind.value]
     assert report.ours_float == pytest.approx(float(ours), rel=1e-15)
+
+
+def test_distinct_layers_match_hand_values():
+    # every layer different, so alpha_l = prod_{k > l} factor_k sees which layers enter (an off-by-one in
+    # the layer index of the product, factor_l instead of factor_{l+1}, changes every alpha here)
+    params = [
+        (0.5, 0.25, 0.125, 0.25, 0.375, 0.0625),
+        (2.0, 1.5, 2**-6, 2**-5, 0.375, 0.125),
+        (1.0, 0.5, 0.75, 0.5, 1.25, 0.5),
+    ]
+    m = 4
+    report = proxies(layered_model(params), m=m)
+    alphas, ours, edelman, p_opts = expected_layers(params, m)
+    assert len({mpmath.nstr(x, 20) for x in alphas}) == 3
+    for got, want in zip(report.alphas, alphas, strict=True):
+        assert relative_error(got, want) < 1e-45
+    assert relative_error(report.ours, ours) < 1e-45
+    assert relative_error(report.edelman, edelman) < 1e-45
+    for row in report.matrices:
+        assert float(row.p_opt) == p_opts[row.matrix.layer][row.matrix.kind.value]
+
+
+def test_reference_sees_the_qk_sensitivity_where_qk_chooses_p_above_zero():
+    # random layers with small attention norms: the QK matrices choose p > 0, so their C_p depends on
+    # gamma_QK = 2 C2(Vt) C2(M_out) C2(M_in); compared with the independent plain-numpy reference
+    rng = np.random.default_rng(3)
+    n, heads, ffn = 8, 2, 16
+    layers = tuple(
+        LayerWeights(
+            *(rng.standard_normal((n, n)) * scale for scale in (0.05, 0.05, 0.2, 0.2)),
+            rng.standard_normal((ffn, n)) * 0.2,
+            rng.standard_normal((n, ffn)) * 0.2,
+        )
+        for _ in range(3)
+    )
+    weights = TransformerWeights(layers, n, heads, ffn, "random, small QK")
+    report = proxies(weights)
+    reference = reference_proxies(weights)
+    qk = [row for row in reference["rows"] if row["kind"] == "QK"]
+    assert all(row["p_opt"] > 0 for row in qk)
+    assert report.m == reference["m"]
+    assert report.ours_float == pytest.approx(reference["ours"], rel=1e-9)
+    assert report.edelman_float == pytest.approx(reference["edelman"], rel=1e-9)
+    for got, want in zip(report.matrices, reference["rows"], strict=True):
+        assert float(got.p_opt) == want["p_opt"]
+    for layer, alpha in enumerate(reference["alphas"]):
+        assert float(report.alphas[layer]) == pytest.approx(alpha, rel=1e-9)
 
 
 def test_some_matrices_choose_p_above_zero():
