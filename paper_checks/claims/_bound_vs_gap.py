@@ -127,7 +127,7 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> Kendall:
 def assembled_bounds(
     context: RunContext, key: object, models: Sequence[TrainedModel], margin: float, delta: float
 ) -> list[AssembledBound]:
-    """:func:`numerics.synthetic.gap.trained_bound` of each of ``models`` (cached under ``key``), once per run."""
+    """:func:`numerics.synthetic.gap.trained_bound` of each of ``models`` (cached by ``key``), once a run."""
     from numerics.synthetic.gap import trained_bound
 
     return context.memo(

@@ -112,7 +112,7 @@ def joint_minimum(
 
 
 def gap_of(bound: AssembledBound) -> Callable[[mpmath.mpf, mpmath.mpf], mpmath.mpf]:
-    """GAP_TERM of ``bound`` (numerics.synthetic.gap.gap_term_at) with Sigma and P replaced, all else as computed."""
+    """GAP_TERM of ``bound`` (numerics.synthetic.gap.gap_term_at) with Sigma and P replaced, the rest kept."""
     from numerics.synthetic.gap import gap_term_at
 
     def gap(sigma: mpmath.mpf, peel: mpmath.mpf) -> mpmath.mpf:
