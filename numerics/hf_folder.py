@@ -11,6 +11,8 @@ dtype, :class:`~theory.errors.InvalidArgument` for inconsistent sizes.
 from __future__ import annotations
 
 import json
+import pickle
+import re
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from numerics.safe_io import os_problem, regular_file
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 CONFIG_NAME = "config.json"
@@ -47,10 +50,14 @@ def read_config(path: Path) -> EncoderConfig:
     Raises UnsupportedCheckpoint for another architecture (``model_type`` outside :data:`BERT_FAMILY`) and
     InvalidArgument when the hidden size is not divisible by the number of heads.
     """
+    regular_file(path)
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CheckpointError(f"{path} is not a readable JSON config: {error}") from None
+    except OSError as error:
+        raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+    except (ValueError, RecursionError) as error:  # bad JSON or UTF-8, a 5000-digit integer, deep nesting
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise CheckpointError(f"{path} is not a readable JSON config: {reason}") from None
     if not isinstance(config, dict):
         raise CheckpointError(
             f"{path} holds a JSON {type(config).__name__}, expected an object of model settings"
@@ -109,6 +116,15 @@ def read_safetensors(
     return tensors, names
 
 
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _first_line(error: BaseException) -> str:
+    """The first non-empty line of an error's message, without terminal colour codes (torch adds them)."""
+    lines = [line.strip() for line in _ANSI_ESCAPE.sub("", str(error)).splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
 def _read_bf16(path: Path, name: str) -> np.ndarray:
     """A bfloat16 tensor as float32 (exact: bfloat16 is the top half of a float32), from the raw file.
 
@@ -137,10 +153,15 @@ def read_torch_bin(
         ) from None
     try:
         state = torch.load(str(path), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as error:  # the weights-only unpickler met code or an unknown global
+        raise CheckpointError(
+            f"{path} holds pickled objects other than tensors, which a weights-only load refuses "
+            f"(specbound never executes a pickle): {_first_line(error)}"
+        ) from None
     except Exception as error:  # torch raises RuntimeError, pickle, zipfile or EOF errors on damaged files
         raise CheckpointError(
             f"{path} is not a readable PyTorch checkpoint (truncated or corrupt?): "
-            f"{type(error).__name__}: {error}"
+            f"{type(error).__name__}: {_first_line(error)}"
         ) from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise CheckpointError(f"{path} does not hold a state dict (a mapping from names to tensors)")
@@ -152,5 +173,8 @@ def read_torch_bin(
                 f"{path}: tensor {name} has dtype {tensor.dtype}; only float checkpoints are supported "
                 "(quantisation noise distorts the small singular values the bound depends on)"
             )
+        if tensor.layout != torch.strided or tensor.is_meta:
+            kind = "a meta tensor (no data)" if tensor.is_meta else f"a {tensor.layout} tensor"
+            raise UnsupportedCheckpoint(f"{path}: tensor {name} is {kind}; specbound reads dense tensors")
         tensors[name] = tensor.detach().to(torch.float64).numpy()
     return tensors, tuple(state)

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from numerics.hf_folder import CONFIG_NAME, EncoderConfig, find_weights_file, read_config
+from numerics.safe_io import os_problem, regular_file
 from numerics.weights import LayerWeights, TransformerWeights
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
@@ -110,6 +111,7 @@ def load_weights(source: str | os.PathLike[str], *, num_heads: int | None = None
         raise UnsupportedCheckpoint(
             f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
+    regular_file(path)
     uses_config = path.suffix != ".onnx" and config_path.is_file()
     key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads)
     if key not in _cache:
@@ -124,13 +126,21 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
     text = os.fspath(source)
     if text in _ALIASES:
         return _alias_path(text), text
-    path = Path(text).expanduser()
-    if not path.exists():
+    try:
+        path = Path(text).expanduser()
+        exists = path.exists()
+        resolved = path.resolve() if exists else path
+    except RuntimeError as error:  # expanduser of an unknown ~user; a symlink loop on Python 3.11
+        raise CheckpointError(f"{text!r} cannot be used as a path: {error}") from None
+    except OSError as error:  # a name over the OS limit, a folder that may not be searched
+        raise CheckpointError(f"{text!r} cannot be used as a path: {os_problem(error)}") from None
+    if not exists:
+        link = " (a broken symbolic link or a link loop)" if os.path.lexists(path) else ""
         raise CheckpointError(
-            f"{text!r} does not exist; give a Hugging Face folder, a .safetensors, .bin or .onnx file, "
-            f"or one of the aliases {', '.join(_ALIASES)}"
+            f"{text!r} does not exist{link}; give a Hugging Face folder, a .safetensors, .bin or .onnx "
+            f"file, or one of the aliases {', '.join(_ALIASES)}"
         )
-    return path.resolve(), ""
+    return resolved, ""
 
 
 def _alias_path(alias: str) -> Path:
@@ -156,12 +166,15 @@ def _alias_path(alias: str) -> Path:
 
 def _folder_weights(folder: Path) -> Path:
     """The weights file of a Hugging Face folder, which also needs its config.json; say what is missing."""
-    weights = find_weights_file(folder)
-    missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
+    try:
+        weights = find_weights_file(folder)
+        missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
+        onnx = sorted(folder.glob("*.onnx"))
+    except OSError as error:  # a folder that may not be listed or searched
+        raise CheckpointError(f"folder {folder} cannot be read: {os_problem(error)}") from None
     if weights is None:
         missing.append("a weights file (model.safetensors or pytorch_model.bin)")
     if weights is None or missing:
-        onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""
         raise CheckpointError(
             f"folder {folder} is not a Hugging Face checkpoint: it lacks {' and '.join(missing)}{hint}"
@@ -204,7 +217,9 @@ def _read(path: Path, where: str, config: EncoderConfig | None, num_heads: int |
                 raise CheckpointError(
                     f"{where}: its {CONFIG_NAME} says {name}={value} but the weights have {found[name]}"
                 )
-    heads = _heads(where, num_heads, config.num_heads if config else None, graph_heads)
+    heads = _heads(
+        where, num_heads, config.num_heads if config else None, graph_heads, path.suffix != ".onnx"
+    )
     return TransformerWeights(layers, hidden, heads, ffn, where)
 
 
@@ -254,8 +269,13 @@ def _describe_names(names: tuple[str, ...]) -> str:
     )
 
 
-def _heads(where: str, explicit: int | None, declared: int | None, graph: tuple[int, ...]) -> int:
-    """The number of heads: the explicit argument, else the config's or the graph's (which must agree)."""
+def _heads(
+    where: str, explicit: int | None, declared: int | None, graph: tuple[int, ...], reads_config: bool
+) -> int:
+    """The number of heads: the explicit argument, else the config's or the graph's (which must agree).
+
+    ``reads_config`` is False for an ONNX export, whose heads come from its graph only (the hint then
+    does not suggest a config.json, which would not be read)."""
     claims = ([(f"num_attention_heads in {CONFIG_NAME}", declared)] if declared else []) + [
         ("the graph's Reshape nodes", heads) for heads in graph
     ]
@@ -269,7 +289,8 @@ def _heads(where: str, explicit: int | None, declared: int | None, graph: tuple[
         return values[0]
     if values:
         raise UnsupportedCheckpoint(f"{where}: conflicting head counts {values}; pass num_heads= to choose")
+    config_hint = f"put its {CONFIG_NAME} next to it or " if reads_config else ""
     raise CheckpointError(
-        f"the number of attention heads of {where} cannot be inferred from its weights alone: put its "
-        f"{CONFIG_NAME} next to it or pass num_heads= (specbound inspect --num-heads H)"
+        f"the number of attention heads of {where} cannot be inferred from its weights alone: "
+        f"{config_hint}pass num_heads= (specbound inspect --num-heads H)"
     )

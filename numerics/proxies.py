@@ -145,7 +145,9 @@ def matrix_spectra(
     """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
     with single_threaded_blas():
-        return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+        return tuple(
+            (matrix, spectrum(matrix, weights.source)) for matrix in progress(matrices, len(matrices), label)
+        )
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
