@@ -23,10 +23,10 @@ from numerics.safe_io import os_problem
 from theory.errors import InvalidArgument
 
 
-def json_text(payload: Any, what: str = "the output") -> str:
+def json_text(payload: Any, what: str = "the output", indent: int = 2) -> str:
     """``payload`` as indented JSON; InvalidArgument if it holds NaN or an infinity (never printed)."""
     try:
-        return json.dumps(payload, indent=1, allow_nan=False)
+        return json.dumps(payload, indent=indent, allow_nan=False)
     except ValueError as error:
         raise InvalidArgument(f"{what} holds a non-finite number ({error}); nothing was written") from None
 
