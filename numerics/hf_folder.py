@@ -11,9 +11,11 @@ dtype, :class:`~theory.errors.InvalidArgument` for inconsistent sizes.
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import re
 import struct
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,9 @@ BERT_FAMILY = ("bert", "roberta", "xlm-roberta", "camembert", "electra")
 """``model_type`` values whose encoder layers use BERT's module names (``encoder.layer.{i}.attention...``)."""
 
 _FLOAT_DTYPES = {"F16", "F32", "F64", "BF16"}
+MAX_MATRIX_BYTES = 16 << 30
+"""Largest projection matrix read, in float64 bytes (16 GiB: 32768 x 65536); a larger declared shape is a
+lie or not an encoder, and reading it would exhaust memory."""
 _TORCH_FLOATS = ("torch.float16", "torch.bfloat16", "torch.float32", "torch.float64")
 
 
@@ -105,6 +110,16 @@ def read_safetensors(
                         f"{path}: tensor {name} has dtype {dtype}; only float checkpoints are supported "
                         "(quantisation noise distorts the small singular values the bound depends on)"
                     )
+                shape = handle.get_slice(name).get_shape()
+                if len(shape) != 2:  # refused before reading: a lying shape may declare terabytes
+                    raise CheckpointError(
+                        f"{path}: tensor {name} has shape {tuple(shape)}, expected a matrix"
+                    )
+                if 8 * math.prod(shape) > MAX_MATRIX_BYTES:
+                    raise CheckpointError(
+                        f"{path}: tensor {name} has shape {tuple(shape)}, over {MAX_MATRIX_BYTES >> 30} GiB "
+                        "in float64; no encoder's projection is that large"
+                    )
                 array = _read_bf16(path, name) if dtype == "BF16" else handle.get_tensor(name)
                 tensors[name] = np.asarray(array, dtype=np.float64)
     except SafetensorError as error:
@@ -112,7 +127,15 @@ def read_safetensors(
             f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"
         ) from None
     except OSError as error:
-        raise CheckpointError(f"{path} cannot be read: {error}") from None
+        raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+    except (ValueError, KeyError, TypeError, struct.error) as error:  # _read_bf16 on a lying header
+        raise CheckpointError(
+            f"{path} is not a valid safetensors file: {type(error).__name__}: {error}"
+        ) from None
+    except BaseException as error:  # safetensors' Rust code panics (a BaseException) when memory runs out
+        if type(error).__name__ != "PanicException":
+            raise
+        raise CheckpointError(f"{path}: the safetensors reader failed: {_first_line(error)}") from None
     return tensors, names
 
 
@@ -120,9 +143,11 @@ _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def _first_line(error: BaseException) -> str:
-    """The first non-empty line of an error's message, without terminal colour codes (torch adds them)."""
+    """The telling line of an error's message, without terminal colour codes (torch adds them): torch's
+    ``WeightsUnpickler error:`` line (what was refused) when present, else the first non-empty line."""
     lines = [line.strip() for line in _ANSI_ESCAPE.sub("", str(error)).splitlines() if line.strip()]
-    return lines[0] if lines else type(error).__name__
+    refusal = [line for line in lines if line.startswith("WeightsUnpickler error:")]
+    return (refusal or lines or [type(error).__name__])[0]
 
 
 def _read_bf16(path: Path, name: str) -> np.ndarray:
@@ -152,7 +177,9 @@ def read_torch_bin(
             "pip install 'specbound[models]', or convert the checkpoint to model.safetensors"
         ) from None
     try:
-        state = torch.load(str(path), map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # e.g. "pickle protocol 4": a second stderr line, not an error
+            warnings.simplefilter("ignore")
+            state = torch.load(str(path), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:  # the weights-only unpickler met code or an unknown global
         raise CheckpointError(
             f"{path} holds pickled objects other than tensors, which a weights-only load refuses "

@@ -107,22 +107,23 @@ def load_weights(source: str | os.PathLike[str], *, num_heads: int | None = None
     config_path = path / CONFIG_NAME if path.is_dir() else path.parent / CONFIG_NAME
     if path.is_dir():
         path = _folder_weights(path)
+    where = f"{label} ({path})" if label else str(path)
     if path.suffix not in (".safetensors", ".bin", ".onnx"):
         raise UnsupportedCheckpoint(
-            f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
+            f"{where} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
-    regular_file(path)
+    regular_file(path, where)
     uses_config = path.suffix != ".onnx" and config_path.is_file()
     key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads)
     if key not in _cache:
-        where = f"{label} ({path})" if label else str(path)
         config = read_config(config_path) if uses_config else None
         _cache[key] = _read(path, where, config, num_heads)
     return _cache[key]
 
 
 def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
-    """The path a source names, and the alias it came from ('' for a path)."""
+    """The resolved path a source names, and how to name it besides that path: the alias, or the path
+    as given when it goes through a symbolic link ('' otherwise)."""
     text = os.fspath(source)
     if text in _ALIASES:
         return _alias_path(text), text
@@ -140,7 +141,8 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
             f"{text!r} does not exist{link}; give a Hugging Face folder, a .safetensors, .bin or .onnx "
             f"file, or one of the aliases {', '.join(_ALIASES)}"
         )
-    return resolved, ""
+    label = text if exists and resolved != path.absolute() else ""  # a symlink: name it as given, too
+    return resolved, label
 
 
 def _alias_path(alias: str) -> Path:

@@ -34,25 +34,27 @@ def os_problem(error: OSError) -> str:
     return (error.strerror or type(error).__name__).lower()
 
 
-def regular_file(path: Path) -> Path:
+def regular_file(path: Path, shown: str = "") -> Path:
     """``path`` if it is a regular file (symlinks followed) that can be opened for reading.
 
     The file is opened non-blocking (a FIFO does not block then) and its type checked on the open
-    descriptor, so what is checked is what would be read. Raises CheckpointError otherwise.
+    descriptor, so what is checked is what would be read. Raises CheckpointError otherwise, naming the
+    file as ``shown`` (default: the path).
     """
+    shown = shown or str(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise CheckpointError(f"{path} does not exist") from None
+        raise CheckpointError(f"{shown} does not exist") from None
     except OSError as error:
-        raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+        raise CheckpointError(f"{shown} cannot be read: {os_problem(error)}") from None
     try:
         mode = os.fstat(descriptor).st_mode
     finally:
         os.close(descriptor)
     if not stat.S_ISREG(mode):
         kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
-        raise CheckpointError(f"{path} is {kind}; specbound reads checkpoints only from regular files")
+        raise CheckpointError(f"{shown} is {kind}; specbound reads checkpoints only from regular files")
     return path
 
 

@@ -49,8 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status.
 
-    Exit 2 with one line on stderr for a SpecboundError or an OSError (a file that cannot be read or
-    written, stdout on a full disk), 130 on Ctrl-C, 0 quietly when the reader of stdout went away.
+    Exit 2 with one line on stderr for a SpecboundError, an OSError (a file that cannot be read or
+    written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 0 quietly when the reader of stdout
+    went away.
     """
     args = build_parser().parse_args(argv)
     try:
@@ -68,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
         _silence_stdout()
         return 0
+    except MemoryError:
+        _error_line(args.command, "not enough memory (an input declares more data than this machine holds)")
+        return 2
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
         _silence_stdout()

@@ -243,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
         certified = certify_proxies(weights, m=report.m)
         add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])
-    rendered = json_text(payload, f"the report of {args.model}", indent=1)  # refuses NaN/inf before writing anything
+    rendered = json_text(payload, f"the report of {args.model}", indent=1)  # NaN/inf refused before any write
     if csv_path is not None:
         write_csv(csv_path, payload["matrices"])
     print(rendered if args.json else text)

@@ -39,7 +39,7 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
     qk_norms: dict[int, list[float]] = {}
     for matrix in extract_matrices(weights):
         if matrix.kind is MatrixKind.QK:
-            qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix).spectral_norm)
+            qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix, weights.source).spectral_norm)
     layers = []
     for index, layer in enumerate(weights.layers):
         row: dict[str, float | int] = {"layer": index}
