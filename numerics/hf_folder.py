@@ -128,6 +128,10 @@ def read_safetensors(
         ) from None
     except OSError as error:
         raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+    except MemoryError as error:  # safetensors maps the whole file: a (sparse) file beyond the address space
+        raise CheckpointError(
+            f"{path} cannot be mapped into memory ({error}); is it really a checkpoint?"
+        ) from None
     except (ValueError, KeyError, TypeError, struct.error) as error:  # _read_bf16 on a lying header
         raise CheckpointError(
             f"{path} is not a valid safetensors file: {type(error).__name__}: {error}"

@@ -279,6 +279,15 @@ def test_6_a_report_path_that_is_a_file_fails_before_the_work(tmp_path, capsys):
     assert out == ""  # refused before any claim ran
 
 
+def test_6_a_gap_report_path_that_is_a_file_fails_before_training(tmp_path, capsys):
+    pytest.importorskip("torch", reason="gap trains with torch (models extra)")
+    target = tmp_path / "gap"
+    target.write_text("not a folder")
+    status, out, err = call(capsys, "gap", "--report", target)
+    assert_error_line(status, err, "gap", "is a file")
+    assert out == ""
+
+
 def test_6_a_figures_path_that_is_a_file_fails_before_the_work(tmp_path, capsys):
     target = tmp_path / "figures"
     target.write_text("not a folder")
