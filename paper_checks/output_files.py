@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -35,27 +36,36 @@ def check_target(
     option: str, target: str | os.PathLike[str], *, force: bool = False, inputs: Iterable[Path] = ()
 ) -> Path:
     """The path ``option`` (e.g. ``--csv``) names, checked before any work: not empty, its folder exists
-    and is writable, it is not a folder, it is none of ``inputs``, and it does not exist unless ``force``.
+    and is writable, it is none of ``inputs``, and it does not exist unless ``force`` (and then is a
+    plain file: a folder, a symbolic link such as /dev/stdout, a device or a FIFO is never replaced).
     """
     text = os.fspath(target)
     if not text:
         raise InvalidArgument(f"{option} needs a file name, got an empty string")
     path = Path(text)
     try:
-        resolved = path.resolve()
-        is_dir, exists = path.is_dir(), path.exists()
-    except (OSError, RuntimeError) as error:
-        problem = os_problem(error) if isinstance(error, OSError) else str(error)
-        raise InvalidArgument(f"{option} {text!r} cannot be used: {problem}") from None
-    if is_dir:
-        raise InvalidArgument(f"{option} {text!r} is a folder; give a file name")
-    protected = {Path(p).resolve() for p in inputs}
-    if resolved in protected:
+        exists = os.path.lexists(path)
+        regular = exists and stat.S_ISREG(path.lstat().st_mode)
+    except OSError as error:
+        raise InvalidArgument(f"{option} {text!r} cannot be used: {os_problem(error)}") from None
+    if exists and not regular:  # a rename would replace the link or the device node itself
+        raise InvalidArgument(
+            f"{option} {text!r} is a folder, a symbolic link or a special file; give the path of a plain file"
+        )
+    if any(_same_file(path, Path(source)) for source in inputs):
         raise InvalidArgument(f"{option} {text!r} is an input of this run; specbound never writes over one")
     if exists and not force:
         raise InvalidArgument(f"{option} {text!r} already exists; pass --force to replace it")
-    check_writable_folder(option, resolved.parent)
+    check_writable_folder(option, path.absolute().parent)  # the folder atomic_path writes into
     return path
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """True when both name the same file (through symlinks and hard links too); False if either is absent."""
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
 
 
 def check_writable_folder(option: str, folder: Path) -> None:

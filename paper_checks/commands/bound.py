@@ -162,13 +162,18 @@ def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
 
 
 def checkpoint_inputs(model: str) -> tuple[Path, ...]:
-    """The files a run on ``model`` reads (or may read): the path itself; for a folder, every file in it;
-    for a file, the files beside it (its config.json, an ONNX export's external data)."""
+    """The files a run on ``model`` reads or may read: a folder's files; a file, its config.json, and for
+    an ``.onnx`` export every file beside it (external data). Empty for an alias (package files)."""
     path = Path(model).expanduser()
     try:
-        folder = path if path.is_dir() else path.parent
-        return (path, *(child for child in folder.iterdir() if not child.is_dir()))
-    except (OSError, RuntimeError):  # an alias, or a path the loader will report on
+        if path.is_dir():
+            return tuple(child for child in path.iterdir() if not child.is_dir())
+        if not path.exists():
+            return ()
+        if path.suffix == ".onnx":
+            return tuple(child for child in path.parent.iterdir() if not child.is_dir())
+        return (path, path.parent / "config.json")
+    except (OSError, RuntimeError):  # the loader reports on such a path
         return (path,)
 
 

@@ -339,6 +339,15 @@ def test_7_csv_refuses_an_existing_file_unless_forced_and_replaces_it_atomically
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c", "old-rows.csv", "rows.csv"]  # no temp left
 
 
+def test_7_csv_never_replaces_a_symbolic_link_or_a_folder(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "c")
+    (tmp_path / "link.csv").symlink_to(tmp_path / "elsewhere.csv")
+    for target in (tmp_path / "link.csv", tmp_path):
+        status, _, err = call(capsys, "bound", folder, "--csv", target, "--force")
+        assert_error_line(status, err, "bound", "symbolic link")
+    assert (tmp_path / "link.csv").is_symlink()
+
+
 def test_7_an_empty_csv_name_is_an_error(tmp_path, capsys):
     status, _, err = call(capsys, "bound", checkpoint(tmp_path / "c"), "--csv", "")
     assert_error_line(status, err, "bound", "--csv needs a file name")
