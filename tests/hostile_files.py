@@ -3,16 +3,20 @@
 ``onnx_bert`` writes an ONNX graph shaped like a PyTorch export (anonymous [in, out] MatMul weights, each
 followed by an Add of a named bias) with knobs for the attacks: weight dtype, an Identity cycle, external
 data. ``run_cli`` runs ``python -m paper_checks.cli`` in a subprocess under a timeout and a memory limit,
-so a hang or a runaway allocation fails the test instead of the machine.
+so a hang or a runaway allocation fails the test instead of the machine; ``deadline`` bounds in-process
+Python code the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +68,29 @@ def run_cli(*argv: object, timeout: float = 60, stdout=subprocess.PIPE) -> subpr
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"specbound {' '.join(map(str, argv))} hung (no exit within {timeout} s)")
+
+
+class Hang(Exception):
+    """Raised by SIGALRM inside :func:`deadline`."""
+
+
+def _alarm(signum, frame):
+    raise Hang
+
+
+@contextlib.contextmanager
+def deadline(seconds: int, what: str) -> Iterator[None]:
+    """Fail the test if the block runs over ``seconds`` (SIGALRM: interrupts Python code, not a blocked
+    system call; runs that may block in the kernel, like opening a FIFO, belong in :func:`run_cli`)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    except Hang:
+        pytest.fail(f"hang: {what} ran over {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def strict_json(text: str) -> object:

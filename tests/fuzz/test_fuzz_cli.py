@@ -28,7 +28,6 @@ import io
 import json
 import math
 import os
-import signal
 import struct
 import tempfile
 import traceback
@@ -37,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hostile_files import PROJECTION_MODULES, onnx_bert, run_cli, strict_json, tiny_state
+from hostile_files import PROJECTION_MODULES, deadline, onnx_bert, run_cli, strict_json, tiny_state
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -210,24 +209,15 @@ def safetensors_file(draw) -> tuple[bytes, int]:
 # ---------------------------------------------------------------- running the CLI in-process
 
 
-class Hang(Exception):
-    """Raised by SIGALRM when a run exceeds RUN_TIMEOUT."""
-
-
-def _alarm(signum, frame):
-    raise Hang
-
-
 def run_in_process(*argv: object) -> tuple[int, str, str]:
     """(status, stdout, stderr) of ``main(argv)``; a traceback or a hang fails the test with its story."""
     out, err = io.StringIO(), io.StringIO()
     clear_cache()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(RUN_TIMEOUT)
     try:
         # numpy's default error handling and visible warnings, as in a real run (tests/conftest.py makes
         # every floating-point event an exception instead): a warning would be a second stderr line.
         with (
+            deadline(RUN_TIMEOUT, f"specbound {' '.join(map(str, argv))}"),
             np.errstate(all="warn", under="ignore"),
             warnings.catch_warnings(record=True) as caught,
             contextlib.redirect_stdout(out),
@@ -239,15 +229,12 @@ def run_in_process(*argv: object) -> tuple[int, str, str]:
             err.write(
                 f"{warning.filename}:{warning.lineno}: {warning.category.__name__}: {warning.message}\n"
             )
-    except Hang:
-        pytest.fail(f"hang: specbound {' '.join(map(str, argv))} ran over {RUN_TIMEOUT} s")
     except SystemExit as exit_:  # argparse usage errors end this way
         status = int(exit_.code or 0)
+    except pytest.fail.Exception:
+        raise
     except BaseException:
         pytest.fail(f"traceback from specbound {' '.join(map(str, argv))}:\n{traceback.format_exc()}")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
     return status, out.getvalue(), err.getvalue()
 
 
