@@ -153,7 +153,9 @@ def matrix_spectra(
     """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
     with single_threaded_blas():
-        return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+        return tuple(
+            (matrix, spectrum(matrix, weights.source)) for matrix in progress(matrices, len(matrices), label)
+        )
 
 
 def streamed_spectra(
@@ -169,7 +171,7 @@ def streamed_spectra(
         for index in progress(range(checkpoint.num_layers), checkpoint.num_layers, label):
             layer = checkpoint.layer(index)
             for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-                spec = spectrum(matrix)
+                spec = spectrum(matrix, checkpoint.source)
                 norm_11 = spec.norm_11
                 kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, norm_11))
                 out.append((matrix.released(), kept))

@@ -101,52 +101,96 @@ def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.n
     return values, rank
 
 
+def _in_range(value: float, what: str, quantity: str) -> float:
+    """``value`` if finite; else InvalidArgument: the quantity exceeds float64's range (about 1.8e308)."""
+    if not np.isfinite(value):
+        raise InvalidArgument(
+            f"{what}: its {quantity} exceeds float64's range (about 1.8e308); the weights are too large "
+            "to be a trained model's (rescale them)"
+        )
+    return float(value)
+
+
 def _assemble(
-    values: np.ndarray, rank: int, shape: tuple[int, int], norm_21: float, entrywise_sum: Callable[[], float]
+    values: np.ndarray,
+    rank: int,
+    shape: tuple[int, int],
+    norm_21: float,
+    entrywise_sum: Callable[[], float],
+    what: str,
 ) -> Spectrum:
-    """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm."""
+    """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm.
+
+    Sums are taken relative to sigma_1 (so they overflow only when the norm itself does); a norm beyond
+    float64's range is refused by name rather than stored as inf.
+    """
     top = float(values[0])
-    with np.errstate(under="ignore"):  # squares of tiny singular values may underflow to 0, harmlessly
+    with np.errstate(under="ignore", over="ignore"):  # tiny relative values underflow to 0, harmlessly
         relative_squares = float(np.sum((values / top) ** 2))
+        frobenius = top * float(np.sqrt(relative_squares))
+        nuclear = top * float(np.sum(values / top))
+
+    def checked_entrywise_sum() -> float:
+        return _in_range(entrywise_sum(), what, "(1,1) norm")
+
     return Spectrum(
         singular_values=values,
         shape=shape,
         rank=rank,
         spectral_norm=top,
-        frobenius_norm=top * float(np.sqrt(relative_squares)),
-        nuclear_norm=float(np.sum(values)),
-        norm_21=norm_21,
+        frobenius_norm=_in_range(frobenius, what, "Frobenius norm"),
+        nuclear_norm=_in_range(nuclear, what, "nuclear norm"),
+        norm_21=_in_range(norm_21, what, "(2,1) norm"),
         stable_rank=relative_squares,
-        entrywise_sum=entrywise_sum,
+        entrywise_sum=checked_entrywise_sum,
     )
 
 
 def _binary_scale(array: np.ndarray) -> float:
-    """A power of two near max |entry|: dividing by it is exact and keeps squares of entries in range."""
-    return float(np.ldexp(1.0, int(np.frexp(np.max(np.abs(array)))[1])))
+    """The power of two 2^e <= max |entry| < 2^(e+1) (1 for a zero array): dividing by it is exact up to
+    underflow of entries below 2^-1022 times it, far below the rank tolerance relative to the largest."""
+    top = float(np.max(np.abs(array)))
+    return float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
 
 
-def _column_norm_sum(matrix: np.ndarray) -> float:
-    """sum_j ||W[:, j]||_2; rescaled by an exact power of two only if a square overflows.
+def _scaled(array: np.ndarray) -> tuple[np.ndarray, float]:
+    """(array / unit, unit) with ``unit`` from :func:`_binary_scale`: entries of the result lie in (-2, 2)."""
+    unit = _binary_scale(array)
+    with np.errstate(under="ignore"):
+        return array / unit, unit
 
-    Squares that underflow are dropped: they are below 1e-300 while sigma_1 > 1e-10 (rank >= 1).
+
+def _unscaled(values: np.ndarray, unit: float, what: str) -> np.ndarray:
+    """``values * unit`` (exact: a power of two), refused by name if a singular value leaves float64."""
+    with np.errstate(under="ignore", over="ignore"):
+        out = values * unit
+    _in_range(float(np.max(out, initial=0.0)), what, "largest singular value")
+    return out
+
+
+def _column_norm_sum(matrix: np.ndarray, what: str) -> float:
+    """sum_j ||W[:, j]||_2, computed on W scaled by an exact power of two so no square overflows.
+
+    Squares that underflow are dropped: they are below 2^-1022 relative to the largest entry.
     """
-    with np.errstate(over="ignore", under="ignore"):
-        squares = np.einsum("ij,ij->j", matrix, matrix)
-    if not np.isfinite(squares).all():
-        unit = _binary_scale(matrix)
-        scaled = matrix / unit
-        with np.errstate(under="ignore"):
-            squares = np.einsum("ij,ij->j", scaled, scaled)
-        return unit * float(np.sum(np.sqrt(squares)))
-    return float(np.sum(np.sqrt(squares)))
+    scaled, unit = _scaled(matrix)
+    with np.errstate(under="ignore", over="ignore"):
+        squares = np.einsum("ij,ij->j", scaled, scaled)
+        return _in_range(unit * float(np.sum(np.sqrt(squares))), what, "(2,1) norm")
+
+
+def _entrywise_sum(matrix: np.ndarray) -> float:
+    """sum_ij |W_ij| relative to a power of two (inf only when the sum itself exceeds float64)."""
+    scaled, unit = _scaled(matrix)
+    with np.errstate(over="ignore"):
+        return unit * float(np.sum(np.abs(scaled)))
 
 
 def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
     """sum_ij |(left right^T)_ij| from the product of the factors scaled by exact powers of two."""
-    scale_left, scale_right = _binary_scale(left), _binary_scale(right)
-    with np.errstate(under="ignore"), single_threaded_blas():
-        return scale_left * scale_right * float(np.sum(np.abs((left / scale_left) @ (right / scale_right).T)))
+    (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
+    with np.errstate(under="ignore", over="ignore"), single_threaded_blas():
+        return scale_left * scale_right * float(np.sum(np.abs(scaled_left @ scaled_right.T)))
 
 
 def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -154,40 +198,59 @@ def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarra
 
     Thin QR of both factors, then one SVD of a (d_h x d_h) core (exact in exact arithmetic: unitary
     invariance). R_left is returned because column norms of the product are column norms of
-    R_left @ right.T.
+    R_left @ right.T. Callers pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so
+    nothing here overflows (a LAPACK routine fed an inf prints a DLASCL complaint on stdout).
     """
     r_left = np.asarray(np.linalg.qr(left, mode="r"))
     r_right = np.asarray(np.linalg.qr(right, mode="r"))
-    return np.linalg.svd(r_left @ r_right.T, compute_uv=False), r_left
+    with np.errstate(under="ignore"):
+        core = r_left @ r_right.T
+    return np.linalg.svd(core, compute_uv=False), r_left
 
 
-def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
+def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "") -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
     For M = A B^T: singular values from :func:`core_singular_values`; column j of M has norm
     ||A b_j|| = ||R_A b_j||, so ||M||_{2,1} is the sum of column norms of R_A B^T (d_h x cols); the
     (1,1) norm needs the entries: it is computed from the product (rows x d_h x cols) on first use.
-    A zero, empty or non-finite matrix raises :class:`InvalidArgument`.
+    Every factorisation runs on the matrix (or factors) divided by an exact power of two near its
+    largest entry, and the singular values are multiplied back (singular values are homogeneous:
+    sigma(cW) = |c| sigma(W), exactly for c a power of two), so finite weights of any magnitude
+    neither overflow inside LAPACK nor lose their small values. A zero, empty or non-finite matrix,
+    or one whose norms exceed float64's range, raises :class:`InvalidArgument` naming the matrix and
+    ``source`` (the checkpoint it comes from).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
     ([4.0, 3.0], 2, 5.0, 7.0, 7.0)
     """
     if isinstance(matrix, NamedMatrix):
-        what = f"matrix {matrix.label}"
+        what = f"matrix {matrix.label}" + (f" of {source}" if source else "")
         if matrix.right is not None:
             left = _finite_float64(matrix.left, f"{what} (left factor)")
             right = _finite_float64(matrix.right, f"{what} (right factor)")
-            core_values, r_left = core_singular_values(left, right)
-            values, rank = _ranked(core_values, matrix.shape, what)
-            norm_21 = _column_norm_sum(r_left @ right.T)
+            (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
+            core_values, r_left = core_singular_values(scaled_left, scaled_right)
+            values, rank = _ranked(_unscaled(core_values, scale_left * scale_right, what), matrix.shape, what)
+            with np.errstate(under="ignore"):
+                columns = r_left @ scaled_right.T
+            norm_21 = scale_left * _column_norm_sum(columns, what) * scale_right
             return _assemble(
-                values, rank, matrix.shape, norm_21, functools.partial(_product_entrywise_sum, left, right)
+                values,
+                rank,
+                matrix.shape,
+                norm_21,
+                functools.partial(_product_entrywise_sum, left, right),
+                what,
             )
         dense = _finite_float64(matrix.left, what)
     else:
-        what = "matrix"
+        what = "matrix" + (f" of {source}" if source else "")
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
-    values, rank = _ranked(np.linalg.svd(dense, compute_uv=False), shape, what)
-    return _assemble(values, rank, shape, _column_norm_sum(dense), lambda: float(np.sum(np.abs(dense))))
+    scaled, unit = _scaled(dense)
+    values, rank = _ranked(_unscaled(np.linalg.svd(scaled, compute_uv=False), unit, what), shape, what)
+    return _assemble(
+        values, rank, shape, _column_norm_sum(dense, what), functools.partial(_entrywise_sum, dense), what
+    )

@@ -1,14 +1,15 @@
 """The ``specbound`` command line: one subcommand per module of :mod:`paper_checks.commands`.
 
 A command module defines ``HELP`` (one line), ``register(parser)`` to add its arguments and
-``run(args) -> int``. Errors derived from :class:`theory.errors.SpecboundError` are printed as one
-message and exit with status 2; anything else is a bug and keeps its traceback. Every command runs
+``run(args) -> int``. Errors derived from :class:`theory.errors.SpecboundError`, and OSErrors, are
+printed as one line and exit with status 2; anything else is a bug and keeps its traceback. Every command runs
 with numpy's OpenBLAS single-threaded (see :mod:`numerics.blas`: its threads spin on a busy machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from numerics.blas import single_threaded_blas
+from numerics.safe_io import os_problem
 from theory.errors import SpecboundError
 
 
@@ -45,21 +47,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status."""
+    """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status.
+
+    Exit 2 with one line on stderr for a SpecboundError, an OSError (a file that cannot be read or
+    written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 0 quietly when the reader of stdout
+    went away.
+    """
     args = build_parser().parse_args(argv)
     try:
         with single_threaded_blas():
-            return int(args.run(args))
+            status = int(args.run(args))
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
+            return status
     except SpecboundError as error:
-        print(f"specbound {args.command}: error: {error}", file=sys.stderr)
+        _error_line(args.command, str(error))
         return 2
     except KeyboardInterrupt:
-        print(f"specbound {args.command}: interrupted", file=sys.stderr)
+        _error_line(args.command, "interrupted")
         return 130
     except BrokenPipeError:
         # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return 0
+    except MemoryError:
+        _error_line(args.command, "not enough memory (an input declares more data than this machine holds)")
+        return 2
+    except OSError as error:
+        where = f": {error.filename}" if error.filename else ""
+        _silence_stdout()
+        _error_line(args.command, f"{os_problem(error)}{where}")
+        return 2
+
+
+def _error_line(command: str, message: str) -> None:
+    """Print ``specbound COMMAND: error: MESSAGE`` as one line on stderr (newlines in it flattened)."""
+    text = " ".join(message.split("\n"))
+    with contextlib.suppress(OSError):  # stderr itself is gone: nothing more can be said
+        print(f"specbound {command}: error: {text}", file=sys.stderr, flush=True)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of unwritable output cannot fail."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: a stdout without a descriptor (tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

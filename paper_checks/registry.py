@@ -5,6 +5,10 @@ returns a :class:`ClaimResult`: a verdict (verified / refuted / open), the prove
 checked (e.g. "derived, under reconstructed Theorem 4.1"), a one-line evidence and a details dict
 with the numbers and the symbolic witness. A refuted claim is a result; only an exception is a crash.
 
+Claim files are code: importing one runs it with your permissions, so pass ``--claims-dir`` only for
+folders you trust. A claim that raises or calls ``sys.exit`` is reported as crashed, with its message,
+and the other claims still run.
+
 Adding a claim of your own takes one file. Put a module in ``paper_checks/claims/`` (it runs with the
 rest) or in any folder passed as ``specbound check --claims-dir DIR``; it must define ``CLAIM``::
 
@@ -158,12 +162,54 @@ def _load_file(path: Path) -> ModuleType:
     return module
 
 
-def discover(claims_dirs: Iterable[str | Path] = ()) -> tuple[Claim, ...]:
+_FILE_ID = re.compile(r"^c?0*(\d+)_")
+"""A claim file named ``c13_...py`` (or ``13_...py``) holds claim 13: with ``--only`` it is imported
+only when 13 is selected."""
+
+
+def _file_id(path: Path) -> str | None:
+    match = _FILE_ID.match(path.name)
+    return match.group(1) if match else None
+
+
+def _user_claim(path: Path) -> Claim:
+    """The claim a user's file defines; a file that fails to import (a syntax error, an exception,
+    ``sys.exit``) becomes a claim that reports the failure as its crash, so the other claims still run."""
+    try:
+        module = _load_file(path)
+    except (Exception, SystemExit) as error:
+        claim_id = _file_id(path) or path.stem
+        summary = _failure(error)
+
+        def crashed(context: RunContext) -> ClaimResult:
+            raise ClaimFileError(f"claim file {path} failed to import: {summary}")
+
+        return Claim(claim_id, f"the claim of {path.name}", crashed)
+    return _claim_of(module, str(path))
+
+
+class ClaimFileError(RuntimeError):
+    """A user's claim file could not be imported (reported as that claim's crash)."""
+
+
+def _failure(error: BaseException) -> str:
+    """One line describing an exception or a ``sys.exit`` call."""
+    if isinstance(error, SystemExit):
+        return f"called sys.exit({error.code!r})"
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error.msg} (line {error.lineno})"
+    return f"{type(error).__name__}: {error}"
+
+
+def discover(claims_dirs: Iterable[str | Path] = (), only: str | None = None) -> tuple[Claim, ...]:
     """Every claim: the modules of :mod:`paper_checks.claims`, then each ``*.py`` of ``claims_dirs``.
 
-    Files and modules whose name starts with ``_`` are skipped. Claims are sorted by numeric id;
-    two claims with the same id are an error.
+    Claim files are Python code and importing one runs it. Files and modules whose name starts with
+    ``_`` are helpers, never imported here. With ``only`` (the ``--only`` ids), a user file whose name
+    carries an id (``c13_name.py``) is imported only when that id is selected. Claims are sorted by
+    numeric id; two claims with the same id are an error.
     """
+    wanted = None if only is None else {part.strip() for part in only.split(",") if part.strip()}
     import paper_checks.claims as package
 
     found: list[Claim] = []
@@ -175,8 +221,12 @@ def discover(claims_dirs: Iterable[str | Path] = ()) -> tuple[Claim, ...]:
         if not directory.is_dir():
             raise InvalidArgument(f"--claims-dir {directory} is not a directory of claim modules (*.py)")
         for path in sorted(directory.glob("*.py")):
-            if not path.name.startswith("_"):
-                found.append(_claim_of(_load_file(path), str(path)))
+            file_id = _file_id(path)
+            if path.name.startswith("_") or (
+                wanted is not None and file_id is not None and file_id not in wanted
+            ):
+                continue
+            found.append(_user_claim(path))
     seen: dict[str, Claim] = {}
     for claim in found:
         if claim.id in seen:
@@ -204,8 +254,8 @@ def run_claim(claim: Claim, context: RunContext) -> ClaimResult:
     """Run one claim; an exception becomes a crashed result (verdict open, ``error`` set)."""
     try:
         result = claim.run(context)
-    except Exception as error:
-        summary = f"{type(error).__name__}: {error}"
+    except (Exception, SystemExit) as error:  # a claim calling sys.exit must not end the whole run
+        summary = str(error) if isinstance(error, ClaimFileError) else _failure(error)
         return ClaimResult(
             claim.id,
             claim.title,

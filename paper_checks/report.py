@@ -8,6 +8,8 @@ Figures (drawn by :mod:`paper_checks.figures` from numbers the run context alrea
   normalised at the smallest model of each series, log axes.
 
 Figures are attached to the claims they support (10 for the first two, 8 and 11 for the scaling ones).
+Every file is written atomically (a temporary file in DIR renamed into place); a run interrupted or
+failing while writing removes the files it had created, so DIR never holds a half-written report.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from paper_checks.context import RunContext
+from paper_checks.output_files import atomic_path, json_text, write_text_atomically
 from paper_checks.registry import ClaimResult
+
+REPORT_FILES = ("report.md", "claims.json")
+"""The files of a report that ``--report`` refuses to replace without ``--force``."""
 
 FIGURE_MODEL = "minilm-l6"
 """The model of the single-model figures (the paper uses BERT-Base; this is the embedded default)."""
@@ -73,7 +79,8 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
     attached: dict[str, list[tuple[str, str]]] = {}
     for claim_ids, name, draw in jobs:
         try:
-            caption = draw(directory / name)
+            with atomic_path(directory / name) as temporary:
+                caption = draw(temporary)
         except Exception as error:  # a figure must not cost the reader the whole report
             caption = f"figure not drawn: {type(error).__name__}: {error}"
         for claim_id in claim_ids:
@@ -110,11 +117,21 @@ def write_report(results: Sequence[ClaimResult], context: RunContext, directory:
     """Write report.md, claims.json and the figures into ``directory``; returns the results with their
     figure paths attached."""
     directory.mkdir(parents=True, exist_ok=True)
-    captions = _figures(context, directory)
-    updated = [
-        dataclasses.replace(r, figures=(*r.figures, *(str(directory / n) for n, _ in captions.get(r.id, []))))
-        for r in results
-    ]
-    (directory / "claims.json").write_text(json.dumps({"claims": [r.to_json() for r in updated]}, indent=2))
-    (directory / "report.md").write_text(render_markdown(updated, captions))
+    before = set(directory.iterdir())
+    try:
+        captions = _figures(context, directory)
+        updated = [
+            dataclasses.replace(
+                r, figures=(*r.figures, *(str(directory / n) for n, _ in captions.get(r.id, [])))
+            )
+            for r in results
+        ]
+        write_text_atomically(
+            directory / "claims.json", json_text({"claims": [r.to_json() for r in updated]}, "claims.json")
+        )
+        write_text_atomically(directory / "report.md", render_markdown(updated, captions))
+    except BaseException:  # Ctrl-C or a full disk: leave no partial report behind
+        for path in set(directory.iterdir()) - before:
+            path.unlink(missing_ok=True)
+        raise
     return updated

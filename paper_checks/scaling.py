@@ -18,16 +18,22 @@ from the residual variance (undefined, reported as None, when no degree of freed
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from theory.errors import InvalidArgument
+from numerics.safe_io import os_problem
+from theory.errors import InvalidArgument, SpecboundError
 
 if TYPE_CHECKING:
+    from numerics.loading.weights import TransformerWeights
+
     from numerics.proxies import ProxyReport
     from numerics.synthetic import TrainedModel
     from paper_checks.context import RunContext
@@ -280,25 +286,67 @@ def synthetic_points(models: Sequence[TrainedModel]) -> list[ScalingPoint]:
     return points
 
 
-def user_points(paths: Sequence[str]) -> list[ScalingPoint]:
-    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``."""
-    from pathlib import Path
+def _warn(message: str) -> None:
+    """A one-line warning on stderr (the study goes on)."""
+    print(f"specbound scaling: warning: {message}", file=sys.stderr)
 
-    from numerics.loading import load_weights
-    from numerics.proxies import proxies
 
-    checkpoints: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
+def _candidates(raw: str) -> list[tuple[Path, bool]]:
+    """The checkpoints a user path stands for: itself (explicit=True) if it is one, else its subfolders."""
+    path = Path(raw)
+    try:
         if not path.exists():
             raise InvalidArgument(f"checkpoint path {path} does not exist")
         children = sorted(c for c in path.iterdir() if c.is_dir()) if path.is_dir() else []
         is_model = path.is_file() or (path / "config.json").exists()
-        checkpoints += [path] if is_model or not children else children
-    return [
-        point(str(c), "user", "user checkpoints", proxies(load_weights(c), source=str(c)))
-        for c in checkpoints
-    ]
+    except OSError as error:
+        raise InvalidArgument(f"checkpoint path {path} cannot be read: {os_problem(error)}") from None
+    return [(path, True)] if is_model or not children else [(child, False) for child in children]
+
+
+def _fingerprint(weights: TransformerWeights) -> str:
+    """A digest of every projection matrix: two paths holding the same weights count once."""
+    digest = hashlib.sha256()
+    for layer in weights.layers:
+        for _, array in layer.items():
+            digest.update(repr(array.shape).encode())
+            digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> list[ScalingPoint]:
+    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``.
+
+    A checkpoint is counted once: paths resolving to the same file, or holding identical weights, are
+    skipped after the first with a warning (counting a point twice would halve its error bar). A
+    subfolder that is not a readable checkpoint (``.git``, a folder of notes) is skipped with a one-line
+    ``warn``; a path named explicitly must be a checkpoint.
+    """
+    from numerics.loading import load_weights
+    from numerics.proxies import proxies
+
+    points: list[ScalingPoint] = []
+    seen_paths: dict[Path, Path] = {}
+    seen_weights: dict[str, Path] = {}
+    for path, explicit in (candidate for raw in paths for candidate in _candidates(raw)):
+        resolved = path.resolve()
+        if resolved in seen_paths:
+            warn(f"skipping {path}: it is {seen_paths[resolved]} again")
+            continue
+        seen_paths[resolved] = path
+        try:
+            weights = load_weights(path)
+            fingerprint = _fingerprint(weights)
+            if fingerprint in seen_weights:
+                warn(f"skipping {path}: same weights as {seen_weights[fingerprint]}")
+                continue
+            seen_weights[fingerprint] = path
+            points.append(point(str(path), "user", "user checkpoints", proxies(weights, source=str(path))))
+        except SpecboundError as error:
+            if explicit:
+                raise
+            warn(f"skipping {path}: not a usable checkpoint ({error})")
+    return points
 
 
 def run_study(

@@ -45,6 +45,7 @@ from numerics.loading.tensors import (
     shards,
 )
 from numerics.loading.weights import TransformerWeights
+from numerics.safe_io import os_problem, regular_file
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 
@@ -124,11 +125,14 @@ def open_checkpoint(
     _check_heads(num_heads)
     if not isinstance(source, (str, os.PathLike)):
         memory, config, where = in_memory(source, config)
-        return open_tensors(memory, config, where, lambda declared: _heads(where, num_heads, declared, ()))
+        return open_tensors(
+            memory, config, where, lambda declared: _heads(where, num_heads, declared, (), False)
+        )
     if config is not None:
         raise InvalidArgument("config= is for a state dict; a checkpoint on disk has its own config.json")
     path, label, config_path = _resolve(source)
     where = f"{label} ({path})" if label else str(path)
+    regular_file(path, where)
     uses_config = path.suffix != ".onnx" and config_path.is_file()
     file_config = read_config_object(config_path) if uses_config else None
     graph_heads: tuple[int, ...] = ()
@@ -148,8 +152,12 @@ def open_checkpoint(
         for part in shards(path) if path.name == BIN_SHARD_INDEX else (path,):
             arrays.update(read_torch_bin(part, lambda name: True)[0])
         tensors = InMemory(arrays, where)
+    reads_config = path.suffix != ".onnx"
     return open_tensors(
-        tensors, file_config, where, lambda declared: _heads(where, num_heads, declared, graph_heads)
+        tensors,
+        file_config,
+        where,
+        lambda declared: _heads(where, num_heads, declared, graph_heads, reads_config),
     )
 
 
@@ -170,24 +178,35 @@ def _resolve(source: str | os.PathLike[str]) -> tuple[Path, str, Path]:
         SHARD_INDEX,
         BIN_SHARD_INDEX,
     ):
+        where = f"{label} ({path})" if label else str(path)
         raise UnsupportedCheckpoint(
-            f"{path} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
+            f"{where} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
     return path, label, config_path
 
 
 def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
-    """The path a source names, and the alias it came from ('' for a path)."""
+    """The resolved path a source names, and how to name it besides that path: the alias, or the path
+    as given when it goes through a symbolic link ('' otherwise)."""
     text = os.fspath(source)
     if text in _ALIASES:
         return _alias_path(text), text
-    path = Path(text).expanduser()
-    if not path.exists():
+    try:
+        path = Path(text).expanduser()
+        exists = path.exists()
+        resolved = path.resolve() if exists else path
+    except RuntimeError as error:  # expanduser of an unknown ~user; a symlink loop on Python 3.11
+        raise CheckpointError(f"{text!r} cannot be used as a path: {error}") from None
+    except OSError as error:  # a name over the OS limit, a folder that may not be searched
+        raise CheckpointError(f"{text!r} cannot be used as a path: {os_problem(error)}") from None
+    if not exists:
+        link = " (a broken symbolic link or a link loop)" if os.path.lexists(path) else ""
         raise CheckpointError(
-            f"{text!r} does not exist; give a Hugging Face folder, a .safetensors, .bin or .onnx file, "
-            f"or one of the aliases {', '.join(_ALIASES)}"
+            f"{text!r} does not exist{link}; give a Hugging Face folder, a .safetensors, .bin or .onnx "
+            f"file, or one of the aliases {', '.join(_ALIASES)}"
         )
-    return path.resolve(), ""
+    label = text if exists and resolved != path.absolute() else ""  # a symlink: name it as given, too
+    return resolved, label
 
 
 def _alias_path(alias: str) -> Path:
@@ -213,17 +232,20 @@ def _alias_path(alias: str) -> Path:
 
 def _folder_weights(folder: Path) -> Path:
     """The weights file of a Hugging Face folder, which also needs its config.json; say what is missing."""
-    weights = find_weights_file(folder)
-    for index in (SHARD_INDEX, BIN_SHARD_INDEX):
-        if weights is None and (folder / index).is_file():
-            weights = folder / index
-    missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
+    try:
+        weights = find_weights_file(folder)
+        for index in (SHARD_INDEX, BIN_SHARD_INDEX):
+            if weights is None and (folder / index).is_file():
+                weights = folder / index
+        missing = [] if (folder / CONFIG_NAME).is_file() else [CONFIG_NAME]
+        onnx = sorted(folder.glob("*.onnx"))
+    except OSError as error:  # a folder that may not be listed or searched
+        raise CheckpointError(f"folder {folder} cannot be read: {os_problem(error)}") from None
     if weights is None:
         missing.append(
             f"a weights file (model.safetensors, {SHARD_INDEX}, pytorch_model.bin or {BIN_SHARD_INDEX})"
         )
     if weights is None or missing:
-        onnx = sorted(folder.glob("*.onnx"))
         hint = f"; to read its ONNX export, pass the file itself: {onnx[0]}" if onnx else ""
         raise CheckpointError(
             f"folder {folder} is not a Hugging Face checkpoint: it lacks {' and '.join(missing)}{hint}"
@@ -236,8 +258,13 @@ def _file_key(path: Path) -> tuple[str, int, int]:
     return (str(path), stat.st_size, stat.st_mtime_ns)
 
 
-def _heads(where: str, explicit: int | None, declared: int | None, graph: tuple[int, ...]) -> int:
-    """The number of heads: the explicit argument, else the config's or the graph's (which must agree)."""
+def _heads(
+    where: str, explicit: int | None, declared: int | None, graph: tuple[int, ...], reads_config: bool
+) -> int:
+    """The number of heads: the explicit argument, else the config's or the graph's (which must agree).
+
+    ``reads_config`` is False for an ONNX export or an in-memory source, whose heads do not come from a
+    config.json beside it (the hint then does not suggest one, which would not be read)."""
     claims = ([(f"num_attention_heads in {CONFIG_NAME}", declared)] if declared else []) + [
         ("the graph's Reshape nodes", heads) for heads in graph
     ]
@@ -251,7 +278,8 @@ def _heads(where: str, explicit: int | None, declared: int | None, graph: tuple[
         return values[0]
     if values:
         raise UnsupportedCheckpoint(f"{where}: conflicting head counts {values}; pass num_heads= to choose")
+    config_hint = f"put its {CONFIG_NAME} next to it or " if reads_config else ""
     raise CheckpointError(
-        f"the number of attention heads of {where} cannot be inferred from its weights alone: put its "
-        f"{CONFIG_NAME} next to it or pass num_heads= (specbound inspect --num-heads H)"
+        f"the number of attention heads of {where} cannot be inferred from its weights alone: "
+        f"{config_hint}pass num_heads= (specbound inspect --num-heads H)"
     )

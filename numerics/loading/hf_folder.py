@@ -11,12 +11,17 @@ config describes is decided by :mod:`numerics.loading.families`.
 from __future__ import annotations
 
 import json
+import math
+import pickle
+import re
 import struct
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from numerics.safe_io import os_problem, regular_file
 from theory.errors import CheckpointError, MissingDependency, UnsupportedCheckpoint
 
 CONFIG_NAME = "config.json"
@@ -24,15 +29,22 @@ WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
 """Weight files looked for in a folder, in order of preference (safetensors needs no torch)."""
 
 _FLOAT_DTYPES = {"F16", "F32", "F64", "BF16"}
+MAX_MATRIX_BYTES = 16 << 30
+"""Largest projection matrix read, in float64 bytes (16 GiB: 32768 x 65536); a larger declared shape is a
+lie or not an encoder, and reading it would exhaust memory."""
 _TORCH_FLOATS = ("torch.float16", "torch.bfloat16", "torch.float32", "torch.float64")
 
 
 def read_config_object(path: Path) -> dict:
     """A ``config.json`` as a dict, or CheckpointError naming the file (unreadable, not JSON, no object)."""
+    regular_file(path)
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CheckpointError(f"{path} is not a readable JSON config: {error}") from None
+    except OSError as error:
+        raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+    except (ValueError, RecursionError) as error:  # bad JSON or UTF-8, a 5000-digit integer, deep nesting
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise CheckpointError(f"{path} is not a readable JSON config: {reason}") from None
     if not isinstance(config, dict):
         raise CheckpointError(
             f"{path} holds a JSON {type(config).__name__}, expected an object of model settings"
@@ -62,6 +74,16 @@ def read_safetensors(
                         f"{path}: tensor {name} has dtype {dtype}; only float checkpoints are supported "
                         "(quantisation noise distorts the small singular values the bound depends on)"
                     )
+                shape = handle.get_slice(name).get_shape()
+                if len(shape) != 2:  # refused before reading: a lying shape may declare terabytes
+                    raise CheckpointError(
+                        f"{path}: tensor {name} has shape {tuple(shape)}, expected a matrix"
+                    )
+                if 8 * math.prod(shape) > MAX_MATRIX_BYTES:
+                    raise CheckpointError(
+                        f"{path}: tensor {name} has shape {tuple(shape)}, over {MAX_MATRIX_BYTES >> 30} GiB "
+                        "in float64; no encoder's projection is that large"
+                    )
                 array = _read_bf16(path, name) if dtype == "BF16" else handle.get_tensor(name)
                 tensors[name] = np.asarray(array, dtype=np.float64)
     except SafetensorError as error:
@@ -69,8 +91,31 @@ def read_safetensors(
             f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"
         ) from None
     except OSError as error:
-        raise CheckpointError(f"{path} cannot be read: {error}") from None
+        raise CheckpointError(f"{path} cannot be read: {os_problem(error)}") from None
+    except MemoryError as error:  # safetensors maps the whole file: a (sparse) file beyond the address space
+        raise CheckpointError(
+            f"{path} cannot be mapped into memory ({error}); is it really a checkpoint?"
+        ) from None
+    except (ValueError, KeyError, TypeError, struct.error) as error:  # _read_bf16 on a lying header
+        raise CheckpointError(
+            f"{path} is not a valid safetensors file: {type(error).__name__}: {error}"
+        ) from None
+    except BaseException as error:  # safetensors' Rust code panics (a BaseException) when memory runs out
+        if type(error).__name__ != "PanicException":
+            raise
+        raise CheckpointError(f"{path}: the safetensors reader failed: {_first_line(error)}") from None
     return tensors, names
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _first_line(error: BaseException) -> str:
+    """The telling line of an error's message, without terminal colour codes (torch adds them): torch's
+    ``WeightsUnpickler error:`` line (what was refused) when present, else the first non-empty line."""
+    lines = [line.strip() for line in _ANSI_ESCAPE.sub("", str(error)).splitlines() if line.strip()]
+    refusal = [line for line in lines if line.startswith("WeightsUnpickler error:")]
+    return (refusal or lines or [type(error).__name__])[0]
 
 
 def _read_bf16(path: Path, name: str) -> np.ndarray:
@@ -100,11 +145,18 @@ def read_torch_bin(
             "pip install 'specbound[models]', or convert the checkpoint to model.safetensors"
         ) from None
     try:
-        state = torch.load(str(path), map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # e.g. "pickle protocol 4": a second stderr line, not an error
+            warnings.simplefilter("ignore")
+            state = torch.load(str(path), map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as error:  # the weights-only unpickler met code or an unknown global
+        raise CheckpointError(
+            f"{path} holds pickled objects other than tensors, which a weights-only load refuses "
+            f"(specbound never executes a pickle): {_first_line(error)}"
+        ) from None
     except Exception as error:  # torch raises RuntimeError, pickle, zipfile or EOF errors on damaged files
         raise CheckpointError(
             f"{path} is not a readable PyTorch checkpoint (truncated or corrupt?): "
-            f"{type(error).__name__}: {error}"
+            f"{type(error).__name__}: {_first_line(error)}"
         ) from None
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         raise CheckpointError(f"{path} does not hold a state dict (a mapping from names to tensors)")
@@ -116,5 +168,8 @@ def read_torch_bin(
                 f"{path}: tensor {name} has dtype {tensor.dtype}; only float checkpoints are supported "
                 "(quantisation noise distorts the small singular values the bound depends on)"
             )
+        if tensor.layout != torch.strided or tensor.is_meta:
+            kind = "a meta tensor (no data)" if tensor.is_meta else f"a {tensor.layout} tensor"
+            raise UnsupportedCheckpoint(f"{path}: tensor {name} is {kind}; specbound reads dense tensors")
         tensors[name] = tensor.detach().to(torch.float64).numpy()
     return tensors, tuple(state)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from numerics.safe_io import inside
 from theory.errors import CheckpointError, MissingDependency, UnsupportedCheckpoint
 
 
@@ -37,11 +38,13 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
             "install it with pip install 'specbound[models]'"
         ) from None
     try:
-        graph = _Graph(onnx.load(str(path)).graph)
+        model = onnx.load(str(path), load_external_data=False)
     except Exception as error:  # protobuf DecodeError, onnx ValidationError or OSError on damaged files
         raise CheckpointError(
             f"{path} is not a readable ONNX model (truncated or corrupt?): {type(error).__name__}: {error}"
         ) from None
+    _load_external_data(onnx, model, path)
+    graph = _Graph(model.graph, path)
 
     weights: dict[str, np.ndarray] = {}
     widths: dict[str, int] = {}  # output of each identified bias Add -> the projection's output width
@@ -50,6 +53,12 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
         weight = graph.constant(node.input[1])
         if weight is None:
             continue
+        if weight.dtype.kind != "f" and weight.dtype.name != "bfloat16":
+            raise UnsupportedCheckpoint(
+                f"{path}: the weight {node.input[1]} of MatMul {node.name or node.output[0]} has dtype "
+                f"{weight.dtype}; only float checkpoints are supported "
+                "(quantisation noise distorts the small singular values the bound depends on)"
+            )
         for add in graph.consumers.get(node.output[0], []):
             if add.op_type != "Add":
                 continue
@@ -68,10 +77,37 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
     return weights, _head_counts(graph, widths)
 
 
+def _load_external_data(onnx, model, path: Path) -> None:
+    """Read the tensors a model stores in separate files, each of which must lie inside the model's folder.
+
+    Checked here whatever the onnx version (onnx < 1.21 followed a symlinked external-data file anywhere):
+    every location, symlinks resolved, must be a regular file under ``path.parent``.
+    """
+    from onnx.external_data_helper import ExternalDataInfo, _get_all_tensors, uses_external_data
+
+    try:
+        external = [tensor for tensor in _get_all_tensors(model) if uses_external_data(tensor)]
+        for tensor in external:
+            inside(
+                path.parent,
+                ExternalDataInfo(tensor).location,
+                f"{path}: tensor {tensor.name}'s external data",
+            )
+        if external:
+            onnx.load_external_data_for_model(model, str(path.parent))
+    except CheckpointError:
+        raise
+    except Exception as error:  # a location onnx refuses, data shorter than declared, an unreadable file
+        raise CheckpointError(
+            f"{path}: its external data cannot be read: {type(error).__name__}: {error}"
+        ) from None
+
+
 class _Graph:
     """An ONNX graph indexed for walking: who produces and who consumes each value, and its constants."""
 
-    def __init__(self, graph) -> None:
+    def __init__(self, graph, path: Path) -> None:
+        self.path = path
         self.nodes = list(graph.node)
         self.initializers = {tensor.name: tensor for tensor in graph.initializer}
         self.producers = {out: node for node in self.nodes for out in node.output}
@@ -82,19 +118,30 @@ class _Graph:
 
     def constant(self, name: str) -> np.ndarray | None:
         """The value of ``name`` if constant: an initializer or a Constant node, through Identity nodes."""
-        from onnx import numpy_helper
-
+        visited: set[str] = set()
         while name not in self.initializers:
             node = self.producers.get(name)
-            if node is None:
+            if node is None or name in visited:  # not produced here, or a cycle of Identity nodes
                 return None
+            visited.add(name)
             if node.op_type == "Identity":
                 name = node.input[0]
             elif node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
-                return numpy_helper.to_array(node.attribute[0].t)
+                return self._decoded(name, node.attribute[0].t)
             else:
                 return None
-        return numpy_helper.to_array(self.initializers[name])
+        return self._decoded(name, self.initializers[name])
+
+    def _decoded(self, name: str, tensor) -> np.ndarray:
+        """A TensorProto as a numpy array; CheckpointError when its bytes do not match its shape or type."""
+        from onnx import numpy_helper
+
+        try:
+            return numpy_helper.to_array(tensor)
+        except Exception as error:  # onnx raises ValueError/TypeError/KeyError on inconsistent tensors
+            raise CheckpointError(
+                f"{self.path}: constant {name} cannot be decoded: {type(error).__name__}: {error}"
+            ) from None
 
     def trailing_constants(self, name: str) -> list[int]:
         """The constant entries ending a shape: all of it if constant, else the constant tail of a Concat."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import mpmath
@@ -20,7 +21,9 @@ from numerics.evaluate import DEFAULT_DPS
 from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
 from numerics.proxies import MatrixProxy, ProxyReport, proxies
+from numerics.safe_io import os_problem
 from paper_checks.commands._model import add_model_arguments
+from paper_checks.output_files import atomic_path, check_target, json_text
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
@@ -50,16 +53,44 @@ MATRIX_KEYS = (
 """Columns of the per-matrix rows: DESIGN.md's keys first, then extras."""
 
 
+CLI_MAX_DPS = 2000
+"""Largest ``--dps`` of the command line: about 5 s on minilm-l6; 30000 digits take minutes even on a
+1 x 1 model (the library's :func:`numerics.evaluate.check_dps` allows more, for a caller who wants it)."""
+
+CLI_MAX_GRID_M = 10_000
+"""Largest ``--grid-m`` of the command line (20001 grid points); memory and time grow linearly in M."""
+
+
+def bounded(option: str, name: str, value: int, low: int, high: int) -> int:
+    """``value`` if in [low, high]; else InvalidArgument naming the option, the value and the range."""
+    if not low <= value <= high:
+        raise InvalidArgument(f"{option}: {name}={value} is outside [{low}, {high}]")
+    return value
+
+
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bound``."""
     add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON (DESIGN.md layout)")
-    parser.add_argument("--csv", metavar="FILE", help="also write one row per matrix to FILE as CSV")
     parser.add_argument(
-        "--dps", type=int, default=DEFAULT_DPS, metavar="D", help=f"decimal digits (default {DEFAULT_DPS})"
+        "--csv",
+        metavar="FILE",
+        help="also write one row per matrix to FILE as CSV (written atomically; an existing FILE is "
+        "replaced only with --force, an input of the run never)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --csv replace an existing file")
+    parser.add_argument(
+        "--dps",
+        type=int,
+        default=DEFAULT_DPS,
+        metavar="D",
+        help=f"decimal digits, 15 to {CLI_MAX_DPS} (default {DEFAULT_DPS})",
     )
     parser.add_argument(
-        "--grid-m", type=int, metavar="M", help="grid P_m = {0, 1/M, ..., 2} (default ceil(L + ln N))"
+        "--grid-m",
+        type=int,
+        metavar="M",
+        help=f"grid P_m = {{0, 1/M, ..., 2}}, M from 1 to {CLI_MAX_GRID_M} (default ceil(L + ln N))",
     )
     parser.add_argument(
         "--certify",
@@ -71,6 +102,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def number(value: mpmath.mpf) -> float | str:
     """A JSON-ready number: the float when it is finite in float64, else a 17-digit decimal string."""
+    if not mpmath.isfinite(value):
+        raise InvalidArgument(f"a proxy evaluated to {value}; no output may hold a non-finite number")
     as_float = float(value)
     return as_float if abs(as_float) != float("inf") else mpmath.nstr(value, 17)
 
@@ -118,15 +151,31 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
     }
 
 
-def write_csv(path: str, rows: Sequence[dict[str, Any]]) -> None:
-    """One line per matrix, the columns of :data:`MATRIX_KEYS`."""
+def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """One line per matrix, the columns of :data:`MATRIX_KEYS`, written atomically (whole or not at all)."""
     try:
-        with open(path, "w", newline="", encoding="utf-8") as handle:
+        with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=MATRIX_KEYS)
             writer.writeheader()
             writer.writerows(rows)
     except OSError as error:
-        raise InvalidArgument(f"--csv {path!r} cannot be written: {error.strerror}") from None
+        raise InvalidArgument(f"--csv {os.fspath(path)!r} cannot be written: {os_problem(error)}") from None
+
+
+def checkpoint_inputs(model: str) -> tuple[Path, ...]:
+    """The files a run on ``model`` reads or may read: a folder's files; a file, its config.json, and for
+    an ``.onnx`` export every file beside it (external data). Empty for an alias (package files)."""
+    path = Path(model).expanduser()
+    try:
+        if path.is_dir():
+            return tuple(child for child in path.iterdir() if not child.is_dir())
+        if not path.exists():
+            return ()
+        if path.suffix == ".onnx":
+            return tuple(child for child in path.parent.iterdir() if not child.is_dir())
+        return (path, path.parent / "config.json")
+    except (OSError, RuntimeError):  # the loader reports on such a path
+        return (path,)
 
 
 def _spread(values: Sequence[Any]) -> str:
@@ -183,13 +232,17 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
+    bounded("--dps", "dps", args.dps, 15, CLI_MAX_DPS)
+    if args.grid_m is not None:
+        bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)
+    csv_path = None
+    if args.csv is not None:
+        csv_path = check_target("--csv", args.csv, force=args.force, inputs=checkpoint_inputs(args.model))
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
     report = proxies(checkpoint, m=args.grid_m, dps=args.dps)
     payload = report_json(report, args.model)
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
-    if args.csv:
-        write_csv(args.csv, payload["matrices"])
     text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
     if args.certify:
         from numerics.certify.certified import certify_proxies
@@ -198,5 +251,8 @@ def run(args: argparse.Namespace) -> int:
         certified = certify_proxies(checkpoint.weights(), m=report.m)
         add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])
-    print(json.dumps(payload, indent=1) if args.json else text)
+    rendered = json_text(payload, f"the report of {args.model}", indent=1)  # NaN/inf refused before any write
+    if csv_path is not None:
+        write_csv(csv_path, payload["matrices"])
+    print(rendered if args.json else text)
     return 0

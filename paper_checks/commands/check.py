@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from numerics.progress import progress
 from paper_checks.context import RunContext
+from paper_checks.output_files import json_text, prepare_folder
 from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select
+from paper_checks.report import REPORT_FILES, write_report
 
 HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
 
@@ -34,7 +34,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``check``; its --help ends with the exit statuses."""
     parser.epilog = EXIT_STATUS_HELP
     parser.add_argument("--json", action="store_true", help='print {"claims": [...]} instead of the table')
-    parser.add_argument("--report", metavar="DIR", help="write report.md, claims.json and PNG figures to DIR")
+    parser.add_argument(
+        "--report",
+        metavar="DIR",
+        help="write report.md, claims.json and PNG figures to DIR (checked writable before the work; "
+        "each file written atomically)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --report replace an existing report in DIR")
     parser.add_argument("--only", metavar="IDS", help="comma-separated claim ids to run (default: all)")
     parser.add_argument(
         "--certify",
@@ -46,7 +52,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         action="append",
         default=[],
-        help="also run the claims defined in the *.py modules of DIR (repeatable)",
+        help="also run the claims defined in the *.py modules of DIR (repeatable); claim files are "
+        "Python code and run with your permissions: use only folders you trust",
     )
 
 
@@ -65,22 +72,19 @@ def format_table(results: Sequence[ClaimResult]) -> str:
     return "\n".join(lines)
 
 
-def run_checks(
+def evaluate_claims(
     only: str | None = None,
     claims_dirs: Sequence[str] = (),
     report_dir: str | None = None,
     certify: bool = False,
-) -> list[ClaimResult]:
-    """Run the selected claims on one shared context; write the report when ``report_dir`` is given."""
-    claims = select(discover(claims_dirs), only)
-    figure_dir = Path(report_dir) if report_dir else None
+    force: bool = False,
+) -> tuple[list[ClaimResult], RunContext]:
+    """Run the selected claims on one shared context; the report folder, if any, is checked first."""
+    claims = select(discover(claims_dirs, only), only)
+    figure_dir = prepare_folder("--report", report_dir, REPORT_FILES, force) if report_dir else None
     context = RunContext(quick=True, certify=certify, figure_dir=figure_dir)
     results = [run_claim(c, context) for c in progress(claims, total=len(claims), label="specbound check")]
-    if figure_dir is not None:
-        from paper_checks.report import write_report
-
-        results = write_report(results, context, figure_dir)
-    return results
+    return results, context
 
 
 def exit_status(results: Sequence[ClaimResult]) -> int:
@@ -93,12 +97,19 @@ def exit_status(results: Sequence[ClaimResult]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the verdicts; the exit status is :func:`exit_status` (1: a claim refuted, 3: a check crashed)."""
-    results = run_checks(args.only, args.claims_dir, args.report, args.certify)
+    """Print the verdicts (before the report is written), then write the report; the exit status is
+    :func:`exit_status` (1: a claim refuted, 3: a check crashed)."""
+    results, context = evaluate_claims(args.only, args.claims_dir, args.report, args.certify, args.force)
     if args.json:
-        print(json.dumps({"claims": [r.to_json() for r in results]}, indent=2))
+        try:
+            if context.figure_dir is not None:
+                results = write_report(results, context, context.figure_dir)
+        finally:  # the verdicts are printed even when the report cannot be written
+            print(json_text({"claims": [r.to_json() for r in results]}, "the verdicts"))
     else:
-        print(format_table(results))
+        print(format_table(results), flush=True)
+        if context.figure_dir is not None:
+            results = write_report(results, context, context.figure_dir)
         counts = {v: sum(r.verdict.value == v for r in results) for v in ("verified", "refuted", "open")}
         print(
             f"\n{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "

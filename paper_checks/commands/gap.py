@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 from numerics.synthetic.gap import (
     DEFAULT_DELTA,
@@ -22,7 +21,10 @@ from numerics.synthetic.gap import (
     ratio_table,
     train_grid,
 )
+from paper_checks.output_files import json_text, prepare_folder, write_text_atomically
 from theory.errors import InvalidArgument, require
+
+REPORT_FILES = ("gap.md", "gap.json")
 
 HELP = "train small synthetic transformers and print the ratio of the bounds to their measured gaps"
 
@@ -30,7 +32,12 @@ HELP = "train small synthetic transformers and print the ratio of the bounds to 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``gap``."""
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
-    parser.add_argument("--report", metavar="DIR", help="write DIR/gap.md and DIR/gap.json")
+    parser.add_argument(
+        "--report",
+        metavar="DIR",
+        help="write DIR/gap.md and DIR/gap.json (checked writable before the work, written atomically)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --report replace an existing gap report")
     parser.add_argument(
         "--thorough", action="store_true", help="the larger grid: more sizes, 2 heads, 2 seeds (40 models)"
     )
@@ -57,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--delta={args.delta} must be in (0, 1)")
     if args.n_test < 100:
         raise InvalidArgument(f"--n-test={args.n_test} must be at least 100 for a meaningful interval")
+    directory = prepare_folder("--report", args.report, REPORT_FILES, args.force) if args.report else None
     start = time.perf_counter()
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)
@@ -66,12 +74,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(table.to_markdown())
         print(f"{len(trained)} models trained and bounded in {seconds:.1f} s")
-    if args.report:
-        directory = Path(args.report)
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            (directory / "gap.md").write_text(table.to_markdown())
-            (directory / "gap.json").write_text(json.dumps(table.to_json(), indent=2) + "\n")
-        except OSError as error:
-            raise InvalidArgument(f"--report {args.report!r} cannot be written: {error.strerror}") from None
+    if directory is not None:
+        write_text_atomically(directory / "gap.md", table.to_markdown())
+        write_text_atomically(directory / "gap.json", json_text(table.to_json(), "gap.json") + "\n")
     return 0

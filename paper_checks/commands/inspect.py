@@ -8,7 +8,6 @@ exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spe
 from __future__ import annotations
 
 import argparse
-import json
 
 from numerics.loading import load_weights
 from numerics.loading.coverage import Coverage, coverage_lines
@@ -17,6 +16,7 @@ from numerics.loading.weights import PROJECTIONS
 from numerics.matrices import extract_matrices
 from numerics.spectrum import spectrum
 from paper_checks.commands._model import add_model_arguments
+from paper_checks.output_files import json_text
 from theory.proxy import MatrixKind
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
@@ -41,12 +41,12 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
     qk_norms: dict[int, list[float]] = {}
     for matrix in extract_matrices(weights):
         if matrix.kind is MatrixKind.QK:
-            qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix).spectral_norm)
+            qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix, weights.source).spectral_norm)
     layers = []
     for index, layer in enumerate(weights.layers):
         row: dict[str, float | int] = {"layer": index}
         for name, array in layer.items():
-            row[name] = spectrum(array).spectral_norm
+            row[name] = spectrum(array, f"layer {index} {name} of {weights.source}").spectral_norm
         heads = qk_norms[index]
         top = max(range(len(heads)), key=heads.__getitem__)
         row["qk_max"], row["qk_max_head"] = heads[top], top
@@ -67,19 +67,37 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
     }
 
 
+def _norm_text(value: float) -> str:
+    """A norm in a table cell: four decimals below 1e5, else four significant decimals in e-notation."""
+    return f"{value:.4f}" if abs(value) < 1e5 else f"{value:.4e}"
+
+
 def format_table(report: dict) -> str:
-    """The report as text: a header with the sizes, then one row of spectral norms per layer."""
+    """The report as text: a header with the sizes, then one row of spectral norms per layer.
+
+    Columns are as wide as their widest cell (norms of any size stay separated by at least two spaces).
+    """
+    header = ["layer", *(_HEADERS[name] for name in PROJECTIONS), "max_h QK_h (head)"]
+    rows = [
+        [
+            str(row["layer"]),
+            *(_norm_text(row[name]) for name in PROJECTIONS),
+            f"{_norm_text(row['qk_max'])} ({row['qk_max_head']})",
+        ]
+        for row in report["layers"]
+    ]
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
     lines = [
         f"model   {report['model']}",
         f"source  {report['source']}",
         f"L={report['L']}  N={report['N']}  heads={report['heads']} (d_h={report['head_dim']})  "
         f"FFN={report['ffn']}",
         f"spectral norms ({report['method']})",
-        "layer" + "".join(f"{_HEADERS[name]:>10}" for name in PROJECTIONS) + "  max_h QK_h (head)",
     ]
-    for row in report["layers"]:
-        norms = "".join(f"{row[name]:>10.4f}" for name in PROJECTIONS)
-        lines.append(f"{row['layer']:>5}{norms}  {row['qk_max']:>10.4f} ({row['qk_max_head']})")
+    lines += [
+        "  ".join(cell.rjust(width) for cell, width in zip(line, widths, strict=True))
+        for line in [header, *rows]
+    ]
     coverage = [Coverage(**record) for record in report.get("coverage", ())]
     return "\n".join(lines + (["", *coverage_lines(tuple(coverage))] if coverage else []))
 
@@ -87,5 +105,5 @@ def format_table(report: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
     report = inspect_model(args.model, args.num_heads)
-    print(json.dumps(report, indent=2) if args.json else format_table(report))
+    print(json_text(report, f"the inspection of {args.model}") if args.json else format_table(report))
     return 0

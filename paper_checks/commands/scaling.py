@@ -9,10 +9,9 @@ fitted log-log exponents in L and N with their standard errors.
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from paper_checks.context import RunContext
+from paper_checks.output_files import atomic_path, json_text, prepare_folder
 from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
 from theory.errors import InvalidArgument
 
@@ -21,6 +20,7 @@ HELP = (
 )
 
 GRIDS = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}
+FIGURES = {"proxies_vs_depth.png": "L", "proxies_vs_width.png": "N"}
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +36,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-real", action="store_true", help="skip the embedded checkpoints and their prefixes"
     )
     parser.add_argument(
-        "--figures", metavar="DIR", help="write proxies_vs_depth.png and proxies_vs_width.png"
+        "--figures",
+        metavar="DIR",
+        help=f"write {' and '.join(FIGURES)} to DIR (checked writable before the work, written atomically)",
     )
+    parser.add_argument("--force", action="store_true", help="let --figures replace existing figures")
 
 
 def format_study(study: ScalingStudy) -> str:
@@ -65,17 +68,14 @@ def run(args: argparse.Namespace) -> int:
     grid = GRIDS[args.grid]
     if grid is None and args.no_real and not args.paths:
         raise InvalidArgument("nothing to study: --grid none and --no-real with no checkpoint DIR given")
+    directory = prepare_folder("--figures", args.figures, FIGURES, args.force) if args.figures else None
     context = RunContext(quick=args.grid != "full", user_checkpoints=tuple(args.paths))
     study = run_study(context, grid, args.paths, include_real=not args.no_real)
-    if args.figures:
+    print(json_text(study.to_json(), "the scaling study") if args.json else format_study(study), flush=True)
+    if directory is not None:
         from paper_checks.figures import proxy_scaling
 
-        directory = Path(args.figures)
-        directory.mkdir(parents=True, exist_ok=True)
-        proxy_scaling(study.points, "L", directory / "proxies_vs_depth.png")
-        proxy_scaling(study.points, "N", directory / "proxies_vs_width.png")
-    if args.json:
-        print(json.dumps(study.to_json(), indent=2))
-    else:
-        print(format_study(study))
+        for name, axis in FIGURES.items():
+            with atomic_path(directory / name) as temporary:
+                proxy_scaling(study.points, axis, temporary)
     return 0

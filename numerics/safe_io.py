@@ -1,0 +1,76 @@
+"""Reading input files without surprises: only regular files, only inside the folder they belong to.
+
+A checkpoint path may name anything: a FIFO (opening it blocks until a writer comes, and a blocked
+``open`` ignores Ctrl-C), a device such as ``/dev/zero`` (endless), a directory, a symlink loop, a file
+the OS refuses to open, or (through a symlink or ``../``) a file outside the checkpoint's folder. The
+helpers here turn each case into one :class:`~theory.errors.CheckpointError` naming the path and the
+problem, before any reader (safetensors, torch, onnx) touches it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from theory.errors import CheckpointError
+
+_KINDS = {
+    stat.S_IFDIR: "a directory",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def os_problem(error: OSError) -> str:
+    """A short, accurate description of an OSError ("permission denied", "file name too long", ...)."""
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if error.errno == errno.ELOOP:
+        return "a symbolic link loop"
+    return (error.strerror or type(error).__name__).lower()
+
+
+def regular_file(path: Path, shown: str = "") -> Path:
+    """``path`` if it is a regular file (symlinks followed) that can be opened for reading.
+
+    The file is opened non-blocking (a FIFO does not block then) and its type checked on the open
+    descriptor, so what is checked is what would be read. Raises CheckpointError otherwise, naming the
+    file as ``shown`` (default: the path).
+    """
+    shown = shown or str(path)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise CheckpointError(f"{shown} does not exist") from None
+    except OSError as error:
+        raise CheckpointError(f"{shown} cannot be read: {os_problem(error)}") from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+    finally:
+        os.close(descriptor)
+    if not stat.S_ISREG(mode):
+        kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise CheckpointError(f"{shown} is {kind}; specbound reads checkpoints only from regular files")
+    return path
+
+
+def inside(folder: Path, relative: str, what: str) -> Path:
+    """``folder / relative`` with symlinks resolved, if it stays inside ``folder``; else CheckpointError.
+
+    ``what`` names the file that points there (e.g. "model.onnx's external data"), for the message.
+    """
+    try:
+        root = folder.resolve()
+        target = (root / relative).resolve()
+    except (OSError, RuntimeError) as error:  # Python 3.11 raises RuntimeError on a symlink loop
+        raise CheckpointError(f"{what} points to {relative!r}, which cannot be resolved: {error}") from None
+    if not target.is_relative_to(root):
+        raise CheckpointError(
+            f"{what} points to {relative!r}, which resolves to {target}, outside the folder {root}; "
+            "specbound reads only files inside the checkpoint's folder"
+        )
+    return regular_file(target)

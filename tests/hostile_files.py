@@ -1,0 +1,165 @@
+"""Hostile checkpoints and a CLI runner for the hostile-input tests and the fuzz suite.
+
+``onnx_bert`` writes an ONNX graph shaped like a PyTorch export (anonymous [in, out] MatMul weights, each
+followed by an Add of a named bias) with knobs for the attacks: weight dtype, an Identity cycle, external
+data. ``run_cli`` runs ``python -m paper_checks.cli`` in a subprocess under a timeout and a memory limit,
+so a hang or a runaway allocation fails the test instead of the machine; ``deadline`` bounds in-process
+Python code the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECTION_MODULES = (
+    "attention.self.query",
+    "attention.self.key",
+    "attention.self.value",
+    "attention.output.dense",
+    "intermediate.dense",
+    "output.dense",
+)
+MEMORY_LIMIT = 3 * 2**30
+"""Address-space cap of a CLI subprocess (torch alone maps about 1 GiB)."""
+
+
+def tiny_state(hidden: int = 4, ffn: int = 4, seed: int = 0) -> dict[str, np.ndarray]:
+    """Weights and biases (float64) of a one-layer BERT with BERT's module names."""
+    rng = np.random.default_rng(seed)
+    rows = {"intermediate.dense": ffn}
+    cols = {"output.dense": ffn}
+    state = {}
+    for module in PROJECTION_MODULES:
+        shape = (rows.get(module, hidden), cols.get(module, hidden))
+        state[f"encoder.layer.0.{module}.weight"] = rng.standard_normal(shape)
+        state[f"encoder.layer.0.{module}.bias"] = rng.standard_normal(shape[0])
+    return state
+
+
+def run_cli(*argv: object, timeout: float = 60, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    """``python -m paper_checks.cli ARGV`` from the worktree root; a run past ``timeout`` fails the test."""
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "paper_checks.cli", *map(str, argv)],
+            cwd=ROOT,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=timeout,
+            preexec_fn=limit_memory,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"specbound {' '.join(map(str, argv))} hung (no exit within {timeout} s)")
+
+
+class Hang(Exception):
+    """Raised by SIGALRM inside :func:`deadline`."""
+
+
+def _alarm(signum, frame):
+    raise Hang
+
+
+@contextlib.contextmanager
+def deadline(seconds: int, what: str) -> Iterator[None]:
+    """Fail the test if the block runs over ``seconds`` (SIGALRM: interrupts Python code, not a blocked
+    system call; runs that may block in the kernel, like opening a FIFO, belong in :func:`run_cli`)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        yield
+    except Hang:
+        pytest.fail(f"hang: {what} ran over {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def strict_json(text: str) -> object:
+    """json.loads that refuses NaN, Infinity and -Infinity (which Python's json would accept)."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"non-finite number {constant} in JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, command: str, *needles: str) -> None:
+    """Exit 2 and one line on stderr, ``specbound COMMAND: error: ...``, holding every needle."""
+    assert result.returncode == 2, (result.returncode, result.stdout[-500:], result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"specbound {command}: error: "), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    for needle in needles:
+        assert needle in result.stderr, (needle, result.stderr)
+
+
+def onnx_bert(
+    path: Path,
+    tensors: dict[str, np.ndarray],
+    *,
+    weight_dtype: object = None,
+    identity_cycle: bool = False,
+    external: str | None = None,
+) -> Path:
+    """An ONNX export of ``tensors`` (no Reshape: the head count must be given).
+
+    ``weight_dtype`` casts every weight (e.g. np.int8, or object for strings); ``identity_cycle`` makes the
+    first MatMul read its weight through two Identity nodes feeding each other; ``external`` stores the
+    first weight in an external-data file of that (relative) location instead of inline.
+    """
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes, inits = [], []
+    weights = [n for n in tensors if n.endswith(".weight") and n.split(".", 3)[-1][:-7] in PROJECTION_MODULES]
+    for count, name in enumerate(weights):
+        module = name[: -len(".weight")]
+        matrix = tensors[name].T.copy()
+        if weight_dtype is not None:
+            strings = weight_dtype is object
+            matrix = matrix.astype(str).astype(object) if strings else matrix.astype(weight_dtype)
+        weight, bias = f"onnx::MatMul_{count}", f"{module}.bias"
+        tensor = numpy_helper.from_array(matrix, weight)
+        if external is not None and count == 0:
+            tensor.data_location = TensorProto.EXTERNAL
+            raw = tensor.raw_data
+            tensor.ClearField("raw_data")
+            for key, value in (("location", external), ("offset", "0"), ("length", str(len(raw)))):
+                entry = tensor.external_data.add()
+                entry.key, entry.value = key, value
+        inits += [tensor, numpy_helper.from_array(tensors[f"{module}.bias"], bias)]
+        source = weight
+        if identity_cycle and count == 0:
+            nodes += [
+                helper.make_node("Identity", ["loop_b"], ["loop_a"]),
+                helper.make_node("Identity", ["loop_a"], ["loop_b"]),
+            ]
+            source = "loop_a"
+        nodes += [
+            helper.make_node("MatMul", ["x", source], [f"mm{count}"]),
+            helper.make_node("Add", [bias, f"mm{count}"], [f"add{count}"]),
+        ]
+    outputs = [helper.make_tensor_value_info(f"add{i}", TensorProto.FLOAT, None) for i in range(len(weights))]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "t", "d"])]
+    graph = helper.make_graph(nodes, "hostile", inputs, outputs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    path.write_bytes(model.SerializeToString())
+    return path
