@@ -33,7 +33,6 @@ from theory.errors import InvalidArgument, SpecboundError
 
 if TYPE_CHECKING:
     from numerics.loading.weights import TransformerWeights
-
     from numerics.proxies import ProxyReport
     from numerics.synthetic import TrainedModel
     from paper_checks.context import RunContext
