@@ -13,7 +13,8 @@ Allocation of a total radius eps with sum_i c_i eps_i <= eps, entropy A_i eps_i^
 - optimal split (Lagrange): entropy (sum_i (A_i c_i^q)^{1/(q+1)})^{q+1} eps^{-q} <= the equal split's
   (Hoelder); at q = 2 (pure Maurey, p -> oo shape) this is (sum_i (A_i c_i^2)^{1/3})^3, the
   Bartlett et al. / Edelman et al. (sum alpha^{2/3} kappa^{2/3})^3 form.
-Provenance: derived (the algebra), standard (the telescoping argument).
+Provenance: standard (the telescoping argument); the allocation formulas are typed, not derived, and
+only checked (KKT point, Hoelder at q = 1).
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ eps = sp.Symbol("epsilon", positive=True)
 q = sp.Symbol("q", positive=True)
 K = sp.Symbol("K", positive=True, integer=True)
 A1, A2, c1, c2 = sp.symbols("A_1 A_2 c_1 c_2", positive=True)
-SOURCE = "Bartlett, Foster & Telgarsky 2017, Lemma A.7 (telescoping covers); allocation derived here"
+SOURCE = (
+    "Bartlett, Foster & Telgarsky 2017, Lemma A.7 (telescoping covers); the allocations are typed here "
+    "(equal split; Lagrange/Hoelder optimal split), their algebra checked"
+)
 
 
 def optimal_allocation_value(weights: tuple[tuple[sp.Expr, sp.Expr], ...]) -> sp.Expr:
@@ -119,7 +123,7 @@ def lemma() -> Lemma:
             "layerwise covers, upstream replaced by in-class cover elements, downstream kept (telescoping)",
             "entropy of matrix i at radius eps_i is A_i eps_i^{-q}, q = 2p/(p+2) in [0, 1]",
         ),
-        tag=Tagged(Provenance.DERIVED, SOURCE),
+        tag=Tagged(Provenance.STANDARD, SOURCE),
         checks=(
             Check(
                 "depth_recursion",

@@ -26,7 +26,7 @@ import sympy as sp
 
 from theory import _sympy_tools as tools
 from theory.lemma import Check, Lemma
-from theory.provenance import Provenance, Tagged
+from theory.provenance import Derivation, Provenance, Tagged
 from theory.proxy import SUMMAND
 
 p = sp.Symbol("p", positive=True)
@@ -187,6 +187,12 @@ def _check_positive_and_homogeneous() -> tuple[bool, object]:
     )
 
 
+def _rederive() -> tuple[sp.Basic, ...]:
+    derive_balance.cache_clear()
+    theorem_4_1.cache_clear()
+    return lemma.__wrapped__().statement
+
+
 @functools.cache
 def lemma() -> Lemma:
     """Step 4: the interpolation covering bound, with its derivation as self-checks."""
@@ -207,7 +213,7 @@ def lemma() -> Lemma:
             "proxy normalisation A = N, B = N^2 S^{2/p} (s/eps)^2; the common log factor is omitted",
             "p = 0 (rank r): no tail, entropy r N (the p -> 0+ limit)",
         ),
-        tag=Tagged(Provenance.DERIVED, SOURCE),
+        tag=Tagged(Provenance.DERIVED, SOURCE, Derivation("sp.solve, sp.simplify (balance in k)", _rederive)),
         checks=(
             Check(
                 "balance_equals_proxy_squared",

@@ -22,7 +22,7 @@ import sympy as sp
 
 from theory import _sympy_tools as tools
 from theory.lemma import Check, Lemma
-from theory.provenance import Provenance, Tagged
+from theory.provenance import Derivation, Provenance, Tagged
 from theory.proxy import C_QK, C_V, HEAD_LIPSCHITZ, L_PHI_VALUE
 
 x = sp.Symbol("x", real=True)
@@ -122,6 +122,20 @@ def _check_attention_constant() -> tuple[bool, object]:
     return tools.equal((value_path + score_path) / eps, HEAD_LIPSCHITZ.expr)
 
 
+def _derive_gelu_statement() -> tuple[sp.Basic, ...]:
+    """Re-derive the three parts: sup GELU' (sp.solve, sp.simplify), the bound 1.13 (interval arithmetic),
+    and |GELU(x)| <= |x| from 0 <= Phi <= 1 (Phi' > 0 by sp.diff, end values by sp.limit)."""
+    top = gelu_derivative_extrema.__wrapped__()[0]
+    below = bool(certified_gelu_sup_upper() < mpmath.mpf(113) / 100)
+    increasing = bool(sp.diff(PHI, x).is_positive)
+    ends = (sp.limit(PHI, x, -sp.oo), sp.limit(PHI, x, sp.oo)) == (0, 1)
+    return (
+        sp.Eq(sp.Symbol("sup GELU'"), top, evaluate=False),
+        (sp.Le if below else sp.Gt)(top, L_PHI_VALUE, evaluate=False),
+        (sp.Le if increasing and ends else sp.Gt)(sp.Abs(GELU), sp.Abs(x), evaluate=False),
+    )
+
+
 @functools.cache
 def gelu_lemma() -> Lemma:
     """Step 5a: GELU is L_phi = 1.13 Lipschitz (derived, certified)."""
@@ -137,7 +151,9 @@ def gelu_lemma() -> Lemma:
         ),
         assumptions=("GELU(x) = x Phi(x), Phi the standard normal distribution function",),
         tag=Tagged(
-            Provenance.DERIVED, "this toolkit (sympy + mpmath.iv); L_phi = 1.13 from the authors' code"
+            Provenance.DERIVED,
+            "this toolkit (sympy + mpmath.iv); L_phi = 1.13 from the authors' code",
+            Derivation("sp.solve, sp.limit and interval arithmetic", _derive_gelu_statement),
         ),
         checks=(
             Check("critical_points", "GELU'' vanishes exactly at -sqrt 2 and sqrt 2", _check_critical_points),
