@@ -24,7 +24,7 @@ CLAIM = Claim("99", "three is odd", check)
 
 def test_discover_finds_all_twelve_claims_of_spec_section_5_in_order():
     ids = [c.id for c in discover()]
-    assert ids == [str(i) for i in range(1, 13)]
+    assert ids == [*map(str, range(1, 8)), "8a", "8b", "8c", "8d", *map(str, range(9, 13))]
 
 
 def test_a_user_claim_file_runs_with_the_rest(tmp_path: Path):
