@@ -20,6 +20,7 @@ only checked (KKT point, Hoelder at q = 1).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import sympy as sp
 
@@ -83,15 +84,41 @@ def _check_equal_split_budget() -> tuple[bool, object]:
     return tools.equal(sum(ci * eps / (3 * ci) for ci in c), eps)
 
 
+_LAYER_NORMS = ((2, 3, 5, 7), (11, 13, 17, 19), (23, 29, 31, 37))
+"""(C_in, C_out, A, L_phi) of three layers: distinct primes, so a wrong layer index changes the product."""
+
+
+def _layer_factors() -> list[sp.Expr]:
+    """LAYER_LIPSCHITZ evaluated on each of the three layers (the object this lemma composes)."""
+    names = [str(a) for a in LAYER_LIPSCHITZ.args]
+    return [
+        LAYER_LIPSCHITZ.subs(**dict(zip(("C_in", "C_out", "A", "L_phi"), values, strict=True)))
+        if names == ["L_phi", "C_in", "C_out", "A"]
+        else sp.nan
+        for values in _LAYER_NORMS
+    ]
+
+
+def _telescoping_gap(alpha_of: Callable[[list[sp.Expr], int], sp.Expr]) -> tuple[bool, str]:
+    # layers x -> lambda_k x attain their Lipschitz constants lambda_k = LAYER_LIPSCHITZ(layer k); moving the
+    # output of layer k by e (as a perturbation of matrix k does) moves the network output by alpha_k e
+    lams = _layer_factors()
+    e = sp.Symbol("e", positive=True)
+    decisions = []
+    for k in range(3):
+        out = sp.Integer(1)
+        for j in range(3):
+            out = lams[j] * out + (e if j == k else 0)
+        decisions.append((f"layer {k}", tools.equal(out - sp.Mul(*lams), alpha_of(lams, k) * e)))
+    return tools.all_of(decisions)
+
+
 def _check_depth_recursion() -> tuple[bool, object]:
-    # alpha_l = Lip_{l+1} alpha_{l+1}, alpha_{L-1} = 1: alpha_0 = product of the later layer factors (L = 3).
-    lips = sp.symbols("ell1:3", positive=True)
-    alpha_2 = sp.Integer(1)
-    alpha_1 = lips[1] * alpha_2
-    alpha_0 = lips[0] * alpha_1
-    layer_form = LAYER_LIPSCHITZ.expr.func == sp.Mul
-    ok, witness = tools.equal(alpha_0, sp.Mul(*lips))
-    return ok and layer_form, f"{witness}; layer factor {LAYER_LIPSCHITZ.expr}"
+    return _telescoping_gap(lambda lams, k: sp.Mul(*lams[k + 1 :]))  # alpha_k = prod_{j > k} Lip_j
+
+
+def _control_depth_recursion() -> tuple[bool, object]:
+    return _telescoping_gap(lambda lams, k: sp.Mul(*lams[k:]))  # planted off-by-one: prod_{j >= k}
 
 
 def _check_q2_is_edelman_shape() -> tuple[bool, object]:
@@ -127,8 +154,10 @@ def lemma() -> Lemma:
         checks=(
             Check(
                 "depth_recursion",
-                "alpha_l = Lip_{l+1} alpha_{l+1} is the product over later layers",
+                "on three layers x -> LAYER_LIPSCHITZ x, a unit move of layer k's output moves the output by "
+                "alpha_k = prod_{j > k} Lip_j (planted off-by-one prod_{j >= k} rejected)",
                 _check_depth_recursion,
+                _control_depth_recursion,
             ),
             Check("equal_split_budget", "sum_i c_i eps/(K c_i) = eps (K = 3)", _check_equal_split_budget),
             Check("l2_below_l1", "sqrt(sum a_i) <= sum sqrt(a_i)", _check_l2_below_l1),
