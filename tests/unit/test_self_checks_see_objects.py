@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory import composition, dudley, schatten
+from theory import composition, dudley, posthoc, schatten
 from theory.formula import Formula
 from theory.lemma import Lemma
 
@@ -42,3 +42,11 @@ def test_ramp_check_differentiates_the_ramp_loss_itself(monkeypatch):
     assert dudley._check_ramp()[0] is True
     monkeypatch.setattr(dudley, "RAMP_LOSS", Formula("ramp", steep, (u, margin), dudley.RAMP_LOSS.tag, ""))
     assert dudley._check_ramp()[0] is False
+
+
+def test_additive_term_check_keeps_the_peeling_cost():
+    depth = sp.Symbol("L", positive=True)
+    term = posthoc._additive_term(depth)
+    assert term.has(sp.ceiling(4 * depth))  # the spectral shell index enters through PEEL_COST
+    assert posthoc._check_additive_term_growth()[0] is True
+    assert posthoc._control_additive_term_growth()[0] is False
