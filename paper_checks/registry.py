@@ -241,13 +241,17 @@ def select(claims: Sequence[Claim], only: str | None) -> tuple[Claim, ...]:
     if only is None:
         return tuple(claims)
     wanted = [part.strip() for part in only.split(",") if part.strip()]
-    known = {c.id for c in claims}
-    unknown = [w for w in wanted if w not in known]
+    unknown = [w for w in wanted if not any(_selects(w, c.id) for c in claims)]
     if unknown or not wanted:
         raise InvalidArgument(
             f"--only {only!r} names unknown claim ids {unknown}; known ids: {', '.join(c.id for c in claims)}"
         )
-    return tuple(c for c in claims if c.id in wanted)
+    return tuple(c for c in claims if any(_selects(w, c.id) for w in wanted))
+
+
+def _selects(wanted: str, claim_id: str) -> bool:
+    """``wanted`` names ``claim_id`` exactly, or its family: "8" selects the sub-claims "8a", "8b", ..."""
+    return claim_id == wanted or (wanted.isdigit() and re.fullmatch(rf"{wanted}[a-z]", claim_id) is not None)
 
 
 def run_claim(claim: Claim, context: RunContext) -> ClaimResult:

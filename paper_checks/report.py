@@ -66,7 +66,7 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
             ),
         ),
         (
-            ("8", "11"),
+            ("8c", "11"),
             "proxies_vs_depth.png",
             lambda path: figures.proxy_scaling(study_for_context(context).points, "L", path),
         ),

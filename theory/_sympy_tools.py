@@ -101,3 +101,36 @@ def limit_equals(
     value = sp.limit(expr, symbol, point, dir=direction)
     verdict, _ = equal(value, expected) if value.is_finite is not False else (False, "")
     return verdict, f"limit = {sp.simplify(value)}, expected {expected}"
+
+
+def planted_false_statements() -> list[tuple[str, Decision]]:
+    """Every decision helper applied to statements that are FALSE (each must come out False).
+
+    Unequal expressions that agree at many points (x and x + (x-1)(x-2)...(x-9)/10^9 agree at x = 1..9),
+    a sign change inside the range, a limit off by a little, one failing part among many. A helper that
+    lies (answers True regardless) accepts one of these; :func:`helper_controls` then reports it, and the
+    theory self-check run fails.
+    """
+    x = sp.Symbol("x", positive=True)
+    p = sp.Symbol("p", nonnegative=True)
+    near = x + sp.Mul(*(x - k for k in range(1, 10))) / 10**9
+    many_true = [(f"part {k}", equal(x + k, k + x)) for k in range(5)]
+    return [
+        ("equal: x vs x + (x-1)...(x-9)/1e9", equal(x, near)),
+        ("is_zero: (x-1)...(x-9)/1e9", is_zero(near - x)),
+        ("is_positive: x - 1 changes sign at 1", is_positive(x - 1)),
+        ("is_positive: -x is negative", is_positive(-x)),
+        ("is_nonnegative: x - 1/1000 changes sign", is_nonnegative(x - sp.Rational(1, 1000))),
+        ("is_nonnegative: -(x + 1) is negative", is_nonnegative(-(x + 1))),
+        ("sign_on_open_range: p - 1 changes sign in (0, 2)", sign_on_open_range(p - 1, p, positive=True)),
+        (
+            "limit_equals: lim x->0+ of (1 + x)^(1/x) is not 2.718",
+            limit_equals((1 + x) ** (1 / x), x, 0, 2.718),
+        ),
+        ("all_of: one failing part among six", all_of([*many_true, ("false part", equal(x, x + 1))])),
+    ]
+
+
+def helper_controls() -> list[tuple[str, bool, str]]:
+    """(name, passed, witness) per planted false statement: passed iff the helper rejected it."""
+    return [(name, not verdict, witness) for name, (verdict, witness) in planted_false_statements()]

@@ -74,7 +74,7 @@ from theory.formula import Formula
 from theory.interpolation import p as p_positive
 from theory.interpolation import split_monomial
 from theory.lemma import Check, Lemma
-from theory.provenance import Provenance, Tagged
+from theory.provenance import Derivation, Provenance, Tagged
 from theory.proxy import C_V, SUMMAND, C_in, C_out, L, L_phi, MatrixKind, N, S, alpha, p, s
 from theory.proxy import GAMMA as GAMMA_BERT
 from theory.proxy import gamma as gamma_sym
@@ -84,7 +84,6 @@ SOURCE = (
     "Candes & Plan 2011 Lemma 3.1, Zhang 2002 Thm 4, Edelman et al. 2022 (attention Lipschitz)"
 )
 _RECON = Tagged(Provenance.RECONSTRUCTED, SOURCE)
-_DERIVED = Tagged(Provenance.DERIVED, "theory.assembled (this toolkit), from the chain in its docstring")
 
 n = sp.Symbol("n", positive=True, integer=True)
 T = sp.Symbol("T", positive=True, integer=True)
@@ -133,14 +132,14 @@ GAMMA_SYNTHETIC = {
         "gamma_syn_Vt",
         L_phi * C_in * C_out,
         (L_phi, C_in, C_out),
-        _DERIVED,
+        _RECON,
         "Vt_h: a convex combination of the perturbed rows, then the feed-forward L_phi C2(M_in) C2(M_out)",
     ),
     MatrixKind.M_IN: Formula(
-        "gamma_syn_M_in", L_phi * C_out, (L_phi, C_out), _DERIVED, "M_in: GELU (L_phi-Lip) then M_out"
+        "gamma_syn_M_in", L_phi * C_out, (L_phi, C_out), _RECON, "M_in: GELU (L_phi-Lip) then M_out"
     ),
     MatrixKind.M_OUT: Formula(
-        "gamma_syn_M_out", sp.Integer(1), (), _DERIVED, "M_out: the sub-block output itself"
+        "gamma_syn_M_out", sp.Integer(1), (), _RECON, "M_out: the sub-block output itself"
     ),
 }
 """Sensitivity of the layer output to a unit perturbation of each matrix (the BERT GAMMA of theory.proxy
@@ -166,14 +165,14 @@ READOUT_DEPTH_FACTOR = Formula(
 """The read-out w of the class (||w|| <= 1, an N x 1 matrix): its gamma, input bound and depth factor."""
 
 INPUT_BOUND = {
-    MatrixKind.QK: Formula("input_bound_QK", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
-    MatrixKind.VT: Formula("input_bound_Vt", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
-    MatrixKind.M_IN: Formula("input_bound_M_in", sp.Integer(1), (), _DERIVED, "token rows <= 1 (Pi)"),
+    MatrixKind.QK: Formula("input_bound_QK", sp.Integer(1), (), _RECON, "token rows <= 1 (Pi)"),
+    MatrixKind.VT: Formula("input_bound_Vt", sp.Integer(1), (), _RECON, "token rows <= 1 (Pi)"),
+    MatrixKind.M_IN: Formula("input_bound_M_in", sp.Integer(1), (), _RECON, "token rows <= 1 (Pi)"),
     MatrixKind.M_OUT: Formula(
         "input_bound_M_out",
         C_in,
         (C_in,),
-        _DERIVED,
+        _RECON,
         "||GELU(y M_in)|| <= ||y M_in|| <= C2(M_in) (|GELU(t)| <= |t|)",
     ),
 }
@@ -183,7 +182,7 @@ SCALE = Formula(
     "scale_assembled",
     PROPER_COVER_FACTOR * K * b * gamma_sym * alpha / margin,
     (K, b, gamma_sym, alpha, margin),
-    _DERIVED,
+    _RECON,
     "s_i = 2 K b_i gamma_i alpha_i / margin (equal split over K matrices, proper covers; "
     "BERT proxy: gamma alpha L)",
 )
@@ -192,7 +191,7 @@ SENSITIVITY = Formula(
     "sensitivity_product",
     C * b * gamma_sym * alpha,
     (C, b, gamma_sym, alpha),
-    _DERIVED,
+    _RECON,
     "Q_i = C_i b_i gamma_i alpha_i; Q = max_i Q_i enters the log factor Lambda",
 )
 
@@ -200,7 +199,7 @@ LOG_FACTOR = Formula(
     "log_factor",
     sp.log(2 * n * T * N_max * (16 * sp.sqrt(n) * K * N_max * Q / margin + 3) + 1),
     (n, T, N_max, K, Q, margin),
-    _DERIVED,
+    _RECON,
     "Lambda = ln(2 nT N_max (16 sqrt(n) K N_max Q / margin + 3) + 1): bounds the Zhang and Candes-Plan logs "
     "for every radius >= 1/sqrt(n) (needs nT >= 2)",
 )
@@ -209,7 +208,7 @@ PEEL_COST = Formula(
     "peel_cost",
     sp.log(sp.Rational(3, 2) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),
     (j,),
-    _DERIVED,
+    _RECON,
     "ln(1/w(j)), w(j) = 2/(3(|j|+1)(|j|+2)) for a shell index j in Z (sum_j w(j) = 1)",
 )
 
@@ -217,21 +216,21 @@ SPECTRAL_SHELL_INDEX = Formula(
     "spectral_shell_index",
     sp.ceiling(SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER * L * sp.log(C, 2)),
     (C, L),
-    _DERIVED,
+    _RECON,
     "j = ceil(4 L log2 C); the rounded spectral norm is 2^{j/(4L)} >= C",
 )
 SPECTRAL_SHELL = Formula(
     "spectral_shell",
     2 ** (j / (SPECTRAL_SHELLS_PER_OCTAVE_PER_LAYER * L)),
     (j, L),
-    _DERIVED,
+    _RECON,
     "Chat = 2^{j/(4L)}, the spectral-norm shell of index j",
 )
 SCHATTEN_SHELL_INDEX = Formula(
-    "schatten_shell_index", sp.ceiling(sp.log(S, 2)), (S,), _DERIVED, "j = ceil(log2 S); Shat = 2^j >= S"
+    "schatten_shell_index", sp.ceiling(sp.log(S, 2)), (S,), _RECON, "j = ceil(log2 S); Shat = 2^j >= S"
 )
 SCHATTEN_SHELL = Formula(
-    "schatten_shell", 2**j, (j,), _DERIVED, "Shat = 2^j, the dyadic Schatten shell of index j"
+    "schatten_shell", 2**j, (j,), _RECON, "Shat = 2^j, the dyadic Schatten shell of index j"
 )
 
 MATRIX_COUNT = Formula(
@@ -246,7 +245,7 @@ CONFIDENCE_TERM = Formula(
     "confidence_term",
     3 * sp.sqrt((sp.log(2 / delta) + K * sp.log(2 * m + 1) + P_peel) / (2 * n)),
     (delta, K, m, P_peel, n),
-    _DERIVED,
+    _RECON,
     "3 sqrt((ln(2/delta) + K ln(2m+1) + P) / (2n)): confidence, grid union bound and peeling",
 )
 
@@ -267,6 +266,18 @@ def matrix_constant() -> sp.Expr:
     return _balanced()[0]
 
 
+def _rerun() -> tuple[sp.Expr]:
+    """MATRIX_TERM re-derived: the balance (sp.solve) and its split re-run from scratch."""
+    for cached in (
+        interpolation.balance_objective,
+        interpolation.derive_balance,
+        interpolation.balanced_term,
+    ):
+        cached.cache_clear()
+    _balanced.cache_clear()
+    return (_matrix_term.__wrapped__().expr,)
+
+
 @functools.cache
 def _matrix_term() -> Formula:
     coefficient, exponents = _balanced()
@@ -277,7 +288,11 @@ def _matrix_term() -> Formula:
         "matrix_term",
         expr,
         (p, S, s, N),
-        _DERIVED,
+        Tagged(
+            Provenance.DERIVED,
+            "theory.assembled",
+            Derivation("sp.solve balance (theory.interpolation)", _rerun),
+        ),
         "per-matrix entropy coefficient: 3 N S at p = 0 (S = rank), else K_p N^{2(p+1)/(p+2)} S^{2/(p+2)} "
         "s^{2p/(p+2)} + 3N; log N_i(radius margin u/(K gamma_i alpha_i)) <= Lambda MATRIX_TERM u^{-2p/(p+2)}",
     )

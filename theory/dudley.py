@@ -75,7 +75,7 @@ def _check_ramp() -> tuple[bool, object]:
     below = ramp.subs(v, -sp.Symbol("w", positive=True))
     inside = ramp.subs(v, margin / 3)
     above = ramp.subs(v, margin + sp.Symbol("w", positive=True))
-    slope = sp.diff(1 - v / margin, v)
+    slope = sp.diff(ramp, v).subs(v, margin / 3)  # the derivative of RAMP_LOSS inside (0, margin)
     return tools.all_of(
         [
             ("ramp = 1 for u <= 0", (below == 1, below)),
@@ -84,6 +84,12 @@ def _check_ramp() -> tuple[bool, object]:
             ("slope -1/margin", tools.equal(slope, -1 / margin)),
         ]
     )
+
+
+def _control_ramp() -> tuple[bool, object]:
+    # planted false: the ramp's slope inside (0, margin) is -2/margin
+    ramp, v = RAMP_LOSS.expr, RAMP_LOSS.args[0]
+    return tools.equal(sp.diff(ramp, v).subs(v, margin / 3), -2 / margin)
 
 
 @functools.cache
@@ -144,7 +150,12 @@ def margin_lemma() -> Lemma:
         ),
         tag=Tagged(Provenance.STANDARD, MARGIN_SOURCE),
         checks=(
-            Check("ramp_properties", "ramp dominates the 0-1 loss and is (1/margin)-Lipschitz", _check_ramp),
+            Check(
+                "ramp_properties",
+                "RAMP_LOSS dominates the 0-1 loss and is (1/margin)-Lipschitz",
+                _check_ramp,
+                _control_ramp,
+            ),
         ),
         notes="ln(2/delta) (Mohri's empirical-Rademacher form) rather than BFT's ln(1/delta): conservative.",
     )

@@ -47,23 +47,45 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Check:
-    """A named symbolic self-check: ``run()`` returns (verdict, witness)."""
+    """A named symbolic self-check: ``run()`` returns (verdict, witness).
+
+    ``control``, when given, is a negative control: the same decision applied to a planted false variant
+    of the statement, which must come out False. A decision helper that lies (answers True regardless)
+    passes the control, and the check then fails: a self-check cannot pass on a helper that lies."""
 
     name: str
     description: str
     run: Callable[[], tuple[bool, object]]
+    control: Callable[[], tuple[bool, object]] | None = None
 
     def result(self) -> CheckResult:
-        """Run the check; an exception or a non-bool verdict is a failure with the reason as witness."""
-        try:
-            outcome = self.run()
-        except Exception as error:  # a crashing check is reported as failing, never hidden
-            return CheckResult(
-                self.name, False, f"check raised {type(error).__name__}: {error}", self.description
-            )
-        if not (isinstance(outcome, tuple) and len(outcome) == 2 and isinstance(outcome[0], bool)):
-            return CheckResult(self.name, False, f"undecided: check returned {outcome!r}", self.description)
+        """Run the check and its control; an exception or a non-bool verdict is a failure with the reason."""
+        outcome = _outcome(self.run)
+        if isinstance(outcome, str):
+            return CheckResult(self.name, False, outcome, self.description)
+        if self.control is not None:
+            control = _outcome(self.control)
+            if isinstance(control, str) or control[0]:
+                shown = control if isinstance(control, str) else control[1]
+                return CheckResult(
+                    self.name,
+                    False,
+                    f"negative control not rejected (the deciding helper accepts a planted false statement): "
+                    f"{shown}",
+                    self.description,
+                )
         return CheckResult(self.name, outcome[0], str(outcome[1]), self.description)
+
+
+def _outcome(run: Callable[[], tuple[bool, object]]) -> tuple[bool, object] | str:
+    """(verdict, witness), or the reason as a string when ``run`` raised or returned no bool verdict."""
+    try:
+        outcome = run()
+    except Exception as error:  # a crashing check is reported as failing, never hidden
+        return f"check raised {type(error).__name__}: {error}"
+    if not (isinstance(outcome, tuple) and len(outcome) == 2 and isinstance(outcome[0], bool)):
+        return f"undecided: check returned {outcome!r}"
+    return outcome
 
 
 def _symbol_domain(symbol: sp.Symbol) -> str:
@@ -136,6 +158,8 @@ class Lemma:
             "source": self.tag.source,
             "notes": self.notes,
         }
+        if self.tag.derivation is not None:
+            record["derivation"] = self.tag.derivation.to_json()
         if with_checks:
             record["checks"] = [
                 {"name": r.name, "passed": r.verdict, "witness": r.witness, "description": r.description}

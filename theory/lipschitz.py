@@ -30,7 +30,7 @@ import sympy as sp
 from theory import _sympy_tools as tools
 from theory.formula import Formula
 from theory.lemma import Check, Lemma
-from theory.provenance import Provenance, Tagged
+from theory.provenance import Derivation, Provenance, Tagged
 from theory.proxy import C_QK, C_V, HEAD_LIPSCHITZ, L_PHI_VALUE
 
 x = sp.Symbol("x", real=True)
@@ -65,10 +65,34 @@ def softmax_constant() -> sp.Expr:
     return sp.simplify(sp.Max(*candidates))
 
 
-_DERIVED_SOFTMAX = Tagged(
-    Provenance.DERIVED,
-    "this toolkit (sympy maximises the softmax Jacobian's l_inf -> l_1 norm); cf. " + EDELMAN_SOURCE,
+_SOFTMAX_SOURCE = (
+    "this toolkit (sympy maximises the softmax Jacobian's l_inf -> l_1 norm); cf. " + EDELMAN_SOURCE
 )
+_SOFTMAX_OPERATION = "sp.solve, sp.limit (maximum of the Jacobian's vertex value, re-run from scratch)"
+
+
+def _rederived_kappa() -> sp.Expr:
+    """kappa derived anew: the caches of the vertex value and of its maximum cleared first."""
+    softmax_vertex_value.cache_clear()
+    softmax_constant.cache_clear()
+    return softmax_constant()
+
+
+def _softmax_statement(kappa: sp.Expr) -> tuple[sp.Basic, ...]:
+    """The softmax lemma's statement for the constant ``kappa``."""
+    return (
+        sp.Le(
+            sp.Symbol("||softmax(u) - softmax(v)||_1"),
+            kappa * sp.Symbol("||u - v||_inf"),
+            evaluate=False,
+        ),
+        sp.Eq(sp.Symbol("kappa"), kappa, evaluate=False),
+    )
+
+
+def _head_factor(kappa: sp.Expr) -> sp.Expr:
+    """C2(Vt)(1 + 2 kappa C2(QK)): value path plus softmax constant times the logits' move 2 C2(QK)."""
+    return C_V * (1 + 2 * kappa * C_QK)
 
 
 @functools.cache
@@ -76,9 +100,13 @@ def head_lipschitz_sharp() -> Formula:
     """C2(Vt)(1 + 2 kappa C2(QK)), derived kappa = 1: the attention head factor of the assembled bound."""
     return Formula(
         "head_lipschitz_sharp",
-        C_V * (1 + 2 * softmax_constant() * C_QK),
+        _head_factor(softmax_constant()),
         (C_V, C_QK),
-        _DERIVED_SOFTMAX,
+        Tagged(
+            Provenance.DERIVED,
+            _SOFTMAX_SOURCE,
+            Derivation(_SOFTMAX_OPERATION, lambda: (_head_factor(_rederived_kappa()),)),
+        ),
         "per-head factor C2(Vt_h)(1 + 2 C2(QK_h)): value path + softmax (kappa = 1) x logits (2 C2(QK_h))",
     )
 
@@ -213,6 +241,20 @@ def _check_sharpness_example() -> tuple[bool, object]:
     return tools.equal(norm, softmax_constant())
 
 
+def _derive_gelu_statement() -> tuple[sp.Basic, ...]:
+    """Re-derive the three parts: sup GELU' (sp.solve, sp.simplify), the bound 1.13 (interval arithmetic),
+    and |GELU(x)| <= |x| from 0 <= Phi <= 1 (Phi' > 0 by sp.diff, end values by sp.limit)."""
+    top = gelu_derivative_extrema.__wrapped__()[0]
+    below = bool(certified_gelu_sup_upper() < mpmath.mpf(113) / 100)
+    increasing = bool(sp.diff(PHI, x).is_positive)
+    ends = (sp.limit(PHI, x, -sp.oo), sp.limit(PHI, x, sp.oo)) == (0, 1)
+    return (
+        sp.Eq(sp.Symbol("sup GELU'"), top, evaluate=False),
+        (sp.Le if below else sp.Gt)(top, L_PHI_VALUE, evaluate=False),
+        (sp.Le if increasing and ends else sp.Gt)(sp.Abs(GELU), sp.Abs(x), evaluate=False),
+    )
+
+
 @functools.cache
 def gelu_lemma() -> Lemma:
     """Step 5a: GELU is L_phi = 1.13 Lipschitz (derived, certified)."""
@@ -228,7 +270,9 @@ def gelu_lemma() -> Lemma:
         ),
         assumptions=("GELU(x) = x Phi(x), Phi the standard normal distribution function",),
         tag=Tagged(
-            Provenance.DERIVED, "this toolkit (sympy + mpmath.iv); L_phi = 1.13 from the authors' code"
+            Provenance.DERIVED,
+            "this toolkit (sympy + mpmath.iv); L_phi = 1.13 from the authors' code",
+            Derivation("sp.solve, sp.limit and interval arithmetic", _derive_gelu_statement),
         ),
         checks=(
             Check("critical_points", "GELU'' vanishes exactly at -sqrt 2 and sqrt 2", _check_critical_points),
@@ -246,19 +290,16 @@ def softmax_lemma() -> Lemma:
         step=5,
         name="softmax_lipschitz",
         title="Softmax l_inf -> l_1 Lipschitz constant is 1 (sharp; the authors' 2 is not)",
-        statement=(
-            sp.Le(
-                sp.Symbol("||softmax(u) - softmax(v)||_1"),
-                softmax_constant() * sp.Symbol("||u - v||_inf"),
-                evaluate=False,
-            ),
-            sp.Eq(sp.Symbol("kappa"), softmax_constant(), evaluate=False),
-        ),
+        statement=_softmax_statement(softmax_constant()),
         assumptions=(
             "u, v in R^T, T >= 2; kappa = sup ||(diag(a) - a a^T) h||_1, a in the simplex, ||h||_inf <= 1",
             "convexity in h puts the sup at a vertex of the cube; mean value theorem along the segment",
         ),
-        tag=_DERIVED_SOFTMAX,
+        tag=Tagged(
+            Provenance.DERIVED,
+            _SOFTMAX_SOURCE,
+            Derivation(_SOFTMAX_OPERATION, lambda: _softmax_statement(_rederived_kappa())),
+        ),
         checks=(
             Check("jacobian_identity", "J h = a (h - a.h) for T = 3", _check_softmax_jacobian),
             Check(

@@ -54,23 +54,39 @@ def lemma_by_name(name: str) -> Lemma:
     raise KeyError(f"no lemma {name!r}; known: {[lemma.name for lemma in all_lemmas()]}")
 
 
+HELPER_CONTROLS = "decision_helpers"
+"""The name under which the decision helpers' negative controls are reported."""
+
+
 @dataclass(frozen=True)
 class CheckReport:
-    """Every lemma with the results of its checks, and the counts."""
+    """Every lemma with the results of its checks, the helpers' negative controls, and the counts."""
 
     entries: tuple[tuple[Lemma, tuple[CheckResult, ...]], ...]
+    controls: tuple[CheckResult, ...] = ()
 
     @property
     def total(self) -> int:
-        """Number of checks run."""
-        return sum(len(results) for _, results in self.entries)
+        """Number of checks run (the helper controls included)."""
+        return sum(len(results) for _, results in self.entries) + len(self.controls)
 
     @property
     def failed(self) -> tuple[tuple[str, CheckResult], ...]:
-        """(lemma name, result) of every failing check."""
-        return tuple((lemma.name, r) for lemma, results in self.entries for r in results if not r.verdict)
+        """(lemma name, result) of every failing check, then of every failing helper control."""
+        lemmas = tuple((lemma.name, r) for lemma, results in self.entries for r in results if not r.verdict)
+        return lemmas + tuple((HELPER_CONTROLS, r) for r in self.controls if not r.verdict)
+
+
+def helper_control_results() -> tuple[CheckResult, ...]:
+    """Each decision helper of theory._sympy_tools on a planted false statement: passes iff rejected."""
+    from theory._sympy_tools import helper_controls
+
+    return tuple(
+        CheckResult(name, passed, witness, "planted false statement, must be rejected")
+        for name, passed, witness in helper_controls()
+    )
 
 
 def run_all_checks() -> CheckReport:
-    """Run every self-check of every lemma (each lemma caches its results)."""
-    return CheckReport(tuple((lemma, lemma.results) for lemma in all_lemmas()))
+    """Run every self-check of every lemma (each lemma caches its results) and the helper controls."""
+    return CheckReport(tuple((lemma, lemma.results) for lemma in all_lemmas()), helper_control_results())

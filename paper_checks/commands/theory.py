@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
     report = run_all_checks()
     if args.json:
         document: dict[str, object] = {"lemmas": [lemma.to_json() for lemma, _ in report.entries]}
+        document["helper_controls"] = [r.to_json() for r in report.controls]
         document["summary"] = {"checks": report.total, "failed": len(report.failed)}
         if args.regimes:
             from theory.regimes import to_json
@@ -32,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for lemma, results in report.entries:
         print(f"[step {lemma.step}] {lemma.title}  ({lemma.tag.provenance.value}; {lemma.tag.source})")
+        if lemma.tag.derivation is not None:
+            print(f"    derived by: {lemma.tag.derivation.operation}")
         for part in lemma.statement_latex():
             print(f"    $ {part} $")
         for assumption in lemma.assumptions:
@@ -41,6 +44,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"    [{status}] {result.name}: {result.description}")
             if not result.verdict:
                 print(f"           witness: {result.witness}")
+    for result in report.controls:
+        status = "pass" if result.verdict else "FAIL"
+        print(
+            f"[helper control] [{status}] {result.name}" + ("" if result.verdict else f": {result.witness}")
+        )
     print(f"{report.total} checks, {len(report.failed)} failing, over {len(report.entries)} lemmas")
     if args.regimes:
         from theory.regimes import to_markdown

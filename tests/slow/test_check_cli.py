@@ -148,7 +148,7 @@ def test_report_holds_markdown_json_and_the_four_figures(full_run):
     for png in directory.glob("*.png"):
         assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 10_000
     text = (directory / "report.md").read_text()
-    assert "figure not drawn" not in text and text.count("![") == 5  # depth figure serves claims 8 and 11
+    assert "figure not drawn" not in text and text.count("![") == 5  # depth figure serves claims 8c and 11
     stored = json.loads((directory / "claims.json").read_text())
     assert [c["verdict"] for c in stored["claims"]] == [c["verdict"] for c in data["claims"]]
 
@@ -162,8 +162,8 @@ def test_claims_8_and_11_use_the_numbers_specbound_bound_prints(full_run):
     proxies = json.loads(bound.stdout)["proxies"]
     assert l3["log_ours"] == pytest.approx(math.log(proxies["ours"]), rel=1e-12)
     assert l3["log_edelman"] == pytest.approx(math.log(proxies["edelman"]), rel=1e-12)
-    depth = next(c for c in data["claims"] if c["id"] == "8")["details"]
-    assert depth["prediction"]["ours_depth_exponent"] == 1.0  # theory.regimes: rank regime, l1 proxy
+    depth = next(c for c in data["claims"] if c["id"] == "8c")["details"]
+    assert depth["predicted_exponent"] == 1.0  # theory.regimes: post hoc law of the l1 proxy
 
 
 def test_table_output_and_python_dash_m_agree_on_a_subset():

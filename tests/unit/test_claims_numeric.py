@@ -1,4 +1,4 @@
-"""Claims 5, 6, 8, 10, 11 and 12 on inputs fed directly: verified on good data, refuted or open on
+"""Claims 5, 6, 10, 11 and 12 on inputs fed directly: verified on good data, refuted or open on
 counterexamples (no real checkpoint needed; those run in tests/slow/test_check_cli.py)."""
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from paper_checks.claims import (
     c05b_joint_p_assembled,
     c06_grid_rounding,
     c07_lipschitz,
-    c08_depth,
     c10_real_spectra,
     c11_proxy_growth,
     c12_bound_dominates_gap,
@@ -119,26 +118,6 @@ def study(ours_exponent: float, edelman_rate: float, width_ours: float = 0.5, wi
             edelman = edelman_rate * depth + width_edelman * math.log(width) + 0.01 * (width % 5)
             points.append(ScalingPoint(f"s{depth}-{width}", "synthetic", "grid", depth, width, ours, edelman))
     return fit_all(points)
-
-
-PREDICTION = c08_depth.TablePrediction("rank", 1.0, 1.0, ("ours_l2 / rank / bounded_alpha",))
-
-
-def test_claim_8_agreement_with_the_table_is_verified():
-    result = c08_depth.check(study(1.0, 3.0), log_layer_factor=3.0, prediction=PREDICTION, lemma=PASSING)
-    assert result.verdict is Verdict.VERIFIED, result.evidence
-    assert result.details["problems"] == []
-
-
-def test_claim_8_refuted_when_the_proxy_grows_unlike_the_table():
-    result = c08_depth.check(study(2.0, 3.0), log_layer_factor=3.0, prediction=PREDICTION, lemma=PASSING)
-    assert result.verdict is Verdict.REFUTED
-    assert any("L^2.0" in p for p in result.details["problems"])
-
-
-def test_claim_8_refuted_when_the_edelman_rate_misses_the_layer_factor():
-    result = c08_depth.check(study(1.0, 3.0), log_layer_factor=6.0, prediction=PREDICTION, lemma=PASSING)
-    assert result.verdict is Verdict.REFUTED
 
 
 def test_claim_11_slower_everywhere_is_verified():

@@ -49,12 +49,17 @@ def test_cli_json(capsys):
         {"name", "passed", "witness"} <= set(c) for lemma in document["lemmas"] for c in lemma["checks"]
     )
     assert document["summary"]["failed"] == 0
+    derived = [lemma for lemma in document["lemmas"] if lemma["provenance"] == "derived"]
+    assert derived and all(lemma["derivation"]["operation"] for lemma in derived)
+    assert document["helper_controls"] and all(c["passed"] for c in document["helper_controls"])
 
 
 def test_cli_text_with_regimes(capsys):
     assert main(["theory", "--regimes"]) == 0
     out = capsys.readouterr().out
-    assert "[step 11]" in out and "0 failing" in out and "| rank | ours_l2 |" in out
+    assert "[step 11]" in out and "0 failing" in out
+    assert "| rank | 0 | ours_l2 | geometric_alpha | L^(1) |" in out
+    assert "[helper control] [pass]" in out and "derived by:" in out
 
 
 def test_import_theory_builds_no_lemma():

@@ -1,0 +1,249 @@
+"""Growth classes: the asymptotic order e^{rate x} x^{power} (ln x)^{log_power} of an expression as x -> oo.
+
+A proof procedure over the expression tree (the rules of asymptotics for eventually positive functions):
+
+- a constant (free of x) has class (0, 0, 0); x has (0, 1, 0);
+- a product adds the classes of its factors; f^c (c free of x) multiplies the class by c;
+- c^{a x + b} and exp(a x + b) have rate a ln c (resp. a);
+- a sum has the class of its largest term, which must be the unique largest and eventually positive
+  (smaller terms may be negative: e^{qx} - 1 has the class of e^{qx});
+- ln f is ~ rate x when f grows exponentially, ~ power ln x when f grows polynomially, and a constant
+  when f tends to a constant > 1 (decided by sympy);
+- ceiling(f) has the class of f when f -> oo; |f| the class of f.
+
+Classes are compared lexicographically (rate, then power, then log power); every comparison of two
+symbolic exponents is decided by sympy from the symbols' assumptions (the Schatten index p in (0, 2) is
+written p = 2t/(1+t), t > 0), and an undecided comparison raises :class:`GrowthUndecided`: the procedure
+never guesses. Provenance: derived (a decision procedure run by the code).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from theory import _sympy_tools as tools
+
+
+class GrowthUndecided(ArithmeticError):
+    """The procedure met an expression or a comparison it cannot decide."""
+
+
+@dataclass(frozen=True)
+class Growth:
+    """e^{rate x} x^{power} (ln x)^{log_power}: the asymptotic class of a positive function of x."""
+
+    rate: sp.Expr
+    power: sp.Expr
+    log_power: sp.Expr
+    log_log_power: sp.Expr = sp.S.Zero
+
+    @property
+    def parts(self) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+        """(rate, power, log_power, log_log_power), compared in this order."""
+        return (self.rate, self.power, self.log_power, self.log_log_power)
+
+    def __add__(self, other: Growth) -> Growth:
+        return Growth(*(a + b for a, b in zip(self.parts, other.parts, strict=True)))
+
+    def scaled(self, factor: sp.Expr) -> Growth:
+        """The class of f^factor."""
+        return Growth(*(a * factor for a in self.parts))
+
+    def simplified(self) -> Growth:
+        """Every component simplified."""
+        return Growth(*(sp.simplify(c) for c in self.parts))
+
+    def subs(self, *args: object) -> Growth:
+        """Every component with a substitution applied (e.g. a value of p)."""
+        return Growth(*(sp.simplify(c.subs(*args)) for c in self.parts))
+
+    def text(self, variable: str = "L", rate_unit: str = "") -> str:
+        """e.g. ``exp(p/(p+2) L ln ell) L^(1/2) (ln L)^(1/2)``."""
+        parts = []
+        if self.rate != 0:
+            parts.append(f"exp(({self.rate}) {variable}{rate_unit})")
+        if self.power != 0 or not parts:
+            parts.append(f"{variable}^({self.power})")
+        if self.log_power != 0:
+            parts.append(f"(ln {variable})^({self.log_power})")
+        if self.log_log_power != 0:
+            parts.append(f"(ln ln {variable})^({self.log_log_power})")
+        return " ".join(parts)
+
+
+CONSTANT = Growth(sp.Integer(0), sp.Integer(0), sp.Integer(0))
+
+
+def sign(value: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:
+    """-1, 0 or +1 for the sign of ``value`` (after the range substitutions); raises when undecided.
+
+    Products are decided factor by factor, and a two-term sum a - b of positive parts by the sign of
+    ln a - ln b (so e^u - 1 is decided by u)."""
+    value = sp.sympify(value).subs(substitutions or {})
+    decided = _sign_of(value)
+    if decided is not None:
+        return decided
+    mapped = sp.factor(sp.simplify(value))
+    decided = _sign_of(mapped)
+    if decided is None:
+        raise GrowthUndecided(f"sign of {mapped} is undecided")
+    return decided
+
+
+def _sign_of(value: sp.Expr) -> int | None:
+    if value == 0:
+        return 0
+    if value.is_positive:
+        return 1
+    if value.is_negative:
+        return -1
+    if isinstance(value, sp.Mul):
+        signs = [_sign_of(factor) for factor in value.args]
+        if None in signs:
+            return None
+        product = 1
+        for factor_sign in signs:
+            product *= factor_sign  # type: ignore[operator]
+        return product
+    if isinstance(value, sp.Pow):
+        base_sign = _sign_of(value.base)
+        if base_sign == 1:
+            return 1
+        if base_sign is not None and value.exp.is_integer:
+            return base_sign ** int(value.exp) if base_sign else None
+        return None
+    if isinstance(value, sp.Add) and len(value.args) == 2:
+        first, second = value.args
+        if _sign_of(first) == 1 and _sign_of(second) == -1:
+            first, second = second, first
+        if _sign_of(first) == -1 and _sign_of(second) == 1:
+            logs = sp.expand_log(sp.log(second), force=True) - sp.expand_log(sp.log(-first), force=True)
+            return _sign_of(sp.factor(sp.simplify(logs)))
+    return None
+
+
+def compare(a: Growth, b: Growth, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:
+    """Lexicographic comparison of two classes: -1, 0 or +1."""
+    for x, y in zip(a.parts, b.parts, strict=True):
+        decided = sign(x - y, substitutions)
+        if decided:
+            return decided
+    return 0
+
+
+def growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> Growth:
+    """The growth class of ``expr`` as ``x`` -> oo (see the module docstring for the rules), simplified."""
+    return _growth(sp.sympify(expr), x, substitutions).simplified()
+
+
+def _growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> Growth:
+    if x not in expr.free_symbols:
+        if expr.is_positive or expr.is_negative:
+            return CONSTANT
+        if sign(expr, substitutions) == 0:
+            raise GrowthUndecided(f"a zero factor {expr} has no growth class")
+        return CONSTANT
+    if expr == x:
+        return Growth(sp.Integer(0), sp.Integer(1), sp.Integer(0))
+    if isinstance(expr, sp.Mul):
+        total = CONSTANT
+        for factor in expr.args:
+            total = total + _growth(factor, x, substitutions)
+        return total
+    if isinstance(expr, sp.Add):
+        return _dominant_term(expr, x, substitutions)
+    if isinstance(expr, sp.exp):
+        return _exponential(expr.args[0], sp.Integer(1), x)
+    if isinstance(expr, sp.Pow):
+        base, exponent = expr.as_base_exp()
+        if x not in exponent.free_symbols:
+            return _growth(base, x, substitutions).scaled(exponent)
+        if x not in base.free_symbols:
+            return _exponential(exponent, sp.log(base), x)
+    if isinstance(expr, sp.log):
+        return _logarithm(expr.args[0], x, substitutions)
+    if isinstance(expr, sp.Piecewise):
+        return _growth(_branch(expr, substitutions), x, substitutions)
+    if isinstance(expr, (sp.ceiling, sp.Abs)):
+        inner = _growth(expr.args[0], x, substitutions)
+        if compare(inner, CONSTANT, substitutions) <= 0:
+            raise GrowthUndecided(f"{expr}: the argument does not tend to infinity")
+        return inner
+    raise GrowthUndecided(f"no growth rule for {expr}")
+
+
+def _branch(expr: sp.Piecewise, substitutions: dict[sp.Symbol, sp.Expr] | None) -> sp.Expr:
+    """The branch of a Piecewise that applies: conditions Eq(a, b) are decided by the sign of a - b."""
+    for value, condition in expr.args:
+        if condition is sp.true:
+            return value
+        if isinstance(condition, sp.Eq):
+            if _equal_sides(condition.lhs, condition.rhs, substitutions):
+                return value
+            continue
+        raise GrowthUndecided(f"cannot decide the condition {condition} of {expr}")
+    raise GrowthUndecided(f"no branch of {expr} applies")
+
+
+def _equal_sides(lhs: sp.Expr, rhs: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None) -> bool:
+    """lhs == rhs decided by the sign of the difference, or of the difference of logs (positive sides)."""
+    try:
+        return sign(lhs - rhs, substitutions) == 0
+    except GrowthUndecided:
+        if not (lhs.is_positive and rhs.is_positive):
+            raise
+        logs = sp.expand_log(sp.log(lhs), force=True) - sp.expand_log(sp.log(rhs), force=True)
+        return sign(logs, substitutions) == 0
+
+
+def _exponential(exponent: sp.Expr, log_base: sp.Expr, x: sp.Symbol) -> Growth:
+    slope = sp.diff(exponent, x)
+    if x in slope.free_symbols:
+        raise GrowthUndecided(f"exponent {exponent} is not linear in {x}")
+    return Growth(sp.simplify(slope * log_base), sp.Integer(0), sp.Integer(0))
+
+
+def _dominant_term(expr: sp.Add, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> Growth:
+    terms = [(term, _growth(term, x, substitutions)) for term in expr.args]
+    best = terms[0][1]
+    for _, cls in terms[1:]:
+        if compare(cls, best, substitutions) > 0:
+            best = cls
+    for term, cls in terms:
+        if compare(cls, best, substitutions) == 0 and _constant_sign(term, x, substitutions) <= 0:
+            raise GrowthUndecided(f"the leading term {term} of {expr} is not eventually positive")
+    return best
+
+
+def _constant_sign(term: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> int:
+    """The sign of the x-free factor of a term (the x-dependent factors are positive for large x)."""
+    constant, _ = term.as_independent(x, as_Add=False)
+    return sign(constant, substitutions)
+
+
+def _logarithm(argument: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> Growth:
+    inner = _growth(argument, x, substitutions)
+    if sign(inner.rate, substitutions) > 0:
+        return Growth(sp.Integer(0), sp.Integer(1), sp.Integer(0))
+    if sign(inner.rate, substitutions) == 0 and sign(inner.power, substitutions) > 0:
+        return Growth(sp.Integer(0), sp.Integer(0), sp.Integer(1))
+    if inner.rate == 0 and inner.power == 0 and sign(inner.log_power, substitutions) > 0:
+        return Growth(sp.Integer(0), sp.Integer(0), sp.Integer(0), sp.Integer(1))
+    if compare(inner, CONSTANT, substitutions) == 0:
+        limit = sp.limit(argument, x, sp.oo)
+        if tools.is_positive(limit - 1)[0]:
+            return CONSTANT
+    raise GrowthUndecided(f"ln({argument}) has no growth class here (argument class {inner})")
+
+
+_TWO = sp.Integer(2)
+
+
+def range_substitution(
+    p: sp.Symbol, low: sp.Expr = sp.S.Zero, high: sp.Expr = _TWO
+) -> dict[sp.Symbol, sp.Expr]:
+    """p -> low + (high - low) t/(1+t), t > 0: signs on p in (low, high) become decidable."""
+    t = tools.t_range
+    return {p: low + (high - low) * t / (1 + t)}
