@@ -1,4 +1,4 @@
-"""The BERT-adapted proxies B_ours and B_Edelman of SPEC.md section 3 on a model's weights.
+"""The BERT-adapted proxies B_ours and B_Edelman of docs: proxies on a model's weights.
 
 Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``).
 Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.evaluate.evaluate` in
@@ -142,7 +142,7 @@ def signature(m: int, dps: int) -> str:
 def matrix_spectra(
     weights: TransformerWeights, *, label: str = "spectra"
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-    """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
+    """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
     with single_threaded_blas():
         return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
@@ -170,7 +170,7 @@ def layer_factors(
     evaluate_formula: Callable[..., Number],
     zero: Number,
 ) -> list[Number]:
-    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, SPEC.md section 3).
+    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, docs: proxies).
 
     A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)); ``norms`` maps (layer, head, kind) to C2 (head -1
     for M_in, M_out). Generic over the arithmetic: ``evaluate_formula(formula, **values)`` is mpmath's
@@ -227,7 +227,7 @@ def proxies(
     dps: int = DEFAULT_DPS,
     source: str | None = None,
 ) -> ProxyReport:
-    """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
+    """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
     ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
     ``source``). ``m`` defaults to ceil(L + ln N). Errors name the matrix they concern.

@@ -2,7 +2,7 @@
 
 Layout follows PyTorch ``nn.Linear`` (out x in): Wq, Wk, Wv, Wo are N x N, Win is F x N, Wout is N x F
 (F the feed-forward size). Biases, LayerNorm and embeddings are not kept: the theory ignores them
-(SPEC.md section 2, exact).
+(docs: matrices, exact).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from theory.errors import InvalidArgument
 
 PROJECTIONS = ("wq", "wk", "wv", "wo", "w_in", "w_out")
-"""The six projection names of a layer, in SPEC.md order (Wq, Wk, Wv, Wo, Win, Wout)."""
+"""The six projection names of a layer, in the docs' order (Wq, Wk, Wv, Wo, Win, Wout)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -29,7 +29,7 @@ class LayerWeights:
     w_out: np.ndarray
 
     def items(self) -> tuple[tuple[str, np.ndarray], ...]:
-        """(name, array) pairs in SPEC.md order."""
+        """(name, array) pairs in the docs' order."""
         return tuple((name, getattr(self, name)) for name in PROJECTIONS)
 
 

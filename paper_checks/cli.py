@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from numerics.blas import single_threaded_blas
+from numerics.progress import configure as configure_progress
+from paper_checks import run_metadata
 from theory.errors import SpecboundError
 
 
@@ -36,10 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verify the spectrum-adaptive generalization bounds for transformers "
         "(Sakai and Imaizumi, arXiv:2605.07297), symbolically and on real weights.",
     )
+    parser.add_argument("--version", action="version", version=f"specbound {run_metadata.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in _command_modules().items():
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)  # type: ignore[attr-defined]
         module.register(command)  # type: ignore[attr-defined]
+        command.add_argument("--quiet", action="store_true", help="no progress on stderr")
         command.set_defaults(run=module.run)  # type: ignore[attr-defined]
     return parser
 
@@ -47,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status."""
     args = build_parser().parse_args(argv)
+    configure_progress(quiet=args.quiet, stage_lines=True)
     try:
         with single_threaded_blas():
             return int(args.run(args))
@@ -60,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader (e.g. `| head`) closed the pipe: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        configure_progress()  # back to the library's default (a bar on a terminal only)
 
 
 if __name__ == "__main__":

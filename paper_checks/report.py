@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from paper_checks import run_metadata
 from paper_checks.context import RunContext
 from paper_checks.registry import ClaimResult
 
@@ -27,7 +29,7 @@ FIGURE_LAYERS = 2
 """How many leading layers the singular-value figure shows."""
 
 PREAMBLE = """\
-Every verdict states what was checked and under which reading. Provenance tags (SPEC.md):
+Every verdict states what was checked and under which reading. Provenance tags (docs/mathematics.md):
 `exact` = a formula of the authors' experiment code or a claim of the abstract; `standard` = a published
 lemma; `reconstructed` = our reading of a statement of the paper we could not read; `derived` = proved
 or computed by this toolkit. "verified (derived, under reconstructed Theorem 4.1)" means the claim
@@ -86,9 +88,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tuple[str, str]]]) -> str:
-    """report.md: a summary table, then one section per claim with its evidence, details and figures."""
-    lines = ["# specbound check: claim-by-claim verdicts", "", PREAMBLE]
+def render_markdown(
+    results: Sequence[ClaimResult],
+    captions: dict[str, list[tuple[str, str]]],
+    run_info: Mapping[str, Any] | None = None,
+) -> str:
+    """report.md: how the run was made, a summary table, then one section per claim with its evidence,
+    details and figures."""
+    lines = ["# specbound check: claim-by-claim verdicts", ""]
+    if run_info is not None:
+        lines += [f"Run: {run_metadata.markdown(run_info)}", ""]
+    lines += [PREAMBLE]
     lines += ["| id | claim | verdict | provenance |", "|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r.id} | {_cell(r.title)} | **{r.verdict.value}** | {_cell(r.provenance)} |")
@@ -106,15 +116,23 @@ def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tup
     return "\n".join(lines) + "\n"
 
 
-def write_report(results: Sequence[ClaimResult], context: RunContext, directory: Path) -> list[ClaimResult]:
+def write_report(
+    results: Sequence[ClaimResult],
+    context: RunContext,
+    directory: Path,
+    run_info: Mapping[str, Any] | None = None,
+) -> list[ClaimResult]:
     """Write report.md, claims.json and the figures into ``directory``; returns the results with their
-    figure paths attached."""
+    figure paths attached. ``run_info`` (paper_checks.run_metadata.run_block) heads both files."""
     directory.mkdir(parents=True, exist_ok=True)
     captions = _figures(context, directory)
     updated = [
         dataclasses.replace(r, figures=(*r.figures, *(str(directory / n) for n, _ in captions.get(r.id, []))))
         for r in results
     ]
-    (directory / "claims.json").write_text(json.dumps({"claims": [r.to_json() for r in updated]}, indent=2))
-    (directory / "report.md").write_text(render_markdown(updated, captions))
+    document: dict[str, Any] = {"claims": [r.to_json() for r in updated]}
+    if run_info is not None:
+        document["run"] = dict(run_info)
+    (directory / "claims.json").write_text(json.dumps(document, indent=2))
+    (directory / "report.md").write_text(render_markdown(updated, captions, run_info))
     return updated

@@ -1,9 +1,9 @@
 """``specbound bound [MODEL]``: every matrix's spectrum and post hoc p, and the proxies B_ours and B_Edelman.
 
-The numbers are those of :func:`numerics.proxies.proxies` (SPEC.md section 3, exact: the authors'
+The numbers are those of :func:`numerics.proxies.proxies` (docs: proxies, exact: the authors'
 ``bounds.py`` formulas from :mod:`theory.proxy`, evaluated in mpmath at ``--dps`` digits). The JSON layout
-is the one of DESIGN.md; a number beyond float64's range (B_Edelman or alpha of a very deep model) is
-written as a decimal string instead of a JSON number, never as inf.
+is documented in docs/architecture.md; a number beyond float64's range (B_Edelman or alpha of a very
+deep model) is written as a decimal string instead of a JSON number, never as inf.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from numerics.evaluate import DEFAULT_DPS
 from numerics.loading import load_weights
 from numerics.proxies import MatrixProxy, ProxyReport, proxies
 from paper_checks.commands._model import add_model_arguments
+from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
@@ -46,13 +47,13 @@ MATRIX_KEYS = (
     "norm_11",
     "stable_rank",
 )
-"""Columns of the per-matrix rows: DESIGN.md's keys first, then extras."""
+"""Columns of the per-matrix rows: the documented keys first, then extras."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bound``."""
     add_model_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the report as JSON (DESIGN.md layout)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (documented layout)")
     parser.add_argument("--csv", metavar="FILE", help="also write one row per matrix to FILE as CSV")
     parser.add_argument(
         "--dps", type=int, default=DEFAULT_DPS, metavar="D", help=f"decimal digits (default {DEFAULT_DPS})"
@@ -102,7 +103,7 @@ def matrix_row(row: MatrixProxy) -> dict[str, Any]:
 
 
 def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
-    """The DESIGN.md layout: model, L, N, heads, m, proxies {ours, edelman}, matrices; plus signature."""
+    """The documented layout: model, L, N, heads, m, proxies {ours, edelman}, matrices; plus signature."""
     return {
         "model": model,
         "L": report.num_layers,
@@ -112,7 +113,7 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
         "proxies": {"ours": number(report.ours), "edelman": number(report.edelman)},
         "matrices": [matrix_row(row) for row in report.matrices],
         "source": report.source,
-        "provenance": "exact (SPEC.md section 3; authors' bounds.py)",
+        "provenance": "exact (docs: proxies; authors' bounds.py)",
         "signature": report.signature,
     }
 
@@ -185,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
     weights = load_weights(args.model, num_heads=args.num_heads)
     report = proxies(weights, m=args.grid_m, dps=args.dps)
     payload = report_json(report, args.model)
+    payload["run"] = run_block(args, {args.model: weights_sha256(weights)})
     if args.csv:
         write_csv(args.csv, payload["matrices"])
     text = format_table(report, args.model)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from numerics.gap import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST, default_grid, ratio_table, train_grid
+from paper_checks.run_metadata import markdown, run_block
 from theory.errors import InvalidArgument, require
 
 HELP = "train small synthetic transformers and print the ratio of the bounds to their measured gaps"
@@ -54,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)
     seconds = time.perf_counter() - start
+    document = {**table.to_json(), "run": run_block(args)}
     if args.json:
-        print(json.dumps({**table.to_json(), "seconds": round(seconds, 1)}, indent=2))
+        print(json.dumps({**document, "seconds": round(seconds, 1)}, indent=2))
     else:
         print(table.to_markdown())
         print(f"{len(trained)} models trained and bounded in {seconds:.1f} s")
@@ -63,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         directory = Path(args.report)
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            (directory / "gap.md").write_text(table.to_markdown())
-            (directory / "gap.json").write_text(json.dumps(table.to_json(), indent=2) + "\n")
+            (directory / "gap.md").write_text(f"{markdown(document['run'])}\n\n{table.to_markdown()}")
+            (directory / "gap.json").write_text(json.dumps(document, indent=2) + "\n")
         except OSError as error:
             raise InvalidArgument(f"--report {args.report!r} cannot be written: {error.strerror}") from None
     return 0

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from paper_checks.context import RunContext
+from paper_checks.run_metadata import run_block
 from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
 from theory.errors import InvalidArgument
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         proxy_scaling(study.points, "L", directory / "proxies_vs_depth.png")
         proxy_scaling(study.points, "N", directory / "proxies_vs_width.png")
     if args.json:
-        print(json.dumps(study.to_json(), indent=2))
+        print(json.dumps({**study.to_json(), "run": run_block(args, context.input_hashes())}, indent=2))
     else:
         print(format_study(study))
     return 0

@@ -3,7 +3,7 @@
 Each ``check_*`` function runs a hypothesis property against a given Formula and raises AssertionError
 when the formula violates it; the tests call them with the theory's formulas, and ``test_mutants.py``
 calls the same functions with deliberately broken formulas and asserts that they fail. The expected
-values (sqrt(N rank), N^{3/4} (s ||W||_F)^{1/2}, K_2 = 24 sqrt 3, ...) are typed here from SPEC.md and
+values (sqrt(N rank), N^{3/4} (s ||W||_F)^{1/2}, K_2 = 24 sqrt 3, ...) are typed here from the docs and
 theory.assembled's docstring: they are the independent statements the formulas must agree with.
 """
 
@@ -39,7 +39,7 @@ def _numeric(formula: Formula):
 
 
 def _power_sum(sigma: np.ndarray, p: float) -> float:
-    """S_p = sum over the nonzero sigma_i of sigma_i^p; the rank at p = 0 (SPEC.md section 1)."""
+    """S_p = sum over the nonzero sigma_i of sigma_i^p; the rank at p = 0 (docs: notation)."""
     nonzero = sigma[sigma > 0]
     return float(nonzero.size) if p == 0 else float(np.sum(nonzero**p))
 

