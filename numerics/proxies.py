@@ -34,7 +34,7 @@ from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
 from numerics.weights import TransformerWeights
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
@@ -76,6 +76,56 @@ class MatrixProxy:
         """min_{p in P_m} C_p of this matrix."""
         return self.choice.value_grid
 
+    def row(self) -> dict[str, Any]:
+        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`); derived quantities stay mpf."""
+        spec = self.spectrum
+        rows, cols = spec.shape
+        return {
+            "layer": self.matrix.layer,
+            "head": self.matrix.head,
+            "kind": self.matrix.kind.value,
+            "rows": rows,
+            "cols": cols,
+            "rank": spec.rank,
+            "spectral_norm": spec.spectral_norm,
+            "frobenius_norm": spec.frobenius_norm,
+            "norm_21": spec.norm_21,
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "p_opt": float(self.p_opt),
+            "contribution": self.contribution,
+            "p_continuous": self.choice.p_continuous,
+            "contribution_continuous": self.choice.value_continuous,
+            "scale": self.scale,
+            "nuclear_norm": spec.nuclear_norm,
+            "norm_11": spec.norm_11,
+            "stable_rank": spec.stable_rank,
+        }
+
+
+ROW_COLUMNS = (
+    "layer",
+    "head",
+    "kind",
+    "rows",
+    "cols",
+    "rank",
+    "spectral_norm",
+    "frobenius_norm",
+    "norm_21",
+    "alpha",
+    "gamma",
+    "p_opt",
+    "contribution",
+    "p_continuous",
+    "contribution_continuous",
+    "scale",
+    "nuclear_norm",
+    "norm_11",
+    "stable_rank",
+)
+"""Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
+
 
 @dataclass(frozen=True, eq=False)
 class ProxyReport:
@@ -108,6 +158,21 @@ class ProxyReport:
     def edelman_float(self) -> float:
         """B_Edelman as a float (inf beyond float64's range)."""
         return float(self.edelman)
+
+    def to_frame(self) -> Any:
+        """One pandas DataFrame row per matrix (columns :data:`ROW_COLUMNS`, floats), for a notebook.
+
+        Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
+        of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
+        """
+        require("pandas", "analysis")
+        import pandas as pd
+
+        rows = [
+            {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
+            for row in self.matrices
+        ]
+        return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
 
 
 def toolkit_version() -> str:

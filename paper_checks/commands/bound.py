@@ -18,35 +18,15 @@ import mpmath
 
 from numerics.evaluate import DEFAULT_DPS
 from numerics.loading import load_weights
-from numerics.proxies import MatrixProxy, ProxyReport, proxies
+from numerics.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.run_metadata import run_block, weights_sha256
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
 from theory.proxy import MatrixKind
 
 HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
-MATRIX_KEYS = (
-    "layer",
-    "head",
-    "kind",
-    "rows",
-    "cols",
-    "rank",
-    "spectral_norm",
-    "frobenius_norm",
-    "norm_21",
-    "alpha",
-    "gamma",
-    "p_opt",
-    "contribution",
-    "p_continuous",
-    "contribution_continuous",
-    "scale",
-    "nuclear_norm",
-    "norm_11",
-    "stable_rank",
-)
+MATRIX_KEYS = ROW_COLUMNS
 """Columns of the per-matrix rows: the documented keys first, then extras."""
 
 
@@ -55,6 +35,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON (documented layout)")
     parser.add_argument("--csv", metavar="FILE", help="also write one row per matrix to FILE as CSV")
+    parser.add_argument(
+        "--parquet", metavar="FILE", help="also write one row per matrix to FILE as Parquet (needs pyarrow)"
+    )
     parser.add_argument(
         "--dps", type=int, default=DEFAULT_DPS, metavar="D", help=f"decimal digits (default {DEFAULT_DPS})"
     )
@@ -76,30 +59,8 @@ def number(value: mpmath.mpf) -> float | str:
 
 
 def matrix_row(row: MatrixProxy) -> dict[str, Any]:
-    """One matrix as a dict with the keys of :data:`MATRIX_KEYS`."""
-    spec = row.spectrum
-    rows, cols = spec.shape
-    return {
-        "layer": row.matrix.layer,
-        "head": row.matrix.head,
-        "kind": row.matrix.kind.value,
-        "rows": rows,
-        "cols": cols,
-        "rank": spec.rank,
-        "spectral_norm": spec.spectral_norm,
-        "frobenius_norm": spec.frobenius_norm,
-        "norm_21": spec.norm_21,
-        "alpha": number(row.alpha),
-        "gamma": number(row.gamma),
-        "p_opt": float(row.p_opt),
-        "contribution": number(row.contribution),
-        "p_continuous": row.choice.p_continuous,
-        "contribution_continuous": number(row.choice.value_continuous),
-        "scale": number(row.scale),
-        "nuclear_norm": spec.nuclear_norm,
-        "norm_11": spec.norm_11,
-        "stable_rank": spec.stable_rank,
-    }
+    """One matrix as a JSON-ready dict with the keys of :data:`MATRIX_KEYS`."""
+    return {k: number(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
 
 
 def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
@@ -127,6 +88,15 @@ def write_csv(path: str, rows: Sequence[dict[str, Any]]) -> None:
             writer.writerows(rows)
     except OSError as error:
         raise InvalidArgument(f"--csv {path!r} cannot be written: {error.strerror}") from None
+
+
+def write_parquet(path: str, report: ProxyReport) -> None:
+    """The rows of :meth:`ProxyReport.to_frame` as a Parquet file (pandas and pyarrow, extra analysis)."""
+    require("pyarrow", "analysis")
+    try:
+        report.to_frame().to_parquet(path, index=False)
+    except OSError as error:
+        raise InvalidArgument(f"--parquet {path!r} cannot be written: {error.strerror or error}") from None
 
 
 def _spread(values: Sequence[Any]) -> str:
@@ -189,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
     payload["run"] = run_block(args, {args.model: weights_sha256(weights)})
     if args.csv:
         write_csv(args.csv, payload["matrices"])
+    if args.parquet:
+        write_parquet(args.parquet, report)
     text = format_table(report, args.model)
     if args.certify:
         from numerics.certify.certified import certify_proxies
