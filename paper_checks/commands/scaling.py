@@ -37,7 +37,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-real", action="store_true", help="skip the embedded checkpoints and their prefixes"
     )
     parser.add_argument(
-        "--figures", metavar="DIR", help="write proxies_vs_depth.png and proxies_vs_width.png"
+        "--figures", metavar="DIR", help="write proxies_vs_depth and proxies_vs_width as PNG, PDF and SVG"
     )
 
 
