@@ -55,8 +55,8 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
         yield from items
         return
     start = time.monotonic()
-    stage(f"{label}: {count if count is not None else 'unknown number of'} steps")
+    stage(f"{label}: starting ({count if count is not None else 'unknown number of'} items)")
     done = 0
     for done, item in enumerate(items, start=1):  # noqa: B007 (done is the count after the loop)
         yield item
-    stage(f"{label}: {done} steps done in {time.monotonic() - start:.1f} s")
+    stage(f"{label}: {done} items done in {time.monotonic() - start:.1f} s")

@@ -210,7 +210,8 @@ def matrix_spectra(
     """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
     with single_threaded_blas():
-        return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+        shown = progress(matrices, len(matrices), f"spectra of {label}")
+        return tuple((matrix, spectrum(matrix)) for matrix in shown)
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
