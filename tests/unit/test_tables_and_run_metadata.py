@@ -122,3 +122,20 @@ def test_check_compare_with_a_bad_file_exits_2(tmp_path, capsys):
     bad.write_text('{"not": "claims"}')
     assert main(["check", "--only", "1", "--compare", str(bad)]) == 2
     assert "has no claims list" in capsys.readouterr().err
+
+
+def test_report_md_and_claims_json_open_with_the_run_block(tmp_path, monkeypatch):
+    import argparse
+
+    from paper_checks import report
+    from paper_checks.context import RunContext
+    from paper_checks.registry import ClaimResult, Verdict
+
+    monkeypatch.setattr(report, "_figures", lambda context, directory: {})
+    run = run_metadata.run_block(argparse.Namespace(command="check", only="1"), {"m": "ab" * 32})
+    results = [ClaimResult("1", "a statement", Verdict.VERIFIED, "derived", "evidence")]
+    report.write_report(results, RunContext(), tmp_path, run)
+    text = (tmp_path / "report.md").read_text()
+    assert f"commit `{run['git_commit']}`" in text and "`m` sha256 `abababababababab…`" in text
+    assert "options: `command=check only=1`" in text
+    assert json.loads((tmp_path / "claims.json").read_text())["run"] == run
