@@ -14,6 +14,8 @@ TORCH_INDEX ?=
 
 $(PY):
 	@echo "== creating the virtual environment $(VENV) with $(PYTHON) ($$($(PYTHON) --version 2>&1))"
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "make: specbound needs Python 3.11 or newer; name one: make check PYTHON=python3.11"; exit 1; }
 	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
 	  echo "make: could not create $(VENV) with $(PYTHON)."; \
 	  echo "  Debian/Ubuntu: sudo apt install python3-venv (or python3.11-venv), then run make again;"; \
