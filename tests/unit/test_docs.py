@@ -18,7 +18,7 @@ from paper_checks.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-# written in pieces so that this file does not match itself (a parent path, the team-note names, a shared folder)
+# written in pieces so that this file does not match itself (parent path, team-note names, shared folder)
 FORBIDDEN = re.compile("|".join([r"\.\./", "SPEC" + r"\.md", "DESIGN" + r"\.md", "shared" + "/"]))
 
 
