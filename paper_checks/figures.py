@@ -56,6 +56,14 @@ def _pyplot() -> Any:
     return plt
 
 
+def _layer_colours(plt: Any, count: int) -> Any:
+    """One distinct colour per layer: tab10 up to 10 layers, else a dark-to-light viridis range (never
+    the pale yellow end, which vanishes on white)."""
+    if count <= 10:
+        return plt.cm.tab10(np.arange(max(count, 1)))
+    return plt.cm.viridis(np.linspace(0, 0.8, count))
+
+
 def _save(figure: Any, path: Path) -> None:
     """``path`` as a PNG and, beside it, the same figure as PDF and SVG; then free the figure."""
     import matplotlib.pyplot as plt
@@ -71,7 +79,7 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
     plt = _pyplot()
     figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True, sharex=True)
     layers = sorted({c.layer for c in curves})
-    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
+    colours = _layer_colours(plt, len(layers))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
         labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
@@ -103,7 +111,7 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     plt = _pyplot()
     figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
     layers = sorted({c.layer for c in curves})
-    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
+    colours = _layer_colours(plt, len(layers))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
         labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
