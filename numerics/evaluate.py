@@ -114,7 +114,7 @@ def evaluate_from(formula: Formula, available: Mapping[str, object], *, dps: int
 
 
 def schatten_power_sum(spec: Spectrum, p: object, *, dps: int = DEFAULT_DPS) -> mpmath.mpf:
-    """S_p = sum_i sigma_i^p in mpmath at ``dps`` digits; S_0 = rank (exact, SPEC.md section 1).
+    """S_p = sum_i sigma_i^p in mpmath at ``dps`` digits; S_0 = rank (exact, docs: notation).
 
     Every stored singular value > 0 enters for p > 0 (as in the authors' ``norms.py``); the exact
     zeros of a thin-factor product contribute nothing.

@@ -1,4 +1,4 @@
-"""The matrices the bound is about, extracted from a layer exactly as the authors do (SPEC.md section 2).
+"""The matrices the bound is about, extracted from a layer exactly as the authors do (docs: matrices).
 
 Row-vector convention (X -> X W). With ``nn.Linear`` weights and head rows hs = [h d_h, (h+1) d_h):
 

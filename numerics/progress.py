@@ -1,6 +1,9 @@
-"""A minimal progress bar on stderr for long runs (no dependency).
+"""Progress of long runs on stderr, never on stdout (JSON on stdout stays clean).
 
-It draws only when stderr is a terminal, so JSON on stdout and logs in CI stay clean.
+On a terminal a loop shows a tqdm bar (``specbound[progress]``, imported lazily; without tqdm nothing is
+drawn). Off a terminal, a library call stays silent, but the command line turns on one line per stage
+(:func:`configure` with ``stage_lines=True``), so a log shows where a long command is. ``--quiet``
+(``configure(quiet=True)``) silences both.
 """
 
 from __future__ import annotations
@@ -12,23 +15,48 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+_settings = {"quiet": False, "stage_lines": False}
+
+
+def configure(*, quiet: bool = False, stage_lines: bool = False) -> None:
+    """Set how :func:`progress` and :func:`stage` report: ``quiet`` silences everything; ``stage_lines``
+    prints one line per stage on stderr when it is not a terminal (the command line's default)."""
+    _settings["quiet"] = quiet
+    _settings["stage_lines"] = stage_lines
+
+
+def _terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def stage(message: str) -> None:
+    """One line on stderr naming a stage of a long run (off a terminal only when stage lines are on)."""
+    if _settings["quiet"] or not (_terminal() or _settings["stage_lines"]):
+        return
+    print(message, file=sys.stderr, flush=True)
+
 
 def progress(items: Iterable[T], total: int | None = None, label: str = "") -> Iterator[T]:
-    """Yield ``items`` while drawing ``label [#####.....] k/total`` on stderr when it is a terminal."""
-    stream = sys.stderr
-    if not stream.isatty():
+    """Yield ``items``, reporting on stderr: a tqdm bar on a terminal, else a line as the stage starts
+    and one as it ends (when stage lines are on); nothing when quiet."""
+    count = total if total is not None else (len(items) if isinstance(items, Sized) else None)
+    if _settings["quiet"]:
         yield from items
         return
-    count = total if total is not None else (len(items) if isinstance(items, Sized) else None)
+    if _terminal():
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            yield from items
+            return
+        yield from tqdm(items, total=count, desc=label, file=sys.stderr, leave=False, dynamic_ncols=True)
+        return
+    if not _settings["stage_lines"]:
+        yield from items
+        return
     start = time.monotonic()
-    for done, item in enumerate(items, start=1):
+    stage(f"{label}: starting ({count if count is not None else 'unknown number of'} items)")
+    done = 0
+    for done, item in enumerate(items, start=1):  # noqa: B007 (done is the count after the loop)
         yield item
-        if count:
-            filled = int(30 * done / count)
-            bar = "#" * filled + "." * (30 - filled)
-            stream.write(f"\r{label} [{bar}] {done}/{count} {time.monotonic() - start:5.1f}s")
-        else:
-            stream.write(f"\r{label} {done} {time.monotonic() - start:5.1f}s")
-        stream.flush()
-    stream.write("\r" + " " * 70 + "\r")
-    stream.flush()
+    stage(f"{label}: {done} items done in {time.monotonic() - start:.1f} s")

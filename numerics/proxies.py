@@ -1,4 +1,4 @@
-"""The BERT-adapted proxies B_ours and B_Edelman of SPEC.md section 3 on a model's weights.
+"""The BERT-adapted proxies B_ours and B_Edelman of docs: proxies on a model's weights.
 
 Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``).
 Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.evaluate.evaluate` in
@@ -41,7 +41,7 @@ from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
 from theory.formula import Formula
 from theory.proxy import (
     EDELMAN_LAYER_WEIGHT,
@@ -84,6 +84,56 @@ class MatrixProxy:
         """min_{p in P_m} C_p of this matrix."""
         return self.choice.value_grid
 
+    def row(self) -> dict[str, Any]:
+        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`); derived quantities stay mpf."""
+        spec = self.spectrum
+        rows, cols = spec.shape
+        return {
+            "layer": self.matrix.layer,
+            "head": self.matrix.head,
+            "kind": self.matrix.kind.value,
+            "rows": rows,
+            "cols": cols,
+            "rank": spec.rank,
+            "spectral_norm": spec.spectral_norm,
+            "frobenius_norm": spec.frobenius_norm,
+            "norm_21": spec.norm_21,
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "p_opt": float(self.p_opt),
+            "contribution": self.contribution,
+            "p_continuous": self.choice.p_continuous,
+            "contribution_continuous": self.choice.value_continuous,
+            "scale": self.scale,
+            "nuclear_norm": spec.nuclear_norm,
+            "norm_11": spec.norm_11,
+            "stable_rank": spec.stable_rank,
+        }
+
+
+ROW_COLUMNS = (
+    "layer",
+    "head",
+    "kind",
+    "rows",
+    "cols",
+    "rank",
+    "spectral_norm",
+    "frobenius_norm",
+    "norm_21",
+    "alpha",
+    "gamma",
+    "p_opt",
+    "contribution",
+    "p_continuous",
+    "contribution_continuous",
+    "scale",
+    "nuclear_norm",
+    "norm_11",
+    "stable_rank",
+)
+"""Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
+
 
 @dataclass(frozen=True, eq=False)
 class ProxyReport:
@@ -116,6 +166,21 @@ class ProxyReport:
     def edelman_float(self) -> float:
         """B_Edelman as a float (inf beyond float64's range)."""
         return float(self.edelman)
+
+    def to_frame(self) -> Any:
+        """One pandas DataFrame row per matrix (columns :data:`ROW_COLUMNS`, floats), for a notebook.
+
+        Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
+        of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
+        """
+        require("pandas", "analysis")
+        import pandas as pd
+
+        rows = [
+            {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
+            for row in self.matrices
+        ]
+        return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
 
 
 def toolkit_version() -> str:
@@ -150,7 +215,7 @@ def signature(m: int, dps: int) -> str:
 def matrix_spectra(
     weights: TransformerWeights, *, label: str = "spectra"
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-    """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
+    """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once."""
     matrices = extract_matrices(weights)
     with single_threaded_blas():
         return tuple(
@@ -202,7 +267,7 @@ def layer_factors(
     zero: Number,
     head_factor: Formula = HEAD_LIPSCHITZ,
 ) -> list[Number]:
-    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, SPEC.md section 3).
+    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, docs: proxies).
 
     A_k = sum_h head_factor(C2(Vt_h^k), C2(QK_h^k)), ``head_factor`` the exact HEAD_LIPSCHITZ of the
     proxies unless given (the assembled bound passes its own, ``theory.assembled.HEAD_LIPSCHITZ``);
@@ -268,7 +333,7 @@ def proxies(
     dps: int = DEFAULT_DPS,
     source: str | None = None,
 ) -> ProxyReport:
-    """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
+    """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
     ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
     ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or

@@ -1,10 +1,10 @@
 """Exact spectra: singular values and the norms the bounds use, from one float64 LAPACK SVD per matrix.
 
-Precision (DESIGN.md, precision habits): the stored weights are upcast to float64 exactly and the
+Precision (docs/architecture.md): the stored weights are upcast to float64 exactly and the
 singular values come from LAPACK's SVD of that upcast, never from eigenvalues of the Gram matrix
 (which lose the small singular values that S_p depends on for p < 1).
 
-A per-head product M = A B^T (rank <= d_h, SPEC.md section 2) never becomes an N x N SVD: with thin
+A per-head product M = A B^T (rank <= d_h, docs: matrices) never becomes an N x N SVD: with thin
 QR factorisations A = Q_A R_A and B = Q_B R_B, M = Q_A (R_A R_B^T) Q_B^T and Q_A, Q_B have orthonormal
 columns, so the nonzero singular values of M are those of the d_h x d_h core R_A R_B^T (standard:
 unitary invariance of singular values). The remaining min(rows, cols) - d_h singular values are exact
@@ -24,13 +24,13 @@ from numerics.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 
 RANK_TOLERANCE = 1e-10
-"""Relative tolerance of the numerical rank, as in the authors' ``norms.py`` (exact, SPEC.md section 1)."""
+"""Relative tolerance of the numerical rank, as in the authors' ``norms.py`` (exact, docs: notation)."""
 
 
 def numerical_rank(singular_values: np.ndarray, count: int) -> int:
     """#{sigma_i > 1e-10 max(count, 1) max(sigma_1, 1)}, ``count`` the number of singular values.
 
-    Provenance: exact (authors' ``norms.py``; SPEC.md section 1). For a product kept as thin factors
+    Provenance: exact (authors' ``norms.py``; docs: notation). For a product kept as thin factors
     ``count`` is min(rows, cols) of the product, not the number of stored (nonzero) values.
 
     >>> numerical_rank(np.array([3.0, 1.0, 1e-12]), 3)
@@ -48,7 +48,7 @@ class Spectrum:
 
     ``singular_values``: float64, descending; for a product of thin factors only the (at most d_h)
     values of the core are stored, the others being exact zeros. ``shape`` is that of the matrix.
-    Norms (row-vector orientation, SPEC.md section 1): spectral sigma_1, Frobenius (sum sigma_i^2)^{1/2},
+    Norms (row-vector orientation, docs: notation): spectral sigma_1, Frobenius (sum sigma_i^2)^{1/2},
     nuclear sum sigma_i, (2,1) the sum of column 2-norms, (1,1) the sum of |entries|; stable rank
     ||W||_F^2 / ||W||_2^2.
     """

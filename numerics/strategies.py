@@ -40,7 +40,7 @@ require("hypothesis", "test")
 from hypothesis import strategies as st  # noqa: E402
 
 SPECTRUM_KINDS = ("low_rank", "power_law", "flat")
-"""The spectrum shapes of SPEC.md section 4 step 11: rank regime, power-law decay, flat spectrum."""
+"""The spectrum shapes of docs: step 11: rank regime, power-law decay, flat spectrum."""
 
 _SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 _SCALES = st.floats(min_value=0.05, max_value=20.0, allow_nan=False, allow_infinity=False)

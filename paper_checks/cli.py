@@ -17,7 +17,9 @@ import sys
 from collections.abc import Sequence
 
 from numerics.blas import single_threaded_blas
+from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
+from paper_checks import run_metadata
 from theory.errors import SpecboundError
 
 
@@ -38,10 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verify the spectrum-adaptive generalization bounds for transformers "
         "(Sakai and Imaizumi, arXiv:2605.07297), symbolically and on real weights.",
     )
+    parser.add_argument("--version", action="version", version=f"specbound {run_metadata.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in _command_modules().items():
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)  # type: ignore[attr-defined]
         module.register(command)  # type: ignore[attr-defined]
+        command.add_argument("--quiet", action="store_true", help="no progress on stderr")
         command.set_defaults(run=module.run)  # type: ignore[attr-defined]
     return parser
 
@@ -54,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     went away.
     """
     args = build_parser().parse_args(argv)
+    configure_progress(quiet=args.quiet, stage_lines=True)
     try:
         with single_threaded_blas():
             status = int(args.run(args))
@@ -77,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         _error_line(args.command, f"{os_problem(error)}{where}")
         return 2
+
+    finally:
+        configure_progress()  # back to the library's default (a bar on a terminal only)
 
 
 def _error_line(command: str, message: str) -> None:

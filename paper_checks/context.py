@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 DEFAULT_MODELS = ("minilm-l6", "minilm-l3")
-"""The embedded real checkpoints every run uses (SPEC.md, weights.md)."""
+"""The embedded real checkpoints every run uses (README: Your own checkpoint)."""
 
 
 @dataclass
@@ -46,6 +46,12 @@ class RunContext:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def input_hashes(self) -> dict[str, str]:
+        """The content hash (paper_checks.run_metadata.weights_sha256) of every checkpoint loaded so far."""
+        from paper_checks.run_metadata import weights_sha256
+
+        return {key[1]: weights_sha256(value) for key, value in self._cache.items() if key[0] == "weights"}
 
     def weights(self, source: str) -> TransformerWeights:
         """The weights of checkpoint ``source`` (alias or path), loaded once (numerics.loading)."""

@@ -1,7 +1,8 @@
-"""The report's figures as PNG (matplotlib, Agg backend, imported lazily: ``specbound[report]``).
+"""The report's figures as PNG, PDF and SVG (matplotlib, Agg backend, imported lazily: ``specbound[report]``).
 
 Each function draws one figure from numbers computed elsewhere (numerics, the scaling study), saves it
-and returns its caption, which states the axes, the normalisation and what each curve is.
+at ``path`` (PNG) and beside it as vector PDF and SVG (:data:`VECTOR_FORMATS`, for a paper), and returns
+its caption, which states the axes, the normalisation and what each curve is.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from paper_checks.output_files import atomic_path
 from paper_checks.scaling import AXES, ScalingPoint
 from theory.errors import require
 
 KIND_ORDER = ("QK", "Vt", "M_in", "M_out")
+
+VECTOR_FORMATS = (".pdf", ".svg")
+"""Written beside every PNG: vector copies for a paper."""
 
 
 @dataclass(frozen=True)
@@ -52,12 +57,33 @@ def _pyplot() -> Any:
     return plt
 
 
+def _layer_colours(plt: Any, count: int) -> Any:
+    """One distinct colour per layer: tab10 up to 10 layers, else a dark-to-light viridis range (never
+    the pale yellow end, which vanishes on white)."""
+    if count <= 10:
+        return plt.cm.tab10(np.arange(max(count, 1)))
+    return plt.cm.viridis(np.linspace(0, 0.8, count))
+
+
+def _save(figure: Any, path: Path) -> None:
+    """``path`` as a PNG and, beside it, the same figure as PDF and SVG, each written atomically (a
+    temporary file renamed into place); then free the figure."""
+    import matplotlib.pyplot as plt
+
+    try:
+        for target in (path, *(path.with_suffix(suffix) for suffix in VECTOR_FORMATS)):
+            with atomic_path(target) as temporary:
+                figure.savefig(temporary, format=target.suffix[1:], dpi=150)
+    finally:
+        plt.close(figure)
+
+
 def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: str, path: Path) -> str:
     """Singular values against index, one panel per matrix kind, log y; returns the caption."""
     plt = _pyplot()
     figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True, sharex=True)
     layers = sorted({c.layer for c in curves})
-    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
+    colours = _layer_colours(plt, len(layers))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
         labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
@@ -75,8 +101,7 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
     axes[0].set_ylabel("singular value sigma_i (log scale)")
     figure.suptitle(f"Singular-value decay, {model}, layers {layers[0]}-{layers[-1]}")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, path)
     return (
         f"Singular values sigma_i of QK_h, Vt_h (every head), M_in and M_out against their index i in layers "
         f"{layers[0]}-{layers[-1]} of {model}; log y axis, raw (unnormalised) values. QK_h and Vt_h are "
@@ -90,7 +115,7 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     plt = _pyplot()
     figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True)
     layers = sorted({c.layer for c in curves})
-    colours = plt.cm.viridis(np.linspace(0, 0.9, max(len(layers), 1)))
+    colours = _layer_colours(plt, len(layers))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
         labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
@@ -110,8 +135,7 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     axes[2].legend(fontsize=7)
     figure.suptitle(f"Each matrix's contribution against p, normalised at p = 0, {model}")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, path)
     return (
         f"Contribution C_p of every matrix of {model} (one line per head for QK_h and Vt_h, per layer "
         "for M_in and M_out; colour = layer) on the post hoc grid P_m, divided by its value "
@@ -122,48 +146,47 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
 
 
 def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
-    """B_ours and B_Edelman against L or N, each series normalised at its smallest model; log-log axes."""
+    """B_ours and B_Edelman against L or N in two panels, one colour per series, each series normalised
+    at its smallest model; log-log axes. Returns the caption."""
     plt = _pyplot()
-    figure, ax = plt.subplots(figsize=(7, 5))
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
     size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
     series: dict[tuple[str, int], list[ScalingPoint]] = {}
     for q in points:
         series.setdefault((q.family, q.width if axis == "L" else q.layers), []).append(q)
-    styles = {"ours": ("tab:orange", "-"), "edelman": ("slateblue", "--")}
-    markers = dict(zip(sorted({q.family for q in points}), "osD^vP*X", strict=False))
-    drawn, ticks = 0, set()
-    for (family, other), group in sorted(series.items()):
-        group = sorted(group, key=size)
-        if len({size(q) for q in group}) < 2:
-            continue
-        xs = [size(q) for q in group]
-        ticks.update(xs)
-        fixed = f"N={other}" if axis == "L" else f"L={other}"
-        marker = markers.get(family, "o")
-        for proxy, (colour, line) in styles.items():
+    drawn = {key: sorted(group, key=size) for key, group in sorted(series.items())}
+    drawn = {key: group for key, group in drawn.items() if len({size(q) for q in group}) >= 2}
+    colours = plt.cm.tab10(np.arange(max(len(drawn), 1)) % 10)
+    figure, panels = plt.subplots(1, 2, figsize=(11, 4.5), sharex=True)
+    ticks: set[int] = set()
+    for panel, proxy, name in zip(panels, ("ours", "edelman"), ("B_ours", "B_Edelman"), strict=True):
+        for colour, ((family, other), group) in zip(colours, drawn.items(), strict=False):
+            xs = [size(q) for q in group]
+            ticks.update(xs)
             logs = [q.log_proxy(proxy) for q in group]
             ratio = [math.exp(v - logs[0]) for v in logs]
-            name = "B_ours" if proxy == "ours" else "B_Edelman"
-            label = f"{name}, {family}, {fixed}"
-            ax.plot(xs, ratio, color=colour, marker=marker, ls=line, alpha=0.8, label=label)
-        drawn += 1
-    from matplotlib.ticker import NullFormatter, ScalarFormatter
-
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xticks(sorted(ticks))
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
-    ax.set_ylabel("proxy / proxy at the smallest model of its series (log scale)")
-    ax.set_title(f"B_ours (orange) and B_Edelman (blue) against {AXES[axis]} {axis}")
-    ax.legend(fontsize=6)
+            fixed = f"N={other}" if axis == "L" else f"L={other}"
+            panel.plot(xs, ratio, color=colour, marker="o", label=f"{family}, {fixed}")
+        panel.set_xscale("log")
+        panel.set_yscale("log")
+        panel.set_xticks(sorted(ticks))
+        panel.xaxis.set_major_formatter(ScalarFormatter())
+        panel.xaxis.set_minor_formatter(NullFormatter())
+        panel.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
+        panel.set_ylabel(f"{name} / value at the series' smallest model")
+        panel.set_title(f"{name} against {AXES[axis]} {axis}")
+        panel.grid(True, which="major", alpha=0.3)
+    panels[1].legend(fontsize=7, title="series (source, fixed size)", title_fontsize=7, loc="best")
+    figure.suptitle(f"Growth of B_ours and B_Edelman with {AXES[axis]}, each series normalised to 1")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, path)
+    other_axis = "N" if axis == "L" else "L"
     return (
-        f"B_ours (orange, solid) and B_Edelman (blue, dashed) against {AXES[axis]} {axis}, log-log axes "
-        "(marker = source: real checkpoints, prefixes of a real model's layers, trained synthetic grid); "
-        f"each series ({drawn} of them: one per source and fixed {'N' if axis == 'L' else 'L'}) is divided "
-        "by its value at its smallest model, so every curve starts at 1 and its slope is the growth exponent."
+        f"Left: B_ours, right: B_Edelman, against {AXES[axis]} {axis}, log-log axes; one colour per "
+        f"series ({len(drawn)} of them: one per source (real checkpoints, prefixes of a real model's "
+        f"layers, the trained synthetic grid, your checkpoints) and fixed {other_axis}), the same colour in "
+        "both panels. Each series is divided by its value at its smallest model, so every curve starts at 1 "
+        "and its slope is the growth exponent; each panel has its own y axis, so a series that grows by "
+        "1e23 and one that grows by 3 stay readable side by side."
     )

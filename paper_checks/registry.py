@@ -1,6 +1,6 @@
 """The claim registry: what a claim is, what a verdict is, and how claims are found and run.
 
-A claim is one statement of SPEC.md section 5 (or a user's own) with a function that checks it and
+A claim is one statement of docs/claims.md (or a user's own) with a function that checks it and
 returns a :class:`ClaimResult`: a verdict (verified / refuted / open), the provenance of what was
 checked (e.g. "derived, under reconstructed Theorem 4.1"), a one-line evidence and a details dict
 with the numbers and the symbolic witness. A refuted claim is a result; only an exception is a crash.
@@ -85,7 +85,7 @@ class ClaimResult:
         return self.error is not None
 
     def to_json(self) -> dict[str, Any]:
-        """The DESIGN.md layout ``{"id", "title", "verdict", "provenance", "evidence"}`` plus details."""
+        """The documented layout ``{"id", "title", "verdict", "provenance", "evidence"}`` plus details."""
         out: dict[str, Any] = {
             "id": self.id,
             "title": self.title,

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+from paper_checks import run_metadata
 from paper_checks.context import RunContext
-from paper_checks.output_files import atomic_path, json_text, write_text_atomically
+from paper_checks.output_files import json_text, write_text_atomically
 from paper_checks.registry import ClaimResult
 
 REPORT_FILES = ("report.md", "claims.json")
@@ -33,7 +35,7 @@ FIGURE_LAYERS = 2
 """How many leading layers the singular-value figure shows."""
 
 PREAMBLE = """\
-Every verdict states what was checked and under which reading. Provenance tags (SPEC.md):
+Every verdict states what was checked and under which reading. Provenance tags (docs/mathematics.md):
 `exact` = a formula of the authors' experiment code or a claim of the abstract; `standard` = a published
 lemma; `reconstructed` = our reading of a statement of the paper we could not read; `derived` = proved
 or computed by this toolkit. "verified (derived, under reconstructed Theorem 4.1)" means the claim
@@ -79,8 +81,7 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
     attached: dict[str, list[tuple[str, str]]] = {}
     for claim_ids, name, draw in jobs:
         try:
-            with atomic_path(directory / name) as temporary:
-                caption = draw(temporary)
+            caption = draw(directory / name)
         except Exception as error:  # a figure must not cost the reader the whole report
             caption = f"figure not drawn: {type(error).__name__}: {error}"
         for claim_id in claim_ids:
@@ -93,9 +94,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tuple[str, str]]]) -> str:
-    """report.md: a summary table, then one section per claim with its evidence, details and figures."""
-    lines = ["# specbound check: claim-by-claim verdicts", "", PREAMBLE]
+def render_markdown(
+    results: Sequence[ClaimResult],
+    captions: dict[str, list[tuple[str, str]]],
+    run_info: Mapping[str, Any] | None = None,
+) -> str:
+    """report.md: how the run was made, a summary table, then one section per claim with its evidence,
+    details and figures."""
+    lines = ["# specbound check: claim-by-claim verdicts", ""]
+    if run_info is not None:
+        lines += [f"Run: {run_metadata.markdown(run_info)}", ""]
+    lines += [PREAMBLE]
     lines += ["| id | claim | verdict | provenance |", "|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r.id} | {_cell(r.title)} | **{r.verdict.value}** | {_cell(r.provenance)} |")
@@ -113,9 +122,14 @@ def render_markdown(results: Sequence[ClaimResult], captions: dict[str, list[tup
     return "\n".join(lines) + "\n"
 
 
-def write_report(results: Sequence[ClaimResult], context: RunContext, directory: Path) -> list[ClaimResult]:
+def write_report(
+    results: Sequence[ClaimResult],
+    context: RunContext,
+    directory: Path,
+    run_info: Mapping[str, Any] | None = None,
+) -> list[ClaimResult]:
     """Write report.md, claims.json and the figures into ``directory``; returns the results with their
-    figure paths attached."""
+    figure paths attached. ``run_info`` (paper_checks.run_metadata.run_block) heads both files."""
     directory.mkdir(parents=True, exist_ok=True)
     before = set(directory.iterdir())
     try:
@@ -126,10 +140,11 @@ def write_report(results: Sequence[ClaimResult], context: RunContext, directory:
             )
             for r in results
         ]
-        write_text_atomically(
-            directory / "claims.json", json_text({"claims": [r.to_json() for r in updated]}, "claims.json")
-        )
-        write_text_atomically(directory / "report.md", render_markdown(updated, captions))
+        document: dict[str, Any] = {"claims": [r.to_json() for r in updated]}
+        if run_info is not None:
+            document["run"] = dict(run_info)
+        write_text_atomically(directory / "claims.json", json_text(document, "claims.json"))
+        write_text_atomically(directory / "report.md", render_markdown(updated, captions, run_info))
     except BaseException:  # Ctrl-C or a full disk: leave no partial report behind
         for path in set(directory.iterdir()) - before:
             path.unlink(missing_ok=True)

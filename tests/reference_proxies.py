@@ -23,7 +23,7 @@ L_PHI = 1.13
 
 
 def reference_proxies(weights) -> dict:
-    """B_ours, B_Edelman and per-matrix (rank, spectral norm, (2,1) norm, p_opt), SPEC.md section 3."""
+    """B_ours, B_Edelman and per-matrix (rank, spectral norm, (2,1) norm, p_opt), docs: proxies."""
     depth, width, heads = weights.num_layers, weights.hidden_size, weights.num_heads
     dh = width // heads
     m = math.ceil(depth + math.log(width))

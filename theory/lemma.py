@@ -1,6 +1,6 @@
 """A lemma of the bound: its statement as sympy objects, its assumptions, its provenance, its checks.
 
-A :class:`Lemma` is one step of the chain of SPEC.md section 4. It carries the statement (sympy
+A :class:`Lemma` is one step of the chain of docs/mathematics.md. It carries the statement (sympy
 expressions or relations), the domain of every symbol, the assumptions in words, a provenance tag with
 its source, and zero or more symbolic self-checks. A check is a function returning ``(verdict, witness)``;
 running it yields a :class:`CheckResult` with a plain bool verdict and the simplified witness. A check
@@ -98,7 +98,7 @@ def _symbol_domain(symbol: sp.Symbol) -> str:
 
 @dataclass(frozen=True)
 class Lemma:
-    """One step of the bound's chain (SPEC.md section 4, steps 1-11).
+    """One step of the bound's chain (docs/mathematics.md, steps 1-11).
 
     ``statement`` holds sympy expressions or relations; ``assumptions`` states, in words, everything a
     reader needs (symbol domains are also read off the symbols); ``tag`` is the provenance and source.

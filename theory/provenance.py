@@ -1,4 +1,4 @@
-"""Provenance tags: where each encoded statement comes from (SPEC.md, preamble).
+"""Provenance tags: where each encoded statement comes from (docs/mathematics.md).
 
 - ``exact``: a formula the authors' experiment code computes, or a claim of the paper's abstract;
 - ``standard``: a published lemma, cited by paper and lemma number;

@@ -1,4 +1,4 @@
-"""The BERT-adapted proxies of SPEC.md section 3, exactly as the authors' experiment computes them.
+"""The BERT-adapted proxies of docs: proxies, exactly as the authors' experiment computes them.
 
 Provenance ``exact``: each expression below is the formula of the authors' code
 (``manasakai/spectrum-adaptive-transformers``, ``bounds.py``), typed once here and nowhere else.
@@ -24,7 +24,7 @@ from theory.provenance import AUTHORS_CODE, Provenance, Tagged
 
 
 class MatrixKind(StrEnum):
-    """The four matrix types of a BERT layer (SPEC.md section 2): two per head, two per layer."""
+    """The four matrix types of a BERT layer (docs: matrices): two per head, two per layer."""
 
     QK = "QK"
     VT = "Vt"
@@ -93,7 +93,7 @@ GAMMA = {
     MatrixKind.M_IN: Formula("gamma_M_in", C_out, (C_out,), _EXACT, "gamma(M_in) = C2(M_out)"),
     MatrixKind.M_OUT: Formula("gamma_M_out", sp.Integer(1), (), _EXACT, "gamma(M_out) = 1"),
 }
-"""The sensitivity gamma of each matrix kind (SPEC.md section 3)."""
+"""The sensitivity gamma of each matrix kind (docs: proxies)."""
 
 SCALE = Formula("scale", gamma * alpha * L, (gamma, alpha, L), _EXACT, "s = gamma alpha_l L")
 

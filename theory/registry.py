@@ -1,4 +1,4 @@
-"""The chain of lemmas in order (SPEC.md section 4, steps 1-11) and a runner for all their self-checks.
+"""The chain of lemmas in order (docs/mathematics.md, steps 1-11) and a runner for all their self-checks.
 
 Lemmas are built lazily (each module's ``lemma()`` functions are cached), so importing this module is
 cheap; ``all_lemmas()`` builds them and ``run_all_checks()`` runs every symbolic self-check.

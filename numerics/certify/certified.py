@@ -1,4 +1,4 @@
-"""Certified proxies: every quantity of SPEC.md section 3 as a ball that provably contains its exact value.
+"""Certified proxies: every quantity of docs: proxies as a ball that provably contains its exact value.
 
 Pipeline (each step rigorous, each number a ball):
 
@@ -6,7 +6,7 @@ Pipeline (each step rigorous, each number a ball):
    :mod:`numerics.certify.thin` for QK_h/Vt_h), the numerical rank as an interval
    (:mod:`numerics.certify.rank`) and the (2,1) norm (:mod:`numerics.certify.norms`);
 2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
-   [lo^p, hi^p]); S_0 = the rank interval (exact definition, SPEC.md section 1);
+   [lo^p, hi^p]); S_0 = the rank interval (exact definition, docs: notation);
 3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
    proxies: theory's Formulas (``theory.proxy``, provenance ``exact``) evaluated in arb by
    :func:`numerics.certify.interval_eval.interval_evaluate`; only the sums and products that compose
@@ -223,7 +223,7 @@ def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False
 def certify_proxies(
     weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True
 ) -> CertifiedProxies:
-    """Both BERT proxies of ``weights`` (SPEC.md section 3) as certified balls.
+    """Both BERT proxies of ``weights`` (docs: proxies) as certified balls.
 
     ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix (float64 SVD or QR plus a few
     arb matrix products); see ``benchmarks/certify_speed.py``.
@@ -306,7 +306,7 @@ def depth_factor_balls(
     """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
 
     The same composition as the float path (:func:`numerics.proxies.layer_factors`,
-    :func:`numerics.proxies.products_of_later`: exact, SPEC.md section 3, head factor ``head_factor``),
+    :func:`numerics.proxies.products_of_later`: exact, docs: proxies, head factor ``head_factor``),
     evaluated in arb.
     """
     from flint import arb

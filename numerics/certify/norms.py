@@ -1,4 +1,4 @@
-"""Certified (2,1) norms: the sum of the column 2-norms of W (row-vector orientation, SPEC.md section 1).
+"""Certified (2,1) norms: the sum of the column 2-norms of W (row-vector orientation, docs: notation).
 
 Each column norm is sqrt(sum_i W_ij^2) with every square and sum taken in arb (exact inputs, rigorous
 rounding; provenance ``standard``). For a thin product M = A B^T the column j is A b_j (b_j the j-th row

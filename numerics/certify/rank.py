@@ -2,7 +2,7 @@
 
 - Exact rank (standard: rank = number of nonzero singular values): r_lo counts the enclosures that
   exclude 0, r_hi those that may contain a nonzero value; structural zeros count for neither.
-- Numerical rank as in the authors' code (exact, SPEC.md section 1; ``numerics.spectrum.numerical_rank``):
+- Numerical rank as in the authors' code (exact, docs: notation; ``numerics.spectrum.numerical_rank``):
   #{sigma_i > tol}, tol = 1e-10 * max(count, 1) * max(sigma_1, 1). With sigma_1 and every sigma_i
   enclosed, r_lo counts the sigma_i certainly above every possible tol and r_hi those possibly above.
 When r_lo = r_hi the rank is decided; otherwise every rank in between is possible and the p = 0

@@ -153,7 +153,7 @@ def summary_lines(certified: CertifiedProxies) -> list[str]:
 
 
 def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
-    """The interval-decided facts about one model that the claims of SPEC.md section 5 use.
+    """The interval-decided facts about one model that the claims of docs/claims.md use.
 
     - ``ours_below_edelman`` (claim 11 on one model): B_ours < B_Edelman by the intervals;
     - ``attention_rank_at_most_head_dim`` (claim 10): every exact rank interval of QK_h, Vt_h ends at <= d_h

@@ -17,7 +17,7 @@ import numpy as np
 from theory.errors import InvalidArgument
 
 PROJECTIONS = ("wq", "wk", "wv", "wo", "w_in", "w_out")
-"""The six projection names of a layer, in SPEC.md order (Wq, Wk, Wv, Wo, Win, Wout)."""
+"""The six projection names of a layer, in the docs' order (Wq, Wk, Wv, Wo, Win, Wout)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,7 +34,7 @@ class LayerWeights:
     """The gate of a SwiGLU feed-forward, W_down (silu(W_gate x) * W_up x); None for GELU/ReLU blocks."""
 
     def items(self) -> tuple[tuple[str, np.ndarray], ...]:
-        """(name, array) pairs in SPEC.md order, then ``w_gate`` when the block is gated."""
+        """(name, array) pairs in the docs' order, then ``w_gate`` when the block is gated."""
         gate = (("w_gate", self.w_gate),) if self.w_gate is not None else ()
         return tuple((name, getattr(self, name)) for name in PROJECTIONS) + gate
 

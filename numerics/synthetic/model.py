@@ -1,6 +1,6 @@
 """A small transformer that is exactly the network class of the reconstructed Theorem 3.1.
 
-Architecture (SPEC.md section 2 and research/paper-reconstruction.md section 2.1; reconstructed),
+Architecture (docs/mathematics.md; reconstructed),
 row-vector convention, input X in R^{T x N} with rows of norm <= 1. Each of the L layers computes
 
     X <- Pi( sum_h softmax(X QK_h X^T) X Vt_h ),     QK_h = Wq[hs,:]^T Wk[hs,:],  Vt_h = Wv[hs,:]^T Wo[:,hs]^T
@@ -8,7 +8,7 @@ row-vector convention, input X in R^{T x N} with rows of norm <= 1. Each of the 
 
 where Pi(x) = x / max(1, ||x||_2) projects every row onto the unit ball and hs are the rows of head h.
 There is no residual branch, no bias, no LayerNorm and no 1/sqrt(d_h) score scaling: the depth factor
-alpha of SPEC.md section 3 has no "1 +" term and the score is exactly X QK_h X^T. The output is the
+alpha of docs: proxies has no "1 +" term and the score is exactly X QK_h X^T. The output is the
 scalar f(X) = <w, x_0> / max(1, ||w||) read off the first token, so |f(X)| <= 1.
 
 The weights are ``nn.Linear`` modules without bias (out x in), so :func:`to_weights` gives a

@@ -20,7 +20,7 @@ def sign_on_interval(expr: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) ->
     """+1 / -1 / 0 when ``expr`` is positive / negative / zero for all ``var`` in (lo, hi); else None.
 
     The open interval is reached by the substitution var = lo + (hi - lo) t / (1 + t), t > 0, so that
-    sympy's assumptions can decide the sign of a rational function (DESIGN.md, sympy habits).
+    sympy's assumptions can decide the sign of a rational function (docs/architecture.md).
 
     >>> p = sp.Symbol("p")
     >>> sign_on_interval(-1 / (p + 2) ** 2, p, 0, 2)

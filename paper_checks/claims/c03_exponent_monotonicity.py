@@ -24,7 +24,7 @@ STATED = {
     "s": (s, sp.Integer(0), sp.Rational(1, 2), 1),
     "N": (N, sp.Rational(1, 2), sp.Rational(3, 4), 1),
 }
-"""The claim as stated in SPEC.md section 5: factor -> (symbol, value at p=0, value at p=2, direction)."""
+"""The claim as stated in docs/claims.md: factor -> (symbol, value at p=0, value at p=2, direction)."""
 
 
 def check(summand: Formula = SUMMAND) -> ClaimResult:

@@ -1,9 +1,9 @@
 """``specbound bound [MODEL]``: every matrix's spectrum and post hoc p, and the proxies B_ours and B_Edelman.
 
-The numbers are those of :func:`numerics.proxies.proxies` (SPEC.md section 3, exact: the authors'
+The numbers are those of :func:`numerics.proxies.proxies` (docs: proxies, exact: the authors'
 ``bounds.py`` formulas from :mod:`theory.proxy`, evaluated in mpmath at ``--dps`` digits). The JSON layout
-is the one of DESIGN.md; a number beyond float64's range (B_Edelman or alpha of a very deep model) is
-written as a decimal string instead of a JSON number, never as inf.
+is documented in docs/architecture.md; a number beyond float64's range (B_Edelman or alpha of a very
+deep model) is written as a decimal string instead of a JSON number, never as inf.
 """
 
 from __future__ import annotations
@@ -20,37 +20,18 @@ import mpmath
 from numerics.evaluate import DEFAULT_DPS
 from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
-from numerics.proxies import MatrixProxy, ProxyReport, proxies
+from numerics.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
 from numerics.safe_io import os_problem
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
-from theory.errors import InvalidArgument
+from paper_checks.run_metadata import run_block, weights_sha256
+from theory.errors import InvalidArgument, require
 from theory.proxy import MatrixKind
 
 HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
-MATRIX_KEYS = (
-    "layer",
-    "head",
-    "kind",
-    "rows",
-    "cols",
-    "rank",
-    "spectral_norm",
-    "frobenius_norm",
-    "norm_21",
-    "alpha",
-    "gamma",
-    "p_opt",
-    "contribution",
-    "p_continuous",
-    "contribution_continuous",
-    "scale",
-    "nuclear_norm",
-    "norm_11",
-    "stable_rank",
-)
-"""Columns of the per-matrix rows: DESIGN.md's keys first, then extras."""
+MATRIX_KEYS = ROW_COLUMNS
+"""Columns of the per-matrix rows: the documented keys first, then extras."""
 
 
 CLI_MAX_DPS = 2000
@@ -71,20 +52,25 @@ def bounded(option: str, name: str, value: int, low: int, high: int) -> int:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bound``."""
     add_model_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print the report as JSON (DESIGN.md layout)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (documented layout)")
     parser.add_argument(
         "--csv",
         metavar="FILE",
         help="also write one row per matrix to FILE as CSV (written atomically; an existing FILE is "
         "replaced only with --force, an input of the run never)",
     )
-    parser.add_argument("--force", action="store_true", help="let --csv replace an existing file")
+    parser.add_argument(
+        "--force", action="store_true", help="let --csv or --parquet replace an existing file"
+    )
     parser.add_argument(
         "--dps",
         type=int,
         default=DEFAULT_DPS,
         metavar="D",
         help=f"decimal digits, 15 to {CLI_MAX_DPS} (default {DEFAULT_DPS})",
+    )
+    parser.add_argument(
+        "--parquet", metavar="FILE", help="also write one row per matrix to FILE as Parquet (needs pyarrow)"
     )
     parser.add_argument(
         "--grid-m",
@@ -109,34 +95,12 @@ def number(value: mpmath.mpf) -> float | str:
 
 
 def matrix_row(row: MatrixProxy) -> dict[str, Any]:
-    """One matrix as a dict with the keys of :data:`MATRIX_KEYS`."""
-    spec = row.spectrum
-    rows, cols = spec.shape
-    return {
-        "layer": row.matrix.layer,
-        "head": row.matrix.head,
-        "kind": row.matrix.kind.value,
-        "rows": rows,
-        "cols": cols,
-        "rank": spec.rank,
-        "spectral_norm": spec.spectral_norm,
-        "frobenius_norm": spec.frobenius_norm,
-        "norm_21": spec.norm_21,
-        "alpha": number(row.alpha),
-        "gamma": number(row.gamma),
-        "p_opt": float(row.p_opt),
-        "contribution": number(row.contribution),
-        "p_continuous": row.choice.p_continuous,
-        "contribution_continuous": number(row.choice.value_continuous),
-        "scale": number(row.scale),
-        "nuclear_norm": spec.nuclear_norm,
-        "norm_11": spec.norm_11,
-        "stable_rank": spec.stable_rank,
-    }
+    """One matrix as a JSON-ready dict with the keys of :data:`MATRIX_KEYS`."""
+    return {k: number(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
 
 
 def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
-    """The DESIGN.md layout: model, L, N, heads, m, proxies {ours, edelman}, matrices; plus signature."""
+    """The documented layout: model, L, N, heads, m, proxies {ours, edelman}, matrices; plus signature."""
     return {
         "model": model,
         "L": report.num_layers,
@@ -146,7 +110,7 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
         "proxies": {"ours": number(report.ours), "edelman": number(report.edelman)},
         "matrices": [matrix_row(row) for row in report.matrices],
         "source": report.source,
-        "provenance": "exact (SPEC.md section 3; authors' bounds.py)",
+        "provenance": "exact (docs: proxies; authors' bounds.py)",
         "signature": report.signature,
     }
 
@@ -176,6 +140,18 @@ def checkpoint_inputs(model: str) -> tuple[Path, ...]:
         return (path, path.parent / "config.json")
     except (OSError, RuntimeError):  # the loader reports on such a path
         return (path,)
+
+
+def write_parquet(path: Path, report: ProxyReport) -> None:
+    """The rows of :meth:`ProxyReport.to_frame` as a Parquet file (pandas and pyarrow, extra analysis),
+    written atomically."""
+    try:
+        with atomic_path(path) as temporary:
+            report.to_frame().to_parquet(temporary, index=False)
+    except OSError as error:
+        raise InvalidArgument(
+            f"--parquet {os.fspath(path)!r} cannot be written: {os_problem(error)}"
+        ) from None
 
 
 def _spread(values: Sequence[Any]) -> str:
@@ -235,15 +211,21 @@ def run(args: argparse.Namespace) -> int:
     bounded("--dps", "dps", args.dps, 15, CLI_MAX_DPS)
     if args.grid_m is not None:
         bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)
-    csv_path = None
+    csv_path = parquet_path = None
     if args.csv is not None:
         csv_path = check_target("--csv", args.csv, force=args.force, inputs=checkpoint_inputs(args.model))
+    if args.parquet is not None:
+        require("pyarrow", "analysis")
+        parquet_path = check_target(
+            "--parquet", args.parquet, force=args.force, inputs=checkpoint_inputs(args.model)
+        )
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
     report = proxies(checkpoint, m=args.grid_m, dps=args.dps)
     payload = report_json(report, args.model)
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
+    payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
@@ -254,5 +236,7 @@ def run(args: argparse.Namespace) -> int:
     rendered = json_text(payload, f"the report of {args.model}", indent=1)  # NaN/inf refused before any write
     if csv_path is not None:
         write_csv(csv_path, payload["matrices"])
+    if parquet_path is not None:
+        write_parquet(parquet_path, report)
     print(rendered if args.json else text)
     return 0

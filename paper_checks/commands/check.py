@@ -1,16 +1,19 @@
-"""``specbound check``: every claim of SPEC.md section 5 gets a verdict, with provenance and evidence."""
+"""``specbound check``: every claim of docs/claims.md gets a verdict, with provenance and evidence."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from numerics.progress import progress
+from paper_checks.compare import changes, format_changes, load_claims
 from paper_checks.context import RunContext
 from paper_checks.output_files import json_text, prepare_folder
 from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select
 from paper_checks.report import REPORT_FILES, write_report
+from paper_checks.run_metadata import run_block
 
 HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
 
@@ -46,6 +49,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--certify",
         action="store_true",
         help="also decide the real-weight facts of claims 10 and 11 with certified intervals (slower)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="OLD.json",
+        help="also show what changed since an earlier run (its --json output or claims.json)",
     )
     parser.add_argument(
         "--claims-dir",
@@ -99,22 +107,30 @@ def exit_status(results: Sequence[ClaimResult]) -> int:
 def run(args: argparse.Namespace) -> int:
     """Print the verdicts (before the report is written), then write the report; the exit status is
     :func:`exit_status` (1: a claim refuted, 3: a check crashed)."""
+    old = load_claims(args.compare) if args.compare else None  # a bad file fails before the long run
     results, context = evaluate_claims(args.only, args.claims_dir, args.report, args.certify, args.force)
+    run_info = run_block(args, context.input_hashes())
+    rows = changes(old, [r.to_json() for r in results]) if old is not None else None
     if args.json:
         try:
             if context.figure_dir is not None:
-                results = write_report(results, context, context.figure_dir)
+                results = write_report(results, context, context.figure_dir, run_info)
         finally:  # the verdicts are printed even when the report cannot be written
-            print(json_text({"claims": [r.to_json() for r in results]}, "the verdicts"))
+            document: dict[str, Any] = {"claims": [r.to_json() for r in results], "run": run_info}
+            if rows is not None:
+                document["compare"] = {"old": args.compare, "changes": rows}
+            print(json_text(document, "the verdicts"))
     else:
         print(format_table(results), flush=True)
         if context.figure_dir is not None:
-            results = write_report(results, context, context.figure_dir)
+            results = write_report(results, context, context.figure_dir, run_info)
         counts = {v: sum(r.verdict.value == v for r in results) for v in ("verified", "refuted", "open")}
         print(
             f"\n{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
             f"{counts['open']} open" + (f"; report in {args.report}" if args.report else "")
         )
+        if rows is not None:
+            print("\n" + format_changes(rows, args.compare))
     crashed = [r for r in results if r.crashed]
     for r in crashed:
         print(f"specbound check: claim {r.id} crashed: {r.error}", file=sys.stderr)

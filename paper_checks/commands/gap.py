@@ -10,7 +10,6 @@ table bound / measured gap. ``--report DIR`` writes ``DIR/gap.md`` and ``DIR/gap
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 from numerics.synthetic.gap import (
@@ -22,6 +21,7 @@ from numerics.synthetic.gap import (
     train_grid,
 )
 from paper_checks.output_files import json_text, prepare_folder, write_text_atomically
+from paper_checks.run_metadata import markdown, run_block
 from theory.errors import InvalidArgument, require
 
 REPORT_FILES = ("gap.md", "gap.json")
@@ -69,12 +69,13 @@ def run(args: argparse.Namespace) -> int:
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)
     seconds = time.perf_counter() - start
+    document = {**table.to_json(), "run": run_block(args)}
     if args.json:
-        print(json.dumps({**table.to_json(), "seconds": round(seconds, 1)}, indent=2))
+        print(json_text({**document, "seconds": round(seconds, 1)}, "the gap table", indent=2))
     else:
         print(table.to_markdown())
         print(f"{len(trained)} models trained and bounded in {seconds:.1f} s")
     if directory is not None:
-        write_text_atomically(directory / "gap.md", table.to_markdown())
-        write_text_atomically(directory / "gap.json", json_text(table.to_json(), "gap.json") + "\n")
+        write_text_atomically(directory / "gap.md", f"{markdown(document['run'])}\n\n{table.to_markdown()}")
+        write_text_atomically(directory / "gap.json", json_text(document, "gap.json") + "\n")
     return 0

@@ -1,7 +1,7 @@
 """``specbound inspect [MODEL]``: the shape of a checkpoint and the spectral norms of its layers.
 
 Per layer: the spectral norm (largest singular value, float64 LAPACK SVD of the exact upcast) of
-Wq, Wk, Wv, Wo, Win, Wout, and max_h ||QK_h||_2 with QK_h = Wq[hs,:]^T Wk[hs,:] (SPEC.md section 2,
+Wq, Wk, Wv, Wo, Win, Wout, and max_h ||QK_h||_2 with QK_h = Wq[hs,:]^T Wk[hs,:] (docs: matrices,
 exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectrum`).
 """
 
@@ -17,6 +17,7 @@ from numerics.matrices import extract_matrices
 from numerics.spectrum import spectrum
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
+from paper_checks.run_metadata import run_block, weights_sha256
 from theory.proxy import MatrixKind
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
@@ -105,5 +106,7 @@ def format_table(report: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
     report = inspect_model(args.model, args.num_heads)
+    weights = load_weights(args.model, num_heads=args.num_heads)  # cached: the load inspect_model made
+    report["run"] = run_block(args, {args.model: weights_sha256(weights)})
     print(json_text(report, f"the inspection of {args.model}") if args.json else format_table(report))
     return 0

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 
 from paper_checks.context import RunContext
-from paper_checks.output_files import atomic_path, json_text, prepare_folder
+from paper_checks.output_files import json_text, prepare_folder
+from paper_checks.run_metadata import run_block
 from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
 from theory.errors import InvalidArgument
 
@@ -38,7 +39,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--figures",
         metavar="DIR",
-        help=f"write {' and '.join(FIGURES)} to DIR (checked writable before the work, written atomically)",
+        help=f"write {' and '.join(FIGURES)} (and each as PDF and SVG) to DIR (checked writable before the "
+        "work, written atomically)",
     )
     parser.add_argument("--force", action="store_true", help="let --figures replace existing figures")
 
@@ -71,11 +73,11 @@ def run(args: argparse.Namespace) -> int:
     directory = prepare_folder("--figures", args.figures, FIGURES, args.force) if args.figures else None
     context = RunContext(quick=args.grid != "full", user_checkpoints=tuple(args.paths))
     study = run_study(context, grid, args.paths, include_real=not args.no_real)
-    print(json_text(study.to_json(), "the scaling study") if args.json else format_study(study), flush=True)
+    document = {**study.to_json(), "run": run_block(args, context.input_hashes())}
+    print(json_text(document, "the scaling study") if args.json else format_study(study), flush=True)
     if directory is not None:
         from paper_checks.figures import proxy_scaling
 
         for name, axis in FIGURES.items():
-            with atomic_path(directory / name) as temporary:
-                proxy_scaling(study.points, axis, temporary)
+            proxy_scaling(study.points, axis, directory / name)
     return 0

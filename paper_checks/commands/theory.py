@@ -18,16 +18,21 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print every lemma; a failing check is reported (exit status 0), never raised."""
+    from numerics.progress import stage
+    from paper_checks.run_metadata import run_block
     from theory.registry import run_all_checks
 
+    stage("theory: running the symbolic self-checks of every lemma")
     report = run_all_checks()
     if args.json:
         document: dict[str, object] = {"lemmas": [lemma.to_json() for lemma, _ in report.entries]}
         document["helper_controls"] = [r.to_json() for r in report.controls]
         document["summary"] = {"checks": report.total, "failed": len(report.failed)}
+        document["run"] = run_block(args)
         if args.regimes:
             from theory.regimes import to_json
 
+            stage("theory: deriving the regime table (sympy limits)")
             document["regimes"] = json.loads(to_json())
         print(json.dumps(document, indent=2))
         return 0
@@ -53,5 +58,6 @@ def run(args: argparse.Namespace) -> int:
     if args.regimes:
         from theory.regimes import to_markdown
 
+        stage("theory: deriving the regime table (sympy limits)")
         print(to_markdown())
     return 0

@@ -3,7 +3,7 @@
 Each ``check_*`` function runs a hypothesis property against a given Formula and raises AssertionError
 when the formula violates it; the tests call them with the theory's formulas, and ``test_mutants.py``
 calls the same functions with deliberately broken formulas and asserts that they fail. The expected
-values (sqrt(N rank), N^{3/4} (s ||W||_F)^{1/2}, K_2 = 24 sqrt 3, ...) are typed here from SPEC.md and
+values (sqrt(N rank), N^{3/4} (s ||W||_F)^{1/2}, K_2 = 24 sqrt 3, ...) are typed here from the docs and
 theory.assembled's docstring: they are the independent statements the formulas must agree with.
 """
 
@@ -13,6 +13,7 @@ import dataclasses
 import math
 
 import numpy as np
+import sympy as sp
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from numerics.matrices import extract_matrices
 from numerics.posthoc import contribution
 from numerics.spectrum import spectrum
 from numerics.strategies import matrices_with_spectrum, schatten_indices, transformer_weights, with_spectrum
+from numerics.testing import check_dominates, check_limit, check_monotone
 from theory import assembled, interpolation, schatten
 from theory.formula import Formula
 from theory.proxy import SUMMAND, MatrixKind
@@ -39,7 +41,7 @@ def _numeric(formula: Formula):
 
 
 def _power_sum(sigma: np.ndarray, p: float) -> float:
-    """S_p = sum over the nonzero sigma_i of sigma_i^p; the rank at p = 0 (SPEC.md section 1)."""
+    """S_p = sum over the nonzero sigma_i of sigma_i^p; the rank at p = 0 (docs: notation)."""
     nonzero = sigma[sigma > 0]
     return float(nonzero.size) if p == 0 else float(np.sum(nonzero**p))
 
@@ -141,15 +143,18 @@ def test_assembled_gap_term_dominates_the_confidence_term_and_is_monotone():
 
 
 def test_interpolation_exponents_are_monotone_in_p_with_the_stated_endpoints():
+    # through numerics.testing, the module a user points at their own bound
     exponents = {str(b): e for b, e in interpolation.theorem_exponents().items()}
-    ps = np.linspace(1e-9, 2.0, 201)
-    values = {
-        name: np.array([float(e.subs(interpolation.p, x)) for x in ps]) for name, e in exponents.items()
-    }
-    assert np.all(np.diff(values["N"]) > 0) and math.isclose(values["N"][-1], 1.5)
-    assert np.all(np.diff(values["S"]) < 0) and math.isclose(values["S"][-1], 0.5)
-    assert np.all(np.diff(values["s"]) > 0) and math.isclose(values["s"][0], 0.0, abs_tol=1e-8)
-    assert np.all(-values["epsilon"] <= 1.0 + 1e-12)  # entropy ~ eps^{-2p/(p+2)}: Dudley converges
+    p, domain = interpolation.p, {interpolation.p: (0.0, 2.0)}
+    check_monotone(exponents["N"], p, domain)
+    check_monotone(exponents["S"], p, domain, increasing=False)
+    check_monotone(exponents["s"], p, domain)
+    check_limit(exponents["N"], p, 2.0, sp.Rational(3, 2), domain)
+    check_limit(exponents["S"], p, 2.0, sp.Rational(1, 2), domain)
+    check_limit(exponents["s"], p, 0.0, sp.Integer(0), domain)
+    check_dominates(
+        sp.Integer(1), -exponents["epsilon"], domain
+    )  # entropy ~ eps^{-2p/(p+2)}: Dudley converges
 
 
 def _tail_bound() -> Formula:

@@ -1,4 +1,4 @@
-"""``specbound bound`` on a tiny checkpoint: DESIGN.md JSON layout, CSV, table, exit status 2 on bad input."""
+"""``specbound bound`` on a tiny checkpoint: the documented JSON layout, CSV, table, exit 2 on bad input."""
 
 from __future__ import annotations
 

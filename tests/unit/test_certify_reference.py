@@ -1,6 +1,6 @@
-"""An independent float64 implementation of SPEC.md section 3, and the certified proxies checked against it.
+"""An independent float64 implementation of docs: proxies, and the certified proxies checked against it.
 
-``reference_proxies`` is plain numpy written from SPEC.md alone (dense products, dense SVDs, no theory or
+``reference_proxies`` is plain numpy written from the docs alone (dense products, dense SVDs, no theory or
 numerics code), so that the certified balls are compared with a value computed another way. The slow
 tier (tests/slow/test_certify_real.py) runs the same comparison on the two real MiniLM models.
 """
@@ -18,7 +18,7 @@ from numerics.loading.weights import LayerWeights, TransformerWeights
 
 
 def reference_proxies(weights: TransformerWeights) -> dict[str, object]:
-    """B_ours, B_Edelman and per-matrix post hoc p of SPEC.md section 3 in plain float64 numpy."""
+    """B_ours, B_Edelman and per-matrix post hoc p of docs: proxies in plain float64 numpy."""
     depth, n, heads = weights.num_layers, weights.hidden_size, weights.num_heads
     dh = n // heads
     layers = []

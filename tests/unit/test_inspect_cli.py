@@ -168,7 +168,7 @@ def test_acceptance_minilm_l6_against_transformers(capsys):
     status, out, _ = run_cli(capsys, "minilm-l6", "--json")
     assert status == 0
     check_real_report(json.loads(out), 6, reference)
-    # the research note's regression values (weights.md section 2c), 4 significant digits
+    # regression values measured when the loader was written, 4 significant digits
     assert reference["wq"] == pytest.approx(6.125, abs=5e-4) and reference["qk_max"] == pytest.approx(
         33.78, abs=5e-3
     )

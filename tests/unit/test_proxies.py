@@ -2,7 +2,7 @@
 
 The model: N = 4, H = 2 heads (d_h = 2), F = 8, Wq = a I, Wk = b I, Wv = c I, Wo = d I, Win = e [I; 0],
 Wout = f [I, 0]. Then QK_h = ab E_h and Vt_h = cd E_h (E_h the identity on the head's two coordinates),
-M_in and M_out have four singular values e resp. f, and SPEC.md section 3 reduces to closed forms typed
+M_in and M_out have four singular values e resp. f, and docs: proxies reduces to closed forms typed
 below in mpmath, independently of theory.proxy.
 """
 
@@ -188,7 +188,7 @@ def test_too_deep_for_float64_is_finite_and_correct():
 
 
 def test_default_grid_m_is_ceil_l_plus_ln_n():
-    # the table of research/paper-reconstruction.md section 6.4
+    # m = ceil(L + ln N), docs: notation
     assert default_grid_m(2, 128) == 7
     assert default_grid_m(6, 384) == 12
     assert default_grid_m(12, 768) == 19

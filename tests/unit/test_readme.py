@@ -58,3 +58,14 @@ def test_readme_library_snippet_prints_the_minilm_l3_proxies(capsys):
     assert ours == pytest.approx(reference["ours"], rel=1e-9)
     assert edelman == pytest.approx(reference["edelman"], rel=1e-9)
     assert any(row["p_opt"] > 0 for row in reference["rows"])  # so B_ours sees a scale gamma alpha L
+
+
+def test_readme_property_check_example_runs_and_catches_a_wrong_exponent():
+    snippet = next(block for block in _python_blocks() if "from numerics.testing import" in block)
+    namespace: dict[str, object] = {}
+    exec(compile(snippet, str(README), "exec"), namespace)  # the five checks pass on the right bound
+    wrong = namespace["my_bound"] * namespace["s"]  # one power of s too many
+    with pytest.raises(AssertionError, match="not homogeneous"):
+        namespace["check_homogeneous"](
+            wrong, [namespace["s"]], namespace["p"] / (namespace["p"] + 2), namespace["domain"]
+        )

@@ -67,7 +67,7 @@ def test_rank_of_a_product_uses_the_product_size_in_the_tolerance():
 
 
 def test_small_singular_values_keep_float64_accuracy():
-    # the Gram-matrix eigenvalue route loses about 1e-3 relative on sigma_min = 1e-7 (research/anchors.md C4)
+    # the Gram-matrix eigenvalue route loses about 1e-3 relative on sigma_min = 1e-7
     rng = np.random.default_rng(2)
     q1, _ = np.linalg.qr(rng.standard_normal((60, 60)))
     q2, _ = np.linalg.qr(rng.standard_normal((60, 60)))

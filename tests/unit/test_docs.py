@@ -1,0 +1,117 @@
+"""The documentation is the repository's own: the tutorial's code runs, the docs cover the notation and
+every step number ``specbound theory`` prints, and no tracked file, help text or output names a path
+outside the repository (a copy of the tracked files is checked, as a fresh clone would be)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from paper_checks.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+# written in pieces so that this file does not match itself (parent path, team-note names, shared folder)
+FORBIDDEN = re.compile("|".join([r"\.\./", "SPEC" + r"\.md", "DESIGN" + r"\.md", "shared" + "/"]))
+
+
+@pytest.fixture(scope="module")
+def theory_output() -> tuple[str, str]:
+    """``specbound theory --json`` run once for this module (its self-checks take seconds): stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["theory", "--json"]) == 0
+    return out.getvalue(), err.getvalue()
+
+
+def _python_blocks(path: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), flags=re.S)
+
+
+def _tracked_files() -> list[Path]:
+    """The tracked files (git ls-files), or every file outside caches when this is not a checkout."""
+    try:
+        listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+        return [ROOT / line for line in listed.stdout.splitlines() if (ROOT / line).is_file()]
+    except (OSError, subprocess.CalledProcessError):
+        skipped = {
+            ".git",
+            ".venv",
+            "__pycache__",
+            ".pytest_cache",
+            ".mypy_cache",
+            ".ruff_cache",
+            ".hypothesis",
+        }
+        return [p for p in ROOT.rglob("*") if p.is_file() and not skipped & set(p.relative_to(ROOT).parts)]
+
+
+@pytest.mark.real_weights
+def test_tutorial_code_blocks_run_in_order(capsys):
+    pytest.importorskip("onnx", reason="the tutorial loads minilm-l3, which needs onnx and its model package")
+    namespace: dict[str, object] = {}
+    blocks = _python_blocks(DOCS / "tutorial.md")
+    assert len(blocks) >= 5
+    for block in blocks:
+        exec(compile(block, str(DOCS / "tutorial.md"), "exec"), namespace)
+    out = capsys.readouterr().out
+    assert "B_ours = 10243.21" in out and "77 of 78 matrices take p = 0" in out
+    assert "is not homogeneous of degree" in out  # the planted mistake of step 4 was caught
+
+
+def test_mathematics_defines_the_notation_and_every_step_the_cli_prints(theory_output):
+    text = (DOCS / "mathematics.md").read_text(encoding="utf-8")
+    for term in ("alpha_l", "gamma", "xi_l", "S_p(W)", "P_m", "C2(W)", "(2,1)", "s = gamma alpha_l L"):
+        assert term in text, term
+    for tag in ("`exact`", "`standard`", "`reconstructed`", "`derived`"):
+        assert tag in text
+    steps = {str(lemma["step"]) for lemma in json.loads(theory_output[0])["lemmas"]}
+    documented = set(re.findall(r"^\| (\d+) \|", text, flags=re.M))
+    assert steps and steps <= documented
+
+
+def test_claims_doc_lists_twelve_claims_and_the_three_verdicts():
+    text = (DOCS / "claims.md").read_text(encoding="utf-8")
+    assert [int(n) for n in re.findall(r"^\| (\d+) \|", text, flags=re.M)] == list(range(1, 13))
+    for verdict in ("`verified`", "`refuted`", "`open`"):
+        assert verdict in text
+
+
+def test_a_copy_of_the_tracked_files_names_no_path_outside_it(tmp_path):
+    copy = tmp_path / "clone"
+    for path in _tracked_files():
+        target = copy / path.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    assert (copy / "README.md").is_file() and (copy / "docs" / "mathematics.md").is_file()
+    offenders = []
+    for path in copy.rglob("*"):
+        if path.is_file() and path.suffix in {".py", ".md", ".toml", ".txt", ".cfg", ""}:
+            for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+                if FORBIDDEN.search(line):
+                    offenders.append(f"{path.relative_to(copy)}:{number}: {line.strip()}")
+    assert offenders == []
+    # every relative link of the docs and the README points at a file of the copy
+    for page in [copy / "README.md", *(copy / "docs").glob("*.md")]:
+        for link in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            assert (page.parent / link).exists(), f"{page.name} links to missing {link}"
+
+
+def test_help_texts_and_outputs_name_no_path_outside_the_repository(capsys, theory_output):
+    parser = build_parser()
+    texts = [parser.format_help()]
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    texts += [command.format_help() for command in subparsers.choices.values()]
+    assert len(texts) >= 7  # specbound and its six commands
+    assert main(["check", "--only", "1,2,3"]) == 0
+    captured = capsys.readouterr()
+    texts += [*theory_output, captured.out, captured.err]
+    for text in texts:
+        assert not FORBIDDEN.search(text), FORBIDDEN.search(text)

@@ -1,0 +1,52 @@
+"""Progress goes to stderr only: a line per stage off a terminal when the command line asks for it,
+nothing from a library call, nothing with --quiet; stdout keeps only the result."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from numerics import progress as progress_module
+from numerics.progress import configure, progress, stage
+from paper_checks.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _default_settings():
+    yield
+    configure()
+
+
+def test_library_default_is_silent_off_a_terminal(capsys):
+    assert list(progress(range(3), label="work")) == [0, 1, 2]
+    stage("a stage")
+    assert capsys.readouterr() == ("", "")
+
+
+def test_stage_lines_go_to_stderr_and_quiet_silences_them(capsys):
+    configure(stage_lines=True)
+    assert list(progress([1, 2], label="work")) == [1, 2]
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines()[0] == "work: starting (2 items)"
+    assert err.splitlines()[1].startswith("work: 2 items done in ")
+    configure(quiet=True, stage_lines=True)
+    assert list(progress([1, 2], label="work")) == [1, 2]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_terminal_gets_a_tqdm_bar_on_stderr(capsys, monkeypatch):
+    pytest.importorskip("tqdm", reason="the bar needs tqdm (specbound[progress])")
+    monkeypatch.setattr(progress_module, "_terminal", lambda: True)
+    assert list(progress(range(5), label="bar")) == list(range(5))
+    out, err = capsys.readouterr()
+    assert out == "" and "bar:" in err and "/5 " in err  # tqdm drew its bar, on stderr
+
+
+def test_theory_json_on_stdout_stays_clean_with_stage_lines_on_stderr(capsys):
+    assert main(["theory", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["summary"]["checks"] > 0  # stdout is exactly one JSON document
+    assert "theory: running the symbolic self-checks" in err
+    assert main(["theory", "--json", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
