@@ -254,6 +254,20 @@ def layer_norms(norms: Mapping[ShellKey, Number]) -> dict[tuple[int, int, Matrix
     return {key: value for key, value in norms.items() if not isinstance(key, str)}
 
 
+def grid_terms(
+    spec: Spectrum, scale: mpmath.mpf, dimension: int, points: Sequence[Fraction], dps: int
+) -> list[tuple[Fraction, int, mpmath.mpf]]:
+    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) at every grid point p: the Schatten sum S_p of ``spec``
+    rounded up to its shell Shat_j (SCHATTEN_SHELL), then the per-matrix entropy coefficient of
+    theory.assembled (reconstructed Theorem 3.1) at that shell, scale ``scale`` and dimension N."""
+    options = []
+    for q in points:
+        schatten = schatten_power_sum(spec, q, dps=dps)
+        j, rounded = _shell(theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps)
+        options.append((q, j, evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=rounded, s=scale, N=dimension)))
+    return options
+
+
 def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
     """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
     j = int(evaluate(index_formula, dps=dps, **{argument_names(index_formula)[0]: value}, **extra))
@@ -318,16 +332,7 @@ def assembled_bound(
                 matrix, rounded, alphas, count, margin, functools.partial(evaluate, dps=dps)
             )
             dimension = max(spec.shape)
-            best = None
-            for q in points:
-                schatten = schatten_power_sum(spec, q, dps=dps)
-                j, schatten_rounded = _shell(
-                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps
-                )
-                term = evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=schatten_rounded, s=scale, N=dimension)
-                if best is None or term < best[2]:
-                    best = (q, j, term)
-            assert best is not None  # the grid has 2m + 1 >= 3 points
+            best = min(grid_terms(spec, scale, dimension, points, dps), key=lambda option: option[2])
             spectral_shell, norm = shells[matrix_key(matrix)]
             rows.append(
                 AssembledMatrix(

@@ -41,8 +41,9 @@ class Option:
 def options_of(bound: AssembledBound, spectra: Sequence[tuple[NamedMatrix, Spectrum]]) -> list[list[Option]]:
     """Every matrix of ``bound`` at every p of its grid: MATRIX_TERM(p, Shat(p), s_i, N_i) and its peeling
     cost, from the same theory.assembled formulas and shells numerics.assembled evaluates."""
-    from numerics.assembled import _shell
-    from numerics.evaluate import evaluate, schatten_power_sum
+    from numerics.assembled import ReadOut, grid_terms
+    from numerics.evaluate import evaluate
+    from numerics.spectrum import spectrum
     from theory import assembled as theorem
     from theory.proxy import grid
 
@@ -51,20 +52,15 @@ def options_of(bound: AssembledBound, spectra: Sequence[tuple[NamedMatrix, Spect
     table = []
     with mpmath.workdps(bound.dps):
         for row in bound.matrices:
-            spec = by_label[row.matrix.label]
+            matrix = row.matrix
+            spec = spectrum(matrix.dense()) if isinstance(matrix, ReadOut) else by_label[matrix.label]
             spectral_peel = evaluate(theorem.PEEL_COST, dps=bound.dps, j=row.spectral_shell)
-            options = []
-            for q in points:
-                power_sum = schatten_power_sum(spec, q, dps=bound.dps)
-                j, rounded = _shell(
-                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, power_sum, bound.dps
-                )
-                term = evaluate(
-                    theorem.MATRIX_TERM, dps=bound.dps, p=q, S=rounded, s=row.scale, N=row.dimension
-                )
-                peel = spectral_peel + evaluate(theorem.PEEL_COST, dps=bound.dps, j=j)
-                options.append(Option(q, term, peel))
-            table.append(options)
+            table.append(
+                [
+                    Option(q, term, spectral_peel + evaluate(theorem.PEEL_COST, dps=bound.dps, j=j))
+                    for q, j, term in grid_terms(spec, row.scale, row.dimension, points, bound.dps)
+                ]
+            )
     return table
 
 
