@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     went away.
     """
     args = build_parser().parse_args(argv)
-    configure_progress(quiet=args.quiet, stage_lines=True)
+    configure_progress(quiet=args.quiet, stage_lines=_is_long(args))
     try:
         with single_threaded_blas():
             status = int(args.run(args))
@@ -85,6 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     finally:
         configure_progress()  # back to the library's default (a bar on a terminal only)
+
+
+LONG_COMMANDS = ("theory", "check", "scaling", "gap", "correlate", "prove")
+"""Commands that report a line per stage on stderr off a terminal (``bound`` only with ``--certify``); the
+quick ones stay silent, so a bad input gives exactly one line on stderr."""
+
+
+def _is_long(args: argparse.Namespace) -> bool:
+    return args.command in LONG_COMMANDS or bool(getattr(args, "certify", False))
 
 
 def _error_line(command: str, message: str) -> None:

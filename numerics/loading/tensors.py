@@ -40,19 +40,9 @@ class SafetensorsFiles:
     shard_of: dict[str, Path] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        from safetensors import SafetensorError, safe_open
-
-        for path in self.paths:
-            try:
-                with safe_open(str(path), framework="numpy") as handle:
-                    for name in handle.keys():  # noqa: SIM118 (a safe_open handle is not a dict)
-                        self.shard_of.setdefault(name, path)
-            except SafetensorError as error:
-                raise CheckpointError(
-                    f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"
-                ) from None
-            except OSError as error:
-                raise CheckpointError(f"{path} cannot be read: {error}") from None
+        for path in self.paths:  # names only (no tensor read), with the reader's error handling
+            for name in read_safetensors(path, lambda _: False)[1]:
+                self.shard_of.setdefault(name, path)
 
     @property
     def names(self) -> tuple[str, ...]:

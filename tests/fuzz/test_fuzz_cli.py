@@ -329,7 +329,18 @@ def test_pytorch_bin_checkpoints(dtype, magnitude, config, payload):
     dtype=mostly(np.float32, [np.float16, np.float64, np.int8, np.int32, object]),
     magnitude=mostly(1.0, MAGNITUDES + SPECIALS),
     cycle=mostly(False, [True]),
-    external=mostly(None, ["weights.bin", "../outside.bin", "/etc/passwd", "link", "loop", "fifo", "gone"]),
+    external=mostly(
+        None,
+        [
+            "weights.bin",
+            os.path.join(os.pardir, "outside.bin"),
+            "/etc/passwd",
+            "link",
+            "loop",
+            "fifo",
+            "gone",
+        ],
+    ),
     damage=mostly(None, ["truncate", "garbage"]),
 )
 def test_onnx_checkpoints(dtype, magnitude, cycle, external, damage):
