@@ -2,9 +2,9 @@
 
 A checkpoint path may name anything: a FIFO (opening it blocks until a writer comes, and a blocked
 ``open`` ignores Ctrl-C), a device such as ``/dev/zero`` (endless), a directory, a symlink loop, a file
-the OS refuses to open, or (through a symlink or a parent-folder step) a file outside the checkpoint's folder. The
-helpers here turn each case into one :class:`~theory.errors.CheckpointError` naming the path and the
-problem, before any reader (safetensors, torch, onnx) touches it.
+the OS refuses to open, or (through a symlink or a parent-folder step) a file outside the checkpoint's
+folder. The helpers here turn each case into one :class:`~theory.errors.CheckpointError` naming the path and
+the problem, before any reader (safetensors, torch, onnx) touches it.
 """
 
 from __future__ import annotations

@@ -370,7 +370,7 @@ def test_7_verdicts_are_printed_even_when_the_report_cannot_be_written(tmp_path,
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(report, "_figures", disk_full)
-    status, out, err = call(capsys, "check", "--only", "1", "--report", tmp_path / "out")
+    status, out, err = call(capsys, "check", "--quiet", "--only", "1", "--report", tmp_path / "out")
     assert_error_line(status, err, "check", "no space left on device")
     assert out.splitlines()[1].startswith("1 ") and "verified" in out.splitlines()[1]
 
@@ -435,7 +435,9 @@ def test_9_the_same_checkpoint_given_twice_or_copied_counts_once(tmp_path, capsy
 def test_9_a_non_checkpoint_subfolder_is_skipped_with_a_warning_naming_it(tmp_path, capsys):
     checkpoint(tmp_path / "models" / "a")
     (tmp_path / "models" / ".git" / "objects").mkdir(parents=True)
-    status, out, err = call(capsys, "scaling", "--grid", "none", "--no-real", "--json", tmp_path / "models")
+    status, out, err = call(
+        capsys, "scaling", "--quiet", "--grid", "none", "--no-real", "--json", tmp_path / "models"
+    )
     assert status == 0, err
     assert [p["label"] for p in strict_json(out)["points"]] == [str(tmp_path / "models" / "a")]
     assert err.count("\n") == 1 and "warning: skipping" in err and ".git" in err
