@@ -1,0 +1,213 @@
+"""The three rules that decide ``gap >= 0`` (or ``> 0``) on a box, as checkable primitives.
+
+Both the search (which chooses a rule per box) and the checker (which re-verifies the choice from the
+certificate alone) are built on these functions; each is a statement of real analysis with its proof:
+
+- enclosure: if an interval enclosure of the gap (of the expression as stated, or of sympy's factored
+  form, an identity) has lower end >= 0 (> 0), the claim holds on the box;
+- monotone: if the interval enclosure of d gap / d v has a sign on the box, the minimum over the box is
+  on one face (v = lo for an increasing gap, v = hi for a decreasing one); the face is the gap with that
+  value substituted (sympy ``subs``), or, at an infinite end, the limit (:mod:`theory.prover.unbounded`).
+  A strict claim at an *open* end of the domain needs only the non-strict claim on the face when the
+  derivative is strictly signed (the infimum is then not attained). The gap must be continuous in v,
+  so expressions with floor/ceiling of v never use this rule;
+- critical point (convexity): if d gap / d v vanishes at v = c(other variables) (sympy simplifies
+  d gap/dv at c to 0) and d^2 gap / d v^2 >= 0 on the box with v's range widened to contain c, then
+  gap >= gap|_{v = c} on the box (the tangent at c lies below a convex function), so the claim reduces to
+  the reduced gap h = gap|_{v = c} on the remaining variables. This decides statements that touch 0
+  (exp(x) >= 1 + x at 0, x log x >= -1/e at 1/e, AM-GM on the diagonal, Young on a^p = b^q), which no
+  enclosure can.
+
+Provenance: derived (mean value theorem, convexity; standard interval-analysis arguments).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+import sympy as sp
+
+from theory.prover.box import Box
+from theory.prover.domain import Bound, Domain
+from theory.prover.evaluate import DEFAULT_PRECISION, POINT_PRECISION, UnsupportedExpression, evaluate, span
+from theory.prover.intervals import Interval, Undefined, hull
+from theory.prover.unbounded import limit_at_infinity
+
+
+
+def _split_absolute_values(expr: sp.Expr) -> sp.Expr:
+    """|a b| -> |a| |b| everywhere (an identity over the reals), then sympy's factor."""
+    split = expr.replace(
+        lambda e: isinstance(e, sp.Abs) and isinstance(e.args[0], sp.Mul),
+        lambda e: sp.Mul(*(sp.Abs(factor) for factor in e.args[0].args)),
+    )
+    return sp.factor(split)
+
+
+FORMS: dict[str, Callable[[sp.Expr], sp.Expr]] = {
+    "as_stated": lambda e: e,
+    "factored": sp.factor,
+    "absolute_values_split": _split_absolute_values,
+}
+"""Equivalent forms of an expression the rules may enclose (each an identity over the reals): narrower
+enclosures where the stated form suffers from the dependency problem (x^2 - 2xy + y^2 vs (x - y)^2)."""
+REDUCIBLE_FORMS = tuple(FORMS)
+FACE_FORMS = ("as_stated",)
+
+
+def environment(box: Box) -> dict[str, Interval]:
+    """{name: [lo, hi]} of the box."""
+    return {name: span(lo, hi) for name, lo, hi in box.ranges}
+
+
+def enclosure(expr: sp.Expr, box: Box) -> Interval | None:
+    """The enclosure of expr on the box (point precision on a single point); None where undefined."""
+    precision = POINT_PRECISION if box.is_point() else DEFAULT_PRECISION
+    try:
+        return evaluate(expr, environment(box), precision)
+    except (Undefined, ZeroDivisionError, UnsupportedExpression):
+        return None
+
+
+def holds_by_enclosure(expr: sp.Expr, box: Box, strict: bool) -> bool:
+    """The enclosure of expr on the box is >= 0 (> 0 when strict)."""
+    value = enclosure(expr, box)
+    return value is not None and value.lower_at_least(0, strict=strict)
+
+
+@functools.lru_cache(maxsize=2048)
+def form(expr: sp.Expr, name: str) -> sp.Expr:
+    """The form ``name`` of FORMS applied to expr (cached)."""
+    return FORMS[name](expr)
+
+
+def symbol_named(expr: sp.Expr, name: str) -> sp.Symbol | None:
+    """The free symbol of expr called name (None when expr does not depend on it)."""
+    for symbol in expr.free_symbols:
+        if isinstance(symbol, sp.Symbol) and symbol.name == name:
+            return symbol
+    return None
+
+
+_NOT_DIFFERENTIABLE = (sp.Derivative, sp.Subs, sp.DiracDelta)
+
+
+@functools.lru_cache(maxsize=4096)
+def derivative(expr: sp.Expr, name: str, order: int = 1) -> sp.Expr | None:
+    """d^order expr / d name^order, or None when the rules may not use it (jumps, unevaluated parts)."""
+    symbol = symbol_named(expr, name)
+    if symbol is None:
+        return sp.Integer(0)
+    if any(part.has(symbol) for part in expr.atoms(sp.floor, sp.ceiling)):
+        return None
+    result = sp.diff(expr, symbol, order)
+    if result.has(*_NOT_DIFFERENTIABLE):
+        return None
+    return result
+
+
+def derivative_sign(
+    expr: sp.Expr, name: str, box: Box, forms: tuple[str, ...] = FACE_FORMS
+) -> tuple[int, bool] | None:
+    """(+1 or -1, strictly) when d expr / d name has that sign on the whole box (the enclosure of one of
+    ``forms`` of the derivative shows it), else None."""
+    slope = derivative(expr, name)
+    if slope is None:
+        return None
+    for name_of_form in forms:
+        value = enclosure(form(slope, name_of_form), box)
+        if value is None:
+            continue
+        if value.lower_at_least(0):
+            return 1, value.lower_at_least(0, strict=True)
+        if value.upper_at_most(0):
+            return -1, value.upper_at_most(0, strict=True)
+    return None
+
+
+def face_expression(expr: sp.Expr, name: str, value: Bound) -> sp.Expr | None:
+    """expr at name = value (exact substitution), or its limit at an infinite value (None if unknown)."""
+    symbol = symbol_named(expr, name)
+    if symbol is None:
+        return expr
+    if math.isinf(value):
+        return limit_at_infinity(expr, symbol, 1 if value > 0 else -1)
+    return expr.subs(symbol, sp.Rational(value.numerator, value.denominator))
+
+
+def face_is_open(domain: Domain, name: str, value: Bound, at_lower: bool) -> bool:
+    """The face name = value is an open end of the domain (not a point of the statement's set)."""
+    variable = domain[name]
+    if at_lower:
+        return variable.lower_open and value == variable.lower
+    return variable.upper_open and value == variable.upper
+
+
+def monotone_face(
+    expr: sp.Expr, name: str, box: Box, domain: Domain, strict: bool, sign: int, strictly: bool
+) -> tuple[sp.Expr, bool] | None:
+    """(the gap on the minimising face, whether the face claim is strict), for a derivative of that sign."""
+    lo, hi = box.bounds(name)
+    at_lower = sign > 0
+    value = lo if at_lower else hi
+    face = face_expression(expr, name, value)
+    if face is None:
+        return None
+    open_end = math.isinf(value) or face_is_open(domain, name, value, at_lower)
+    return face, strict and not (open_end and strictly)
+
+
+@functools.lru_cache(maxsize=512)
+def critical_points(expr: sp.Expr, name: str) -> tuple[sp.Expr, ...]:
+    """The zeros c of d expr / d name that sympy finds in closed form, free of name, checked to be zeros."""
+    symbol = symbol_named(expr, name)
+    slope = derivative(expr, name)
+    if symbol is None or slope is None or slope == 0:
+        return ()
+    try:
+        solutions = sp.solve(slope, symbol)
+    except (NotImplementedError, ValueError, TypeError, RecursionError):
+        return ()
+    return tuple(c for c in solutions if isinstance(c, sp.Expr) and is_critical(expr, name, c))
+
+
+@functools.lru_cache(maxsize=512)
+def is_critical(expr: sp.Expr, name: str, point: sp.Expr) -> bool:
+    """d expr / d name vanishes identically at name = point (sympy simplifies it to 0)."""
+    symbol = symbol_named(expr, name)
+    slope = derivative(expr, name)
+    if symbol is None or slope is None or point.has(symbol) or point.is_real is False:
+        return False
+    return sp.simplify(slope.subs(symbol, point)) == 0
+
+
+@functools.lru_cache(maxsize=512)
+def reduced_at(expr: sp.Expr, name: str, point: sp.Expr) -> sp.Expr:
+    """h = expr at name = point, simplified (the lower bound the convexity rule leaves to prove)."""
+    symbol = symbol_named(expr, name)
+    assert symbol is not None
+    return sp.simplify(expr.subs(symbol, point))
+
+
+def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
+    """d^2 expr / d name^2 >= 0 on the box with name's range widened to contain point(other variables)."""
+    curvature = derivative(expr, name, 2)
+    if curvature is None:
+        return False
+    others = box.without(name)
+    try:
+        env = environment(others)
+        where = evaluate(point, env, DEFAULT_PRECISION)
+        lo, hi = box.bounds(name)
+        env[name] = hull(span(lo, hi), where)
+        return evaluate(curvature, env, DEFAULT_PRECISION).lower_at_least(0)
+    except (Undefined, ZeroDivisionError, UnsupportedExpression):
+        return False
+
+
+def witness_value(expr: sp.Expr, values: dict[str, Fraction]) -> Interval | None:
+    """The enclosure of expr at one point (point precision)."""
+    return enclosure(expr, Box(tuple((name, v, v) for name, v in values.items())))
