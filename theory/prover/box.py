@@ -8,7 +8,7 @@ Provenance: not applicable (data).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from theory.prover.domain import Bound, Domain, format_bound, parse_number
@@ -17,14 +17,17 @@ from theory.prover.unbounded import compact, split_point
 
 @dataclass(frozen=True)
 class Box:
-    """Ranges in domain order: ((name, lo, hi), ...)."""
+    """Ranges in domain order: ((name, lo, hi), ...); ``opens`` the (name, "lo" | "hi") ends that are open
+    ends of the domain (not points of the statement's set)."""
 
     ranges: tuple[tuple[str, Bound, Bound], ...]
+    opens: frozenset[tuple[str, str]] = field(default=frozenset(), compare=False)
 
     @classmethod
     def of_domain(cls, domain: Domain) -> Box:
         """The closure of the whole domain."""
-        return cls(tuple((v.name, v.lower, v.upper) for v in domain.variables))
+        ranges = tuple((v.name, v.lower, v.upper) for v in domain.variables)
+        return cls(ranges, _open_ends(ranges, domain))
 
     def bounds(self, name: str) -> tuple[Bound, Bound]:
         """(lo, hi) of one variable."""
@@ -40,7 +43,7 @@ class Box:
 
     def without(self, name: str) -> Box:
         """The face box: the same ranges minus ``name`` (its value is substituted into the expression)."""
-        return Box(tuple(r for r in self.ranges if r[0] != name))
+        return Box(tuple(r for r in self.ranges if r[0] != name), frozenset(e for e in self.opens if e[0] != name))
 
     def split(self, name: str, integer: bool) -> tuple[Box, Box]:
         """The two halves at :func:`~theory.prover.unbounded.split_point`."""
@@ -49,7 +52,7 @@ class Box:
         left_hi, right_lo = (cut, cut + 1) if integer else (cut, cut)
         left = tuple((n, a, left_hi if n == name else b) for n, a, b in self.ranges)
         right = tuple((n, right_lo if n == name else a, b) for n, a, b in self.ranges)
-        return Box(left), Box(right)
+        return Box(left, self.opens - {(name, "hi")}), Box(right, self.opens - {(name, "lo")})
 
     def widest(self, domain: Domain) -> str | None:
         """The variable with the widest range in compactified coordinates (None for a single point)."""
@@ -79,5 +82,16 @@ class Box:
         for name in domain.names:
             lo, hi = (parse_number(str(text), f"box of {name}") for text in data[name])
             ranges.append((name, lo, hi))
-        return cls(tuple(ranges))
+        return cls(tuple(ranges), _open_ends(tuple(ranges), domain))
+
+
+def _open_ends(ranges: tuple[tuple[str, Bound, Bound], ...], domain: Domain) -> frozenset[tuple[str, str]]:
+    ends = set()
+    for name, lo, hi in ranges:
+        variable = domain[name]
+        if variable.lower_open and lo == variable.lower:
+            ends.add((name, "lo"))
+        if variable.upper_open and hi == variable.upper:
+            ends.add((name, "hi"))
+    return frozenset(ends)
 

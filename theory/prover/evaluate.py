@@ -46,11 +46,13 @@ def point(value: Fraction) -> Interval:
     return Interval(b, b)
 
 
-def span(lower: Fraction | float, upper: Fraction | float) -> Interval:
-    """[lower, upper] with +-math.inf mapped to unbounded sides."""
+def span(
+    lower: Fraction | float, upper: Fraction | float, lower_open: bool = False, upper_open: bool = False
+) -> Interval:
+    """[lower, upper] with +-math.inf mapped to unbounded sides; the flags mark ends not attained."""
     lo = NEG_INF if isinstance(lower, float) else ball(lower)
     hi = POS_INF if isinstance(upper, float) else ball(upper)
-    return Interval(lo, hi)
+    return Interval(lo, hi, lower_open, upper_open)
 
 
 def _constant(value: Callable[[], arb]) -> Evaluator:
@@ -77,6 +79,8 @@ def _unary(inner: Evaluator, apply: Callable[[Interval], Interval]) -> Evaluator
 
 def _log(a: Interval) -> Interval:
     iv.require_nonnegative(a, "log")
+    if not (a.lower_at_least(0, strict=True) or iv.singular_at_zero(a)):
+        raise iv.Undefined(f"log of a set that may contain 0: {a}")
     return iv.monotone(a, lambda x: NEG_INF if x.is_zero() else x.log(), NEG_INF, POS_INF)
 
 
@@ -88,11 +92,9 @@ def _constant_power(exponent: arb) -> Callable[[Interval], Interval]:
         if exponent > 0:
             return iv.monotone(a, lambda x: x * 0 if x.is_zero() else x**exponent, NEG_INF, POS_INF)
         if exponent < 0:
-            if a.lower_at_least(0, strict=True):
-                return iv.monotone(a, lambda x: x**exponent, POS_INF, arb(0), increasing=False)
-            upper = POS_INF
-            lower = arb(0) if isinstance(a.hi, iv._Infinity) else a.hi**exponent
-            return Interval(lower if not lower.is_nan() else NEG_INF, upper)
+            if not (a.lower_at_least(0, strict=True) or iv.singular_at_zero(a)):
+                raise iv.Undefined(f"negative power {exponent} of a set that may contain 0: {a}")
+            return iv.monotone(a, lambda x: POS_INF if x.is_zero() else x**exponent, POS_INF, arb(0), False)
         raise iv.Undefined(f"exponent {exponent} has no sign")
 
     return apply
@@ -121,9 +123,11 @@ def _number(expr: sp.Expr) -> Callable[[], arb]:
     return value
 
 
-def _monotone_function(name: str, at_neg: object, at_pos: object, increasing: bool = True):
+def _monotone_function(
+    name: str, at_neg: object, at_pos: object, increasing: bool = True, strictly: bool = True
+) -> Callable[[Interval], Interval]:
     def apply(a: Interval) -> Interval:
-        return iv.monotone(a, lambda x: getattr(x, name)(), at_neg, at_pos, increasing)
+        return iv.monotone(a, lambda x: getattr(x, name)(), at_neg, at_pos, increasing, strictly)
 
     return apply
 
@@ -135,8 +139,8 @@ def _builders() -> dict[type, Callable[[Interval], Interval]]:
         sp.erfc: _monotone_function("erfc", arb(2), arb(0), increasing=False),
         sp.atan: _monotone_function("atan", -arb.pi() / 2, arb.pi() / 2),
         sp.tanh: _monotone_function("tanh", arb(-1), arb(1)),
-        sp.floor: _monotone_function("floor", NEG_INF, POS_INF),
-        sp.ceiling: _monotone_function("ceil", NEG_INF, POS_INF),
+        sp.floor: _monotone_function("floor", NEG_INF, POS_INF, strictly=False),
+        sp.ceiling: _monotone_function("ceil", NEG_INF, POS_INF, strictly=False),
         sp.log: _log,
         sp.Abs: iv.absolute,
         sp.sign: iv.sign_of,

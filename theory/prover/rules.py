@@ -58,16 +58,25 @@ REDUCIBLE_FORMS = tuple(FORMS)
 FACE_FORMS = ("as_stated",)
 
 
-def environment(box: Box) -> dict[str, Interval]:
-    """{name: [lo, hi]} of the box."""
-    return {name: span(lo, hi) for name, lo, hi in box.ranges}
+def environment(box: Box, interior: bool = False) -> dict[str, Interval]:
+    """{name: [lo, hi]} of the box; with ``interior`` every end is marked not attained (the open box).
+
+    Derivatives are enclosed on the open box: a gap that is defined (hence continuous: floor and ceiling
+    are excluded from the derivative rules) on the closed box and has d gap / dv >= 0 on the open box is
+    nondecreasing in v on the closed box, so one-sided singular limits of the derivative at the box's
+    ends (1 / sqrt(x) at x = 0) do not prevent a decision.
+    """
+    return {
+        name: span(lo, hi, interior or (name, "lo") in box.opens, interior or (name, "hi") in box.opens)
+        for name, lo, hi in box.ranges
+    }
 
 
-def enclosure(expr: sp.Expr, box: Box) -> Interval | None:
+def enclosure(expr: sp.Expr, box: Box, interior: bool = False) -> Interval | None:
     """The enclosure of expr on the box (point precision on a single point); None where undefined."""
     precision = POINT_PRECISION if box.is_point() else DEFAULT_PRECISION
     try:
-        return evaluate(expr, environment(box), precision)
+        return evaluate(expr, environment(box, interior), precision)
     except (Undefined, ZeroDivisionError, UnsupportedExpression):
         return None
 
@@ -115,10 +124,10 @@ def derivative_sign(
     """(+1 or -1, strictly) when d expr / d name has that sign on the whole box (the enclosure of one of
     ``forms`` of the derivative shows it), else None."""
     slope = derivative(expr, name)
-    if slope is None:
+    if slope is None or enclosure(expr, box) is None:  # the gap itself must be defined on the whole box
         return None
     for name_of_form in forms:
-        value = enclosure(form(slope, name_of_form), box)
+        value = enclosure(form(slope, name_of_form), box, interior=True)
         if value is None:
             continue
         if value.lower_at_least(0):
@@ -199,11 +208,13 @@ def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
         return False
     others = box.without(name)
     try:
-        env = environment(others)
-        where = evaluate(point, env, DEFAULT_PRECISION)
-        lo, hi = box.bounds(name)
-        env[name] = hull(span(lo, hi), where)
-        return evaluate(curvature, env, DEFAULT_PRECISION).lower_at_least(0)
+        where = evaluate(point, environment(others), DEFAULT_PRECISION)
+        closed = environment(box)
+        closed[name] = hull(closed[name], where)
+        evaluate(expr, closed, DEFAULT_PRECISION)  # raises Undefined unless the gap is defined (continuous)
+        inside = environment(box, interior=True)
+        inside[name] = hull(inside[name], Interval(where.lo, where.hi, True, True))
+        return evaluate(curvature, inside, DEFAULT_PRECISION).lower_at_least(0)
     except (Undefined, ZeroDivisionError, UnsupportedExpression):
         return False
 
