@@ -109,7 +109,9 @@ def _replay(decision: Any, expr: sp.Expr, box: Box, domain: Domain, strict: bool
 
 
 def check_certificate(data: dict[str, Any]) -> CheckReport:
-    """Re-verify a certificate (the JSON of :class:`~theory.prover.certificate.Certificate`)."""
+    """Re-verify a certificate (the JSON of :class:`~theory.prover.certificate.Certificate`), with every
+    cache of the rules cleared first."""
+    rules.clear_caches()
     if not isinstance(data, dict) or data.get("format") != CERTIFICATE_FORMAT:
         raise InvalidCertificate(f"not a prover certificate: format must be {CERTIFICATE_FORMAT!r}")
     try:

@@ -4,7 +4,7 @@
 with ``{name: Interval}`` returns an :class:`~theory.prover.intervals.Interval` enclosing the expression's
 values on the box (at every point where it is defined, see :mod:`theory.prover.intervals`). Supported:
 numbers and the constants pi, E; +, -, *, /; powers with integer, constant or symbolic exponents (the last
-as exp(b log a)); exp, log, sqrt, erf, erfc, atan, tanh, Abs, Max, Min, floor, ceiling (monotone, so the
+as exp(b log a), with 0^b = 0 for b > 0); exp, log, sqrt, erf, erfc, atan, tanh, Abs, Max, Min, floor, ceiling (monotone, so the
 enclosure [floor(lo), floor(hi)] is exact on each side of a jump), and sign and Heaviside (the
 derivatives sympy gives for Abs, Max and Min). Anything else raises :class:`UnsupportedExpression` when
 the expression is compiled. Provenance: derived (interval extension of each operation).
@@ -194,9 +194,22 @@ def _compile_power(expr: sp.Pow) -> Evaluator:
     if not exponent.free_symbols:
         value = _number(exponent)
         return lambda env: _constant_power(value())(inner(env))
-    log_base = _unary(inner, _log)
-    product = _fold([compile_expression(exponent), log_base], iv.mul)
-    return _unary(product, _builders()[sp.exp])
+    power_of = compile_expression(exponent)
+    exp = _builders()[sp.exp]
+
+    def evaluate(env: Environment) -> Interval:
+        base_value, exponent_value = inner(env), power_of(env)
+        zero = arb(0)
+        touches_zero = base_value.lower_at_least(0) and not base_value.lo_open and base_value.lo.is_zero()
+        if touches_zero and exponent_value.lower_at_least(0, strict=True):
+            # 0^b = 0 for b > 0; elsewhere a^b = exp(b log a) on the base with its end 0 excluded.
+            if not iv.is_infinite(base_value.hi) and base_value.hi.is_zero():
+                return Interval(zero, zero)
+            rest = Interval(base_value.lo, base_value.hi, True, base_value.hi_open)
+            return iv.hull(Interval(zero, zero), exp(iv.mul(exponent_value, _log(rest))))
+        return exp(iv.mul(exponent_value, _log(base_value)))
+
+    return evaluate
 
 
 def evaluate(expr: sp.Expr, env: Environment, precision: int = DEFAULT_PRECISION) -> Interval:

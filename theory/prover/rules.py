@@ -32,7 +32,14 @@ import sympy as sp
 
 from theory.prover.box import Box
 from theory.prover.domain import Bound, Domain
-from theory.prover.evaluate import DEFAULT_PRECISION, POINT_PRECISION, UnsupportedExpression, evaluate, span
+from theory.prover.evaluate import (
+    DEFAULT_PRECISION,
+    POINT_PRECISION,
+    UnsupportedExpression,
+    compile_expression,
+    evaluate,
+    span,
+)
 from theory.prover.intervals import Interval, Undefined, hull
 from theory.prover.unbounded import limit_at_infinity
 
@@ -202,7 +209,8 @@ def reduced_at(expr: sp.Expr, name: str, point: sp.Expr) -> sp.Expr:
 
 
 def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
-    """d^2 expr / d name^2 >= 0 on the box with name's range widened to contain point(other variables)."""
+    """d^2 expr / d name^2 >= 0 (one of its FORMS shows it) on the open box with name's range widened to
+    contain point(other variables), and expr defined on the closed widened box."""
     curvature = derivative(expr, name, 2)
     if curvature is None:
         return False
@@ -214,9 +222,22 @@ def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
         evaluate(expr, closed, DEFAULT_PRECISION)  # raises Undefined unless the gap is defined (continuous)
         inside = environment(box, interior=True)
         inside[name] = hull(inside[name], Interval(where.lo, where.hi, True, True))
-        return evaluate(curvature, inside, DEFAULT_PRECISION).lower_at_least(0)
     except (Undefined, ZeroDivisionError, UnsupportedExpression):
         return False
+    for name_of_form in REDUCIBLE_FORMS:
+        try:
+            if evaluate(form(curvature, name_of_form), inside, DEFAULT_PRECISION).lower_at_least(0):
+                return True
+        except (Undefined, ZeroDivisionError, UnsupportedExpression):
+            continue
+    return False
+
+
+def clear_caches() -> None:
+    """Forget every cached derivative, form, critical point and compiled evaluator (the checker starts
+    from scratch, never from what a search computed)."""
+    for cached in (form, derivative, critical_points, is_critical, reduced_at, compile_expression):
+        cached.cache_clear()
 
 
 def witness_value(expr: sp.Expr, values: dict[str, Fraction]) -> Interval | None:
