@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-HELP = "every lemma of the bound: statement, assumptions, provenance, source and its symbolic self-checks"
+HELP = (
+    "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
+    "the prover's verdict on each of its inequalities"
+)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -14,6 +17,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--regimes", action="store_true", help="also print the Section 5 growth-exponent table"
     )
+    parser.add_argument(
+        "--no-prove", action="store_true", help="skip the prover (the inequalities are then not decided)"
+    )
+    parser.add_argument(
+        "--prove-budget",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="time budget of the prover per inequality (30)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,9 +34,16 @@ def run(args: argparse.Namespace) -> int:
     from theory.registry import run_all_checks
 
     report = run_all_checks()
+    verdicts = _prover_verdicts(report, args)
     if args.json:
-        document: dict[str, object] = {"lemmas": [lemma.to_json() for lemma, _ in report.entries]}
-        document["summary"] = {"checks": report.total, "failed": len(report.failed)}
+        lemmas = []
+        for lemma, _ in report.entries:
+            record = lemma.to_json()
+            if lemma.name in verdicts:
+                record["inequalities"] = [verdict.to_json() for verdict in verdicts[lemma.name]]
+            lemmas.append(record)
+        document: dict[str, object] = {"lemmas": lemmas}
+        document["summary"] = {"checks": report.total, "failed": len(report.failed), **_counts(verdicts)}
         if args.regimes:
             from theory.regimes import to_json
 
@@ -41,9 +61,40 @@ def run(args: argparse.Namespace) -> int:
             print(f"    [{status}] {result.name}: {result.description}")
             if not result.verdict:
                 print(f"           witness: {result.witness}")
+        for verdict in verdicts.get(lemma.name, ()):
+            print(f"    prover {verdict.line()}")
     print(f"{report.total} checks, {len(report.failed)} failing, over {len(report.entries)} lemmas")
+    if verdicts:
+        counts = _counts(verdicts)
+        print(
+            f"prover: {counts['inequalities']} inequalities, {counts['proved']} proved, "
+            f"{counts['refuted']} refuted, {counts['undecided']} undecided"
+        )
     if args.regimes:
         from theory.regimes import to_markdown
 
         print(to_markdown())
     return 0
+
+
+def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
+    """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
+    if args.no_prove:
+        return {}
+    from theory.prover.lemma_inequalities import decide
+
+    verdicts: dict[str, list[object]] = {}
+    for lemma, _ in report.entries:  # type: ignore[attr-defined]
+        for entry in lemma.prover_inequalities():
+            verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
+    return verdicts
+
+
+def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:
+    statuses = [v.result.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
+    return {
+        "inequalities": len(statuses),
+        "proved": statuses.count("proved"),
+        "refuted": statuses.count("refuted"),
+        "undecided": statuses.count("undecided"),
+    }

@@ -57,6 +57,7 @@ def _split_absolute_values(expr: sp.Expr) -> sp.Expr:
 FORMS: dict[str, Callable[[sp.Expr], sp.Expr]] = {
     "as_stated": lambda e: e,
     "factored": sp.factor,
+    "expanded": sp.expand,
     "absolute_values_split": _split_absolute_values,
 }
 """Equivalent forms of an expression the rules may enclose (each an identity over the reals): narrower
@@ -176,6 +177,10 @@ def monotone_face(
     return face, strict and not (open_end and strictly)
 
 
+SOLVE_SIZE_LIMIT = 60
+"""Largest derivative (sympy count_ops) the convexity rule hands to sympy's solve."""
+
+
 @functools.lru_cache(maxsize=512)
 def critical_points(expr: sp.Expr, name: str) -> tuple[sp.Expr, ...]:
     """The zeros c of d expr / d name that sympy finds in closed form, free of name, checked to be zeros."""
@@ -183,6 +188,8 @@ def critical_points(expr: sp.Expr, name: str) -> tuple[sp.Expr, ...]:
     slope = derivative(expr, name)
     if symbol is None or slope is None or slope == 0:
         return ()
+    if slope.has(sp.sign, sp.Heaviside) or sp.count_ops(slope) > SOLVE_SIZE_LIMIT:
+        return ()  # piecewise or large derivatives: sympy's solve can take minutes and rarely succeeds
     try:
         solutions = sp.solve(slope, symbol)
     except (NotImplementedError, ValueError, TypeError, RecursionError):
