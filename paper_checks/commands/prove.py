@@ -31,7 +31,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     parser.add_argument("statement", help='the inequality, e.g. "exp(x) >= 1 + x" (several: join with "and")')
-    parser.add_argument("--domain", required=True, help='every variable\'s set, e.g. "x: [0, 10], N: integer >= 1"')
+    parser.add_argument(
+        "--domain", required=True, help='every variable\'s set, e.g. "x: [0, 10], N: integer >= 1"'
+    )
     parser.add_argument("--budget", type=float, default=60.0, metavar="SECONDS", help="time budget (60)")
     parser.add_argument("--max-boxes", type=int, default=20000, metavar="N", help="box budget (20000)")
     parser.add_argument("--json", action="store_true", help="print the result (with certificates) as JSON")
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         print(line)
         if part.witness is not None:
             point = ", ".join(f"{k} = {v}" for k, v in part.witness.point.items())
-            print(f"      witness: {point}; gap (rhs - lhs, or lhs - rhs for >=) in {list(part.witness.gap_enclosure)}")
+            gap = list(part.witness.gap_enclosure)
+            print(f"      witness: {point}; gap (rhs - lhs, or lhs - rhs for >=) in {gap}")
         for box in part.remaining[:5]:
             print(f"      left undecided: {_approximate(box.to_json())}")
         if len(part.remaining) > 5:
@@ -76,7 +79,12 @@ def run(args: argparse.Namespace) -> int:
 def _approximate(box: dict[str, list[str]]) -> str:
     from fractions import Fraction
 
+    import mpmath
+
     def short(text: str) -> str:
-        return text if "oo" in text or len(text) < 12 else f"{float(Fraction(text)):.6g}"
+        if "oo" in text or len(text) < 12:
+            return text
+        value = Fraction(text)
+        return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 6)
 
     return ", ".join(f"{name} in [{short(lo)}, {short(hi)}]" for name, (lo, hi) in box.items())

@@ -43,7 +43,14 @@ class Box:
 
     def without(self, name: str) -> Box:
         """The face box: the same ranges minus ``name`` (its value is substituted into the expression)."""
-        return Box(tuple(r for r in self.ranges if r[0] != name), frozenset(e for e in self.opens if e[0] != name))
+        return Box(
+            tuple(r for r in self.ranges if r[0] != name), frozenset(e for e in self.opens if e[0] != name)
+        )
+
+    def fixed(self, name: str, value: Bound) -> Box:
+        """The face box name = value, kept as the point range [value, value]."""
+        ranges = tuple((n, value, value) if n == name else (n, a, b) for n, a, b in self.ranges)
+        return Box(ranges, frozenset(e for e in self.opens if e[0] != name))
 
     def split(self, name: str, integer: bool) -> tuple[Box, Box]:
         """The two halves at :func:`~theory.prover.unbounded.split_point`."""
@@ -94,4 +101,3 @@ def _open_ends(ranges: tuple[tuple[str, Bound, Bound], ...], domain: Domain) -> 
         if variable.upper_open and hi == variable.upper:
             ends.add((name, "hi"))
     return frozenset(ends)
-

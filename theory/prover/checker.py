@@ -88,20 +88,22 @@ def _replay(decision: Any, expr: sp.Expr, box: Box, domain: Domain, strict: bool
     if rule == "monotone":
         lo, hi = box.bounds(variable)
         wanted = 1 if decision.get("face") == "lower" else -1
-        if lo == hi and not math.isinf(lo):
-            sign: tuple[int, bool] | None = (wanted, False)
+        if lo == hi:
+            sign: tuple[int, bool] | None = (wanted, False) if rules.symbolic_value(lo) else None
         else:
             sign = rules.derivative_sign(expr, variable, box, rules.REDUCIBLE_FORMS)
         if sign is None or sign[0] != wanted:
             return False
         face = rules.monotone_face(expr, variable, box, domain, strict, *sign)
-        return face is not None and _replay(decision.get("then"), face[0], box.without(variable), domain, face[1])
+        return face is not None and _replay(decision.get("then"), face[0], face[1], domain, face[2])
     if rule == "critical":
         try:
             point = sp.sympify(decision.get("point"))
         except (sp.SympifyError, TypeError, SyntaxError):
             return False
-        if not rules.is_critical(expr, variable, point) or not rules.convex_towards(expr, variable, point, box):
+        if not rules.is_critical(expr, variable, point) or not rules.convex_towards(
+            expr, variable, point, box
+        ):
             return False
         reduced = rules.reduced_at(expr, variable, point)
         return _replay(decision.get("then"), reduced, box.without(variable), domain, strict)
@@ -126,5 +128,7 @@ def check_certificate(data: dict[str, Any]) -> CheckReport:
         return CheckReport(False, f"cover rejected: {gap_text}", len(entries))
     for box, decision in entries:
         if not _replay(decision, gap, box, domain, strict):
-            return CheckReport(False, f"decision {decision.get('rule')} fails on box {box.to_json()}", len(entries))
+            return CheckReport(
+                False, f"decision {decision.get('rule')} fails on box {box.to_json()}", len(entries)
+            )
     return CheckReport(True, "every box decided and the boxes partition the domain", len(entries))

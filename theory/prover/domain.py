@@ -79,9 +79,7 @@ class VariableDomain:
         else:
             object.__setattr__(self, "lower_open", self.lower_open or math.isinf(self.lower))
             object.__setattr__(self, "upper_open", self.upper_open or math.isinf(self.upper))
-        empty = self.lower > self.upper or (
-            self.lower == self.upper and (self.lower_open or self.upper_open)
-        )
+        empty = self.lower > self.upper or (self.lower == self.upper and (self.lower_open or self.upper_open))
         if empty:
             raise MalformedDomain(f"domain of {self.name} is empty: {self.describe()}")
 
@@ -152,7 +150,9 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _split_entries(text: str) -> list[str]:
-    entries, depth, current = [], 0, []
+    entries: list[str] = []
+    current: list[str] = []
+    depth = 0
     for char in text:
         if char in "[(":
             depth += 1

@@ -3,9 +3,10 @@
 ``compile_expression(expr)`` turns the expression tree once into nested closures; calling the result
 with ``{name: Interval}`` returns an :class:`~theory.prover.intervals.Interval` enclosing the expression's
 values on the box (at every point where it is defined, see :mod:`theory.prover.intervals`). Supported:
-numbers and the constants pi, E; +, -, *, /; powers with integer, constant or symbolic exponents (the last
-as exp(b log a), with 0^b = 0 for b > 0); exp, log, sqrt, erf, erfc, atan, tanh, Abs, Max, Min, floor, ceiling (monotone, so the
-enclosure [floor(lo), floor(hi)] is exact on each side of a jump), and sign and Heaviside (the
+numbers and the constants pi, E; +, -, *, /; powers with integer, constant or symbolic exponents (the
+last as exp(b log a), with 0^b = 0 for b > 0); exp, log, sqrt, erf, erfc, atan, tanh, Abs, Max, Min,
+floor, ceiling (monotone, so the enclosure [floor(lo), floor(hi)] is exact on each side of a jump), and
+sign and Heaviside (the
 derivatives sympy gives for Abs, Max and Min). Anything else raises :class:`UnsupportedExpression` when
 the expression is compiled. Provenance: derived (interval extension of each operation).
 """

@@ -180,7 +180,10 @@ def mul(a: Interval, b: Interval) -> Interval:
     """The hull of the four endpoint products; for factors of known signs the ends that are not attained
     are tracked (the product of two sets >= 0 attains its lower end iff both factors attain theirs or
     one attains an exact 0), otherwise every end is marked attained (conservative)."""
-    flip_a, flip_b = a.upper_at_most(0) and not a.lower_at_least(0), b.upper_at_most(0) and not b.lower_at_least(0)
+    flip_a, flip_b = (
+        a.upper_at_most(0) and not a.lower_at_least(0),
+        b.upper_at_most(0) and not b.lower_at_least(0),
+    )
     if (flip_a or a.lower_at_least(0)) and (flip_b or b.lower_at_least(0)):
         product = _nonnegative_product(neg(a) if flip_a else a, neg(b) if flip_b else b)
         return neg(product) if flip_a != flip_b else product
@@ -237,7 +240,9 @@ def monotone(
         return Interval(
             image(a.lo, NEG_INF), image(a.hi, POS_INF), a.lo_open and strictly, a.hi_open and strictly
         )
-    return Interval(image(a.hi, NEG_INF), image(a.lo, POS_INF), a.hi_open and strictly, a.lo_open and strictly)
+    return Interval(
+        image(a.hi, NEG_INF), image(a.lo, POS_INF), a.hi_open and strictly, a.lo_open and strictly
+    )
 
 
 def require_nonnegative(a: Interval, what: str) -> None:

@@ -127,9 +127,9 @@ def _covering() -> list[LemmaInequality]:
 
 
 def _interpolation() -> list[LemmaInequality]:
-    from theory.interpolation import derive_balance, eps, theorem_exponents
     from theory.interpolation import N as width
     from theory.interpolation import S as schatten
+    from theory.interpolation import derive_balance, eps, theorem_exponents
     from theory.interpolation import s as scale
 
     balance = derive_balance()
@@ -278,7 +278,9 @@ class LemmaVerdict:
         verdict = self.result.status
         if verdict == "proved" and not self.certificates_checked:
             verdict = "proved (certificate REJECTED by the checker)"
-        text = f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
+        text = (
+            f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
+        )
         text += f"  ({self.result.boxes} boxes, {self.result.seconds:.2f} s)"
         for part in self.result.parts:
             if part.witness is not None:
@@ -305,8 +307,10 @@ class LemmaVerdict:
         return record
 
 
+@functools.cache
 def decide(entry: LemmaInequality, budget_seconds: float = 30.0) -> LemmaVerdict:
-    """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked."""
+    """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked (computed once
+    per process and budget)."""
     from theory.prover import check_certificate, prove_statement
 
     result = prove_statement(entry.statement, budget_seconds)

@@ -44,7 +44,6 @@ from theory.prover.intervals import Interval, Undefined, hull
 from theory.prover.unbounded import limit_at_infinity
 
 
-
 def _split_absolute_values(expr: sp.Expr) -> sp.Expr:
     """|a b| -> |a| |b| everywhere (an identity over the reals), then sympy's factor."""
     split = expr.replace(
@@ -145,6 +144,20 @@ def derivative_sign(
     return None
 
 
+SYMBOLIC_FACE_BITS = 24
+"""A face at a rational whose numerator and denominator fit in this many bits is substituted exactly
+(sympy then cancels (s^p)^(1/p) = s, 4 * 4^(-1/4) * 2^(-1/2) = 2); a face deep in a bisection is kept as a
+point range instead (sympy's simplification of powers of huge rationals is slow)."""
+
+
+def symbolic_value(value: Bound) -> bool:
+    """value is small enough to be substituted exactly (see SYMBOLIC_FACE_BITS)."""
+    if math.isinf(value):
+        return False
+    fraction = Fraction(value)
+    return max(abs(fraction.numerator), fraction.denominator).bit_length() <= SYMBOLIC_FACE_BITS
+
+
 def face_expression(expr: sp.Expr, name: str, value: Bound) -> sp.Expr | None:
     """expr at name = value (exact substitution), or its limit at an infinite value (None if unknown)."""
     symbol = symbol_named(expr, name)
@@ -152,7 +165,8 @@ def face_expression(expr: sp.Expr, name: str, value: Bound) -> sp.Expr | None:
         return expr
     if math.isinf(value):
         return limit_at_infinity(expr, symbol, 1 if value > 0 else -1)
-    return expr.subs(symbol, sp.Rational(value.numerator, value.denominator))
+    exact = Fraction(value)
+    return expr.subs(symbol, sp.Rational(exact.numerator, exact.denominator))
 
 
 def face_is_open(domain: Domain, name: str, value: Bound, at_lower: bool) -> bool:
@@ -165,16 +179,18 @@ def face_is_open(domain: Domain, name: str, value: Bound, at_lower: bool) -> boo
 
 def monotone_face(
     expr: sp.Expr, name: str, box: Box, domain: Domain, strict: bool, sign: int, strictly: bool
-) -> tuple[sp.Expr, bool] | None:
-    """(the gap on the minimising face, whether the face claim is strict), for a derivative of that sign."""
+) -> tuple[sp.Expr, Box, bool] | None:
+    """(the gap on the minimising face, the face box, whether the face claim is strict), for a derivative
+    of that sign. The face box lacks ``name`` when its value was substituted, else fixes it to a point."""
     lo, hi = box.bounds(name)
     at_lower = sign > 0
     value = lo if at_lower else hi
-    face = face_expression(expr, name, value)
-    if face is None:
-        return None
     open_end = math.isinf(value) or face_is_open(domain, name, value, at_lower)
-    return face, strict and not (open_end and strictly)
+    face_strict = strict and not (open_end and strictly)
+    if math.isinf(value) or symbolic_value(value):
+        face = face_expression(expr, name, value)
+        return None if face is None else (face, box.without(name), face_strict)
+    return expr, box.fixed(name, value), face_strict
 
 
 SOLVE_SIZE_LIMIT = 60

@@ -33,9 +33,7 @@ DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
 
 
-def decide(
-    expr: sp.Expr, box: Box, domain: Domain, strict: bool, reducible: bool = True
-) -> Decision | None:
+def decide(expr: sp.Expr, box: Box, domain: Domain, strict: bool, reducible: bool = True) -> Decision | None:
     """A decision proving expr >= 0 (> 0) on the box, or None. ``reducible``: forms and the convexity
     rule are tried (not on faces at a box's own endpoint, whose expressions differ from box to box)."""
     names = rules.REDUCIBLE_FORMS if reducible else rules.FACE_FORMS
@@ -44,16 +42,22 @@ def decide(
             return {"rule": "enclosure", "form": name}
     for variable in box.names:
         lo, hi = box.bounds(variable)
-        sign = rules.derivative_sign(expr, variable, box, names) if (lo != hi or math.isinf(lo)) else (1, False)
+        if lo == hi and not rules.symbolic_value(lo):
+            continue  # a point range deep in a bisection: stays a point of the enclosure
+        sign = (1, False) if lo == hi else rules.derivative_sign(expr, variable, box, names)
         if sign is None:
             continue
         face = rules.monotone_face(expr, variable, box, domain, strict, *sign)
         if face is None:
             continue
-        then = decide(face[0], box.without(variable), domain, face[1], reducible=False)
+        then = decide(face[0], face[1], domain, face[2], reducible=False)
         if then is not None:
-            return {"rule": "monotone", "variable": variable, "face": "lower" if sign[0] > 0 else "upper",
-                    "then": then}
+            return {
+                "rule": "monotone",
+                "variable": variable,
+                "face": "lower" if sign[0] > 0 else "upper",
+                "then": then,
+            }
     if reducible:
         for variable in box.names:
             for point in rules.critical_points(expr, variable):
@@ -61,8 +65,12 @@ def decide(
                     reduced = rules.reduced_at(expr, variable, point)
                     then = decide(reduced, box.without(variable), domain, strict)
                     if then is not None:
-                        return {"rule": "critical", "variable": variable, "point": sp.srepr(point),
-                                "then": then}
+                        return {
+                            "rule": "critical",
+                            "variable": variable,
+                            "point": sp.srepr(point),
+                            "then": then,
+                        }
     return None
 
 
@@ -75,7 +83,8 @@ def _candidates(box: Box, domain: Domain, corners: bool) -> list[dict[str, Fract
     points = [inner]
     if corners:
         sides = [[v for v in (lo, hi) if not math.isinf(v)] or [inner[n]] for n, lo, hi in box.ranges]
-        points += [dict(zip(box.names, combo, strict=True)) for combo in itertools.product(*sides)]
+        for combo in itertools.product(*sides):
+            points.append({n: Fraction(v) for n, v in zip(box.names, combo, strict=True)})
     return [p for p in points if all(domain[n].contains(Fraction(v)) for n, v in p.items())]
 
 
@@ -103,7 +112,11 @@ def search(
 
     def finish(status: str, **evidence: object) -> InequalityResult:
         return InequalityResult(
-            inequality.text, status, examined, time.perf_counter() - start, **evidence  # type: ignore[arg-type]
+            inequality.text,
+            status,
+            examined,
+            time.perf_counter() - start,
+            **evidence,  # type: ignore[arg-type]
         )
 
     while queue:
