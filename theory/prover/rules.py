@@ -41,6 +41,7 @@ from theory.prover.evaluate import (
     span,
 )
 from theory.prover.intervals import Interval, Undefined, hull
+from theory.prover.time_limit import time_limited
 from theory.prover.unbounded import limit_at_infinity
 
 
@@ -195,6 +196,8 @@ def monotone_face(
 
 SOLVE_SIZE_LIMIT = 60
 """Largest derivative (sympy count_ops) the convexity rule hands to sympy's solve."""
+SOLVE_SECONDS = 1.0
+"""Time the search gives sympy's solve for the critical points of one expression in one variable."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -206,11 +209,15 @@ def critical_points(expr: sp.Expr, name: str) -> tuple[sp.Expr, ...]:
         return ()
     if slope.has(sp.sign, sp.Heaviside) or sp.count_ops(slope) > SOLVE_SIZE_LIMIT:
         return ()  # piecewise or large derivatives: sympy's solve can take minutes and rarely succeeds
-    try:
-        solutions = sp.solve(slope, symbol)
-    except (NotImplementedError, ValueError, TypeError, RecursionError):
-        return ()
-    return tuple(c for c in solutions if isinstance(c, sp.Expr) and is_critical(expr, name, c))
+
+    def solve() -> tuple[sp.Expr, ...]:
+        try:
+            solutions = sp.solve(slope, symbol)
+        except (NotImplementedError, ValueError, TypeError, RecursionError):
+            return ()
+        return tuple(c for c in solutions if isinstance(c, sp.Expr) and is_critical(expr, name, c))
+
+    return time_limited(SOLVE_SECONDS, solve) or ()
 
 
 @functools.lru_cache(maxsize=512)

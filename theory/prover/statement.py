@@ -66,11 +66,14 @@ class Statement:
 
 
 def _local_names(domain: Domain) -> dict[str, object]:
-    names: dict[str, object] = dict(domain.symbols())
-    names["Phi"] = sp.Lambda(_X, normal_cdf(_X))
-    names["phi"] = sp.Lambda(_X, normal_density(_X))
-    names["oo"] = sp.oo
-    names["e"] = sp.E
+    """Phi, phi, oo and e (Euler's number), overridden by the domain's variables of the same name."""
+    names: dict[str, object] = {
+        "Phi": sp.Lambda(_X, normal_cdf(_X)),
+        "phi": sp.Lambda(_X, normal_density(_X)),
+        "oo": sp.oo,
+        "e": sp.E,
+    }
+    names.update(domain.symbols())
     return names
 
 

@@ -18,6 +18,7 @@ from fractions import Fraction
 import sympy as sp
 
 from theory.prover.domain import Bound
+from theory.prover.time_limit import time_limited
 
 
 def compact(value: Bound) -> float:
@@ -61,13 +62,23 @@ def finite_inner_point(lower: Bound, upper: Bound) -> Fraction:
     return (Fraction(lower) + Fraction(upper)) / 2
 
 
+LIMIT_SECONDS = 5.0
+"""Time given to sympy's limit at an infinite end (it can run for minutes on hard expressions)."""
+
+
 def limit_at_infinity(expr: sp.Expr, symbol: sp.Symbol, sign: int) -> sp.Expr | None:
     """lim expr as symbol -> sign * oo, when sympy finds a real constant; None otherwise."""
-    try:
-        value = sp.limit(expr, symbol, sign * sp.oo)
-    except (NotImplementedError, ValueError, TypeError, RecursionError):
+
+    def compute() -> sp.Expr | None:
+        try:
+            return sp.limit(expr, symbol, sign * sp.oo)
+        except (NotImplementedError, ValueError, TypeError, RecursionError):
+            return None
+
+    value = time_limited(LIMIT_SECONDS, compute)
+    if value is None or value.free_symbols or value.has(sp.AccumBounds, sp.nan, sp.zoo):
         return None
-    if value.free_symbols or value.has(sp.AccumBounds, sp.nan, sp.zoo) or value.is_real is not True:
+    if value.is_real is not True:
         return None
     if value in (sp.oo, -sp.oo):
         return None
