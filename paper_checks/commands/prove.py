@@ -34,7 +34,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--domain", required=True, help='every variable\'s set, e.g. "x: [0, 10], N: integer >= 1"'
     )
-    parser.add_argument("--budget", type=float, default=60.0, metavar="SECONDS", help="time budget (60)")
+    parser.add_argument("--budget", type=float, default=60.0, metavar="SECONDS", help="CPU-time budget in seconds (60)")
     parser.add_argument("--max-boxes", type=int, default=20000, metavar="N", help="box budget (20000)")
     parser.add_argument("--json", action="store_true", help="print the result (with certificates) as JSON")
 
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     print(f"{result.status}: {result.statement}  over  {result.domain}")
     for part, check in zip(result.parts, checks, strict=True):
-        line = f"  [{part.status}] {part.text}: {part.boxes} boxes, {part.seconds:.2f} s"
+        line = f"  [{part.status}] {part.text}: {part.boxes} boxes, {part.seconds:.2f} CPU s"
         if check is not None:
             line += f"; certificate of {check.boxes} boxes re-verified by the checker"
         print(line)

@@ -57,10 +57,10 @@ def prove_statement(
         compile_expression(inequality.gap)  # an unsupported function is a clear error before any search
     seconds = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     boxes = DEFAULT_MAX_BOXES if max_boxes is None else max_boxes
-    deadline = time.perf_counter() + seconds
+    deadline = time.process_time() + seconds
     parts: list[InequalityResult] = []
     for inequality in statement.inequalities:
-        left = max(0.0, deadline - time.perf_counter())
+        left = max(0.0, deadline - time.process_time())
         parts.append(search(inequality, statement.domain, left, boxes))
     return ProofResult(statement.text, statement.domain.to_text(), tuple(parts))
 

@@ -33,7 +33,8 @@ class Witness:
 
 @dataclass(frozen=True)
 class InequalityResult:
-    """The verdict on one inequality with its evidence (certificate, witness or remaining boxes)."""
+    """The verdict on one inequality with its evidence (certificate, witness or remaining boxes); seconds
+    are CPU seconds of the search."""
 
     text: str
     status: str
