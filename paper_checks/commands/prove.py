@@ -34,7 +34,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--domain", required=True, help='every variable\'s set, e.g. "x: [0, 10], N: integer >= 1"'
     )
-    parser.add_argument("--budget", type=float, default=60.0, metavar="SECONDS", help="CPU-time budget in seconds (60)")
+    parser.add_argument(
+        "--budget", type=float, default=60.0, metavar="SECONDS", help="CPU-time budget in seconds (60)"
+    )
     parser.add_argument("--max-boxes", type=int, default=20000, metavar="N", help="box budget (20000)")
     parser.add_argument("--json", action="store_true", help="print the result (with certificates) as JSON")
 

@@ -9,7 +9,8 @@ where the gap's ball is < 0 (<= 0 for a strict claim) refutes the inequality. Ot
 in the variable that is widest in compactified coordinates (integers into integer sub-ranges, half-lines
 at the compactified midpoint). The search stops when every box is decided (proved, with the cover as
 certificate), at a witness (refuted), or when the box or time budget runs out (undecided, with the boxes
-left). Times are CPU seconds of this process (a budget in wall seconds would expire on a busy machine). Provenance: derived (the decision procedure itself).
+left). Times are CPU seconds of this process (a wall-clock budget would expire on a busy machine).
+Provenance: derived (the decision procedure itself).
 """
 
 from __future__ import annotations
