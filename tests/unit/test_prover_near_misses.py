@@ -16,28 +16,7 @@ import sympy as sp
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from theory.prover import REFUTED, prove
-
-C_P = "(p+2)*4^(-1/(p+2))*p^(-p/(p+2))"
-SUP_GELU = "(1/2 + erf(1)/2 + exp(-1)/sqrt(pi))"
-
-NEAR_MISSES = [
-    # a constant moved by 1e-6 relative
-    ("gelu_sup_constant", f"diff(x*Phi(x), x) <= {SUP_GELU}*(1 - 1/1000000)", "x: real"),
-    ("exp_tangent_constant", "exp(x) >= 1 + 1/1000000 + x", "x: real"),
-    ("c_p_lower_constant", f"{C_P} >= 1 + 1/1000000", "p: (0, 2]"),
-    ("xlogx_constant", "x*log(x) >= -exp(-1)*(1 - 1/1000000)", "x: (0, 1]"),
-    ("am_gm_constant", "sqrt(x*y) <= (x+y)/2*(1 - 1/1000000)", "x: [0, oo), y: [0, oo)"),
-    # an exponent moved by 1/100
-    ("bernoulli_exponent", "(1+x)^(r - 1/100) >= 1 + r*x", "x: (-1, oo), r: [1, 10]"),
-    ("c_p_exponent", "(p+2)*4^(-101/100/(p+2))*p^(-p/(p+2)) >= 1", "p: (0, 2]"),
-    ("log_exponent", "log(1+x) <= x^(101/100)", "x: [0, oo)"),
-    ("young_exponent", "a*b <= a^p/p + b^(p/(p-1) + 1/100)/(p/(p-1))", "a: [0, oo), b: [0, oo), p: [1.1, 9]"),
-    # a domain widened past the true one
-    ("bernoulli_domain", "(1+x)^r >= 1 + r*x", "x: (-1, oo), r: [0.9, 10]"),
-    ("schatten_monotone_domain", "s^(p+e) <= s^p", "s: [0, 1.01], p: (0, 2], e: [0, 2]"),
-    ("p_triangle_domain", "1 <= x^p + (1-x)^p", "x: [0, 1], p: (0, 1.01]"),
-    ("gelu_below_x_domain", "x*Phi(x) <= x", "x: real"),
-]
+from theory.prover.classical import NEAR_MISSES
 
 _LOCALS = {
     "Phi": sp.Lambda(sp.Symbol("t"), (1 + sp.erf(sp.Symbol("t") / sp.sqrt(2))) / 2),

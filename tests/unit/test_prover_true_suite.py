@@ -7,27 +7,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from theory.prover import PROVED, check_certificate, prove
-
-C_P = "(p+2)*4^(-1/(p+2))*p^(-p/(p+2))"
-
-TRUE_SUITE = [
-    ("bernoulli", "(1+x)^r >= 1 + r*x", "x: [-1, oo), r: [1, 10]"),
-    ("bernoulli_integer_r", "(1+x)^r >= 1 + r*x", "x: (-1, oo), r: integer in [1, 50]"),
-    ("am_gm_2", "sqrt(x*y) <= (x+y)/2", "x: [0, oo), y: [0, oo)"),
-    ("am_gm_2_squared", "x*y <= ((x+y)/2)^2", "x: real, y: real"),
-    ("am_gm_3", "(x*y*z)^(1/3) <= (x+y+z)/3", "x: [0, oo), y: [0, oo), z: [0, oo)"),
-    ("log_1_plus_x", "log(1+x) <= x", "x: (-1, oo)"),
-    ("exp_tangent", "exp(x) >= 1 + x", "x: real"),
-    ("young", "a*b <= a^p/p + b^(p/(p-1))/(p/(p-1))", "a: [0, oo), b: [0, oo), p: [1.1, 10]"),
-    ("c_p_bounds", f"1 <= {C_P} and {C_P} <= 2", "p: (0, 2]"),
-    ("gelu_derivative", "diff(x*Phi(x), x) <= 1.13 and diff(x*Phi(x), x) >= -1.13", "x: real"),
-    ("gelu_below_identity", "Abs(x*Phi(x)) <= Abs(x)", "x: real"),
-    ("singular_boundary_xlogx", "x*log(x) >= -exp(-1)", "x: (0, 1]"),
-    ("singular_boundary_log", "log(x) <= x - 1", "x: (0, oo)"),
-    # the jumps of floor and ceiling at the integers are split points of [-4, 4] (dyadic bisection)
-    ("max_min_floor", "Max(x, 1) - Min(x, 1) >= 0 and ceiling(x) - floor(x) <= 1", "x: [-4, 4]"),
-    ("integers", "2^N >= N + 1", "N: integer >= 0"),
-]
+from theory.prover.classical import TRUE_SUITE
 
 
 @pytest.mark.parametrize(("name", "statement", "domain"), TRUE_SUITE, ids=[t[0] for t in TRUE_SUITE])
