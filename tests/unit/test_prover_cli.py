@@ -58,3 +58,23 @@ def test_malformed_input_exits_2_with_one_line(capsys, statement, domain, messag
 def test_budget_must_be_positive(capsys):
     assert main(["prove", "x <= 2", "--domain", "x: [0, 1]", "--budget", "0"]) == 2
     assert "--budget" in capsys.readouterr().err
+
+
+def test_the_readme_prove_examples_run_as_written(capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Proving inequalities") :]
+    block = re.search(r"```bash\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    expected = {0: "proved", 1: "refuted"}
+    for line in block.group(1).splitlines():
+        words = shlex.split(line, comments=True)
+        assert words[:3] == ["python", "-m", "paper_checks.cli"]
+        status = main(words[3:])
+        out = capsys.readouterr().out
+        assert status in expected
+        assert expected[status] in out
+    assert "--json" in block.group(1)
