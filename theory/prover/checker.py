@@ -9,6 +9,9 @@ The checker reads only the certificate's JSON. It re-parses the domain and the g
 2. replays every decision with the primitives of :mod:`theory.prover.rules` (recomputing derivatives,
    faces, limits, critical points and enclosures itself); nothing the search computed is trusted.
 
+The certificate's text is read with sympy's ``sympify`` (which evaluates Python expressions): check
+certificates from sources you trust, as you would run their code.
+
 Provenance: derived (the checker is the proof; the search only finds it).
 """
 
@@ -101,9 +104,9 @@ def _replay(decision: Any, expr: sp.Expr, box: Box, domain: Domain, strict: bool
             point = sp.sympify(decision.get("point"))
         except (sp.SympifyError, TypeError, SyntaxError):
             return False
-        if not rules.is_critical(expr, variable, point) or not rules.convex_towards(
-            expr, variable, point, box
-        ):
+        if not rules.is_critical(expr, variable, point):
+            return False
+        if not rules.convex_towards(expr, variable, point, box, domain):
             return False
         reduced = rules.reduced_at(expr, variable, point)
         return _replay(decision.get("then"), reduced, box.without(variable), domain, strict)

@@ -40,7 +40,7 @@ from theory.prover.evaluate import (
     evaluate,
     span,
 )
-from theory.prover.intervals import Interval, Undefined, hull
+from theory.prover.intervals import Interval, Undefined, add, hull
 from theory.prover.time_limit import time_limited
 from theory.prover.unbounded import limit_at_infinity
 
@@ -238,15 +238,20 @@ def reduced_at(expr: sp.Expr, name: str, point: sp.Expr) -> sp.Expr:
     return sp.simplify(expr.subs(symbol, point))
 
 
-def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
+def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box, domain: Domain) -> bool:
     """d^2 expr / d name^2 >= 0 (one of its FORMS shows it) on the open box with name's range widened to
-    contain point(other variables), and expr defined on the closed widened box."""
+    contain point(other variables), and expr defined on the closed widened box. The point must lie in
+    the closure of name's domain: sympy's simplifications (is_critical, reduced_at) use the assumptions
+    the domain implies, which need not hold outside it."""
     curvature = derivative(expr, name, 2)
     if curvature is None:
         return False
     others = box.without(name)
+    variable = domain[name]
     try:
         where = evaluate(point, environment(others), DEFAULT_PRECISION)
+        if not (_at_least(where, variable.lower) and _at_most(where, variable.upper)):
+            return False
         closed = environment(box)
         closed[name] = hull(closed[name], where)
         evaluate(expr, closed, DEFAULT_PRECISION)  # raises Undefined unless the gap is defined (continuous)
@@ -261,6 +266,23 @@ def convex_towards(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
         except (Undefined, ZeroDivisionError, UnsupportedExpression):
             continue
     return False
+
+
+def _at_least(value: Interval, bound: Bound) -> bool:
+    if math.isinf(bound):
+        return bound < 0
+    return add_constant(value, -Fraction(bound)).lower_at_least(0)
+
+
+def _at_most(value: Interval, bound: Bound) -> bool:
+    if math.isinf(bound):
+        return bound > 0
+    return add_constant(value, -Fraction(bound)).upper_at_most(0)
+
+
+def add_constant(value: Interval, constant: Fraction) -> Interval:
+    """value + constant."""
+    return add(value, span(constant, constant))
 
 
 def clear_caches() -> None:

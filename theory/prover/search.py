@@ -63,7 +63,7 @@ def decide(expr: sp.Expr, box: Box, domain: Domain, strict: bool, reducible: boo
     if reducible:
         for variable in box.names:
             for point in rules.critical_points(expr, variable):
-                if rules.convex_towards(expr, variable, point, box):
+                if rules.convex_towards(expr, variable, point, box, domain):
                     reduced = rules.reduced_at(expr, variable, point)
                     then = decide(reduced, box.without(variable), domain, strict)
                     if then is not None:
