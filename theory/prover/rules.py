@@ -196,7 +196,7 @@ def monotone_face(
 
 SOLVE_SIZE_LIMIT = 60
 """Largest derivative (sympy count_ops) the convexity rule hands to sympy's solve."""
-SOLVE_SECONDS = 1.0
+SOLVE_SECONDS = 5.0
 """Time the search gives sympy's solve for the critical points of one expression in one variable."""
 
 
