@@ -3,9 +3,9 @@
 Boxes are taken first in first out. On each box the rules of :mod:`theory.prover.rules` are tried in
 order: enclosure (of the gap as stated, then in equivalent forms), monotonicity in each variable (the face
 is then decided recursively by the same rules, without splitting), then the convexity rule at a critical
-point sympy solves for. An undecided box is probed for a counterexample at its midpoint and at its
-corners in the domain (corners only on the first box when there are more than three variables); a point
-where the gap's ball is < 0 (<= 0 for a strict claim) refutes the inequality. Otherwise the box is split
+point sympy solves for. Before the rules, each box is probed for a counterexample at its midpoint and at
+its corners in the domain (corners only on the first box when there are more than three variables); a
+point where the gap's ball is < 0 (<= 0 for a strict claim) refutes the inequality. An undecided box is split
 in the variable that is widest in compactified coordinates (integers into integer sub-ranges, half-lines
 at the compactified midpoint). The search stops when every box is decided (proved, with the cover as
 certificate), at a witness (refuted), or when the box or time budget runs out (undecided, with the boxes
@@ -126,13 +126,14 @@ def search(
             return finish(UNDECIDED, remaining=tuple(queue), reason="budget exhausted")
         box = queue.popleft()
         examined += 1
+        # probe for a counterexample first: a few point evaluations, cheaper than the rules' sympy work
+        witness = find_witness(inequality, box, domain, corners=examined == 1 or len(box.ranges) <= 3)
+        if witness is not None:
+            return finish(REFUTED, witness=witness)
         decision = decide(inequality.gap, box, domain, inequality.strict)
         if decision is not None:
             decided.append((box, decision))
             continue
-        witness = find_witness(inequality, box, domain, corners=examined == 1 or len(box.ranges) <= 3)
-        if witness is not None:
-            return finish(REFUTED, witness=witness)
         variable = box.widest(domain)
         if variable is None:
             stuck.append(box)
