@@ -25,7 +25,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="time budget of the prover per inequality (30)",
+        help="CPU-time budget of the prover per inequality, in seconds (30)",
     )
 
 
@@ -79,7 +79,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
+    import importlib.util
+    import sys
+
+    from theory.errors import InvalidArgument
+
     if args.no_prove:
+        return {}
+    if not args.prove_budget > 0:
+        raise InvalidArgument(f"--prove-budget={args.prove_budget} must be a positive number of seconds")
+    if importlib.util.find_spec("flint") is None:
+        print("prover skipped: it needs python-flint (pip install 'specbound[certify]')", file=sys.stderr)
         return {}
     from theory.prover.lemma_inequalities import decide
 
