@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-HELP = "every lemma of the bound: statement, assumptions, provenance, source and its symbolic self-checks"
+HELP = (
+    "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
+    "the prover's verdict on each of its inequalities"
+)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -13,6 +16,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
         "--regimes", action="store_true", help="also print the Section 5 growth-exponent table"
+    )
+    parser.add_argument(
+        "--no-prove", action="store_true", help="skip the prover (the inequalities are then not decided)"
+    )
+    parser.add_argument(
+        "--prove-budget",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="CPU-time budget of the prover per inequality, in seconds (30)",
     )
 
 
@@ -24,10 +37,17 @@ def run(args: argparse.Namespace) -> int:
 
     stage("theory: running the symbolic self-checks of every lemma")
     report = run_all_checks()
+    verdicts = _prover_verdicts(report, args)
     if args.json:
-        document: dict[str, object] = {"lemmas": [lemma.to_json() for lemma, _ in report.entries]}
+        lemmas = []
+        for lemma, _ in report.entries:
+            record = lemma.to_json()
+            if lemma.name in verdicts:
+                record["inequalities"] = [verdict.to_json() for verdict in verdicts[lemma.name]]
+            lemmas.append(record)
+        document: dict[str, object] = {"lemmas": lemmas}
         document["helper_controls"] = [r.to_json() for r in report.controls]
-        document["summary"] = {"checks": report.total, "failed": len(report.failed)}
+        document["summary"] = {"checks": report.total, "failed": len(report.failed), **_counts(verdicts)}
         document["run"] = run_block(args)
         if args.regimes:
             from theory.regimes import to_json
@@ -49,15 +69,56 @@ def run(args: argparse.Namespace) -> int:
             print(f"    [{status}] {result.name}: {result.description}")
             if not result.verdict:
                 print(f"           witness: {result.witness}")
+        for verdict in verdicts.get(lemma.name, ()):
+            print(f"    prover {verdict.line()}")
     for result in report.controls:
         status = "pass" if result.verdict else "FAIL"
         print(
             f"[helper control] [{status}] {result.name}" + ("" if result.verdict else f": {result.witness}")
         )
     print(f"{report.total} checks, {len(report.failed)} failing, over {len(report.entries)} lemmas")
+    if verdicts:
+        counts = _counts(verdicts)
+        print(
+            f"prover: {counts['inequalities']} inequalities, {counts['proved']} proved, "
+            f"{counts['refuted']} refuted, {counts['undecided']} undecided"
+        )
     if args.regimes:
         from theory.regimes import to_markdown
 
         stage("theory: deriving the regime table (sympy limits)")
         print(to_markdown())
     return 0
+
+
+def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
+    """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
+    import importlib.util
+    import sys
+
+    from theory.errors import InvalidArgument
+
+    if args.no_prove:
+        return {}
+    if not args.prove_budget > 0:
+        raise InvalidArgument(f"--prove-budget={args.prove_budget} must be a positive number of seconds")
+    if importlib.util.find_spec("flint") is None:
+        print("prover skipped: it needs python-flint (pip install 'specbound[certify]')", file=sys.stderr)
+        return {}
+    from theory.prover.lemma_inequalities import decide
+
+    verdicts: dict[str, list[object]] = {}
+    for lemma, _ in report.entries:  # type: ignore[attr-defined]
+        for entry in lemma.prover_inequalities():
+            verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
+    return verdicts
+
+
+def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:
+    statuses = [v.result.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
+    return {
+        "inequalities": len(statuses),
+        "proved": statuses.count("proved"),
+        "refuted": statuses.count("refuted"),
+        "undecided": statuses.count("undecided"),
+    }

@@ -1,0 +1,80 @@
+"""``specbound prove``: exit 0 proved, 1 refuted, 3 undecided, 2 with one line for malformed input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from paper_checks.cli import main
+
+
+def test_proved_exits_0_and_reports_the_checked_certificate(capsys):
+    assert main(["prove", "log(1 + x) <= x", "--domain", "x: (-1, oo)"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("proved: log(1 + x) <= x")
+    assert "re-verified by the checker" in out
+
+
+def test_refuted_exits_1_with_the_witness_in_json(capsys):
+    assert main(["prove", "x^2 <= 2", "--domain", "x: [0, 1.5]", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["status"] == "refuted"
+    assert document["exit_status"] == 1
+    witness = document["inequalities"][0]["witness"]
+    assert witness["point"] == {"x": "3/2"}
+
+
+def test_undecided_exits_3_and_lists_the_boxes_left(capsys):
+    status = main(["prove", "1/x^2 >= 1", "--domain", "x: [-1, 1]", "--budget", "1", "--max-boxes", "50"])
+    assert status == 3
+    assert "left undecided" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain", "message"),
+    [
+        ("x <== 2", "x: [0, 1]", "cannot parse"),
+        ("x <= 2 <= 3", "x: [0, 1]", "2 relations"),
+        ("x + 1", "x: [0, 1]", "0 relations"),
+        ("x <= y", "x: [0, 1]", "y have no domain"),
+        ("x <= 2", "x: [0, 1", "cannot read"),
+        ("x <= 2", "x: [2, 1]", "is empty"),
+        ("x <= 2", "x: [0, pi]", "not a rational"),
+        ("x <= 2", "x [0, 1]", "has no ':'"),
+        ("gamma(x) <= 2", "x: [1, 2]", "no interval enclosure for gamma"),
+    ],
+)
+def test_malformed_input_exits_2_with_one_line(capsys, statement, domain, message):
+    assert main(["prove", statement, "--domain", domain]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert message in err
+    assert err.startswith("specbound prove: error:")
+
+
+def test_budget_must_be_positive(capsys):
+    assert main(["prove", "x <= 2", "--domain", "x: [0, 1]", "--budget", "0"]) == 2
+    assert "--budget" in capsys.readouterr().err
+
+
+def test_the_readme_prove_examples_run_as_written(capsys):
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Proving inequalities") :]
+    block = re.search(r"```bash\n(.*?)```", section, flags=re.S)
+    assert block is not None
+    expected = {0: "proved", 1: "refuted"}
+    for line in block.group(1).splitlines():
+        words = shlex.split(line, comments=True)
+        assert words[:3] == ["python", "-m", "paper_checks.cli"]
+        status = main(words[3:])
+        out = capsys.readouterr().out
+        assert status in expected
+        assert expected[status] in out
+    assert "--json" in block.group(1)

@@ -1,0 +1,35 @@
+"""Classical true inequalities are proved over their whole domains, and every certificate re-checks."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from theory.prover import PROVED, check_certificate, prove
+from theory.prover.classical import TRUE_SUITE
+
+
+@pytest.mark.parametrize(("name", "statement", "domain"), TRUE_SUITE, ids=[t[0] for t in TRUE_SUITE])
+def test_true_statement_is_proved_with_a_certificate_the_checker_accepts(name, statement, domain):
+    result = prove(statement, domain, budget_seconds=30)
+    assert result.status == PROVED, result.to_json(with_certificate=False)
+    for part in result.parts:
+        assert part.certificate is not None
+        report = check_certificate(part.certificate.to_json())
+        assert report.accepted, report.reason
+
+
+def test_a_statement_undefined_inside_its_domain_is_never_proved():
+    # 1/x^2 >= 1 holds wherever it is defined on [-1, 1], but x = 0 is a point of the domain
+    result = prove("1/x^2 >= 1", "x: [-1, 1]", budget_seconds=1, max_boxes=300)
+    assert result.status == "undecided"
+    # -1/x >= 0 is false on (0, 1]: the singular point 0 must not let a derivative rule skip it
+    assert prove("-1/x >= 0", "x: [-1, 1]", budget_seconds=5).status == "refuted"
+
+
+def test_a_singular_point_on_a_closed_end_is_not_treated_as_a_limit():
+    # x log x is undefined at x = 0, which [0, 1] contains: undecided, while (0, 1] is proved above
+    result = prove("x*log(x) >= -exp(-1)", "x: [0, 1]", budget_seconds=1, max_boxes=200)
+    assert result.status == "undecided"
+    assert result.parts[0].remaining, "the undecided boxes are reported"

@@ -1,0 +1,322 @@
+"""Every inequality of the lemma chain in the prover's form: a statement over a domain, per lemma name.
+
+Each entry is built from the sympy expressions the lemma modules already hold wherever they exist (c_p and
+the Theorem 4.1 exponents from :func:`theory.interpolation.derive_balance`, GELU from
+:mod:`theory.lipschitz`, the tail bound from the Schatten lemma's statement, ...); an entry typed here is
+a *scalar form* of a lemma's inequality (the reduction is stated in ``reduction``), never a new claim.
+The statements inherit their lemma's provenance; the verdict the prover returns is ``derived`` (decided by
+interval branch and bound, with a certificate the separate checker re-verifies). Identities stay with the
+lemmas' sympy self-checks; only inequalities are here.
+
+Building the registry imports sympy and the lemma modules, not python-flint; proving needs flint.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from theory.prover.domain import Domain, parse_domain
+from theory.prover.result import ProofResult
+from theory.prover.statement import Inequality, Statement
+
+_RELATIONS = {"<=": (False, False), "<": (True, False), ">=": (False, True), ">": (True, True)}
+
+
+@dataclass(frozen=True)
+class LemmaInequality:
+    """One inequality of a lemma, stated for the prover, with the reduction that makes it scalar."""
+
+    lemma: str
+    name: str
+    statement: Statement
+    reduction: str
+
+    @property
+    def text(self) -> str:
+        """The statement as text (sympy's printing of the expressions)."""
+        return self.statement.text
+
+
+def _rebind(expr: sp.Expr, domain: Domain) -> sp.Expr:
+    """expr with every free symbol replaced by the domain's symbol of the same name (its assumptions)."""
+    symbols = domain.symbols()
+    return expr.xreplace({s: symbols[s.name] for s in expr.free_symbols if s.name in symbols})
+
+
+def _inequality(
+    lemma: str,
+    name: str,
+    parts: list[tuple[sp.Expr, str, sp.Expr]],
+    domain_text: str,
+    reduction: str,
+) -> LemmaInequality:
+    domain = parse_domain(domain_text)
+    inequalities = []
+    for lhs, relation, rhs in parts:
+        left, right = _rebind(sp.sympify(lhs), domain), _rebind(sp.sympify(rhs), domain)
+        strict, reversed_ = _RELATIONS[relation]
+        gap = left - right if reversed_ else right - left
+        inequalities.append(Inequality(f"{sp.sstr(left)} {relation} {sp.sstr(right)}", gap, strict))
+    text = " and ".join(i.text for i in inequalities)
+    return LemmaInequality(lemma, name, Statement(text, tuple(inequalities), domain), reduction)
+
+
+def _schatten() -> list[LemmaInequality]:
+    from theory.schatten import lemma
+
+    tail = lemma().statement[0]
+    names = {str(symbol): symbol for symbol in tail.free_symbols}
+    excess = names["k"] * names["sigma_k"] ** names["p"] + sp.Symbol("t")
+    x, p, e, s = sp.symbols("x p e s")
+    return [
+        _inequality(
+            "schatten_facts",
+            "tail_bound",
+            [(tail.lhs, "<=", tail.rhs.subs(names["S_p"], excess))],
+            "sigma_k: (0, oo), t: [0, oo), k: integer >= 1, p: (0, 2]",
+            "Markov on the sorted singular values: S_p = k sigma_k^p + t with t >= 0",
+        ),
+        _inequality(
+            "schatten_facts",
+            "monotone_in_p_scalar_core",
+            [(s ** (p + e), "<=", s**p)],
+            "s: [0, 1], p: (0, 2], e: [0, 2]",
+            "||sigma||_q <= ||sigma||_p for q = p + e: normalised to ||sigma||_p = 1 every sigma_i = s <= 1",
+        ),
+        _inequality(
+            "schatten_facts",
+            "p_triangle_scalar_core",
+            [(1, "<=", x**p + (1 - x) ** p)],
+            "x: [0, 1], p: (0, 1]",
+            "the scalar core (a + b)^p <= a^p + b^p of S_p(A + B) <= S_p(A) + S_p(B), 0 < p <= 1, "
+            "normalised by homogeneity to a + b = 1 (a = x, b = 1 - x)",
+        ),
+    ]
+
+
+def _covering() -> list[LemmaInequality]:
+    d1, e, c1, c2, c3, v1, v2, v3 = sp.symbols("d1 e c1 c2 c3 v1 v2 v3")
+    return [
+        _inequality(
+            "rank_k_parametric_covering",
+            "head_dimension",
+            [(d1 + (d1 + e) + 1, "<=", 3 * sp.Max(d1, d1 + e))],
+            "d1: integer >= 1, e: integer >= 0",
+            "the parameter count (d1 + d2 + 1) k is at most 3 N k with N = max(d1, d2); by symmetry "
+            "d1 <= d2 = d1 + e",
+        ),
+        _inequality(
+            "maurey_covering",
+            "norm_21_below_sqrt_d2_frobenius",
+            [(c1 + c2 + c3, "<=", sp.sqrt(3) * sp.sqrt(c1**2 + c2**2 + c3**2))],
+            "c1: [0, oo), c2: [0, oo), c3: [0, oo)",
+            "||R||_{2,1} <= sqrt(d2) ||R||_F for d2 = 3: c_j the column norms (Cauchy-Schwarz)",
+        ),
+        _inequality(
+            "maurey_covering",
+            "vector_norm_reduction",
+            [(v1**2 + v2**2 + v3**2, "<=", 3)],
+            "v1: [-1, 1], v2: [-1, 1], v3: [-1, 1]",
+            "||v||_2^2 <= d2 ||v||_inf^2 for d2 = 3, normalised by homogeneity to ||v||_inf = 1",
+        ),
+    ]
+
+
+def _interpolation() -> list[LemmaInequality]:
+    from theory.interpolation import N as width
+    from theory.interpolation import S as schatten
+    from theory.interpolation import derive_balance, eps, theorem_exponents
+    from theory.interpolation import s as scale
+
+    balance = derive_balance()
+    exponents = theorem_exponents()
+    (p_symbol,) = [symbol for symbol in balance.c_p.free_symbols if symbol.name == "p"]
+    return [
+        _inequality(
+            "interpolation_covering",
+            "c_p_in_1_2",
+            [(1, "<=", balance.c_p), (balance.c_p, "<=", 2)],
+            "p: (0, 2]",
+            "c_p as sympy derived it by balancing A k + B k^{-2/p}",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "exponent_monotonicity",
+            [
+                (sp.diff(exponents[width], p_symbol), ">", 0),
+                (sp.diff(exponents[schatten], p_symbol), "<", 0),
+                (sp.diff(exponents[scale], p_symbol), ">", 0),
+            ],
+            "p: (0, 2]",
+            "the derived exponents of N and s increase and that of S decreases in p",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "entropy_exponent_below_2",
+            [(-exponents[eps], "<", 2)],
+            "p: (0, 2]",
+            "log N(eps) ~ eps^{-q} with q < 2, so the Dudley integral converges",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "k_star_is_a_minimum",
+            [(balance.second_derivative_at_k_star, ">", 0)],
+            "A: (0, oo), B: (0, oo), p: (0, 2]",
+            "f''(k*) > 0 for f(k) = A k + B k^{-2/p}",
+        ),
+    ]
+
+
+def _lipschitz() -> list[LemmaInequality]:
+    from theory.lipschitz import GELU, x
+    from theory.proxy import L_PHI_VALUE
+
+    slope = sp.diff(GELU, x)
+    return [
+        _inequality(
+            "gelu_lipschitz",
+            "gelu_derivative_within_l_phi",
+            [(slope, "<=", L_PHI_VALUE), (-L_PHI_VALUE, "<=", slope)],
+            "x: real",
+            "|GELU'(x)| <= L_phi = 1.13 on the whole real line",
+        ),
+        _inequality(
+            "gelu_lipschitz",
+            "gelu_below_identity",
+            [(sp.Abs(GELU), "<=", sp.Abs(x))],
+            "x: real",
+            "|GELU(x)| <= |x| on the whole real line",
+        ),
+    ]
+
+
+def _softmax() -> list[LemmaInequality]:
+    s, h1, h2 = sp.symbols("s h1 h2")
+    weights, values = (s, 1 - s), (h1, h2)
+    mean = sum(a * h for a, h in zip(weights, values, strict=True))
+    jacobian_l1 = sum(a * sp.Abs(h - mean) for a, h in zip(weights, values, strict=True))
+    return [
+        _inequality(
+            "softmax_lipschitz",
+            "jacobian_l1_norm",
+            [(jacobian_l1, "<=", 2)],
+            "s: [0, 1], h1: [-1, 1], h2: [-1, 1]",
+            "||J h||_1 = sum_i a_i |h_i - a.h| <= 2 ||h||_inf for T = 2, a = (s, 1 - s) on the simplex, "
+            "normalised to ||h||_inf <= 1",
+        )
+    ]
+
+
+def _composition_and_tails() -> list[LemmaInequality]:
+    x, y, a1, a2, a3, p, big_n, v, a, c = sp.symbols("x y a1 a2 a3 p N v a c")
+    return [
+        _inequality(
+            "depth_factors_and_allocation",
+            "optimal_split_below_equal_split",
+            [((sp.sqrt(x) + sp.sqrt(y)) ** 2, "<=", 2 * (x + y))],
+            "x: [0, oo), y: [0, oo)",
+            "q = 1, two terms: the optimal allocation's entropy is at most the equal split's",
+        ),
+        _inequality(
+            "depth_factors_and_allocation",
+            "l2_aggregation_below_l1",
+            [(a1 + a2 + a3, "<=", (sp.sqrt(a1) + sp.sqrt(a2) + sp.sqrt(a3)) ** 2)],
+            "a1: [0, oo), a2: [0, oo), a3: [0, oo)",
+            "sqrt(sum C_i^2) <= sum C_i squared, with a_i = C_i^2, three terms",
+        ),
+        _inequality(
+            "dudley_entropy_integral",
+            "integrand_exponent_below_1",
+            [(p / (p + 2), "<", 1)],
+            "p: [0, 2]",
+            "u^{-p/(p+2)} is integrable at 0 for every p in [0, 2]",
+        ),
+        _inequality(
+            "grid_rounding_cost",
+            "grid_rounding_factor",
+            [(sp.log(big_n) / (4 * (sp.log(big_n) + v)), "<", sp.Rational(1, 4))],
+            "N: (1, oo), v: (0, oo)",
+            "N^{1/(4m)} < e^{1/4} for a grid with m = ln N + v > ln N, in log form",
+        ),
+        _inequality(
+            "assembled_bound",
+            "log_factor_dominates",
+            [(16 * (2 + a) * (1 + c) ** 3, ">", 18)],
+            "a: [0, oo), c: [0, oo)",
+            "Lambda >= ln(18 b sqrt(N) C / eps): 16 M v^3 > 18 with M = 2 + a, v = 1 + c",
+        ),
+    ]
+
+
+@functools.cache
+def all_lemma_inequalities() -> tuple[LemmaInequality, ...]:
+    """Every inequality of the chain, grouped by lemma in chain order."""
+    return tuple(
+        [*_schatten(), *_covering(), *_interpolation(), *_lipschitz(), *_softmax(), *_composition_and_tails()]
+    )
+
+
+def inequalities_of(lemma_name: str) -> tuple[LemmaInequality, ...]:
+    """The inequalities stated for the lemma called ``lemma_name`` (empty when it has none)."""
+    return tuple(entry for entry in all_lemma_inequalities() if entry.lemma == lemma_name)
+
+
+@dataclass(frozen=True)
+class LemmaVerdict:
+    """The prover's verdict on one lemma inequality, with its certificate re-checked by the checker."""
+
+    entry: LemmaInequality
+    result: ProofResult
+    certificates_checked: bool
+
+    def line(self) -> str:
+        """One line of ``specbound theory``: verdict, boxes, seconds, the statement and its domain."""
+        verdict = self.result.status
+        if verdict == "proved" and not self.certificates_checked:
+            verdict = "proved (certificate REJECTED by the checker)"
+        text = (
+            f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
+        )
+        text += f"  ({self.result.boxes} boxes, {self.result.seconds:.2f} s)"
+        for part in self.result.parts:
+            if part.witness is not None:
+                text += f"; witness {part.witness.to_json()['point']}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """{"name", "statement", "domain", "reduction", "status", "boxes", "seconds", "certificates_checked",
+        "provenance", "witness"?}."""
+        record: dict[str, Any] = {
+            "name": self.entry.name,
+            "statement": self.entry.text,
+            "domain": self.entry.statement.domain.to_text(),
+            "reduction": self.entry.reduction,
+            "status": self.result.status,
+            "boxes": self.result.boxes,
+            "seconds": round(self.result.seconds, 3),
+            "certificates_checked": self.certificates_checked,
+            "provenance": "derived (interval branch and bound; certificate re-verified by the checker)",
+        }
+        witnesses = [part.witness.to_json() for part in self.result.parts if part.witness is not None]
+        if witnesses:
+            record["witness"] = witnesses[0]
+        return record
+
+
+@functools.cache
+def decide(entry: LemmaInequality, budget_seconds: float = 30.0) -> LemmaVerdict:
+    """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked (computed once
+    per process and budget)."""
+    from theory.prover import check_certificate, prove_statement
+
+    result = prove_statement(entry.statement, budget_seconds)
+    checked = all(
+        check_certificate(part.certificate.to_json()).accepted
+        for part in result.parts
+        if part.certificate is not None
+    )
+    return LemmaVerdict(entry, result, checked)
