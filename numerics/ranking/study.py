@@ -78,7 +78,7 @@ class StudyPoint:
     noise: float = 0.1
     seed: int = 0
     epochs: int = 100
-    n_test: int = 4000
+    n_test: int = 10000
     margin: float = DEFAULT_MARGIN
     delta: float = DEFAULT_DELTA
 
@@ -131,7 +131,7 @@ class Profile:
 PROFILES = {
     "quick": Profile(
         "quick",
-        StudyPoint(depth=1, width=8, heads=1, n_train=64, noise=0.1, epochs=100, n_test=4000),
+        StudyPoint(depth=1, width=8, heads=1, n_train=64, noise=0.1, epochs=100, n_test=10000),
         {
             "depth": (2,),
             "width": (16,),
@@ -141,9 +141,9 @@ PROFILES = {
             "n_train": (128,),
             "noise": (0.0,),
         },
-        (0, 1),
-        "16 models: base L1 N8 H1 lr 0.01 wd 0 n 64 noise 0.1, 100 Adam steps, each hyperparameter changed "
-        "once, 2 seeds; held-out sample 4000",
+        (0, 1, 2),
+        "24 models: base L1 N8 H1 lr 0.01 wd 0 n 64 noise 0.1, 100 Adam steps, each hyperparameter changed "
+        "once, 3 seeds; held-out sample 10000",
     ),
     "default": Profile(
         "default",
