@@ -1,4 +1,4 @@
-"""Claim 13's decision on planted ranking tables: verified, refuted and open each where they must be."""
+"""Claim 16's decision on planted ranking tables: verified, refuted and open each where they must be."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.ranking.table import ranking_table
-from paper_checks.claims import c13_predictive_ranking as c13
+from paper_checks.claims import c16_predictive_ranking as c16
 from paper_checks.registry import Verdict
 
 
@@ -31,23 +31,23 @@ GAPS = np.linspace(0.05, 0.45, 30)
 
 
 def test_refuted_when_edelman_ranks_perfectly_and_ours_backwards() -> None:
-    result = c13.check(_table(-GAPS, GAPS**2, GAPS))
+    result = c16.check(_table(-GAPS, GAPS**2, GAPS))
     assert result.verdict is Verdict.REFUTED
     assert "B_ours tau -1.00 [-1.00, -1.00]" in result.evidence
     assert "B_Edelman tau +1.00 [+1.00, +1.00]" in result.evidence
 
 
 def test_verified_when_ours_ranks_perfectly_and_edelman_backwards() -> None:
-    assert c13.check(_table(GAPS, -GAPS, GAPS)).verdict is Verdict.VERIFIED
+    assert c16.check(_table(GAPS, -GAPS, GAPS)).verdict is Verdict.VERIFIED
 
 
 def test_open_when_both_are_noise_and_the_intervals_overlap() -> None:
     rng = np.random.default_rng(5)
-    result = c13.check(_table(rng.standard_normal(30), rng.standard_normal(30), GAPS))
+    result = c16.check(_table(rng.standard_normal(30), rng.standard_normal(30), GAPS))
     assert result.verdict is Verdict.OPEN
     assert "overlap" in result.evidence
 
 
 def test_open_when_no_pair_is_distinguishable() -> None:
-    result = c13.check(_table(GAPS, -GAPS, np.full(30, 0.2)))
+    result = c16.check(_table(GAPS, -GAPS, np.full(30, 0.2)))
     assert result.verdict is Verdict.OPEN and "undefined" in result.evidence

@@ -22,7 +22,7 @@ CLAIM = Claim("99", "three is odd", check)
 """
 
 
-CLAIM_IDS = ["1", "2", "3", "4a", "4b", "4c", *(str(i) for i in range(5, 14))]
+CLAIM_IDS = ["1", "2", "3", "4a", "4b", "4c", *(str(i) for i in range(5, 13)), "16"]
 """Claim 4 is split into 4a (p -> 0+), 4b (p = 2) and 4c (the sharper tail and p <= 2)."""
 
 

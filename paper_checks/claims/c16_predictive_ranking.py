@@ -1,4 +1,4 @@
-"""Claim 13: B_ours ranks trained small transformers by generalization gap better than B_Edelman.
+"""Claim 16 (issue 16): B_ours ranks trained small transformers by generalization gap better than B_Edelman.
 
 The ranking study of ``specbound correlate`` (quick profile: 24 synthetic transformers varying depth,
 width, heads, learning rate, weight decay, training-set size and label noise one at a time, 3 seeds;
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from numerics.ranking.table import RankingTable
     from paper_checks.context import RunContext
 
-ID = "13"
+ID = "16"
 TITLE = "B_ours ranks trained small transformers by generalization gap better than B_Edelman"
 PROFILE = "quick"
 PROVENANCE = (
@@ -40,7 +40,7 @@ def _text(name: str, tau: Interval, psi: float | None, worst: float | None) -> s
 
 
 def check(table: RankingTable, family: str = "") -> ClaimResult:
-    """Decide claim 13 from a ranking table holding the rows B_ours and B_Edelman."""
+    """Decide claim 16 from a ranking table holding the rows B_ours and B_Edelman."""
     ours, edelman = table.row("B_ours"), table.row("B_Edelman")
     a, b = ours.tau, edelman.tau
     if a.low is None or a.high is None or b.low is None or b.high is None:
