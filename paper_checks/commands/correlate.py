@@ -35,7 +35,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         choices=sorted(PROFILES),
-        default="quick",
+        default="default",
         help="; ".join(f"{name}: {profile.description}" for name, profile in PROFILES.items()),
     )
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")

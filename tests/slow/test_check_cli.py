@@ -34,7 +34,8 @@ def test_all_claims_get_a_verdict_provenance_and_evidence(full_run):
     completed, _, data = full_run
     assert completed.returncode == 0, completed.stderr
     claims = data["claims"]
-    assert [c["id"] for c in claims] == ["1", "2", "3", "4a", "4b", "4c", *(str(i) for i in range(5, 13)), "16"]
+    expected = ["1", "2", "3", "4a", "4b", "4c", *(str(i) for i in range(5, 13)), "16"]
+    assert [c["id"] for c in claims] == expected
     for claim in claims:
         assert claim["verdict"] in ("verified", "refuted", "open")
         assert any(tag in claim["provenance"] for tag in PROVENANCE_TAGS), claim
