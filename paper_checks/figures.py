@@ -190,3 +190,32 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
         "and its slope is the growth exponent; each panel has its own y axis, so a series that grows by "
         "1e23 and one that grows by 3 stay readable side by side."
     )
+
+
+def measure_against_gap(
+    values: Sequence[float],
+    gaps: Sequence[float],
+    half_widths: Sequence[float],
+    measure: str,
+    tau: float | None,
+    path: Path,
+) -> str:
+    """One measure against the measured 0-1 gap of every model (error bar = the gap's half-width)."""
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(6, 4.5))
+    xs = np.asarray(values, dtype=np.float64)
+    ax.errorbar(xs, gaps, yerr=half_widths, fmt="o", ms=4, alpha=0.7, color="tab:blue", elinewidth=0.8)
+    logarithmic = bool(xs.min() > 0 and xs.max() / xs.min() > 10)
+    if logarithmic:
+        ax.set_xscale("log")
+    scale = " (log scale)" if logarithmic else ""
+    ax.set_xlabel(f"{measure}{scale}")
+    ax.set_ylabel("0-1 generalization gap (held-out minus training error)")
+    ax.set_title(f"{measure} against the gap: Kendall tau {'n/a' if tau is None else f'{tau:+.2f}'}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return (
+        f"{measure} (x{scale}) against the measured 0-1 gap (y) of each trained model; vertical bars are the "
+        "gap's Hoeffding half-width. A measure that ranks generalization puts the points on a rising curve."
+    )

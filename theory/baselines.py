@@ -19,6 +19,7 @@ import sympy as sp
 
 from theory import _sympy_tools as tools
 from theory.composition import eps, optimal_allocation_value, q
+from theory.formula import Formula
 from theory.lemma import Check, Lemma
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
 from theory.proxy import EDELMAN_PROXY
@@ -34,6 +35,30 @@ EDELMAN_SOURCE = (
 )
 BFT_SOURCE = "Bartlett, Foster & Telgarsky 2017 (NeurIPS), eq. (1.2) and Thm 1.1"
 TT_SOURCE = "Trauger & Tewari 2024 (AISTATS), schematic only: the theorem statement was not read"
+
+_BFT = Tagged(Provenance.STANDARD, BFT_SOURCE)
+_c2, _n21 = sp.Symbol("C2", positive=True), sp.Symbol("n21", positive=True)
+_spectral_product, _ratio_sum = sp.Symbol("P_sigma", positive=True), sp.Symbol("S_21", positive=True)
+
+BFT_TERM = Formula(
+    "bft_term",
+    (_n21 / _c2) ** sp.Rational(2, 3),
+    (_n21, _c2),
+    _BFT,
+    "(||W||_{2,1} / ||W||_2)^{2/3}, one matrix's share of the spectral complexity (reference matrix 0)",
+)
+"""One summand of the Bartlett-Foster-Telgarsky spectral complexity; ||W||_{2,1} is ||A^T||_{2,1} of
+BFT17 in the row-vector orientation (W = A^T: the sum of the column 2-norms of W)."""
+
+BFT_SPECTRAL_COMPLEXITY = Formula(
+    "bft_spectral_complexity",
+    _spectral_product * _ratio_sum ** sp.Rational(3, 2),
+    (_spectral_product, _ratio_sum),
+    _BFT,
+    "R_A = P_sigma S_21^{3/2}: P_sigma = prod_i rho_i ||A_i||_2, S_21 = sum_i BFT_TERM_i",
+)
+"""The spectral complexity R_A of BFT17 eq. (1.2) from its two aggregates (every rho_i = 1 when used as a
+generalization measure, as Jiang et al. 2020 do)."""
 
 
 def edelman_bound_complexity(layer_terms: sp.Expr) -> sp.Expr:
@@ -77,6 +102,17 @@ def _check_bft_equal_layers() -> tuple[bool, object]:
         sp.powsimp(sp.expand_power_base(spectral_complexity, force=True), force=True),
         (rho * s) ** L * L ** sp.Rational(3, 2) * b / s,
     )
+
+
+def _check_bft_formulas_compose() -> tuple[bool, object]:
+    # three matrices: P_sigma * (sum of BFT_TERM)^{3/2} equals the lemma's R_A with rho_i = 1.
+    sig, b21 = sp.symbols("s1:4", positive=True), sp.symbols("b1:4", positive=True)
+    terms = sum(BFT_TERM.subs(n21=b, C2=c) for b, c in zip(b21, sig, strict=True))
+    composed = BFT_SPECTRAL_COMPLEXITY.subs(P_sigma=sp.Mul(*sig), S_21=terms)
+    stated = sp.Mul(*sig) * sum(
+        (b / c) ** sp.Rational(2, 3) for b, c in zip(b21, sig, strict=True)
+    ) ** sp.Rational(3, 2)
+    return tools.equal(composed, stated)
 
 
 def _check_tt_token_free() -> tuple[bool, object]:
@@ -149,6 +185,11 @@ def bft_lemma() -> Lemma:
         tag=Tagged(Provenance.STANDARD, BFT_SOURCE),
         checks=(
             Check("equal_layers", "R_A = (rho s)^L L^{3/2} b / s for equal layers", _check_bft_equal_layers),
+            Check(
+                "formulas_compose",
+                "BFT_SPECTRAL_COMPLEXITY of the BFT_TERMs is R_A (rho_i = 1, three matrices)",
+                _check_bft_formulas_compose,
+            ),
         ),
     )
 

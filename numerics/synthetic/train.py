@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class TrainingConfig:
-    """How to train: sample size n, full-batch Adam steps, learning rate, loss temperature tau, data seed.
+    """How to train: sample size n, full-batch Adam steps, learning rate, loss temperature tau, data seed,
+    and decoupled weight decay (AdamW-style, Loshchilov & Hutter 2019; 0 is plain Adam).
 
     >>> TrainingConfig(n_train=0)
     Traceback (most recent call last):
@@ -39,6 +40,7 @@ class TrainingConfig:
     learning_rate: float = 0.01
     temperature: float = 0.05
     seed: int = 0
+    weight_decay: float = 0.0
 
     def __post_init__(self) -> None:
         for attr in ("n_train", "epochs"):
@@ -49,6 +51,10 @@ class TrainingConfig:
             value = getattr(self, attr)
             if not (np.isfinite(value) and value > 0):
                 raise InvalidArgument(f"TrainingConfig {attr}={value!r} must be a finite number > 0")
+        if not (np.isfinite(self.weight_decay) and self.weight_decay >= 0):
+            raise InvalidArgument(
+                f"TrainingConfig weight_decay={self.weight_decay!r} must be a finite number >= 0"
+            )
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +112,12 @@ def train(model: torch.nn.Module, task: Task, training: TrainingConfig | None = 
     start = time.perf_counter()
     sample = task.sample(training.n_train, seed=training.seed)
     inputs, labels = _tensor(sample.inputs), _tensor(sample.labels)
-    optimiser = torch.optim.Adam(model.parameters(), lr=training.learning_rate)
+    optimiser = torch.optim.Adam(
+        model.parameters(),
+        lr=training.learning_rate,
+        weight_decay=training.weight_decay,
+        decoupled_weight_decay=True,
+    )
     loss = torch.zeros(())
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: one thread is faster than two contending ones

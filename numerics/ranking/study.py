@@ -1,0 +1,276 @@
+"""The ranking study: a family of trained synthetic transformers, their gaps and their measures.
+
+Design (one hyperparameter at a time, Jiang et al. 2020 Sec. 4 vary all of them jointly; we vary one
+around a base so that every model belongs to a group of models differing in exactly one hyperparameter,
+which is what the granulated tau and the sign-error environments compare): for every seed, the base
+configuration and, for each hyperparameter, the base with that one hyperparameter set to each of its
+alternative values. The seed drives the initial weights and the training sample; the task (sparse token
+selection, ``numerics.synthetic.tasks``) is the same for every model, with the label-noise rate a
+hyperparameter.
+
+Every model is trained, its 0-1 gap measured on a held-out sample (``numerics.synthetic.gap``) and its
+measures evaluated (``numerics.ranking.measures``) in one job, whose result (:class:`ModelRecord`, and the
+trained weights as ``.npz``) is cached on disk under a hash of (point, code version): a study is resumed
+or extended by running it again with more points. Jobs run in worker processes, one torch and one BLAS
+thread each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from numerics.blas import single_threaded_blas
+from numerics.progress import progress
+from numerics.ranking.measures import model_measures
+from numerics.synthetic.gap import DEFAULT_DELTA, DEFAULT_MARGIN, measure_gap
+from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.tasks import SparseSelectionTask
+from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
+from theory.errors import InvalidArgument, require
+
+HYPERPARAMETERS = ("depth", "width", "heads", "learning_rate", "weight_decay", "n_train", "noise")
+"""The hyperparameters a study varies (each a field of :class:`StudyPoint`)."""
+
+_SOURCES = (
+    "synthetic/model.py",
+    "synthetic/tasks.py",
+    "synthetic/train.py",
+    "synthetic/gap.py",
+    "ranking/measures.py",
+    "proxies.py",
+    "assembled.py",
+)
+
+
+def code_version() -> str:
+    """A hash of the code a cached record depends on (training, gap, measures) and of torch's version."""
+    import torch
+
+    digest = hashlib.sha256(torch.__version__.encode())
+    root = Path(__file__).resolve().parent.parent
+    for name in _SOURCES:
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class StudyPoint:
+    """One model of a study: its hyperparameters, seed and how it is trained and measured."""
+
+    depth: int = 1
+    width: int = 8
+    heads: int = 1
+    learning_rate: float = 0.01
+    weight_decay: float = 0.0
+    n_train: int = 64
+    noise: float = 0.1
+    seed: int = 0
+    epochs: int = 100
+    n_test: int = 10000
+    margin: float = DEFAULT_MARGIN
+    delta: float = DEFAULT_DELTA
+
+    def coordinates(self) -> dict[str, object]:
+        """The hyperparameters and the seed (what groups and environments are formed from)."""
+        return {name: getattr(self, name) for name in (*HYPERPARAMETERS, "seed")}
+
+    def key(self, version: str) -> str:
+        """The cache key: a hash of every field and the code version."""
+        text = json.dumps({**asdict(self), "version": version}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def train(self) -> TrainedModel:
+        """Train the model of this point (deterministic)."""
+        config = SyntheticConfig(
+            num_layers=self.depth, hidden_size=self.width, num_heads=self.heads, seed=self.seed
+        )
+        task = SparseSelectionTask(hidden_size=self.width, noise=self.noise)
+        training = TrainingConfig(
+            n_train=self.n_train,
+            epochs=self.epochs,
+            learning_rate=self.learning_rate,
+            weight_decay=self.weight_decay,
+            seed=self.seed,
+        )
+        return train_synthetic(config, task, training)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A study design: the base point, alternative values per hyperparameter, seeds (one at a time)."""
+
+    name: str
+    base: StudyPoint
+    alternatives: dict[str, tuple[Any, ...]]
+    seeds: tuple[int, ...]
+    description: str = field(default="", compare=False)
+
+    def points(self) -> tuple[StudyPoint, ...]:
+        """For every seed the base and the base with one hyperparameter changed to each alternative."""
+        out = []
+        for seed in self.seeds:
+            base = replace(self.base, seed=seed)
+            out.append(base)
+            for name in HYPERPARAMETERS:
+                out += [replace(base, **{name: value}) for value in self.alternatives.get(name, ())]
+        return tuple(out)
+
+
+PROFILES = {
+    "quick": Profile(
+        "quick",
+        StudyPoint(depth=1, width=8, heads=1, n_train=64, noise=0.1, epochs=100, n_test=10000),
+        {
+            "depth": (2,),
+            "width": (16,),
+            "heads": (2,),
+            "learning_rate": (0.03,),
+            "weight_decay": (1.0,),
+            "n_train": (128,),
+            "noise": (0.0,),
+        },
+        (0, 1, 2),
+        "24 models: base L1 N8 H1 lr 0.01 wd 0 n 64 noise 0.1, 100 Adam steps, each hyperparameter changed "
+        "once, 3 seeds; held-out sample 10000",
+    ),
+    "default": Profile(
+        "default",
+        StudyPoint(depth=2, width=8, heads=1, n_train=128, noise=0.1, epochs=200, n_test=10000),
+        {
+            "depth": (1, 3),
+            "width": (12, 16),
+            "heads": (2, 4),
+            "learning_rate": (0.003, 0.03),
+            "weight_decay": (0.3, 1.0),
+            "n_train": (64, 256),
+            "noise": (0.0, 0.2),
+        },
+        tuple(range(14)),
+        "210 models: base L2 N8 H1 lr 0.01 wd 0 n 128 noise 0.1, 200 Adam steps, each hyperparameter set "
+        "to two other values, 14 seeds; held-out sample 10000",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ModelRecord:
+    """A trained model's coordinates, 0-1 gap with its half-width, measures and timings (JSON-ready)."""
+
+    key: str
+    coordinates: dict[str, object]
+    gap: float
+    half_width: float
+    train_error: float
+    test_error: float
+    measures: dict[str, float]
+    train_seconds: float
+    seconds: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ModelRecord:
+        """The record written by :meth:`as_dict`."""
+        return cls(**data)  # type: ignore[arg-type]
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON record."""
+        return asdict(self)
+
+
+def default_cache() -> Path:
+    """``$XDG_CACHE_HOME/specbound/correlate`` (``~/.cache/specbound/correlate`` by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "specbound" / "correlate"
+
+
+def _cached(path: Path) -> ModelRecord | None:
+    try:
+        return ModelRecord.from_json(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None  # absent or unreadable: the model is trained again and the record rewritten
+
+
+def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelRecord:
+    """Train ``point``, measure its gap and measures, and cache the record and weights (or read them)."""
+    key = point.key(version)
+    if cache is not None and (record := _cached(cache / f"{key}.json")) is not None:
+        return record
+    start = time.perf_counter()
+    with single_threaded_blas():
+        trained = point.train()
+        gap = measure_gap(trained, margin=point.margin, n_test=point.n_test)
+        measures = model_measures(trained, margin=point.margin, delta=point.delta)
+    record = ModelRecord(
+        key=key,
+        coordinates=point.coordinates(),
+        gap=gap.gap_01,
+        half_width=gap.half_width,
+        train_error=gap.train_error,
+        test_error=gap.test_error,
+        measures=measures,
+        train_seconds=trained.seconds,
+        seconds=time.perf_counter() - start,
+    )
+    if cache is not None:
+        state = {name: t.detach().numpy() for name, t in trained.model.state_dict().items()}
+        np.savez(cache / f"{key}.npz", **state)
+        (cache / f"{key}.json").write_text(json.dumps(record.as_dict(), indent=1) + "\n")
+    return record
+
+
+def _init_worker() -> None:
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def run_study(
+    points: Sequence[StudyPoint], *, jobs: int | None = None, cache: Path | None = None
+) -> tuple[ModelRecord, ...]:
+    """The record of every point, in order: cached ones read, the others computed by ``jobs`` processes.
+
+    ``jobs`` defaults to every core; ``cache`` None disables the cache. Progress goes to stderr.
+    """
+    require("torch", "models")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if not isinstance(jobs, int) or jobs < 1:
+        raise InvalidArgument(f"jobs={jobs!r} must be an integer >= 1")
+    if cache is not None:
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InvalidArgument(
+                f"cache folder {str(cache)!r} cannot be created: {error.strerror}; pass another --cache"
+            ) from None
+    version = code_version()
+    records: dict[int, ModelRecord] = {}
+    todo = []
+    for index, point in enumerate(points):
+        hit = _cached(cache / f"{point.key(version)}.json") if cache is not None else None
+        if hit is not None:
+            records[index] = hit
+        else:
+            todo.append(index)
+    print(f"correlate: {len(records)} cached, {len(todo)} to train ({jobs} jobs)", file=sys.stderr)
+    if jobs == 1 or len(todo) <= 1:
+        for index in progress(todo, len(todo), "models"):
+            records[index] = measure_point(points[index], cache, version)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker) as pool:
+            futures = {pool.submit(measure_point, points[i], cache, version): i for i in todo}
+            for future in progress(as_completed(futures), len(futures), "models"):
+                records[futures[future]] = future.result()
+    return tuple(records[i] for i in range(len(points)))
