@@ -21,17 +21,26 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "1": ("verified", {"limit - C_0(rank)": "0", "dC_0/ds": "0"}),
     "2": ("verified", {"difference": "0"}),
     "3": ("verified", {"exponents.S_p.p=2": "1/4", "exponents.N.p=2": "3/4"}),
-    "4": ("verified", {}),
+    "4a": ("verified", {"checks.0.passed": True}),
+    "4b": ("verified", {"checks.0.passed": True}),
+    "4c": ("verified", {"checks.0.passed": True, "checks.1.passed": True}),
     "5a": ("verified", {"joint_min": (835.0341701768211, 1e-9)}),
-    "5b": ("verified", {"models.8.front_size": 89, "models.8.relative_excess": (0.0, 1e-12)}),
+    "5b": ("verified", {"models.8.front_size": 98, "models.8.relative_excess": (0.0, 1e-12)}),
     "6": (
         "verified",
         {"max_ratio": (1.628120789476176, 1e-9), "tightest_exponent_share": (0.96, 1e-6), "violations": []},
     ),
     "7": ("verified", {"sup_abs_gelu_derivative": (1.1289041451851547, 1e-12), "l_phi": "113/100"}),
-    "8": (
+    "8a": ("verified", {"posthoc": "L^(1/2) (ln L)^(1/2)"}),
+    "8b": ("verified", {"laws.ours_l1": "L^(1)", "laws.ours_l2": "L^(1)"}),
+    "8c": ("verified", {"predicted_exponent": (1.0, 1e-12)}),
+    "8d": (
         "verified",
-        {"predicted_edelman_rate": (10.339369578582, 1e-6), "measured_edelman_rate.0": (10.1074, 1e-3)},
+        {
+            "measured_exponent_bounded": (1.485478822513074, 1e-6),
+            "predicted_rate_geometric": (2.424802725718295, 1e-9),
+            "measured_rate_geometric": (2.4350014610387993, 1e-6),
+        },
     ),
     "9": ("verified", {"limit_bound_over_log_T": "0"}),
     "10": (
@@ -54,14 +63,23 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "12a": (
         "open",
         {
-            "smallest_bound": (1388.356, 1e-3),
-            "weight_free_nonvacuous_sample_size": 1788,
-            "nonvacuous_sample_sizes.0": (2.2366e8, 1e-3),
+            "smallest_bound": (1385.189, 1e-3),
+            "weight_free_nonvacuous_sample_size": 1846,
+            "nonvacuous_sample_sizes.0": (2.2438e8, 1e-3),
         },
     ),
     "12b": (
         "refuted",
         {"kendall.tau": (-0.6111111111111112, 1e-9), "kendall.p_discordant": (0.0123705, 1e-5)},
+    ),
+    "16": (
+        "open",
+        {
+            "table.models": 24,
+            "table.distinguishable_pairs": 181,
+            "table.measures.0.measure": "B_ours",
+            "table.measures.0.tau.value": (-0.11080374921908893, 1e-6),
+        },
     ),
 }
 """Regression pins: the verdict and key figures (details paths, dotted; list items by index) each claim
