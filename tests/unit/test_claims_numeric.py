@@ -406,3 +406,14 @@ def test_claim_9_refuted_by_t_outside_a_log_even_when_the_growth_is_logarithmic(
     result = c09_token_length.check(Formula("bounded extra", sp.log(t) + t / (t + 1), (t,), TAG, ""))
     assert result.verdict is Verdict.REFUTED and "outside a logarithm" in result.evidence
     assert result.details["limit_bound_over_log_T"] == "1"
+
+
+def test_claim_11_default_error_bars_keep_a_difference_within_noise_open():
+    # the width exponents differ by about 0.02, inside two standard errors of the fits: the default
+    # threshold (z = 2) must call this undecided; without error bars (z = 0) it would read as "faster"
+    within_noise = study(1.0, 3.0, width_ours=0.51, width_edelman=0.5)
+    result = c11_proxy_growth.check(within_noise, depth_prediction="slower")
+    assert result.verdict is Verdict.OPEN, result.evidence
+    width = [c for c in result.details["comparisons"] if c["axis"] == "N"]
+    assert width and all(c["outcome"] == "undecided" for c in width)
+    assert c11_proxy_growth.check(within_noise, depth_prediction="slower", z=0.0).verdict is Verdict.REFUTED
