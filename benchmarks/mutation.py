@@ -50,6 +50,8 @@ PROXIES = "tests/unit/test_proxies.py"
 SYMBOLIC = "tests/unit/test_claims_symbolic.py"
 LEMMAS = "tests/unit/test_theory_lemma.py"
 ASSEMBLED = "tests/unit/test_theory_assembled.py"
+HELPERS = "tests/unit/test_decision_helpers.py"
+REGISTRY = "tests/unit/test_theory_registry.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -89,16 +91,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "theory/_sympy_tools.py",
         '    return False, f"difference {witness}; ratio {ratio}"',
         '    return True, f"difference {witness}; ratio {ratio}"',
-        (LEMMAS, SYMBOLIC),
-        ("1", "2", "3", "4"),
+        (LEMMAS, SYMBOLIC, HELPERS, REGISTRY),
+        ("1", "2", "3", "4a", "4b", "4c"),
     ),
     Mutant(
         "all-of-as-any",
         "theory/_sympy_tools.py",
         "verdict = all(decision[0] for _, decision in parts)",
         "verdict = any(decision[0] for _, decision in parts)",
-        (LEMMAS, SYMBOLIC),
-        ("1", "2", "3", "4"),
+        (LEMMAS, SYMBOLIC, HELPERS, REGISTRY),
+        ("1", "2", "3", "4a", "4b", "4c"),
     ),
     Mutant(
         "gamma-qk-factor-2-dropped",

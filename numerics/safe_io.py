@@ -1,17 +1,21 @@
-"""Reading input files without surprises: only regular files, only inside the folder they belong to.
+"""Files without surprises: inputs only regular files inside their folder, outputs written atomically.
 
 A checkpoint path may name anything: a FIFO (opening it blocks until a writer comes, and a blocked
 ``open`` ignores Ctrl-C), a device such as ``/dev/zero`` (endless), a directory, a symlink loop, a file
 the OS refuses to open, or (through a symlink or a parent-folder step) a file outside the checkpoint's
 folder. The helpers here turn each case into one :class:`~theory.errors.CheckpointError` naming the path and
-the problem, before any reader (safetensors, torch, onnx) touches it.
+the problem, before any reader (safetensors, torch, onnx) touches it. Every output (reports, tables,
+figures, caches) goes through :func:`atomic_path`: a reader never sees a half-written file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from theory.errors import CheckpointError
@@ -74,3 +78,26 @@ def inside(folder: Path, relative: str, what: str) -> Path:
             "specbound reads only files inside the checkpoint's folder"
         )
     return regular_file(target)
+
+
+@contextlib.contextmanager
+def atomic_path(target: Path) -> Iterator[Path]:
+    """A temporary path beside ``target`` (same suffix) to write to; renamed onto ``target`` when the
+    block ends normally, deleted when it raises (including KeyboardInterrupt)."""
+    descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
+    os.close(descriptor)
+    temporary = Path(name)
+    umask = os.umask(0)
+    os.umask(umask)
+    temporary.chmod(0o666 & ~umask)  # mkstemp makes it private; the output gets the usual permissions
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_text_atomically(target: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``target`` through :func:`atomic_path`."""
+    with atomic_path(target) as temporary:
+        temporary.write_text(text, encoding="utf-8")

@@ -213,8 +213,7 @@ def measure_against_gap(
     ax.set_ylabel("0-1 generalization gap (held-out minus training error)")
     ax.set_title(f"{measure} against the gap: Kendall tau {'n/a' if tau is None else f'{tau:+.2f}'}")
     figure.tight_layout()
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
+    _save(figure, path)
     return (
         f"{measure} (x{scale}) against the measured 0-1 gap (y) of each trained model; vertical bars are the "
         "gap's Hoeffding half-width. A measure that ranks generalization puts the points on a rising curve."

@@ -11,16 +11,17 @@ refuses non-finite numbers (JSON has none; Python would print ``Infinity``).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from numerics.safe_io import os_problem
+from numerics.safe_io import atomic_path, os_problem, write_text_atomically
+
+__all__ = ["atomic_path", "check_target", "json_text", "prepare_folder", "write_text_atomically"]
 from theory.errors import InvalidArgument
 
 
@@ -94,26 +95,3 @@ def prepare_folder(option: str, folder: str | os.PathLike[str], names: Iterable[
     if existing and not force:
         raise InvalidArgument(f"{shown} already holds {', '.join(existing)}; pass --force to replace them")
     return path
-
-
-@contextlib.contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
-    """A temporary path beside ``target`` (same suffix) to write to; renamed onto ``target`` when the
-    block ends normally, deleted when it raises (including KeyboardInterrupt)."""
-    descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
-    os.close(descriptor)
-    temporary = Path(name)
-    umask = os.umask(0)
-    os.umask(umask)
-    temporary.chmod(0o666 & ~umask)  # mkstemp makes it private; the output gets the usual permissions
-    try:
-        yield temporary
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def write_text_atomically(target: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``target`` through :func:`atomic_path`."""
-    with atomic_path(target) as temporary:
-        temporary.write_text(text, encoding="utf-8")

@@ -34,6 +34,7 @@ import numpy as np
 from numerics.blas import single_threaded_blas
 from numerics.progress import progress
 from numerics.ranking.measures import model_measures
+from numerics.safe_io import atomic_path, write_text_atomically
 from numerics.synthetic.gap import DEFAULT_DELTA, DEFAULT_MARGIN, measure_gap
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask
@@ -224,8 +225,9 @@ def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelR
     )
     if cache is not None:
         state = {name: t.detach().numpy() for name, t in trained.model.state_dict().items()}
-        np.savez(cache / f"{key}.npz", **state)
-        (cache / f"{key}.json").write_text(json.dumps(record.as_dict(), indent=1) + "\n")
+        with atomic_path(cache / f"{key}.npz") as temporary:  # an interrupted run leaves no torn entry
+            np.savez(temporary, **state)
+        write_text_atomically(cache / f"{key}.json", json.dumps(record.as_dict(), indent=1) + "\n")
     return record
 
 

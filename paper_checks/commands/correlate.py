@@ -12,14 +12,19 @@ worst-environment sign-error (:mod:`numerics.ranking.statistics`). ``--report DI
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from numerics.safe_io import os_problem, write_text_atomically
+from paper_checks.output_files import json_text, prepare_folder
+from paper_checks.run_metadata import run_block
 from theory.errors import InvalidArgument, require
+
+REPORT_FILES = ("correlate.md", "correlate.json")
+"""The report files ``--report`` refuses to replace without ``--force``."""
 
 if TYPE_CHECKING:
     from numerics.ranking.study import ModelRecord
@@ -40,14 +45,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     parser.add_argument(
-        "--cache", metavar="DIR", default=None, help="cache folder (default ~/.cache/specbound/correlate)"
+        "--cache",
+        metavar="DIR",
+        default=None,
+        help="cache folder (default $XDG_CACHE_HOME/specbound/correlate, ~/.cache/specbound/correlate when "
+        "XDG_CACHE_HOME is unset)",
     )
     parser.add_argument("--no-cache", action="store_true", help="train every model again, cache nothing")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     parser.add_argument(
-        "--report", metavar="DIR", help="write DIR/correlate.md, DIR/correlate.json and a figure per measure"
+        "--report",
+        metavar="DIR",
+        help="write DIR/correlate.md, DIR/correlate.json and a figure per measure (PNG, PDF, SVG); checked "
+        "writable before the study, each file written atomically",
     )
+    parser.add_argument("--force", action="store_true", help="let --report replace an existing report")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--jobs={args.jobs} must be at least 1")
     if args.resamples < 10:
         raise InvalidArgument(f"--resamples={args.resamples} must be at least 10")
+    directory = prepare_folder("--report", args.report, REPORT_FILES, args.force) if args.report else None
     cache = None if args.no_cache else Path(args.cache).expanduser() if args.cache else default_cache()
     start = time.perf_counter()
     profile = PROFILES[args.profile]
@@ -74,15 +88,16 @@ def run(args: argparse.Namespace) -> int:
         "measures_described": MEASURES,
         **table.to_json(),
         "records": [r.as_dict() for r in records],
+        "run": run_block(args),
     }
     markdown = f"# Ranking of generalization ({profile.name} profile)\n\n{profile.description}.\n\n"
     markdown += table.to_markdown()
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json_text(data, "the ranking table"))
     else:
         print(markdown)
-    if args.report:
-        _write_report(Path(args.report), markdown, data, records, table)
+    if directory is not None:
+        _write_report(directory, markdown, data, records, table)
     return 0
 
 
@@ -96,7 +111,6 @@ def _write_report(
     from paper_checks.figures import measure_against_gap
 
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         captions = []
         gaps = [r.gap for r in records]
         half = [r.half_width for r in records]
@@ -105,7 +119,7 @@ def _write_report(
             values = [r.measures[row.name] for r in records]
             caption = measure_against_gap(values, gaps, half, row.name, row.tau.value, path)
             captions.append(f"![{row.name}]({path.name})\n\n{caption}\n")
-        (directory / "correlate.md").write_text(markdown + "\n" + "\n".join(captions))
-        (directory / "correlate.json").write_text(json.dumps(data, indent=2) + "\n")
+        write_text_atomically(directory / "correlate.md", markdown + "\n" + "\n".join(captions))
+        write_text_atomically(directory / "correlate.json", json_text(data, "correlate.json") + "\n")
     except OSError as error:
-        raise InvalidArgument(f"--report {str(directory)!r} cannot be written: {error.strerror}") from None
+        raise InvalidArgument(f"--report {str(directory)!r} cannot be written: {os_problem(error)}") from None

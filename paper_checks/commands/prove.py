@@ -6,8 +6,9 @@ Exit status: 0 proved, 1 refuted, 3 undecided (budget exhausted), 2 malformed st
 from __future__ import annotations
 
 import argparse
-import json
 
+from paper_checks.output_files import json_text
+from paper_checks.run_metadata import run_block
 from theory.errors import InvalidArgument
 
 HELP = "prove or refute an inequality over a whole domain (exit 0 proved, 1 refuted, 3 undecided)"
@@ -59,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         document = result.to_json()
         document["exit_status"] = result.exit_status
-        print(json.dumps(document, indent=2))
+        document["run"] = run_block(args)
+        print(json_text(document, "the prover's result"))
         return result.exit_status
     print(f"{result.status}: {result.statement}  over  {result.domain}")
     for part, check in zip(result.parts, checks, strict=True):

@@ -77,9 +77,13 @@ def test_mathematics_defines_the_notation_and_every_step_the_cli_prints(theory_o
     assert steps and steps <= documented
 
 
-def test_claims_doc_lists_twelve_claims_and_the_three_verdicts():
+def test_claims_doc_lists_twelve_claims_every_check_id_and_the_three_verdicts():
+    from paper_checks.registry import discover
+
     text = (DOCS / "claims.md").read_text(encoding="utf-8")
     assert [int(n) for n in re.findall(r"^\| (\d+) \|", text, flags=re.M)] == list(range(1, 13))
+    documented = set(re.findall(r"^\| `(\d+[a-z]?)` \|", text, flags=re.M))
+    assert documented == {claim.id for claim in discover()}, "docs/claims.md and the claim modules differ"
     for verdict in ("`verified`", "`refuted`", "`open`"):
         assert verdict in text
 
