@@ -41,6 +41,7 @@ from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
+from numerics.workers import ordered_map
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.proxy import (
@@ -157,24 +158,29 @@ def matrix_spectra(
 
 
 def streamed_spectra(
-    checkpoint: Checkpoint, *, label: str = "spectra"
+    checkpoint: Checkpoint, *, label: str = "spectra", jobs: int = 1
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
 
     Each matrix's (1,1) norm is computed while its layer is in memory; the returned matrices keep their
-    place and shape but not their values (:meth:`NamedMatrix.released`).
+    place and shape but not their values (:meth:`NamedMatrix.released`). With ``jobs`` > 1 the layers
+    are spread over that many worker processes (:func:`numerics.workers.ordered_map`: each worker opens
+    its layers itself and runs the same single-threaded LAPACK calls, so the spectra are identical bit
+    for bit to the serial run, and come back in layer order).
     """
-    out: list[tuple[NamedMatrix, Spectrum]] = []
-    with single_threaded_blas():
-        for index in progress(range(checkpoint.num_layers), checkpoint.num_layers, label):
-            layer = checkpoint.layer(index)
-            for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-                spec = spectrum(matrix)
-                norm_11 = spec.norm_11
-                kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, norm_11))
-                out.append((matrix.released(), kept))
-            del layer
-    return tuple(out)
+    per_layer = ordered_map(layer_spectra, checkpoint, range(checkpoint.num_layers), jobs=jobs)
+    return tuple(pair for layer in progress(per_layer, checkpoint.num_layers, label) for pair in layer)
+
+
+def layer_spectra(checkpoint: Checkpoint, index: int) -> list[tuple[NamedMatrix, Spectrum]]:
+    """Layer ``index`` read, each matrix's spectrum and (1,1) norm computed, the values then dropped."""
+    layer = checkpoint.layer(index)
+    out = []
+    for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
+        spec = spectrum(matrix)
+        kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, spec.norm_11))
+        out.append((matrix.released(), kept))
+    return out
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
@@ -265,14 +271,16 @@ def proxies(
     m: int | None = None,
     dps: int = DEFAULT_DPS,
     source: str | None = None,
+    jobs: int = 1,
 ) -> ProxyReport:
     """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
 
     ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
     ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or
     anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
-    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). Errors name the matrix they
-    concern.
+    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
+    share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
+    the matrix they concern.
     """
     check_dps(dps)
     if m is not None:
@@ -283,7 +291,7 @@ def proxies(
         spectra = matrix_spectra(weights)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(weights)
+        spectra = streamed_spectra(weights, jobs=jobs)
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
         spectra = tuple(weights)

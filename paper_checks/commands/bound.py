@@ -20,6 +20,7 @@ from numerics.evaluate import DEFAULT_DPS
 from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
 from numerics.proxies import MatrixProxy, ProxyReport, proxies
+from numerics.workers import default_jobs
 from paper_checks.commands._model import add_model_arguments
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
@@ -60,6 +61,14 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--grid-m", type=int, metavar="M", help="grid P_m = {0, 1/M, ..., 2} (default ceil(L + ln N))"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="worker processes sharing the layers (default: all cores, here %(default)s; 1 = serial); "
+        "the numbers are identical to the serial run's",
     )
     parser.add_argument(
         "--certify",
@@ -184,7 +193,7 @@ def format_table(report: ProxyReport, model: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    report = proxies(checkpoint, m=args.grid_m, dps=args.dps)
+    report = proxies(checkpoint, m=args.grid_m, dps=args.dps, jobs=args.jobs)
     payload = report_json(report, args.model)
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
