@@ -14,14 +14,7 @@ import json
 import time
 from pathlib import Path
 
-from numerics.synthetic.gap import (
-    DEFAULT_DELTA,
-    DEFAULT_MARGIN,
-    DEFAULT_N_TEST,
-    default_grid,
-    ratio_table,
-    train_grid,
-)
+from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST
 from theory.errors import InvalidArgument, require
 
 HELP = "train small synthetic transformers and print the ratio of the bounds to their measured gaps"
@@ -57,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--delta={args.delta} must be in (0, 1)")
     if args.n_test < 100:
         raise InvalidArgument(f"--n-test={args.n_test} must be at least 100 for a meaningful interval")
+    from numerics.synthetic.gap import default_grid, ratio_table, train_grid
+
     start = time.perf_counter()
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)
