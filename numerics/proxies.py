@@ -34,6 +34,7 @@ import numpy as np
 
 from numerics.blas import single_threaded_blas
 from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
+from numerics.gram import GRAM_RTOL
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
@@ -127,15 +128,17 @@ def toolkit_version() -> str:
         return "unknown"
 
 
-def signature(m: int, dps: int) -> str:
+def signature(m: int, dps: int, fast_svd: bool = False) -> str:
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
+
+    With ``fast_svd`` the method names the Gram path and the precision it guarantees (:mod:`numerics.gram`).
 
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
     """
     return "|".join(
         (
-            "svd:f64-lapack+thin-qr-core",
+            "svd:f64-lapack+thin-qr-core" + (f"+gram-where-decided(rtol={GRAM_RTOL:g})" if fast_svd else ""),
             f"rank-tol:{RANK_TOLERANCE:g}",
             f"grid:m={m}",
             "p:posthoc-per-matrix",
@@ -149,16 +152,22 @@ def signature(m: int, dps: int) -> str:
 
 
 def matrix_spectra(
-    weights: TransformerWeights, *, label: str = "spectra"
+    weights: TransformerWeights, *, label: str = "spectra", fast_svd: bool = False
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-    """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once."""
+    """Every matrix of the bound (SPEC.md section 2, extraction order) and its spectrum, computed once.
+
+    ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
+    """
     matrices = extract_matrices(weights)
     with single_threaded_blas():
-        return tuple((matrix, spectrum(matrix)) for matrix in progress(matrices, len(matrices), label))
+        return tuple(
+            (matrix, spectrum(matrix, fast_svd=fast_svd))
+            for matrix in progress(matrices, len(matrices), label)
+        )
 
 
 def streamed_spectra(
-    checkpoint: Checkpoint, *, label: str = "spectra", jobs: int = 1
+    checkpoint: Checkpoint, *, label: str = "spectra", jobs: int = 1, fast_svd: bool = False
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
 
@@ -166,18 +175,22 @@ def streamed_spectra(
     place and shape but not their values (:meth:`NamedMatrix.released`). With ``jobs`` > 1 the layers
     are spread over that many worker processes (:func:`numerics.workers.ordered_map`: each worker opens
     its layers itself and runs the same single-threaded LAPACK calls, so the spectra are identical bit
-    for bit to the serial run, and come back in layer order).
+    for bit to the serial run, and come back in layer order). ``fast_svd``: see
+    :func:`numerics.spectrum.spectrum`.
     """
-    per_layer = ordered_map(layer_spectra, checkpoint, range(checkpoint.num_layers), jobs=jobs)
+    layers = range(checkpoint.num_layers)
+    per_layer = ordered_map(layer_spectra, (checkpoint, fast_svd), layers, jobs=jobs)
     return tuple(pair for layer in progress(per_layer, checkpoint.num_layers, label) for pair in layer)
 
 
-def layer_spectra(checkpoint: Checkpoint, index: int) -> list[tuple[NamedMatrix, Spectrum]]:
-    """Layer ``index`` read, each matrix's spectrum and (1,1) norm computed, the values then dropped."""
+def layer_spectra(source: tuple[Checkpoint, bool], index: int) -> list[tuple[NamedMatrix, Spectrum]]:
+    """Layer ``index`` of (checkpoint, fast_svd) read, each matrix's spectrum and (1,1) norm computed, the
+    values then dropped."""
+    checkpoint, fast_svd = source
     layer = checkpoint.layer(index)
     out = []
     for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-        spec = spectrum(matrix)
+        spec = spectrum(matrix, fast_svd=fast_svd)
         kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, spec.norm_11))
         out.append((matrix.released(), kept))
     return out
@@ -272,6 +285,7 @@ def proxies(
     dps: int = DEFAULT_DPS,
     source: str | None = None,
     jobs: int = 1,
+    fast_svd: bool = False,
 ) -> ProxyReport:
     """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
 
@@ -280,7 +294,8 @@ def proxies(
     anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
     dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
-    the matrix they concern.
+    the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
+    (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's).
     """
     check_dps(dps)
     if m is not None:
@@ -288,10 +303,10 @@ def proxies(
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
         weights = open_checkpoint(weights)
     if isinstance(weights, TransformerWeights):
-        spectra = matrix_spectra(weights)
+        spectra = matrix_spectra(weights, fast_svd=fast_svd)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(weights, jobs=jobs)
+        spectra = streamed_spectra(weights, jobs=jobs, fast_svd=fast_svd)
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
         spectra = tuple(weights)
@@ -352,5 +367,5 @@ def proxies(
         leading=leading,
         ours=ours,
         edelman=edelman,
-        signature=signature(m, dps),
+        signature=signature(m, dps, fast_svd),
     )

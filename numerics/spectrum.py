@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from numerics.blas import single_threaded_blas
+from numerics.gram import gram_values
 from numerics.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 
@@ -63,6 +64,9 @@ class Spectrum:
     stable_rank: float
     entrywise_sum: Callable[[], float] = field(repr=False)
     """Computes the (1,1) norm; deferred because for a product it needs the N x N entries."""
+    svd_path: str = "svd"
+    """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
+    "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided: :mod:`numerics.gram`)."""
 
     @functools.cached_property
     def norm_11(self) -> float:
@@ -102,7 +106,12 @@ def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.n
 
 
 def _assemble(
-    values: np.ndarray, rank: int, shape: tuple[int, int], norm_21: float, entrywise_sum: Callable[[], float]
+    values: np.ndarray,
+    rank: int,
+    shape: tuple[int, int],
+    norm_21: float,
+    entrywise_sum: Callable[[], float],
+    svd_path: str = "svd",
 ) -> Spectrum:
     """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm."""
     top = float(values[0])
@@ -118,6 +127,7 @@ def _assemble(
         norm_21=norm_21,
         stable_rank=relative_squares,
         entrywise_sum=entrywise_sum,
+        svd_path=svd_path,
     )
 
 
@@ -161,13 +171,15 @@ def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarra
     return np.linalg.svd(r_left @ r_right.T, compute_uv=False), r_left
 
 
-def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
+def spectrum(matrix: NamedMatrix | np.ndarray, *, fast_svd: bool = False) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
     For M = A B^T: singular values from :func:`core_singular_values`; column j of M has norm
     ||A b_j|| = ||R_A b_j||, so ||M||_{2,1} is the sum of column norms of R_A B^T (d_h x cols); the
     (1,1) norm needs the entries: it is computed from the product (rows x d_h x cols) on first use.
-    A zero, empty or non-finite matrix raises :class:`InvalidArgument`.
+    A zero, empty or non-finite matrix raises :class:`InvalidArgument`. With ``fast_svd`` a dense matrix's
+    singular values come from its Gram matrix where :func:`numerics.gram.gram_values` decides every S_p
+    and the rank (``svd_path`` "gram"), from the SVD otherwise.
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -189,5 +201,14 @@ def spectrum(matrix: NamedMatrix | np.ndarray) -> Spectrum:
         what = "matrix"
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
-    values, rank = _ranked(np.linalg.svd(dense, compute_uv=False), shape, what)
-    return _assemble(values, rank, shape, _column_norm_sum(dense), lambda: float(np.sum(np.abs(dense))))
+    gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd else None
+    raw = gram.singular_values if gram is not None else np.linalg.svd(dense, compute_uv=False)
+    values, rank = _ranked(raw, shape, what)
+    return _assemble(
+        values,
+        rank,
+        shape,
+        _column_norm_sum(dense),
+        lambda: float(np.sum(np.abs(dense))),
+        "svd" if gram is None else "gram",
+    )

@@ -47,6 +47,7 @@ MATRIX_KEYS = (
     "nuclear_norm",
     "norm_11",
     "stable_rank",
+    "svd_path",
 )
 """Columns of the per-matrix rows: DESIGN.md's keys first, then extras."""
 
@@ -69,6 +70,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes sharing the layers (default: all cores, here %(default)s; 1 = serial); "
         "the numbers are identical to the serial run's",
+    )
+    parser.add_argument(
+        "--fast-svd",
+        action="store_true",
+        help="singular values of large dense matrices from their Gram matrix where an a posteriori bound "
+        "decides the rank and every S_p to relative 1e-8, the SVD elsewhere (JSON svd_path says which); "
+        "faster, but the last digits differ from the default path's",
     )
     parser.add_argument(
         "--certify",
@@ -108,6 +116,7 @@ def matrix_row(row: MatrixProxy) -> dict[str, Any]:
         "nuclear_norm": spec.nuclear_norm,
         "norm_11": spec.norm_11,
         "stable_rank": spec.stable_rank,
+        "svd_path": spec.svd_path,
     }
 
 
@@ -193,7 +202,7 @@ def format_table(report: ProxyReport, model: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    report = proxies(checkpoint, m=args.grid_m, dps=args.dps, jobs=args.jobs)
+    report = proxies(checkpoint, m=args.grid_m, dps=args.dps, jobs=args.jobs, fast_svd=args.fast_svd)
     payload = report_json(report, args.model)
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
