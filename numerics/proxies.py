@@ -167,32 +167,53 @@ def matrix_spectra(
 
 
 def streamed_spectra(
-    checkpoint: Checkpoint, *, label: str = "spectra", jobs: int = 1, fast_svd: bool = False
+    checkpoint: Checkpoint,
+    *,
+    label: str = "spectra",
+    jobs: int = 1,
+    fast_svd: bool = False,
+    entrywise_norms: bool = True,
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
 
-    Each matrix's (1,1) norm is computed while its layer is in memory; the returned matrices keep their
-    place and shape but not their values (:meth:`NamedMatrix.released`). With ``jobs`` > 1 the layers
-    are spread over that many worker processes (:func:`numerics.workers.ordered_map`: each worker opens
-    its layers itself and runs the same single-threaded LAPACK calls, so the spectra are identical bit
-    for bit to the serial run, and come back in layer order). ``fast_svd``: see
-    :func:`numerics.spectrum.spectrum`.
+    Each matrix's (1,1) norm is computed while its layer is in memory (unless ``entrywise_norms`` is
+    False: no formula of the bounds uses it, and for a head product it costs an N x N product); the
+    returned matrices keep their place and shape but not their values (:meth:`NamedMatrix.released`).
+    With ``jobs`` > 1 the layers are spread over that many worker processes
+    (:func:`numerics.workers.ordered_map`: each worker opens its layers itself and runs the same
+    single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
+    back in layer order). ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
     """
-    layers = range(checkpoint.num_layers)
-    per_layer = ordered_map(layer_spectra, (checkpoint, fast_svd), layers, jobs=jobs)
+    options = StreamOptions(checkpoint, fast_svd, entrywise_norms)
+    per_layer = ordered_map(layer_spectra, options, range(checkpoint.num_layers), jobs=jobs)
     return tuple(pair for layer in progress(per_layer, checkpoint.num_layers, label) for pair in layer)
 
 
-def layer_spectra(source: tuple[Checkpoint, bool], index: int) -> list[tuple[NamedMatrix, Spectrum]]:
-    """Layer ``index`` of (checkpoint, fast_svd) read, each matrix's spectrum and (1,1) norm computed, the
-    values then dropped."""
-    checkpoint, fast_svd = source
+@dataclass(frozen=True)
+class StreamOptions:
+    """What a (worker) process needs to compute a streamed layer's spectra."""
+
+    checkpoint: Checkpoint
+    fast_svd: bool
+    entrywise_norms: bool
+
+
+def _not_computed(label: str) -> float:
+    raise InvalidArgument(f"the (1,1) norm of {label} was not computed (streamed with entrywise_norms=False)")
+
+
+def layer_spectra(options: StreamOptions, index: int) -> list[tuple[NamedMatrix, Spectrum]]:
+    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped."""
+    checkpoint = options.checkpoint
     layer = checkpoint.layer(index)
     out = []
     for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-        spec = spectrum(matrix, fast_svd=fast_svd)
-        kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, spec.norm_11))
-        out.append((matrix.released(), kept))
+        spec = spectrum(matrix, fast_svd=options.fast_svd)
+        if options.entrywise_norms:
+            entrywise = functools.partial(float, spec.norm_11)
+        else:
+            entrywise = functools.partial(_not_computed, matrix.label)
+        out.append((matrix.released(), dataclasses.replace(spec, entrywise_sum=entrywise)))
     return out
 
 
@@ -286,6 +307,7 @@ def proxies(
     source: str | None = None,
     jobs: int = 1,
     fast_svd: bool = False,
+    entrywise_norms: bool = True,
 ) -> ProxyReport:
     """B_ours and B_Edelman (SPEC.md section 3, exact) of ``weights``, with every intermediate quantity.
 
@@ -295,7 +317,8 @@ def proxies(
     dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
     the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
-    (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's).
+    (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
+    (1,1) norms of a streamed checkpoint (reported only, used by no bound).
     """
     check_dps(dps)
     if m is not None:
@@ -306,7 +329,7 @@ def proxies(
         spectra = matrix_spectra(weights, fast_svd=fast_svd)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(weights, jobs=jobs, fast_svd=fast_svd)
+        spectra = streamed_spectra(weights, jobs=jobs, fast_svd=fast_svd, entrywise_norms=entrywise_norms)
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
         spectra = tuple(weights)

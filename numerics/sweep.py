@@ -88,7 +88,9 @@ def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     from numerics.proxies import proxies
 
     checkpoint = open_checkpoint(source, num_heads=settings.num_heads)
-    report = proxies(checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd)
+    report = proxies(
+        checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
+    )
     n, kv_width = checkpoint.hidden_size, checkpoint.num_kv_heads * checkpoint.head_dim
     feed_forward = sum(
         row.spectrum.shape[0] * row.spectrum.shape[1] for row in report.matrices if row.matrix.head < 0

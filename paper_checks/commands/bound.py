@@ -202,8 +202,16 @@ def format_table(report: ProxyReport, model: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    report = proxies(checkpoint, m=args.grid_m, dps=args.dps, jobs=args.jobs, fast_svd=args.fast_svd)
-    payload = report_json(report, args.model)
+    rows_wanted = args.json or bool(args.csv)  # only the JSON and CSV rows show the (1,1) norm
+    report = proxies(
+        checkpoint,
+        m=args.grid_m,
+        dps=args.dps,
+        jobs=args.jobs,
+        fast_svd=args.fast_svd,
+        entrywise_norms=rows_wanted,
+    )
+    payload = report_json(report, args.model) if rows_wanted else {}
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     if args.csv:
@@ -214,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
         from numerics.certify.report import add_intervals, summary_lines
 
         certified = certify_proxies(checkpoint.weights(), m=report.m)
-        add_intervals(payload, certified)
+        if rows_wanted:
+            add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])
     print(json.dumps(payload, indent=1) if args.json else text)
     return 0

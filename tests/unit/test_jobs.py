@@ -62,3 +62,14 @@ def test_bound_refuses_zero_jobs_with_a_one_line_error(tmp_path, capsys):
 def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edelman):
     proxies = json.loads(_bound_json(capsys, model, 2))["proxies"]
     assert (repr(proxies["ours"]), repr(proxies["edelman"])) == (ours, edelman)
+
+
+def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):
+    from numerics.loading import open_checkpoint
+    from numerics.proxies import proxies
+
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    lean, full = proxies(open_checkpoint(folder), entrywise_norms=False), proxies(open_checkpoint(folder))
+    assert (lean.ours, lean.edelman) == (full.ours, full.edelman)
+    with pytest.raises(InvalidArgument, match=r"\(1,1\) norm of L0.H0.QK was not computed"):
+        _ = lean.matrices[0].spectrum.norm_11
