@@ -3,11 +3,13 @@
 Builds random BERT-shaped checkpoints (numpy + safetensors, :func:`stream_memory.write_checkpoint`):
 BERT-mini (L4, N256, 4 heads, FFN 1024) and BERT-base (L12, N768, 12 heads, FFN 3072). Times, as whole
 processes from start to exit (interpreter start, imports and reading the files included on both sides):
-  (a) ``python -m paper_checks.cli bound DIR --jobs 1``: the whole report;
+  (a) ``python -m paper_checks.cli bound DIR --jobs 1``: the whole report, as a table (so without the
+      (1,1) norms, which only the JSON and CSV rows show);
   (b) the floor: ``python benchmarks/scale_speed.py --floor DIR``: numpy + safetensors read every
       layer, upcast to float64, and do only the unavoidable linear algebra (one SVD per feed-forward
       matrix, thin QR of both factors and a d_h x d_h core SVD per head product), nothing else;
-  (c) ``bound DIR --jobs 2`` on BERT-base, against (a).
+  (c) ``bound DIR --jobs 2`` on BERT-base, against (a);
+  (d) ``bound DIR --jobs 1 --fast-svd`` on BERT-base (Gram path where decided), against (b).
 Both sides run OpenBLAS single-threaded. Runs are interleaved (one of each per round) and the best of
 ``--repeats`` rounds is kept: on a shared machine the ratios are noisy, the absolute times more so.
 Targets (issue 13): a/b <= 1.5 on BERT-mini, <= 1.15 on BERT-base; (a, jobs 1)/(c, jobs 2) >= 1.7.
@@ -91,7 +93,7 @@ def main() -> int:
             bound = ["-m", "paper_checks.cli", "bound", tmp, "--jobs"]
             commands = [[*bound, "1"], [__file__, "--floor", tmp]]
             if name == "BERT-base":
-                commands.append([*bound, "2"])
+                commands += [[*bound, "2"], [*bound, "1", "--fast-svd"]]
             times = best_interleaved(commands, args.repeats)
             print(f"{name} (L{layers}, N{width}, {heads} heads, FFN {4 * width}), best of {args.repeats}:")
             ratio = times[0] / times[1]
@@ -99,6 +101,8 @@ def main() -> int:
             if name == "BERT-base":
                 speed_up = times[0] / times[2]
                 print(f"  bound --jobs 2 {times[2]:7.2f} s   speed-up jobs 1 / jobs 2 {speed_up:.2f}")
+                fast = times[3] / times[1]
+                print(f"  bound --jobs 1 --fast-svd {times[3]:7.2f} s   ratio to the floor {fast:.2f}")
     return 0
 
 

@@ -60,6 +60,9 @@ from theory.proxy import (
     grid,
 )
 
+Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]
+"""Where a matrix sits and its factors' shapes (:meth:`NamedMatrix.place`)."""
+
 Number = TypeVar("Number", bound=Any)
 """An exact-enough number type: mpmath.mpf here, flint.arb balls in numerics.certify."""
 
@@ -186,7 +189,11 @@ def streamed_spectra(
     """
     options = StreamOptions(checkpoint, fast_svd, entrywise_norms)
     per_layer = ordered_map(layer_spectra, options, range(checkpoint.num_layers), jobs=jobs)
-    return tuple(pair for layer in progress(per_layer, checkpoint.num_layers, label) for pair in layer)
+    return tuple(
+        (NamedMatrix.placeholder(*place), spec)
+        for layer in progress(per_layer, checkpoint.num_layers, label)
+        for place, spec in layer
+    )
 
 
 @dataclass(frozen=True)
@@ -202,8 +209,11 @@ def _not_computed(label: str) -> float:
     raise InvalidArgument(f"the (1,1) norm of {label} was not computed (streamed with entrywise_norms=False)")
 
 
-def layer_spectra(options: StreamOptions, index: int) -> list[tuple[NamedMatrix, Spectrum]]:
-    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped."""
+def layer_spectra(options: StreamOptions, index: int) -> list[tuple[Place, Spectrum]]:
+    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped.
+
+    Each matrix is returned as its :meth:`NamedMatrix.place` (a few bytes to send back from a worker).
+    """
     checkpoint = options.checkpoint
     layer = checkpoint.layer(index)
     out = []
@@ -213,7 +223,7 @@ def layer_spectra(options: StreamOptions, index: int) -> list[tuple[NamedMatrix,
             entrywise = functools.partial(float, spec.norm_11)
         else:
             entrywise = functools.partial(_not_computed, matrix.label)
-        out.append((matrix.released(), dataclasses.replace(spec, entrywise_sum=entrywise)))
+        out.append((matrix.place(), dataclasses.replace(spec, entrywise_sum=entrywise)))
     return out
 
 
