@@ -66,6 +66,20 @@ def gram_eigenvalue_bound(dense: np.ndarray, gram: np.ndarray) -> float:
     return MARGIN * (gamma_k * frobenius_squared + n * UNIT_ROUNDOFF * float(np.linalg.norm(gram)))
 
 
+def gram_can_decide(n: int, k: int) -> bool:
+    """False when no n x k matrix can pass the S_p test, so the Gram matrix is not even formed.
+
+    The test needs 2 delta / (lambda_n - delta) <= GRAM_RTOL, so lambda_n >= 2 delta / GRAM_RTOL >
+    2 gamma_k ||W||_F^2 / GRAM_RTOL; but lambda_n <= mean lambda_i = ||W||_F^2 / n. Hence it can pass only
+    if 2 gamma_k n < GRAM_RTOL (e.g. not for LLaMA-7B's 4096 x 22016 M_in; yes for BERT-base's 768 x 3072).
+
+    >>> gram_can_decide(768, 3072), gram_can_decide(4096, 22016)
+    (True, False)
+    """
+    gamma_k = k * UNIT_ROUNDOFF / (1 - k * UNIT_ROUNDOFF)
+    return 2 * gamma_k * n < GRAM_RTOL
+
+
 def gram_values(dense: np.ndarray, rank_threshold: float, count: int) -> GramValues | None:
     """The singular values of ``dense`` from its Gram matrix, or None when the bound leaves any undecided.
 
@@ -73,7 +87,7 @@ def gram_values(dense: np.ndarray, rank_threshold: float, count: int) -> GramVal
     max(sigma_1, 1) (:func:`numerics.spectrum.numerical_rank`); it must be decided at both ends of
     every interval.
     """
-    if min(dense.shape) < GRAM_MIN_SIZE:
+    if min(dense.shape) < GRAM_MIN_SIZE or not gram_can_decide(min(dense.shape), max(dense.shape)):
         return None
     gram = dense @ dense.T if dense.shape[0] <= dense.shape[1] else dense.T @ dense
     eigenvalues = np.linalg.eigvalsh(gram)[::-1]

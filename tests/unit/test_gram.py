@@ -73,6 +73,15 @@ def test_without_its_error_bound_the_gram_path_would_report_wrong_small_values(m
     assert abs(found.singular_values[-1] / svd[-1] - 1) > 1000 * GRAM_RTOL
 
 
+def test_shapes_whose_gram_error_exceeds_the_tolerance_skip_the_gram_matrix_altogether(monkeypatch):
+    from numerics.gram import gram_can_decide
+
+    assert gram_can_decide(768, 3072) and not gram_can_decide(4096, 22016)
+    monkeypatch.setattr(gram, "GRAM_RTOL", 1e-14)  # now 2 gamma_k n > rtol for a 96 x 256 matrix
+    monkeypatch.setattr(np.linalg, "eigvalsh", None)  # forming or solving the Gram matrix would fail
+    assert _values(planted(np.linspace(3.0, 1.0, 96), 96, 256)) is None
+
+
 def test_small_matrices_keep_the_svd():
     assert _values(planted(np.linspace(2.0, 1.0, 8), 8, 32)) is None
 
