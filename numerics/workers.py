@@ -1,9 +1,9 @@
 """Spread independent tasks over worker processes, results in input order, BLAS single-threaded in each.
 
 Why processes: the work of a bound is LAPACK calls on many small matrices (one layer's SVDs take tens
-of milliseconds to seconds) and the mpmath arithmetic of the proxies; threads would share one GIL for
-the latter and OpenBLAS's own threads spin on a busy machine (:mod:`numerics.blas`). Each worker runs
-OpenBLAS with one thread, as the serial path does, so a worker computes every float exactly as the
+of milliseconds to seconds) with Python-level work around each (reading, validation, norms); threads
+would share one GIL for the latter and OpenBLAS's own threads spin on a busy machine
+(:mod:`numerics.blas`). Each worker runs OpenBLAS with one thread, as the serial path does, so a worker computes every float exactly as the
 serial run would: the same LAPACK routine, the same input, the same single-threaded blocking. Results
 come back in the order of the inputs whatever the completion order (``Executor.map``), so a parallel
 run is identical bit for bit to the serial one.
@@ -44,7 +44,6 @@ _CONTEXT: Any = None
 def _initialise(context: object) -> None:
     """Worker start: one OpenBLAS thread for the worker's whole life; keep the shared context."""
     global _CONTEXT
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     single_threaded_blas().__enter__()  # left entered: the worker process ends with the pool
     _CONTEXT = context
 
