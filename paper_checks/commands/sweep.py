@@ -1,6 +1,6 @@
 """``specbound sweep CHECKPOINT...|DIR --out FILE``: one row per checkpoint, resumable, local or on Dask.
 
-Each checkpoint's B_ours, B_Edelman (SPEC-exact proxies, as ``bound`` computes them), sizes and post hoc
+Each checkpoint's B_ours, B_Edelman (the exact proxies, as ``bound`` computes them), sizes and post hoc
 p profile (:func:`numerics.sweep.sweep_row`), cached by the sha256 of its files so a rerun skips what is
 done; written as one table (``.parquet`` through pandas + pyarrow, or ``.csv``), with ``--figures DIR``
 the proxies and the p profile against training step or model size. A DIR that is not itself a
