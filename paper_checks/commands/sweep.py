@@ -72,11 +72,16 @@ def expand(arguments: Sequence[str]) -> list[str]:
     return found
 
 
+def check_table_path(path: Path) -> None:
+    """Refuse an --out that is neither .parquet nor .csv (before any checkpoint is computed)."""
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise InvalidArgument(f"--out {str(path)!r}: give a .parquet or .csv file")
+
+
 def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
     """``rows`` as Parquet (pandas + pyarrow) or CSV, chosen by the suffix of ``path``."""
+    check_table_path(path)
     suffix = path.suffix.lower()
-    if suffix not in (".parquet", ".csv"):
-        raise InvalidArgument(f"--out {str(path)!r}: give a .parquet or .csv file")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if suffix == ".csv":
@@ -102,6 +107,7 @@ def _cell(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Expand, compute or read from the cache, write the table (and figures), print a summary."""
+    check_table_path(Path(args.out))
     sources = expand(args.checkpoints)
     settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
     rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)

@@ -73,8 +73,10 @@ def test_parquet_table_round_trips_and_bad_suffix_is_refused(run_folder, tmp_pat
     assert main(["sweep", str(run_folder), "--out", str(out), "--cache", cache, "--jobs", "1"]) == 0
     table = pd.read_parquet(out)
     assert list(table["step"]) == [20, 100] and table["B_ours"].notna().all()
-    assert main(["sweep", str(run_folder), "--out", str(tmp_path / "rows.xlsx"), "--jobs", "1"]) == 2
+    bad = ["sweep", str(run_folder), "--out", str(tmp_path / "rows.xlsx"), "--cache", str(tmp_path / "bad")]
+    assert main([*bad, "--jobs", "1"]) == 2
     assert ".parquet or .csv" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()  # refused before any checkpoint was computed
 
 
 def test_figures_are_written(run_folder, tmp_path, capsys):
