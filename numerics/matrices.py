@@ -72,10 +72,24 @@ class NamedMatrix:
         The arrays become zero-memory NaN views of the same shapes, so any later numeric use fails
         loudly (spectra reject non-finite entries) instead of giving numbers.
         """
-        right = None if self.right is None else np.broadcast_to(np.float64(np.nan), self.right.shape)
-        return NamedMatrix(
-            self.layer, self.head, self.kind, np.broadcast_to(np.float64(np.nan), self.left.shape), right
-        )
+        return NamedMatrix.placeholder(*self.place())
+
+    def place(self) -> tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]:
+        """(layer, head, kind, left shape, right shape or None): all :meth:`released` keeps, in a few bytes.
+
+        A released matrix's NaN views would pickle as full arrays; worker processes send this instead.
+        """
+        right = None if self.right is None else tuple(self.right.shape)
+        return (self.layer, self.head, self.kind, tuple(self.left.shape), right)
+
+    @staticmethod
+    def placeholder(
+        layer: int, head: int, kind: MatrixKind, left: tuple[int, ...], right: tuple[int, ...] | None
+    ) -> NamedMatrix:
+        """The released matrix of a :meth:`place`: zero-memory NaN views of the given shapes."""
+        nan = np.float64(np.nan)
+        right_view = None if right is None else np.broadcast_to(nan, right)
+        return NamedMatrix(layer, head, kind, np.broadcast_to(nan, left), right_view)
 
 
 def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:

@@ -34,6 +34,7 @@ import numpy as np
 
 from numerics.blas import single_threaded_blas
 from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
+from numerics.gram import GRAM_RTOL
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
@@ -41,6 +42,7 @@ from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
 from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
+from numerics.workers import ordered_map
 from theory.errors import InvalidArgument, require
 from theory.formula import Formula
 from theory.proxy import (
@@ -57,6 +59,9 @@ from theory.proxy import (
     MatrixKind,
     grid,
 )
+
+Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]
+"""Where a matrix sits and its factors' shapes (:meth:`NamedMatrix.place`)."""
 
 Number = TypeVar("Number", bound=Any)
 """An exact-enough number type: mpmath.mpf here, flint.arb balls in numerics.certify."""
@@ -108,6 +113,7 @@ class MatrixProxy:
             "nuclear_norm": spec.nuclear_norm,
             "norm_11": spec.norm_11,
             "stable_rank": spec.stable_rank,
+            "svd_path": spec.svd_path,
         }
 
 
@@ -131,6 +137,7 @@ ROW_COLUMNS = (
     "nuclear_norm",
     "norm_11",
     "stable_rank",
+    "svd_path",
 )
 """Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
 
@@ -191,15 +198,17 @@ def toolkit_version() -> str:
         return "unknown"
 
 
-def signature(m: int, dps: int) -> str:
+def signature(m: int, dps: int, fast_svd: bool = False) -> str:
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
+
+    With ``fast_svd`` the method names the Gram path and the precision it guarantees (:mod:`numerics.gram`).
 
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
     """
     return "|".join(
         (
-            "svd:f64-lapack+thin-qr-core",
+            "svd:f64-lapack+thin-qr-core" + (f"+gram-where-decided(rtol={GRAM_RTOL:g})" if fast_svd else ""),
             f"rank-tol:{RANK_TOLERANCE:g}",
             f"grid:m={m}",
             "p:posthoc-per-matrix",
@@ -213,35 +222,76 @@ def signature(m: int, dps: int) -> str:
 
 
 def matrix_spectra(
-    weights: TransformerWeights, *, label: str = "spectra"
+    weights: TransformerWeights, *, label: str = "spectra", fast_svd: bool = False
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-    """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once."""
+    """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once.
+
+    ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
+    """
     matrices = extract_matrices(weights)
     with single_threaded_blas():
         return tuple(
-            (matrix, spectrum(matrix, weights.source)) for matrix in progress(matrices, len(matrices), label)
+            (matrix, spectrum(matrix, weights.source, fast_svd=fast_svd))
+            for matrix in progress(matrices, len(matrices), label)
         )
 
 
 def streamed_spectra(
-    checkpoint: Checkpoint, *, label: str = "spectra"
+    checkpoint: Checkpoint,
+    *,
+    label: str = "spectra",
+    jobs: int = 1,
+    fast_svd: bool = False,
+    entrywise_norms: bool = True,
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
 
-    Each matrix's (1,1) norm is computed while its layer is in memory; the returned matrices keep their
-    place and shape but not their values (:meth:`NamedMatrix.released`).
+    Each matrix's (1,1) norm is computed while its layer is in memory (unless ``entrywise_norms`` is
+    False: no formula of the bounds uses it, and for a head product it costs an N x N product); the
+    returned matrices keep their place and shape but not their values (:meth:`NamedMatrix.released`).
+    With ``jobs`` > 1 the layers are spread over that many worker processes
+    (:func:`numerics.workers.ordered_map`: each worker opens its layers itself and runs the same
+    single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
+    back in layer order). ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
     """
-    out: list[tuple[NamedMatrix, Spectrum]] = []
-    with single_threaded_blas():
-        for index in progress(range(checkpoint.num_layers), checkpoint.num_layers, label):
-            layer = checkpoint.layer(index)
-            for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-                spec = spectrum(matrix, checkpoint.source)
-                norm_11 = spec.norm_11
-                kept = dataclasses.replace(spec, entrywise_sum=functools.partial(float, norm_11))
-                out.append((matrix.released(), kept))
-            del layer
-    return tuple(out)
+    options = StreamOptions(checkpoint, fast_svd, entrywise_norms)
+    per_layer = ordered_map(layer_spectra, options, range(checkpoint.num_layers), jobs=jobs)
+    return tuple(
+        (NamedMatrix.placeholder(*place), spec)
+        for layer in progress(per_layer, checkpoint.num_layers, label)
+        for place, spec in layer
+    )
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """What a (worker) process needs to compute a streamed layer's spectra."""
+
+    checkpoint: Checkpoint
+    fast_svd: bool
+    entrywise_norms: bool
+
+
+def _not_computed(label: str) -> float:
+    raise InvalidArgument(f"the (1,1) norm of {label} was not computed (streamed with entrywise_norms=False)")
+
+
+def layer_spectra(options: StreamOptions, index: int) -> list[tuple[Place, Spectrum]]:
+    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped.
+
+    Each matrix is returned as its :meth:`NamedMatrix.place` (a few bytes to send back from a worker).
+    """
+    checkpoint = options.checkpoint
+    layer = checkpoint.layer(index)
+    out = []
+    for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
+        spec = spectrum(matrix, checkpoint.source, fast_svd=options.fast_svd)
+        if options.entrywise_norms:
+            entrywise = functools.partial(float, spec.norm_11)
+        else:
+            entrywise = functools.partial(_not_computed, matrix.label)
+        out.append((matrix.place(), dataclasses.replace(spec, entrywise_sum=entrywise)))
+    return out
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
@@ -332,14 +382,20 @@ def proxies(
     m: int | None = None,
     dps: int = DEFAULT_DPS,
     source: str | None = None,
+    jobs: int = 1,
+    fast_svd: bool = False,
+    entrywise_norms: bool = True,
 ) -> ProxyReport:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
     ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
     ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or
     anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
-    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). Errors name the matrix they
-    concern.
+    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
+    share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
+    the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
+    (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
+    (1,1) norms of a streamed checkpoint (reported only, used by no bound).
     """
     check_dps(dps)
     if m is not None:
@@ -347,10 +403,10 @@ def proxies(
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
         weights = open_checkpoint(weights)
     if isinstance(weights, TransformerWeights):
-        spectra = matrix_spectra(weights)
+        spectra = matrix_spectra(weights, fast_svd=fast_svd)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(weights)
+        spectra = streamed_spectra(weights, jobs=jobs, fast_svd=fast_svd, entrywise_norms=entrywise_norms)
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
         spectra = tuple(weights)
@@ -411,5 +467,5 @@ def proxies(
         leading=leading,
         ours=ours,
         edelman=edelman,
-        signature=signature(m, dps),
+        signature=signature(m, dps, fast_svd),
     )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from numerics.blas import single_threaded_blas
+from numerics.gram import gram_values
 from numerics.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 
@@ -63,6 +64,9 @@ class Spectrum:
     stable_rank: float
     entrywise_sum: Callable[[], float] = field(repr=False)
     """Computes the (1,1) norm; deferred because for a product it needs the N x N entries."""
+    svd_path: str = "svd"
+    """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
+    "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided: :mod:`numerics.gram`)."""
 
     @functools.cached_property
     def norm_11(self) -> float:
@@ -118,6 +122,7 @@ def _assemble(
     norm_21: float,
     entrywise_sum: Callable[[], float],
     what: str,
+    svd_path: str = "svd",
 ) -> Spectrum:
     """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm.
 
@@ -143,6 +148,7 @@ def _assemble(
         norm_21=_in_range(norm_21, what, "(2,1) norm"),
         stable_rank=relative_squares,
         entrywise_sum=checked_entrywise_sum,
+        svd_path=svd_path,
     )
 
 
@@ -151,6 +157,13 @@ def _binary_scale(array: np.ndarray) -> float:
     underflow of entries below 2^-1022 times it, far below the rank tolerance relative to the largest."""
     top = float(np.max(np.abs(array)))
     return float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
+
+
+def _gram_safe(array: np.ndarray) -> bool:
+    """Whether the Gram matrix of ``array`` stays inside float64's normal range (entries between 1e-100
+    and 1e100 in magnitude, so products and sums of squares neither overflow nor go subnormal)."""
+    largest = float(np.max(np.abs(array)))
+    return 1e-100 < largest < 1e100
 
 
 def _scaled(array: np.ndarray) -> tuple[np.ndarray, float]:
@@ -208,7 +221,7 @@ def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarra
     return np.linalg.svd(core, compute_uv=False), r_left
 
 
-def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "") -> Spectrum:
+def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "", *, fast_svd: bool = False) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
     For M = A B^T: singular values from :func:`core_singular_values`; column j of M has norm
@@ -220,6 +233,9 @@ def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "") -> Spectrum:
     neither overflow inside LAPACK nor lose their small values. A zero, empty or non-finite matrix,
     or one whose norms exceed float64's range, raises :class:`InvalidArgument` naming the matrix and
     ``source`` (the checkpoint it comes from).
+    With ``fast_svd`` a dense matrix's singular values come from its Gram matrix where
+    :func:`numerics.gram.gram_values` decides every S_p and the rank (``svd_path`` "gram"; entries far from
+    1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD otherwise.
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -249,8 +265,19 @@ def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "") -> Spectrum:
         what = "matrix" + (f" of {source}" if source else "")
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
-    scaled, unit = _scaled(dense)
-    values, rank = _ranked(_unscaled(np.linalg.svd(scaled, compute_uv=False), unit, what), shape, what)
+    gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
+    if gram is not None:
+        raw = gram.singular_values
+    else:
+        scaled, unit = _scaled(dense)
+        raw = _unscaled(np.linalg.svd(scaled, compute_uv=False), unit, what)
+    values, rank = _ranked(raw, shape, what)
     return _assemble(
-        values, rank, shape, _column_norm_sum(dense, what), functools.partial(_entrywise_sum, dense), what
+        values,
+        rank,
+        shape,
+        _column_norm_sum(dense, what),
+        functools.partial(_entrywise_sum, dense),
+        what,
+        "svd" if gram is None else "gram",
     )

@@ -161,6 +161,20 @@ def open_checkpoint(
     )
 
 
+def checkpoint_files(source: str | os.PathLike[str]) -> tuple[Path, ...]:
+    """Every file whose content the report of ``source`` (a path or alias) depends on, sorted.
+
+    The weights file, or a shard index and all its shards, and the config.json beside it when one is read.
+    """
+    path, _, config_path = _resolve(source)
+    files = [path]
+    if path.name in (SHARD_INDEX, BIN_SHARD_INDEX):
+        files += shards(path)
+    if path.suffix != ".onnx" and config_path.is_file():
+        files.append(config_path)
+    return tuple(sorted(set(files)))
+
+
 def _check_heads(num_heads: object) -> None:
     if num_heads is not None and (
         isinstance(num_heads, bool) or not isinstance(num_heads, int) or num_heads < 1

@@ -31,6 +31,7 @@ from numerics.assembled import AssembledBound, assembled_bound, gap_arguments
 from numerics.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
 from numerics.proxies import proxies
+from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST
 from numerics.synthetic.model import SyntheticConfig, readout_weight
 from numerics.synthetic.tasks import SparseSelectionTask, Task
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
@@ -42,13 +43,6 @@ from theory.formula import Formula
 
 HELD_OUT_SEED = 1_000_003
 """Seed of the held-out sample (training uses ``TrainingConfig.seed``, a small integer)."""
-
-DEFAULT_MARGIN = 0.25
-"""The ramp-loss margin, fixed before training (the assembled bound assumes it is not data-dependent)."""
-DEFAULT_DELTA = 0.05
-"""Confidence of the bound: it holds with probability >= 1 - delta over the training sample."""
-DEFAULT_N_TEST = 20000
-"""Held-out sample size: Hoeffding half-width 0.0105 at level 0.95 for both held-out risks."""
 
 
 def ramp_loss(margins: np.ndarray, margin: float) -> np.ndarray:

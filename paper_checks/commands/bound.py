@@ -22,6 +22,7 @@ from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
 from numerics.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
 from numerics.safe_io import os_problem
+from numerics.workers import default_jobs
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
@@ -77,6 +78,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="M",
         help=f"grid P_m = {{0, 1/M, ..., 2}}, M from 1 to {CLI_MAX_GRID_M} (default ceil(L + ln N))",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="worker processes sharing the layers (default: all cores, here %(default)s; 1 = serial); "
+        "the numbers are identical to the serial run's",
+    )
+    parser.add_argument(
+        "--fast-svd",
+        action="store_true",
+        help="singular values of large dense matrices from their Gram matrix where an a posteriori bound "
+        "decides the rank and every S_p to relative 1e-8, the SVD elsewhere (JSON svd_path says which); "
+        "faster, but the last digits differ from the default path's",
     )
     parser.add_argument(
         "--certify",
@@ -220,8 +236,17 @@ def run(args: argparse.Namespace) -> int:
             "--parquet", args.parquet, force=args.force, inputs=checkpoint_inputs(args.model)
         )
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    report = proxies(checkpoint, m=args.grid_m, dps=args.dps)
-    payload = report_json(report, args.model)
+    # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head): skip it otherwise
+    rows_wanted = args.json or csv_path is not None or parquet_path is not None
+    report = proxies(
+        checkpoint,
+        m=args.grid_m,
+        dps=args.dps,
+        jobs=args.jobs,
+        fast_svd=args.fast_svd,
+        entrywise_norms=rows_wanted,
+    )
+    payload = report_json(report, args.model) if rows_wanted else {}
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
@@ -231,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
         from numerics.certify.report import add_intervals, summary_lines
 
         certified = certify_proxies(checkpoint.weights(), m=report.m)
-        add_intervals(payload, certified)
+        if rows_wanted:
+            add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])
     rendered = json_text(payload, f"the report of {args.model}", indent=1)  # NaN/inf refused before any write
     if csv_path is not None:

@@ -12,14 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from numerics.synthetic.gap import (
-    DEFAULT_DELTA,
-    DEFAULT_MARGIN,
-    DEFAULT_N_TEST,
-    default_grid,
-    ratio_table,
-    train_grid,
-)
+from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST
 from paper_checks.output_files import json_text, prepare_folder, write_text_atomically
 from paper_checks.run_metadata import markdown, run_block
 from theory.errors import InvalidArgument, require
@@ -65,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.n_test < 100:
         raise InvalidArgument(f"--n-test={args.n_test} must be at least 100 for a meaningful interval")
     directory = prepare_folder("--report", args.report, REPORT_FILES, args.force) if args.report else None
+    from numerics.synthetic.gap import default_grid, ratio_table, train_grid
+
     start = time.perf_counter()
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)

@@ -1,0 +1,89 @@
+"""One LLaMA-7B-shaped layer through ``specbound bound``: time, peak memory, and a 32-layer extrapolation.
+
+Writes (numpy + safetensors, float16 random weights scaled by 1/sqrt(fan-in)) a one-layer LLaMA
+checkpoint of the 7B shape: N = 4096, FFN 11008 (gate and up stacked: M_in is 4096 x 22016), 32 heads,
+in a temporary folder. Runs ``python -m paper_checks.cli bound DIR --jobs 1`` (and, with ``--fast-svd``,
+the same with the Gram path) in a child process, reading the child's wall time and peak RSS, and the same
+command on a tiny checkpoint for the start-up time. Extrapolation to the 32 layers of a 7B model:
+start-up + 32 x (one-layer time - start-up), serial; layers are independent, so ``--jobs J`` divides the
+second term by at most J. Peak memory stays that of one layer (streaming).
+
+Run: ``python3 benchmarks/llama7b_layer.py [--fast-svd]`` (minutes of CPU, ~2.5 GB of memory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+N, FFN, HEADS, LAYERS_7B = 4096, 11008, 32, 32
+SHAPES = {
+    "self_attn.q_proj": (N, N),
+    "self_attn.k_proj": (N, N),
+    "self_attn.v_proj": (N, N),
+    "self_attn.o_proj": (N, N),
+    "mlp.gate_proj": (FFN, N),
+    "mlp.up_proj": (FFN, N),
+    "mlp.down_proj": (N, FFN),
+}
+
+
+def write_layer(folder: Path, hidden: int = N, ffn: int = FFN, heads: int = HEADS) -> int:
+    """A one-layer LLaMA checkpoint of the given shape; returns the float64 bytes of its matrices."""
+    from safetensors.numpy import save_file
+
+    rng = np.random.default_rng(0)
+    tensors = {}
+    total = 0
+    for name, (rows, cols) in SHAPES.items():
+        rows, cols = (hidden if rows == N else ffn), (hidden if cols == N else ffn)
+        tensors[f"model.layers.0.{name}.weight"] = (
+            rng.standard_normal((rows, cols), dtype=np.float32) / np.sqrt(cols)
+        ).astype(np.float16)
+        total += 8 * rows * cols
+    save_file(tensors, str(folder / "model.safetensors"))
+    config = {
+        "model_type": "llama",
+        "num_hidden_layers": 1,
+        "hidden_size": hidden,
+        "intermediate_size": ffn,
+        "num_attention_heads": heads,
+        "num_key_value_heads": heads,
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    return total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fast-svd", action="store_true", help="also time the Gram path")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from stream_memory import MB, child_peak
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared: times are noisy)")
+    with tempfile.TemporaryDirectory() as tiny_dir, tempfile.TemporaryDirectory() as big_dir:
+        write_layer(Path(tiny_dir), hidden=64, ffn=128, heads=4)
+        layer_bytes = write_layer(Path(big_dir))
+        _, startup = child_peak(["-m", "paper_checks.cli", "bound", tiny_dir, "--jobs", "1"])
+        print(f"one 7B-shaped layer: {layer_bytes / MB:.0f} MB of float64 matrices; start-up {startup:.1f} s")
+        variants = [[], ["--fast-svd"]] if args.fast_svd else [[]]
+        for extra in variants:
+            peak, seconds = child_peak(["-m", "paper_checks.cli", "bound", big_dir, "--jobs", "1", *extra])
+            whole = startup + LAYERS_7B * (seconds - startup)
+            label = " ".join(["bound --jobs 1", *extra])
+            print(f"{label}: one layer {seconds:.0f} s, peak RSS {peak:.0f} MB")
+            halved = (startup + LAYERS_7B * (seconds - startup) / 2) / 60
+            print(f"  extrapolated 32 layers: serial {whole / 60:.0f} min; --jobs 2 at best {halved:.0f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""``specbound bound`` against the floor of unavoidable linear algebra, and what ``--jobs 2`` buys.
+
+Builds random BERT-shaped checkpoints (numpy + safetensors, :func:`stream_memory.write_checkpoint`):
+BERT-mini (L4, N256, 4 heads, FFN 1024) and BERT-base (L12, N768, 12 heads, FFN 3072). Times, as whole
+processes from start to exit (interpreter start, imports and reading the files included on both sides):
+  (a) ``python -m paper_checks.cli bound DIR --jobs 1``: the whole report, as a table (so without the
+      (1,1) norms, which only the JSON and CSV rows show);
+  (b) the floor: ``python benchmarks/scale_speed.py --floor DIR``: numpy + safetensors read every
+      layer, upcast to float64, and do only the unavoidable linear algebra (one SVD per feed-forward
+      matrix, thin QR of both factors and a d_h x d_h core SVD per head product), nothing else;
+  (c) ``bound DIR --jobs 2`` on BERT-base, against (a);
+  (d) ``bound DIR --jobs 1 --fast-svd`` on BERT-base (Gram path where decided), against (b).
+Both sides run OpenBLAS single-threaded. Runs are interleaved (one of each per round) and the best of
+``--repeats`` rounds is kept: on a shared machine the ratios are noisy, the absolute times more so.
+Targets (issue 13): a/b <= 1.5 on BERT-mini, <= 1.15 on BERT-base; (a, jobs 1)/(c, jobs 2) >= 1.7.
+
+Run: ``python3 benchmarks/scale_speed.py [--repeats 3] [--skip-base]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SHAPES = {"BERT-mini": (4, 256, 4), "BERT-base": (12, 768, 12)}
+"""name -> (layers, hidden size, heads); FFN = 4 x hidden."""
+
+
+def floor(folder: Path) -> None:
+    """The unavoidable linear algebra of the bound on a checkpoint written by ``write_checkpoint``."""
+    import json
+
+    import numpy as np
+    from safetensors.numpy import load_file
+
+    config = json.loads((folder / "config.json").read_text())
+    heads = config["num_attention_heads"]
+    for shard in sorted(folder.glob("*.safetensors")):
+        tensors = {name: array.astype(np.float64) for name, array in load_file(str(shard)).items()}
+        by_role = {name.split(".", 3)[3].rsplit(".", 1)[0]: array for name, array in tensors.items()}
+        wq, wk = by_role["attention.self.query"], by_role["attention.self.key"]
+        wv, wo = by_role["attention.self.value"], by_role["attention.output.dense"]
+        dh = wq.shape[0] // heads
+        for head in range(heads):
+            rows = slice(head * dh, (head + 1) * dh)
+            for left, right in ((wq[rows].T, wk[rows].T), (wv[rows].T, wo[:, rows])):
+                r_left, r_right = np.linalg.qr(left, mode="r"), np.linalg.qr(right, mode="r")
+                np.linalg.svd(r_left @ r_right.T, compute_uv=False)
+        np.linalg.svd(by_role["intermediate.dense"].T, compute_uv=False)
+        np.linalg.svd(by_role["output.dense"].T, compute_uv=False)
+
+
+def process_seconds(arguments: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system, the child and its workers) of ``python arguments...``."""
+    root = Path(__file__).resolve().parent.parent
+    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    command = [sys.executable, *arguments]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, cwd=root, env=environment, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def best_interleaved(commands: list[list[str]], repeats: int) -> list[tuple[float, float]]:
+    """(wall, CPU) of the fastest run of each command over ``repeats`` rounds, one run of each per round."""
+    rounds = [[process_seconds(command) for command in commands] for _ in range(repeats)]
+    return [min(runs) for runs in zip(*rounds, strict=True)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--floor", metavar="DIR", help="(internal) run the floor computation on DIR")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-base", action="store_true", help="only BERT-mini (quick)")
+    args = parser.parse_args()
+    if args.floor:
+        floor(Path(args.floor))
+        return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from stream_memory import write_checkpoint
+
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared: times are noisy)")
+    for name, (layers, width, heads) in SHAPES.items():
+        if name == "BERT-base" and args.skip_base:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            write_checkpoint(folder, layers, width, heads)
+            bound = ["-m", "paper_checks.cli", "bound", tmp, "--jobs"]
+            commands = [[*bound, "1"], [__file__, "--floor", tmp]]
+            if name == "BERT-base":
+                commands += [[*bound, "2"], [*bound, "1", "--fast-svd"]]
+            runs = best_interleaved(commands, args.repeats)
+            times = [wall for wall, _ in runs]
+            print(f"{name} (L{layers}, N{width}, {heads} heads, FFN {4 * width}), best of {args.repeats}:")
+            ratio = times[0] / times[1]
+            print(f"  bound --jobs 1 {times[0]:7.2f} s   floor {times[1]:7.2f} s   ratio {ratio:.2f}")
+            if name == "BERT-base":
+                speed_up = times[0] / times[2]
+                print(f"  bound --jobs 2 {times[2]:7.2f} s   speed-up jobs 1 / jobs 2 {speed_up:.2f}")
+                cores = runs[2][1] / runs[2][0]
+                print(f"    cores the --jobs 2 run obtained (CPU s / wall s): {cores:.2f}; no speed-up can")
+                print("    exceed it, so on a busy machine this, not the 1.7x target, is the ceiling")
+                fast = times[3] / times[1]
+                print(f"  bound --jobs 1 --fast-svd {times[3]:7.2f} s   ratio to the floor {fast:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

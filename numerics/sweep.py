@@ -1,0 +1,177 @@
+"""One summary row per checkpoint (B_ours, B_Edelman, sizes, post hoc p profile), cached by content hash.
+
+A sweep computes :func:`numerics.proxies.proxies` on many checkpoints (the steps of a training run, a
+model zoo) and keeps one row each: the numbers are those of ``specbound bound`` on the same checkpoint
+with the same settings. A row is stored in the cache folder under the sha256 of the checkpoint's files
+(:func:`numerics.loading.checkpoint.checkpoint_files`) and of the settings and toolkit version, so a
+rerun skips every checkpoint already done, whatever its path, and recomputes one whose files changed.
+
+The rows still to compute go to worker processes on this machine (:func:`numerics.workers.ordered_map`,
+one checkpoint per task), or to a Dask distributed cluster when a scheduler address is given (the
+workers must see the checkpoints at the same paths and have specbound installed; ``dask[distributed]``
+is imported only then). The cache is read and written by the caller only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mpmath
+
+from numerics.evaluate import DEFAULT_DPS
+from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
+from numerics.workers import ordered_map
+from theory.errors import InvalidArgument, MissingDependency
+from theory.proxy import MatrixKind
+
+STEP_PATTERN = re.compile(r"(?:checkpoint|step|ckpt|iter|epoch)[-_]?(\d+)$", re.IGNORECASE)
+"""A training step in a folder or file name: ``checkpoint-500``, ``step_1200``, ``ckpt100``."""
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """What every row of a sweep is computed with (part of the cache key)."""
+
+    m: int | None = None
+    dps: int = DEFAULT_DPS
+    fast_svd: bool = False
+    num_heads: int | None = None
+
+    def key(self) -> str:
+        """The settings and toolkit version as a canonical string."""
+        from numerics.proxies import toolkit_version
+
+        return json.dumps({**vars(self), "version": toolkit_version()}, sort_keys=True)
+
+
+def step_of(source: str) -> int | None:
+    """The training step in the checkpoint's name (its folder, or its file's stem), else None.
+
+    >>> step_of("runs/bert/checkpoint-500"), step_of("model_step_1200.safetensors"), step_of("minilm-l6")
+    (500, 1200, None)
+    """
+    path = Path(source)
+    for name in (path.name, path.stem):
+        match = STEP_PATTERN.search(name)
+        if match:
+            return int(match[1])
+    return None
+
+
+def content_digest(source: str, settings: SweepSettings) -> str:
+    """sha256 of the settings and of every file of ``source`` (names relative, contents in full)."""
+    digest = hashlib.sha256(settings.key().encode())
+    for path in checkpoint_files(source):
+        digest.update(path.name.encode() + b"\0")
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 24), b""):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def _finite(value: mpmath.mpf) -> float | None:
+    """The float of ``value`` when finite in float64, else None (the table has no inf)."""
+    as_float = float(value)
+    return as_float if math.isfinite(as_float) else None
+
+
+def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
+    """The summary row of one checkpoint (module docstring); runs in a worker process."""
+    from numerics.proxies import proxies
+
+    checkpoint = open_checkpoint(source, num_heads=settings.num_heads)
+    report = proxies(
+        checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
+    )
+    n, kv_width = checkpoint.hidden_size, checkpoint.num_kv_heads * checkpoint.head_dim
+    feed_forward = sum(
+        row.spectrum.shape[0] * row.spectrum.shape[1] for row in report.matrices if row.matrix.head < 0
+    )
+    p_by_kind = {
+        kind.value: [float(row.p_opt) for row in report.matrices if row.matrix.kind is kind]
+        for kind in MatrixKind
+    }
+    return {
+        "model": source,
+        "step": step_of(source),
+        "L": report.num_layers,
+        "N": report.hidden_size,
+        "heads": report.num_heads,
+        "parameters": report.num_layers * (2 * n * n + 2 * n * kv_width) + feed_forward,
+        "m": report.m,
+        "B_ours": _finite(report.ours),
+        "B_Edelman": _finite(report.edelman),
+        "log10_B_ours": float(mpmath.log10(report.ours)),
+        "log10_B_Edelman": float(mpmath.log10(report.edelman)),
+        "mean_p_opt": sum(float(row.p_opt) for row in report.matrices) / len(report.matrices),
+        **{f"mean_p_opt_{kind}": sum(values) / len(values) for kind, values in p_by_kind.items()},
+        "gram_matrices": sum(row.spectrum.svd_path == "gram" for row in report.matrices),
+        "signature": report.signature,
+    }
+
+
+def sweep(
+    sources: Sequence[str],
+    settings: SweepSettings,
+    cache: Path,
+    *,
+    jobs: int = 1,
+    scheduler: str | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """Every source's row, in the order given, and how many came from the cache.
+
+    Rows found in ``cache`` (by :func:`content_digest`) are read; the others are computed locally over
+    ``jobs`` processes, or on the Dask cluster at ``scheduler``, then written to the cache.
+    """
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InvalidArgument(f"cache folder {str(cache)!r} cannot be created: {error.strerror}") from None
+    digests = [content_digest(source, settings) for source in sources]
+    rows: dict[int, dict[str, Any]] = {}
+    for index, digest in enumerate(digests):
+        cached = cache / f"{digest}.json"
+        if cached.is_file():
+            row = json.loads(cached.read_text(encoding="utf-8"))
+            rows[index] = {**row, "model": sources[index], "step": step_of(sources[index])}
+    from_cache = len(rows)
+    todo = [index for index in range(len(sources)) if index not in rows]
+    pending = [sources[index] for index in todo]
+    if scheduler is None:
+        computed = list(ordered_map(sweep_row, settings, pending, jobs=jobs))
+    else:
+        computed = _on_cluster(scheduler, settings, pending)
+    for index, row in zip(todo, computed, strict=True):
+        rows[index] = row
+        path = cache / f"{digests[index]}.json"
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(row), encoding="utf-8")
+        temporary.replace(path)  # atomic: an interrupted sweep leaves no half-written row
+    return [rows[index] for index in range(len(sources))], from_cache
+
+
+def _on_cluster(scheduler: str, settings: SweepSettings, sources: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of ``sources`` computed by the Dask cluster at ``scheduler``, in order."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MissingDependency(
+            "--scheduler needs dask distributed; install it with: pip install 'specbound[sweep]'"
+        ) from None
+    if not sources:
+        return []
+    try:
+        client = Client(scheduler, timeout="20s")
+    except OSError as error:
+        raise InvalidArgument(f"no Dask scheduler answers at {scheduler!r}: {error}") from None
+    with client:
+        futures = client.map(sweep_row, [settings] * len(sources), list(sources), pure=False)
+        return list(client.gather(futures))

@@ -1,0 +1,129 @@
+"""``specbound sweep CHECKPOINT...|DIR --out FILE``: one row per checkpoint, resumable, local or on Dask.
+
+Each checkpoint's B_ours, B_Edelman (the exact proxies, as ``bound`` computes them), sizes and post hoc
+p profile (:func:`numerics.sweep.sweep_row`), cached by the sha256 of its files so a rerun skips what is
+done; written as one table (``.parquet`` through pandas + pyarrow, or ``.csv``), with ``--figures DIR``
+the proxies and the p profile against training step or model size. A DIR that is not itself a
+checkpoint stands for the checkpoints in it (sub-folders and weights files), ordered by the step in their
+names (``checkpoint-500``), then by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from numerics.evaluate import DEFAULT_DPS
+from numerics.loading.checkpoint import checkpoint_files
+from numerics.sweep import SweepSettings, step_of, sweep
+from numerics.workers import default_jobs
+from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
+
+HELP = "B_ours, B_Edelman and the p profile of many checkpoints as one table (cached; local or Dask)"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``sweep``."""
+    parser.add_argument("checkpoints", nargs="+", metavar="CHECKPOINT", help="checkpoints, aliases or DIRs")
+    parser.add_argument("--out", required=True, metavar="FILE", help="the table: FILE.parquet or FILE.csv")
+    parser.add_argument(
+        "--cache", default=".specbound-cache", metavar="DIR", help="cached rows (default .specbound-cache)"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), metavar="N", help="local processes (default: all cores)"
+    )
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="compute on this Dask distributed scheduler")
+    parser.add_argument("--figures", metavar="DIR", help="write DIR/proxies.png and DIR/p_opt.png")
+    parser.add_argument("--dps", type=int, default=DEFAULT_DPS, metavar="D", help="decimal digits")
+    parser.add_argument("--grid-m", type=int, metavar="M", help="grid P_m (default ceil(L + ln N) per model)")
+    parser.add_argument("--fast-svd", action="store_true", help="as for bound: the Gram path where decided")
+    parser.add_argument("--num-heads", type=int, metavar="H", help="heads, for bare weights files")
+
+
+def _step_then_name(path: Path) -> tuple[int, int, str]:
+    step = step_of(str(path))
+    return (step is None, step or 0, path.name)
+
+
+def expand(arguments: Sequence[str]) -> list[str]:
+    """The checkpoints named: each argument itself, or, for a folder that is not one, the ones inside it."""
+    found: list[str] = []
+    for argument in arguments:
+        try:
+            checkpoint_files(argument)
+            found.append(argument)
+            continue
+        except (CheckpointError, UnsupportedCheckpoint):
+            if not Path(argument).is_dir():
+                raise
+        inside = []
+        for child in sorted(Path(argument).iterdir(), key=_step_then_name):
+            try:
+                checkpoint_files(child)
+            except (CheckpointError, UnsupportedCheckpoint):
+                continue
+            inside.append(str(child))
+        if not inside:
+            raise CheckpointError(f"{argument} is neither a checkpoint nor a folder of checkpoints")
+        found += inside
+    return found
+
+
+def check_table_path(path: Path) -> None:
+    """Refuse an --out that is neither .parquet nor .csv (before any checkpoint is computed)."""
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise InvalidArgument(f"--out {str(path)!r}: give a .parquet or .csv file")
+
+
+def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    """``rows`` as Parquet (pandas + pyarrow) or CSV, chosen by the suffix of ``path``."""
+    check_table_path(path)
+    suffix = path.suffix.lower()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if suffix == ".csv":
+            with open(path, "w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+            return
+        require("pandas", "sweep")
+        require("pyarrow", "sweep")
+        import pandas as pd
+
+        pd.DataFrame(list(rows)).to_parquet(path, index=False)
+    except OSError as error:
+        raise InvalidArgument(f"--out {str(path)!r} cannot be written: {error.strerror}") from None
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Expand, compute or read from the cache, write the table (and figures), print a summary."""
+    check_table_path(Path(args.out))
+    sources = expand(args.checkpoints)
+    settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
+    rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)
+    write_table(rows, Path(args.out))
+    columns = ("model", "step", "L", "N", "heads", "B_ours", "log10_B_Edelman", "mean_p_opt")
+    lines = ["  ".join(columns)]
+    lines += ["  ".join(_cell(row[column]) for column in columns) for row in rows]
+    where = "on " + args.scheduler if args.scheduler else f"locally ({args.jobs} jobs)"
+    lines.append(
+        f"{len(rows)} checkpoints: {from_cache} from the cache {args.cache}, "
+        f"{len(rows) - from_cache} computed {where}; table written to {args.out}"
+    )
+    if args.figures:
+        from paper_checks.sweep_figures import sweep_figures
+
+        written = sweep_figures(rows, Path(args.figures))
+        lines.append("figures: " + ", ".join(str(path) for path in written))
+    print("\n".join(lines))
+    return 0

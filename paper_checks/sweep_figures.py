@@ -1,0 +1,62 @@
+"""Figures of a sweep: both proxies and the post hoc p profile against training step or model size.
+
+Drawn from the rows of :func:`numerics.sweep.sweep` (matplotlib, Agg backend, ``specbound[report]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from paper_checks.figures import KIND_ORDER, _pyplot
+
+
+def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
+    """The x axis: the training step when every checkpoint's name has one, else the parameter count.
+
+    >>> sweep_axis([{"step": 500, "parameters": 9}, {"step": 100, "parameters": 9}])
+    ('training step (from the checkpoint name)', [500.0, 100.0])
+    >>> sweep_axis([{"step": None, "parameters": 9}])[0]
+    'parameters of the bound matrices'
+    """
+    if all(row["step"] is not None for row in rows):
+        return "training step (from the checkpoint name)", [float(row["step"]) for row in rows]
+    return "parameters of the bound matrices", [float(row["parameters"]) for row in rows]
+
+
+def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]:
+    """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x."""
+    plt = _pyplot()
+    directory.mkdir(parents=True, exist_ok=True)
+    label, x = sweep_axis(rows)
+    order = sorted(range(len(rows)), key=lambda i: x[i])
+    xs = [x[i] for i in order]
+    scale = "linear" if label.startswith("training") else "log"
+    figure, ax = plt.subplots(figsize=(6, 4))
+    for key, name in (("log10_B_ours", "B_ours"), ("log10_B_Edelman", "B_Edelman")):
+        ax.plot(xs, [rows[i][key] for i in order], "o-", label=name)
+    ax.set_xscale(scale)
+    ax.set_xlabel(label)
+    ax.set_ylabel("log10 of the proxy")
+    ax.set_title(f"Proxies over {len(rows)} checkpoints")
+    ax.legend()
+    figure.tight_layout()
+    proxies_path = directory / "proxies.png"
+    figure.savefig(proxies_path, dpi=110)
+    plt.close(figure)
+    figure, ax = plt.subplots(figsize=(6, 4))
+    for kind in KIND_ORDER:
+        ax.plot(xs, [rows[i][f"mean_p_opt_{kind}"] for i in order], "o-", label=kind)
+    ax.plot(xs, [rows[i]["mean_p_opt"] for i in order], "k--", label="all matrices")
+    ax.set_xscale(scale)
+    ax.set_xlabel(label)
+    ax.set_ylabel("mean post hoc p (grid minimiser)")
+    ax.set_ylim(-0.05, 2.05)
+    ax.set_title("Post hoc p profile per matrix kind")
+    ax.legend(fontsize=8)
+    figure.tight_layout()
+    profile_path = directory / "p_opt.png"
+    figure.savefig(profile_path, dpi=110)
+    plt.close(figure)
+    return [proxies_path, profile_path]

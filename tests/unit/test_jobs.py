@@ -1,0 +1,75 @@
+"""``bound --jobs N``: layers spread over worker processes give the serial run's numbers bit for bit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+from numerics.workers import check_jobs, ordered_map
+from paper_checks.cli import main
+from theory.errors import InvalidArgument
+
+pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
+
+
+def _bound_json(capsys, model: str, jobs: int) -> str:
+    assert main(["bound", model, "--json", "--jobs", str(jobs)]) == 0
+    return capsys.readouterr().out
+
+
+def test_two_jobs_print_the_serial_json_exactly(tmp_path, capsys):
+    tensors = tiny_bert_tensors(seed=3, layers=3, hidden=8, ffn=16)
+    folder = write_folder(tmp_path / "m", tensors, bert_config(3, 8, 2, 16))
+    serial = _bound_json(capsys, str(folder), 1)
+    parallel = _bound_json(capsys, str(folder), 2)
+    assert parallel == serial
+    assert len(json.loads(serial)["matrices"]) == 3 * (2 * 2 + 2)
+
+
+def _index_after_sleep(context: float, item: int) -> int:
+    import time
+
+    time.sleep(context * (3 - item))  # the first item finishes last
+    return item
+
+
+def test_results_come_back_in_input_order_whatever_the_completion_order():
+    assert list(ordered_map(_index_after_sleep, 0.05, [0, 1, 2, 3], jobs=2)) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, True, "2"])
+def test_jobs_must_be_a_positive_integer(jobs):
+    with pytest.raises(InvalidArgument, match="positive integer"):
+        check_jobs(jobs)
+
+
+def test_bound_refuses_zero_jobs_with_a_one_line_error(tmp_path, capsys):
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    assert main(["bound", str(folder), "--jobs", "0"]) == 2
+    assert "jobs=0 must be a positive integer" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("model", "ours", "edelman"),
+    [
+        ("minilm-l6", "20573.029732297557", "6.8536790526189565e+28"),
+        ("minilm-l3", "10243.205090577369", "16092501030898.354"),
+    ],
+)
+def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edelman):
+    proxies = json.loads(_bound_json(capsys, model, 2))["proxies"]
+    assert (repr(proxies["ours"]), repr(proxies["edelman"])) == (ours, edelman)
+
+
+def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):
+    from numerics.loading import open_checkpoint
+    from numerics.proxies import proxies
+
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    lean, full = proxies(open_checkpoint(folder), entrywise_norms=False), proxies(open_checkpoint(folder))
+    assert (lean.ours, lean.edelman) == (full.ours, full.edelman)
+    with pytest.raises(InvalidArgument, match=r"\(1,1\) norm of L0.H0.QK was not computed"):
+        _ = lean.matrices[0].spectrum.norm_11

@@ -1,0 +1,30 @@
+"""Start-up cost of ``specbound bound``: what it does not use is not imported (lazy imports)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = """
+import contextlib, io, sys
+from paper_checks.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(["bound", sys.argv[1], "--jobs", "1"])
+heavy = ("numerics.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch")
+print(status, *[name for name in heavy if name in sys.modules])
+"""
+
+
+def test_bound_imports_neither_the_assembled_bound_nor_numpy_f2py_nor_torch(tmp_path):
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(folder)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["0"], done.stdout + done.stderr
