@@ -33,9 +33,8 @@ import numpy as np
 
 from numerics.blas import single_threaded_blas
 from numerics.progress import progress
-from numerics.ranking.measures import model_measures
 from numerics.safe_io import atomic_path, write_text_atomically
-from numerics.synthetic.gap import DEFAULT_DELTA, DEFAULT_MARGIN, measure_gap
+from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
@@ -204,6 +203,9 @@ def _cached(path: Path) -> ModelRecord | None:
 
 def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelRecord:
     """Train ``point``, measure its gap and measures, and cache the record and weights (or read them)."""
+    from numerics.ranking.measures import model_measures  # imported here: it pulls in the assembled bound
+    from numerics.synthetic.gap import measure_gap
+
     key = point.key(version)
     if cache is not None and (record := _cached(cache / f"{key}.json")) is not None:
         return record
