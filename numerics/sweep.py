@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import mpmath
 
 from numerics.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
+from numerics.safe_io import write_text_atomically
 from numerics.workers import ordered_map
 from theory.errors import InvalidArgument, MissingDependency
 from theory.proxy import MatrixKind
@@ -151,10 +151,8 @@ def sweep(
         computed = _on_cluster(scheduler, settings, pending)
     for index, row in zip(todo, computed, strict=True):
         rows[index] = row
-        path = cache / f"{digests[index]}.json"
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(row), encoding="utf-8")
-        temporary.replace(path)  # atomic: an interrupted sweep leaves no half-written row
+        # atomic: an interrupted sweep leaves no half-written row
+        write_text_atomically(cache / f"{digests[index]}.json", json.dumps(row))
     return [rows[index] for index in range(len(sources))], from_cache
 
 

@@ -65,7 +65,7 @@ def _layer_colours(plt: Any, count: int) -> Any:
     return plt.cm.viridis(np.linspace(0, 0.8, count))
 
 
-def _save(figure: Any, path: Path) -> None:
+def save_figure(figure: Any, path: Path) -> None:
     """``path`` as a PNG and, beside it, the same figure as PDF and SVG, each written atomically (a
     temporary file renamed into place); then free the figure."""
     import matplotlib.pyplot as plt
@@ -101,7 +101,7 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
     axes[0].set_ylabel("singular value sigma_i (log scale)")
     figure.suptitle(f"Singular-value decay, {model}, layers {layers[0]}-{layers[-1]}")
     figure.tight_layout()
-    _save(figure, path)
+    save_figure(figure, path)
     return (
         f"Singular values sigma_i of QK_h, Vt_h (every head), M_in and M_out against their index i in layers "
         f"{layers[0]}-{layers[-1]} of {model}; log y axis, raw (unnormalised) values. QK_h and Vt_h are "
@@ -135,7 +135,7 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     axes[2].legend(fontsize=7)
     figure.suptitle(f"Each matrix's contribution against p, normalised at p = 0, {model}")
     figure.tight_layout()
-    _save(figure, path)
+    save_figure(figure, path)
     return (
         f"Contribution C_p of every matrix of {model} (one line per head for QK_h and Vt_h, per layer "
         "for M_in and M_out; colour = layer) on the post hoc grid P_m, divided by its value "
@@ -180,7 +180,7 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     panels[1].legend(fontsize=7, title="series (source, fixed size)", title_fontsize=7, loc="best")
     figure.suptitle(f"Growth of B_ours and B_Edelman with {AXES[axis]}, each series normalised to 1")
     figure.tight_layout()
-    _save(figure, path)
+    save_figure(figure, path)
     other_axis = "N" if axis == "L" else "L"
     return (
         f"Left: B_ours, right: B_Edelman, against {AXES[axis]} {axis}, log-log axes; one colour per "
@@ -213,7 +213,7 @@ def measure_against_gap(
     ax.set_ylabel("0-1 generalization gap (held-out minus training error)")
     ax.set_title(f"{measure} against the gap: Kendall tau {'n/a' if tau is None else f'{tau:+.2f}'}")
     figure.tight_layout()
-    _save(figure, path)
+    save_figure(figure, path)
     return (
         f"{measure} (x{scale}) against the measured 0-1 gap (y) of each trained model; vertical bars are the "
         "gap's Hoeffding half-width. A measure that ranks generalization puts the points on a rising curve."

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paper_checks.figures import KIND_ORDER, _pyplot
+from paper_checks.figures import KIND_ORDER, _pyplot, save_figure
 
 
 def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
@@ -26,7 +26,8 @@ def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
 
 
 def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]:
-    """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x."""
+    """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x, each
+    also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`)."""
     plt = _pyplot()
     directory.mkdir(parents=True, exist_ok=True)
     label, x = sweep_axis(rows)
@@ -43,8 +44,7 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     ax.legend()
     figure.tight_layout()
     proxies_path = directory / "proxies.png"
-    figure.savefig(proxies_path, dpi=110)
-    plt.close(figure)
+    save_figure(figure, proxies_path)
     figure, ax = plt.subplots(figsize=(6, 4))
     for kind in KIND_ORDER:
         ax.plot(xs, [rows[i][f"mean_p_opt_{kind}"] for i in order], "o-", label=kind)
@@ -57,6 +57,5 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     ax.legend(fontsize=8)
     figure.tight_layout()
     profile_path = directory / "p_opt.png"
-    figure.savefig(profile_path, dpi=110)
-    plt.close(figure)
+    save_figure(figure, profile_path)
     return [proxies_path, profile_path]

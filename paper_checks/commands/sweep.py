@@ -18,9 +18,14 @@ from typing import Any
 
 from numerics.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files
+from numerics.safe_io import atomic_path, os_problem
 from numerics.sweep import SweepSettings, step_of, sweep
 from numerics.workers import default_jobs
+from paper_checks.output_files import check_target, prepare_folder
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
+
+FIGURE_FILES = ("proxies.png", "p_opt.png")
+"""The figures ``--figures`` writes (each also as PDF and SVG); replaced only with ``--force``."""
 
 HELP = "B_ours, B_Edelman and the p profile of many checkpoints as one table (cached; local or Dask)"
 
@@ -28,7 +33,13 @@ HELP = "B_ours, B_Edelman and the p profile of many checkpoints as one table (ca
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``sweep``."""
     parser.add_argument("checkpoints", nargs="+", metavar="CHECKPOINT", help="checkpoints, aliases or DIRs")
-    parser.add_argument("--out", required=True, metavar="FILE", help="the table: FILE.parquet or FILE.csv")
+    parser.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="the table: FILE.parquet or FILE.csv (written atomically; an existing FILE only with --force)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --out and --figures replace existing files")
     parser.add_argument(
         "--cache", default=".specbound-cache", metavar="DIR", help="cached rows (default .specbound-cache)"
     )
@@ -83,9 +94,8 @@ def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
     check_table_path(path)
     suffix = path.suffix.lower()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         if suffix == ".csv":
-            with open(path, "w", newline="", encoding="utf-8") as handle:
+            with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
                 writer.writeheader()
                 writer.writerows(rows)
@@ -94,9 +104,10 @@ def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
         require("pyarrow", "sweep")
         import pandas as pd
 
-        pd.DataFrame(list(rows)).to_parquet(path, index=False)
+        with atomic_path(path) as temporary:
+            pd.DataFrame(list(rows)).to_parquet(temporary, index=False)
     except OSError as error:
-        raise InvalidArgument(f"--out {str(path)!r} cannot be written: {error.strerror}") from None
+        raise InvalidArgument(f"--out {str(path)!r} cannot be written: {os_problem(error)}") from None
 
 
 def _cell(value: Any) -> str:
@@ -108,10 +119,13 @@ def _cell(value: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     """Expand, compute or read from the cache, write the table (and figures), print a summary."""
     check_table_path(Path(args.out))
+    out = check_target("--out", args.out, force=args.force, inputs=())
+    if args.figures:
+        prepare_folder("--figures", args.figures, FIGURE_FILES, args.force)
     sources = expand(args.checkpoints)
     settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
     rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)
-    write_table(rows, Path(args.out))
+    write_table(rows, out)
     columns = ("model", "step", "L", "N", "heads", "B_ours", "log10_B_Edelman", "mean_p_opt")
     lines = ["  ".join(columns)]
     lines += ["  ".join(_cell(row[column]) for column in columns) for row in rows]

@@ -48,7 +48,9 @@ def test_rows_carry_the_bound_numbers_and_a_rerun_reads_them_from_the_cache(run_
     assert float(rows[0]["mean_p_opt"]) == sum(float(r.p_opt) for r in report.matrices) / len(report.matrices)
     (cached,) = [path for path in cache.glob("*.json") if json.loads(path.read_text())["step"] == 20]
     cached.write_text(json.dumps({**json.loads(cached.read_text()), "B_ours": 1.5}))  # mark the cached row
-    assert main(arguments) == 0
+    assert main(arguments) == 2  # the table exists: replaced only with --force
+    assert "--force" in capsys.readouterr().err
+    assert main([*arguments, "--force"]) == 0
     assert "2 from the cache" in capsys.readouterr().out
     with open(out, encoding="utf-8") as handle:
         assert next(csv.DictReader(handle))["B_ours"] == "1.5"
@@ -84,7 +86,10 @@ def test_figures_are_written(run_folder, tmp_path, capsys):
     figures = tmp_path / "figures"
     arguments = ["sweep", str(run_folder), "--out", str(tmp_path / "r.csv"), "--cache", str(tmp_path / "c")]
     assert main([*arguments, "--jobs", "1", "--figures", str(figures)]) == 0
-    assert sorted(path.name for path in figures.iterdir()) == ["p_opt.png", "proxies.png"]
+    names = sorted(path.name for path in figures.iterdir())
+    assert names == sorted(
+        f"{stem}.{suffix}" for stem in ("p_opt", "proxies") for suffix in ("png", "pdf", "svg")
+    )
 
 
 def test_a_scheduler_without_dask_installed_is_a_clear_error(run_folder, tmp_path, monkeypatch):
