@@ -28,8 +28,8 @@ import mpmath
 from numerics.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
 from numerics.safe_io import write_text_atomically
-from numerics.workers import ordered_map
-from theory.errors import InvalidArgument, MissingDependency
+from numerics.workers import cluster_map, ordered_map
+from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
 STEP_PATTERN = re.compile(r"(?:checkpoint|step|ckpt|iter|epoch)[-_]?(\d+)$", re.IGNORECASE)
@@ -148,28 +148,9 @@ def sweep(
     if scheduler is None:
         computed = list(ordered_map(sweep_row, settings, pending, jobs=jobs))
     else:
-        computed = _on_cluster(scheduler, settings, pending)
+        computed = cluster_map(scheduler, sweep_row, [settings] * len(pending), pending)
     for index, row in zip(todo, computed, strict=True):
         rows[index] = row
         # atomic: an interrupted sweep leaves no half-written row
         write_text_atomically(cache / f"{digests[index]}.json", json.dumps(row))
     return [rows[index] for index in range(len(sources))], from_cache
-
-
-def _on_cluster(scheduler: str, settings: SweepSettings, sources: Sequence[str]) -> list[dict[str, Any]]:
-    """The rows of ``sources`` computed by the Dask cluster at ``scheduler``, in order."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MissingDependency(
-            "--scheduler needs dask distributed; install it with: pip install 'specbound[sweep]'"
-        ) from None
-    if not sources:
-        return []
-    try:
-        client = Client(scheduler, timeout="20s")
-    except OSError as error:
-        raise InvalidArgument(f"no Dask scheduler answers at {scheduler!r}: {error}") from None
-    with client:
-        futures = client.map(sweep_row, [settings] * len(sources), list(sources), pure=False)
-        return list(client.gather(futures))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from numerics.blas import single_threaded_blas
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, MissingDependency
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -77,3 +77,23 @@ def _parallel(function: Callable[[C, T], R], context: C, items: Sequence[T], wor
 
     with ProcessPoolExecutor(workers, initializer=_initialise, initargs=(context,)) as pool:
         yield from pool.map(_call, [(function, item) for item in items])
+
+
+def cluster_map(scheduler: str, function: Callable[..., R], *iterables: Sequence[Any]) -> list[R]:
+    """``function(*args)`` for every tuple of ``iterables``, computed by the Dask cluster at ``scheduler``
+    and returned in input order (``function`` must be importable by the workers, and every path in its
+    arguments visible to them at the same place)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MissingDependency(
+            "--scheduler needs dask distributed; install it with: pip install 'specbound[sweep]'"
+        ) from None
+    if not iterables or not iterables[0]:
+        return []
+    try:
+        client = Client(scheduler, timeout="20s")
+    except OSError as error:
+        raise InvalidArgument(f"no Dask scheduler answers at {scheduler!r}: {error}") from None
+    with client:
+        return list(client.gather(client.map(function, *map(list, iterables), pure=False)))

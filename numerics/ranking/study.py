@@ -38,6 +38,7 @@ from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
+from numerics.workers import cluster_map
 from theory.errors import InvalidArgument, require
 
 HYPERPARAMETERS = ("depth", "width", "heads", "learning_rate", "weight_decay", "n_train", "noise")
@@ -240,9 +241,15 @@ def _init_worker() -> None:
 
 
 def run_study(
-    points: Sequence[StudyPoint], *, jobs: int | None = None, cache: Path | None = None
+    points: Sequence[StudyPoint],
+    *,
+    jobs: int | None = None,
+    cache: Path | None = None,
+    scheduler: str | None = None,
 ) -> tuple[ModelRecord, ...]:
-    """The record of every point, in order: cached ones read, the others computed by ``jobs`` processes.
+    """The record of every point, in order: cached ones read, the others computed by ``jobs`` processes,
+    or by the Dask cluster at ``scheduler`` when one is given (:func:`numerics.workers.cluster_map`; the
+    workers need the cache folder at the same path).
 
     ``jobs`` defaults to every core; ``cache`` None disables the cache. Progress goes to stderr.
     """
@@ -267,8 +274,13 @@ def run_study(
             records[index] = hit
         else:
             todo.append(index)
-    print(f"correlate: {len(records)} cached, {len(todo)} to train ({jobs} jobs)", file=sys.stderr)
-    if jobs == 1 or len(todo) <= 1:
+    where = f"on {scheduler}" if scheduler else f"{jobs} jobs"
+    print(f"correlate: {len(records)} cached, {len(todo)} to train ({where})", file=sys.stderr)
+    if scheduler is not None:
+        pending = [points[i] for i in todo]
+        computed = cluster_map(scheduler, measure_point, pending, [cache] * len(todo), [version] * len(todo))
+        records.update(zip(todo, computed, strict=True))
+    elif jobs == 1 or len(todo) <= 1:
         for index in progress(todo, len(todo), "models"):
             records[index] = measure_point(points[index], cache, version)
     else:

@@ -52,6 +52,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         "XDG_CACHE_HOME is unset)",
     )
     parser.add_argument("--no-cache", action="store_true", help="train every model again, cache nothing")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="train on the Dask cluster at ADDRESS (e.g. tcp://host:8786) instead of local processes; "
+        "the workers need the cache folder at the same path (needs specbound[sweep])",
+    )
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (1000)")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     parser.add_argument(
@@ -78,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else Path(args.cache).expanduser() if args.cache else default_cache()
     start = time.perf_counter()
     profile = PROFILES[args.profile]
-    records = run_study(profile.points(), jobs=args.jobs, cache=cache)
+    records = run_study(profile.points(), jobs=args.jobs, cache=cache, scheduler=args.scheduler)
     table = ranking_table(records, list(MEASURES), HYPERPARAMETERS, resamples=args.resamples)
     seconds = time.perf_counter() - start
     print(f"correlate: {len(records)} models ranked in {seconds:.1f} s", file=sys.stderr)

@@ -102,3 +102,17 @@ def test_spectra_are_computed_once_per_model(tiny_trained, monkeypatch) -> None:
     monkeypatch.setattr(measures, "matrix_spectra", lambda w, **k: calls.append(1) or matrix_spectra(w, **k))
     model_measures(tiny_trained, margin=0.25, delta=0.05)
     assert len(calls) == 1
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_trains_the_same_records_as_local_processes(tmp_path) -> None:
+    distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (sweep extra)")
+    points = TINY_PROFILE.points()
+    local = study.run_study(points, jobs=1, cache=tmp_path / "local")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1) as cluster:
+        remote = study.run_study(points, cache=tmp_path / "remote", scheduler=cluster.scheduler_address)
+    keep = ("key", "gap", "measures")  # the timings differ; the trained models and their numbers must not
+    assert [{k: r.as_dict()[k] for k in keep} for r in remote] == [
+        {k: r.as_dict()[k] for k in keep} for r in local
+    ]
+    assert len(list((tmp_path / "remote").glob("*.json"))) == len(points)  # the workers wrote the cache
