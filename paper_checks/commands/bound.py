@@ -228,13 +228,12 @@ def run(args: argparse.Namespace) -> int:
     if args.grid_m is not None:
         bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)
     csv_path = parquet_path = None
+    inputs = checkpoint_inputs(args.model) if args.csv is not None or args.parquet is not None else ()
     if args.csv is not None:
-        csv_path = check_target("--csv", args.csv, force=args.force, inputs=checkpoint_inputs(args.model))
+        csv_path = check_target("--csv", args.csv, force=args.force, inputs=inputs)
     if args.parquet is not None:
         require("pyarrow", "analysis")
-        parquet_path = check_target(
-            "--parquet", args.parquet, force=args.force, inputs=checkpoint_inputs(args.model)
-        )
+        parquet_path = check_target("--parquet", args.parquet, force=args.force, inputs=inputs)
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head): skip it otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
