@@ -52,6 +52,7 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -60,6 +61,9 @@ from theory import _sympy_tools as tools
 from theory import covering
 from theory.lemma import Check, Lemma
 from theory.provenance import Provenance, Tagged
+from theory.prover.chain import SYMPY, Chain, Piece
+from theory.prover.domain import Domain, parse_domain
+from theory.prover.statement import Inequality, parse_statement
 from theory.proxy import SUMMAND
 
 p = covering.p
@@ -242,19 +246,34 @@ def matrix_constant() -> sp.Expr:
     return split_monomial(balanced_term(), (N, S, s, eps))[0]
 
 
+GRID_AXES: dict[sp.Symbol, tuple[str, ...]] = {
+    p: ("1/10000", "1/100", "1/10", "1/2", "1", "3/2", "19/10", "2"),
+    eps: ("1/1000000", "1/1000", "1/10", "1/2", "1"),
+    N: ("1", "3", "64", "768"),
+    S: ("1/1000", "1", "40", "10000"),
+    s: ("1/100", "1", "100"),
+    C: ("1/100", "1", "30"),
+    M: ("2", "100000"),
+}
+"""Exact grid values over ``DOMAIN``, corners of interest included (small p, small eps, N = 1, M = 2)."""
+
+
+def probe_points() -> list[dict[str, Fraction]]:
+    """The grid of ``GRID_AXES`` as exact rationals by variable name (the prover's witness probes)."""
+    names = [str(x) for x in GRID_AXES]
+    return [
+        dict(zip(names, (Fraction(v) for v in values), strict=True))
+        for values in itertools.product(*GRID_AXES.values())
+    ]
+
+
 def grid_points() -> list[dict[sp.Symbol, mpmath.mpf]]:
-    """A grid over ``DOMAIN`` including its corners of interest (small p, small eps, N = 1, M = 2)."""
-    mp = mpmath.mpf
-    axes = {
-        p: [mp("1e-4"), mp("0.01"), mp("0.1"), mp("0.5"), mp(1), mp("1.5"), mp("1.9"), mp(2)],
-        eps: [mp("1e-6"), mp("1e-3"), mp("0.1"), mp("0.5"), mp(1)],
-        N: [mp(1), mp(3), mp(64), mp(768)],
-        S: [mp("1e-3"), mp(1), mp(40), mp(10) ** 4],
-        s: [mp("1e-2"), mp(1), mp(100)],
-        C: [mp("1e-2"), mp(1), mp(30)],
-        M: [mp(2), mp(10) ** 5],
-    }
-    return [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
+    """The same grid as mpmath numbers by symbol (the mpmath cross-check)."""
+    symbols = {str(x): x for x in GRID_AXES}
+    return [
+        {symbols[name]: mpmath.mpf(value.numerator) / value.denominator for name, value in point.items()}
+        for point in probe_points()
+    ]
 
 
 def grid_counterexample(relation: sp.Rel, points: list[dict[sp.Symbol, mpmath.mpf]]) -> dict | None:
@@ -268,6 +287,163 @@ def grid_counterexample(relation: sp.Rel, points: list[dict[sp.Symbol, mpmath.mp
             if not lhs(*values) <= rhs(*values):
                 return {str(x): mpmath.nstr(v, 6) for x, v in point.items()}
     return None
+
+
+def _interval_text(interval: sp.Interval) -> str:
+    left = "(" if interval.left_open else "["
+    right = ")" if interval.right_open else "]"
+    return f"{left}{interval.start}, {interval.end}{right}"
+
+
+def domain_text() -> str:
+    """``DOMAIN`` in the prover's domain syntax ("p: (0, 2], epsilon: (0, 1], ...")."""
+    return ", ".join(f"{x}: {_interval_text(interval)}" for x, interval in DOMAIN.items())
+
+
+HEAD_LOG_DOMAIN = "y: (0, oo), N: [1, oo), M: [2, oo)"
+"""Step 4's head-log inequality after the exact reduction y = eps / (C s) (C, s, eps enter only so)."""
+
+
+@functools.cache
+def head_log_reduced() -> sp.Expr:
+    """Lambda - ln(18 C sqrt(N) s / eps) >= 0 in y = eps / (C s): the reduced gap, found by sympy
+    (C = eps / (y s) substituted, logs combined); the chain re-checks the substitution as an identity."""
+    y = sp.Symbol("y", positive=True)
+    (head_log,) = head_entropy().atoms(sp.log)
+    gap = (LOG_FACTOR - head_log).subs(C, eps / (y * s))
+    combined = sp.simplify(sp.logcombine(sp.expand_log(gap, force=True), force=True))
+    reduced = combined.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.expand(e.args[0])))
+    if not reduced.free_symbols <= {y, N, M}:
+        raise ArithmeticError(f"the head-log gap {reduced} depends on more than eps / (C s), N and M")
+    return reduced
+
+
+def _rebound(expr: sp.Expr, symbols: dict[str, sp.Symbol]) -> sp.Expr:
+    """expr with every free symbol replaced by the symbol of the same name in ``symbols``."""
+    return expr.xreplace({x: symbols[x.name] for x in expr.free_symbols if x.name in symbols})
+
+
+def _sub_statement(text: str, gap: sp.Expr, domain: str) -> tuple[Inequality, Domain]:
+    parsed = parse_domain(domain)
+    return Inequality(text, _rebound(gap, parsed.symbols()), False), parsed
+
+
+@functools.cache
+def theorem_chain() -> Chain:
+    """Theorem 4.1's statement as a chain of pieces (the proof of the module docstring, steps 4-6):
+
+    Lambda (g* + A) - A k L_h - T L_t
+      = A k (Lambda - L_h)                                     head log <= Lambda (reduced to y = eps/(C s))
+      + T (ln b - ln a - 1 + a/b)                              ln(b/a) >= 1 - a/b, a, b the tail log's and
+      + T c (w/m) (C - m) / b + T c (w + 1 - ceil w) / b       Lambda's arguments: b - a = c (w/m)(C - m)
+                                                               + c (w + 1 - ceil w), m = min(C, Y) <= C
+      + Lambda (T/m^2)(Y + m)(Y - m)                           m <= Y = (S/k)^{1/p} (tail radius)
+      + Lambda A (k* + 1 - ceil k*)                            the ceiling step, head part
+      + Lambda B (f(k*) - f(k) - f'(k)(k* - k))                f(k) = k^{-2/p} convex (tail part)
+      + Lambda B (-f'(k)) (ceil k* - k*)
+
+    with k = ceil(k*), T L_t the tail lemma, A k L_h the head lemma, g* = g(k*) the balanced term; every
+    quantity is read off the objects above (nothing retyped but the generic facts). The prover decides the
+    pieces; sympy the identity, the factors' signs and the substitutions' ranges (theory.prover.chain).
+    """
+    d = derive_balance()
+    head_a, tail_b = d.head_coefficient, d.tail_coefficient
+    k_int = integer_k_star()
+    (k_real,) = k_int.args
+    tail = tail_entropy(k_int)
+    (tail_log,) = tail.atoms(sp.log)
+    (minimum,) = tail.atoms(sp.Min)
+    (radius,) = [arg for arg in minimum.args if arg != C]
+    (rounded,) = [part for part in tail_log.atoms(sp.ceiling) if part.has(sp.Min)]
+    (w,) = rounded.args
+    weight = tail / tail_log
+    lam_arg, tail_arg = LOG_FACTOR.args[0], tail_log.args[0]
+    unit = sp.Dummy("u")
+    per_unit = sp.diff(tail_arg.subs(rounded, unit), unit)
+    f = d.objective.coeff(B_tail)
+    slope = sp.diff(f, k)
+
+    head_piece = _sub_statement("head log <= Lambda", head_log_reduced(), HEAD_LOG_DOMAIN)
+    log_piece = _sub_statement(
+        "ln(b/a) >= 1 - a/b", *_generic("log(b) - log(a) - 1 + a/b", "a: (0, oo), b: (0, oo)")
+    )
+    below_first = _generic("x - Min(x, y)", "x: (0, oo), y: (0, oo)")
+    below_second = _generic("y - Min(x, y)", "x: (0, oo), y: (0, oo)")
+    round_up = _generic("z + 1 - ceiling(z)", "z: (0, oo)")
+    round_down = _generic("ceiling(z) - z", "z: (0, oo)")
+    a_, b_ = sp.symbols("a b", positive=True)
+    convex = f.subs(k, a_) - f.subs(k, b_) - slope.subs(k, b_) * (a_ - b_)
+    convex_piece = _sub_statement(
+        "f(a) - f(b) - f'(b)(a - b) >= 0", convex, "a: (0, oo), b: (0, oo), p: (0, 2]"
+    )
+
+    pieces = [
+        Piece("head_log_below_lambda", head_a * k_int, *head_piece, {"y": eps / (C * s), "N": N, "M": M}),
+        Piece("tail_log_tangent", weight, *log_piece, {"a": tail_arg, "b": lam_arg}),
+        Piece(
+            "tail_radius_below_C",
+            weight * per_unit * sp.simplify(w / minimum) / lam_arg,
+            *_sub_statement("Min(x, y) <= x", *below_first),
+            {"x": C, "y": radius},
+        ),
+        Piece(
+            "tail_log_rounding",
+            weight * per_unit / lam_arg,
+            *_sub_statement("ceiling(z) <= z + 1", *round_up),
+            {"z": w},
+            SYMPY,
+        ),
+        Piece(
+            "tail_radius_below_schatten",
+            LOG_FACTOR * weight / minimum**2 * (radius + minimum),
+            *_sub_statement("Min(x, y) <= y", *below_second),
+            {"x": C, "y": radius},
+        ),
+        Piece(
+            "rounding_head",
+            LOG_FACTOR * head_a,
+            *_sub_statement("ceiling(z) <= z + 1", *round_up),
+            {"z": k_real},
+            SYMPY,
+        ),
+        Piece(
+            "rounding_tail_convexity",
+            LOG_FACTOR * tail_b,
+            *convex_piece,
+            {"a": k_real, "b": k_int, "p": p},
+        ),
+        Piece(
+            "rounding_tail_step",
+            LOG_FACTOR * tail_b * (-slope.subs(k, k_int)),
+            *_sub_statement("ceiling(z) >= z", *round_down),
+            {"z": k_real},
+            SYMPY,
+        ),
+    ]
+    domain = parse_domain(domain_text())
+    symbols = domain.symbols()
+    relation = statement()
+    gap = _rebound(relation.rhs - relation.lhs, symbols)
+    text = "composed lemmas at ceil(k*) <= Lambda (K_p N^(2(p+1)/(p+2)) S^(2/(p+2)) (s/eps)^(2p/(p+2)) + 3N)"
+    rebound = tuple(
+        Piece(
+            piece.name,
+            _rebound(piece.factor, symbols),
+            piece.sub,
+            piece.sub_domain,
+            {name: _rebound(value, symbols) for name, value in piece.substitution.items()},
+            piece.method,
+        )
+        for piece in pieces
+    )
+    probes = tuple(probe_points()[::8])
+    return Chain(Inequality(text, gap, False), domain, rebound, probes)
+
+
+def _generic(gap_text: str, domain: str) -> tuple[sp.Expr, str]:
+    """A standard fact as (gap, domain): parsed from text over the domain's symbols."""
+    parsed = parse_domain(domain)
+    return parse_statement(f"{gap_text} >= 0", parsed).inequalities[0].gap, domain
 
 
 def _summand_squared() -> sp.Expr:

@@ -178,10 +178,21 @@ def compile_expression(expr: sp.Expr) -> Evaluator:
     builders = _builders()
     if type(expr) in builders and len(expr.args) == 1:
         return _unary(compile_expression(expr.args[0]), builders[type(expr)])
+    if isinstance(expr, sp.Heaviside) and _unit_value_at_zero(expr):
+        return _unary(compile_expression(expr.args[0]), builders[sp.Heaviside])
     raise UnsupportedExpression(
         f"the prover has no interval enclosure for {type(expr).__name__} (in {expr}); supported: "
         "+ - * / ^, exp, log, sqrt, erf, erfc, atan, tanh, Abs, Max, Min, floor, ceiling, Phi, phi"
     )
+
+
+def _unit_value_at_zero(expr: sp.Heaviside) -> bool:
+    """Heaviside(x, H0) with 0 <= H0 <= 1 (sympy's default H0 = 1/2, the derivative of Max and Min): the
+    enclosure [0, 1] of a set reaching 0 then contains the value at 0."""
+    if len(expr.args) != 2:
+        return False
+    value = expr.args[1]
+    return bool(value.is_number and value.is_real and 0 <= value <= 1)
 
 
 def _compile_power(expr: sp.Pow) -> Evaluator:
