@@ -410,13 +410,6 @@ def _check_constants() -> tuple[bool, object]:
     )
 
 
-def _check_log_factor_dominates() -> tuple[bool, object]:
-    # Lambda >= ln(18 b sqrt(N) C / eps) needs 2 (8 N C b/eps) M N >= 18 sqrt(N) C b/eps, i.e. 16 M v^3 > 18
-    # for N = v^2; with M = nT = 2 + a and v = 1 + c this is a polynomial with positive coefficients.
-    a_, c_ = sp.symbols("a c", nonnegative=True)
-    return tools.is_positive(sp.expand(16 * (2 + a_) * (1 + c_) ** 3 - 18))
-
-
 def _check_theorem_log_factor() -> tuple[bool, object]:
     # Theorem 4.1's log factor at N = N_max, radius eps = 1/sqrt(n) (the Dudley cut-off; Lambda decreases
     # in eps), M = n T points and C s = C 2 K b gamma alpha / margin = 2 K Q / margin is exactly Lambda.
@@ -491,11 +484,6 @@ def lemma() -> Lemma:
                 _check_matrix_term_vs_proxy,
             ),
             Check("constants", "K_0+ = 3, K_2 = 24 sqrt 3, the rank case is scale-free", _check_constants),
-            Check(
-                "log_factor_dominates_head_log",
-                "Lambda bounds the Candes-Plan log when nT >= 2",
-                _check_log_factor_dominates,
-            ),
             Check(
                 "lambda_is_theorem_4_1_log_factor",
                 "Theorem 4.1's log factor at eps = 1/sqrt(n), M = nT, N = N_max is Lambda",

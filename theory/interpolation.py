@@ -26,7 +26,14 @@ Proof, with the steps the code does marked [code]:
 6. Integrality [code]: k = ceil(k*) in [k*, k* + 1) and the tail term decreases in k, so
    g(ceil k*) <= g(k*) + 3 N: the + 3 N of the statement.
 ``STATEMENT`` is the inequality composed-lemmas(ceil(k*)) <= right-hand side, a plain sympy relation over
-``DOMAIN``; a prover can take it. The self-check ``statement_on_grid`` evaluates it on a grid in mpmath.
+``DOMAIN``. The prover decides it over the whole of ``DOMAIN`` (no variable truncated) through
+``theorem_chain()``: right-hand side - left-hand side = sum of 8 terms factor * piece (head log <= Lambda
+in y = eps/(C s); ln(b/a) >= 1 - a/b for the tail log; min(C, Y) <= C and <= Y; the ceiling step as
+ceil(z) <= z + 1, ceil(z) >= z and the convexity of k^{-2/p}), each piece proved on its own 1-3 variable
+domain, each factor shown >= 0 and the sum shown equal to the statement by sympy (theory.prover.chain);
+``specbound theory`` reports the verdict (proved) with its boxes and seconds. The self-check
+``statement_on_grid`` is a cheap mpmath cross-check on a grid, whose exact points are also the chain's
+witness probes (ball arithmetic).
 
 Where p <= 2 is used. Not by this statement (steps 1-6 hold for every p > 0), and not by Dudley (the
 entropy exponent 2p/(p+2) is below 2 for every p >= 0). It is used by the sharper tail
@@ -44,7 +51,8 @@ Endpoints (what exactly holds; each a self-check):
 
 Provenance: reconstructed statement (Sakai & Imaizumi 2026, Thm 4.1, not read; Ledent et al. 2025 style
 interpolation); the balance, the exponents, c_p, the log bounds, the ceiling step and the endpoint limits
-are derived here by sympy; the inequality as a whole is checked on a grid (a prover may decide it).
+are derived here by sympy; the inequality as a whole is proved by the prover (a chain certificate that its
+checker re-verifies), as a statement about our reading of the theorem, not about the paper's text.
 """
 
 from __future__ import annotations
@@ -658,7 +666,8 @@ def lemma() -> Lemma:
             Check("ceiling_step", "g(ceil k*) <= g(k*) + 3N", _check_ceiling_step),
             Check(
                 STATEMENT_CHECK,
-                "composed lemmas at ceil(k*) <= statement, mpmath grid",
+                "cross-check: composed lemmas at ceil(k*) <= statement on a grid in mpmath (the prover "
+                "decides it over DOMAIN: theory.prover.lemma_inequalities, theorem_4_1_statement)",
                 _check_statement_on_grid,
             ),
             Check(

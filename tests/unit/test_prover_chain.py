@@ -1,0 +1,185 @@
+"""Chain proofs (theory.prover.chain): Theorem 4.1's statement decided over its whole domain, the chain
+certificate re-checked from its JSON, tampering rejected, planted false variants refuted or left open."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import mpmath
+import pytest
+import sympy as sp
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from theory import interpolation as thm
+from theory.prover import chain as ch
+from theory.prover.domain import parse_domain
+from theory.prover.statement import Inequality, parse_statement
+
+# --- a small chain: (1 + a)(a - min(a, b)) + (a + b)(ceil(b) - b) >= 0 over a, b > 0 -----------------------
+
+
+def _gap(text: str, domain: str) -> tuple[Inequality, object]:
+    parsed = parse_domain(domain)
+    return parse_statement(f"{text} >= 0", parsed).inequalities[0], parsed
+
+
+def _small_chain() -> ch.Chain:
+    domain = parse_domain("a: (0, oo), b: (0, oo)")
+    a, b = (domain.symbols()[n] for n in ("a", "b"))
+    gap = (1 + a) * (a - sp.Min(a, b)) + (a + b) * (sp.ceiling(b) - b)
+    below, below_domain = _gap("x - Min(x, y)", "x: (0, oo), y: (0, oo)")
+    up, up_domain = _gap("ceiling(z) - z", "z: (0, oo)")
+    pieces = (
+        ch.Piece("min_below_first", 1 + a, below, below_domain, {"x": a, "y": b}),
+        ch.Piece("ceiling_above", a + b, up, up_domain, {"z": b}, ch.SYMPY),
+    )
+    return ch.Chain(Inequality("small", gap, False), domain, pieces)
+
+
+@pytest.fixture(scope="module")
+def small_certificate() -> dict:
+    result = ch.prove_chain(_small_chain())
+    assert result.status == "proved", result.reason
+    certificate = result.certificate()
+    assert certificate is not None
+    return certificate
+
+
+def test_small_chain_is_proved_and_its_certificate_rechecks(small_certificate):
+    report = ch.check_chain(small_certificate)
+    assert report.accepted, report.reason
+
+
+def test_a_box_removed_from_a_piece_certificate_is_rejected(small_certificate):
+    tampered = copy.deepcopy(small_certificate)
+    tampered["pieces"][0]["certificate"]["boxes"].pop()
+    report = ch.check_chain(tampered)
+    assert not report.accepted and "min_below_first" in report.reason
+
+
+def test_a_changed_factor_breaks_the_identity(small_certificate):
+    tampered = copy.deepcopy(small_certificate)
+    a = parse_domain("a: (0, oo)").symbols()["a"]
+    tampered["pieces"][0]["factor"] = sp.srepr(1 + a + sp.Rational(1, 10**6))
+    report = ch.check_chain(tampered)
+    assert not report.accepted and "identity" in report.reason
+
+
+def test_a_factor_of_unknown_sign_is_rejected(small_certificate):
+    tampered = copy.deepcopy(small_certificate)
+    symbols = parse_domain("a: (0, oo), b: (0, oo)").symbols()
+    tampered["pieces"][0]["factor"] = sp.srepr(symbols["a"] - symbols["b"])
+    report = ch.check_chain(tampered)
+    assert not report.accepted and "factor" in report.reason
+
+
+@pytest.mark.parametrize("shift", [sp.Rational(1, 10**6), -sp.Rational(1, 10**6)])
+def test_a_moved_constant_in_a_piece_is_rejected(small_certificate, shift):
+    # up: the piece still holds but no longer sums to the statement; down: the piece is false, its
+    # certificate no longer checks.
+    tampered = copy.deepcopy(small_certificate)
+    x, y = (parse_domain("x: (0, oo), y: (0, oo)").symbols()[n] for n in ("x", "y"))
+    tampered["pieces"][0]["certificate"]["gap"] = sp.srepr(x - sp.Min(x, y) + shift)
+    assert not ch.check_chain(tampered).accepted
+
+
+def test_a_false_sympy_piece_is_not_decided(small_certificate):
+    tampered = copy.deepcopy(small_certificate)
+    z = parse_domain("z: (0, oo)").symbols()["z"]
+    tampered["pieces"][1]["gap"] = sp.srepr(z + sp.Rational(2, 3) - sp.ceiling(z))
+    report = ch.check_chain(tampered)
+    assert not report.accepted and "sympy does not decide" in report.reason
+
+
+def test_sympy_decides_the_two_ceiling_facts_and_not_their_near_misses():
+    z = sp.Symbol("z", positive=True)
+    assert ch.sympy_decides_nonnegative(sp.ceiling(z) - z)
+    assert ch.sympy_decides_nonnegative(z + 1 - sp.ceiling(z))
+    assert not ch.sympy_decides_nonnegative(z + sp.Rational(999999, 10**6) - sp.ceiling(z))
+    assert not ch.sympy_decides_nonnegative(sp.ceiling(z) - z - sp.Rational(1, 10**6))
+
+
+def test_a_substitution_outside_the_piece_domain_is_rejected():
+    chain = _small_chain()
+    a = chain.domain.symbols()["a"]
+    moved = dataclasses.replace(chain.pieces[0], substitution={"x": a - 1, "y": a})
+    failures = ch.structural_failures(dataclasses.replace(chain, pieces=(moved, chain.pieces[1])))
+    assert any("x := a - 1" in failure for failure in failures)
+
+
+# --- Theorem 4.1 ------------------------------------------------------------------------------------------
+
+
+def test_head_log_piece_is_the_registered_log_factor_statement_and_an_exact_reduction():
+    from theory.prover.lemma_inequalities import all_lemma_inequalities
+
+    (entry,) = [e for e in all_lemma_inequalities() if e.name == "log_factor_dominates"]
+    (piece,) = [p for p in thm.theorem_chain().pieces if p.name == "head_log_below_lambda"]
+    assert sp.srepr(entry.statement.inequalities[0].gap) == sp.srepr(piece.sub.gap)
+    (head_log,) = thm.head_entropy().atoms(sp.log)
+    y = sp.Symbol("y", positive=True)
+    back = thm.head_log_reduced().subs(y, thm.eps / (thm.C * thm.s))
+    assert ch.identically_zero(back - (thm.LOG_FACTOR - head_log))
+
+
+def _mutated(rhs_of: object) -> ch.Chain:
+    chain = thm.theorem_chain()
+    symbols = chain.domain.symbols()
+    lhs = thm._rebound(thm.statement().lhs, symbols)
+    rhs = rhs_of(symbols)  # type: ignore[operator]
+    return dataclasses.replace(chain, inequality=Inequality("planted", rhs - lhs, False))
+
+
+def _old_statement(x: dict) -> sp.Expr:
+    """The statement before the fix (no logs, no rounding), typed here as the planted false variant."""
+    p, n, big_s, s, eps = x["p"], x["N"], x["S"], x["s"], x["epsilon"]
+    c_p = (p + 2) / 2 * (2 / p) ** (p / (p + 2))
+    return c_p * n ** (2 * (p + 1) / (p + 2)) * big_s ** (2 / (p + 2)) * (s / eps) ** (2 * p / (p + 2))
+
+
+def _two_n_statement(x: dict) -> sp.Expr:
+    """3N replaced by 2N: false where the tail is negligible and k* < 1 rounds up to 1."""
+    return thm._rebound(thm.LOG_FACTOR, x) * (thm._rebound(thm.balanced_term(), x) + 2 * x["N"])
+
+
+@pytest.mark.parametrize("rhs_of", [_old_statement, _two_n_statement], ids=["old_statement", "3N_to_2N"])
+def test_planted_false_variants_are_refuted_with_a_witness_rechecked_in_mpmath(rhs_of):
+    chain = _mutated(rhs_of)
+    witness = ch.find_probe_witness(chain)
+    assert witness is not None
+    gap = chain.inequality.gap
+    names = sorted(witness.point)
+    symbols = chain.domain.symbols()
+    f = sp.lambdify([symbols[n] for n in names], gap, "mpmath")
+    with mpmath.workdps(40):
+        value = f(*(mpmath.mpf(witness.point[n].numerator) / witness.point[n].denominator for n in names))
+    assert value < 0
+
+
+@pytest.mark.slow
+def test_theorem_4_1_is_proved_over_its_domain_and_the_certificate_rechecks():
+    result = ch.prove_chain(thm.theorem_chain())
+    assert result.status == "proved", result.reason
+    assert len(result.pieces) == 8 and {p.status for p in result.pieces} == {"proved"}
+    certificate = result.certificate()
+    assert certificate is not None
+    assert ch.check_chain(certificate).accepted
+    tampered = copy.deepcopy(certificate)
+    tampered["pieces"][0]["factor"] = sp.srepr(2 * sp.sympify(certificate["pieces"][0]["factor"]))
+    assert not ch.check_chain(tampered).accepted
+    dropped = copy.deepcopy(certificate)
+    dropped["pieces"].pop(0)  # a piece left out: the sum no longer equals the statement
+    assert not ch.check_chain(dropped).accepted
+
+
+@pytest.mark.slow
+def test_k_p_moved_down_by_one_millionth_is_not_proved():
+    # True on the whole grid (the statement has slack there), so no witness; the chain's identity fails.
+    def lowered(x: dict) -> sp.Expr:
+        lam, balanced = thm._rebound(thm.LOG_FACTOR, x), thm._rebound(thm.balanced_term(), x)
+        return lam * (balanced * (1 - sp.Rational(1, 10**6)) + 3 * x["N"])
+
+    result = ch.prove_chain(_mutated(lowered))
+    assert result.status == "undecided" and "identity" in result.reason
