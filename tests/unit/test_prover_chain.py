@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -183,3 +184,14 @@ def test_k_p_moved_down_by_one_millionth_is_not_proved():
 
     result = ch.prove_chain(_mutated(lowered))
     assert result.status == "undecided" and "identity" in result.reason
+
+
+def test_min_facts_are_proved_through_the_derivative_of_min_and_a_near_miss_is_refuted():
+    # d Min(a, b) / da = Heaviside(b - a, 1/2): the evaluator encloses it by [0, 1], the monotone rule applies
+    from theory.prover import prove
+
+    assert prove("Min(a, b) <= a", "a: (0, oo), b: (0, oo)", budget_seconds=10).status == "proved"
+    near_miss = prove("Min(a, b) <= a * (1 - 1/1000000)", "a: (0, oo), b: (0, oo)", budget_seconds=10)
+    assert near_miss.status == "refuted"
+    point = near_miss.parts[0].witness.point
+    assert min(point["a"], point["b"]) > point["a"] * (1 - Fraction(1, 10**6))

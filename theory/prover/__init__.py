@@ -7,7 +7,8 @@ where the negation holds in ball arithmetic, or ``undecided`` with the boxes lef
 
 Modules: domain (the per-variable sets), statement (parsing), intervals and evaluate (arb-ball interval
 arithmetic), rules (the decision rules), unbounded (half-lines), search (branch and bound), certificate,
-checker, result. python-flint is imported only when a proof or a check runs.
+checker, result, and chain (a statement too large to branch and bound, decided as a sympy-checked sum of
+proved pieces: Theorem 4.1's). python-flint is imported only when a proof or a check runs.
 
 >>> prove("exp(x) >= 1 + x", "x: real").status
 'proved'

@@ -290,6 +290,10 @@ def find_probe_witness(chain: Chain) -> Witness | None:
     from theory.prover.rules import witness_value
 
     for point in chain.probes:
+        if set(point) != set(chain.domain.names) or not all(
+            chain.domain[n].contains(v) for n, v in point.items()
+        ):
+            continue  # a witness must be a point of the domain
         value = witness_value(chain.inequality.gap, point)
         if value is not None and value.upper_at_most(0, strict=True):
             return Witness(point, (str(value.lo), str(value.hi)))
