@@ -54,11 +54,27 @@ def _split_absolute_values(expr: sp.Expr) -> sp.Expr:
     return sp.factor(split)
 
 
+def _max_min_as_absolute_values(expr: sp.Expr) -> sp.Expr:
+    """Max(a, b) -> (a + b + |a - b|) / 2 and Min(a, b) -> (a + b - |a - b|) / 2 everywhere (identities over
+    the reals; more arguments fold pairwise), then sympy's expand: d1 + d2 + 1 <= 3 Max(d1, d2) becomes
+    3|d1 - d2| / 2 + (d1 + d2) / 2 - 1 >= 0, which one enclosure decides where Max's enclosure cannot."""
+
+    def fold(e: sp.Expr) -> sp.Expr:
+        sign = 1 if isinstance(e, sp.Max) else -1
+        first, *rest = e.args
+        for other in rest:
+            first = (first + other + sign * sp.Abs(first - other)) / 2
+        return first
+
+    return sp.expand(expr.replace(lambda e: isinstance(e, (sp.Max, sp.Min)), fold))
+
+
 FORMS: dict[str, Callable[[sp.Expr], sp.Expr]] = {
     "as_stated": lambda e: e,
     "factored": sp.factor,
     "expanded": sp.expand,
     "absolute_values_split": _split_absolute_values,
+    "max_min_as_absolute_values": _max_min_as_absolute_values,
 }
 """Equivalent forms of an expression the rules may enclose (each an identity over the reals): narrower
 enclosures where the stated form suffers from the dependency problem (x^2 - 2xy + y^2 vs (x - y)^2)."""
