@@ -283,9 +283,7 @@ def limit_face(expr: sp.Expr, name: str, box: Box, sign: int, face_strict: bool)
     """The face at an infinite end by sympy's limit (a real constant or an expression in the other
     variables), re-enclosed in balls (:func:`limit_encloses`); None when sympy finds no limit."""
     symbol = symbol_named(expr, name)
-    if symbol is None:
-        return Face(expr, box.without(name), face_strict, {})
-    value = limit_at_infinity(expr, symbol, sign)
+    value = expr if symbol is None else limit_at_infinity(expr, symbol, sign)
     if value is None or not limit_encloses(expr, name, box, sign, value):
         return None
     record = {"limit": sp.srepr(value), "provenance": LIMIT_PROVENANCE}
