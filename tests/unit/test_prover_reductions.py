@@ -23,20 +23,23 @@ def test_the_jacobian_entries_hold_for_every_length():
 def test_the_l1_norm_over_symbolic_length_is_a_nonnegative_combination_of_absolute_linear_forms():
     norm = every.jacobian_l1_every_length()
     assert every.T in norm.free_symbols
-    assert every.is_nonnegative_combination_of_absolute_linear_forms(norm, every._h)
+    assert every.is_nonnegative_combination_of_absolute_linear_forms(norm, every.VALUES)
+
+
+A, H, K = every.WEIGHTS, every.VALUES, every.INDEX
 
 
 @pytest.mark.parametrize(
     "planted",
     [
-        sp.Sum(every._a[every._i] * (every._h[every._i] - 1) ** 2, (every._i, 1, every.T)),  # not |.|
-        sp.Sum(-every._a[every._i] * sp.Abs(every._h[every._i]), (every._i, 1, every.T)),  # concave
-        sp.Sum(every._a[every._i] * sp.Abs(every._h[every._i] - 1), (every._i, 1, every.T)),  # affine only
-        sp.Sum(sp.Symbol("c") * sp.Abs(every._h[every._i]), (every._i, 1, every.T)),  # coefficient of no sign
+        sp.Sum(A[K] * (H[K] - 1) ** 2, (K, 1, every.T)),  # not an absolute value
+        sp.Sum(-A[K] * sp.Abs(H[K]), (K, 1, every.T)),  # a negative coefficient: concave
+        sp.Sum(A[K] * sp.Abs(H[K] - 1), (K, 1, every.T)),  # affine only: not homogeneous
+        sp.Sum(sp.Symbol("c") * sp.Abs(H[K]), (K, 1, every.T)),  # a coefficient of no known sign
     ],
 )
 def test_the_structural_convexity_check_rejects_what_it_must_not_accept(planted):
-    assert not every.is_nonnegative_combination_of_absolute_linear_forms(planted, every._h)
+    assert not every.is_nonnegative_combination_of_absolute_linear_forms(planted, every.VALUES)
 
 
 def test_the_vertex_value_is_4q_1_minus_q_for_every_length_and_a_planted_value_is_not():

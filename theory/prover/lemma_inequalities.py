@@ -233,7 +233,7 @@ def _softmax_every_length_steps(vertex_value: sp.Expr) -> tuple[ReductionStep, .
             "sympy, structural check of the Sum over symbolic T; convexity of such sums is standard "
             "(Boyd & Vandenberghe 2004, Convex Optimization, Sec. 3.2.1-3.2.2)",
             lambda: every.is_nonnegative_combination_of_absolute_linear_forms(
-                every.jacobian_l1_every_length(), every._h
+                every.jacobian_l1_every_length(), every.VALUES
             ),
         ),
         ReductionStep(

@@ -33,10 +33,10 @@ import sympy as sp
 
 T = sp.Symbol("T", integer=True, positive=True)
 """The sequence length (number of tokens), symbolic."""
-_i, _j, _k = sp.symbols("i j k", integer=True, positive=True)
-_a = sp.IndexedBase("a", nonnegative=True)
-_h = sp.IndexedBase("h", real=True)
-_e = sp.IndexedBase("e")
+INDEX, _j, _k = sp.symbols("i j k", integer=True, positive=True)
+WEIGHTS = sp.IndexedBase("a", nonnegative=True)
+VALUES = sp.IndexedBase("h", real=True)
+INDICATOR = sp.IndexedBase("e")
 q = sp.Symbol("q", real=True)
 """The softmax mass on the coordinates where the vertex h is +1."""
 
@@ -60,8 +60,8 @@ def jacobian_entries_hold() -> bool:
 def jacobian_l1_every_length() -> sp.Expr:
     """||J h||_1 = sum_{i=1}^T |a_i (h_i - a.h)| as a sympy Sum over symbolic T (sympy takes a_i >= 0 out of
     the absolute value)."""
-    mean = sp.Sum(_a[_j] * _h[_j], (_j, 1, T))
-    return sp.Sum(sp.Abs(_a[_i] * (_h[_i] - mean)), (_i, 1, T))
+    mean = sp.Sum(WEIGHTS[_j] * VALUES[_j], (_j, 1, T))
+    return sp.Sum(sp.Abs(WEIGHTS[INDEX] * (VALUES[INDEX] - mean)), (INDEX, 1, T))
 
 
 def _is_linear_in(form: sp.Expr, base: sp.IndexedBase) -> bool:
@@ -95,9 +95,9 @@ def _name_class_sums(expr: sp.Expr) -> sp.Expr:
         if len(total.limits) != 1 or (lower, upper) != (1, T):
             return total
         term = total.function.subs(index, _k)
-        if term == _a[_k] * _e[_k]:
+        if term == WEIGHTS[_k] * INDICATOR[_k]:
             return q
-        if term == _a[_k]:
+        if term == WEIGHTS[_k]:
             return sp.Integer(1)
         return total
 
@@ -109,17 +109,19 @@ def vertex_value_every_length() -> sp.Expr | None:
     """||J h||_1 at the vertex h_i = 2 e_i - 1 (e_i in {0, 1}) as a function of q, for every T; None when a
     step of the derivation fails (a summand's two cases do not match, or a sum is left unnamed)."""
     vertex = jacobian_l1_every_length().replace(
-        lambda e: isinstance(e, sp.Indexed) and e.base == _h, lambda e: 2 * _e[e.indices[0]] - 1
+        lambda e: isinstance(e, sp.Indexed) and e.base == VALUES, lambda e: 2 * INDICATOR[e.indices[0]] - 1
     )
     summand = vertex.function
     (index, _, _) = vertex.limits[0]
-    mean = sp.Sum(_a[_j] * (2 * _e[_j] - 1), (_j, 1, T))
-    by_class = _a[index] * (_e[index] * sp.Abs(1 - mean) + (1 - _e[index]) * sp.Abs(-1 - mean))
+    mean = sp.Sum(WEIGHTS[_j] * (2 * INDICATOR[_j] - 1), (_j, 1, T))
+    by_class = WEIGHTS[index] * (
+        INDICATOR[index] * sp.Abs(1 - mean) + (1 - INDICATOR[index]) * sp.Abs(-1 - mean)
+    )
     for case in (0, 1):
-        if sp.simplify(summand.subs(_e[index], case) - by_class.subs(_e[index], case)) != 0:
+        if sp.simplify(summand.subs(INDICATOR[index], case) - by_class.subs(INDICATOR[index], case)) != 0:
             return None
     value = _name_class_sums(sp.factor_terms(sp.expand(sp.Sum(by_class, *vertex.limits))))
-    if value.has(sp.Sum, _a, _e):
+    if value.has(sp.Sum, WEIGHTS, INDICATOR):
         return None
     return value
 
