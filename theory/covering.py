@@ -64,11 +64,15 @@ def maurey_matrix_entropy() -> sp.Expr:
 
 
 def _check_head_dimension() -> tuple[bool, object]:
-    # d1 + d2 + 1 <= 3 max(d1, d2): with d1 = 1 + f, d2 = d1 + e (e, f >= 0), the slack is f + 2e >= 0.
+    # d1 + d2 + 1 <= 3 max(d1, d2) in both orders: the smaller dimension 1 + f, the larger 1 + f + e
+    # (e, f >= 0), Max evaluated by sympy on the expression itself; the slack is f + 2e >= 0 in each order.
     e, f = sp.symbols("e f", nonnegative=True, integer=True)
-    small = 1 + f
-    slack = sp.expand(3 * (small + e) - (small + (small + e) + 1))
-    return tools.is_nonnegative(slack)
+    d1, d2 = sp.symbols("d1 d2", positive=True, integer=True)
+    slack = 3 * sp.Max(d1, d2) - (d1 + d2 + 1)
+    small, large = 1 + f, 1 + f + e
+    orders = [slack.subs({d1: small, d2: large}), slack.subs({d1: large, d2: small})]
+    decisions = [tools.is_nonnegative(sp.expand(order)) for order in orders]
+    return all(ok for ok, _ in decisions), [detail for _, detail in decisions]
 
 
 def _check_frobenius_radius() -> tuple[bool, object]:

@@ -115,7 +115,7 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
 
 
 def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:
-    statuses = [v.result.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
+    statuses = [v.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
     return {
         "inequalities": len(statuses),
         "proved": statuses.count("proved"),

@@ -9,10 +9,13 @@ Format (``CERTIFICATE_FORMAT``)::
      "domain": "x: (-1, oo)",                    # the domain syntax of theory.prover.domain
      "boxes": [{"box": {"x": ["-1", "0"]}, "decision": {...}}, ...]}
 
-A decision is one of ``{"rule": "enclosure", "form": "as_stated" | "factored"}``,
+A decision is one of ``{"rule": "enclosure", "form": <a name of rules.FORMS>}``,
 ``{"rule": "monotone", "variable": v, "face": "lower" | "upper", "then": decision}`` or
-``{"rule": "critical", "variable": v, "point": "<srepr of c>", "then": decision}`` (the rules of
-:mod:`theory.prover.rules`). Endpoints are exact rationals written as strings ("-1/3", "oo").
+``{"rule": "critical", "variable": v, "point": "<srepr of c>", "provenance": ..., "then": decision}``
+(the rules of :mod:`theory.prover.rules`). A monotone face at an infinite end also records how it was
+obtained: ``"tail": "X'"`` (decided in arb balls on the tail) or ``"limit": "<srepr>"`` (sympy's limit),
+each with its ``"provenance"`` text, which the checker requires to be the one of the step it verifies.
+Endpoints are exact rationals written as strings ("-1/3", "oo").
 Provenance: not applicable (data).
 """
 

@@ -31,8 +31,24 @@ _RELATIONS = {"<=": (False, False), "<": (True, False), ">=": (False, True), ">"
 
 
 @dataclass(frozen=True)
+class ReductionStep:
+    """One step from a lemma's inequality to the statement the prover decides: checked mechanically
+    (``check`` re-runs the sympy computation and returns whether it holds) or a standard fact, cited
+    (``check`` None)."""
+
+    text: str
+    provenance: str
+    check: Callable[[], bool] | None = None
+
+    def to_json(self, holds: bool | None) -> dict[str, Any]:
+        """{"text", "provenance", "checked": true / false / null (a cited standard fact)}."""
+        return {"text": self.text, "provenance": self.provenance, "checked": holds}
+
+
+@dataclass(frozen=True)
 class LemmaInequality:
-    """One inequality of a lemma, stated for the prover, with the reduction that makes it scalar."""
+    """One inequality of a lemma, stated for the prover, with the reduction that makes it scalar; ``covers``
+    says which instances of the lemma a proof covers, ``steps`` the reduction's checked or cited steps."""
 
     lemma: str
     name: str
@@ -40,6 +56,8 @@ class LemmaInequality:
     reduction: str
     chain: Callable[[], Chain] | None = None
     """For a statement too large to branch and bound: the chain (theory.prover.chain) that decides it."""
+    covers: str = ""
+    steps: tuple[ReductionStep, ...] = ()
 
     @property
     def text(self) -> str:
@@ -59,6 +77,8 @@ def _inequality(
     parts: list[tuple[sp.Expr, str, sp.Expr]],
     domain_text: str,
     reduction: str,
+    covers: str = "",
+    steps: tuple[ReductionStep, ...] = (),
 ) -> LemmaInequality:
     domain = parse_domain(domain_text)
     inequalities = []
@@ -68,7 +88,8 @@ def _inequality(
         gap = left - right if reversed_ else right - left
         inequalities.append(Inequality(f"{sp.sstr(left)} {relation} {sp.sstr(right)}", gap, strict))
     text = " and ".join(i.text for i in inequalities)
-    return LemmaInequality(lemma, name, Statement(text, tuple(inequalities), domain), reduction)
+    statement = Statement(text, tuple(inequalities), domain)
+    return LemmaInequality(lemma, name, statement, reduction, covers, steps)
 
 
 def _schatten() -> list[LemmaInequality]:
@@ -105,15 +126,15 @@ def _schatten() -> list[LemmaInequality]:
 
 
 def _covering() -> list[LemmaInequality]:
-    d1, e, c1, c2, c3, v1, v2, v3 = sp.symbols("d1 e c1 c2 c3 v1 v2 v3")
+    d1, d2, c1, c2, c3, v1, v2, v3 = sp.symbols("d1 d2 c1 c2 c3 v1 v2 v3")
     return [
         _inequality(
             "rank_k_parametric_covering",
             "head_dimension",
-            [(d1 + (d1 + e) + 1, "<=", 3 * sp.Max(d1, d1 + e))],
-            "d1: integer >= 1, e: integer >= 0",
-            "the parameter count (d1 + d2 + 1) k is at most 3 N k with N = max(d1, d2); by symmetry "
-            "d1 <= d2 = d1 + e",
+            [(d1 + d2 + 1, "<=", 3 * sp.Max(d1, d2))],
+            "d1: integer >= 1, d2: integer >= 1",
+            "the parameter count (d1 + d2 + 1) k is at most 3 N k with N = max(d1, d2), "
+            "for both orders of d1, d2 (no symmetry reduction)",
         ),
         _inequality(
             "maurey_covering",
@@ -219,21 +240,75 @@ def _lipschitz() -> list[LemmaInequality]:
     ]
 
 
+def _softmax_every_length_steps(vertex_value: sp.Expr) -> tuple[ReductionStep, ...]:
+    """The reduction of ||J h||_1 <= kappa ||h||_inf for every T to ``vertex_value`` <= kappa on q in [0, 1]
+    (:mod:`theory.prover.softmax_every_length`)."""
+    from theory.prover import softmax_every_length as every
+
+    return (
+        ReductionStep(
+            "J = diag(a) - a a^T entrywise for every T, so ||J h||_1 = sum_{i=1}^T a_i |h_i - a.h|",
+            "sympy (generic entries i = j and i != j, the other terms of the denominator one symbol)",
+            every.jacobian_entries_hold,
+        ),
+        ReductionStep(
+            "sum_{i=1}^T a_i |h_i - a.h| is a nonnegative combination of |linear forms in h|, hence "
+            "convex and positively homogeneous in h",
+            "sympy, structural check of the Sum over symbolic T; convexity of such sums is standard "
+            "(Boyd & Vandenberghe 2004, Convex Optimization, Sec. 3.2.1-3.2.2)",
+            lambda: every.is_nonnegative_combination_of_absolute_linear_forms(
+                every.jacobian_l1_every_length(), every.VALUES
+            ),
+        ),
+        ReductionStep(
+            "normalised to ||h||_inf <= 1, the maximum of a convex function over the cube is at a vertex",
+            "standard (Rockafellar 1970, Convex Analysis, Corollary 32.3.2), cited",
+        ),
+        ReductionStep(
+            f"at a vertex with softmax mass q on h_i = +1 the value is {sp.sstr(vertex_value)} for every T",
+            "sympy identity over symbolic T (the two cases of each summand, the sums over the two "
+            "index classes)",
+            lambda: every.vertex_value_matches(vertex_value),
+        ),
+    )
+
+
 def _softmax() -> list[LemmaInequality]:
-    s, h1, h2 = sp.symbols("s h1 h2")
+    from theory.lipschitz import softmax_constant
+
+    kappa = softmax_constant()
+    s, h1, h2, q = sp.symbols("s h1 h2 q")
     weights, values = (s, 1 - s), (h1, h2)
     mean = sum(a * h for a, h in zip(weights, values, strict=True))
     jacobian_l1 = sum(a * sp.Abs(h - mean) for a, h in zip(weights, values, strict=True))
+    vertex_value = 4 * q * (1 - q)
     return [
         _inequality(
             "softmax_lipschitz",
             "jacobian_l1_norm",
-            [(jacobian_l1, "<=", 2)],
+            [(jacobian_l1, "<=", kappa)],
             "s: [0, 1], h1: [-1, 1], h2: [-1, 1]",
-            "||J h||_1 = sum_i a_i |h_i - a.h| <= 2 ||h||_inf for T = 2, a = (s, 1 - s) on the simplex, "
-            "normalised to ||h||_inf <= 1",
-        )
+            "||J h||_1 = sum_i a_i |h_i - a.h| <= kappa ||h||_inf (kappa derived) for T = 2, "
+            "a = (s, 1 - s) on the simplex, normalised to ||h||_inf <= 1",
+            covers="T = 2 only (direct statement, a cross-check of the reduction for every T)",
+        ),
+        _softmax_every_length(vertex_value, kappa),
     ]
+
+
+def _softmax_every_length(vertex_value: sp.Expr, kappa: sp.Expr) -> LemmaInequality:
+    """||J h||_1 <= kappa ||h||_inf for every T, as ``vertex_value`` <= kappa on q in [0, 1] with the
+    reduction's steps (a planted wrong vertex value or bound is rejected or refuted)."""
+    return _inequality(
+        "softmax_lipschitz",
+        "jacobian_l1_norm_every_length",
+        [(vertex_value, "<=", kappa)],
+        "q: [0, 1]",
+        "||J h||_1 <= kappa ||h||_inf for every T: convex in h, so maximal at a vertex of the cube, where "
+        "it is the vertex value in the softmax mass q on +1",
+        covers="every T >= 2 (reduction to one variable, steps checked by sympy over symbolic T or cited)",
+        steps=_softmax_every_length_steps(vertex_value),
+    )
 
 
 def _composition_and_tails() -> list[LemmaInequality]:
@@ -301,21 +376,47 @@ def inequalities_of(lemma_name: str) -> tuple[LemmaInequality, ...]:
 
 @dataclass(frozen=True)
 class LemmaVerdict:
-    """The prover's verdict on one lemma inequality, with its certificate re-checked by the checker."""
+    """The prover's verdict on one lemma inequality, with its certificate re-checked by the checker and the
+    reduction's checked steps re-run (``steps_hold``: True / False per step, None for a cited fact)."""
 
     entry: LemmaInequality
     result: ProofResult | ChainResult
     certificates_checked: bool
+    steps_hold: tuple[bool | None, ...] = ()
+
+    @property
+    def reduction_checked(self) -> bool:
+        """No checked step of the reduction failed."""
+        return False not in self.steps_hold
+
+    @property
+    def status(self) -> str:
+        """The lemma's verdict: "proved" only when the proof's certificate was accepted by the checker and
+        every checked reduction step holds (a proof of a wrongly reduced statement proves nothing about the
+        lemma: then "undecided"); otherwise the prover's own status."""
+        if self.result.status == "proved" and not (self.certificates_checked and self.reduction_checked):
+            return "undecided"
+        return self.result.status
 
     def line(self) -> str:
-        """One line of ``specbound theory``: verdict, boxes, seconds, the statement and its domain."""
-        verdict = self.result.status
-        if verdict == "proved" and not self.certificates_checked:
-            verdict = "proved (certificate REJECTED by the checker)"
+        """One line of ``specbound theory``: verdict, boxes, seconds, the statement and its domain, and which
+        instances of the lemma it covers (with how many reduction steps are checked and cited)."""
+        verdict = self.status
+        if self.result.status == "proved" and not self.certificates_checked:
+            verdict = "undecided: the proof's certificate was REJECTED by the checker"
+        elif self.result.status == "proved" and not self.reduction_checked:
+            failed = [s.text for s, ok in zip(self.entry.steps, self.steps_hold, strict=True) if ok is False]
+            verdict = f"undecided: the reduced statement is proved but the reduction is REJECTED: {'; '.join(failed)}"
         text = (
             f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
         )
         text += f"  ({self.result.boxes} boxes, {self.result.seconds:.2f} s)"
+        if self.entry.covers:
+            text += f"; covers {self.entry.covers}"
+        if self.entry.steps:
+            checked = sum(ok is True for ok in self.steps_hold)
+            cited = sum(ok is None for ok in self.steps_hold)
+            text += f": {checked} reduction steps checked by sympy, {cited} standard (cited)"
         for part in self.result.parts:
             if part.witness is not None:
                 text += f"; witness {part.witness.to_json()['point']}"
@@ -323,13 +424,13 @@ class LemmaVerdict:
 
     def to_json(self) -> dict[str, Any]:
         """{"name", "statement", "domain", "reduction", "status", "boxes", "seconds", "certificates_checked",
-        "provenance", "witness"?}."""
+        "provenance", "covers"?, "reduction_steps"?, "witness"?}."""
         record: dict[str, Any] = {
             "name": self.entry.name,
             "statement": self.entry.text,
             "domain": self.entry.statement.domain.to_text(),
             "reduction": self.entry.reduction,
-            "status": self.result.status,
+            "status": self.status,
             "boxes": self.result.boxes,
             "seconds": round(self.result.seconds, 3),
             "certificates_checked": self.certificates_checked,
@@ -345,6 +446,12 @@ class LemmaVerdict:
             record["pieces"] = [piece.to_json() for piece in self.result.pieces]
             if self.result.reason:
                 record["reason"] = self.result.reason
+        if self.entry.covers:
+            record["covers"] = self.entry.covers
+        if self.entry.steps:
+            record["reduction_steps"] = [
+                step.to_json(ok) for step, ok in zip(self.entry.steps, self.steps_hold, strict=True)
+            ]
         witnesses = [part.witness.to_json() for part in self.result.parts if part.witness is not None]
         if witnesses:
             record["witness"] = witnesses[0]
@@ -353,8 +460,8 @@ class LemmaVerdict:
 
 @functools.cache
 def decide(entry: LemmaInequality, budget_seconds: float = 30.0) -> LemmaVerdict:
-    """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked (computed once
-    per process and budget)."""
+    """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked and every
+    checked reduction step re-run (computed once per process and budget)."""
     from theory.prover import check_certificate, prove_statement
 
     if entry.chain is not None:
@@ -369,4 +476,5 @@ def decide(entry: LemmaInequality, budget_seconds: float = 30.0) -> LemmaVerdict
         for part in result.parts
         if part.certificate is not None
     )
-    return LemmaVerdict(entry, result, checked)
+    steps_hold = tuple(None if step.check is None else bool(step.check()) for step in entry.steps)
+    return LemmaVerdict(entry, result, checked, steps_hold)

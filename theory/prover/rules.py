@@ -7,7 +7,13 @@ certificate alone) are built on these functions; each is a statement of real ana
   form, an identity) has lower end >= 0 (> 0), the claim holds on the box;
 - monotone: if the interval enclosure of d gap / d v has a sign on the box, the minimum over the box is
   on one face (v = lo for an increasing gap, v = hi for a decreasing one); the face is the gap with that
-  value substituted (sympy ``subs``), or, at an infinite end, the limit (:mod:`theory.prover.unbounded`).
+  value substituted (sympy ``subs``). At an infinite end the face is decided in one of two ways, recorded
+  in the certificate's step record: (a) in arb balls, on a tail [X', oo) (X' in TAIL_STARTS): the gap,
+  monotone towards the end, is >= its values on the tail, so an enclosure of the gap on the tail that is
+  >= 0 decides the whole box (no limit needed); (b) else by the limit at infinity, which sympy computes
+  (Gruntz's algorithm): provenance "sympy limit (Gruntz), not re-derived"; the checker re-runs it and
+  requires the claimed value's ball to meet the gap's arb-ball enclosure on every tail (each contains the
+  limit), which rejects a moved value wherever the enclosures are finite.
   A strict claim at an *open* end of the domain needs only the non-strict claim on the face when the
   derivative is strictly signed (the infimum is then not attained). The gap must be continuous in v,
   so expressions with floor/ceiling of v never use this rule;
@@ -16,9 +22,13 @@ certificate alone) are built on these functions; each is a statement of real ana
   gap >= gap|_{v = c} on the box (the tangent at c lies below a convex function), so the claim reduces to
   the reduced gap h = gap|_{v = c} on the remaining variables. This decides statements that touch 0
   (exp(x) >= 1 + x at 0, x log x >= -1/e at 1/e, AM-GM on the diagonal, Young on a^p = b^q), which no
-  enclosure can.
+  enclosure can. The curvature sign is an arb-ball enclosure (rigorous). The exact zero of the slope at c
+  and the simplified reduced gap are sympy's (simplify; not re-derived in balls: an exact zero is beyond
+  ball arithmetic); the checker rejects a point where the slope's ball enclosure excludes 0 before it
+  asks sympy (CRITICAL_PROVENANCE, recorded in the certificate).
 
-Provenance: derived (mean value theorem, convexity; standard interval-analysis arguments).
+Provenance: derived (mean value theorem, convexity; standard interval-analysis arguments), with the sympy
+steps named above.
 """
 
 from __future__ import annotations
@@ -27,11 +37,12 @@ import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from typing import NamedTuple
 
 import sympy as sp
 
 from theory.prover.box import Box
-from theory.prover.domain import Bound, Domain
+from theory.prover.domain import Bound, Domain, format_bound
 from theory.prover.evaluate import (
     DEFAULT_PRECISION,
     POINT_PRECISION,
@@ -40,7 +51,7 @@ from theory.prover.evaluate import (
     evaluate,
     span,
 )
-from theory.prover.intervals import Interval, Undefined, add, hull
+from theory.prover.intervals import Interval, Undefined, add, hull, neg
 from theory.prover.time_limit import time_limited
 from theory.prover.unbounded import limit_at_infinity
 
@@ -54,11 +65,27 @@ def _split_absolute_values(expr: sp.Expr) -> sp.Expr:
     return sp.factor(split)
 
 
+def _max_min_as_absolute_values(expr: sp.Expr) -> sp.Expr:
+    """Max(a, b) -> (a + b + |a - b|) / 2 and Min(a, b) -> (a + b - |a - b|) / 2 everywhere (identities over
+    the reals; more arguments fold pairwise), then sympy's expand: d1 + d2 + 1 <= 3 Max(d1, d2) becomes
+    3|d1 - d2| / 2 + (d1 + d2) / 2 - 1 >= 0, which one enclosure decides where Max's enclosure cannot."""
+
+    def fold(e: sp.Expr) -> sp.Expr:
+        sign = 1 if isinstance(e, sp.Max) else -1
+        first, *rest = e.args
+        for other in rest:
+            first = (first + other + sign * sp.Abs(first - other)) / 2
+        return first
+
+    return sp.expand(expr.replace(lambda e: isinstance(e, (sp.Max, sp.Min)), fold))
+
+
 FORMS: dict[str, Callable[[sp.Expr], sp.Expr]] = {
     "as_stated": lambda e: e,
     "factored": sp.factor,
     "expanded": sp.expand,
     "absolute_values_split": _split_absolute_values,
+    "max_min_as_absolute_values": _max_min_as_absolute_values,
 }
 """Equivalent forms of an expression the rules may enclose (each an identity over the reals): narrower
 enclosures where the stated form suffers from the dependency problem (x^2 - 2xy + y^2 vs (x - y)^2)."""
@@ -160,12 +187,10 @@ def symbolic_value(value: Bound) -> bool:
 
 
 def face_expression(expr: sp.Expr, name: str, value: Bound) -> sp.Expr | None:
-    """expr at name = value (exact substitution), or its limit at an infinite value (None if unknown)."""
+    """expr at a finite name = value (exact substitution)."""
     symbol = symbol_named(expr, name)
     if symbol is None:
         return expr
-    if math.isinf(value):
-        return limit_at_infinity(expr, symbol, 1 if value > 0 else -1)
     exact = Fraction(value)
     return expr.subs(symbol, sp.Rational(exact.numerator, exact.denominator))
 
@@ -178,20 +203,115 @@ def face_is_open(domain: Domain, name: str, value: Bound, at_lower: bool) -> boo
     return variable.upper_open and value == variable.upper
 
 
+class Face(NamedTuple):
+    """What the monotone rule leaves to decide: ``expr`` >= 0 (> 0 when ``strict``) on ``box``, and the keys
+    ``record`` adds to the certificate's decision (how a face at an infinite end was obtained)."""
+
+    expr: sp.Expr
+    box: Box
+    strict: bool
+    record: dict[str, str]
+
+
+TAIL_STARTS = (Fraction(2**4), Fraction(2**16), Fraction(2**64))
+"""Where the tail [X', oo) of a face at +oo may start (mirrored for -oo): see :func:`tail_face`."""
+TAIL_PROVENANCE = (
+    "arb balls: the gap, monotone towards the infinite end, is >= its values on the tail, which one "
+    "enclosure decides"
+)
+LIMIT_PROVENANCE = (
+    "sympy limit (Gruntz), not re-derived; the checker re-runs it and re-encloses the value: it must lie in "
+    "the arb-ball enclosure of the gap on every tail"
+)
+
+
+def tail_box(box: Box, name: str, start: Fraction, sign: int) -> Box:
+    """The box with name's range cut to the tail [start, oo) (sign > 0) or (-oo, start] (sign < 0)."""
+    ranges = tuple(
+        ((n, start, b) if sign > 0 else (n, a, start)) if n == name else (n, a, b) for n, a, b in box.ranges
+    )
+    return Box(ranges, frozenset(e for e in box.opens if e != (name, "lo" if sign > 0 else "hi")))
+
+
+def tail_starts(box: Box, name: str, sign: int) -> tuple[Fraction, ...]:
+    """The candidate tail starts inside name's range towards the infinite end (sign: +1 for +oo)."""
+    lo, hi = box.bounds(name)
+    finite = lo if sign > 0 else hi
+    if math.isinf(finite):
+        return tuple(sign * start for start in TAIL_STARTS)
+    far = sign * Fraction(finite)
+    starts = [start for start in TAIL_STARTS if start > far] or [2 * abs(far) + 1]
+    return tuple(sign * start for start in starts)
+
+
+def tail_face(
+    expr: sp.Expr, name: str, box: Box, start: Fraction, sign: int, face_strict: bool
+) -> Face | None:
+    """The face at an infinite end, decided in balls: expr monotone towards the end (d expr / d name of the
+    right sign on the box) is >= its values on the tail [start, oo), so ``expr`` >= 0 there suffices (the
+    face claim: strict unless the monotonicity is strict). None unless start lies in name's range."""
+    lo, hi = box.bounds(name)
+    inside = lo <= start < hi if sign > 0 else lo < start <= hi
+    if not inside:
+        return None
+    record = {"tail": format_bound(start), "provenance": TAIL_PROVENANCE}
+    return Face(expr, tail_box(box, name, start, sign), face_strict, record)
+
+
+def limit_encloses(expr: sp.Expr, name: str, box: Box, sign: int, value: sp.Expr) -> bool:
+    """The ball of ``value`` (a constant or an expression in the other variables) meets the enclosure of
+    expr on the box and on every tail of TAIL_STARTS inside it (each closed enclosure contains the limit at
+    the infinite end); a tail where expr is not enclosed (undefined) is passed over."""
+    target = enclosure(value, box.without(name))
+    if target is None:
+        return False
+    for start in (None, *tail_starts(box, name, sign)):
+        region = box if start is None else tail_box(box, name, start, sign)
+        values = enclosure(expr, region)
+        if values is not None and _disjoint(values, target):
+            return False
+    return True
+
+
+def _disjoint(a: Interval, b: Interval) -> bool:
+    """The closures of a and b are disjoint (decided rigorously)."""
+    difference = add(Interval(a.lo, a.hi), neg(Interval(b.lo, b.hi)))
+    return difference.lower_at_least(0, strict=True) or difference.upper_at_most(0, strict=True)
+
+
+def limit_face(expr: sp.Expr, name: str, box: Box, sign: int, face_strict: bool) -> Face | None:
+    """The face at an infinite end by sympy's limit (a real constant or an expression in the other
+    variables), re-enclosed in balls (:func:`limit_encloses`); None when sympy finds no limit."""
+    symbol = symbol_named(expr, name)
+    value = expr if symbol is None else limit_at_infinity(expr, symbol, sign)
+    if value is None or not limit_encloses(expr, name, box, sign, value):
+        return None
+    record = {"limit": sp.srepr(value), "provenance": LIMIT_PROVENANCE}
+    return Face(value, box.without(name), face_strict, record)
+
+
 def monotone_face(
     expr: sp.Expr, name: str, box: Box, domain: Domain, strict: bool, sign: int, strictly: bool
-) -> tuple[sp.Expr, Box, bool] | None:
-    """(the gap on the minimising face, the face box, whether the face claim is strict), for a derivative
-    of that sign. The face box lacks ``name`` when its value was substituted, else fixes it to a point."""
+) -> Face | None:
+    """The face left to decide for a derivative of that sign. At a finite end the face box lacks ``name``
+    when its value was substituted, else fixes it to a point. At an infinite end: the first tail of
+    :func:`tail_starts` on which the enclosure of expr decides the face claim, else the limit."""
     lo, hi = box.bounds(name)
     at_lower = sign > 0
     value = lo if at_lower else hi
     open_end = math.isinf(value) or face_is_open(domain, name, value, at_lower)
     face_strict = strict and not (open_end and strictly)
-    if math.isinf(value) or symbolic_value(value):
+    if math.isinf(value):
+        towards = 1 if value > 0 else -1
+        for start in tail_starts(box, name, towards):
+            face = tail_face(expr, name, box, start, towards, face_strict)
+            if face is not None and holds_by_enclosure(expr, face.box, face_strict):
+                return face
+        return limit_face(expr, name, box, towards, face_strict)
+    if symbolic_value(value):
         face = face_expression(expr, name, value)
-        return None if face is None else (face, box.without(name), face_strict)
-    return expr, box.fixed(name, value), face_strict
+        return None if face is None else Face(face, box.without(name), face_strict, {})
+    return Face(expr, box.fixed(name, value), face_strict, {})
 
 
 SOLVE_SIZE_LIMIT = 60
@@ -218,6 +338,25 @@ def critical_points(expr: sp.Expr, name: str) -> tuple[sp.Expr, ...]:
         return tuple(c for c in solutions if isinstance(c, sp.Expr) and is_critical(expr, name, c))
 
     return time_limited(SOLVE_SECONDS, solve) or ()
+
+
+CRITICAL_PROVENANCE = (
+    "stationary point: sympy simplify of d gap/dv at it to 0, not re-derived (the checker rejects it "
+    "where the slope's arb-ball enclosure excludes 0); curvature: arb-ball enclosure of d^2 gap/dv^2 >= 0 "
+    "on the widened box; reduced gap: sympy simplify of the substitution (an identity)"
+)
+
+
+def slope_nonzero_in_balls(expr: sp.Expr, name: str, point: sp.Expr, box: Box) -> bool:
+    """The arb-ball enclosure of d expr / d name at name = point, over the other variables' box, excludes 0:
+    point is then rigorously not a critical point (False where the enclosure does not decide, e.g. where it
+    is undefined on part of the box: sympy's exact check decides then)."""
+    symbol = symbol_named(expr, name)
+    slope = derivative(expr, name)
+    if symbol is None or slope is None or point.has(symbol):
+        return False
+    value = enclosure(slope.subs(symbol, point), box.without(name))
+    return value is not None and _disjoint(value, span(Fraction(0), Fraction(0)))
 
 
 @functools.lru_cache(maxsize=512)

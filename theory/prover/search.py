@@ -52,12 +52,13 @@ def decide(expr: sp.Expr, box: Box, domain: Domain, strict: bool, reducible: boo
         face = rules.monotone_face(expr, variable, box, domain, strict, *sign)
         if face is None:
             continue
-        then = decide(face[0], face[1], domain, face[2], reducible=False)
+        then = decide(face.expr, face.box, domain, face.strict, reducible=False)
         if then is not None:
             return {
                 "rule": "monotone",
                 "variable": variable,
                 "face": "lower" if sign[0] > 0 else "upper",
+                **face.record,  # how a face at an infinite end was obtained (tail enclosure or sympy limit)
                 "then": then,
             }
     if reducible:
@@ -71,6 +72,7 @@ def decide(expr: sp.Expr, box: Box, domain: Domain, strict: bool, reducible: boo
                             "rule": "critical",
                             "variable": variable,
                             "point": sp.srepr(point),
+                            "provenance": rules.CRITICAL_PROVENANCE,
                             "then": then,
                         }
     return None

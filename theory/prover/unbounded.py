@@ -5,9 +5,11 @@ bisecting u at its midpoint is splitting x at 2a + 1, so repeated splitting walk
 geometrically and the last box [X, oo) always stays in the cover (nothing is truncated). The whole line is
 first split at 0, and (-oo, b] mirrors [a, oo). On a box [X, oo) the ball evaluation of the statement
 runs with the unbounded endpoint itself (exp(-oo) = 0, erf(oo) = 1, ...: :mod:`theory.prover.intervals`);
-where it does not decide and the statement is monotone on the box towards the infinite end, its infimum is
-the limit at infinity, which sympy computes (Gruntz's algorithm, complete for exp-log functions) and which
-must be a real constant. Provenance: derived (a compactifying change of variable; sympy limits).
+where it does not decide and the statement is monotone on the box towards the infinite end, the monotone
+rule (:mod:`theory.prover.rules`) first encloses it on a far tail in balls, and only then takes its
+infimum as the limit at infinity, which sympy computes (Gruntz's algorithm, complete for exp-log
+functions) and which must be real. Provenance: derived (a compactifying change of variable); the limit is
+"sympy limit (Gruntz), not re-derived" (the checker re-runs it and re-encloses its value in balls).
 """
 
 from __future__ import annotations
