@@ -89,7 +89,7 @@ def _inequality(
         inequalities.append(Inequality(f"{sp.sstr(left)} {relation} {sp.sstr(right)}", gap, strict))
     text = " and ".join(i.text for i in inequalities)
     statement = Statement(text, tuple(inequalities), domain)
-    return LemmaInequality(lemma, name, statement, reduction, covers, steps)
+    return LemmaInequality(lemma, name, statement, reduction, covers=covers, steps=steps)
 
 
 def _schatten() -> list[LemmaInequality]:
