@@ -406,7 +406,8 @@ class LemmaVerdict:
             verdict = "undecided: the proof's certificate was REJECTED by the checker"
         elif self.result.status == "proved" and not self.reduction_checked:
             failed = [s.text for s, ok in zip(self.entry.steps, self.steps_hold, strict=True) if ok is False]
-            verdict = f"undecided: the reduced statement is proved but the reduction is REJECTED: {'; '.join(failed)}"
+            verdict = "undecided: the reduced statement is proved but the reduction is REJECTED: "
+            verdict += "; ".join(failed)
         text = (
             f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
         )
