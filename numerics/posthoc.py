@@ -17,12 +17,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
 
+from numerics._generated_formulas import SUMMAND
 from numerics.evaluate import (
     DEFAULT_DPS,
+    CompiledFormula,
     argument_names,
     check_dps,
     evaluate,
@@ -33,8 +36,10 @@ from numerics.evaluate import (
 )
 from numerics.spectrum import Spectrum
 from theory.errors import InvalidArgument
-from theory.formula import Formula
-from theory.proxy import SUMMAND, grid
+from theory.grid import grid_fractions
+
+if TYPE_CHECKING:
+    from theory.formula import Formula
 
 TIE_TOLERANCE = 1e-9
 """Grid points whose float64 log-value is within this (relative) of the minimum are re-decided in mpmath."""
@@ -70,7 +75,9 @@ class PChoice:
         return self.value_grid / self.value_continuous - 1
 
 
-def _fixed_values(formula: Formula, scale: object, n: object, extra: dict[str, object]) -> dict[str, object]:
+def _fixed_values(
+    formula: Formula | CompiledFormula, scale: object, n: object, extra: dict[str, object]
+) -> dict[str, object]:
     """The formula's arguments other than p and S: s = scale, N = n and the pass-through ``extra``."""
     names = argument_names(formula)
     if "p" not in names or "S" not in names:
@@ -90,7 +97,7 @@ def contribution(
     scale: object,
     n: object,
     *,
-    formula: Formula = SUMMAND,
+    formula: Formula | CompiledFormula = SUMMAND,
     dps: int = DEFAULT_DPS,
     **extra: object,
 ) -> mpmath.mpf:
@@ -104,7 +111,7 @@ def contribution(
     return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
 
 
-def _log_objectives(spec: Spectrum, formula: Formula, fixed: dict[str, object], dps: int):
+def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: dict[str, object], dps: int):
     """log of the formula as float64 functions of p (vectorised, scalar); None without a log form."""
     function = log_form(formula)
     if function is None:
@@ -156,7 +163,7 @@ def choose_p(
     n: object,
     *,
     m: int,
-    formula: Formula = SUMMAND,
+    formula: Formula | CompiledFormula = SUMMAND,
     dps: int = DEFAULT_DPS,
     **extra: object,
 ) -> PChoice:
@@ -174,7 +181,7 @@ def choose_p(
     (Fraction(0, 1), 6.0)
     """
     check_dps(dps)
-    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    points = list(grid_fractions(m))
     fixed = _fixed_values(formula, scale, n, extra)
 
     def exact(p: object) -> mpmath.mpf:

@@ -27,7 +27,7 @@ from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument, require
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
@@ -249,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
-    payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
+    if args.json:  # only the JSON shows the run block: its content hash reads every weight a second time
+        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
