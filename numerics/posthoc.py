@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -126,16 +126,24 @@ def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: d
     names = argument_names(formula)
     log_sigma = np.log(spec.singular_values[spec.singular_values > 0])
     top = float(log_sigma[0])
+    shifted = log_sigma - top
+    # the arguments in formula order, p and S filled in per call (no dict per call: golden-section
+    # search calls ``scalar`` about 30 times per matrix)
+    template: list[Any] = [logs.get(name) for name in names]
+    at_p, at_s = names.index("p"), names.index("S")
+
+    def arguments(p: Any, log_sum: Any) -> list[Any]:
+        filled = template.copy()
+        filled[at_p], filled[at_s] = p, log_sum
+        return filled
 
     def vector(ps: np.ndarray) -> np.ndarray:
-        values = {"p": ps, "S": log_schatten_power_sums(spec, ps), **logs}
-        return np.broadcast_to(function(*(values[name] for name in names)), ps.shape)
+        return np.broadcast_to(function(*arguments(ps, log_schatten_power_sums(spec, ps))), ps.shape)
 
     def scalar(p: float) -> float:
         # exponents clipped at -700 so exp never underflows (a relative change below 1e-300)
-        log_sum = p * top + math.log(float(np.exp(np.maximum(p * (log_sigma - top), -700.0)).sum()))
-        values = {"p": p, "S": log_sum, **logs}
-        return float(function(*(values[name] for name in names)))
+        log_sum = p * top + math.log(float(np.exp(np.maximum(p * shifted, -700.0)).sum()))
+        return float(function(*arguments(p, log_sum)))
 
     return vector, scalar
 
