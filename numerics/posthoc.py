@@ -55,14 +55,30 @@ class PChoice:
     """The post hoc p of one matrix on the grid P_m and on the interval [0, 2], with the values there.
 
     ``value_continuous <= value_grid`` always (the grid points are candidates of the continuous search).
+    ``continuous`` is (p_continuous, value_continuous), None when the search over [0, 2] was skipped
+    (``choose_p(..., continuous=False)``); then reading them raises InvalidArgument.
     """
 
     p_grid: Fraction
     value_grid: mpmath.mpf
-    p_continuous: float
-    value_continuous: mpmath.mpf
+    continuous: tuple[float, mpmath.mpf] | None
     m: int
     dps: int
+
+    @property
+    def p_continuous(self) -> float:
+        """The minimiser over [0, 2]."""
+        return self._continuous()[0]
+
+    @property
+    def value_continuous(self) -> mpmath.mpf:
+        """The minimum over [0, 2]."""
+        return self._continuous()[1]
+
+    def _continuous(self) -> tuple[float, mpmath.mpf]:
+        if self.continuous is None:
+            raise InvalidArgument("the minimum over [0, 2] was not computed (choose_p with continuous=False)")
+        return self.continuous
 
     @property
     def gap(self) -> mpmath.mpf:
@@ -173,6 +189,7 @@ def choose_p(
     m: int,
     formula: Formula | CompiledFormula = SUMMAND,
     dps: int = DEFAULT_DPS,
+    continuous: bool = True,
     **extra: object,
 ) -> PChoice:
     """The post hoc p of one matrix: argmin of ``formula`` over P_m and over [0, 2], values in mpmath.
@@ -181,7 +198,8 @@ def choose_p(
     ``formula`` (e.g. of the assembled bound's matrix term), passed through by symbol name.
     Ties on the grid go to the smallest p. The continuous search scans (0, 2] in float64, refines the
     best bracket by golden-section search, and keeps the best of that point, the grid minimiser and the
-    p = 0 endpoint (a grid point), so value_continuous <= value_grid.
+    p = 0 endpoint (a grid point), so value_continuous <= value_grid. ``continuous=False`` skips it (the
+    grid choice is the same; a caller showing only the grid choice saves most of the time here).
 
     >>> from numerics.spectrum import spectrum
     >>> choice = choose_p(spectrum(np.eye(3)), 10.0, 12, m=4)
@@ -207,6 +225,8 @@ def choose_p(
     values = [exact(q) for q in candidates]
     best = min(range(len(values)), key=lambda i: (values[i], candidates[i]))
     p_grid, value_grid = candidates[best], values[best]
+    if not continuous:
+        return PChoice(p_grid, value_grid, None, m, dps)
 
     if objectives is not None:
         vector, scalar = objectives
@@ -229,4 +249,4 @@ def choose_p(
         value_interior = exact(p_interior)
         if value_interior < value_grid:
             p_continuous, value_continuous = float(p_interior), value_interior
-    return PChoice(p_grid, value_grid, p_continuous, value_continuous, m, dps)
+    return PChoice(p_grid, value_grid, (p_continuous, value_continuous), m, dps)

@@ -388,6 +388,7 @@ def proxies(
     jobs: int = 1,
     fast_svd: bool = False,
     entrywise_norms: bool = True,
+    continuous: bool = True,
 ) -> ProxyReport:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
@@ -398,7 +399,9 @@ def proxies(
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
     the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
     (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
-    (1,1) norms of a streamed checkpoint (reported only, used by no bound).
+    (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False`` skips each
+    matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the grid
+    choice, and so every proxy, is the same).
     """
     check_dps(dps)
     if m is not None:
@@ -441,7 +444,7 @@ def proxies(
             gamma = evaluate_from(GAMMA[matrix.kind], available, dps=dps)
             scale = evaluate(SCALE, dps=dps, gamma=gamma, alpha=alphas[layer], L=num_layers)
             try:
-                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps)
+                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps, continuous=continuous)
             except InvalidArgument as error:
                 raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
             edelman_term = evaluate_from(EDELMAN_TERM[matrix.kind], available, dps=dps)

@@ -235,7 +235,8 @@ def run(args: argparse.Namespace) -> int:
         require("pyarrow", "analysis")
         parquet_path = check_target("--parquet", args.parquet, force=args.force, inputs=inputs)
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head): skip it otherwise
+    # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
+    # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
     report = proxies(
         checkpoint,
@@ -244,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         fast_svd=args.fast_svd,
         entrywise_norms=rows_wanted,
+        continuous=rows_wanted,
     )
     payload = report_json(report, args.model) if rows_wanted else {}
     coverage = checkpoint.coverage()
