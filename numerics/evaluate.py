@@ -19,7 +19,7 @@ import importlib
 import math
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +82,10 @@ class CompiledFormula:
         if self.log_source is None or self.log_globals is None:
             return None
         return _function(self.log_source, np, self.log_globals)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled by its fields only (a worker process rebuilds the functions on first use)."""
+        return (CompiledFormula, tuple(getattr(self, item.name) for item in fields(self)))
 
 
 def _function(source: str, module: Any, names: tuple[str, ...]) -> Callable[..., Any]:

@@ -8,6 +8,7 @@ very mpmath/numpy objects lambdify binds, and give the same numbers as lambdify'
 from __future__ import annotations
 
 import math
+import pickle
 
 import mpmath
 import numpy as np
@@ -90,3 +91,11 @@ def test_a_stale_store_is_detected(monkeypatch):
     )
     monkeypatch.setattr(proxy, "SUMMAND", changed)
     assert formula_codegen.generated_text() != formula_codegen.TARGET.read_text(encoding="utf-8")
+
+
+def test_a_used_compiled_formula_pickles_and_evaluates_alike_in_the_copy():
+    summand = generated.SUMMAND
+    value = evaluate(summand, dps=30, p=0.5, S=3.0, s=2.0, N=7)  # executes and caches the function
+    copy = pickle.loads(pickle.dumps(summand))
+    assert copy.key == summand.key and copy.source == summand.source
+    assert evaluate(copy, dps=30, p=0.5, S=3.0, s=2.0, N=7) == value
