@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numerics.loading.weights import LayerWeights, TransformerWeights
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,12 +17,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 
+from numerics._generated_formulas import SUMMAND
 from numerics.evaluate import (
     DEFAULT_DPS,
+    CompiledFormula,
     argument_names,
     check_dps,
     evaluate,
@@ -33,8 +36,10 @@ from numerics.evaluate import (
 )
 from numerics.spectrum import Spectrum
 from theory.errors import InvalidArgument
-from theory.formula import Formula
-from theory.proxy import SUMMAND, grid
+from theory.grid import grid_fractions
+
+if TYPE_CHECKING:
+    from theory.formula import Formula
 
 TIE_TOLERANCE = 1e-9
 """Grid points whose float64 log-value is within this (relative) of the minimum are re-decided in mpmath."""
@@ -50,14 +55,30 @@ class PChoice:
     """The post hoc p of one matrix on the grid P_m and on the interval [0, 2], with the values there.
 
     ``value_continuous <= value_grid`` always (the grid points are candidates of the continuous search).
+    ``continuous`` is (p_continuous, value_continuous), None when the search over [0, 2] was skipped
+    (``choose_p(..., continuous=False)``); then reading them raises InvalidArgument.
     """
 
     p_grid: Fraction
     value_grid: mpmath.mpf
-    p_continuous: float
-    value_continuous: mpmath.mpf
+    continuous: tuple[float, mpmath.mpf] | None
     m: int
     dps: int
+
+    @property
+    def p_continuous(self) -> float:
+        """The minimiser over [0, 2]."""
+        return self._continuous()[0]
+
+    @property
+    def value_continuous(self) -> mpmath.mpf:
+        """The minimum over [0, 2]."""
+        return self._continuous()[1]
+
+    def _continuous(self) -> tuple[float, mpmath.mpf]:
+        if self.continuous is None:
+            raise InvalidArgument("the minimum over [0, 2] was not computed (choose_p with continuous=False)")
+        return self.continuous
 
     @property
     def gap(self) -> mpmath.mpf:
@@ -70,7 +91,9 @@ class PChoice:
         return self.value_grid / self.value_continuous - 1
 
 
-def _fixed_values(formula: Formula, scale: object, n: object, extra: dict[str, object]) -> dict[str, object]:
+def _fixed_values(
+    formula: Formula | CompiledFormula, scale: object, n: object, extra: dict[str, object]
+) -> dict[str, object]:
     """The formula's arguments other than p and S: s = scale, N = n and the pass-through ``extra``."""
     names = argument_names(formula)
     if "p" not in names or "S" not in names:
@@ -90,7 +113,7 @@ def contribution(
     scale: object,
     n: object,
     *,
-    formula: Formula = SUMMAND,
+    formula: Formula | CompiledFormula = SUMMAND,
     dps: int = DEFAULT_DPS,
     **extra: object,
 ) -> mpmath.mpf:
@@ -104,7 +127,7 @@ def contribution(
     return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
 
 
-def _log_objectives(spec: Spectrum, formula: Formula, fixed: dict[str, object], dps: int):
+def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: dict[str, object], dps: int):
     """log of the formula as float64 functions of p (vectorised, scalar); None without a log form."""
     function = log_form(formula)
     if function is None:
@@ -119,16 +142,24 @@ def _log_objectives(spec: Spectrum, formula: Formula, fixed: dict[str, object], 
     names = argument_names(formula)
     log_sigma = np.log(spec.singular_values[spec.singular_values > 0])
     top = float(log_sigma[0])
+    shifted = log_sigma - top
+    # the arguments in formula order, p and S filled in per call (no dict per call: golden-section
+    # search calls ``scalar`` about 30 times per matrix)
+    template: list[Any] = [logs.get(name) for name in names]
+    at_p, at_s = names.index("p"), names.index("S")
+
+    def arguments(p: Any, log_sum: Any) -> list[Any]:
+        filled = template.copy()
+        filled[at_p], filled[at_s] = p, log_sum
+        return filled
 
     def vector(ps: np.ndarray) -> np.ndarray:
-        values = {"p": ps, "S": log_schatten_power_sums(spec, ps), **logs}
-        return np.broadcast_to(function(*(values[name] for name in names)), ps.shape)
+        return np.broadcast_to(function(*arguments(ps, log_schatten_power_sums(spec, ps))), ps.shape)
 
     def scalar(p: float) -> float:
         # exponents clipped at -700 so exp never underflows (a relative change below 1e-300)
-        log_sum = p * top + math.log(float(np.exp(np.maximum(p * (log_sigma - top), -700.0)).sum()))
-        values = {"p": p, "S": log_sum, **logs}
-        return float(function(*(values[name] for name in names)))
+        log_sum = p * top + math.log(float(np.exp(np.maximum(p * shifted, -700.0)).sum()))
+        return float(function(*arguments(p, log_sum)))
 
     return vector, scalar
 
@@ -156,8 +187,9 @@ def choose_p(
     n: object,
     *,
     m: int,
-    formula: Formula = SUMMAND,
+    formula: Formula | CompiledFormula = SUMMAND,
     dps: int = DEFAULT_DPS,
+    continuous: bool = True,
     **extra: object,
 ) -> PChoice:
     """The post hoc p of one matrix: argmin of ``formula`` over P_m and over [0, 2], values in mpmath.
@@ -166,7 +198,8 @@ def choose_p(
     ``formula`` (e.g. of the assembled bound's matrix term), passed through by symbol name.
     Ties on the grid go to the smallest p. The continuous search scans (0, 2] in float64, refines the
     best bracket by golden-section search, and keeps the best of that point, the grid minimiser and the
-    p = 0 endpoint (a grid point), so value_continuous <= value_grid.
+    p = 0 endpoint (a grid point), so value_continuous <= value_grid. ``continuous=False`` skips it (the
+    grid choice is the same; a caller showing only the grid choice saves most of the time here).
 
     >>> from numerics.spectrum import spectrum
     >>> choice = choose_p(spectrum(np.eye(3)), 10.0, 12, m=4)
@@ -174,7 +207,7 @@ def choose_p(
     (Fraction(0, 1), 6.0)
     """
     check_dps(dps)
-    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    points = list(grid_fractions(m))
     fixed = _fixed_values(formula, scale, n, extra)
 
     def exact(p: object) -> mpmath.mpf:
@@ -192,6 +225,8 @@ def choose_p(
     values = [exact(q) for q in candidates]
     best = min(range(len(values)), key=lambda i: (values[i], candidates[i]))
     p_grid, value_grid = candidates[best], values[best]
+    if not continuous:
+        return PChoice(p_grid, value_grid, None, m, dps)
 
     if objectives is not None:
         vector, scalar = objectives
@@ -214,4 +249,4 @@ def choose_p(
         value_interior = exact(p_interior)
         if value_interior < value_grid:
             p_continuous, value_continuous = float(p_interior), value_interior
-    return PChoice(p_grid, value_grid, p_continuous, value_continuous, m, dps)
+    return PChoice(p_grid, value_grid, (p_continuous, value_continuous), m, dps)

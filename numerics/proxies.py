@@ -27,25 +27,12 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mpmath
 import numpy as np
 
-from numerics.blas import single_threaded_blas
-from numerics.evaluate import DEFAULT_DPS, check_dps, evaluate, evaluate_from
-from numerics.gram import GRAM_RTOL
-from numerics.loading.checkpoint import open_checkpoint
-from numerics.loading.stream import Checkpoint
-from numerics.loading.weights import TransformerWeights
-from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
-from numerics.posthoc import PChoice, choose_p
-from numerics.progress import progress
-from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
-from numerics.workers import ordered_map
-from theory.errors import InvalidArgument, require
-from theory.formula import Formula
-from theory.proxy import (
+from numerics._generated_formulas import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
     EDELMAN_TERM,
@@ -56,9 +43,24 @@ from theory.proxy import (
     LAYER_LIPSCHITZ,
     OURS_PROXY,
     SCALE,
-    MatrixKind,
-    grid,
 )
+from numerics.blas import single_threaded_blas
+from numerics.evaluate import DEFAULT_DPS, CompiledFormula, check_dps, evaluate, evaluate_from
+from numerics.gram import GRAM_RTOL
+from numerics.loading.checkpoint import open_checkpoint
+from numerics.loading.stream import Checkpoint
+from numerics.loading.weights import TransformerWeights
+from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
+from numerics.posthoc import PChoice, choose_p
+from numerics.progress import progress
+from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
+from numerics.workers import ordered_map
+from theory.errors import InvalidArgument, require
+from theory.grid import grid_fractions
+from theory.kinds import MatrixKind
+
+if TYPE_CHECKING:
+    from theory.formula import Formula
 
 Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]
 """Where a matrix sits and its factors' shapes (:meth:`NamedMatrix.place`)."""
@@ -190,6 +192,7 @@ class ProxyReport:
         return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
 
 
+@functools.cache
 def toolkit_version() -> str:
     """The installed specbound version ('unknown' when run from a source tree that is not installed)."""
     try:
@@ -315,7 +318,7 @@ def layer_factors(
     num_layers: int,
     evaluate_formula: Callable[..., Number],
     zero: Number,
-    head_factor: Formula = HEAD_LIPSCHITZ,
+    head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
 ) -> list[Number]:
     """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, docs: proxies).
 
@@ -362,7 +365,7 @@ def depth_factors(
     num_layers: int,
     *,
     dps: int = DEFAULT_DPS,
-    head_factor: Formula = HEAD_LIPSCHITZ,
+    head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
 ) -> tuple[mpmath.mpf, ...]:
     """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
 
@@ -385,6 +388,7 @@ def proxies(
     jobs: int = 1,
     fast_svd: bool = False,
     entrywise_norms: bool = True,
+    continuous: bool = True,
 ) -> ProxyReport:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
@@ -395,11 +399,13 @@ def proxies(
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
     the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
     (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
-    (1,1) norms of a streamed checkpoint (reported only, used by no bound).
+    (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False`` skips each
+    matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the grid
+    choice, and so every proxy, is the same).
     """
     check_dps(dps)
     if m is not None:
-        grid(m)  # validates m before any spectrum is computed
+        grid_fractions(m)  # validates m before any spectrum is computed
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
         weights = open_checkpoint(weights)
     if isinstance(weights, TransformerWeights):
@@ -438,7 +444,7 @@ def proxies(
             gamma = evaluate_from(GAMMA[matrix.kind], available, dps=dps)
             scale = evaluate(SCALE, dps=dps, gamma=gamma, alpha=alphas[layer], L=num_layers)
             try:
-                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps)
+                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps, continuous=continuous)
             except InvalidArgument as error:
                 raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
             edelman_term = evaluate_from(EDELMAN_TERM[matrix.kind], available, dps=dps)

@@ -155,7 +155,7 @@ def _assemble(
 def _binary_scale(array: np.ndarray) -> float:
     """The power of two 2^e <= max |entry| < 2^(e+1) (1 for a zero array): dividing by it is exact up to
     underflow of entries below 2^-1022 times it, far below the rank tolerance relative to the largest."""
-    top = float(np.max(np.abs(array)))
+    top = float(max(array.max(), -array.min()))  # max |entry| without an |array| temporary
     return float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
 
 
@@ -181,12 +181,15 @@ def _unscaled(values: np.ndarray, unit: float, what: str) -> np.ndarray:
     return out
 
 
-def _column_norm_sum(matrix: np.ndarray, what: str) -> float:
+def _column_norm_sum(
+    matrix: np.ndarray, what: str, scaled_matrix: tuple[np.ndarray, float] | None = None
+) -> float:
     """sum_j ||W[:, j]||_2, computed on W scaled by an exact power of two so no square overflows.
 
     Squares that underflow are dropped: they are below 2^-1022 relative to the largest entry.
+    ``scaled_matrix``: :func:`_scaled` of ``matrix`` when the caller has it already.
     """
-    scaled, unit = _scaled(matrix)
+    scaled, unit = _scaled(matrix) if scaled_matrix is None else scaled_matrix
     with np.errstate(under="ignore", over="ignore"):
         squares = np.einsum("ij,ij->j", scaled, scaled)
         return _in_range(unit * float(np.sum(np.sqrt(squares))), what, "(2,1) norm")
@@ -266,17 +269,17 @@ def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "", *, fast_svd: bo
         dense = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
+    scaled_dense = _scaled(dense)
     if gram is not None:
         raw = gram.singular_values
     else:
-        scaled, unit = _scaled(dense)
-        raw = _unscaled(np.linalg.svd(scaled, compute_uv=False), unit, what)
+        raw = _unscaled(np.linalg.svd(scaled_dense[0], compute_uv=False), scaled_dense[1], what)
     values, rank = _ranked(raw, shape, what)
     return _assemble(
         values,
         rank,
         shape,
-        _column_norm_sum(dense, what),
+        _column_norm_sum(dense, what, scaled_dense),
         functools.partial(_entrywise_sum, dense),
         what,
         "svd" if gram is None else "gram",

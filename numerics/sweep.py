@@ -30,7 +30,7 @@ from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
 from numerics.safe_io import write_text_atomically
 from numerics.workers import cluster_map, ordered_map
 from theory.errors import InvalidArgument
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 STEP_PATTERN = re.compile(r"(?:checkpoint|step|ckpt|iter|epoch)[-_]?(\d+)$", re.IGNORECASE)
 """A training step in a folder or file name: ``checkpoint-500``, ``step_1200``, ``ckpt100``."""

@@ -23,18 +23,21 @@ from paper_checks import run_metadata
 from theory.errors import SpecboundError
 
 
-def _command_modules() -> dict[str, object]:
+def command_names() -> tuple[str, ...]:
+    """The subcommands: the public modules of :mod:`paper_checks.commands` (listed, not imported)."""
     import paper_checks.commands as package
 
-    modules = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if not info.name.startswith("_"):
-            modules[info.name] = importlib.import_module(f"paper_checks.commands.{info.name}")
-    return modules
+    return tuple(
+        sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_"))
+    )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or only the subcommand ``only``.
+
+    A command module is imported only when it is registered, so ``main(["bound", ...])`` does not import
+    what the other commands need (sympy, matplotlib, ...).
+    """
     parser = argparse.ArgumentParser(
         prog="specbound",
         description="Verify the spectrum-adaptive generalization bounds for transformers "
@@ -42,12 +45,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"specbound {run_metadata.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module in _command_modules().items():
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)  # type: ignore[attr-defined]
-        module.register(command)  # type: ignore[attr-defined]
+    for name in command_names() if only is None else (only,):
+        module = importlib.import_module(f"paper_checks.commands.{name}")
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.register(command)
         command.add_argument("--quiet", action="store_true", help="no progress on stderr")
-        command.set_defaults(run=module.run)  # type: ignore[attr-defined]
+        command.set_defaults(run=module.run)
     return parser
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word, the top-level options take no value); None when
+    it names none, so the full parser answers (help, version, an error listing the commands)."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in command_names() else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,7 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 0 quietly when the reader of stdout
     went away.
     """
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_chosen_command(argv)).parse_args(argv)
     configure_progress(quiet=args.quiet, stage_lines=_is_long(args))
     try:
         with single_threaded_blas():

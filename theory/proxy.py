@@ -15,27 +15,12 @@ Symbols (all positive unless stated):
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 import sympy as sp
 
 from theory.formula import Formula
+from theory.grid import grid_fractions
+from theory.kinds import MatrixKind as MatrixKind
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
-
-
-class MatrixKind(StrEnum):
-    """The four matrix types of a BERT layer (docs: matrices): two per head, two per layer."""
-
-    QK = "QK"
-    VT = "Vt"
-    M_IN = "M_in"
-    M_OUT = "M_out"
-
-    @property
-    def per_head(self) -> bool:
-        """True for the per-head products QK_h and Vt_h, False for the layer-wide M_in and M_out."""
-        return self in (MatrixKind.QK, MatrixKind.VT)
-
 
 _EXACT = Tagged(Provenance.EXACT, AUTHORS_CODE)
 
@@ -153,13 +138,9 @@ GRID_M = Formula(
 
 
 def grid(m: int) -> tuple[sp.Rational, ...]:
-    """The post hoc grid P_m = {0, 1/m, 2/m, ..., 2} as exact rationals (2m + 1 points; exact).
+    """The post hoc grid P_m of :func:`theory.grid.grid_fractions` as sympy Rationals (2m + 1 points; exact).
 
     >>> [str(x) for x in grid(2)]
     ['0', '1/2', '1', '3/2', '2']
     """
-    if not isinstance(m, int) or isinstance(m, bool) or m < 1:
-        from theory.errors import InvalidArgument
-
-        raise InvalidArgument(f"grid m={m!r} must be an integer >= 1; the grid is P_m = {{0, 1/m, ..., 2}}")
-    return tuple(sp.Rational(k, m) for k in range(2 * m + 1))
+    return tuple(sp.Rational(q.numerator, q.denominator) for q in grid_fractions(m))

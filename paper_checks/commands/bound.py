@@ -27,7 +27,7 @@ from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument, require
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
@@ -235,7 +235,8 @@ def run(args: argparse.Namespace) -> int:
         require("pyarrow", "analysis")
         parquet_path = check_target("--parquet", args.parquet, force=args.force, inputs=inputs)
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
-    # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head): skip it otherwise
+    # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
+    # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
     report = proxies(
         checkpoint,
@@ -244,12 +245,14 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         fast_svd=args.fast_svd,
         entrywise_norms=rows_wanted,
+        continuous=rows_wanted,
     )
     payload = report_json(report, args.model) if rows_wanted else {}
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
-    payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
+    if args.json:  # only the JSON shows the run block: its content hash reads every weight a second time
+        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines

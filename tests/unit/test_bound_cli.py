@@ -99,6 +99,19 @@ def test_table_has_one_row_per_layer_and_kind(tiny_model, capsys):
     assert "inf" not in out and "nan" not in out
 
 
+def test_the_table_shows_the_same_numbers_as_the_json_which_computes_everything(tiny_model, capsys):
+    # the table skips what only the rows show ((1,1) norms, the minimum over [0, 2], the content hash)
+    assert main(["bound", str(tiny_model), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert main(["bound", str(tiny_model)]) == 0
+    table = capsys.readouterr().out
+    full = proxies(load_weights(tiny_model))
+    assert f"B_ours     = {mpmath.nstr(full.ours, 12)} " in table
+    assert f"B_Edelman  = {mpmath.nstr(full.edelman, 12)} " in table
+    assert payload["proxies"]["ours"] == float(full.ours)
+    assert "run" in payload and all(len(digest) == 64 for digest in payload["run"]["inputs"].values())
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -140,3 +140,15 @@ def test_formula_without_p_and_s_is_refused():
 def test_contribution_refuses_p_outside_0_2(bad_p):
     with pytest.raises(InvalidArgument, match="p="):
         contribution(spectrum(np.eye(2)), bad_p, 1.0, 4)
+
+
+def test_skipping_the_continuous_search_keeps_the_grid_choice_and_refuses_the_continuous_values():
+    spec, _ = decaying_spectrum()
+    for scale in (1e-3, 0.3, 1e3):
+        full = choose_p(spec, scale, 64, m=7)
+        grid_only = choose_p(spec, scale, 64, m=7, continuous=False)
+        assert (grid_only.p_grid, grid_only.value_grid) == (full.p_grid, full.value_grid)
+        with pytest.raises(InvalidArgument, match="not computed"):
+            _ = grid_only.p_continuous
+        with pytest.raises(InvalidArgument, match="not computed"):
+            _ = grid_only.gap

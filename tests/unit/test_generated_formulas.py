@@ -1,0 +1,101 @@
+"""numerics._generated_formulas is exactly what its generator writes from theory.proxy today.
+
+The bound path evaluates stored lambdify source instead of importing sympy; these tests make the store
+unable to drift from theory: the text must equal a fresh generation, every stored function must read the
+very mpmath/numpy objects lambdify binds, and give the same numbers as lambdify's own function.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from numerics import _generated_formulas as generated
+from numerics import formula_codegen
+from numerics.evaluate import CompiledFormula, compiled, evaluate, log_form
+from theory import proxy
+
+
+def _stored() -> list[CompiledFormula]:
+    out = []
+    for name in formula_codegen.BOUND_FORMULAS:
+        value = getattr(generated, name)
+        out.extend(value.values() if isinstance(value, dict) else [value])
+    return out
+
+
+def test_the_generated_module_is_what_the_generator_writes_today():
+    text = formula_codegen.TARGET.read_text(encoding="utf-8")
+    assert text == formula_codegen.generated_text(), (
+        "numerics/_generated_formulas.py is stale: run python -m numerics.formula_codegen"
+    )
+
+
+def test_every_stored_formula_is_the_theory_formula_it_names():
+    stored = _stored()
+    assert len(stored) == 16  # 8 single formulas, GAMMA and EDELMAN_TERM for 4 kinds each
+    for item in stored:
+        theory_formula = item.formula
+        assert item.name == theory_formula.name
+        assert item.arg_names == tuple(str(a) for a in theory_formula.args)
+        assert item.expr == theory_formula.expr
+    assert generated.GAMMA[proxy.MatrixKind.QK].formula is proxy.GAMMA[proxy.MatrixKind.QK]
+    assert generated.L_PHI_VALUE == proxy.L_PHI_VALUE
+
+
+def test_stored_functions_read_the_objects_lambdify_binds():
+    for item in _stored():
+        reference = formula_codegen.lambdified(item.formula)
+        function = item.mpmath_function
+        assert function.__code__.co_code == reference.__code__.co_code
+        assert function.__code__.co_consts == reference.__code__.co_consts
+        for name in function.__code__.co_names:
+            assert function.__globals__[name] is reference.__globals__[name], (item.key, name)
+        log_reference = formula_codegen.log_lambdified(item.formula)
+        if log_reference is None:
+            assert item.log_function is None
+            continue
+        assert item.log_function is not None
+        for name in item.log_function.__code__.co_names:
+            assert item.log_function.__globals__[name] is log_reference.__globals__[name], (item.key, name)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_stored_and_lambdified_functions_agree_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    for item in _stored():
+        values = {name: float(rng.uniform(0.1, 5.0)) for name in item.arg_names}
+        stored = evaluate(item, dps=40, **values)
+        fresh = evaluate(item.formula, dps=40, **values)
+        assert stored == fresh and mpmath.isfinite(stored), item.key
+        if item.log_function is not None:
+            arguments = [v if n == "p" else math.log(v) for n, v in values.items()]
+            assert item.log_function(*arguments) == log_form(item.formula)(*arguments), item.key
+
+
+def test_a_compiled_formula_gives_theory_objects_to_callers_that_need_sympy():
+    summand = generated.SUMMAND
+    assert compiled(summand, "numpy") is compiled(proxy.SUMMAND, "numpy")
+    assert summand.args == proxy.SUMMAND.args and isinstance(summand.expr, sp.Expr)
+
+
+def test_a_stale_store_is_detected(monkeypatch):
+    # a planted change of theory's formula must make the generated text differ
+    changed = proxy.SUMMAND.__class__(
+        proxy.SUMMAND.name, proxy.SUMMAND.expr * 2, proxy.SUMMAND.args, proxy.SUMMAND.tag, "planted"
+    )
+    monkeypatch.setattr(proxy, "SUMMAND", changed)
+    assert formula_codegen.generated_text() != formula_codegen.TARGET.read_text(encoding="utf-8")
+
+
+def test_a_used_compiled_formula_pickles_and_evaluates_alike_in_the_copy():
+    summand = generated.SUMMAND
+    value = evaluate(summand, dps=30, p=0.5, S=3.0, s=2.0, N=7)  # executes and caches the function
+    copy = pickle.loads(pickle.dumps(summand))
+    assert copy.key == summand.key and copy.source == summand.source
+    assert evaluate(copy, dps=30, p=0.5, S=3.0, s=2.0, N=7) == value
