@@ -4,8 +4,8 @@ Builds (numpy + safetensors only, no torch) a BERT-shaped checkpoint of random f
 default 24 layers of width N = 1024 (16 heads, FFN 4096; 1.15 GB on disk, 2.3 GB as float64), saved as
 one shard per layer with a ``model.safetensors.index.json``, in a temporary folder. Then runs
 ``python -m paper_checks.cli bound DIR --json`` in a child process and reads the child's peak resident
-set size (``ru_maxrss`` of that child, from ``os.wait4``). Target: peak < 2 x (the largest layer's
-float64 matrices) + 300 MB. Prints the figures and the ratio peak / target (below 1 meets it); exit
+set size (``ru_maxrss`` of that child, from ``os.wait4``). Target: peak <= the largest layer's float64
+matrices + 300 MB. Prints the figures and the ratio peak / target (at most 1 meets it); exit
 status 1 when it is missed. With ``--eager`` it also measures the same model loaded whole
 (``load_weights`` then ``proxies``) for comparison.
 Run: ``python3 benchmarks/stream_memory.py [--layers 24] [--width 1024] [--eager]``.
@@ -89,20 +89,20 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         layer_bytes = write_checkpoint(folder, args.layers, args.width, args.heads)
-        target = (2 * layer_bytes + 300 * MB) / MB
+        target = (layer_bytes + 300 * MB) / MB
         peak, seconds = child_peak(["-m", "paper_checks.cli", "bound", str(folder), "--json"])
         print(f"model: {args.layers} layers, N={args.width}, {args.heads} heads, FFN={4 * args.width}")
         whole = args.layers * layer_bytes / MB
         print(f"largest layer's float64 matrices: {layer_bytes / MB:.0f} MB; whole model {whole:.0f} MB")
         print(f"bound (streamed) peak RSS: {peak:.0f} MB in {seconds:.0f} s")
-        print(f"target 2 x layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
+        print(f"target layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
         if args.eager:
             code = (
                 "import sys; from numerics import load_weights, proxies; proxies(load_weights(sys.argv[1]))"
             )
             eager, eager_seconds = child_peak(["-c", code, str(folder)])
             print(f"load_weights + proxies (whole model) peak RSS: {eager:.0f} MB in {eager_seconds:.0f} s")
-    return 0 if peak < target else 1
+    return 0 if peak <= target else 1
 
 
 if __name__ == "__main__":

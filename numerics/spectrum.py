@@ -190,7 +190,12 @@ def _assemble(
 def _binary_scale(array: np.ndarray) -> float:
     """The power of two 2^e <= max |entry| < 2^(e+1) (1 for a zero array): dividing by it is exact up to
     underflow of entries below 2^-1022 times it, far below the rank tolerance relative to the largest."""
-    return _power_of_two_below(float(np.max(np.abs(array))))
+    return _power_of_two_below(_largest_magnitude(array))
+
+
+def _largest_magnitude(array: np.ndarray) -> float:
+    """max |entry| as max(max entry, -min entry): exact, and no |array| temporary of the matrix's size."""
+    return float(max(np.max(array), -np.min(array)))
 
 
 def _power_of_two_below(top: float) -> float:
@@ -201,7 +206,7 @@ def _power_of_two_below(top: float) -> float:
 def _gram_safe(array: np.ndarray) -> bool:
     """Whether the Gram matrix of ``array`` stays inside float64's normal range (entries between 1e-100
     and 1e100 in magnitude, so products and sums of squares neither overflow nor go subnormal)."""
-    largest = float(np.max(np.abs(array)))
+    largest = _largest_magnitude(array)
     return 1e-100 < largest < 1e100
 
 
@@ -295,7 +300,7 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum
     factor (min(rows_i, N) x N) and LAPACK's working copy, never the N x (c_1 + c_2) concatenation.
     """
     blocks = matrix.column_blocks
-    tops = [float(np.max(np.abs(block))) for block in blocks]  # exact at the stored width
+    tops = [_largest_magnitude(block) for block in blocks]  # exact at the stored width
     if not all(np.isfinite(tops)):
         for block in blocks:
             _finite_float64(block, what)  # raises, naming the non-finite entries
