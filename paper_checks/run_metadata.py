@@ -78,6 +78,7 @@ def weights_sha256(weights: TransformerWeights | Checkpoint) -> str:
         for name, array in layer.items():
             digest.update(f"{name} {array.shape}".encode())
             digest.update(np.ascontiguousarray(array, dtype="<f8"))  # its float64 bytes, in C order
+        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
     _hashes[id(weights)] = (weights, digest.hexdigest())
     return digest.hexdigest()
 
