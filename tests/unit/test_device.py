@@ -26,6 +26,7 @@ from numerics.loading.checkpoint import open_checkpoint
 from numerics.matrices import layer_matrices
 from numerics.spectrum import NUMPY_LINALG, linalg_for, spectrum
 from paper_checks.cli import main
+from theory.errors import InvalidArgument, MissingDependency
 
 torch = pytest.importorskip("torch", reason="--device needs torch (the models extra)")
 
@@ -114,3 +115,11 @@ def test_without_device_torch_is_not_imported(llama_folder):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )
     assert result.stdout.strip().splitlines()[-1] == "0 False"
+
+
+def test_unknown_device_and_missing_torch_are_named(monkeypatch):
+    with pytest.raises(InvalidArgument, match="device 'tpu' is not one of cpu, cuda"):
+        linalg_for("tpu")
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    with pytest.raises(MissingDependency, match="--device needs torch"):
+        linalg_for("cpu")
