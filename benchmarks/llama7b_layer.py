@@ -1,14 +1,18 @@
 """One LLaMA-7B-shaped layer through ``specbound bound``: time, peak memory, and a 32-layer extrapolation.
 
 Writes (numpy + safetensors, float16 random weights scaled by 1/sqrt(fan-in)) a one-layer LLaMA
-checkpoint of the 7B shape: N = 4096, FFN 11008 (gate and up stacked: M_in is 4096 x 22016), 32 heads,
-in a temporary folder. Runs ``python -m paper_checks.cli bound DIR --jobs 1`` (and, with ``--fast-svd``,
-the same with the Gram path) in a child process, reading the child's wall time and peak RSS, and the same
-command on a tiny checkpoint for the start-up time. Extrapolation to the 32 layers of a 7B model:
-start-up + 32 x (one-layer time - start-up), serial; layers are independent, so ``--jobs J`` divides the
-second term by at most J. Peak memory stays that of one layer (streaming).
+checkpoint of the 7B shape: N = 4096, FFN 11008 (M_in = [W_gate; W_up]^T is 4096 x 22016, kept as its two
+blocks), 32 heads, in a temporary folder. Runs ``python -m paper_checks.cli bound DIR --jobs 1`` (and, with
+``--fast-svd``, the same with the Gram path) in a child process, reading the child's wall time and peak RSS,
+and the same command on a tiny checkpoint for the start-up time. Target: peak RSS <= the layer's float64
+matrices + 300 MB (exit status 1 when missed). Times are the child's CPU time (user + system; the run is
+single-threaded, so on an idle machine it is the wall time; on a shared one the wall time is inflated).
+Extrapolation to the 32 layers of a 7B model: start-up + 32 x (one-layer time - start-up), serial; layers
+are independent, so ``--jobs J`` divides the second term by at most J. Peak memory stays that of one layer
+(streaming). ``--baseline DIR`` runs the same command in another checkout of specbound (e.g. the tree
+before a change) right after, for a before/after pair from one run.
 
-Run: ``python3 benchmarks/llama7b_layer.py [--fast-svd]`` (minutes of CPU, ~2.5 GB of memory).
+Run: ``python3 benchmarks/llama7b_layer.py [--fast-svd] [--baseline DIR]`` (minutes of CPU, ~1.7 GB).
 """
 
 from __future__ import annotations
@@ -63,26 +67,35 @@ def write_layer(folder: Path, hidden: int = N, ffn: int = FFN, heads: int = HEAD
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fast-svd", action="store_true", help="also time the Gram path")
+    parser.add_argument("--baseline", metavar="DIR", help="also run the command in this specbound checkout")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from stream_memory import MB, child_peak
+    from stream_memory import MB, child_peak, in_fresh_process
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared: times are noisy)")
     with tempfile.TemporaryDirectory() as tiny_dir, tempfile.TemporaryDirectory() as big_dir:
-        write_layer(Path(tiny_dir), hidden=64, ffn=128, heads=4)
-        layer_bytes = write_layer(Path(big_dir))
-        _, startup = child_peak(["-m", "paper_checks.cli", "bound", tiny_dir, "--jobs", "1"])
+        in_fresh_process(write_layer, Path(tiny_dir), 64, 128, 4)
+        layer_bytes = in_fresh_process(write_layer, Path(big_dir))
+        _, _, startup = child_peak(["-m", "paper_checks.cli", "bound", tiny_dir, "--jobs", "1"])
         print(f"one 7B-shaped layer: {layer_bytes / MB:.0f} MB of float64 matrices; start-up {startup:.1f} s")
+        target = layer_bytes / MB + 300
         variants = [[], ["--fast-svd"]] if args.fast_svd else [[]]
-        for extra in variants:
-            peak, seconds = child_peak(["-m", "paper_checks.cli", "bound", big_dir, "--jobs", "1", *extra])
+        met = True
+        trees = [(None, "this tree")]
+        if args.baseline:
+            trees.append((args.baseline, f"baseline {args.baseline}"))
+        for (tree, name), extra in ((t, e) for t in trees for e in variants):
+            command = ["-m", "paper_checks.cli", "bound", big_dir, "--jobs", "1", *extra]
+            peak, wall, seconds = child_peak(command, cwd=tree)
             whole = startup + LAYERS_7B * (seconds - startup)
-            label = " ".join(["bound --jobs 1", *extra])
-            print(f"{label}: one layer {seconds:.0f} s, peak RSS {peak:.0f} MB")
+            label = " ".join([f"{name}: bound --jobs 1", *extra])
+            print(f"{label}: one layer {seconds:.0f} s CPU ({wall:.0f} s wall), peak RSS {peak:.0f} MB")
+            print(f"  target layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
             halved = (startup + LAYERS_7B * (seconds - startup) / 2) / 60
             print(f"  extrapolated 32 layers: serial {whole / 60:.0f} min; --jobs 2 at best {halved:.0f} min")
-    return 0
+            met = met and (tree is not None or peak <= target)
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

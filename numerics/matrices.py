@@ -10,7 +10,8 @@ Grouped-query attention (K key/value heads, H/K query heads per group, as ``repe
 query head h reads key/value head g = h // (H/K), so QK_h = Wq[hs,:]^T Wk[gs,:] and
 Vt_h = Wv[gs,:]^T (Wo^T)[hs,:] with gs = [g d_h, (g+1) d_h). A gated feed-forward
 W_down (silu(W_gate x) * W_up x) enters as M_in = [W_gate; W_up]^T (N x 2F, the linear map before the
-fixed nonlinearity (u, v) -> silu(u) v) and M_out = W_down^T (F x N); that nonlinearity is only locally
+fixed nonlinearity (u, v) -> silu(u) v; kept as its two column blocks W_gate^T and W_up^T, never
+concatenated) and M_out = W_down^T (F x N); that nonlinearity is only locally
 Lipschitz (see ``numerics.reach``). Provenance: reconstructed (our mapping of those blocks onto the
 analysed class; tested against the transformers forward pass).
 
@@ -35,7 +36,8 @@ class NamedMatrix:
 
     ``head`` is -1 for the layer-wide M_in and M_out. For products, ``left`` and ``right`` are the
     thin factors with matrix = left @ right.T; for dense matrices ``right`` is None and ``left`` is
-    the matrix itself.
+    the matrix itself, or, when ``second_block`` is given, its first column block: the matrix is then
+    [left, second_block] (a gated M_in = [W_gate^T, W_up^T], whose concatenation would be a second copy).
     """
 
     layer: int
@@ -43,6 +45,7 @@ class NamedMatrix:
     kind: MatrixKind
     left: np.ndarray
     right: np.ndarray | None = None
+    second_block: np.ndarray | None = None
 
     @property
     def is_product(self) -> bool:
@@ -52,9 +55,15 @@ class NamedMatrix:
     @property
     def shape(self) -> tuple[int, int]:
         """(rows, cols) of the matrix itself, not of its factors."""
-        if self.right is None:
-            return (int(self.left.shape[0]), int(self.left.shape[1]))
-        return (int(self.left.shape[0]), int(self.right.shape[0]))
+        if self.right is not None:
+            return (int(self.left.shape[0]), int(self.right.shape[0]))
+        extra = 0 if self.second_block is None else int(self.second_block.shape[1])
+        return (int(self.left.shape[0]), int(self.left.shape[1]) + extra)
+
+    @property
+    def column_blocks(self) -> tuple[np.ndarray, ...]:
+        """A dense matrix's column blocks (one, or the two of a gated M_in); a product's left factor."""
+        return (self.left,) if self.second_block is None else (self.left, self.second_block)
 
     @property
     def label(self) -> str:
@@ -63,8 +72,10 @@ class NamedMatrix:
         return f"L{self.layer}{head}.{self.kind.value}"
 
     def dense(self) -> np.ndarray:
-        """The matrix itself (the product of the factors, materialised)."""
-        return self.left if self.right is None else self.left @ self.right.T
+        """The matrix itself (the product of the factors, or the column blocks side by side, materialised)."""
+        if self.right is not None:
+            return self.left @ self.right.T
+        return self.left if self.second_block is None else np.hstack(self.column_blocks)
 
     def released(self) -> NamedMatrix:
         """This matrix's place and shape with its values dropped (a streamed layer frees its memory).
@@ -78,9 +89,11 @@ class NamedMatrix:
         """(layer, head, kind, left shape, right shape or None): all :meth:`released` keeps, in a few bytes.
 
         A released matrix's NaN views would pickle as full arrays; worker processes send this instead.
+        A dense matrix's "left shape" is its whole shape (its column blocks are not kept apart).
         """
-        right = None if self.right is None else tuple(self.right.shape)
-        return (self.layer, self.head, self.kind, tuple(self.left.shape), right)
+        if self.right is None:
+            return (self.layer, self.head, self.kind, self.shape, None)
+        return (self.layer, self.head, self.kind, tuple(self.left.shape), tuple(self.right.shape))
 
     @staticmethod
     def placeholder(
@@ -122,7 +135,9 @@ def layer_matrices(index: int, layer: LayerWeights, num_heads: int, kv_heads: in
         gs = slice((head // group) * dh, (head // group + 1) * dh)
         out.append(NamedMatrix(index, head, MatrixKind.QK, layer.wq[hs, :].T, layer.wk[gs, :].T))
         out.append(NamedMatrix(index, head, MatrixKind.VT, layer.wv[gs, :].T, layer.wo[:, hs]))
-    first = layer.w_in if layer.w_gate is None else np.vstack((layer.w_gate, layer.w_in))
-    out.append(NamedMatrix(index, -1, MatrixKind.M_IN, first.T))
+    if layer.w_gate is None:
+        out.append(NamedMatrix(index, -1, MatrixKind.M_IN, layer.w_in.T))
+    else:
+        out.append(NamedMatrix(index, -1, MatrixKind.M_IN, layer.w_gate.T, second_block=layer.w_in.T))
     out.append(NamedMatrix(index, -1, MatrixKind.M_OUT, layer.w_out.T))
     return tuple(out)

@@ -53,7 +53,7 @@ from numerics.loading.weights import TransformerWeights
 from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
-from numerics.spectrum import RANK_TOLERANCE, Spectrum, spectrum
+from numerics.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
 from numerics.workers import ordered_map
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
@@ -201,17 +201,20 @@ def toolkit_version() -> str:
         return "unknown"
 
 
-def signature(m: int, dps: int, fast_svd: bool = False) -> str:
+def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
 
-    With ``fast_svd`` the method names the Gram path and the precision it guarantees (:mod:`numerics.gram`).
+    With ``fast_svd`` the method names the Gram path and the precision it guarantees (:mod:`numerics.gram`);
+    with a torch ``device`` it names torch's float64 linear algebra on that device instead of numpy's LAPACK.
 
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
     """
     return "|".join(
         (
-            "svd:f64-lapack+thin-qr-core" + (f"+gram-where-decided(rtol={GRAM_RTOL:g})" if fast_svd else ""),
+            ("svd:f64-lapack" if device is None else f"svd:f64-torch-{device}")
+            + "+thin-qr-core"
+            + (f"+gram-where-decided(rtol={GRAM_RTOL:g})" if fast_svd else ""),
             f"rank-tol:{RANK_TOLERANCE:g}",
             f"grid:m={m}",
             "p:posthoc-per-matrix",
@@ -225,16 +228,21 @@ def signature(m: int, dps: int, fast_svd: bool = False) -> str:
 
 
 def matrix_spectra(
-    weights: TransformerWeights, *, label: str = "spectra", fast_svd: bool = False
+    weights: TransformerWeights,
+    *,
+    label: str = "spectra",
+    fast_svd: bool = False,
+    device: str | None = None,
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once.
 
-    ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
+    ``fast_svd``, ``device`` (torch's linear algebra): see :func:`numerics.spectrum.spectrum`.
     """
     matrices = extract_matrices(weights)
+    linalg = linalg_for(device)
     with single_threaded_blas():
         return tuple(
-            (matrix, spectrum(matrix, weights.source, fast_svd=fast_svd))
+            (matrix, spectrum(matrix, weights.source, fast_svd=fast_svd, linalg=linalg))
             for matrix in progress(matrices, len(matrices), label)
         )
 
@@ -246,6 +254,7 @@ def streamed_spectra(
     jobs: int = 1,
     fast_svd: bool = False,
     entrywise_norms: bool = True,
+    device: str | None = None,
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
 
@@ -255,9 +264,11 @@ def streamed_spectra(
     With ``jobs`` > 1 the layers are spread over that many worker processes
     (:func:`numerics.workers.ordered_map`: each worker opens its layers itself and runs the same
     single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
-    back in layer order). ``fast_svd``: see :func:`numerics.spectrum.spectrum`.
+    back in layer order). ``fast_svd``, ``device``: see :func:`numerics.spectrum.spectrum`. A layer is read
+    at its stored width and each matrix upcast to float64 only while its spectrum is taken.
     """
-    options = StreamOptions(checkpoint, fast_svd, entrywise_norms)
+    linalg_for(device)  # an unusable device fails here, before any worker starts
+    options = StreamOptions(checkpoint, fast_svd, entrywise_norms, device)
     per_layer = ordered_map(layer_spectra, options, range(checkpoint.num_layers), jobs=jobs)
     return tuple(
         (NamedMatrix.placeholder(*place), spec)
@@ -273,6 +284,7 @@ class StreamOptions:
     checkpoint: Checkpoint
     fast_svd: bool
     entrywise_norms: bool
+    device: str | None = None
 
 
 def _not_computed(label: str) -> float:
@@ -285,10 +297,11 @@ def layer_spectra(options: StreamOptions, index: int) -> list[tuple[Place, Spect
     Each matrix is returned as its :meth:`NamedMatrix.place` (a few bytes to send back from a worker).
     """
     checkpoint = options.checkpoint
-    layer = checkpoint.layer(index)
+    layer = checkpoint.stored_layer(index)
+    linalg = linalg_for(options.device)
     out = []
     for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-        spec = spectrum(matrix, checkpoint.source, fast_svd=options.fast_svd)
+        spec = spectrum(matrix, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg)
         if options.entrywise_norms:
             entrywise = functools.partial(float, spec.norm_11)
         else:
@@ -389,6 +402,7 @@ def proxies(
     fast_svd: bool = False,
     entrywise_norms: bool = True,
     continuous: bool = True,
+    device: str | None = None,
 ) -> ProxyReport:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
@@ -401,18 +415,23 @@ def proxies(
     (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
     (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False`` skips each
     matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the grid
-    choice, and so every proxy, is the same).
+    choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to torch
+    (float64; :func:`numerics.spectrum.linalg_for`), None keeps numpy's LAPACK.
     """
     check_dps(dps)
     if m is not None:
         grid_fractions(m)  # validates m before any spectrum is computed
+    if fast_svd and device is not None:
+        raise InvalidArgument("fast_svd runs numpy's eigensolver (the Gram path); use it without a device")
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
         weights = open_checkpoint(weights)
     if isinstance(weights, TransformerWeights):
-        spectra = matrix_spectra(weights, fast_svd=fast_svd)
+        spectra = matrix_spectra(weights, fast_svd=fast_svd, device=device)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(weights, jobs=jobs, fast_svd=fast_svd, entrywise_norms=entrywise_norms)
+        spectra = streamed_spectra(
+            weights, jobs=jobs, fast_svd=fast_svd, entrywise_norms=entrywise_norms, device=device
+        )
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
         spectra = tuple(weights)
@@ -473,5 +492,5 @@ def proxies(
         leading=leading,
         ours=ours,
         edelman=edelman,
-        signature=signature(m, dps, fast_svd),
+        signature=signature(m, dps, fast_svd, device),
     )

@@ -35,20 +35,25 @@ def silu_prime_bound() -> mpmath.mpf:
 
 
 def largest_row_norm(matrix: np.ndarray) -> float:
-    """max_i ||row_i||_2 = ||W||_{2 -> inf}: the largest |(W x)_i| over ||x||_2 <= 1."""
+    """max_i ||row_i||_2 = ||W||_{2 -> inf}: the largest |(W x)_i| over ||x||_2 <= 1 (in float64)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
     return float(np.sqrt(np.max(np.sum(matrix * matrix, axis=1))))
+
+
+def spectral_norm(matrix: np.ndarray) -> float:
+    """sigma_1(W) in float64 (a layer read at its stored width is upcast here, one matrix at a time)."""
+    return float(np.linalg.norm(np.asarray(matrix, dtype=np.float64), ord=2))
 
 
 def swiglu_lipschitz(layer: LayerWeights, radius: float = 1.0) -> mpmath.mpf:
     """The Lipschitz constant of the layer's SwiGLU block on ||x||_2 <= ``radius`` (module docstring)."""
     if layer.w_gate is None:
         raise InvalidArgument("swiglu_lipschitz needs a gated feed-forward (a layer with w_gate)")
-    norm = functools.partial(np.linalg.norm, ord=2)
     return evaluate(
         SWIGLU_LIPSCHITZ,
-        C_down=float(norm(layer.w_out)),
-        C_gate=float(norm(layer.w_gate)),
-        C_up=float(norm(layer.w_in)),
+        C_down=spectral_norm(layer.w_out),
+        C_gate=spectral_norm(layer.w_gate),
+        C_up=spectral_norm(layer.w_in),
         r_gate=largest_row_norm(layer.w_gate),
         r_up=largest_row_norm(layer.w_in),
         b=radius,
@@ -58,8 +63,8 @@ def swiglu_lipschitz(layer: LayerWeights, radius: float = 1.0) -> mpmath.mpf:
 
 def horn_singular_values(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """sigma_i(A) sigma_i(B), descending, A (N x d), B (d x N): it majorises sigma(A R B), R orthogonal."""
-    a = np.linalg.svd(left, compute_uv=False)
-    b = np.linalg.svd(right, compute_uv=False)
+    a = np.linalg.svd(np.asarray(left, dtype=np.float64), compute_uv=False)
+    b = np.linalg.svd(np.asarray(right, dtype=np.float64), compute_uv=False)
     count = min(a.size, b.size)
     return a[:count] * b[:count]
 

@@ -79,8 +79,43 @@ class Spectrum:
         return min(self.shape)
 
 
-def _finite_float64(array: np.ndarray, what: str) -> np.ndarray:
-    """The exact float64 upcast of a 2-D array, or InvalidArgument naming what is wrong."""
+@dataclass(frozen=True)
+class Linalg:
+    """The two LAPACK operations every spectrum is computed with, float64: singular values only (no U, V)
+    and the triangular factor R of a thin QR. ``name`` says which library ran them (in the output)."""
+
+    name: str
+    singular_values: Callable[[np.ndarray], np.ndarray]
+    triangular_factor: Callable[[np.ndarray], np.ndarray]
+
+
+def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
+    return np.linalg.svd(matrix, compute_uv=False)
+
+
+def _numpy_triangular_factor(matrix: np.ndarray) -> np.ndarray:
+    return np.asarray(np.linalg.qr(matrix, mode="r"))
+
+
+NUMPY_LINALG = Linalg(
+    f"numpy {np.__version__} (LAPACK), float64", _numpy_singular_values, _numpy_triangular_factor
+)
+"""The default backend: numpy's LAPACK (single-threaded under :func:`numerics.blas.single_threaded_blas`)."""
+
+
+def linalg_for(device: str | None) -> Linalg:
+    """numpy's LAPACK for ``device`` None; torch's on ``device`` "cpu" or "cuda"
+    (:mod:`numerics.torch_linalg`, imported only then)."""
+    if device is None:
+        return NUMPY_LINALG
+    from numerics.torch_linalg import torch_linalg
+
+    return torch_linalg(device)
+
+
+def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
+    """The exact float64 upcast of a 2-D array, or InvalidArgument naming what is wrong; and whether the
+    upcast is a new array (a narrower input: then the caller may overwrite it, e.g. scale it in place)."""
     matrix = np.asarray(array, dtype=np.float64)
     if matrix.ndim != 2 or 0 in matrix.shape:
         raise InvalidArgument(f"{what} has shape {matrix.shape}; a spectrum needs a non-empty 2-D matrix")
@@ -89,7 +124,7 @@ def _finite_float64(array: np.ndarray, what: str) -> np.ndarray:
         raise InvalidArgument(
             f"{what} has {bad} NaN or infinite entries; singular values need a finite matrix"
         )
-    return matrix
+    return matrix, isinstance(array, np.ndarray) and array.dtype != np.float64
 
 
 def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.ndarray, int]:
@@ -155,22 +190,34 @@ def _assemble(
 def _binary_scale(array: np.ndarray) -> float:
     """The power of two 2^e <= max |entry| < 2^(e+1) (1 for a zero array): dividing by it is exact up to
     underflow of entries below 2^-1022 times it, far below the rank tolerance relative to the largest."""
-    top = float(max(array.max(), -array.min()))  # max |entry| without an |array| temporary
+    return _power_of_two_below(_largest_magnitude(array))
+
+
+def _largest_magnitude(array: np.ndarray) -> float:
+    """max |entry| as max(max entry, -min entry): exact, and no |array| temporary of the matrix's size."""
+    return float(max(np.max(array), -np.min(array)))
+
+
+def _power_of_two_below(top: float) -> float:
+    """2^e <= top < 2^(e+1) for top > 0; 1 for top = 0."""
     return float(np.ldexp(1.0, int(np.frexp(top)[1]) - 1)) if top > 0 else 1.0
 
 
 def _gram_safe(array: np.ndarray) -> bool:
     """Whether the Gram matrix of ``array`` stays inside float64's normal range (entries between 1e-100
     and 1e100 in magnitude, so products and sums of squares neither overflow nor go subnormal)."""
-    largest = float(np.max(np.abs(array)))
+    largest = _largest_magnitude(array)
     return 1e-100 < largest < 1e100
 
 
-def _scaled(array: np.ndarray) -> tuple[np.ndarray, float]:
-    """(array / unit, unit) with ``unit`` from :func:`_binary_scale`: entries of the result lie in (-2, 2)."""
+def _scaled(array: np.ndarray, *, in_place: bool = False) -> tuple[np.ndarray, float]:
+    """(array / unit, unit) with ``unit`` from :func:`_binary_scale`: entries of the result lie in (-2, 2).
+
+    ``in_place`` divides ``array`` itself (a float64 copy the caller owns: no second copy is made).
+    """
     unit = _binary_scale(array)
     with np.errstate(under="ignore"):
-        return array / unit, unit
+        return np.divide(array, unit, out=array if in_place else None), unit
 
 
 def _unscaled(values: np.ndarray, unit: float, what: str) -> np.ndarray:
@@ -181,25 +228,36 @@ def _unscaled(values: np.ndarray, unit: float, what: str) -> np.ndarray:
     return out
 
 
-def _column_norm_sum(
-    matrix: np.ndarray, what: str, scaled_matrix: tuple[np.ndarray, float] | None = None
-) -> float:
+def _column_squares(scaled: np.ndarray) -> np.ndarray:
+    """||W[:, j]||_2^2 for every column j of a matrix scaled by :func:`_scaled` (no square overflows)."""
+    with np.errstate(under="ignore", over="ignore"):
+        return np.einsum("ij,ij->j", scaled, scaled)
+
+
+def _column_norm_total(squares: np.ndarray, unit: float, what: str) -> float:
+    """unit * sum_j sqrt(squares_j): the (2,1) norm from the column squares of the scaled matrix."""
+    with np.errstate(under="ignore", over="ignore"):
+        return _in_range(unit * float(np.sum(np.sqrt(squares))), what, "(2,1) norm")
+
+
+def _column_norm_sum(matrix: np.ndarray, what: str) -> float:
     """sum_j ||W[:, j]||_2, computed on W scaled by an exact power of two so no square overflows.
 
     Squares that underflow are dropped: they are below 2^-1022 relative to the largest entry.
-    ``scaled_matrix``: :func:`_scaled` of ``matrix`` when the caller has it already.
     """
-    scaled, unit = _scaled(matrix) if scaled_matrix is None else scaled_matrix
-    with np.errstate(under="ignore", over="ignore"):
-        squares = np.einsum("ij,ij->j", scaled, scaled)
-        return _in_range(unit * float(np.sum(np.sqrt(squares))), what, "(2,1) norm")
+    scaled, unit = _scaled(matrix)
+    return _column_norm_total(_column_squares(scaled), unit, what)
+
+
+def _abs_sum(scaled: np.ndarray, unit: float) -> float:
+    """unit * sum_ij |scaled_ij| (inf only when the sum itself exceeds float64)."""
+    with np.errstate(over="ignore"):
+        return unit * float(np.sum(np.abs(scaled)))
 
 
 def _entrywise_sum(matrix: np.ndarray) -> float:
     """sum_ij |W_ij| relative to a power of two (inf only when the sum itself exceeds float64)."""
-    scaled, unit = _scaled(matrix)
-    with np.errstate(over="ignore"):
-        return unit * float(np.sum(np.abs(scaled)))
+    return _abs_sum(*_scaled(matrix))
 
 
 def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
@@ -209,7 +267,9 @@ def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
         return scale_left * scale_right * float(np.sum(np.abs(scaled_left @ scaled_right.T)))
 
 
-def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def core_singular_values(
+    left: np.ndarray, right: np.ndarray, linalg: Linalg = NUMPY_LINALG
+) -> tuple[np.ndarray, np.ndarray]:
     """The nonzero singular values of left @ right.T from the small core R_left R_right^T, and R_left.
 
     Thin QR of both factors, then one SVD of a (d_h x d_h) core (exact in exact arithmetic: unitary
@@ -217,28 +277,80 @@ def core_singular_values(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarra
     R_left @ right.T. Callers pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so
     nothing here overflows (a LAPACK routine fed an inf prints a DLASCL complaint on stdout).
     """
-    r_left = np.asarray(np.linalg.qr(left, mode="r"))
-    r_right = np.asarray(np.linalg.qr(right, mode="r"))
+    r_left = linalg.triangular_factor(left)
+    r_right = linalg.triangular_factor(right)
     with np.errstate(under="ignore"):
         core = r_left @ r_right.T
-    return np.linalg.svd(core, compute_uv=False), r_left
+    return linalg.singular_values(core), r_left
 
 
-def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "", *, fast_svd: bool = False) -> Spectrum:
+def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum:
+    """The :class:`Spectrum` of a matrix kept as column blocks M = [B_1, B_2] (a gated M_in), never
+    concatenated: each block is upcast, scaled, reduced to its triangular factor and released in turn.
+
+    Singular values: thin QR B_i^T = Q_i R_i gives M^T = diag(Q_1, Q_2) [R_1; R_2], and diag(Q_1, Q_2) has
+    orthonormal columns, so sigma(M) = sigma([R_1; R_2]) (standard: unitary invariance of singular values;
+    Golub & Van Loan, Matrix Computations, 4th ed., Thm 2.4.8 with Q^T Q = I). Householder QR is backward
+    stable (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 19.4), as is the SVD of
+    the stacked factors, so the computed values are exact for M + E with ||E||_2 = O(u) ||M||_2, the same
+    guarantee as one SVD of M (LAPACK's own SVD of a tall matrix starts with the same QR); the last digits
+    differ from that SVD's. (2,1) norm: the columns of M are those of the blocks; (1,1) norm: the sum of
+    the blocks' (computed now: the blocks are gone afterwards). Every block is divided by the same power
+    of two, so the stacked factors are the scaled M's. Memory: the stored blocks, one float64 block, its
+    factor (min(rows_i, N) x N) and LAPACK's working copy, never the N x (c_1 + c_2) concatenation.
+    """
+    blocks = matrix.column_blocks
+    tops = [_largest_magnitude(block) for block in blocks]  # exact at the stored width
+    if not all(np.isfinite(tops)):
+        for block in blocks:
+            _finite_float64(block, what)  # raises, naming the non-finite entries
+    unit = _power_of_two_below(max(tops))
+    factors, squares, magnitudes = [], [], 0.0
+    for block in blocks:
+        dense, owned = _finite_float64(block, what)
+        with np.errstate(under="ignore"):
+            scaled = np.divide(dense, unit, out=dense if owned else None)
+        del dense
+        squares.append(_column_squares(scaled))
+        factors.append(linalg.triangular_factor(scaled.T))
+        magnitudes += _abs_sum(np.abs(scaled, out=scaled), 1.0)  # scaled is this function's own copy
+        del scaled
+    stacked = np.vstack(factors)
+    del factors
+    raw = _unscaled(linalg.singular_values(stacked), unit, what)
+    values, rank = _ranked(raw, matrix.shape, what)
+    norm_21 = _column_norm_total(np.concatenate(squares), unit, what)
+    with np.errstate(over="ignore"):
+        entrywise = unit * magnitudes
+    return _assemble(values, rank, matrix.shape, norm_21, functools.partial(float, entrywise), what)
+
+
+def spectrum(
+    matrix: NamedMatrix | np.ndarray,
+    source: str = "",
+    *,
+    fast_svd: bool = False,
+    linalg: Linalg = NUMPY_LINALG,
+) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
     For M = A B^T: singular values from :func:`core_singular_values`; column j of M has norm
     ||A b_j|| = ||R_A b_j||, so ||M||_{2,1} is the sum of column norms of R_A B^T (d_h x cols); the
     (1,1) norm needs the entries: it is computed from the product (rows x d_h x cols) on first use.
+    A matrix kept as column blocks (a gated M_in) goes through :func:`_blocks_spectrum`.
     Every factorisation runs on the matrix (or factors) divided by an exact power of two near its
     largest entry, and the singular values are multiplied back (singular values are homogeneous:
     sigma(cW) = |c| sigma(W), exactly for c a power of two), so finite weights of any magnitude
     neither overflow inside LAPACK nor lose their small values. A zero, empty or non-finite matrix,
     or one whose norms exceed float64's range, raises :class:`InvalidArgument` naming the matrix and
     ``source`` (the checkpoint it comes from).
+    Input narrower than float64 (a layer at its stored width) is upcast here, one matrix at a time, and
+    that upcast is scaled in place: memory holds one float64 copy of the matrix plus LAPACK's.
     With ``fast_svd`` a dense matrix's singular values come from its Gram matrix where
     :func:`numerics.gram.gram_values` decides every S_p and the rank (``svd_path`` "gram"; entries far from
-    1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD otherwise.
+    1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD otherwise;
+    a matrix kept as column blocks always takes the block QR and SVD.
+    ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -246,11 +358,13 @@ def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "", *, fast_svd: bo
     """
     if isinstance(matrix, NamedMatrix):
         what = f"matrix {matrix.label}" + (f" of {source}" if source else "")
+        if matrix.second_block is not None:
+            return _blocks_spectrum(matrix, what, linalg)
         if matrix.right is not None:
-            left = _finite_float64(matrix.left, f"{what} (left factor)")
-            right = _finite_float64(matrix.right, f"{what} (right factor)")
+            left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
+            right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
             (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
-            core_values, r_left = core_singular_values(scaled_left, scaled_right)
+            core_values, r_left = core_singular_values(scaled_left, scaled_right, linalg)
             values, rank = _ranked(_unscaled(core_values, scale_left * scale_right, what), matrix.shape, what)
             with np.errstate(under="ignore"):
                 columns = r_left @ scaled_right.T
@@ -263,24 +377,18 @@ def spectrum(matrix: NamedMatrix | np.ndarray, source: str = "", *, fast_svd: bo
                 functools.partial(_product_entrywise_sum, left, right),
                 what,
             )
-        dense = _finite_float64(matrix.left, what)
+        dense, owned = _finite_float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")
-        dense = _finite_float64(matrix, what)
+        dense, owned = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
-    scaled_dense = _scaled(dense)
-    if gram is not None:
-        raw = gram.singular_values
-    else:
-        raw = _unscaled(np.linalg.svd(scaled_dense[0], compute_uv=False), scaled_dense[1], what)
+    scaled, unit = _scaled(dense, in_place=owned)  # owned: ``dense`` itself is now scaled
+    raw = gram.singular_values if gram is not None else _unscaled(linalg.singular_values(scaled), unit, what)
     values, rank = _ranked(raw, shape, what)
-    return _assemble(
-        values,
-        rank,
-        shape,
-        _column_norm_sum(dense, what, scaled_dense),
-        functools.partial(_entrywise_sum, dense),
-        what,
-        "svd" if gram is None else "gram",
+    norm_21 = _column_norm_total(_column_squares(scaled), unit, what)
+    # the deferred (1,1) norm keeps the caller's matrix, or (owned) the scaled copy, never both
+    entrywise = (
+        functools.partial(_abs_sum, scaled, unit) if owned else functools.partial(_entrywise_sum, dense)
     )
+    return _assemble(values, rank, shape, norm_21, entrywise, what, "svd" if gram is None else "gram")

@@ -71,10 +71,14 @@ def weights_sha256(weights: TransformerWeights | Checkpoint) -> str:
     if cached is not None and cached[0] is weights:
         return cached[1]
     digest = hashlib.sha256(f"{weights.num_layers} {weights.hidden_size} {weights.num_heads}".encode())
-    for layer in weights.layers() if callable(weights.layers) else weights.layers:
+    import numpy as np
+
+    # a checkpoint's layers at their stored width, each matrix upcast alone (memory: one float64 matrix)
+    for layer in weights.stored_layers() if callable(weights.layers) else weights.layers:
         for name, array in layer.items():
             digest.update(f"{name} {array.shape}".encode())
-            digest.update(array.astype("<f8", copy=False).tobytes())
+            digest.update(np.ascontiguousarray(array, dtype="<f8"))  # its float64 bytes, in C order
+        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
     _hashes[id(weights)] = (weights, digest.hexdigest())
     return digest.hexdigest()
 

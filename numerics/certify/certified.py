@@ -89,8 +89,9 @@ def certify_matrix(
             enclosure = certify_product(matrix.left, matrix.right, factorizations)
             norm_21 = norm_21_product(matrix.left, matrix.right)
         else:
-            enclosure = certify_dense(matrix.left)
-            norm_21 = norm_21_dense(matrix.left)
+            dense = matrix.dense()  # a gated M_in's two column blocks side by side
+            enclosure = certify_dense(dense)
+            norm_21 = norm_21_dense(dense)
     except CertificationFailed as error:
         raise CertificationFailed(f"matrix {matrix.label}: {error}") from None
     return CertifiedMatrix(

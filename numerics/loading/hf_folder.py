@@ -1,4 +1,4 @@
-"""Read a Hugging Face checkpoint: its ``config.json`` and the tensors of a weights file, as float64 arrays.
+"""Read a Hugging Face checkpoint: its ``config.json`` and the tensors of a weights file, as float arrays.
 
 Two weight formats: ``.safetensors`` (read with ``safetensors`` in its numpy flavour, no torch; bfloat16,
 which numpy lacks, is widened bit-exactly from its raw bytes) and ``pytorch_model.bin`` (needs torch).
@@ -60,10 +60,16 @@ def find_weights_file(folder: Path) -> Path | None:
 def read_safetensors(
     path: Path, wanted: Callable[[str], bool]
 ) -> tuple[dict[str, np.ndarray], tuple[str, ...]]:
-    """The tensors of ``path`` whose names satisfy ``wanted``, upcast exactly to float64; all tensor names."""
+    """The tensors of ``path`` whose names satisfy ``wanted`` at their stored width (float16, float32 or
+    float64; bfloat16 widened exactly to float32), and all tensor names. The caller upcasts to float64 one
+    matrix at a time (:func:`numerics.loading.stream.read_layer`), so a whole layer is never held twice.
+    Each tensor is copied out under its own mapping of the file: the mapped pages of the tensors read before
+    it are released, so memory holds the arrays read plus one tensor's file pages (one mapping for all would
+    keep every page read resident until the end, doubling the layer)."""
     from safetensors import SafetensorError, safe_open
 
     tensors = {}
+    selected: list[tuple[str, str]] = []
     try:
         with safe_open(str(path), framework="numpy") as handle:
             names = tuple(handle.keys())
@@ -84,8 +90,13 @@ def read_safetensors(
                         f"{path}: tensor {name} has shape {tuple(shape)}, over {MAX_MATRIX_BYTES >> 30} GiB "
                         "in float64; no encoder's projection is that large"
                     )
-                array = _read_bf16(path, name) if dtype == "BF16" else handle.get_tensor(name)
-                tensors[name] = np.asarray(array, dtype=np.float64)
+                selected.append((name, dtype))
+        for name, dtype in selected:
+            if dtype == "BF16":
+                tensors[name] = _read_bf16(path, name)
+                continue
+            with safe_open(str(path), framework="numpy") as handle:
+                tensors[name] = np.asarray(handle.get_tensor(name))
     except SafetensorError as error:
         raise CheckpointError(
             f"{path} is not a valid safetensors file (truncated or corrupt?): {error}"

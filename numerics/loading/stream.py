@@ -3,14 +3,17 @@
 :func:`open_tensors` identifies the family (:func:`numerics.loading.families.detect`), checks that every
 layer 0..L-1 has all its projections, reads layer 0 for the sizes N, F and K d_h, checks them against
 the config, and settles the number of heads. :meth:`Checkpoint.layers` then yields validated
-:class:`LayerWeights` one layer at a time (memory-mapped files stay on disk until a layer is asked for);
-:meth:`Checkpoint.weights` collects them into :class:`TransformerWeights`.
+:class:`LayerWeights` one layer at a time (memory-mapped files stay on disk until a layer is asked for),
+float64, or at their stored width (:meth:`Checkpoint.stored_layers`, for users that upcast one matrix at a
+time); :meth:`Checkpoint.weights` collects the float64 layers into :class:`TransformerWeights`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+
+import numpy as np
 
 from numerics.loading.coverage import Coverage
 from numerics.loading.families import (
@@ -51,16 +54,31 @@ class Checkpoint:
 
     def layer(self, index: int) -> LayerWeights:
         """Layer ``index``, read now, float64, validated (shapes, finiteness)."""
+        return self._validated(index, stored=False)
+
+    def stored_layer(self, index: int) -> LayerWeights:
+        """Layer ``index`` at its stored width (e.g. float16: a quarter of float64's memory), validated.
+
+        Its users upcast one matrix at a time (:func:`numerics.spectrum.spectrum` does), so memory holds the
+        stored layer plus one float64 matrix rather than the whole layer in float64.
+        """
+        return self._validated(index, stored=True)
+
+    def _validated(self, index: int, *, stored: bool) -> LayerWeights:
         layer = read_layer(
-            self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self.source
+            self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self.source, stored=stored
         )
         kv_width = self.num_kv_heads * self.head_dim
-        check_layer(index, layer, self.hidden_size, kv_width, self.ffn_size, self.source)
+        check_layer(index, layer, self.hidden_size, kv_width, self.ffn_size, self.source, stored=stored)
         return layer
 
     def layers(self) -> Iterator[LayerWeights]:
-        """The layers in order, each read when the iterator reaches it."""
+        """The layers in order, float64, each read when the iterator reaches it."""
         return (self.layer(index) for index in range(self.num_layers))
+
+    def stored_layers(self) -> Iterator[LayerWeights]:
+        """The layers in order at their stored width (:meth:`stored_layer`), each read when reached."""
+        return (self.stored_layer(index) for index in range(self.num_layers))
 
     def weights(self) -> TransformerWeights:
         """Every layer in memory, as :class:`TransformerWeights`."""
@@ -75,8 +93,9 @@ class Checkpoint:
         )
 
     def coverage(self) -> tuple[Coverage, ...]:
-        """The family's coverage records, its weight-dependent values computed layer by layer."""
-        return family_coverage(self.family, self.layers(), self.num_heads, self.num_kv_heads)
+        """The family's coverage records, its weight-dependent values computed layer by layer (stored width,
+        each matrix upcast when used)."""
+        return family_coverage(self.family, self.stored_layers(), self.num_heads, self.num_kv_heads)
 
 
 def read_layer(
@@ -87,13 +106,19 @@ def read_layer(
     sizes: Sizes,
     index: int,
     where: str,
+    *,
+    stored: bool = False,
 ) -> LayerWeights:
-    """One layer's tensors as read-only float64 arrays, assembled by the family adapter (unvalidated)."""
+    """One layer's tensors as read-only float64 arrays (with ``stored``: at their stored width), assembled
+    by the family adapter (unvalidated). The upcast replaces one tensor at a time, so at most one tensor
+    is held at both widths."""
     names = scheme.names(prefix, index)
     arrays = tensors.read(names.values())
     for name in names.values():
         if arrays[name].ndim != 2:
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
+        if not stored:
+            arrays[name] = np.asarray(arrays[name], dtype=np.float64)
     layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
     for _, array in layer.items():
         array.setflags(write=False)
@@ -131,7 +156,7 @@ def open_tensors(
         for role, name in scheme.names(prefix, index).items():
             if name not in present:
                 raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
-    first = read_layer(family, scheme, prefix, tensors, sizes, 0, where)
+    first = read_layer(family, scheme, prefix, tensors, sizes, 0, where, stored=True)  # only its shapes
     found_sizes = {
         "num_layers": max(indices) + 1,
         "hidden_size": int(first.wq.shape[1]),

@@ -1,9 +1,11 @@
-"""Where a checkpoint's tensors come from, read a few at a time as float64: files, shards, or memory.
+"""Where a checkpoint's tensors come from, read a few at a time as exact float arrays: files, shards, memory.
 
 A :class:`TensorSource` lists its tensor names and reads the ones asked for. Safetensors files (one, or
 the shards of a ``model.safetensors.index.json``) are memory-mapped and read per tensor, so a caller that
 asks for one layer at a time never holds more than that layer; a mapping (a state dict, the tensors of a
-``pytorch_model.bin`` or an ONNX export) is read from memory. Float16/bfloat16/float32 are upcast exactly.
+``pytorch_model.bin`` or an ONNX export) is read from memory, upcast to float64. Safetensors tensors keep
+their stored width (float16, float32, float64; bfloat16 as float32, exactly): the upcast to float64 is done
+one matrix at a time by whoever needs it (:mod:`numerics.loading.stream`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ BIN_SHARD_INDEX = "pytorch_model.bin.index.json"
 
 
 class TensorSource(Protocol):
-    """Tensor names, and float64 arrays of the ones asked for."""
+    """Tensor names, and exact float arrays (float16, float32 or float64) of the ones asked for."""
 
     @property
     def names(self) -> tuple[str, ...]: ...

@@ -22,7 +22,11 @@ PROJECTIONS = ("wq", "wk", "wv", "wo", "w_in", "w_out")
 
 @dataclass(frozen=True, eq=False)
 class LayerWeights:
-    """The six projection weights of one encoder layer, float64, ``nn.Linear`` layout (out x in)."""
+    """The six projection weights of one encoder layer, ``nn.Linear`` layout (out x in).
+
+    float64, except a layer read at its stored width (:meth:`numerics.loading.stream.Checkpoint.stored_layer`:
+    float16, float32 or float64 as saved), which its users upcast one matrix at a time.
+    """
 
     wq: np.ndarray
     wk: np.ndarray
@@ -115,8 +119,11 @@ def check_sizes(n: int, h: int, k: int, f: int, source: str) -> None:
         )
 
 
-def check_layer(index: int, layer: LayerWeights, n: int, kv_width: int, f: int, source: str) -> None:
-    """Every array of a layer is a finite float64 matrix of its expected shape (``kv_width`` = K d_h)."""
+def check_layer(
+    index: int, layer: LayerWeights, n: int, kv_width: int, f: int, source: str, *, stored: bool = False
+) -> None:
+    """Every array of a layer is a finite float64 matrix of its expected shape (``kv_width`` = K d_h);
+    with ``stored`` any float width (a layer at its stored width) is accepted."""
     where = f"in {source}"
     expected = {
         "wq": (n, n),
@@ -128,7 +135,9 @@ def check_layer(index: int, layer: LayerWeights, n: int, kv_width: int, f: int, 
         "w_gate": (f, n),
     }
     for name, array in layer.items():
-        if not isinstance(array, np.ndarray) or array.dtype != np.float64:
+        if not isinstance(array, np.ndarray) or not (
+            array.dtype == np.float64 or (stored and array.dtype.kind == "f")
+        ):
             raise InvalidArgument(f"layer {index} {name} {where} must be a float64 numpy array")
         if array.shape != expected[name]:
             raise InvalidArgument(

@@ -22,6 +22,7 @@ from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
 from numerics.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
 from numerics.safe_io import os_problem
+from numerics.spectrum import linalg_for
 from numerics.workers import default_jobs
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
@@ -93,6 +94,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="singular values of large dense matrices from their Gram matrix where an a posteriori bound "
         "decides the rank and every S_p to relative 1e-8, the SVD elsewhere (JSON svd_path says which); "
         "faster, but the last digits differ from the default path's",
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        help="compute the spectra with torch in float64 on this device (needs torch; default: numpy's "
+        "LAPACK); the last digits may differ from numpy's, and the output names the backend",
     )
     parser.add_argument(
         "--certify",
@@ -234,6 +241,9 @@ def run(args: argparse.Namespace) -> int:
     if args.parquet is not None:
         require("pyarrow", "analysis")
         parquet_path = check_target("--parquet", args.parquet, force=args.force, inputs=inputs)
+    linalg = linalg_for(args.device)  # a missing torch or CUDA fails now, in one line
+    if args.device is not None and args.fast_svd:
+        raise InvalidArgument("--fast-svd runs numpy's eigensolver; use it without --device")
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
@@ -246,11 +256,14 @@ def run(args: argparse.Namespace) -> int:
         fast_svd=args.fast_svd,
         entrywise_norms=rows_wanted,
         continuous=rows_wanted,
+        device=args.device,
     )
     payload = report_json(report, args.model) if rows_wanted else {}
+    payload["spectra_backend"] = linalg.name
     coverage = checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
-    text = "\n".join([format_table(report, args.model), "", *coverage_lines(coverage)])
+    backend = [f"spectra computed by {linalg.name}"] if args.device is not None else []
+    text = "\n".join([format_table(report, args.model), *backend, "", *coverage_lines(coverage)])
     if args.json:  # only the JSON shows the run block: its content hash reads every weight a second time
         payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
     if args.certify:

@@ -126,5 +126,7 @@ def test_swiglu_enters_as_stacked_gate_and_up_then_down(tiny_models):
     weights = load_weights(tiny_models("llama").folder)
     layer = weights.layers[0]
     m_in, m_out = (m for m in extract_matrices(weights) if m.layer == 0 and m.head == -1)
-    assert np.array_equal(m_in.left, np.vstack((layer.w_gate, layer.w_in)).T)
+    assert np.array_equal(m_in.dense(), np.vstack((layer.w_gate, layer.w_in)).T)
     assert np.array_equal(m_out.left, layer.w_out.T) and m_in.shape == (32, 96)
+    # kept as its two column blocks (views of the layer), never concatenated
+    assert np.shares_memory(m_in.left, layer.w_gate) and np.shares_memory(m_in.second_block, layer.w_in)

@@ -122,4 +122,5 @@ def family_coverage(
     for layer in layers:
         for name, value in family.measures(layer, num_heads, kv_heads).items():
             maxima[name] = max(value, maxima.get(name, value))
+        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
     return family.coverage(maxima)

@@ -1,0 +1,141 @@
+"""Memory of the streamed spectra: a gated M_in is never concatenated, a narrow matrix is upcast once, and a
+layer is read at its stored width; the block path gives the concatenation's spectrum.
+
+The memory guards use tracemalloc (numpy reports its array allocations to it; LAPACK's internal working
+copy is not traced) on small shapes, against budgets computed from the shapes: the old path (concatenate
+gate and up, then a scaled copy of that) exceeds them.
+"""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numerics.loading import load_weights
+from numerics.loading.checkpoint import open_checkpoint
+from numerics.matrices import NamedMatrix, layer_matrices
+from numerics.proxies import proxies
+from numerics.spectrum import spectrum
+from theory.errors import InvalidArgument
+from theory.proxy import MatrixKind
+
+UNIT_ROUNDOFF = 2.0**-53
+LLAMA_MODULES = {
+    "self_attn.q_proj": ("N", "N"),
+    "self_attn.k_proj": ("N", "N"),
+    "self_attn.v_proj": ("N", "N"),
+    "self_attn.o_proj": ("N", "N"),
+    "mlp.gate_proj": ("F", "N"),
+    "mlp.up_proj": ("F", "N"),
+    "mlp.down_proj": ("N", "F"),
+}
+
+
+def write_llama(folder: Path, dtype: type, hidden: int = 16, ffn: int = 40, layers: int = 2) -> Path:
+    """A LLaMA checkpoint of random weights stored as ``dtype`` (safetensors, numpy only)."""
+    safetensors = pytest.importorskip("safetensors.numpy", reason="writing safetensors needs safetensors")
+    rng = np.random.default_rng(7)
+    size = {"N": hidden, "F": ffn}
+    with np.errstate(under="ignore"):  # float16 rounds a few tiny draws to subnormals
+        tensors = {
+            f"model.layers.{i}.{module}.weight": (
+                rng.standard_normal((size[rows], size[cols])) / np.sqrt(size[cols])
+            ).astype(dtype)
+            for i in range(layers)
+            for module, (rows, cols) in LLAMA_MODULES.items()
+        }
+    folder.mkdir()
+    safetensors.save_file(tensors, str(folder / "model.safetensors"))
+    config = {
+        "model_type": "llama",
+        "num_hidden_layers": layers,
+        "hidden_size": hidden,
+        "intermediate_size": ffn,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    return folder
+
+
+def traced_peak(function, *args, **kwargs) -> int:
+    """Peak bytes numpy (and Python) allocated while ``function`` ran."""
+    tracemalloc.start()
+    try:
+        function(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_gated_m_in_spectrum_never_holds_the_concatenation():
+    rows, cols = 512, 64  # gate and up: F x N, F >> N (as in LLaMA: 11008 x 4096)
+    rng = np.random.default_rng(0)
+    gate, up = (rng.standard_normal((rows, cols), dtype=np.float32) for _ in range(2))
+    matrix = NamedMatrix(0, -1, MatrixKind.M_IN, gate.T, second_block=up.T)
+    block = rows * cols * 8  # one block in float64
+    factors = 2 * cols * cols * 8  # the two triangular factors, then their stack
+    budget = 2 * block + 2 * factors + 64 * 1024  # a block, numpy's QR copy of it, factors, small arrays
+    concatenation_and_its_scaled_copy = 2 * (2 * block)  # what the old path allocated
+    assert budget < concatenation_and_its_scaled_copy  # the guard can fail
+    assert traced_peak(spectrum, matrix) <= budget
+
+
+def test_narrow_dense_matrix_is_upcast_once_and_scaled_in_place():
+    matrix = np.random.default_rng(1).standard_normal((256, 1024), dtype=np.float32)
+    upcast = matrix.size * 8
+    budget = upcast + upcast // 8 + 64 * 1024  # the float64 copy, the finiteness mask, small arrays
+    assert budget < 2 * upcast  # a second float64 copy (an out-of-place scaling) fails the guard
+    assert traced_peak(spectrum, matrix) <= budget
+
+
+def planted(rows: int, cols: int, values: np.ndarray, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    left = np.linalg.qr(rng.standard_normal((rows, values.size)))[0]
+    right = np.linalg.qr(rng.standard_normal((cols, values.size)))[0]
+    return (left * values) @ right.T
+
+
+def test_block_spectrum_is_the_concatenations_within_the_svd_backward_error():
+    n, f = 24, 40
+    whole = planted(n, 2 * f, np.geomspace(3.0, 1e-7, n), seed=2)  # small values: the hard case
+    gate_t, up_t = whole[:, :f], whole[:, f:]
+    blocks = spectrum(NamedMatrix(0, -1, MatrixKind.M_IN, gate_t, second_block=up_t))
+    dense = spectrum(NamedMatrix(0, -1, MatrixKind.M_IN, whole))
+    # both are exact for a perturbation of norm <= max(rows, cols) u sigma_1 (backward stable), so by
+    # Weyl's inequality they differ by at most twice that
+    tolerance = 2 * max(whole.shape) * UNIT_ROUNDOFF * dense.spectral_norm
+    assert blocks.shape == dense.shape == (n, 2 * f) and blocks.rank == dense.rank == n
+    assert np.max(np.abs(blocks.singular_values - dense.singular_values)) <= tolerance
+    assert blocks.singular_values[-1] == pytest.approx(1e-7, rel=1e-6)  # relative accuracy kept
+    assert blocks.norm_21 == pytest.approx(dense.norm_21, rel=1e-13)
+    assert blocks.norm_11 == pytest.approx(dense.norm_11, rel=1e-13)
+
+
+def test_block_spectrum_names_a_non_finite_block():
+    gate_t = np.ones((4, 6))
+    up_t = np.ones((4, 6))
+    up_t[1, 2] = np.nan
+    with pytest.raises(InvalidArgument, match=r"L0\.M_in has 1 NaN or infinite"):
+        spectrum(NamedMatrix(0, -1, MatrixKind.M_IN, gate_t, second_block=up_t))
+
+
+def test_stored_layer_keeps_the_checkpoint_width_and_bounds_match_the_float64_path(tmp_path):
+    folder = write_llama(tmp_path / "llama16", np.float16)
+    checkpoint = open_checkpoint(str(folder))
+    stored, upcast = checkpoint.stored_layer(1), checkpoint.layer(1)
+    assert stored.w_gate is not None and upcast.w_gate is not None
+    assert stored.w_gate.dtype == np.float16 and upcast.w_gate.dtype == np.float64
+    assert np.array_equal(stored.w_gate.astype(np.float64), upcast.w_gate)  # exact upcast
+    m_in = next(m for m in layer_matrices(1, stored, 4, 4) if m.kind is MatrixKind.M_IN)
+    assert m_in.second_block is not None and np.shares_memory(m_in.second_block, stored.w_in)
+    streamed = proxies(checkpoint, jobs=1)
+    whole = proxies(load_weights(str(folder)))  # float64 layers in memory: scaled copies, not in place
+    assert (streamed.ours, streamed.edelman) == (whole.ours, whole.edelman)
+    assert [r.spectrum.singular_values.tolist() for r in streamed.matrices] == [
+        r.spectrum.singular_values.tolist() for r in whole.matrices
+    ]
