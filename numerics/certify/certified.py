@@ -26,6 +26,13 @@ from typing import TYPE_CHECKING
 
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
+from numerics.certify.fast import (
+    certify_dense_fast,
+    certify_product_fast,
+    norm_21_dense_fast,
+    norm_21_product_fast,
+)
+from numerics.certify.float_bounds import FastPathUnavailable
 from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
@@ -54,15 +61,26 @@ if TYPE_CHECKING:
     from flint import arb
 
 
+FLOAT_PATH = "float-bounds"
+"""Certificate path: products formed in float64 with rigorous error bounds (:mod:`numerics.certify.fast`)."""
+ARB_PATH = "arb"
+"""Certificate path: products formed in arb (:mod:`numerics.certify.enclosure`, :mod:`~.thin`)."""
+AUTO_PATH = "auto"
+"""The float-bounds path, falling back per matrix to arb (see :func:`certify_matrix`)."""
+PATHS = (AUTO_PATH, FLOAT_PATH, ARB_PATH)
+
+
 @dataclass(frozen=True, eq=False)
 class CertifiedMatrix:
-    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm."""
+    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm;
+    ``path`` is the certificate path that produced them (FLOAT_PATH or ARB_PATH)."""
 
     matrix: NamedMatrix
     enclosure: SingularValueEnclosure
     rank: RankInterval
     exact_rank: RankInterval
     norm_21: arb
+    path: str = ARB_PATH
 
     @property
     def spectral_norm(self) -> arb:
@@ -77,14 +95,37 @@ class CertifiedMatrix:
 
 
 def certify_matrix(
-    matrix: NamedMatrix, factorizations: tuple[Factorization, Factorization] | None = None
+    matrix: NamedMatrix,
+    factorizations: tuple[Factorization, Factorization] | None = None,
+    *,
+    path: str = AUTO_PATH,
 ) -> CertifiedMatrix:
     """Certify one named matrix (a thin product through its core, a dense one through its SVD).
 
-    ``factorizations`` are optional precomputed QR factors of a product's two factors. Errors are
-    re-raised with the matrix label.
+    ``path``: FLOAT_PATH (products bounded in floating point, :mod:`numerics.certify.fast`), ARB_PATH
+    (products in arb), or AUTO_PATH: the float path, unless it does not apply to the input (exponent
+    range), is loose (:mod:`numerics.certify.fast`) or leaves the authors' numerical rank undecided; then
+    the arb path. Both are rigorous; the choice only trades time for width. ``factorizations`` are
+    optional precomputed QR factors of a product's two factors. Errors are re-raised with the matrix label.
     """
+    if path not in PATHS:
+        raise InvalidArgument(f"path={path!r} is not one of {', '.join(PATHS)}")
     try:
+        if path != ARB_PATH:
+            try:
+                if matrix.right is not None:
+                    fast = certify_product_fast(matrix.left, matrix.right, factorizations)
+                    fast_norm = norm_21_product_fast(matrix.left, matrix.right)
+                else:
+                    fast = certify_dense_fast(matrix.left)
+                    fast_norm = norm_21_dense_fast(matrix.left)
+                numerical = certified_numerical_rank(fast.enclosure)
+                if path == FLOAT_PATH or not (fast.loose or not numerical.decided):
+                    exact = certified_rank(fast.enclosure)
+                    return CertifiedMatrix(matrix, fast.enclosure, numerical, exact, fast_norm, FLOAT_PATH)
+            except FastPathUnavailable:
+                if path == FLOAT_PATH:
+                    raise
         if matrix.right is not None:
             enclosure = certify_product(matrix.left, matrix.right, factorizations)
             norm_21 = norm_21_product(matrix.left, matrix.right)
@@ -94,7 +135,7 @@ def certify_matrix(
     except CertificationFailed as error:
         raise CertificationFailed(f"matrix {matrix.label}: {error}") from None
     return CertifiedMatrix(
-        matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21
+        matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21, ARB_PATH
     )
 
 
@@ -206,7 +247,9 @@ def _post_hoc_minimum(
     return minimum, tuple(p for p, v in zip(points, values, strict=True) if v.lower() <= top)
 
 
-def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False) -> list[CertifiedMatrix]:
+def certify_matrices(
+    weights: TransformerWeights, *, show_progress: bool = False, path: str = AUTO_PATH
+) -> list[CertifiedMatrix]:
     """Every matrix of the bound (:func:`numerics.matrices.extract_matrices`) certified, in that order.
 
     The QR factors of all per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
@@ -217,21 +260,22 @@ def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False
     products = [x for x in matrices if x.right is not None]
     qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
     factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-    return [certify_matrix(matrix, factorizations.get(id(matrix))) for matrix in items]
+    return [certify_matrix(matrix, factorizations.get(id(matrix)), path=path) for matrix in items]
 
 
 def certify_proxies(
-    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True
+    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True, path: str = AUTO_PATH
 ) -> CertifiedProxies:
     """Both BERT proxies of ``weights`` (docs: proxies) as certified balls.
 
     ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix (float64 SVD or QR plus a few
-    arb matrix products); see ``benchmarks/certify_speed.py``.
+    BLAS products with rigorous error bounds, or arb products on the ``path`` of :func:`certify_matrix`);
+    see ``benchmarks/certify_speed.py``.
     """
     if m is None:
         m = grid_size(weights.num_layers, weights.hidden_size)
     points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
-    certified = certify_matrices(weights, show_progress=show_progress)
+    certified = certify_matrices(weights, show_progress=show_progress, path=path)
     with flint_context():
         return _compose(weights, m, points, certified)
 

@@ -1,0 +1,262 @@
+"""Rigorous bounds on floating-point matrix products: what a certificate needs, at BLAS speed.
+
+Model (provenance ``standard``): IEEE 754 binary64, round to nearest, gradual underflow; a BLAS or numpy
+reduction evaluates every entry of a product or sum with +, x and fused multiply-add in *some* order (the
+order is not known, so only order-independent bounds are used). With u = 2^-53 and eta = 2^-1074 (the
+smallest subnormal), every rounding satisfies fl(z) = z (1 + d) + h, |d| <= u, |h| <= eta / 2, and an
+addition or subtraction that underflows is exact (Higham, *Accuracy and Stability of Numerical
+Algorithms*, 2nd ed., Thm 2.2 and §2.1).
+
+(B1) Dot products and sums, any order, with or without FMA: each term passes through at most n roundings
+     (Higham, Lemma 3.1 and eq. (3.5) with gamma_n = n u / (1 - n u), n u < 1; Rump, "Error estimation
+     of floating-point summation and dot product", BIT 52 (2012) for the order independence), and the
+     at most n underflow terms eta / 2 are amplified by at most (1 + u)^n <= 2 (n u <= 1/2), so
+     |fl(x^T y) - x^T y| <= gamma_n |x|^T |y| + n eta.  For a matrix product: |fl(AB) - AB| <=
+     gamma_k |A| |B| + k eta entrywise (Higham eq. (3.13)), k the inner dimension.
+(B2) Error-free splitting (Ozaki, Ogita, Oishi, Rump, "Error-free transformations of matrix
+     multiplication by using fast routines of matrix multiplication and its applications", Numer.
+     Algorithms 59 (2012)): cut each row of A to its leading b bits below 2^{e_i} > max_j |A_ij| and each
+     column of B likewise below 2^{g_l}. The cut parts are integers below 2^b times 2^{e_i - b} and
+     2^{g_l - b}, so every partial sum of A_hi B_hi, in any order, is an integer below k 2^{2b} <= 2^53
+     times 2^{e_i + g_l - 2b}: representable, hence computed exactly, as long as that unit is >= eta and
+     k 2^{e_i + g_l} < 2^1023 (checked; otherwise :class:`FastPathUnavailable`). The remainders A - A_hi,
+     B - B_hi are exact too (the bits of A below the cut) and 2^b times smaller, so the two products that
+     carry them contribute bounds (B1) about 2^-20 of the a priori bound of AB itself.
+(B3) Frobenius norms: ||C||_F^2 = sum c_ij^2 is a dot product, so (B1) encloses it; the triangle
+     inequality and || |X| |Y| ||_F <= ||X||_F ||Y||_F (Horn & Johnson, *Matrix Analysis*, 2nd ed., §5.6)
+     turn entrywise bounds into norm bounds.
+
+All scalars are combined in arb (exact conversion of every float), so only the matrix work is in floats.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import numpy as np
+
+from numerics.gram import UNIT_ROUNDOFF
+from theory.errors import CertificationFailed
+
+if TYPE_CHECKING:
+    from flint import arb
+
+ETA = 2.0**-1074
+"""The smallest positive subnormal binary64 number (the underflow unit of (B1))."""
+SIGNIFICAND_BITS = 53
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def underflow_accounted(function: F) -> F:
+    """Run ``function`` with numpy's underflow, overflow and invalid signals off: the bounds account for
+    gradual underflow (the eta terms), and every result is checked finite (else FastPathUnavailable)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+            return function(*args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+class FastPathUnavailable(CertificationFailed):
+    """The float-bound certificate does not apply to this input (exponent range, non-finite values);
+    the caller certifies the matrix in arb instead."""
+
+
+def gamma(n: int) -> arb:
+    """A ball containing gamma_n = n u / (1 - n u) (Higham, Lemma 3.1; provenance ``standard``); n u <= 1/2.
+
+    >>> float(gamma(2).upper().mid()) > 2 * 2.0**-53
+    True
+    """
+    from flint import arb
+
+    if not 2 * n * UNIT_ROUNDOFF <= 1:
+        raise FastPathUnavailable(f"gamma_{n} needs n u <= 1/2; {n} terms are too many")
+    nu = arb(n) * arb(UNIT_ROUNDOFF)
+    return nu / (1 - nu)
+
+
+@underflow_accounted
+def square_sum(values: np.ndarray) -> arb:
+    """A ball containing sum_i x_i^2 over every entry of ``values`` ((B1) with x = y, (B3)).
+
+    >>> square_sum(np.array([3.0, 4.0])).contains(25)
+    True
+    """
+    from flint import arb
+
+    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    if not flat.size:
+        return arb(0)
+    computed = float(np.dot(flat, flat))
+    if not math.isfinite(computed):
+        raise FastPathUnavailable("a sum of squares overflows float64")
+    g, n = gamma(flat.size), flat.size
+    # |computed - s| <= g s + n eta, s >= 0: s in [(computed - n eta) / (1 + g), (computed + n eta) / (1 - g)]
+    low = ((arb(computed) - n * arb(ETA)) / (1 + g)).lower()
+    high = ((arb(computed) + n * arb(ETA)) / (1 - g)).upper()
+    return (low if low > 0 else arb(0)).union(high).nonnegative_part()
+
+
+def norm_upper(values: np.ndarray) -> arb:
+    """An exact arb number >= ||values||_F (upper end of sqrt of :func:`square_sum`)."""
+    return square_sum(values).sqrt().upper()
+
+
+@underflow_accounted
+def split(matrix: np.ndarray, axis: int, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(high, low, e): ``matrix`` = high + low exactly, high cut to ``bits`` bits below 2^e (e per row for
+    axis=1, per column for axis=0, 2^e > the row's / column's largest |entry|; e = 0 for a zero line).
+
+    The cut is trunc(x 2^{bits - e}) 2^{e - bits} (scalings by powers of 2, exact where they matter: an
+    entry below the unit 2^{e - bits} truncates to 0 whatever its scaled rounding); low = x - high
+    consists of the bits of x below the cut, representable, so computed exactly (step (B2)).
+
+    >>> high, low, e = split(np.array([[1.75, 0.3]]), axis=1, bits=2)
+    >>> high.tolist(), bool((high + low == [[1.75, 0.3]]).all()), e.ravel().tolist()
+    ([[1.5, 0.0]], True, [1])
+    """
+    peak = np.max(np.abs(matrix), axis=axis, keepdims=True)
+    _, exponent = np.frexp(peak)
+    shift = bits - exponent
+    high = np.ldexp(np.trunc(np.ldexp(matrix, shift)), -shift)
+    return high, matrix - high, exponent
+
+
+def _exponent_range(exponents: np.ndarray, matrix: np.ndarray, axis: int) -> tuple[int, int]:
+    """(min, max) of the exponents over the nonzero lines of ``matrix`` ((0, 0) when all are zero)."""
+    nonzero = np.any(matrix != 0, axis=axis, keepdims=True)
+    used = exponents[nonzero]
+    return (int(used.min()), int(used.max())) if used.size else (0, 0)
+
+
+@underflow_accounted
+def split_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
+    """(exact, rest, bound) with left @ right = exact + rest_exact, ``exact`` computed without error
+    (B2), ``rest`` the float value of left_lo @ right + left_hi @ right_lo (one rounding to combine) and
+    ``bound`` >= ||rest - rest_exact||_F (B1, B3). Raises FastPathUnavailable outside (B2)'s range.
+    """
+    from flint import arb
+
+    k = left.shape[1]
+    bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(k, 2)))) // 2
+    l_hi, l_lo, e = split(left, axis=1, bits=bits)
+    r_hi, r_lo, g = split(right, axis=0, bits=bits)
+    e_min, e_max = _exponent_range(e, l_hi, axis=1)
+    g_min, g_max = _exponent_range(g, r_hi, axis=0)
+    if e_min + g_min - 2 * bits < -1074 or e_max + g_max + math.ceil(math.log2(max(k, 2))) >= 1023:
+        raise FastPathUnavailable(
+            "the entries span too many binary orders for an error-free split product (underflow or overflow)"
+        )
+    exact = l_hi @ r_hi
+    lower_part, upper_part = l_lo @ right, l_hi @ r_lo
+    rest = lower_part + upper_part
+    if not (np.isfinite(exact).all() and np.isfinite(rest).all()):
+        raise FastPathUnavailable("a split product overflows float64")
+    g_k, cells = gamma(k), rest.size
+    # (B1) on both products, u |rest| for their sum, (B3) for the norms
+    bound = (
+        g_k * (norm_upper(l_lo) * norm_upper(right) + norm_upper(l_hi) * norm_upper(r_lo))
+        + 2 * k * arb(ETA) * arb(cells).sqrt()
+        + arb(UNIT_ROUNDOFF) * norm_upper(rest)
+    )
+    return exact, rest, bound.upper()
+
+
+@underflow_accounted
+def residual_bound(target: np.ndarray, left: np.ndarray, right: np.ndarray) -> tuple[arb, float]:
+    """(bound, estimate): an exact arb number >= ||T - L R||_F for the float matrices T, L, R (L R the
+    exact product), and the float ||fl(T - L R)||_F it came from (for the fallback policy only).
+
+    T - L R = (T - exact) - rest_exact with exact and rest from :func:`split_product`; the two
+    subtractions are rounded once each (|error| <= u |result|), so
+    ||T - L R||_F <= (1 + u) ||R^||_F + u ||T - exact||_F + ||rest - rest_exact||_F, R^ the computed residual.
+
+    >>> q = np.array([[0.6, -0.8], [0.8, 0.6]])
+    >>> bound, estimate = residual_bound(np.eye(2), q.T, q)   # ||I - Q^T Q||_F: tiny but rigorous
+    >>> 0 <= estimate <= float(bound) < 1e-14
+    True
+    """
+    from flint import arb
+
+    exact, rest, rest_bound = split_product(left, right)
+    first = target - exact
+    residual = first - rest
+    if not np.isfinite(residual).all():
+        raise FastPathUnavailable("a residual overflows float64")
+    computed = norm_upper(residual)
+    bound = (1 + arb(UNIT_ROUNDOFF)) * computed + arb(UNIT_ROUNDOFF) * norm_upper(first) + rest_bound
+    return bound.upper(), float(np.linalg.norm(residual))
+
+
+@underflow_accounted
+def safe_upper(computed: np.ndarray, roundings: int) -> np.ndarray:
+    """Floats >= the exact values of nonnegative quantities that were computed from exact nonnegative
+    inputs by + and x with at most ``roundings`` roundings per term: 2 computed + 2 roundings eta.
+
+    By (B1) without cancellation, exact <= (computed + K eta) / (1 - gamma_K) <= (computed + K eta)
+    (1 + 2 gamma_K) for gamma_K <= 1/2; the float 2 c + 2 K eta is exact up to one rounding, so it is
+    >= (c + K eta) 2 (1 - u) - eta / 2 >= (c + K eta)(1 + 2 gamma_K) whenever gamma_K <= 1/5 (checked).
+    Used for radii only: a factor 2 on an error term is harmless.
+    """
+    if not 5 * float(gamma(roundings).upper().mid()) <= 1:
+        raise FastPathUnavailable(f"{roundings} roundings are too many for a safe upper bound")
+    return 2 * computed + 2 * roundings * ETA
+
+
+@underflow_accounted
+def sum_of_square_roots(center: np.ndarray, radius: np.ndarray) -> arb:
+    """A ball containing sum_j sqrt(q_j) for all reals q_j >= 0 with |q_j - center_j| <= radius_j.
+
+    Vectorised in floats, then one conversion: a subtraction/addition, a square root (correctly rounded)
+    and the sum of n nonnegative terms each change a value by a factor within [1 - u, 1 + u], resp.
+    [1 - gamma_n, 1 + gamma_n] ((B1); underflow in sums is exact, square roots never underflow), so
+    sum sqrt(max(c - r, 0)) >= computed_lo / ((1 + u)^{3/2} (1 + gamma_n)) and
+    sum sqrt(c + r) <= computed_hi / ((1 - u)^{3/2} (1 - gamma_n)).
+
+    >>> sum_of_square_roots(np.array([9.0, 16.0]), np.zeros(2)).contains(7)
+    True
+    """
+    from flint import arb
+
+    lo_terms = np.sqrt(np.maximum(center - radius, 0.0))
+    hi_terms = np.sqrt(center + radius)
+    low, high = float(lo_terms.sum()), float(hi_terms.sum())
+    if not (math.isfinite(high) and radius.shape == center.shape):
+        raise FastPathUnavailable("a sum of square roots overflows float64")
+    g, u = gamma(max(center.size, 1)), arb(UNIT_ROUNDOFF)
+    lower = (arb(low) / ((1 + u) * (1 + u).sqrt() * (1 + g))).lower()
+    upper = (arb(high) / ((1 - u) * (1 - u).sqrt() * (1 - g))).upper()
+    return lower.union(upper)
+
+
+@underflow_accounted
+def nonnegative_column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(center, radius): floats with |sum_i x_ij - center_j| <= radius_j for every column j of a
+    nonnegative float matrix. (B2) split of the columns: the high parts sum exactly in any order; the low
+    parts with (B1) and no cancellation; one rounding adds the two: radius = u |center| + safe gamma
+    sum_i low_ij (:func:`safe_upper`).
+
+    >>> center, radius = nonnegative_column_sums(np.array([[1.0, 0.5], [2.0, 0.25]]))
+    >>> center.tolist(), bool((radius < 1e-15).all())
+    ([3.0, 0.75], True)
+    """
+    rows = values.shape[0]
+    bits = SIGNIFICAND_BITS - math.ceil(math.log2(max(rows, 2)))
+    high, low, g = split(values, axis=0, bits=bits)
+    g_min, _ = _exponent_range(g, high, axis=0)
+    if g_min - bits < -1074:
+        raise FastPathUnavailable("a column's entries underflow the error-free split")
+    exact, rest = high.sum(axis=0), low.sum(axis=0)
+    center = exact + rest
+    if not np.isfinite(center).all():
+        raise FastPathUnavailable("a column sum overflows float64")
+    g_m = float(gamma(max(rows, 2)).upper().mid())
+    return center, safe_upper(UNIT_ROUNDOFF * center + g_m * rest, rows + 4)
