@@ -333,7 +333,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "certify-orthogonality-defect-dropped",
         "numerics/certify/fast.py",
-        "f_u, fu_estimate = residual_bound(identity, u.T, u)",
+        "f_u, fu_estimate = orthogonality_bound(u)",
         "f_u, fu_estimate = arb(0), 0.0",
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
     ),

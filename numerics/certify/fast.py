@@ -48,6 +48,7 @@ from numerics.certify.float_bounds import (
     gamma,
     nonnegative_column_sums,
     norm_upper,
+    orthogonality_bound,
     residual_bound,
     safe_upper,
     split_product,
@@ -126,9 +127,8 @@ def _certify_decomposition(
     unit = arb(UNIT_ROUNDOFF)
     rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
     main, main_estimate = residual_of(left, right)
-    identity = np.eye(k)
-    f_u, fu_estimate = residual_bound(identity, u.T, u)
-    f_v, fv_estimate = residual_bound(identity, vt, vt.T)
+    f_u, fu_estimate = orthogonality_bound(u)
+    f_v, fv_estimate = orthogonality_bound(vt.T)
     other = f_v if diagonal_left else f_u
     residual = (main + (1 + other).sqrt() * rounding).upper()
     core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
@@ -194,7 +194,7 @@ def _qr_certificate(factor: np.ndarray, qr: Factorization, shift: int) -> tuple[
     if not (np.isfinite(q).all() and np.isfinite(r).all()):
         raise CertificationFailed("the QR factors have NaN or infinite entries; nothing can be certified")
     error, error_estimate = residual_bound(factor, q, r)
-    defect, defect_estimate = residual_bound(np.eye(q.shape[1]), q.T, q)
+    defect, defect_estimate = orthogonality_bound(q)
     loose = _loose(error, error_estimate, float(np.linalg.norm(factor))) or _loose(
         defect, defect_estimate, math.sqrt(q.shape[1])
     )

@@ -35,6 +35,8 @@ from numerics.certify.fast import (
 from numerics.certify.float_bounds import (
     FastPathUnavailable,
     gamma,
+    gram_split_product,
+    orthogonality_bound,
     residual_bound,
     split,
     split_product,
@@ -230,6 +232,27 @@ def test_residual_bound_is_at_least_the_exact_residual(case):
         )
         assert_at_most(squared, bound * bound)
         assert estimate <= float(bound.mid()) * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_orthogonality_bound_is_at_least_the_exact_defect(seed):
+    """Q^T Q - I by the symmetric split (H^T H exact) on near-orthonormal, column-scaled and tiny factors."""
+    rng = np.random.default_rng(seed)
+    q, _ = np.linalg.qr(rng.standard_normal((20, 6)))
+    cases = [q, q * np.ldexp(1.0, rng.integers(-200, 200, size=6)), np.ldexp(q, -500), q + 1e-9]
+    with flint_context():
+        for factor in cases:
+            exact_part, _, _ = gram_split_product(factor)
+            bits = (53 - math.ceil(math.log2(factor.shape[0]))) // 2
+            high, _, _ = split(factor, axis=0, bits=bits)
+            assert exact(exact_part) == exact_product(high.T, high)
+            bound, _ = orthogonality_bound(factor)
+            gram = exact_product(factor.T, factor)
+            squared = sum(
+                ((gram[i][j] - (i == j)) ** 2 for i in range(len(gram)) for j in range(len(gram))),
+                Fraction(0),
+            )
+            assert_at_most(squared, bound * bound)
 
 
 def test_residual_bound_covers_the_rounding_inside_the_split_product():
