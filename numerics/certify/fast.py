@@ -50,6 +50,7 @@ from numerics.certify.float_bounds import (
     norm_upper,
     orthogonality_bound,
     residual_bound,
+    row_dots,
     safe_upper,
     split_product,
     sum_of_square_roots,
@@ -266,9 +267,14 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
 def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
     """A ball containing ||A B^T||_{2,1} = sum_j sqrt(b_j^T G b_j), G = A^T A, b_j the rows of B.
 
-    G^ = fl(split product) with ||G - G^||_F <= dg (:func:`split_product` plus one rounding); then
-    y = fl(B G^) and q_j = fl(sum_k y_jk b_jk), so by (B1) |b_j^T G b_j - q_j| <= dg ||b_j||^2
-    + gamma_d (|b_j|^T |G^| |b_j| + sum_k |y_jk b_jk|) + d eta (||b_j||_1 + 1).
+    No intermediate is rounded to one float matrix (a rounded G or B G would cost u |b|^T |G| |b|, up to
+    u cond(G) relative): G = G_1 + G_2 + E_G (:func:`split_product` of A^T, A; ||E_G||_F <= e_G) and
+    B G_1 = Y_1 + Y_2 + E_1 (again; ||E_1||_F <= e_1), B G_2 = fl(B G_2) + E_2 with
+    ||E_2||_F <= gamma_d ||B||_F ||G_2||_F + d eta sqrt(cells) (B1, B3). Then
+    b_j^T G b_j = sum over Y in (Y_1, Y_2, fl(B G_2)) of y_j . b_j, each enclosed by :func:`row_dots`,
+    within (e_1 + e_2) ||b_j|| + e_G ||b_j||^2 (Cauchy-Schwarz); the two additions of the three centers
+    add u (|c_1 + c_2| + |center|), and the radii are summed by :func:`safe_upper` (a square root counts
+    as one rounding).
 
     >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
     >>> norm_21_product_fast(a, b).contains(15)   # columns (3, 4) and (-6, -8)
@@ -279,17 +285,20 @@ def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
     (a, a_shift), (b, b_shift) = (power_of_two_scaled(np.asarray(x, dtype=np.float64)) for x in (left, right))
     d = a.shape[1]
     with flint_context():
-        exact, rest, rest_bound = split_product(a.T, a)
-        gram = exact + rest
-        _, dg = outward(rest_bound + arb(UNIT_ROUNDOFF) * norm_upper(gram))
-        y = b @ gram
-        quadratic = np.einsum("jk,jk->j", y, b)
-        absolute = np.abs(b)
-        g_d = outward(gamma(d))[1]
-        radius = safe_upper(
-            dg * np.einsum("jk,jk->j", b, b)
-            + g_d * (np.einsum("jk,jk->j", absolute @ np.abs(gram), absolute) + np.abs(y * b).sum(axis=1))
-            + d * ETA * (absolute.sum(axis=1) + 1),
+        g_exact, g_rest, g_bound = split_product(a.T, a)
+        y_exact, y_rest, y_bound = split_product(b, g_exact)
+        y_small = b @ g_rest
+        if not np.isfinite(y_small).all():
+            raise FastPathUnavailable("a product overflows float64")
+        small_bound = gamma(d) * norm_upper(b) * norm_upper(g_rest) + d * arb(ETA) * arb(y_small.size).sqrt()
+        _, e_g = outward(g_bound)
+        _, e_y = outward(y_bound + small_bound)
+        parts = [row_dots(y, b) for y in (y_exact, y_rest, y_small)]
+        partial = parts[0][0] + parts[1][0]
+        center = partial + parts[2][0]
+        b_squares = np.einsum("jk,jk->j", b, b)
+        radius = sum((r for _, r in parts), np.zeros_like(center)) + safe_upper(
+            UNIT_ROUNDOFF * (np.abs(partial) + np.abs(center)) + e_g * b_squares + e_y * np.sqrt(b_squares),
             2 * d + 8,
         )
-        return _unscaled((sum_of_square_roots(quadratic, radius),), a_shift + b_shift)[0]
+        return _unscaled((sum_of_square_roots(center, radius),), a_shift + b_shift)[0]

@@ -38,6 +38,7 @@ from numerics.certify.float_bounds import (
     gram_split_product,
     orthogonality_bound,
     residual_bound,
+    row_dots,
     split,
     split_product,
 )
@@ -364,6 +365,24 @@ def test_an_undecided_or_loose_float_certificate_falls_back_to_arb(monkeypatch):
     assert certify_matrix(named).path == FLOAT_PATH
     monkeypatch.setattr(certified, "certify_dense_fast", lambda matrix: type(clean)(clean.enclosure, True))
     assert certify_matrix(named).path == ARB_PATH
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_row_dots_enclose_the_exact_dot_products_under_cancellation_and_range(seed):
+    rng = np.random.default_rng(seed)
+    x = np.ldexp(rng.standard_normal((6, 16)), rng.integers(-300, 300, size=(6, 1)))
+    y = rng.standard_normal((6, 16))
+    y[0] = -x[0] * (1 + 2.0**-40)  # near-total cancellation: the dot is -sum x^2 2^-40 - sum x^2
+    y[1, :8], y[1, 8:] = x[1, 8:], -x[1, :8]  # exact cancellation to 0
+    with flint_context():
+        center, radius = row_dots(x, y)
+        for j in range(6):
+            truth = sum(
+                (Fraction(float(a)) * Fraction(float(b)) for a, b in zip(x[j], y[j], strict=True)),
+                Fraction(0),
+            )
+            assert abs(Fraction(float(center[j])) - truth) <= Fraction(float(radius[j])), j
+        assert (radius <= 1e-12 * np.einsum("jk,jk->j", np.abs(x), np.abs(y))).all()  # and tight
 
 
 # --- (2,1) norms ---------------------------------------------------------------------------------------
