@@ -317,6 +317,13 @@ MUTANTS: tuple[Mutant, ...] = (
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
     ),
     Mutant(
+        "certify-two-product-error-dropped",
+        "numerics/certify/fast.py",
+        "(np.hstack([left, left]), np.vstack([right, error]))",
+        "(np.hstack([left, left]), np.vstack([right, 0 * error]))",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
         "certify-split-rest-bound-dropped",
         "numerics/certify/float_bounds.py",
         "+ arb(UNIT_ROUNDOFF) * norm_upper(first) + rest_bound",

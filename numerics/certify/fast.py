@@ -9,10 +9,13 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
 1. Scaling: W' = 2^t W with the largest |entry| in [1/2, 1) (exact, checked: an inexact scaling raises
    :class:`FastPathUnavailable`); sigma_i(W') = 2^t sigma_i(W), so the balls are multiplied by 2^-t at
    the end (exact in arb).
-2. The diagonal is multiplied into the k x n (or m x k) factor: X = fl(diag(s) V^T) has
-   |X - diag(s) V^T| <= (u |X| + eta / 2) / (1 - u) entrywise (one rounding per entry, Higham Thm 2.2),
-   so ||W' - U diag(s) V^T||_2 <= ||W' - U X||_F + ||U||_2 ||X - diag(s) V^T||_F, with
-   ||U||_2 <= sqrt(1 + f_u) (step 1 of :mod:`numerics.certify.enclosure`); symmetrically for fl(U diag(s)).
+2. The diagonal is multiplied into the k x n (or m x k) factor: X = fl(diag(s) V^T) and its exact
+   error E = diag(s) V^T - X (:func:`numerics.certify.float_bounds.product_error`, Dekker's TwoProduct),
+   so W' - U diag(s) V^T = W' - [U, U] [X; E] is one residual of float matrices. Where TwoProduct is
+   not certain to be exact (underflow), |X - diag(s) V^T| <= (u |X| + eta / 2) / (1 - u) entrywise
+   (one rounding per entry, Higham Thm 2.2) instead, and ||W' - U diag(s) V^T||_2 <= ||W' - U X||_F +
+   ||U||_2 ||X - diag(s) V^T||_F with ||U||_2 <= sqrt(1 + f_u) (step 1 of
+   :mod:`numerics.certify.enclosure`); symmetrically for fl(U diag(s)).
 3. ||W' - U X||_F, f_u >= ||U^T U - I||_F and f_v >= ||V^T V - I||_F from
    :func:`numerics.certify.float_bounds.residual_bound`; then steps 1-3 of
    :mod:`numerics.certify.enclosure` (:func:`numerics.certify.enclosure.scaled_and_widened`).
@@ -49,6 +52,7 @@ from numerics.certify.float_bounds import (
     nonnegative_column_sums,
     norm_upper,
     orthogonality_bound,
+    product_error,
     residual_bound,
     row_dots,
     safe_upper,
@@ -124,9 +128,14 @@ def _certify_decomposition(
     diagonal_left = u.shape[0] != k
     left, right = (u * s, vt) if diagonal_left else (u, s[:, None] * vt)
     rounded = left if diagonal_left else right
-    # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u)
-    unit = arb(UNIT_ROUNDOFF)
-    rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
+    error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
+    if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
+        stacked = (np.hstack([left, error]), np.vstack([right, right])) if diagonal_left else None
+        left, right = stacked if stacked is not None else (np.hstack([left, left]), np.vstack([right, error]))
+        rounding = arb(0)
+    else:  # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u)
+        unit = arb(UNIT_ROUNDOFF)
+        rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
     main, main_estimate = residual_of(left, right)
     f_u, fu_estimate = orthogonality_bound(u)
     f_v, fv_estimate = orthogonality_bound(vt.T)

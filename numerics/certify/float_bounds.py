@@ -250,6 +250,52 @@ def orthogonality_bound(q: np.ndarray) -> tuple[arb, float]:
     return _residual(np.eye(q.shape[1]), *gram_split_product(q))
 
 
+SPLITTER = 2.0**27 + 1
+"""Veltkamp's splitting constant for binary64 (Dekker 1971)."""
+
+
+@underflow_accounted
+def product_error(left: np.ndarray, right: np.ndarray) -> np.ndarray | None:
+    """E with left * right = fl(left * right) + E exactly (elementwise, broadcasting), or None.
+
+    Dekker's TwoProduct with Veltkamp's split (Dekker, "A floating-point technique for extending the
+    available precision", Numer. Math. 18 (1971); Ogita, Rump, Oishi, "Accurate sum and dot product",
+    SIAM J. Sci. Comput. 26 (2005), Algorithm 3.3 and Theorem 3.4: error-free unless underflow or
+    overflow occurs). Returned only where that is certain: every nonzero product has |fl(ab)| >= 2^-968
+    with both factors normal (then ulp(a) ulp(b) >= 2^-1074, so no partial product underflows) and both
+    factors below 2^995 (the split does not overflow); otherwise None (the caller bounds the rounding).
+
+    >>> from fractions import Fraction
+    >>> error = product_error(np.array([0.1]), np.array([0.7]))
+    >>> Fraction(0.1) * Fraction(0.7) == Fraction(0.1 * 0.7) + Fraction(float(error[0]))
+    True
+    """
+    a, b = np.broadcast_arrays(left, right)
+    product = a * b
+    nonzero = (a != 0) & (b != 0)
+    tiny = 2.0**-1022
+    safe = (
+        (np.abs(product) >= 2.0**-968)
+        & (np.abs(a) >= tiny)
+        & (np.abs(b) >= tiny)
+        & (np.abs(a) < 2.0**995)
+        & (np.abs(b) < 2.0**995)
+    )
+    if not (safe | ~nonzero).all():
+        return None
+    a_hi, a_lo = _veltkamp(a)
+    b_hi, b_lo = _veltkamp(b)
+    error = a_lo * b_lo - (((product - a_hi * b_hi) - a_lo * b_hi) - a_hi * b_lo)
+    return np.where(nonzero, error, 0.0)
+
+
+def _veltkamp(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(high, low) with values = high + low exactly, each with at most 26 significant bits."""
+    scaled = SPLITTER * values
+    high = scaled - (scaled - values)
+    return high, values - high
+
+
 @underflow_accounted
 def safe_upper(computed: np.ndarray, roundings: int) -> np.ndarray:
     """Floats >= the exact values of nonnegative quantities that were computed from exact nonnegative

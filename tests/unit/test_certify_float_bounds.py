@@ -37,6 +37,7 @@ from numerics.certify.float_bounds import (
     gamma,
     gram_split_product,
     orthogonality_bound,
+    product_error,
     residual_bound,
     row_dots,
     split,
@@ -272,10 +273,25 @@ def test_residual_bound_covers_the_rounding_inside_the_split_product():
         assert_at_most(error * error, bound * bound)
 
 
-def test_the_rounded_diagonal_product_is_accounted_for():
-    """W = fl(diag(s) V^T) with V^T two exactly orthonormal dyadic rows and U = I: the computed residual
-    W - U fl(diag(s) V^T) is exactly 0, so only the bound on fl(diag(s) V^T) - diag(s) V^T covers the
-    difference between s and the exact singular values of W (2 x 2 Gram matrix: closed form)."""
+def test_product_error_is_exact_or_refused():
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal(200), np.ldexp(rng.standard_normal(200), rng.integers(-400, 400, size=200))
+    b[:3] = 0.0
+    error = product_error(a, b)
+    assert error is not None
+    for x, y, e in zip(a, b, error, strict=True):
+        assert Fraction(float(x)) * Fraction(float(y)) == Fraction(float(x * y)) + Fraction(float(e))
+    assert product_error(np.array([2.0**-600]), np.array([2.0**-400])) is None  # the error would underflow
+    assert product_error(np.array([2.0**1000]), np.array([0.5])) is None  # the split would overflow
+
+
+@pytest.mark.parametrize("two_product", [True, False], ids=["error-free", "bounded"])
+def test_the_rounded_diagonal_product_is_accounted_for(two_product, monkeypatch):
+    """W = fl(diag(s) V^T) with V^T two exactly orthonormal dyadic rows and U = I: the residual
+    W - U fl(diag(s) V^T) is exactly 0, so only the exact error of fl(diag(s) V^T) (or its bound) covers
+    the difference between s and the exact singular values of W (2 x 2 Gram matrix: closed form)."""
+    if not two_product:  # as where TwoProduct could underflow: the rounding is bounded instead
+        monkeypatch.setattr("numerics.certify.fast.product_error", lambda left, right: None)
     s = np.array([0.1, 0.07])
     vt = Q8[:2]
     w = s[:, None] * vt
