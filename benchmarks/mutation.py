@@ -319,8 +319,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "certify-two-product-error-dropped",
         "numerics/certify/fast.py",
-        "(np.hstack([left, left]), np.vstack([right, error]))",
-        "(np.hstack([left, left]), np.vstack([right, 0 * error]))",
+        "correction = (error, right) if diagonal_left else (left, error)",
+        "correction = (0 * error, right) if diagonal_left else (left, 0 * error)",
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
     ),
     Mutant(

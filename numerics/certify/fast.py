@@ -11,7 +11,8 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
    the end (exact in arb).
 2. The diagonal is multiplied into the k x n (or m x k) factor: X = fl(diag(s) V^T) and its exact
    error E = diag(s) V^T - X (:func:`numerics.certify.float_bounds.product_error`, Dekker's TwoProduct),
-   so W' - U diag(s) V^T = W' - [U, U] [X; E] is one residual of float matrices. Where TwoProduct is
+   so W' - U diag(s) V^T = (W' - U X) - U E: a split residual and a u-times smaller correction
+   (:func:`numerics.certify.float_bounds.residual_bound`). Where TwoProduct is
    not certain to be exact (underflow), |X - diag(s) V^T| <= (u |X| + eta / 2) / (1 - u) entrywise
    (one rounding per entry, Higham Thm 2.2) instead, and ||W' - U diag(s) V^T||_2 <= ||W' - U X||_F +
    ||U||_2 ||X - diag(s) V^T||_F with ||U||_2 <= sqrt(1 + f_u) (step 1 of
@@ -71,7 +72,7 @@ if TYPE_CHECKING:
 LOOSENESS_FACTOR = 2
 """A bound more than this many times its computed float value (plus 8 u scale) is called loose."""
 
-Residual = Callable[[np.ndarray, np.ndarray], tuple["arb", float]]
+Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple["arb", float]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,14 +130,14 @@ def _certify_decomposition(
     left, right = (u * s, vt) if diagonal_left else (u, s[:, None] * vt)
     rounded = left if diagonal_left else right
     error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
+    correction = None
     if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
-        stacked = (np.hstack([left, error]), np.vstack([right, right])) if diagonal_left else None
-        left, right = stacked if stacked is not None else (np.hstack([left, left]), np.vstack([right, error]))
+        correction = (error, right) if diagonal_left else (left, error)
         rounding = arb(0)
     else:  # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u)
         unit = arb(UNIT_ROUNDOFF)
         rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
-    main, main_estimate = residual_of(left, right)
+    main, main_estimate = residual_of(left, right, correction)
     f_u, fu_estimate = orthogonality_bound(u)
     f_v, fv_estimate = orthogonality_bound(vt.T)
     other = f_v if diagonal_left else f_u
@@ -179,7 +180,7 @@ def certify_dense_fast(
     u, s, vt = sorted_decomposition(values.shape, u, s, vt)
     with flint_context():
         balls, loose = _certify_decomposition(
-            lambda left, right: residual_bound(scaled, left, right), u, s, vt, min(values.shape)
+            lambda left, right, small: residual_bound(scaled, left, right, small), u, s, vt, min(values.shape)
         )
         balls = _unscaled(balls, shift)
     return FloatCertificate(
@@ -235,7 +236,16 @@ def certify_product_fast(
         u, s, vt = sorted_decomposition((d, d), *np.linalg.svd(r_a @ r_b.T))
         zeros = np.zeros((d, d))
         core, loose_core = _certify_decomposition(
-            lambda x, y: residual_bound(zeros, np.hstack([r_a, x]), np.vstack([r_b.T, -y])), u, s, vt, d
+            lambda x, y, small: residual_bound(
+                zeros,
+                np.hstack([r_a, x]),
+                np.vstack([r_b.T, -y]),
+                None if small is None else (small[0], -small[1]),
+            ),
+            u,
+            s,
+            vt,
+            d,
         )
         residual = (e_a * norm_upper(b_scaled) + (norm_upper(a_scaled) + e_a) * e_b).upper()
         balls = _unscaled(scaled_and_widened(core, f_a, f_b, residual), a_shift + b_shift)

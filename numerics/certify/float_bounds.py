@@ -207,34 +207,59 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
     return exact, rest, bound.upper()
 
 
-def _residual(target: np.ndarray, exact: np.ndarray, rest: np.ndarray, rest_bound: arb) -> tuple[arb, float]:
-    """(bound, estimate) of ||T - (exact + rest_exact)||_F (see :func:`residual_bound`)."""
+def _residual(
+    target: np.ndarray,
+    exact: np.ndarray,
+    rest: np.ndarray,
+    rest_bound: arb,
+    small: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[arb, float]:
+    """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`)."""
     from flint import arb
 
+    unit = arb(UNIT_ROUNDOFF)
     first = target - exact
     residual = first - rest
+    bound = unit * norm_upper(first) + rest_bound
+    if small is not None:
+        c, d = small
+        second, product = residual, c @ d
+        residual = second - product
+        k = c.shape[1]
+        bound += (
+            unit * norm_upper(second)
+            + gamma(k) * norm_upper(c) * norm_upper(d)
+            + k * arb(ETA) * arb(product.size).sqrt()
+        )
     if not np.isfinite(residual).all():
         raise FastPathUnavailable("a residual overflows float64")
-    computed = norm_upper(residual)
-    bound = (1 + arb(UNIT_ROUNDOFF)) * computed + arb(UNIT_ROUNDOFF) * norm_upper(first) + rest_bound
+    bound += (1 + unit) * norm_upper(residual)
     return bound.upper(), float(np.linalg.norm(residual))
 
 
 @underflow_accounted
-def residual_bound(target: np.ndarray, left: np.ndarray, right: np.ndarray) -> tuple[arb, float]:
-    """(bound, estimate): an exact arb number >= ||T - L R||_F for the float matrices T, L, R (L R the
-    exact product), and the float ||fl(T - L R)||_F it came from (for the fallback policy only).
+def residual_bound(
+    target: np.ndarray,
+    left: np.ndarray,
+    right: np.ndarray,
+    small: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[arb, float]:
+    """(bound, estimate): an exact arb number >= ||T - L R - C D||_F for the float matrices T, L, R and
+    optional ``small`` = (C, D) (exact products), and the float norm of the computed residual it came
+    from (for the fallback policy only).
 
-    T - L R = (T - exact) - rest_exact with exact and rest from :func:`split_product`; the two
-    subtractions are rounded once each (|error| <= u |result|), so
-    ||T - L R||_F <= (1 + u) ||R^||_F + u ||T - exact||_F + ||rest - rest_exact||_F, R^ the computed residual.
+    T - L R = (T - exact) - rest_exact with exact and rest from :func:`split_product`; each subtraction
+    is rounded once (|error| <= u |result|), so ||T - L R||_F <= (1 + u) ||R^||_F + u ||T - exact||_F +
+    ||rest - rest_exact||_F, R^ the computed residual. A small correction C D (e.g. the exact rounding
+    error of a factor, u times smaller) is formed without a split: its (B1) error
+    gamma_k ||C||_F ||D||_F + k eta sqrt(cells) (B3) and one more subtraction are added.
 
     >>> q = np.array([[0.6, -0.8], [0.8, 0.6]])
     >>> bound, estimate = residual_bound(np.eye(2), q.T, q)   # ||I - Q^T Q||_F: tiny but rigorous
     >>> 0 <= estimate <= float(bound) < 1e-14
     True
     """
-    return _residual(target, *split_product(left, right))
+    return _residual(target, *split_product(left, right), small)
 
 
 @underflow_accounted
