@@ -2,9 +2,11 @@
 
 Pipeline (each step rigorous, each number a ball):
 
-1. per matrix, enclosures of its singular values (:mod:`numerics.certify.enclosure` for M_in/M_out,
-   :mod:`numerics.certify.thin` for QK_h/Vt_h), the numerical rank as an interval
-   (:mod:`numerics.certify.rank`) and the (2,1) norm (:mod:`numerics.certify.norms`);
+1. per matrix, enclosures of its singular values and its (2,1) norm, by default from float64 products
+   with rigorous error bounds (:mod:`numerics.certify.fast`), per matrix falling back to products in
+   arb (:mod:`numerics.certify.enclosure` for M_in/M_out, :mod:`numerics.certify.thin` for QK_h/Vt_h,
+   :mod:`numerics.certify.norms`; :func:`certify_matrix` says when), and the numerical rank as an
+   interval (:mod:`numerics.certify.rank`);
 2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
    [lo^p, hi^p]); S_0 = the rank interval (exact definition, docs: notation);
 3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
