@@ -11,11 +11,15 @@ BERT-base is random-init (L12, N768, 12 heads, FFN 3072; float32 weights written
 safetensors checkpoint by :func:`stream_memory.write_checkpoint`, as the other benchmarks build it).
 Target (issue 13): certified / plain <= 8 on BERT-base (41x with arb products).
 
+``--cli`` also times the command itself on the BERT-base checkpoint, as whole processes (start-up and
+reading included, :func:`scale_speed.best_interleaved`): ``bound DIR`` against ``bound DIR --certify``,
+which runs the plain report and then the certificate.
+
 ``--compare-arb`` also certifies each MiniLM model on the arb path (slow: about 20 s and 40 s) and prints
 the width ratio float-bounds / arb of every singular-value enclosure (max and median), of the (2,1)
 norms and of both proxies, and whether every rank interval and post hoc p candidate set is the same.
 
-Run: ``python3 benchmarks/certify_speed.py [--rounds 2] [--skip-base] [--compare-arb]``.
+Run: ``python3 benchmarks/certify_speed.py [--rounds 2] [--skip-base] [--cli] [--compare-arb]``.
 """
 
 from __future__ import annotations
@@ -107,6 +111,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--skip-base", action="store_true", help="only the MiniLM models")
     parser.add_argument("--compare-arb", action="store_true", help="MiniLM widths against the arb path")
+    parser.add_argument("--cli", action="store_true", help="also time bound vs bound --certify as processes")
     args = parser.parse_args()
     if not args.skip_base:
         from stream_memory import write_checkpoint
@@ -114,6 +119,16 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as folder:
             write_checkpoint(Path(folder), *BERT_BASE)
             measure("BERT-base (random init)", load_weights(folder), args.rounds)
+            if args.cli:
+                from scale_speed import best_interleaved
+
+                command = ["-m", "paper_checks.cli", "bound", folder, "--jobs", "1"]
+                (plain, _), (certified, _) = best_interleaved([command, [*command, "--certify"]], args.rounds)
+                print(
+                    f"BERT-base, whole processes: bound {plain:.1f} s, bound --certify {certified:.1f} s, "
+                    f"ratio {certified / plain:.1f}x (best of {args.rounds} interleaved)",
+                    flush=True,
+                )
     for model in sorted(DEFAULT_MODELS):
         weights = load_weights(model)
         certified = measure(model, weights, args.rounds)
