@@ -122,7 +122,8 @@ def _certify_decomposition(
     residual_of: Residual, u: np.ndarray, s: np.ndarray, vt: np.ndarray, count: int
 ) -> tuple[tuple[arb, ...], bool]:
     """Steps 2-3 of the module docstring for sorted U, s, V^T: (enclosures of the ``count`` singular
-    values, loose). ``residual_of(L, R)`` bounds ||target - L R||_F for the exact product L R."""
+    values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
+    products (:func:`numerics.certify.float_bounds.residual_bound`)."""
     from flint import arb
 
     k = len(s)

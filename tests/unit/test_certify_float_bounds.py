@@ -421,3 +421,18 @@ def test_norm_21_of_dense_and_thin_matrices_contains_the_exact_value(scale):
     a, b = np.ldexp(rng.standard_normal((9, 3)), scale), rng.standard_normal((6, 3))
     product = exact_product(a, b.T)
     assert norm_21_product_fast(a, b).contains(exact_norm_21([list(c) for c in zip(*product, strict=True)]))
+
+
+def test_grid_schatten_sums_agree_with_the_sum_at_each_point():
+    """The shared-root S_p of every grid point overlaps the per-point S_p (both rigorous), in grid order."""
+    from numerics.certify.certified import grid_schatten_sums, schatten_power_sum
+    from theory.proxy import grid
+
+    values = [12.0, 8.0, 3.0, 1.0, 0.5, 0.25]
+    certified = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, planted(Q8, Q6, values)))
+    points = tuple(Fraction(int(p.p), int(p.q)) for p in grid(7))
+    with flint_context():
+        for p, shared in zip(points, grid_schatten_sums(certified, points), strict=True):
+            single = schatten_power_sum(certified, p)
+            assert shared.overlaps(single) and float(shared.rad()) < 1e-12 * float(single.mid()), p
+            assert shared.contains(ball(sum((Fraction(v) ** 2 for v in values), Fraction(0)))) or p != 2
