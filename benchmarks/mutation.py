@@ -326,8 +326,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "certify-split-rest-bound-dropped",
         "numerics/certify/float_bounds.py",
-        "+ arb(UNIT_ROUNDOFF) * norm_upper(first) + rest_bound",
-        "+ arb(UNIT_ROUNDOFF) * norm_upper(first)",
+        "bound = unit * norm_upper(first) + rest_bound",
+        "bound = unit * norm_upper(first)",
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
     ),
     Mutant(
