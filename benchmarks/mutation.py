@@ -52,6 +52,9 @@ LEMMAS = "tests/unit/test_theory_lemma.py"
 ASSEMBLED = "tests/unit/test_theory_assembled.py"
 HELPERS = "tests/unit/test_decision_helpers.py"
 REGISTRY = "tests/unit/test_theory_registry.py"
+FLOAT_BOUNDS = "tests/unit/test_certify_float_bounds.py"
+ENCLOSURE = "tests/unit/test_certify_enclosure.py"
+THIN = "tests/unit/test_certify_thin.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -291,6 +294,62 @@ MUTANTS: tuple[Mutant, ...] = (
         "(1 + xi_total) ** sp.Rational(1, 1),",
         (PROXIES,),
         ("11",),
+    ),
+    Mutant(
+        "certify-gamma-halved",
+        "numerics/certify/float_bounds.py",
+        "return nu / (1 - nu)",
+        "return nu / 2",
+        (FLOAT_BOUNDS,),
+    ),
+    Mutant(
+        "certify-svd-residual-dropped",
+        "numerics/certify/fast.py",
+        "residual = (main + (1 + other).sqrt() * rounding).upper()",
+        "residual = ((1 + other).sqrt() * rounding).upper()",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-diagonal-rounding-dropped",
+        "numerics/certify/fast.py",
+        "residual = (main + (1 + other).sqrt() * rounding).upper()",
+        "residual = main.upper()",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-two-product-error-dropped",
+        "numerics/certify/fast.py",
+        "correction = (error, right) if diagonal_left else (left, error)",
+        "correction = (0 * error, right) if diagonal_left else (left, 0 * error)",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-split-rest-bound-dropped",
+        "numerics/certify/float_bounds.py",
+        "bound = unit * norm_upper(first) + rest_bound",
+        "bound = unit * norm_upper(first)",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-qr-residual-dropped",
+        "numerics/certify/fast.py",
+        "residual = (e_a * norm_upper(b_scaled) + (norm_upper(a_scaled) + e_a) * e_b).upper()",
+        "residual = arb(0)",
+        (FLOAT_BOUNDS, THIN),
+    ),
+    Mutant(
+        "certify-orthogonality-defect-dropped",
+        "numerics/certify/fast.py",
+        "f_u, fu_estimate = orthogonality_bound(u)",
+        "f_u, fu_estimate = arb(0), 0.0",
+        (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-outward-one-ulp-inward",
+        "numerics/certify/balls.py",
+        "    return lo, hi\n",
+        "    return lo, math.nextafter(hi, -math.inf)\n",
+        ("tests/unit/test_certify_outward.py",),
     ),
 )
 

@@ -5,9 +5,13 @@ Modules, one job each:
 - :mod:`numerics.certify.balls`: exact conversion of float64 arrays to arb, Frobenius norms and
   orthogonality defects in ball arithmetic, outward rounding back to floats;
 - :mod:`numerics.certify.enclosure`: singular values of a dense matrix from its float64 SVD plus an
-  a-posteriori certificate (Weyl and the multiplicative perturbation bound);
+  a-posteriori certificate (Weyl and the multiplicative perturbation bound), products formed in arb;
 - :mod:`numerics.certify.thin`: singular values of a thin product A B^T through certified QR factors
-  and the small core R_A R_B^T;
+  and the small core R_A R_B^T, products formed in arb;
+- :mod:`numerics.certify.float_bounds`: rigorous bounds on BLAS products (error-free split products,
+  Higham's gamma_k, TwoProduct) and rigorous float sums;
+- :mod:`numerics.certify.fast`: the same two certificates with the products formed in float64 and
+  bounded by float_bounds (the default path; arb per matrix as the fallback);
 - :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
 - :mod:`numerics.certify.norms`: (2,1) norms of dense matrices and thin products in arb;
 - :mod:`numerics.certify.interval_eval`: theory's sympy Formulas evaluated in arb;

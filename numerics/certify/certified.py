@@ -2,9 +2,11 @@
 
 Pipeline (each step rigorous, each number a ball):
 
-1. per matrix, enclosures of its singular values (:mod:`numerics.certify.enclosure` for M_in/M_out,
-   :mod:`numerics.certify.thin` for QK_h/Vt_h), the numerical rank as an interval
-   (:mod:`numerics.certify.rank`) and the (2,1) norm (:mod:`numerics.certify.norms`);
+1. per matrix, enclosures of its singular values and its (2,1) norm, by default from float64 products
+   with rigorous error bounds (:mod:`numerics.certify.fast`), per matrix falling back to products in
+   arb (:mod:`numerics.certify.enclosure` for M_in/M_out, :mod:`numerics.certify.thin` for QK_h/Vt_h,
+   :mod:`numerics.certify.norms`; :func:`certify_matrix` says when), and the numerical rank as an
+   interval (:mod:`numerics.certify.rank`);
 2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
    [lo^p, hi^p]); S_0 = the rank interval (exact definition, docs: notation);
 3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
@@ -18,6 +20,7 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +29,13 @@ from typing import TYPE_CHECKING
 
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
+from numerics.certify.fast import (
+    certify_dense_fast,
+    certify_product_fast,
+    norm_21_dense_fast,
+    norm_21_product_fast,
+)
+from numerics.certify.float_bounds import FastPathUnavailable
 from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
@@ -54,15 +64,26 @@ if TYPE_CHECKING:
     from flint import arb
 
 
+FLOAT_PATH = "float-bounds"
+"""Certificate path: products formed in float64 with rigorous error bounds (:mod:`numerics.certify.fast`)."""
+ARB_PATH = "arb"
+"""Certificate path: products formed in arb (:mod:`numerics.certify.enclosure`, :mod:`~.thin`)."""
+AUTO_PATH = "auto"
+"""The float-bounds path, falling back per matrix to arb (see :func:`certify_matrix`)."""
+PATHS = (AUTO_PATH, FLOAT_PATH, ARB_PATH)
+
+
 @dataclass(frozen=True, eq=False)
 class CertifiedMatrix:
-    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm."""
+    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm;
+    ``path`` is the certificate path that produced them (FLOAT_PATH or ARB_PATH)."""
 
     matrix: NamedMatrix
     enclosure: SingularValueEnclosure
     rank: RankInterval
     exact_rank: RankInterval
     norm_21: arb
+    path: str = ARB_PATH
 
     @property
     def spectral_norm(self) -> arb:
@@ -77,14 +98,37 @@ class CertifiedMatrix:
 
 
 def certify_matrix(
-    matrix: NamedMatrix, factorizations: tuple[Factorization, Factorization] | None = None
+    matrix: NamedMatrix,
+    factorizations: tuple[Factorization, Factorization] | None = None,
+    *,
+    path: str = AUTO_PATH,
 ) -> CertifiedMatrix:
     """Certify one named matrix (a thin product through its core, a dense one through its SVD).
 
-    ``factorizations`` are optional precomputed QR factors of a product's two factors. Errors are
-    re-raised with the matrix label.
+    ``path``: FLOAT_PATH (products bounded in floating point, :mod:`numerics.certify.fast`), ARB_PATH
+    (products in arb), or AUTO_PATH: the float path, unless it does not apply to the input (exponent
+    range), is loose (:mod:`numerics.certify.fast`) or leaves the authors' numerical rank undecided; then
+    the arb path. Both are rigorous; the choice only trades time for width. ``factorizations`` are
+    optional precomputed QR factors of a product's two factors. Errors are re-raised with the matrix label.
     """
+    if path not in PATHS:
+        raise InvalidArgument(f"path={path!r} is not one of {', '.join(PATHS)}")
     try:
+        if path != ARB_PATH:
+            try:
+                if matrix.right is not None:
+                    fast = certify_product_fast(matrix.left, matrix.right, factorizations)
+                    fast_norm = norm_21_product_fast(matrix.left, matrix.right)
+                else:
+                    fast = certify_dense_fast(matrix.left)
+                    fast_norm = norm_21_dense_fast(matrix.left)
+                numerical = certified_numerical_rank(fast.enclosure)
+                if path == FLOAT_PATH or not (fast.loose or not numerical.decided):
+                    exact = certified_rank(fast.enclosure)
+                    return CertifiedMatrix(matrix, fast.enclosure, numerical, exact, fast_norm, FLOAT_PATH)
+            except FastPathUnavailable:
+                if path == FLOAT_PATH:
+                    raise
         if matrix.right is not None:
             enclosure = certify_product(matrix.left, matrix.right, factorizations)
             norm_21 = norm_21_product(matrix.left, matrix.right)
@@ -95,7 +139,7 @@ def certify_matrix(
     except CertificationFailed as error:
         raise CertificationFailed(f"matrix {matrix.label}: {error}") from None
     return CertifiedMatrix(
-        matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21
+        matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21, ARB_PATH
     )
 
 
@@ -128,6 +172,44 @@ def schatten_power_sum(certified: CertifiedMatrix, p: object) -> arb:
             low_power = arb(0) if not lower > 0 else lower**exponent
             total += interval(low_power, upper**exponent)
         return total
+
+
+def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...]) -> tuple[arb, ...]:
+    """:func:`schatten_power_sum` at every grid point p = k / q (common denominator q), sharing the work:
+    sigma^{k/q} = (sigma^{1/q})^k for sigma >= 0, so each enclosure endpoint needs one q-th root and the
+    powers follow by ball multiplication (inclusion-isotone, so each ball still contains its power).
+
+    >>> import numpy as np
+    >>> from numerics.matrices import NamedMatrix
+    >>> from theory.proxy import MatrixKind
+    >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
+    >>> sums = grid_schatten_sums(c, (Fraction(0), Fraction(1, 2), Fraction(1)))
+    >>> [s.contains(v) for s, v in zip(sums, (2, 3, 5))]
+    [True, True, True]
+    """
+    from flint import arb
+
+    q = math.lcm(*(p.denominator for p in points))
+    steps = [int(p * q) for p in points]
+    if any(not 0 <= k <= 2 * q for k in steps):
+        raise InvalidArgument(f"grid points {points} are not in [0, 2]")
+    with flint_context():
+        totals = [arb(0)] * len(points)
+        for ball in certified.enclosure.balls:
+            lower, upper = ball.lower(), ball.upper()
+            low_root = lower.root(q) if lower > 0 else arb(0)
+            high_root = upper.root(q)
+            low_power, high_power, done = arb(1), arb(1), 0
+            for index, k in sorted(enumerate(steps), key=lambda item: item[1]):
+                if k == 0:
+                    continue
+                while done < k:
+                    low_power, high_power, done = low_power * low_root, high_power * high_root, done + 1
+                totals[index] += interval(low_power, high_power)
+        return tuple(
+            interval(arb(certified.rank.lo), arb(certified.rank.hi)) if k == 0 else total
+            for k, total in zip(steps, totals, strict=True)
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -207,7 +289,9 @@ def _post_hoc_minimum(
     return minimum, tuple(p for p, v in zip(points, values, strict=True) if v.lower() <= top)
 
 
-def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False) -> list[CertifiedMatrix]:
+def certify_matrices(
+    weights: TransformerWeights, *, show_progress: bool = False, path: str = AUTO_PATH
+) -> list[CertifiedMatrix]:
     """Every matrix of the bound (:func:`numerics.matrices.extract_matrices`) certified, in that order.
 
     The QR factors of all per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
@@ -218,21 +302,22 @@ def certify_matrices(weights: TransformerWeights, *, show_progress: bool = False
     products = [x for x in matrices if x.right is not None]
     qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
     factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-    return [certify_matrix(matrix, factorizations.get(id(matrix))) for matrix in items]
+    return [certify_matrix(matrix, factorizations.get(id(matrix)), path=path) for matrix in items]
 
 
 def certify_proxies(
-    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True
+    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True, path: str = AUTO_PATH
 ) -> CertifiedProxies:
     """Both BERT proxies of ``weights`` (docs: proxies) as certified balls.
 
     ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix (float64 SVD or QR plus a few
-    arb matrix products); see ``benchmarks/certify_speed.py``.
+    BLAS products with rigorous error bounds, or arb products on the ``path`` of :func:`certify_matrix`);
+    see ``benchmarks/certify_speed.py``.
     """
     if m is None:
         m = grid_size(weights.num_layers, weights.hidden_size)
     points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
-    certified = certify_matrices(weights, show_progress=show_progress)
+    certified = certify_matrices(weights, show_progress=show_progress, path=path)
     with flint_context():
         return _compose(weights, m, points, certified)
 
@@ -272,7 +357,8 @@ def _compose(
         gamma = interval_evaluate(GAMMA[kind], **_arguments(GAMMA[kind].args, known))
         scale = interval_evaluate(SCALE, gamma=gamma, alpha=alphas[layer], L=depth)
         values = tuple(
-            interval_evaluate(SUMMAND, p=p, S=schatten_power_sum(item, p), s=scale, N=n) for p in points
+            interval_evaluate(SUMMAND, p=p, S=sums, s=scale, N=n)
+            for p, sums in zip(points, grid_schatten_sums(item, points), strict=True)
         )
         minimum, candidates = _post_hoc_minimum(values, points)
         term = EDELMAN_TERM[kind]

@@ -109,13 +109,14 @@ def scaled_and_widened(values: Sequence[arb], f_left: arb, f_right: arb, residua
     return tuple(out)
 
 
-def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -> tuple[arb, ...]:
-    """Enclosures of all min(m, n) singular values of every matrix in the ball matrix ``target`` (m x n),
-    certified from float64 arrays u (m x k), s (k,), vt (k x n) by steps 1-3 of the module docstring.
+def sorted_decomposition(
+    shape: tuple[int, int], u: np.ndarray, s: np.ndarray, vt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(U, |s|, V^T) checked against ``shape`` (finite, k <= min(m, n)) and reordered to |s| descending.
 
-    Call inside :func:`numerics.certify.balls.flint_context`.
+    A negative s_j flips column j of U (exact), so U diag(s) V^T is unchanged.
     """
-    m, n = target.nrows(), target.ncols()
+    m, n = shape
     k = len(s)
     if u.shape != (m, k) or vt.shape != (k, n) or k > min(m, n):
         raise CertificationFailed(
@@ -126,9 +127,19 @@ def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -
             "the float64 decomposition has NaN or infinite entries; nothing can be certified"
         )
     order = np.argsort(-np.abs(s), kind="stable")
-    # |s| descending; a negative s_j flips column j of U (exact), so U diag(s) V^T is unchanged.
     signs = np.where(s[order] < 0, -1.0, 1.0)
-    s_sorted, u_sorted, vt_sorted = np.abs(s)[order], u[:, order] * signs, vt[order]
+    return u[:, order] * signs, np.abs(s)[order], vt[order]
+
+
+def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -> tuple[arb, ...]:
+    """Enclosures of all min(m, n) singular values of every matrix in the ball matrix ``target`` (m x n),
+    certified from float64 arrays u (m x k), s (k,), vt (k x n) by steps 1-3 of the module docstring.
+
+    Call inside :func:`numerics.certify.balls.flint_context`.
+    """
+    m, n = target.nrows(), target.ncols()
+    u_sorted, s_sorted, vt_sorted = sorted_decomposition((m, n), u, s, vt)
+    k = len(s_sorted)
     left, right = arb_matrix(u_sorted), arb_matrix(vt_sorted)
     # U diag(s) V^T, with the diagonal multiplied into whichever factor is k x k (the cheaper side).
     approx = (left * diagonal(s_sorted)) * right if m == k else left * (diagonal(s_sorted) * right)

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from flint import arb
 
 
-def _is_float32_exact(matrix: np.ndarray) -> bool:
+def is_float32_exact(matrix: np.ndarray) -> bool:
     """True when every entry is a float32 number (its float64 square is then exact, see norm_21_dense)."""
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", under="ignore"):
         return bool(np.array_equal(matrix.astype(np.float32).astype(np.float64), matrix))
 
 
@@ -39,7 +39,7 @@ def norm_21_dense(matrix: np.ndarray) -> arb:
 
     values = np.asarray(matrix, dtype=np.float64)
     with flint_context():
-        if _is_float32_exact(values):
+        if is_float32_exact(values):
             sums = (arb_mat([[1.0] * values.shape[0]]) * arb_matrix(values * values)).entries()
         else:
             ball = arb_matrix(values)

@@ -12,7 +12,7 @@ from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from numerics.certify.balls import PRECISION, flint_context, outward
-from numerics.certify.certified import CertifiedContribution, CertifiedProxies
+from numerics.certify.certified import ARB_PATH, FLOAT_PATH, CertifiedContribution, CertifiedProxies
 from numerics.certify.rank import RankInterval
 from theory.proxy import MatrixKind
 
@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from flint import arb
 
 METHOD = (
-    f"arb balls at {PRECISION} bits: float64 SVD/QR + a-posteriori Weyl and multiplicative certificates, "
-    "theory formulas evaluated in ball arithmetic"
+    f"arb balls at {PRECISION} bits: float64 SVD/QR + a-posteriori Weyl and multiplicative certificates "
+    "(residuals and orthogonality defects from float64 products with rigorous error bounds, or formed in "
+    "arb where that path is loose), theory formulas evaluated in ball arithmetic"
 )
 
 
@@ -59,7 +60,16 @@ def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
         "contribution_interval": interval_json(contribution.minimum),
         "p_opt_candidates": [float(p) for p in contribution.candidates],
         "p_opt_decided": contribution.p_decided,
+        "certificate_path": certified.path,
     }
+
+
+def path_counts(certified: CertifiedProxies) -> dict[str, int]:
+    """How many matrices each certificate path (FLOAT_PATH, ARB_PATH) certified; both keys always present."""
+    counts = dict.fromkeys((FLOAT_PATH, ARB_PATH), 0)
+    for contribution in certified.contributions:
+        counts[contribution.certified.path] += 1
+    return counts
 
 
 def _key(layer: int, head: int, kind: str) -> tuple[int, int, str]:
@@ -91,6 +101,7 @@ def add_intervals(payload: dict[str, Any], certified: CertifiedProxies) -> dict[
         "ranks_decided": sum(c.certified.rank.decided for c in certified.contributions),
         "p_opt_decided": sum(c.p_decided for c in certified.contributions),
         "float_p_opt_outside_candidates": outside,
+        "certificate_paths": path_counts(certified),
     }
     return payload
 
@@ -148,6 +159,8 @@ def summary_lines(certified: CertifiedProxies) -> list[str]:
         f"B_ours < B_Edelman: {verdict(certified.ours_below_edelman)} (decided by the intervals)",
         f"ranks decided for {sum(c.certified.rank.decided for c in contributions)}/{len(contributions)} "
         f"matrices, post hoc p decided for {sum(c.p_decided for c in contributions)}/{len(contributions)}",
+        "certificates: "
+        + ", ".join(f"{count} by the {path} path" for path, count in path_counts(certified).items()),
     ]
     return lines
 

@@ -47,6 +47,24 @@ def _certified_qr(factor: np.ndarray, qr: Factorization) -> tuple[arb_mat, arb_m
     return a_ball, r_ball, frobenius_norm(a_ball - q_ball * r_ball), orthogonality_defect(q_ball)
 
 
+def checked_factors(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The thin factors as float64 arrays, checked: N x d and N' x d, 1 <= d <= min(N, N'), finite."""
+    a, b = (np.asarray(x, dtype=np.float64) for x in (left, right))
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
+        raise CertificationFailed(f"thin factors must be N x d and N' x d; got {a.shape} and {b.shape}")
+    d = a.shape[1]
+    if not 1 <= d <= min(a.shape[0], b.shape[0]):
+        raise CertificationFailed(
+            f"factors {a.shape} and {b.shape} are not thin (need 1 <= d <= rows); certify the dense product"
+        )
+    for name, x in (("left", a), ("right", b)):
+        if not np.isfinite(x).all():
+            raise CertificationFailed(
+                f"the {name} factor has NaN or infinite entries; nothing can be certified"
+            )
+    return a, b
+
+
 def certify_product(
     left: np.ndarray,
     right: np.ndarray,
@@ -64,19 +82,7 @@ def certify_product(
     >>> [b.contains(v) for b, v in zip(enc.balls, (4, 1))], enc.structural_zeros
     ([True, True], 1)
     """
-    a, b = (np.asarray(x, dtype=np.float64) for x in (left, right))
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
-        raise CertificationFailed(f"thin factors must be N x d and N' x d; got {a.shape} and {b.shape}")
-    d = a.shape[1]
-    if not 1 <= d <= min(a.shape[0], b.shape[0]):
-        raise CertificationFailed(
-            f"factors {a.shape} and {b.shape} are not thin (need 1 <= d <= rows); certify the dense product"
-        )
-    for name, x in (("left", a), ("right", b)):
-        if not np.isfinite(x).all():
-            raise CertificationFailed(
-                f"the {name} factor has NaN or infinite entries; nothing can be certified"
-            )
+    a, b = checked_factors(left, right)
     qr_a, qr_b = factorizations if factorizations is not None else (np.linalg.qr(a), np.linalg.qr(b))
     with flint_context():
         a_ball, r_a, e_a, f_a = _certified_qr(a, qr_a)

@@ -50,6 +50,7 @@ def test_json_has_an_interval_next_to_each_value(tiny_model, capsys):
             )
         assert row["rank_interval"]["lo"] <= row["rank"] <= row["rank_interval"]["hi"]
         assert row["p_opt"] in row["p_opt_candidates"]
+        assert row["certificate_path"] in ("float-bounds", "arb")
     proxies = payload["proxies"]
     assert inside(proxies["ours"], proxies["ours_interval"])
     assert inside(proxies["edelman"], proxies["edelman_interval"])
@@ -59,6 +60,10 @@ def test_json_has_an_interval_next_to_each_value(tiny_model, capsys):
     certification = payload["certification"]
     assert certification["float_p_opt_outside_candidates"] == 0
     assert certification["matrices"] == len(payload["matrices"]) == 12
+    paths = certification["certificate_paths"]
+    assert sum(paths.values()) == 12
+    for path, count in paths.items():
+        assert count == sum(row["certificate_path"] == path for row in payload["matrices"])
 
 
 def test_table_shows_the_certified_intervals_and_verdict(tiny_model, capsys):
@@ -66,6 +71,7 @@ def test_table_shows_the_certified_intervals_and_verdict(tiny_model, capsys):
     out = capsys.readouterr().out
     assert "B_ours     in [" in out and "B_Edelman  in [" in out
     assert "B_ours < B_Edelman: " in out and "(decided by the intervals)" in out
+    assert "by the float-bounds path" in out and "by the arb path" in out
     assert "inf" not in out and "nan" not in out
 
 

@@ -18,7 +18,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics.certify.enclosure import certify_dense
+from numerics.certify.fast import certify_dense_fast
 from theory.errors import CertificationFailed
+
+
+def fast_dense(matrix, decomposition=None):
+    """The float-bounds certificate's enclosure (same contract as certify_dense)."""
+    return certify_dense_fast(matrix, decomposition).enclosure
+
+
+DENSE_PATHS = [pytest.param(certify_dense, id="arb"), pytest.param(fast_dense, id="float-bounds")]
+"""Both certificate paths: every planted and corrupted-input test runs on each."""
 
 
 def hadamard_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -78,79 +88,87 @@ VALUES_16 = [
 ]
 
 
-def test_planted_square_matrix_every_enclosure_contains_the_exact_singular_value():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_planted_square_matrix_every_enclosure_contains_the_exact_singular_value(dense):
     w = planted(16, 16, VALUES_16)
-    enclosure = certify_dense(w)
+    enclosure = dense(w)
     assert_contains(enclosure.balls, VALUES_16)
     assert enclosure.structural_zeros == 0
     assert enclosure.max_relative_width() < 1e-9  # Weyl's bound is absolute: ~1e-14 on sigma = 2^-10
 
 
-def test_planted_rectangular_matrix_both_orientations():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_planted_rectangular_matrix_both_orientations(dense):
     values = VALUES_16[:12]
     w = planted(16, 64, values, seed=1)
     for matrix in (w, w.T):
-        enclosure = certify_dense(matrix)
+        enclosure = dense(matrix)
         assert_contains(enclosure.balls, values + [0.0] * 4)
         assert all(b.contains(0) for b in enclosure.balls[12:])
         assert all(b > 0 for b in enclosure.balls[:12])
 
 
-def test_spectral_norm_is_the_first_enclosure():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_spectral_norm_is_the_first_enclosure(dense):
     w = planted(16, 16, VALUES_16, seed=2)
-    assert certify_dense(w).spectral_norm.contains(arb(13.5))
+    assert dense(w).spectral_norm.contains(arb(13.5))
 
 
-def test_wrong_singular_value_widens_the_enclosure_and_still_contains_the_truth():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_wrong_singular_value_widens_the_enclosure_and_still_contains_the_truth(dense):
     w = planted(16, 16, VALUES_16, seed=3)
     u, s, vt = np.linalg.svd(w)
-    clean = certify_dense(w, (u, s, vt))
+    clean = dense(w, (u, s, vt))
     wrong = s.copy()
     wrong[3] += 0.1
-    corrupted = certify_dense(w, (u, wrong, vt))
+    corrupted = dense(w, (u, wrong, vt))
     assert_contains(corrupted.balls, VALUES_16)
     # the residual ||W - U S' V^T|| = 0.1 now widens every enclosure to radius >= ~0.1
     assert all(float(b.rad()) >= 0.09 for b in corrupted.balls[:8])
     assert clean.max_relative_width() < 1e-9 < 1e-3 < corrupted.max_relative_width()
 
 
-def test_perturbed_singular_vectors_widen_the_enclosure_and_still_contain_the_truth():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_perturbed_singular_vectors_widen_the_enclosure_and_still_contain_the_truth(dense):
     w = planted(16, 16, VALUES_16, seed=4)
     u, s, vt = np.linalg.svd(w)
     noisy_u = u + 1e-6 * np.random.default_rng(0).standard_normal(u.shape)
-    corrupted = certify_dense(w, (noisy_u, s, vt))
+    corrupted = dense(w, (noisy_u, s, vt))
     assert_contains(corrupted.balls, VALUES_16)
     assert float(corrupted.balls[0].rad()) > 1e-7
 
 
-def test_non_orthonormal_factor_fails_loudly():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_non_orthonormal_factor_fails_loudly(dense):
     w = planted(16, 16, VALUES_16, seed=5)
     u, s, vt = np.linalg.svd(w)
     with pytest.raises(CertificationFailed, match="orthogonality defect"):
-        certify_dense(w, (2 * u, s, vt))
+        dense(w, (2 * u, s, vt))
 
 
-def test_non_finite_inputs_and_bad_shapes_fail_loudly():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_non_finite_inputs_and_bad_shapes_fail_loudly(dense):
     w = planted(16, 16, VALUES_16, seed=6)
     u, s, vt = np.linalg.svd(w)
     bad = u.copy()
     bad[0, 0] = np.nan
     with pytest.raises(CertificationFailed, match="NaN"):
-        certify_dense(w, (bad, s, vt))
+        dense(w, (bad, s, vt))
     with pytest.raises(CertificationFailed, match="shapes"):
-        certify_dense(w, (u[:, :3], s, vt))
+        dense(w, (u[:, :3], s, vt))
     with pytest.raises(CertificationFailed, match=r"non-finite|NaN"):
-        certify_dense(np.full((2, 2), np.inf))
+        dense(np.full((2, 2), np.inf))
 
 
-def test_unsorted_and_negative_singular_values_are_handled_exactly():
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_unsorted_and_negative_singular_values_are_handled_exactly(dense):
     w = planted(4, 4, [3.0, 2.0, 1.0, 0.5], seed=7)
     u, s, vt = np.linalg.svd(w)
     order = [2, 0, 3, 1]
     u2, s2 = u[:, order].copy(), s[order].copy()
     u2[:, 1] *= -1
     s2[1] *= -1  # U diag(s) V^T unchanged
-    assert_contains(certify_dense(w, (u2, s2, vt[order])).balls, [3.0, 2.0, 1.0, 0.5])
+    assert_contains(dense(w, (u2, s2, vt[order])).balls, [3.0, 2.0, 1.0, 0.5])
 
 
 @given(
@@ -158,10 +176,11 @@ def test_unsorted_and_negative_singular_values_are_handled_exactly():
     shift=st.integers(min_value=-30, max_value=10),
     seed=st.integers(min_value=0, max_value=2**31 - 1),
 )
-def test_every_planted_dyadic_spectrum_is_enclosed(numerators, shift, seed):
+@pytest.mark.parametrize("dense", DENSE_PATHS)
+def test_every_planted_dyadic_spectrum_is_enclosed(dense, numerators, shift, seed):
     values = [math.ldexp(k, shift - 10) for k in numerators]
     w = planted(16, 16, values, seed=seed)
-    enclosure = certify_dense(w)
+    enclosure = dense(w)
     assert_contains(enclosure.balls, values)
     for ball, value in zip(enclosure.balls, sorted(values, reverse=True), strict=True):
         if value > 0 and ball > 0:

