@@ -6,7 +6,7 @@ On minilm-l6, after loading the weights once, the best of 5 interleaved wall-clo
       and a d_h x d_h core SVD per head product, one SVD per feed-forward matrix), nothing else;
   (c) the naive pipeline: a full SVD of every dense N x N head product and of the feed-forward matrices,
       then the same norms, grid evaluation and proxies.
-All three run with single-threaded OpenBLAS, as the pipeline does (numerics.blas). Prints the times,
+All three run with single-threaded OpenBLAS, as the pipeline does (numerics.spectra.blas). Prints the times,
 a/b (target <= 1.5) and c/a (target >= 4), then the end-to-end ``specbound bound`` command time
 (process start to output; target < 8 s). Timings on a shared machine are noisy.
 
@@ -22,11 +22,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from numerics.blas import single_threaded_blas
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
-from numerics.matrices import extract_matrices
-from numerics.proxies import proxies
-from numerics.spectrum import core_singular_values, spectrum
+from numerics.spectra.blas import single_threaded_blas
+from numerics.spectra.matrices import extract_matrices
+from numerics.spectra.spectrum import core_singular_values, spectrum
 
 REPEATS = 5
 

@@ -1,7 +1,7 @@
 """Certified proxies against the plain run, as time ratios, on a BERT-base shape and on the MiniLM defaults.
 
 For each model, in one process with OpenBLAS single-threaded and the weights loaded once: the plain
-float64/mpmath pipeline (:func:`numerics.proxies.proxies`: spectra, post hoc p, both proxies) and the
+float64/mpmath pipeline (:func:`numerics.bounds.proxies.proxies`: spectra, post hoc p, both proxies) and the
 certified one (:func:`numerics.certify.certified.certify_proxies`, default path: float-bounds
 certificates with a per-matrix arb fallback), interleaved (one of each per round), best of ``--rounds``.
 Prints the times, the ratio certified / plain, how many matrices took each certificate path, and the
@@ -38,10 +38,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
+from numerics.bounds.proxies import proxies  # noqa: E402
 from numerics.certify.certified import ARB_PATH, CertifiedProxies, certify_proxies  # noqa: E402
 from numerics.loading import DEFAULT_MODELS, load_weights  # noqa: E402
 from numerics.loading.weights import TransformerWeights  # noqa: E402
-from numerics.proxies import proxies  # noqa: E402
 
 BERT_BASE = (12, 768, 12)
 """layers, hidden size, heads (FFN 4 x hidden)."""

@@ -12,7 +12,7 @@ import sys
 import time
 
 from numerics.loading import DEFAULT_MODELS, clear_cache, load_weights
-from numerics.matrices import extract_matrices
+from numerics.spectra.matrices import extract_matrices
 
 TARGET = 10.0
 RUNS = 3

@@ -83,7 +83,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "alpha-layer-off-by-one",
-        "numerics/proxies.py",
+        "numerics/bounds/proxies.py",
         "alphas[layer] = alphas[layer + 1] * factors[layer + 1]",
         "alphas[layer] = alphas[layer + 1] * factors[layer]",
         (PROXIES,),
@@ -139,7 +139,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "rank-tolerance-1e-6",
-        "numerics/spectrum.py",
+        "numerics/spectra/spectrum.py",
         "RANK_TOLERANCE = 1e-10",
         "RANK_TOLERANCE = 1e-6",
         ("tests/unit/test_spectrum.py",),

@@ -1,9 +1,13 @@
 """numerics: checkpoints -> matrices -> spectra -> evaluated expressions -> proxies and bounds.
 
-The public names of the assembled bound, the loaders and the p choice are imported on first use
-(PEP 562), so ``specbound bound`` does not import the assembled bound and its sympy derivations. The
-three names that are also submodule names (``evaluate``, ``proxies``, ``spectrum``) are bound here, at
-import, so that they stay the functions (a later ``import numerics.proxies`` does not rebind them).
+The layout follows that pipeline: ``loading`` (checkpoints, one adapter per family), ``spectra`` (the
+matrices of a layer and their exact spectra), ``formulas`` (theory's sympy formulas evaluated on numbers),
+``bounds`` (the proxies, the post hoc p, the assembled bound), ``certify`` (rigorous enclosures), ``batch``
+(worker processes and checkpoint sweeps), ``synthetic`` and ``ranking`` (the trained small models and the
+predictive study); ``testing`` and ``strategies`` are the public kit for property suites of one's own.
+
+The public names below are imported on first use (PEP 562), so ``specbound bound`` imports only what
+it runs (no sympy, no assembled bound).
 """
 
 from __future__ import annotations
@@ -11,42 +15,44 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from numerics.evaluate import evaluate as evaluate
-from numerics.proxies import proxies as proxies
-from numerics.spectrum import spectrum as spectrum
-
 if TYPE_CHECKING:
-    from numerics.assembled import AssembledBound as AssembledBound
-    from numerics.assembled import assembled_bound as assembled_bound
+    from numerics.bounds.assembled import AssembledBound as AssembledBound
+    from numerics.bounds.assembled import assembled_bound as assembled_bound
+    from numerics.bounds.posthoc import PChoice as PChoice
+    from numerics.bounds.posthoc import choose_p as choose_p
+    from numerics.bounds.proxies import ProxyReport as ProxyReport
+    from numerics.bounds.proxies import proxies as proxies
+    from numerics.formulas.evaluate import evaluate as evaluate
     from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
     from numerics.loading import load_weights as load_weights
     from numerics.loading import open_checkpoint as open_checkpoint
     from numerics.loading.weights import LayerWeights as LayerWeights
     from numerics.loading.weights import TransformerWeights as TransformerWeights
-    from numerics.matrices import NamedMatrix as NamedMatrix
-    from numerics.matrices import extract_matrices as extract_matrices
-    from numerics.posthoc import PChoice as PChoice
-    from numerics.posthoc import choose_p as choose_p
-    from numerics.proxies import ProxyReport as ProxyReport
-    from numerics.spectrum import Spectrum as Spectrum
+    from numerics.spectra.matrices import NamedMatrix as NamedMatrix
+    from numerics.spectra.matrices import extract_matrices as extract_matrices
+    from numerics.spectra.spectrum import Spectrum as Spectrum
+    from numerics.spectra.spectrum import spectrum as spectrum
 
 _HOME = {
-    "AssembledBound": "numerics.assembled",
-    "assembled_bound": "numerics.assembled",
+    "evaluate": "numerics.formulas.evaluate",
+    "proxies": "numerics.bounds.proxies",
+    "spectrum": "numerics.spectra.spectrum",
+    "AssembledBound": "numerics.bounds.assembled",
+    "assembled_bound": "numerics.bounds.assembled",
     "DEFAULT_MODELS": "numerics.loading",
     "load_weights": "numerics.loading",
     "open_checkpoint": "numerics.loading",
     "LayerWeights": "numerics.loading.weights",
     "TransformerWeights": "numerics.loading.weights",
-    "NamedMatrix": "numerics.matrices",
-    "extract_matrices": "numerics.matrices",
-    "PChoice": "numerics.posthoc",
-    "choose_p": "numerics.posthoc",
-    "ProxyReport": "numerics.proxies",
-    "Spectrum": "numerics.spectrum",
+    "NamedMatrix": "numerics.spectra.matrices",
+    "extract_matrices": "numerics.spectra.matrices",
+    "PChoice": "numerics.bounds.posthoc",
+    "choose_p": "numerics.bounds.posthoc",
+    "ProxyReport": "numerics.bounds.proxies",
+    "Spectrum": "numerics.spectra.spectrum",
 }
 
-__all__ = sorted([*_HOME, "evaluate", "proxies", "spectrum"])
+__all__ = sorted(_HOME)
 
 
 def __getattr__(name: str) -> Any:

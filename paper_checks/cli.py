@@ -3,7 +3,7 @@
 A command module defines ``HELP`` (one line), ``register(parser)`` to add its arguments and
 ``run(args) -> int``. Errors derived from :class:`theory.errors.SpecboundError`, and OSErrors, are
 printed as one line and exit with status 2; anything else is a bug and keeps its traceback. Every command runs
-with numpy's OpenBLAS single-threaded (see :mod:`numerics.blas`: its threads spin on a busy machine).
+with numpy's OpenBLAS single-threaded (see :mod:`numerics.spectra.blas`: its threads spin on a busy machine).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from numerics.blas import single_threaded_blas
 from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
+from numerics.spectra.blas import single_threaded_blas
 from paper_checks import run_metadata
 from theory.errors import SpecboundError
 

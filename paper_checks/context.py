@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from numerics.bounds.proxies import ProxyReport
     from numerics.loading.weights import TransformerWeights
-    from numerics.matrices import NamedMatrix
-    from numerics.proxies import ProxyReport
-    from numerics.spectrum import Spectrum
+    from numerics.spectra.matrices import NamedMatrix
+    from numerics.spectra.spectrum import Spectrum
     from paper_checks.figures import ContributionCurve, SpectrumCurve
 
 T = TypeVar("T")
@@ -60,19 +60,21 @@ class RunContext:
         return self.memo(("weights", source), lambda: load_weights(source))
 
     def spectra(self, source: str) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-        """Every matrix of ``source`` with its spectrum (numerics.proxies.matrix_spectra), computed once."""
-        from numerics.proxies import matrix_spectra
+        """Every matrix of ``source`` with its spectrum (numerics.bounds.proxies.matrix_spectra), computed
+        once."""
+        from numerics.bounds.proxies import matrix_spectra
 
         return self.memo(("spectra", source), lambda: matrix_spectra(self.weights(source), label=source))
 
     def report(self, source: str, depth: int | None = None) -> ProxyReport:
-        """B_ours, B_Edelman and every per-matrix quantity of ``source`` (numerics.proxies.proxies), once.
+        """B_ours, B_Edelman and every per-matrix quantity of ``source`` (numerics.bounds.proxies.proxies),
+        once.
 
         With ``depth``, the report of its first ``depth`` layers (``TransformerWeights.truncated``, labelled
         as such), computed from the spectra already in hand (the matrices of a layer do not depend on the
         others, so this is exactly the report of the truncated weights).
         """
-        from numerics.proxies import proxies
+        from numerics.bounds.proxies import proxies
 
         weights = self.weights(source)
         if depth is None or depth == weights.num_layers:
@@ -102,8 +104,9 @@ class RunContext:
         ]
 
     def contribution_curves(self, source: str) -> list[ContributionCurve]:
-        """Each matrix's C_p on the grid P_m of ``source`` (numerics.posthoc.contribution), computed once."""
-        from numerics.posthoc import contribution
+        """Each matrix's C_p on the grid P_m of ``source`` (numerics.bounds.posthoc.contribution), computed
+        once."""
+        from numerics.bounds.posthoc import contribution
         from paper_checks.figures import ContributionCurve
         from theory.proxy import grid
 

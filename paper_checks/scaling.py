@@ -9,7 +9,7 @@ Points come from four sources, each labelled as such:
   over a depth x width grid (a small grid for ``check``, a larger one for ``specbound scaling``);
 - ``user``: any checkpoint folder a user passes (e.g. the Google BERT miniatures).
 
-Every proxy value comes from :mod:`numerics.proxies` (the same numbers ``specbound bound`` prints).
+Every proxy value comes from :mod:`numerics.bounds.proxies` (the same numbers ``specbound bound`` prints).
 Growth is summarised by a log-log least-squares exponent: log B = e log x + c_g, with one intercept
 c_g per group of points that share everything but x (a fixed-effects fit), and the standard error of e
 from the residual variance (undefined, reported as None, when no degree of freedom is left).
@@ -32,8 +32,8 @@ from numerics.safe_io import os_problem
 from theory.errors import InvalidArgument, SpecboundError
 
 if TYPE_CHECKING:
+    from numerics.bounds.proxies import ProxyReport
     from numerics.loading.weights import TransformerWeights
-    from numerics.proxies import ProxyReport
     from numerics.synthetic import TrainedModel
     from paper_checks.context import RunContext
 
@@ -276,7 +276,7 @@ def train_grid_models(grid: SyntheticGrid) -> tuple[TrainedModel, ...]:
 
 def synthetic_points(models: Sequence[TrainedModel]) -> list[ScalingPoint]:
     """The proxies of trained synthetic models (origin ``synthetic``)."""
-    from numerics.proxies import proxies
+    from numerics.bounds.proxies import proxies
 
     points = []
     for trained in models:
@@ -321,8 +321,8 @@ def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> li
     subfolder that is not a readable checkpoint (``.git``, a folder of notes) is skipped with a one-line
     ``warn``; a path named explicitly must be a checkpoint.
     """
+    from numerics.bounds.proxies import proxies
     from numerics.loading import load_weights
-    from numerics.proxies import proxies
 
     points: list[ScalingPoint] = []
     seen_paths: dict[Path, Path] = {}

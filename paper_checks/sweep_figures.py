@@ -1,6 +1,6 @@
 """Figures of a sweep: both proxies and the post hoc p profile against training step or model size.
 
-Drawn from the rows of :func:`numerics.sweep.sweep` (matplotlib, Agg backend, ``specbound[report]``).
+Drawn from the rows of :func:`numerics.batch.sweep.sweep` (matplotlib, Agg backend, ``specbound[report]``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The assembled bound (reconstructed Theorem 3.1) as a certified ball, mirroring numerics.assembled.
+"""The assembled bound (reconstructed Theorem 3.1) as a certified ball, mirroring numerics.bounds.assembled.
 
-Same inputs and formulas as :func:`numerics.assembled.assembled_bound` (``theory.assembled``,
+Same inputs and formulas as :func:`numerics.bounds.assembled.assembled_bound` (``theory.assembled``,
 provenance ``reconstructed``), with every number a ball:
 
 - spectral norms and Schatten sums come from the certified enclosures (:mod:`numerics.certify.certified`);
@@ -12,7 +12,7 @@ provenance ``reconstructed``), with every number a ball:
 - the post hoc p of each matrix: the theorem holds for every choice in P_m (union bound over P_m^K), so
   the certified bound uses p* = the grid point whose MATRIX_TERM ball has the smallest upper end, and
   reports every grid point whose ball may attain the minimum (``candidates``);
-- the read-out w (:class:`numerics.assembled.ReadOut`, the K-th matrix) has one singular value, ||w||:
+- the read-out w (:class:`numerics.bounds.assembled.ReadOut`, the K-th matrix) has one singular value, ||w||:
   a ball of sqrt(sum w_i^2) from the float64 entries (:class:`CertifiedReadOut`); its rank is 1.
 """
 
@@ -25,7 +25,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.assembled import (
+from numerics.bounds.assembled import (
     LABEL,
     ReadOut,
     check_inputs,
@@ -153,7 +153,7 @@ def certify_assembled(
     """A ball containing GAP_TERM of reconstructed Theorem 3.1 for these weights (certified shells and p).
 
     ``weights`` may also be its matrices already certified (``certified.certify_matrices``);
-    ``readout_weight`` as in :func:`numerics.assembled.assembled_bound` (None: the class's worst case).
+    ``readout_weight`` as in :func:`numerics.bounds.assembled.assembled_bound` (None: the class's worst case).
     """
     check_inputs(n, delta, margin, T)
     layers = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
+from numerics.bounds.proxies import layer_factors, products_of_later
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
@@ -41,9 +42,8 @@ from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
 from numerics.loading.weights import TransformerWeights
-from numerics.matrices import NamedMatrix, extract_matrices
 from numerics.progress import progress
-from numerics.proxies import layer_factors, products_of_later
+from numerics.spectra.matrices import NamedMatrix, extract_matrices
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.formula import Formula
 from theory.proxy import (
@@ -150,7 +150,7 @@ def schatten_power_sum(certified: CertifiedMatrix, p: object) -> arb:
     0^p = 0); structural zeros contribute nothing. p is an exact number or a ball inside (0, 2].
 
     >>> import numpy as np
-    >>> from numerics.matrices import NamedMatrix
+    >>> from numerics.spectra.matrices import NamedMatrix
     >>> from theory.proxy import MatrixKind
     >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
     >>> schatten_power_sum(c, Fraction(1, 2)).contains(3), schatten_power_sum(c, 0).contains(2)
@@ -180,7 +180,7 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
     powers follow by ball multiplication (inclusion-isotone, so each ball still contains its power).
 
     >>> import numpy as np
-    >>> from numerics.matrices import NamedMatrix
+    >>> from numerics.spectra.matrices import NamedMatrix
     >>> from theory.proxy import MatrixKind
     >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
     >>> sums = grid_schatten_sums(c, (Fraction(0), Fraction(1, 2), Fraction(1)))
@@ -292,7 +292,8 @@ def _post_hoc_minimum(
 def certify_matrices(
     weights: TransformerWeights, *, show_progress: bool = False, path: str = AUTO_PATH
 ) -> list[CertifiedMatrix]:
-    """Every matrix of the bound (:func:`numerics.matrices.extract_matrices`) certified, in that order.
+    """Every matrix of the bound (:func:`numerics.spectra.matrices.extract_matrices`) certified, in that
+    order.
 
     The QR factors of all per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
     per-call overhead of small QRs dominates on a loaded machine); each is certified per matrix.
@@ -392,8 +393,8 @@ def depth_factor_balls(
 ) -> tuple[arb, ...]:
     """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
 
-    The same composition as the float path (:func:`numerics.proxies.layer_factors`,
-    :func:`numerics.proxies.products_of_later`: exact, docs: proxies, head factor ``head_factor``),
+    The same composition as the float path (:func:`numerics.bounds.proxies.layer_factors`,
+    :func:`numerics.bounds.proxies.products_of_later`: exact, docs: proxies, head factor ``head_factor``),
     evaluated in arb.
     """
     from flint import arb

@@ -63,7 +63,7 @@ from numerics.certify.float_bounds import (
 )
 from numerics.certify.norms import is_float32_exact
 from numerics.certify.thin import Factorization, checked_factors
-from numerics.gram import UNIT_ROUNDOFF
+from numerics.spectra.gram import UNIT_ROUNDOFF
 from theory.errors import CertificationFailed
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
-from numerics.gram import UNIT_ROUNDOFF
+from numerics.spectra.gram import UNIT_ROUNDOFF
 from theory.errors import CertificationFailed
 
 if TYPE_CHECKING:

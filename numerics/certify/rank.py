@@ -2,7 +2,8 @@
 
 - Exact rank (standard: rank = number of nonzero singular values): r_lo counts the enclosures that
   exclude 0, r_hi those that may contain a nonzero value; structural zeros count for neither.
-- Numerical rank as in the authors' code (exact, docs: notation; ``numerics.spectrum.numerical_rank``):
+- Numerical rank as in the authors' code (exact, docs: notation;
+  ``numerics.spectra.spectrum.numerical_rank``):
   #{sigma_i > tol}, tol = 1e-10 * max(count, 1) * max(sigma_1, 1). With sigma_1 and every sigma_i
   enclosed, r_lo counts the sigma_i certainly above every possible tol and r_hi those possibly above.
 When r_lo = r_hi the rank is decided; otherwise every rank in between is possible and the p = 0
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from numerics.certify.enclosure import SingularValueEnclosure
-from numerics.spectrum import RANK_TOLERANCE
+from numerics.spectra.spectrum import RANK_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def certified_rank(enclosure: SingularValueEnclosure) -> RankInterval:
 
 def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     """The authors' numerical rank #{sigma_i > 1e-10 * max(count, 1) * max(sigma_1, 1)} as an interval,
-    count = min(rows, cols) (zeros included, as :func:`numerics.spectrum.numerical_rank`).
+    count = min(rows, cols) (zeros included, as :func:`numerics.spectra.spectrum.numerical_rank`).
 
     >>> import numpy as np
     >>> from numerics.certify.enclosure import certify_dense

@@ -59,7 +59,8 @@ class Checkpoint:
     def stored_layer(self, index: int) -> LayerWeights:
         """Layer ``index`` at its stored width (e.g. float16: a quarter of float64's memory), validated.
 
-        Its users upcast one matrix at a time (:func:`numerics.spectrum.spectrum` does), so memory holds the
+        Its users upcast one matrix at a time (:func:`numerics.spectra.spectrum.spectrum` does), so memory
+        holds the
         stored layer plus one float64 matrix rather than the whole layer in float64.
         """
         return self._validated(index, stored=True)

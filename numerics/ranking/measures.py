@@ -1,20 +1,22 @@
 """The complexity measures of one trained synthetic transformer, each from its spectra computed once.
 
 Every measure is a number per model whose ranking is compared with the ranking of measured gaps
-(:mod:`numerics.ranking.statistics`). Matrices are those of the bound (``numerics.matrices``: per layer
+(:mod:`numerics.ranking.statistics`). Matrices are those of the bound (``numerics.spectra.matrices``: per
+layer
 QK_h and Vt_h of every head, M_in, M_out); the read-out w enters only the assembled bound.
 
 =========================  ==================================================================================
-``B_ours``                 the l1 post hoc proxy (``numerics.proxies``; exact: authors' code)
-``assembled_l2``           GAP_TERM of the assembled bound with the trained read-out (``numerics.assembled``;
+``B_ours``                 the l1 post hoc proxy (``numerics.bounds.proxies``; exact: authors' code)
+``assembled_l2``           GAP_TERM of the assembled bound with the trained read-out
+(``numerics.bounds.assembled``;
                            reconstructed Theorem 3.1)
-``B_Edelman``              the Edelman-derived proxy (``numerics.proxies``; exact: authors' code)
+``B_Edelman``              the Edelman-derived proxy (``numerics.bounds.proxies``; exact: authors' code)
 ``bft_spectral``           Bartlett, Foster & Telgarsky 2017 spectral complexity, rho_i = 1
                            (``theory.baselines.BFT_SPECTRAL_COMPLEXITY``; standard)
 ``spectral_product``       prod_i ||W_i||_2 (Jiang et al. 2020, eq. (39) "prod-of-spec"; standard)
 ``frobenius_sum``          sum_i ||W_i||_F (Jiang et al. 2020, "sum-of-fro"; standard)
 ``parameters``             the trained parameter count (Jiang et al. 2020, "params"; standard)
-``mean_p_opt``             the mean post hoc p over the matrices (``numerics.proxies``; exact)
+``mean_p_opt``             the mean post hoc p over the matrices (``numerics.bounds.proxies``; exact)
 =========================  ==================================================================================
 """
 
@@ -24,11 +26,11 @@ from collections.abc import Sequence
 
 import mpmath
 
-from numerics.assembled import assembled_bound
-from numerics.evaluate import DEFAULT_DPS, evaluate
-from numerics.matrices import NamedMatrix
-from numerics.proxies import matrix_spectra, proxies
-from numerics.spectrum import Spectrum
+from numerics.bounds.assembled import assembled_bound
+from numerics.bounds.proxies import matrix_spectra, proxies
+from numerics.formulas.evaluate import DEFAULT_DPS, evaluate
+from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.spectrum import Spectrum
 from numerics.synthetic.model import readout_weight
 from numerics.synthetic.train import TrainedModel
 from theory.baselines import BFT_SPECTRAL_COMPLEXITY, BFT_TERM

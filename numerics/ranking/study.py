@@ -31,14 +31,14 @@ from typing import Any
 
 import numpy as np
 
-from numerics.blas import single_threaded_blas
+from numerics.batch.workers import cluster_map
 from numerics.progress import progress
 from numerics.safe_io import atomic_path, write_text_atomically
+from numerics.spectra.blas import single_threaded_blas
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
-from numerics.workers import cluster_map
 from theory.errors import InvalidArgument, require
 
 HYPERPARAMETERS = ("depth", "width", "heads", "learning_rate", "weight_decay", "n_train", "noise")
@@ -248,7 +248,7 @@ def run_study(
     scheduler: str | None = None,
 ) -> tuple[ModelRecord, ...]:
     """The record of every point, in order: cached ones read, the others computed by ``jobs`` processes,
-    or by the Dask cluster at ``scheduler`` when one is given (:func:`numerics.workers.cluster_map`; the
+    or by the Dask cluster at ``scheduler`` when one is given (:func:`numerics.batch.workers.cluster_map`; the
     workers need the cache folder at the same path).
 
     ``jobs`` defaults to every core; ``cache`` None disables the cache. Progress goes to stderr.

@@ -27,10 +27,10 @@ from math import log, sqrt
 import numpy as np
 import sympy as sp
 
-from numerics.assembled import AssembledBound, assembled_bound, gap_arguments
-from numerics.evaluate import argument_names, compiled, evaluate
+from numerics.bounds.assembled import AssembledBound, assembled_bound, gap_arguments
+from numerics.bounds.proxies import proxies
+from numerics.formulas.evaluate import argument_names, compiled, evaluate
 from numerics.progress import progress
-from numerics.proxies import proxies
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST
 from numerics.synthetic.model import SyntheticConfig, readout_weight
 from numerics.synthetic.tasks import SparseSelectionTask, Task
@@ -217,7 +217,7 @@ def edelman_type_gap(edelman_proxy: object, n: int, seq_len: int, *, dps: int = 
 def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None = None) -> float:
     """GAP_TERM (or ``formula``: a mutant with the same arguments) on the inputs of ``bound``, at ``delta``.
 
-    Only delta changes, so one :func:`numerics.assembled.assembled_bound` per (model, margin) serves
+    Only delta changes, so one :func:`numerics.bounds.assembled.assembled_bound` per (model, margin) serves
     every confidence level.
     """
     if not 0 < delta < 1:
@@ -239,7 +239,8 @@ def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None 
 
 
 def trained_bound(trained: TrainedModel, *, margin: float, delta: float = DEFAULT_DELTA) -> AssembledBound:
-    """:func:`numerics.assembled.assembled_bound` on a trained model, with its n, T and trained read-out w."""
+    """:func:`numerics.bounds.assembled.assembled_bound` on a trained model, with its n, T and trained
+    read-out w."""
     return assembled_bound(
         trained.weights,
         n=len(trained.train_sample),

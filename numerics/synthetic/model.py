@@ -12,7 +12,8 @@ alpha of docs: proxies has no "1 +" term and the score is exactly X QK_h X^T. Th
 scalar f(X) = <w, x_0> / max(1, ||w||) read off the first token, so |f(X)| <= 1.
 
 The weights are ``nn.Linear`` modules without bias (out x in), so :func:`to_weights` gives a
-:class:`numerics.loading.TransformerWeights` whose matrices (:func:`numerics.matrices.extract_matrices`)
+:class:`numerics.loading.TransformerWeights` whose matrices
+(:func:`numerics.spectra.matrices.extract_matrices`)
 are literally the ones this forward pass multiplies by. torch is imported lazily (``specbound[models]``).
 """
 
@@ -145,7 +146,7 @@ def build_model(config: SyntheticConfig) -> torch.nn.Module:
 def readout_weight(model: torch.nn.Module) -> np.ndarray:
     """The trained read-out w (N entries, float64 copy); the forward pass uses w / max(1, ||w||).
 
-    The assembled bound covers it as the K-th matrix (``numerics.assembled.readout``).
+    The assembled bound covers it as the K-th matrix (``numerics.bounds.assembled.readout``).
 
     >>> readout_weight(build_model(SyntheticConfig(num_layers=1, hidden_size=4))).shape
     (4,)

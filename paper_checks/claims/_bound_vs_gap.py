@@ -22,7 +22,7 @@ from math import comb, factorial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from numerics.assembled import AssembledBound
+    from numerics.bounds.assembled import AssembledBound
     from numerics.synthetic.train import TrainedModel
     from paper_checks.context import RunContext
 

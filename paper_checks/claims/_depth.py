@@ -57,8 +57,8 @@ def known_alpha_weights(
 
 
 def known_alpha_points(design: KnownAlphaDesign, depths: tuple[int, ...]) -> list[ScalingPoint]:
-    """log B_ours and log B_Edelman (numerics.proxies, exact) of the built models at each depth."""
-    from numerics.proxies import proxies
+    """log B_ours and log B_Edelman (numerics.bounds.proxies, exact) of the built models at each depth."""
+    from numerics.bounds.proxies import proxies
 
     points = []
     for depth in depths:

@@ -4,7 +4,7 @@ GAP_TERM (theory.assembled, reconstructed Theorem 3.1) depends on the chosen p-v
 Sigma = sum_i MATRIX_TERM_i(p_i) and through the peeling cost P = sum_i (PEEL_COST(spectral shell_i)
 + PEEL_COST(Schatten shell_i(p_i))): a matrix's p moves its Schatten power sum S_p and with it the dyadic
 shell index it is peeled on. GAP_TERM increases in Sigma and in P, so it is not a sum of per-matrix
-terms: the per-matrix minima of MATRIX_TERM (what :func:`numerics.assembled.assembled_bound` takes)
+terms: the per-matrix minima of MATRIX_TERM (what :func:`numerics.bounds.assembled.assembled_bound` takes)
 minimise Sigma, not necessarily GAP_TERM. Both are valid choices (the bound holds for every p-vector at
 once, by the union bound over P_m^K and the peeling); which is smaller is what claim 5b measures.
 
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 import mpmath
 
 if TYPE_CHECKING:
-    from numerics.assembled import AssembledBound
-    from numerics.matrices import NamedMatrix
-    from numerics.spectrum import Spectrum
+    from numerics.bounds.assembled import AssembledBound
+    from numerics.spectra.matrices import NamedMatrix
+    from numerics.spectra.spectrum import Spectrum
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,10 @@ class Option:
 
 def options_of(bound: AssembledBound, spectra: Sequence[tuple[NamedMatrix, Spectrum]]) -> list[list[Option]]:
     """Every matrix of ``bound`` at every p of its grid: MATRIX_TERM(p, Shat(p), s_i, N_i) and its peeling
-    cost, from the same theory.assembled formulas and shells numerics.assembled evaluates."""
-    from numerics.assembled import ReadOut, grid_terms
-    from numerics.evaluate import evaluate
-    from numerics.spectrum import spectrum
+    cost, from the same theory.assembled formulas and shells numerics.bounds.assembled evaluates."""
+    from numerics.bounds.assembled import ReadOut, grid_terms
+    from numerics.formulas.evaluate import evaluate
+    from numerics.spectra.spectrum import spectrum
     from theory import assembled as theorem
     from theory.proxy import grid
 
@@ -89,7 +89,7 @@ def joint_minimum(
     options: Sequence[Sequence[Option]], gap: Callable[[mpmath.mpf, mpmath.mpf], mpmath.mpf]
 ) -> JointMinimum:
     """The exact minimum of ``gap(Sigma, P)`` (increasing in both) over one option per matrix, and
-    ``gap`` at the per-matrix minima of the term (the first minimiser, as numerics.assembled picks)."""
+    ``gap`` at the per-matrix minima of the term (the first minimiser, as numerics.bounds.assembled picks)."""
     separate = [min(row, key=lambda o: o.term) for row in options]
     front: list[tuple[mpmath.mpf, mpmath.mpf, tuple[Fraction, ...]]] = [(mpmath.mpf(0), mpmath.mpf(0), ())]
     for row in options:

@@ -6,7 +6,7 @@ the choices are coupled (the assembled bound's peeling cost), claim 5b measures 
 Two pieces of evidence. (a) theory's separability lemma (:func:`theory.posthoc.separability_lemma`,
 derived: an exhaustive check on exact summands). (b) On real weights: the contributions C_p of K = 3
 matrices of ``minilm-l3`` (one QK head, M_in and M_out of different layers) on the model's grid P_m,
-from :func:`numerics.posthoc.contribution`; the joint minimum of ``objective`` over all (2m+1)^3 index
+from :func:`numerics.bounds.posthoc.contribution`; the joint minimum of ``objective`` over all (2m+1)^3 index
 vectors is compared with the sum of the row minima. Provenance: derived, on the exact proxy summand.
 """
 
@@ -42,8 +42,8 @@ def summed(table: Sequence[Sequence[mpmath.mpf]], choice: tuple[int, ...]) -> mp
 def contribution_table(
     context: RunContext, model: str = WITNESS_MODEL
 ) -> tuple[list[str], list[list[mpmath.mpf]]]:
-    """C_p on the grid P_m for the witness matrices of ``model`` (numerics.posthoc.contribution)."""
-    from numerics.posthoc import contribution
+    """C_p on the grid P_m for the witness matrices of ``model`` (numerics.bounds.posthoc.contribution)."""
+    from numerics.bounds.posthoc import contribution
     from theory.proxy import grid
 
     report = context.report(model)

@@ -2,12 +2,13 @@
 
 What holds exactly: the assembled bound (reconstructed Theorem 3.1) holds for every p-vector in P_m^K at
 once (union bound over the grid, peeling over the Schatten shells), so the per-matrix minima of
-MATRIX_TERM that :func:`numerics.assembled.assembled_bound` takes are always a valid choice. They minimise
+MATRIX_TERM that :func:`numerics.bounds.assembled.assembled_bound` takes are always a valid choice. They
+minimise
 Sigma; GAP_TERM also grows with the peeling cost P, which depends on each chosen p through its Schatten
 shell, so they need not minimise GAP_TERM. This claim states that they do, on the trained models of the
 run, and is refuted by any model whose exact joint minimum (:func:`_joint_p.joint_minimum`, Pareto front
 of (Sigma, P)) is smaller beyond ``tolerance`` (relative). Open when no model was evaluated or when the
-option table does not reproduce numerics.assembled's own choice (then the comparison says nothing).
+option table does not reproduce numerics.bounds.assembled's own choice (then the comparison says nothing).
 Provenance: derived, under reconstructed Theorem 3.1; exact search over P_m^K.
 """
 
@@ -32,7 +33,8 @@ TOLERANCE = 1e-12
 
 @dataclass(frozen=True)
 class JointCase:
-    """One model: the joint minimum and whether the option table reproduced numerics.assembled's choice."""
+    """One model: the joint minimum and whether the option table reproduced numerics.bounds.assembled's
+    choice."""
 
     label: str
     result: JointMinimum
@@ -65,7 +67,7 @@ def check(cases: Sequence[JointCase], tolerance: float = TOLERANCE) -> ClaimResu
     if worse:
         parts.append(f"NOT jointly optimal: {[c.label for c in worse]}")
     if unreliable:
-        parts.append(f"option table differs from numerics.assembled for {unreliable}")
+        parts.append(f"option table differs from numerics.bounds.assembled for {unreliable}")
     if not cases:
         parts = ["no trained model evaluated"]
     parts.append("per-matrix minima are always a valid choice (the bound holds for every p-vector)")
@@ -95,7 +97,7 @@ def check(cases: Sequence[JointCase], tolerance: float = TOLERANCE) -> ClaimResu
 
 
 def _run(context: RunContext) -> ClaimResult:
-    from numerics.proxies import matrix_spectra
+    from numerics.bounds.proxies import matrix_spectra
     from paper_checks.claims._joint_p import gap_of, joint_minimum, options_of
     from paper_checks.claims.c12_bound_dominates_gap import trained_table_and_bounds
 

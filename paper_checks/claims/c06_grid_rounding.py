@@ -4,7 +4,7 @@ Evidence: (a) the self-checks of theory's rounding lemma (:func:`theory.posthoc.
 derived): C_{p+} <= C_{p*} max(1, sqrt(N) s sigma_1)^{1/(2m)} for p+ the grid point above p*, and the
 width part N^{1/(4m)} <= e^{1/4} once m >= ln N; (b) on real weights, for every matrix of
 ``minilm-l6`` and ``minilm-l3``, the measured cost value_grid / value_continuous of
-:func:`numerics.posthoc.choose_p` (grid minimum over P_m versus the minimum over [0, 2]) against that
+:func:`numerics.bounds.posthoc.choose_p` (grid minimum over P_m versus the minimum over [0, 2]) against that
 lemma's factor evaluated at the matrix's N, s, sigma_1 and m (the factor is read off the lemma's
 statement, not retyped); (c) on synthetic spectra built so that the grid matters, where the real
 weights (p_opt = 0 for 233 of 234 matrices, ratio exactly 1) cannot test the factor:
@@ -13,7 +13,7 @@ weights (p_opt = 0 for 233 of 234 matrices, ratio exactly 1) cannot test the fac
   F'(p) <= 2 log tau_1 / (p + 2)^2 is attained as p -> 0+, so rounding p* = 1e-9 up to 1/m costs
   tau_1^{1/(2m+1)}, 24/25 of the factor's exponent (a factor with exponent 1/(4m) would be violated);
 - a power law sigma_i = i^-3 (32 values, s = 10) whose continuous optimum lies between grid points, so
-  the grid minimum is strictly above the continuous one (numerics.posthoc.choose_p).
+  the grid minimum is strictly above the continuous one (numerics.bounds.posthoc.choose_p).
 
 The evidence reports the tightest case as log(ratio) / log(factor) (1 = the factor is attained).
 Provenance: derived (under the reconstructed post hoc grid of Theorem 3.1).
@@ -68,7 +68,7 @@ def rounding_factor(lemma: Lemma) -> tuple[sp.Expr, dict[str, sp.Symbol]]:
 
 
 def cases_from_reports(context: RunContext, models: Sequence[str] = MODELS) -> list[RoundingCase]:
-    """Every matrix of ``models`` with its measured rounding ratio (numerics.posthoc.choose_p)."""
+    """Every matrix of ``models`` with its measured rounding ratio (numerics.bounds.posthoc.choose_p)."""
     out = []
     for model in models:
         report = context.report(model)
@@ -88,8 +88,8 @@ def cases_from_reports(context: RunContext, models: Sequence[str] = MODELS) -> l
 
 def synthetic_cases(n: int = SYNTHETIC_N, m: int = SYNTHETIC_M) -> list[RoundingCase]:
     """Rounding costs on spectra built so that the grid matters (module docstring, part (c))."""
-    from numerics.posthoc import choose_p, contribution
-    from numerics.spectrum import spectrum
+    from numerics.bounds.posthoc import choose_p, contribution
+    from numerics.spectra.spectrum import spectrum
 
     cases = []
     rank_one, scale = spectrum(np.diag([1.0])), mpmath.mpf(10) ** 4
@@ -152,7 +152,8 @@ def check(cases: Sequence[RoundingCase], lemma: Lemma | None = None) -> ClaimRes
         ID,
         TITLE,
         verdict,
-        "derived (theory.posthoc rounding lemma; measured with numerics.posthoc.choose_p on real weights)",
+        "derived (theory.posthoc rounding lemma; measured with numerics.bounds.posthoc.choose_p on real "
+        "weights)",
         evidence,
         {
             "factor": str(factor),

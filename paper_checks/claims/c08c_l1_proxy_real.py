@@ -1,7 +1,7 @@
 """Claim 8c: the authors' l1 proxy B_ours grows like L in depth on real weights (measured).
 
 Prediction: theory.regimes' post hoc law of the l1 proxy (L^1: p = 0 is available and C_0 = sqrt(N rank)
-does not see alpha). Measurement (the numbers ``specbound bound`` prints, numerics.proxies through the
+does not see alpha). Measurement (the numbers ``specbound bound`` prints, numerics.bounds.proxies through the
 scaling study): the fitted log-log exponent of B_ours over the layer prefixes of the real checkpoints
 (minilm-l3, minilm-l6) and over the synthetic grid, each within ``tolerance`` of the law.
 Provenance: measured on exact proxies; prediction derived.

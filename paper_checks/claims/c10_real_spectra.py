@@ -2,7 +2,7 @@
 full rank with slower decay; the optimal p is 0 for most matrices.
 
 Measured on the embedded checkpoints (``minilm-l6``, ``minilm-l3``) from their proxy reports
-(:func:`numerics.proxies.proxies`: float64 LAPACK SVD of the exact upcast, thin-factor cores for the
+(:func:`numerics.bounds.proxies.proxies`: float64 LAPACK SVD of the exact upcast, thin-factor cores for the
 per-head products, the authors' rank tolerance, post hoc p on P_m):
 
 - rank(QK_h), rank(Vt_h) <= d_h = N / H for every head (the products have inner dimension d_h, so
@@ -26,7 +26,7 @@ from paper_checks.registry import Claim, ClaimResult, Verdict
 from theory.proxy import MatrixKind
 
 if TYPE_CHECKING:
-    from numerics.proxies import ProxyReport
+    from numerics.bounds.proxies import ProxyReport
     from paper_checks.context import RunContext
 
 ID = "10"

@@ -1,7 +1,8 @@
 """Claim 11: on real weights and across depth and width, B_ours grows more slowly than B_Edelman.
 
 Measured by the scaling study (:mod:`paper_checks.scaling`; every proxy from
-:func:`numerics.proxies.proxies`, the numbers ``specbound bound`` prints): for each source (the two real
+:func:`numerics.bounds.proxies.proxies`, the numbers ``specbound bound`` prints): for each source (the two
+real
 checkpoints, the prefixes of their layers, the synthetic grid, any user checkpoints) and each axis
 (L, N) with at least two sizes, the fitted log-log exponents of both proxies are compared. Ours grows
 more slowly when e_ours + z se_ours < e_Edelman - z se_Edelman (standard errors of the fixed-effects

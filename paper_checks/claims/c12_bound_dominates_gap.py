@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from paper_checks.registry import Claim, ClaimResult, Verdict
 
 if TYPE_CHECKING:
-    from numerics.assembled import AssembledBound
+    from numerics.bounds.assembled import AssembledBound
     from numerics.synthetic.gap import RatioTable
     from numerics.synthetic.train import TrainedModel
     from paper_checks.context import RunContext

@@ -1,6 +1,6 @@
 """``specbound bound [MODEL]``: every matrix's spectrum and post hoc p, and the proxies B_ours and B_Edelman.
 
-The numbers are those of :func:`numerics.proxies.proxies` (docs: proxies, exact: the authors'
+The numbers are those of :func:`numerics.bounds.proxies.proxies` (docs: proxies, exact: the authors'
 ``bounds.py`` formulas from :mod:`theory.proxy`, evaluated in mpmath at ``--dps`` digits). The JSON layout
 is documented in docs/architecture.md; a number beyond float64's range (B_Edelman or alpha of a very
 deep model) is written as a decimal string instead of a JSON number, never as inf.
@@ -17,13 +17,13 @@ from typing import Any
 
 import mpmath
 
-from numerics.evaluate import DEFAULT_DPS
+from numerics.batch.workers import default_jobs
+from numerics.bounds.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
+from numerics.formulas.evaluate import DEFAULT_DPS
 from numerics.loading import open_checkpoint
 from numerics.loading.coverage import coverage_lines
-from numerics.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
 from numerics.safe_io import os_problem
-from numerics.spectrum import linalg_for
-from numerics.workers import default_jobs
+from numerics.spectra.spectrum import linalg_for
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
@@ -38,7 +38,8 @@ MATRIX_KEYS = ROW_COLUMNS
 
 CLI_MAX_DPS = 2000
 """Largest ``--dps`` of the command line: about 5 s on minilm-l6; 30000 digits take minutes even on a
-1 x 1 model (the library's :func:`numerics.evaluate.check_dps` allows more, for a caller who wants it)."""
+1 x 1 model (the library's :func:`numerics.formulas.evaluate.check_dps` allows more, for a caller who wants
+it)."""
 
 CLI_MAX_GRID_M = 10_000
 """Largest ``--grid-m`` of the command line (20001 grid points); memory and time grow linearly in M."""

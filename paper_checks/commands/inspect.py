@@ -2,7 +2,7 @@
 
 Per layer: the spectral norm (largest singular value, float64 LAPACK SVD of the exact upcast) of
 Wq, Wk, Wv, Wo, Win, Wout, and max_h ||QK_h||_2 with QK_h = Wq[hs,:]^T Wk[hs,:] (docs: matrices,
-exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectrum`).
+exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectra.spectrum`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from numerics.loading import load_weights
 from numerics.loading.coverage import Coverage, coverage_lines
 from numerics.loading.families import weights_coverage
 from numerics.loading.weights import PROJECTIONS
-from numerics.matrices import extract_matrices
-from numerics.spectrum import spectrum
+from numerics.spectra.matrices import extract_matrices
+from numerics.spectra.spectrum import spectrum
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block, weights_sha256

@@ -1,7 +1,7 @@
 """``specbound sweep CHECKPOINT...|DIR --out FILE``: one row per checkpoint, resumable, local or on Dask.
 
 Each checkpoint's B_ours, B_Edelman (the exact proxies, as ``bound`` computes them), sizes and post hoc
-p profile (:func:`numerics.sweep.sweep_row`), cached by the sha256 of its files so a rerun skips what is
+p profile (:func:`numerics.batch.sweep.sweep_row`), cached by the sha256 of its files so a rerun skips what is
 done; written as one table (``.parquet`` through pandas + pyarrow, or ``.csv``), with ``--figures DIR``
 the proxies and the p profile against training step or model size. A DIR that is not itself a
 checkpoint stands for the checkpoints in it (sub-folders and weights files), ordered by the step in their
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from numerics.evaluate import DEFAULT_DPS
+from numerics.batch.sweep import SweepSettings, step_of, sweep
+from numerics.batch.workers import default_jobs
+from numerics.formulas.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files
 from numerics.safe_io import atomic_path, os_problem
-from numerics.sweep import SweepSettings, step_of, sweep
-from numerics.workers import default_jobs
 from paper_checks.output_files import check_target, prepare_folder
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
 

@@ -3,7 +3,7 @@
 A few models are trained once per session (training is the expensive part): different seeds, sizes,
 heads and tasks (clean and noisy labels), more of them under the thorough profile. Hypothesis then draws
 a model, a margin and a confidence delta; the bound (theory.assembled GAP_TERM on the model's weights,
-numerics.assembled.assembled_bound) must be at least the upper confidence limit of both the 0-1 margin
+numerics.bounds.assembled.assembled_bound) must be at least the upper confidence limit of both the 0-1 margin
 gap and the ramp gap measured on 20000 held-out samples. ``check_dominates`` takes the formula, so
 ``test_mutants.py`` can run the same property on a broken bound and see it fail.
 """
@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_lemmas_numeric import property_settings
 
-from numerics.assembled import AssembledBound
+from numerics.bounds.assembled import AssembledBound
 from numerics.synthetic.gap import GapMeasurement, gap_term_at, measure_gap, trained_bound
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask

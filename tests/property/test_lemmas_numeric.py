@@ -17,10 +17,10 @@ import sympy as sp
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from numerics.evaluate import evaluate
-from numerics.matrices import extract_matrices
-from numerics.posthoc import contribution
-from numerics.spectrum import spectrum
+from numerics.bounds.posthoc import contribution
+from numerics.formulas.evaluate import evaluate
+from numerics.spectra.matrices import extract_matrices
+from numerics.spectra.spectrum import spectrum
 from numerics.strategies import matrices_with_spectrum, schatten_indices, transformer_weights, with_spectrum
 from numerics.testing import check_dominates, check_limit, check_monotone
 from theory import assembled, interpolation, schatten
@@ -35,7 +35,8 @@ FACTORS = st.floats(min_value=0.1, max_value=10.0, allow_nan=False)
 
 
 def _numeric(formula: Formula):
-    """The formula as a float function of its arguments in order, evaluated in mpmath (numerics.evaluate)."""
+    """The formula as a float function of its arguments in order, evaluated in mpmath
+    (numerics.formulas.evaluate)."""
     names = [str(a) for a in formula.args]
     return lambda *values: float(evaluate(formula, dps=30, **dict(zip(names, values, strict=True))))
 

@@ -24,7 +24,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from numerics.evaluate import compiled
+from numerics.formulas.evaluate import compiled
 from theory import covering, dudley
 from theory.formula import Formula
 

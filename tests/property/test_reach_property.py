@@ -15,14 +15,14 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from numerics.loading.weights import LayerWeights
-from numerics.reach import (
+from numerics.bounds.reach import (
     horn_schatten_bound,
     horn_singular_values,
     rotary_rotation,
     silu_prime_bound,
     swiglu_lipschitz,
 )
+from numerics.loading.weights import LayerWeights
 from numerics.strategies import haar_orthogonal
 
 SLACK = 1e-9

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import find, given
 from hypothesis import strategies as st
 
-from numerics.matrices import extract_matrices
-from numerics.spectrum import spectrum
+from numerics.spectra.matrices import extract_matrices
+from numerics.spectra.spectrum import spectrum
 from numerics.strategies import (
     haar_orthogonal,
     matrices_with_spectrum,

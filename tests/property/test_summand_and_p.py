@@ -15,8 +15,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from numerics.posthoc import choose_p, contribution
-from numerics.spectrum import spectrum
+from numerics.bounds.posthoc import choose_p, contribution
+from numerics.spectra.spectrum import spectrum
 
 singular_values = st.lists(st.floats(1e-6, 1e3), min_size=1, max_size=12)
 scales = st.floats(1e-4, 1e8)

@@ -14,8 +14,8 @@ import json
 import pytest
 from reference_proxies import reference_proxies
 
-from numerics.blas import single_threaded_blas
 from numerics.loading import load_weights
+from numerics.spectra.blas import single_threaded_blas
 from paper_checks.cli import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]

@@ -8,8 +8,8 @@ import pytest
 import sympy as sp
 from test_proxies import diagonal_model
 
-from numerics import assembled as numeric
-from numerics.assembled import assembled_bound
+from numerics.bounds import assembled as numeric
+from numerics.bounds.assembled import assembled_bound
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.proxy import L

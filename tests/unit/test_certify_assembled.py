@@ -1,4 +1,5 @@
-"""The certified assembled bound (reconstructed Theorem 3.1) against numerics.assembled's mpmath value."""
+"""The certified assembled bound (reconstructed Theorem 3.1) against numerics.bounds.assembled's mpmath
+value."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from flint import arb, ctx
 from test_certify_reference import REFERENCE_ROUNDING, random_model
 
-from numerics.assembled import assembled_bound
+from numerics.bounds.assembled import assembled_bound
 from numerics.certify.assembled import certified_shell, certify_assembled
 from theory import assembled as theorem
 from theory.errors import InvalidArgument

@@ -44,8 +44,8 @@ from numerics.certify.float_bounds import (
     split_product,
 )
 from numerics.certify.rank import certified_numerical_rank
-from numerics.matrices import NamedMatrix
-from numerics.spectrum import RANK_TOLERANCE
+from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.spectrum import RANK_TOLERANCE
 from theory.proxy import MatrixKind
 
 U = 2.0**-53

@@ -9,7 +9,7 @@ from test_certify_enclosure import planted
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import certify_product
-from numerics.spectrum import numerical_rank
+from numerics.spectra.spectrum import numerical_rank
 
 
 def test_planted_rank_deficient_matrix():
@@ -52,7 +52,7 @@ def test_undecided_rank_gives_the_p0_summand_as_an_interval_over_the_possible_ra
 
     from numerics.certify.certified import CertifiedMatrix, schatten_power_sum
     from numerics.certify.interval_eval import interval_evaluate
-    from numerics.matrices import NamedMatrix
+    from numerics.spectra.matrices import NamedMatrix
     from theory.proxy import SUMMAND, MatrixKind
 
     balls = (arb(2), arb(1), arb(1e-10) * 6 + arb(0, "1e-12"))

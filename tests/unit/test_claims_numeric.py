@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.bounds.proxies import proxies
 from numerics.loading.weights import LayerWeights, TransformerWeights
-from numerics.proxies import proxies
 from numerics.synthetic.gap import BoundRow, GapMeasurement, RatioTable
 from paper_checks.claims import (
     _bound_vs_gap,
@@ -237,7 +237,7 @@ def test_kendall_p_values_equal_a_brute_force_count_over_all_permutations():
 
 
 def test_weight_part_and_nonvacuous_sample_size_on_a_small_model():
-    from numerics.assembled import assembled_bound
+    from numerics.bounds.assembled import assembled_bound
     from numerics.synthetic.gap import gap_term_at
 
     bound = assembled_bound(proxies(tiny_weights()), n=64, delta=0.05, margin=0.25, T=8)
@@ -375,7 +375,9 @@ def test_claim_5b_verified_when_separable_enough_and_open_when_the_table_is_unre
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
     assert c05b_joint_p_assembled.check([case_5b(decoupled)]).verdict is Verdict.VERIFIED
     unreliable = c05b_joint_p_assembled.check([case_5b(decoupled, reproduces=False)])
-    assert unreliable.verdict is Verdict.OPEN and "differs from numerics.assembled" in unreliable.evidence
+    assert (
+        unreliable.verdict is Verdict.OPEN and "differs from numerics.bounds.assembled" in unreliable.evidence
+    )
     assert c05b_joint_p_assembled.check([]).verdict is Verdict.OPEN
 
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.evaluate import (
+from numerics.formulas.evaluate import (
     compiled,
     evaluate,
     log_form,
     log_schatten_power_sums,
     schatten_power_sum,
 )
-from numerics.spectrum import spectrum
+from numerics.spectra.spectrum import spectrum
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.provenance import Provenance, Tagged

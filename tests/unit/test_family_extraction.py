@@ -6,7 +6,7 @@ query projection, so after the family's normalisation), the attention probabilit
 ``extract_matrices`` gives for the checkpoint saved on disk:
 softmax(X QK_h X^T / sqrt(d_h) [+ causal mask]) must equal the probabilities of head h, and
 sum_h P_h X Vt_h the out-projection's output. Rotary models: logit (m, n) is x_m A R_{n-m} B^T x_n^T with
-QK_h = A B^T and R_t the rotary rotation of relative offset t (``numerics.reach.rotary_rotation``), so
+QK_h = A B^T and R_t the rotary rotation of relative offset t (``numerics.bounds.reach.rotary_rotation``), so
 the offset-0 matrix QK_h and the rotation together rebuild every position.
 """
 
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from family_models import FAMILY_NAMES, ROTARY, TinyModel, softmax, torch
 
+from numerics.bounds.reach import rotary_rotation
 from numerics.loading import load_weights
 from numerics.loading.families import detect
-from numerics.matrices import extract_matrices
-from numerics.reach import rotary_rotation
+from numerics.spectra.matrices import extract_matrices
 from theory.proxy import MatrixKind
 
 DECODERS = {"gpt2", *ROTARY}

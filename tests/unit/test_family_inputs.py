@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from family_models import FAMILY_NAMES, build, torch
 
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights, open_checkpoint
-from numerics.proxies import proxies
 from paper_checks.cli import main
 from theory.errors import UnsupportedCheckpoint
 
@@ -54,7 +54,7 @@ def test_bound_and_inspect_run_and_report_coverage(tiny_models, capsys, name):
 def test_llama_coverage_carries_the_swiglu_constant_and_the_rotary_bound(tiny_models):
     weights = load_weights(tiny_models("llama").folder)
     records = {r.block: r for r in open_checkpoint(tiny_models("llama").folder).coverage()}
-    from numerics.reach import horn_singular_values, swiglu_lipschitz
+    from numerics.bounds.reach import horn_singular_values, swiglu_lipschitz
 
     assert records["feed-forward"].value == pytest.approx(
         max(float(swiglu_lipschitz(la)) for la in weights.layers)
@@ -142,8 +142,8 @@ def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
 
 
 def test_streamed_spectra_equal_the_in_memory_ones_and_release_the_values(tiny_models):
-    from numerics.proxies import matrix_spectra, streamed_spectra
-    from numerics.spectrum import spectrum
+    from numerics.bounds.proxies import matrix_spectra, streamed_spectra
+    from numerics.spectra.spectrum import spectrum
     from theory.errors import InvalidArgument
 
     folder = tiny_models("llama").folder

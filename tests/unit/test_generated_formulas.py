@@ -1,4 +1,4 @@
-"""numerics._generated_formulas is exactly what its generator writes from theory.proxy today.
+"""numerics.formulas.generated is exactly what its generator writes from theory.proxy today.
 
 The bound path evaluates stored lambdify source instead of importing sympy; these tests make the store
 unable to drift from theory: the text must equal a fresh generation, every stored function must read the
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics import _generated_formulas as generated
-from numerics import formula_codegen
-from numerics.evaluate import CompiledFormula, compiled, evaluate, log_form
+from numerics.formulas import codegen as formula_codegen
+from numerics.formulas import generated as generated
+from numerics.formulas.evaluate import CompiledFormula, compiled, evaluate, log_form
 from theory import proxy
 
 
@@ -32,7 +32,7 @@ def _stored() -> list[CompiledFormula]:
 def test_the_generated_module_is_what_the_generator_writes_today():
     text = formula_codegen.TARGET.read_text(encoding="utf-8")
     assert text == formula_codegen.generated_text(), (
-        "numerics/_generated_formulas.py is stale: run python -m numerics.formula_codegen"
+        "numerics/formulas/generated.py is stale: run python -m numerics.formulas.codegen"
     )
 
 

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-import numerics.gram as gram
-from numerics.blas import single_threaded_blas
-from numerics.gram import GRAM_RTOL, UNIT_ROUNDOFF, gram_values
-from numerics.spectrum import RANK_TOLERANCE, spectrum
+import numerics.spectra.gram as gram
+from numerics.spectra.blas import single_threaded_blas
+from numerics.spectra.gram import GRAM_RTOL, UNIT_ROUNDOFF, gram_values
+from numerics.spectra.spectrum import RANK_TOLERANCE, spectrum
 
 
 @pytest.fixture(autouse=True)
@@ -74,7 +74,7 @@ def test_without_its_error_bound_the_gram_path_would_report_wrong_small_values(m
 
 
 def test_shapes_whose_gram_error_exceeds_the_tolerance_skip_the_gram_matrix_altogether(monkeypatch):
-    from numerics.gram import gram_can_decide
+    from numerics.spectra.gram import gram_can_decide
 
     assert gram_can_decide(768, 3072) and not gram_can_decide(4096, 22016)
     monkeypatch.setattr(gram, "GRAM_RTOL", 1e-14)  # now 2 gamma_k n > rtol for a 96 x 256 matrix
@@ -108,8 +108,8 @@ def test_bound_fast_svd_reports_the_path_of_every_matrix(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("model", ["minilm-l6", "minilm-l3"])
 def test_minilm_gram_values_stay_within_the_guaranteed_precision_of_the_svd(model):
+    from numerics.bounds.proxies import proxies
     from numerics.loading import open_checkpoint
-    from numerics.proxies import proxies
 
     checkpoint = open_checkpoint(model)
     fast, exact = proxies(checkpoint, fast_svd=True), proxies(checkpoint)

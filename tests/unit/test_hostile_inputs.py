@@ -99,8 +99,8 @@ def test_2_huge_weights_are_refused_by_name_without_lapack_noise(tmp_path, capfd
 
 
 def test_2_singular_values_scale_exactly_with_a_power_of_two(tmp_path):
-    from numerics.matrices import extract_matrices
-    from numerics.spectrum import spectrum
+    from numerics.spectra.matrices import extract_matrices
+    from numerics.spectra.spectrum import spectrum
 
     base = load_weights(checkpoint(tmp_path / "one"))
     big = load_weights(checkpoint(tmp_path / "big", scale={"attention": 2.0**500}))

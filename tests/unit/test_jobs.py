@@ -7,7 +7,7 @@ import json
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
-from numerics.workers import check_jobs, ordered_map
+from numerics.batch.workers import check_jobs, ordered_map
 from paper_checks.cli import main
 from theory.errors import InvalidArgument
 
@@ -67,8 +67,8 @@ def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edel
 
 
 def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):
+    from numerics.bounds.proxies import proxies
     from numerics.loading import open_checkpoint
-    from numerics.proxies import proxies
 
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
     lean, full = proxies(open_checkpoint(folder), entrywise_norms=False), proxies(open_checkpoint(folder))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from numerics.posthoc import choose_p, contribution
-from numerics.spectrum import spectrum
+from numerics.bounds.posthoc import choose_p, contribution
+from numerics.spectra.spectrum import spectrum
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.provenance import Provenance, Tagged

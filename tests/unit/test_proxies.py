@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from reference_proxies import reference_proxies
 
-from numerics.assembled import assembled_bound
+from numerics.bounds.assembled import assembled_bound
+from numerics.bounds.proxies import default_grid_m, proxies
 from numerics.loading.weights import LayerWeights, TransformerWeights
-from numerics.proxies import default_grid_m, proxies
 from theory.errors import InvalidArgument
 
 N, H, F = 4, 2, 8

@@ -8,11 +8,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from numerics.matrices import extract_matrices
-from numerics.proxies import matrix_spectra
+from numerics.bounds.proxies import matrix_spectra
 from numerics.ranking import study
 from numerics.ranking.measures import MEASURES, model_measures, spectral_complexity
 from numerics.ranking.study import HYPERPARAMETERS, PROFILES, Profile, StudyPoint, measure_point
+from numerics.spectra.matrices import extract_matrices
 
 pytest.importorskip("torch", reason="the ranking study trains models: torch (specbound[models]) is missing")
 
@@ -57,7 +57,7 @@ def test_measures_agree_with_numpy(tiny_trained) -> None:
 
 def test_spectral_complexity_of_identities_is_count_to_the_three_halves() -> None:
     # k identity matrices of size d: spectral norms 1, ||I||_{2,1} = d, so R = (k d^{2/3})^{3/2} = k^{3/2} d
-    from numerics.spectrum import spectrum
+    from numerics.spectra.spectrum import spectrum
 
     eye = np.eye(3)
     spectra = [(None, spectrum(eye)) for _ in range(4)]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from reference_proxies import reference_proxies
 
-from numerics.blas import single_threaded_blas
+from numerics.spectra.blas import single_threaded_blas
 from paper_checks.cli import main
 
 README = Path(__file__).resolve().parents[2] / "README.md"

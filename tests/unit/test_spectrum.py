@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.matrices import NamedMatrix
-from numerics.spectrum import numerical_rank, spectrum
+from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.spectrum import numerical_rank, spectrum
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 
@@ -118,7 +118,7 @@ def test_norms_of_huge_entries_stay_finite():
 
 
 def test_single_threaded_blas_restores_the_thread_count_and_respects_the_user(monkeypatch):
-    from numerics.blas import _openblas, single_threaded_blas
+    from numerics.spectra.blas import _openblas, single_threaded_blas
 
     functions = _openblas()
     if functions is None:

@@ -1,7 +1,7 @@
 """Start-up cost of ``specbound bound``: what it does not use is not imported (lazy imports).
 
 sympy is the largest of them (0.3 s): the bound path evaluates theory's formulas from their generated
-lambdify source (numerics._generated_formulas), so neither the CLI nor ``bound`` may import it.
+lambdify source (numerics.formulas.generated), so neither the CLI nor ``bound`` may import it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import contextlib, io, sys
 from paper_checks.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(["bound", sys.argv[1], "--jobs", "1"])
-heavy = ("numerics.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
+heavy = ("numerics.bounds.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
          "sympy", "transformers", "matplotlib", "pandas", "theory.proxy", "paper_checks.commands.check")
 print(status, *[name for name in heavy if name in sys.modules])
 """

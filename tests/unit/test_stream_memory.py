@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
 from numerics.loading.checkpoint import open_checkpoint
-from numerics.matrices import NamedMatrix, layer_matrices
-from numerics.proxies import proxies
-from numerics.spectrum import spectrum
+from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.spectrum import spectrum
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
 

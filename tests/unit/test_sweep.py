@@ -9,9 +9,9 @@ import sys
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
+from numerics.batch.sweep import SweepSettings, sweep
+from numerics.bounds.proxies import proxies
 from numerics.loading import open_checkpoint
-from numerics.proxies import proxies
-from numerics.sweep import SweepSettings, sweep
 from paper_checks.cli import main
 from paper_checks.commands.sweep import expand
 from theory.errors import MissingDependency

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.matrices import extract_matrices
+from numerics.spectra.matrices import extract_matrices
 from numerics.synthetic.gap import hoeffding_half_width, measure_gap, ramp_loss
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask

@@ -7,7 +7,7 @@ import numpy as np
 import sympy as sp
 from test_proxies import diagonal_model
 
-from numerics.assembled import assembled_bound
+from numerics.bounds.assembled import assembled_bound
 from theory import assembled as theorem
 from theory import lipschitz
 from theory.proxy import C_QK, C_V, HEAD_LIPSCHITZ

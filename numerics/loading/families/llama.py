@@ -3,7 +3,7 @@
 Keys ``<prefix>layers.{i}.self_attn.q_proj`` / ``k_proj`` / ``v_proj`` / ``o_proj`` and
 ``mlp.gate_proj`` / ``up_proj`` / ``down_proj`` (``nn.Linear``). k_proj and v_proj have K d_h rows for K
 key/value heads (``num_key_value_heads``); query head h uses key/value head h // (H/K) (see
-:mod:`numerics.matrices`). The feed-forward W_down (silu(W_gate x) * W_up x) enters the bound as
+:mod:`numerics.spectra.matrices`). The feed-forward W_down (silu(W_gate x) * W_up x) enters the bound as
 M_in = [W_gate; W_up]^T and M_out = W_down^T.
 """
 
@@ -18,7 +18,9 @@ from numerics.loading.weights import LayerWeights
 
 def llama_measures(layer: LayerWeights, num_heads: int, kv_heads: int) -> dict[str, float]:
     """Per layer: the SwiGLU Lipschitz constant on the unit ball, the position-free max_h sigma_1 bound."""
-    from numerics import reach  # reach evaluates theory formulas; numerics.evaluate imports loading
+    from numerics.bounds import (
+        reach,  # reach evaluates theory formulas; numerics.formulas.evaluate imports loading
+    )
 
     dh = layer.wq.shape[0] // num_heads
     group = num_heads // kv_heads

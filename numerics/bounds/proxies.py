@@ -1,13 +1,14 @@
 """The BERT-adapted proxies B_ours and B_Edelman of docs: proxies on a model's weights.
 
 Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``).
-Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.evaluate.evaluate` in
+Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.formulas.evaluate.evaluate` in
 mpmath at ``dps`` digits:
 
 - depth factor alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k, alpha_{L-1} = 1, with
   A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)) and L_phi = 1.13;
 - sensitivity gamma = GAMMA[kind], scale s = SCALE(gamma, alpha_l, L);
-- per matrix the post hoc p and contribution min_{p in P_m} SUMMAND (:func:`numerics.posthoc.choose_p`);
+- per matrix the post hoc p and contribution min_{p in P_m} SUMMAND
+  (:func:`numerics.bounds.posthoc.choose_p`);
 - B_ours = OURS_PROXY(Sigma, L), Sigma the sum of the contributions;
 - B_Edelman = EDELMAN_PROXY(Xi), Xi = sum_l EDELMAN_LAYER_WEIGHT(alpha_l) xi_l, xi_l the sum of the
   layer's EDELMAN_TERM.
@@ -32,7 +33,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import mpmath
 import numpy as np
 
-from numerics._generated_formulas import (
+from numerics.batch.workers import ordered_map
+from numerics.bounds.posthoc import PChoice, choose_p
+from numerics.formulas.evaluate import DEFAULT_DPS, CompiledFormula, check_dps, evaluate, evaluate_from
+from numerics.formulas.generated import (
     EDELMAN_LAYER_WEIGHT,
     EDELMAN_PROXY,
     EDELMAN_TERM,
@@ -44,17 +48,14 @@ from numerics._generated_formulas import (
     OURS_PROXY,
     SCALE,
 )
-from numerics.blas import single_threaded_blas
-from numerics.evaluate import DEFAULT_DPS, CompiledFormula, check_dps, evaluate, evaluate_from
-from numerics.gram import GRAM_RTOL
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
-from numerics.matrices import NamedMatrix, extract_matrices, layer_matrices
-from numerics.posthoc import PChoice, choose_p
 from numerics.progress import progress
-from numerics.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
-from numerics.workers import ordered_map
+from numerics.spectra.blas import single_threaded_blas
+from numerics.spectra.gram import GRAM_RTOL
+from numerics.spectra.matrices import NamedMatrix, extract_matrices, layer_matrices
+from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
@@ -204,7 +205,8 @@ def toolkit_version() -> str:
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
 
-    With ``fast_svd`` the method names the Gram path and the precision it guarantees (:mod:`numerics.gram`);
+    With ``fast_svd`` the method names the Gram path and the precision it guarantees
+    (:mod:`numerics.spectra.gram`);
     with a torch ``device`` it names torch's float64 linear algebra on that device instead of numpy's LAPACK.
 
     >>> signature(12, 50).split("|")[:3]
@@ -236,7 +238,7 @@ def matrix_spectra(
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
     """Every matrix of the bound (docs: matrices, extraction order) and its spectrum, computed once.
 
-    ``fast_svd``, ``device`` (torch's linear algebra): see :func:`numerics.spectrum.spectrum`.
+    ``fast_svd``, ``device`` (torch's linear algebra): see :func:`numerics.spectra.spectrum.spectrum`.
     """
     matrices = extract_matrices(weights)
     linalg = linalg_for(device)
@@ -262,9 +264,10 @@ def streamed_spectra(
     False: no formula of the bounds uses it, and for a head product it costs an N x N product); the
     returned matrices keep their place and shape but not their values (:meth:`NamedMatrix.released`).
     With ``jobs`` > 1 the layers are spread over that many worker processes
-    (:func:`numerics.workers.ordered_map`: each worker opens its layers itself and runs the same
+    (:func:`numerics.batch.workers.ordered_map`: each worker opens its layers itself and runs the same
     single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
-    back in layer order). ``fast_svd``, ``device``: see :func:`numerics.spectrum.spectrum`. A layer is read
+    back in layer order). ``fast_svd``, ``device``: see :func:`numerics.spectra.spectrum.spectrum`. A layer
+    is read
     at its stored width and each matrix upcast to float64 only while its spectrum is taken.
     """
     linalg_for(device)  # an unusable device fails here, before any worker starts
@@ -338,7 +341,8 @@ def layer_factors(
     A_k = sum_h head_factor(C2(Vt_h^k), C2(QK_h^k)), ``head_factor`` the exact HEAD_LIPSCHITZ of the
     proxies unless given (the assembled bound passes its own, ``theory.assembled.HEAD_LIPSCHITZ``);
     ``norms`` maps (layer, head, kind) to C2 (head -1 for M_in, M_out). Generic over the arithmetic:
-    ``evaluate_formula(formula, **values)`` is mpmath's :func:`numerics.evaluate.evaluate` here and arb's
+    ``evaluate_formula(formula, **values)`` is mpmath's :func:`numerics.formulas.evaluate.evaluate` here and
+    arb's
     interval evaluation in :mod:`numerics.certify`.
     """
     heads = sorted({head for (_, head, _) in norms if head >= 0})
@@ -412,11 +416,12 @@ def proxies(
     dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
     the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
-    (:mod:`numerics.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False`` skips the
+    (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False``
+    skips the
     (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False`` skips each
     matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the grid
     choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to torch
-    (float64; :func:`numerics.spectrum.linalg_for`), None keeps numpy's LAPACK.
+    (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK.
     """
     check_dps(dps)
     if m is not None:

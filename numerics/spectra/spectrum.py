@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from numerics.blas import single_threaded_blas
-from numerics.gram import gram_values
-from numerics.matrices import NamedMatrix
+from numerics.spectra.blas import single_threaded_blas
+from numerics.spectra.gram import gram_values
+from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 
 RANK_TOLERANCE = 1e-10
@@ -66,7 +66,8 @@ class Spectrum:
     """Computes the (1,1) norm; deferred because for a product it needs the N x N entries."""
     svd_path: str = "svd"
     """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
-    "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided: :mod:`numerics.gram`)."""
+    "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided:
+    :mod:`numerics.spectra.gram`)."""
 
     @functools.cached_property
     def norm_11(self) -> float:
@@ -100,15 +101,16 @@ def _numpy_triangular_factor(matrix: np.ndarray) -> np.ndarray:
 NUMPY_LINALG = Linalg(
     f"numpy {np.__version__} (LAPACK), float64", _numpy_singular_values, _numpy_triangular_factor
 )
-"""The default backend: numpy's LAPACK (single-threaded under :func:`numerics.blas.single_threaded_blas`)."""
+"""The default backend: numpy's LAPACK (single-threaded under
+:func:`numerics.spectra.blas.single_threaded_blas`)."""
 
 
 def linalg_for(device: str | None) -> Linalg:
     """numpy's LAPACK for ``device`` None; torch's on ``device`` "cpu" or "cuda"
-    (:mod:`numerics.torch_linalg`, imported only then)."""
+    (:mod:`numerics.spectra.torch_backend`, imported only then)."""
     if device is None:
         return NUMPY_LINALG
-    from numerics.torch_linalg import torch_linalg
+    from numerics.spectra.torch_backend import torch_linalg
 
     return torch_linalg(device)
 
@@ -347,7 +349,8 @@ def spectrum(
     Input narrower than float64 (a layer at its stored width) is upcast here, one matrix at a time, and
     that upcast is scaled in place: memory holds one float64 copy of the matrix plus LAPACK's.
     With ``fast_svd`` a dense matrix's singular values come from its Gram matrix where
-    :func:`numerics.gram.gram_values` decides every S_p and the rank (``svd_path`` "gram"; entries far from
+    :func:`numerics.spectra.gram.gram_values` decides every S_p and the rank (``svd_path`` "gram"; entries
+    far from
     1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD otherwise;
     a matrix kept as column blocks always takes the block QR and SVD.
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).

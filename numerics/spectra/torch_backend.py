@@ -1,6 +1,6 @@
 """The optional torch backend of the spectra: the same two float64 operations as numpy's, on "cpu" or "cuda".
 
-:func:`numerics.spectrum.spectrum` needs singular values (values only, no U or V) and the triangular
+:func:`numerics.spectra.spectrum.spectrum` needs singular values (values only, no U or V) and the triangular
 factor R of a thin QR; here they are ``torch.linalg.svdvals`` and ``torch.linalg.qr(mode="r")`` on float64
 tensors of the given device, the results copied back to numpy. Both are backward stable, like LAPACK's
 (torch's CPU build calls its own LAPACK; CUDA calls cuSOLVER), so each singular value differs from numpy's
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.spectrum import Linalg
+from numerics.spectra.spectrum import Linalg
 from theory.errors import InvalidArgument, MissingDependency
 
 DEVICES = ("cpu", "cuda")
@@ -47,7 +47,7 @@ def triangular_factor(matrix: np.ndarray, device: str) -> np.ndarray:
 
 
 def torch_linalg(device: str) -> Linalg:
-    """The :class:`~numerics.spectrum.Linalg` of torch on ``device``; a one-line error when torch is
+    """The :class:`~numerics.spectra.spectrum.Linalg` of torch on ``device``; a one-line error when torch is
     missing, the device is unknown, or CUDA is asked for and not available."""
     if device not in DEVICES:
         raise InvalidArgument(f"device {device!r} is not one of {', '.join(DEVICES)}")

@@ -12,7 +12,7 @@ Vt_h = Wv[gs,:]^T (Wo^T)[hs,:] with gs = [g d_h, (g+1) d_h). A gated feed-forwar
 W_down (silu(W_gate x) * W_up x) enters as M_in = [W_gate; W_up]^T (N x 2F, the linear map before the
 fixed nonlinearity (u, v) -> silu(u) v; kept as its two column blocks W_gate^T and W_up^T, never
 concatenated) and M_out = W_down^T (F x N); that nonlinearity is only locally
-Lipschitz (see ``numerics.reach``). Provenance: reconstructed (our mapping of those blocks onto the
+Lipschitz (see ``numerics.bounds.reach``). Provenance: reconstructed (our mapping of those blocks onto the
 analysed class; tested against the transformers forward pass).
 
 A product is stored as its thin factors (M = A B^T) so that its singular values come from a d_h x d_h

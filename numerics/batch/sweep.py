@@ -1,12 +1,12 @@
 """One summary row per checkpoint (B_ours, B_Edelman, sizes, post hoc p profile), cached by content hash.
 
-A sweep computes :func:`numerics.proxies.proxies` on many checkpoints (the steps of a training run, a
+A sweep computes :func:`numerics.bounds.proxies.proxies` on many checkpoints (the steps of a training run, a
 model zoo) and keeps one row each: the numbers are those of ``specbound bound`` on the same checkpoint
 with the same settings. A row is stored in the cache folder under the sha256 of the checkpoint's files
 (:func:`numerics.loading.checkpoint.checkpoint_files`) and of the settings and toolkit version, so a
 rerun skips every checkpoint already done, whatever its path, and recomputes one whose files changed.
 
-The rows still to compute go to worker processes on this machine (:func:`numerics.workers.ordered_map`,
+The rows still to compute go to worker processes on this machine (:func:`numerics.batch.workers.ordered_map`,
 one checkpoint per task), or to a Dask distributed cluster when a scheduler address is given (the
 workers must see the checkpoints at the same paths and have specbound installed; ``dask[distributed]``
 is imported only then). The cache is read and written by the caller only.
@@ -25,10 +25,10 @@ from typing import Any
 
 import mpmath
 
-from numerics.evaluate import DEFAULT_DPS
+from numerics.batch.workers import cluster_map, ordered_map
+from numerics.formulas.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
 from numerics.safe_io import write_text_atomically
-from numerics.workers import cluster_map, ordered_map
 from theory.errors import InvalidArgument
 from theory.kinds import MatrixKind
 
@@ -47,7 +47,7 @@ class SweepSettings:
 
     def key(self) -> str:
         """The settings and toolkit version as a canonical string."""
-        from numerics.proxies import toolkit_version
+        from numerics.bounds.proxies import toolkit_version
 
         return json.dumps({**vars(self), "version": toolkit_version()}, sort_keys=True)
 
@@ -85,7 +85,7 @@ def _finite(value: mpmath.mpf) -> float | None:
 
 def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     """The summary row of one checkpoint (module docstring); runs in a worker process."""
-    from numerics.proxies import proxies
+    from numerics.bounds.proxies import proxies
 
     checkpoint = open_checkpoint(source, num_heads=settings.num_heads)
     report = proxies(

@@ -22,7 +22,7 @@ import functools
 import mpmath
 import numpy as np
 
-from numerics.evaluate import evaluate
+from numerics.formulas.evaluate import evaluate
 from numerics.loading.weights import LayerWeights
 from theory.errors import InvalidArgument
 from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup

@@ -84,7 +84,7 @@ def gram_values(dense: np.ndarray, rank_threshold: float, count: int) -> GramVal
     """The singular values of ``dense`` from its Gram matrix, or None when the bound leaves any undecided.
 
     ``rank_threshold`` t and ``count`` give the numerical-rank rule sigma_i > t max(count, 1)
-    max(sigma_1, 1) (:func:`numerics.spectrum.numerical_rank`); it must be decided at both ends of
+    max(sigma_1, 1) (:func:`numerics.spectra.spectrum.numerical_rank`); it must be decided at both ends of
     every interval.
     """
     if min(dense.shape) < GRAM_MIN_SIZE or not gram_can_decide(min(dense.shape), max(dense.shape)):

@@ -29,7 +29,15 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from numerics.evaluate import (
+from numerics.bounds.proxies import (
+    Number,
+    ProxyReport,
+    default_grid_m,
+    depth_factors,
+    matrix_spectra,
+    toolkit_version,
+)
+from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     argument_names,
     check_dps,
@@ -38,16 +46,8 @@ from numerics.evaluate import (
     to_mpf,
 )
 from numerics.loading.weights import TransformerWeights
-from numerics.matrices import NamedMatrix
-from numerics.proxies import (
-    Number,
-    ProxyReport,
-    default_grid_m,
-    depth_factors,
-    matrix_spectra,
-    toolkit_version,
-)
-from numerics.spectrum import Spectrum, spectrum
+from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.spectrum import Spectrum, spectrum
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula

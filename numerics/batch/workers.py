@@ -3,7 +3,8 @@
 Why processes: the work of a bound is LAPACK calls on many small matrices (one layer's SVDs take tens
 of milliseconds to seconds) with Python-level work around each (reading, validation, norms); threads
 would share one GIL for the latter, and OpenBLAS's own threads spin on a busy machine
-(:mod:`numerics.blas`). Each worker runs OpenBLAS with one thread, as the serial path does, so a worker
+(:mod:`numerics.spectra.blas`). Each worker runs OpenBLAS with one thread, as the serial path does, so a
+worker
 computes every float exactly as the serial run would: the same LAPACK routine, the same input, the same
 single-threaded blocking. Results come back in the order of the inputs whatever the completion order
 (``Executor.map``), so a parallel run is identical bit for bit to the serial one.
@@ -17,7 +18,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from numerics.blas import single_threaded_blas
+from numerics.spectra.blas import single_threaded_blas
 from theory.errors import InvalidArgument, MissingDependency
 
 T = TypeVar("T")

@@ -7,7 +7,8 @@ At p = 0 the Schatten sum jumps to the rank (S_0 = rank, while S_p -> #{sigma_i 
 the continuous minimum compares an interior minimisation on (0, 2] with the p = 0 endpoint.
 
 Speed without losing exactness: the search runs on log C_p in float64, derived symbolically from the
-formula (:func:`numerics.evaluate.log_form`; no overflow whatever the scale), and every reported value is
+formula (:func:`numerics.formulas.evaluate.log_form`; no overflow whatever the scale), and every reported
+value is
 the formula evaluated in mpmath at ``dps`` digits. Grid points within a relative 1e-9 of the float64
 minimum are all re-decided in mpmath, so float rounding cannot change the chosen p.
 """
@@ -22,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 import numpy as np
 
-from numerics._generated_formulas import SUMMAND
-from numerics.evaluate import (
+from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     CompiledFormula,
     argument_names,
@@ -34,7 +34,8 @@ from numerics.evaluate import (
     schatten_power_sum,
     to_mpf,
 )
-from numerics.spectrum import Spectrum
+from numerics.formulas.generated import SUMMAND
+from numerics.spectra.spectrum import Spectrum
 from theory.errors import InvalidArgument
 from theory.grid import grid_fractions
 
@@ -119,7 +120,7 @@ def contribution(
 ) -> mpmath.mpf:
     """``formula`` (default the summand C_p) at Schatten index ``p`` in [0, 2], in mpmath at ``dps`` digits.
 
-    >>> from numerics.spectrum import spectrum
+    >>> from numerics.spectra.spectrum import spectrum
     >>> float(contribution(spectrum(np.eye(3)), 0, 10.0, 12))
     6.0
     """
@@ -201,7 +202,7 @@ def choose_p(
     p = 0 endpoint (a grid point), so value_continuous <= value_grid. ``continuous=False`` skips it (the
     grid choice is the same; a caller showing only the grid choice saves most of the time here).
 
-    >>> from numerics.spectrum import spectrum
+    >>> from numerics.spectra.spectrum import spectrum
     >>> choice = choose_p(spectrum(np.eye(3)), 10.0, 12, m=4)
     >>> choice.p_grid, float(choice.value_grid)
     (Fraction(0, 1), 6.0)

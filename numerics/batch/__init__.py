@@ -1,0 +1,3 @@
+"""Many matrices or checkpoints at once: worker processes (``--jobs``, bit-identical to the serial run),
+a Dask cluster (``--scheduler``), and checkpoint sweeps cached by content hash (``specbound sweep``).
+"""

@@ -1,0 +1,3 @@
+"""The bounds on weights: the proxies B_ours and B_Edelman, the post hoc Schatten index, the assembled
+bound (reconstructed Theorem 3.1) and the numbers the coverage statements compute (SwiGLU, rotary).
+"""
