@@ -50,8 +50,8 @@ _SOURCES = (
     "synthetic/train.py",
     "synthetic/gap.py",
     "ranking/measures.py",
-    "proxies.py",
-    "assembled.py",
+    "bounds/proxies.py",
+    "bounds/assembled.py",
 )
 
 
