@@ -1,4 +1,4 @@
-"""Claim 16 (issue 16): B_ours ranks trained small transformers by generalization gap better than B_Edelman.
+"""Claim 16: B_ours ranks trained small transformers by generalization gap better than B_Edelman.
 
 The ranking study of ``specbound correlate`` (quick profile: 24 synthetic transformers varying depth,
 width, heads, learning rate, weight decay, training-set size and label noise one at a time, 3 seeds;
