@@ -12,8 +12,9 @@ it runs (no sympy, no assembled bound).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from theory.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound as AssembledBound
@@ -55,13 +56,4 @@ _HOME = {
 __all__ = sorted(_HOME)
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use; submodules import as usual."""
-    if name in _HOME:
-        value = getattr(importlib.import_module(_HOME[name]), name)
-        globals()[name] = value
-        return value
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = lazy_getattr(__name__, _HOME)

@@ -7,8 +7,9 @@ The public names are imported on first use (PEP 562): importing a sympy-free sub
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from theory.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from theory.errors import CertificationFailed as CertificationFailed
@@ -46,13 +47,4 @@ _HOME = {
 __all__ = sorted(_HOME)
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use; submodules import as usual."""
-    if name in _HOME:
-        value = getattr(importlib.import_module(_HOME[name]), name)
-        globals()[name] = value
-        return value
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+__getattr__ = lazy_getattr(__name__, _HOME)

@@ -1,0 +1,28 @@
+"""Public names of a package imported on first use (PEP 562), so importing the package costs nothing.
+
+Used by ``theory/__init__`` and ``numerics/__init__``: ``specbound bound`` imports neither sympy nor the
+assembled bound until a name that needs them is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+
+def lazy_getattr(package: str, home: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package``: a name of ``home`` is imported from the module ``home`` maps
+    it to and cached in the package's namespace; any other name is tried as a submodule."""
+
+    def __getattr__(name: str) -> Any:
+        if name in home:
+            value = getattr(importlib.import_module(home[name]), name)
+            setattr(importlib.import_module(package), name, value)
+            return value
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+    return __getattr__
