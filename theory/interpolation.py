@@ -545,12 +545,20 @@ def _check_p2_is_not_frobenius_maurey() -> tuple[bool, object]:
     )
 
 
+def sharp_tail_sides(sigma_next: sp.Expr, sigma_i: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(sigma_i^2, sigma_{k+1}^{2-p} sigma_i^p): the sharper tail's termwise bound sigma_i^2 <= rhs for
+    0 < sigma_i <= sigma_{k+1} (reconstructed), which holds iff p <= 2; the self-check and the prover's
+    statement (theory.prover.lemma_inequalities, sharp_tail_termwise) are both built from it."""
+    return sigma_i**2, sigma_next ** (2 - p) * sigma_i**p
+
+
 def _check_sharp_tail_needs_p_le_2() -> tuple[bool, object]:
     # sigma_i^2 <= sigma_{k+1}^{2-p} sigma_i^p for sigma_i = sigma_{k+1}/(1+u): the log of the ratio is
     # (2 - p) ln(1 + u), >= 0 iff p <= 2 (p = 2 - q with q >= 0 here; at p = 3 it is negative).
     sigma, u = sp.symbols("sigma u", positive=True)
     q = sp.Symbol("q", nonnegative=True)
-    ratio = sigma ** (2 - p) * (sigma / (1 + u)) ** p / (sigma / (1 + u)) ** 2
+    lhs, rhs = sharp_tail_sides(sigma, sigma / (1 + u))
+    ratio = rhs / lhs
     log_ratio = sp.expand_log(
         sp.log(sp.powsimp(sp.expand_power_base(ratio, force=True), force=True)), force=True
     )

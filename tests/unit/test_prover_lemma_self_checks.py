@@ -1,0 +1,99 @@
+"""Inequalities the lemmas' self-checks decided by sympy alone, now decided by the prover: each is proved,
+and a planted false variant (a constant moved 1e-6 relative, or the domain widened past the true one) is
+refuted with a witness re-checked here in exact rationals or mpmath, independently of the prover."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from theory.prover import lemma_inequalities as registry
+
+NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
+NEW += ["lambda_positive"]
+
+
+def _entry(name: str) -> registry.LemmaInequality:
+    (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == name]
+    return entry
+
+
+def _point(verdict: registry.LemmaVerdict) -> dict[str, Fraction]:
+    assert verdict.result.status == "refuted"
+    witness = verdict.to_json()["witness"]["point"]
+    return {name: Fraction(value) for name, value in witness.items()}
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_each_self_check_inequality_is_proved_with_a_checked_certificate_and_reduction(name):
+    verdict = registry.decide(_entry(name))
+    assert verdict.status == "proved" and verdict.certificates_checked
+    assert all(verdict.steps_hold)
+    assert verdict.result.seconds < 5
+
+
+def test_the_sharp_tail_is_stated_from_the_lemma_sides_and_needs_p_le_2():
+    entry = _entry("sharp_tail_termwise")
+    (inequality,) = entry.statement.inequalities
+    t, p = (entry.statement.domain.symbols()[name] for name in ("t", "p"))
+    assert sp.simplify(inequality.gap - (t**p - t**2)) == 0
+    widened = registry.decide(registry._sharp_tail("3"))  # the lemma's "needs p <= 2": refuted past 2
+    point = _point(widened)
+    assert point["p"] > 2 and 0 < point["t"] <= 1
+    mpmath.mp.dps = 50
+    tt, pp = mpmath.mpf(point["t"].numerator) / point["t"].denominator, mpmath.mpf(point["p"].numerator)
+    pp /= point["p"].denominator
+    assert tt**2 > tt**pp  # sigma_i^2 > sigma_{k+1}^{2-p} sigma_i^p at the witness
+
+
+def test_the_sharp_tail_reduction_rejects_sides_that_are_not_the_lemma_ones(monkeypatch):
+    from theory import interpolation
+
+    assert registry._sharp_tail().steps[0].check()
+    planted = lambda big, small: (small**2, big ** (3 - interpolation.p) * small**interpolation.p)  # noqa: E731
+    monkeypatch.setattr(interpolation, "sharp_tail_sides", planted)  # sigma_{k+1} no longer scales out
+    assert not registry._sharp_tail().steps[0].check()
+
+
+def _planted(entry: registry.LemmaInequality, factor: sp.Expr) -> registry.LemmaInequality:
+    """entry with its (only) bound moved: the gap rhs - lhs replaced by rhs * factor - lhs via the parts."""
+    (inequality,) = entry.statement.inequalities
+    lhs, rhs = inequality.text.split(" <= ") if " <= " in inequality.text else (None, None)
+    assert lhs is not None
+    domain = entry.statement.domain
+    return registry._inequality(
+        entry.lemma,
+        "planted",
+        [(sp.sympify(lhs), "<=", sp.sympify(rhs) * factor)],
+        domain.to_text(),
+        "planted",
+    )
+
+
+def test_a_frobenius_radius_bound_moved_down_1e_6_is_refuted_at_a_rechecked_corner():
+    verdict = registry.decide(_planted(_entry("frobenius_radius"), 1 - sp.Rational(1, 10**6)))
+    point = _point(verdict)
+    assert sum(value**2 for value in point.values()) > 3 * (1 - Fraction(1, 10**6))
+
+
+def test_a_tail_prefactor_bound_moved_down_1e_6_is_refuted_with_a_rechecked_witness():
+    verdict = registry.decide(_planted(_entry("tail_prefactor_below_144"), 1 - sp.Rational(1, 10**6)))
+    point = _point(verdict)
+    assert (1 - point["x"]) * (1 - point["y"]) > 1 - Fraction(1, 10**6)
+
+
+def test_the_tail_prefactor_ratio_is_the_covering_lemma_one():
+    from theory import covering
+
+    (inequality,) = _entry("tail_prefactor_below_144").statement.inequalities
+    x, y = sp.symbols("x y")
+    sigma = sp.Symbol("sigma", positive=True)
+    prefactor, bound = covering.tail_prefactor(sigma, covering.N * x, covering.N * y)
+    names = {s.name: s for s in inequality.gap.free_symbols}
+    gap = inequality.gap.xreplace({names["x"]: x, names["y"]: y})
+    assert sp.simplify(gap - (1 - prefactor / bound)) == 0
