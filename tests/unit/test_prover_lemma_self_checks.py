@@ -15,7 +15,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from theory.prover import lemma_inequalities as registry
 
 NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
-NEW += ["lambda_positive"]
+NEW += ["lambda_positive", "rounding_derivative_brackets"]
 
 
 def _entry(name: str) -> registry.LemmaInequality:
@@ -97,3 +97,31 @@ def test_the_tail_prefactor_ratio_is_the_covering_lemma_one():
     names = {s.name: s for s in inequality.gap.free_symbols}
     gap = inequality.gap.xreplace({names["x"]: x, names["y"]: y})
     assert sp.simplify(gap - (1 - prefactor / bound)) == 0
+
+
+def test_the_rounding_brackets_with_tau_1_not_the_largest_are_refuted_with_a_rechecked_witness():
+    entry = _entry("rounding_derivative_brackets")
+    gaps = [inequality.gap for inequality in entry.statement.inequalities]
+    widened = entry.statement.domain.to_text().replace("r2: (0, 1]", "r2: (0, 2]")
+    planted = registry._inequality(
+        entry.lemma, "planted", [(-gap, "<=", 0) for gap in gaps], widened, "tau_2 up to 2 tau_1"
+    )
+    point = _point(registry.decide(planted))
+    assert point["r2"] > 1
+    mpmath.mp.dps = 50
+    r2, r3, p = (mpmath.mpf(point[n].numerator) / point[n].denominator for n in ("r2", "r3", "p"))
+    mean_gap = (r2**p * mpmath.log(r2) + r3**p * mpmath.log(r3)) / (1 + r2**p + r3**p)
+    mass_gap = -mpmath.log(1 + r2**p + r3**p)
+    assert mean_gap > 0 or mass_gap > 0  # a bracket is positive: E_w log tau > log tau_1 at the witness
+
+
+def test_the_rounding_brackets_are_the_posthoc_ones_at_tau_1_equal_1():
+    from theory.posthoc import rounding_derivative_brackets
+
+    entry = _entry("rounding_derivative_brackets")
+    names = entry.statement.domain.symbols()
+    own = rounding_derivative_brackets((sp.Integer(1), sp.Symbol("r2"), sp.Symbol("r3")))
+    for inequality, bracket in zip(entry.statement.inequalities, own, strict=True):
+        free = {s.name: s for s in bracket.free_symbols}
+        rebound = bracket.xreplace({free[name]: names[name] for name in free})
+        assert sp.simplify(inequality.gap + rebound) == 0  # gap = 0 - bracket

@@ -405,37 +405,47 @@ def _softmax_every_length(vertex_value: sp.Expr, kappa: sp.Expr) -> LemmaInequal
     )
 
 
+def _at_most(sides: tuple[sp.Expr, sp.Expr]) -> list[tuple[sp.Expr, str, sp.Expr]]:
+    """The part lhs <= rhs of a lemma's (lhs, rhs) pair."""
+    return [(sides[0], "<=", sides[1])]
+
+
 def _composition_and_tails() -> list[LemmaInequality]:
-    x, y, a1, a2, a3, p, big_n, v = sp.symbols("x y a1 a2 a3 p N v")
+    from theory.composition import l2_below_l1_sides, optimal_below_equal_sides
+    from theory.dudley import integrand_exponent
+    from theory.posthoc import width_factor_log
+
+    x, y, big_n, v = sp.symbols("x y N v", positive=True)
     return [
         _inequality(
             "depth_factors_and_allocation",
             "optimal_split_below_equal_split",
-            [((sp.sqrt(x) + sp.sqrt(y)) ** 2, "<=", 2 * (x + y))],
+            _at_most(optimal_below_equal_sides(x, y)),
             "x: [0, oo), y: [0, oo)",
             "q = 1, two terms: the optimal allocation's entropy is at most the equal split's",
         ),
         _inequality(
             "depth_factors_and_allocation",
             "l2_aggregation_below_l1",
-            [(a1 + a2 + a3, "<=", (sp.sqrt(a1) + sp.sqrt(a2) + sp.sqrt(a3)) ** 2)],
+            _at_most(l2_below_l1_sides(sp.symbols("a1:4"))),
             "a1: [0, oo), a2: [0, oo), a3: [0, oo)",
             "sqrt(sum C_i^2) <= sum C_i squared, with a_i = C_i^2, three terms",
         ),
         _inequality(
             "dudley_entropy_integral",
             "integrand_exponent_below_1",
-            [(p / (p + 2), "<", 1)],
+            [(integrand_exponent(), "<", 1)],
             "p: [0, 2]",
             "u^{-p/(p+2)} is integrable at 0 for every p in [0, 2]",
         ),
         _inequality(
             "grid_rounding_cost",
             "grid_rounding_factor",
-            [(sp.log(big_n) / (4 * (sp.log(big_n) + v)), "<", sp.Rational(1, 4))],
+            [(width_factor_log(big_n, sp.log(big_n) + v), "<", sp.Rational(1, 4))],
             "N: (1, oo), v: (0, oo)",
             "N^{1/(4m)} < e^{1/4} for a grid with m = ln N + v > ln N, in log form",
         ),
+        _rounding_derivative_brackets(),
         _log_factor_dominates(),
         _lambda_positive(),
     ]
@@ -469,6 +479,37 @@ def _domain_from_assumptions(expr: sp.Expr) -> str:
         else:
             parts.append(f"{symbol.name}: real")
     return ", ".join(parts)
+
+
+def _rounding_derivative_brackets() -> LemmaInequality:
+    """Both brackets of F'(p)'s decomposition (theory.posthoc.rounding_derivative_brackets) are <= 0 for
+    three tau's with tau_1 the largest: tau_i = tau_1 r_i, r_i in (0, 1], the brackets free of tau_1."""
+    from theory._sympy_tools import equal
+    from theory.posthoc import p, rounding_derivative_brackets
+
+    tau_1 = sp.Symbol("tau1", positive=True)
+    ratios = sp.symbols("r2 r3", positive=True)
+    scaled = rounding_derivative_brackets((tau_1, *(tau_1 * r for r in ratios)))
+    reduced = [sp.simplify(sp.expand_log(bracket, force=True)) for bracket in scaled]
+    at_unit = rounding_derivative_brackets((sp.Integer(1), *ratios))
+    step = ReductionStep(
+        "tau_i = tau_1 r_i (tau_1 the largest, r_i in (0, 1]): each bracket is free of tau_1 (sympy "
+        "expand_log), and equals the bracket at tau = (1, r2, r3)",
+        "sympy (identity)",
+        lambda: all(
+            tau_1 not in r.free_symbols and equal(r, bracket)[0]
+            for r, bracket in zip(reduced, at_unit, strict=True)
+        ),
+    )
+    return _inequality(
+        "grid_rounding_cost",
+        "rounding_derivative_brackets",
+        [(reduced[0], "<=", 0), (reduced[1], "<=", 0)],
+        f"r2: (0, 1], r3: (0, 1], {p.name}: [0, 2]",
+        "F'(p) <= 2 log(tau_1)/(p+2)^2: the weighted mean of log tau is at most log tau_1, and "
+        "sum tau^p >= tau_1^p, for three tau's",
+        steps=(step,),
+    )
 
 
 def _log_factor_dominates() -> LemmaInequality:
