@@ -15,7 +15,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from theory.prover import lemma_inequalities as registry
 
 NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
-NEW += ["lambda_positive", "rounding_derivative_brackets"]
+NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
 
 
 def _entry(name: str) -> registry.LemmaInequality:
@@ -125,3 +125,35 @@ def test_the_rounding_brackets_are_the_posthoc_ones_at_tau_1_equal_1():
         free = {s.name: s for s in bracket.free_symbols}
         rebound = bracket.xreplace({free[name]: names[name] for name in free})
         assert sp.simplify(inequality.gap + rebound) == 0  # gap = 0 - bracket
+
+
+def _mp(value: Fraction) -> mpmath.mpf:
+    return mpmath.mpf(value.numerator) / value.denominator
+
+
+def _decide_widened(name: str, domain: str) -> dict[str, Fraction]:
+    """The entry's statement (gap > 0, or >= 0) over a domain widened past the true one: refuted."""
+    entry = _entry(name)
+    (inequality,) = entry.statement.inequalities
+    parts = [(inequality.gap, ">" if inequality.strict else ">=", 0)]
+    return _point(registry.decide(registry._inequality(entry.lemma, "planted", parts, domain, "widened")))
+
+
+def test_c_p_increasing_past_p_2_is_refuted_with_a_rechecked_witness():
+    from theory.interpolation import derive_balance
+
+    point = _decide_widened("c_p_increasing", "p: (0, 3)")
+    assert point["p"] > 2
+    mpmath.mp.dps = 50
+    c_p = derive_balance().c_p
+    (symbol,) = c_p.free_symbols
+    f = sp.lambdify(symbol, c_p, "mpmath")
+    assert mpmath.diff(f, _mp(point["p"])) < 0  # c_p decreases at the witness
+
+
+def test_the_tail_slope_over_negative_p_is_refuted_with_a_rechecked_witness():
+    point = _decide_widened("ceiling_tail_decreasing", "B: (0, oo), k: (0, oo), p: [-2, 2]")
+    b, k, p = (_mp(point[name]) for name in ("B", "k", "p"))
+    assert p < 0 and b > 0 and k > 0
+    mpmath.mp.dps = 50
+    assert mpmath.diff(lambda kk: b * kk ** (-2 / p), k) > 0  # B k^{-2/p} increases in k at the witness

@@ -204,7 +204,14 @@ def _tail_prefactor() -> LemmaInequality:
 def _interpolation() -> list[LemmaInequality]:
     from theory.interpolation import N as width
     from theory.interpolation import S as schatten
-    from theory.interpolation import balanced_term, derive_balance, eps, theorem_exponents
+    from theory.interpolation import (
+        balanced_term,
+        c_p_log_slope,
+        derive_balance,
+        eps,
+        tail_slope,
+        theorem_exponents,
+    )
     from theory.interpolation import s as scale
 
     balance = derive_balance()
@@ -250,6 +257,21 @@ def _interpolation() -> list[LemmaInequality]:
             _domain_text_of(balanced_term()),
             "the balanced term K_p N^(2(p+1)/(p+2)) S^(2/(p+2)) (s/eps)^(2p/(p+2)) as sympy derived it is "
             "positive over Theorem 4.1's domain",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "c_p_increasing",
+            [(c_p_log_slope(), ">", 0)],
+            "p: (0, 2)",
+            "d/dp log c_p > 0 on (0, 2) for the derived c_p (at p = 2 the slope is 0)",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "ceiling_tail_decreasing",
+            [(tail_slope(), "<", 0)],
+            "B: (0, oo), k: (0, oo), p: (0, 2]",
+            "the tail term B k^{-2/p} decreases in k, so g(ceil k*) <= g(k*) + A (ceil k* - k*) <= "
+            "g(k*) + 3N",
         ),
         _sharp_tail(),
         _theorem_4_1(),
