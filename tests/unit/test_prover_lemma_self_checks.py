@@ -16,6 +16,7 @@ from theory.prover import lemma_inequalities as registry
 
 NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
 NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
+NEW += ["token_growth_coefficient_positive"]
 
 
 def _entry(name: str) -> registry.LemmaInequality:
@@ -157,3 +158,14 @@ def test_the_tail_slope_over_negative_p_is_refuted_with_a_rechecked_witness():
     assert p < 0 and b > 0 and k > 0
     mpmath.mp.dps = 50
     assert mpmath.diff(lambda kk: b * kk ** (-2 / p), k) > 0  # B k^{-2/p} increases in k at the witness
+
+
+def test_the_token_growth_coefficient_over_negative_alpha_is_refuted_with_a_rechecked_witness():
+    from theory.baselines import edelman_token_growth
+
+    name = "token_growth_coefficient_positive"
+    domain = _entry(name).statement.domain.to_text().replace("alpha_l: (0, oo)", "alpha_l: [-1, oo)")
+    point = _decide_widened(name, domain)
+    _, coefficient = edelman_token_growth()
+    exact = {s: sp.Rational(*point[s.name].as_integer_ratio()) for s in coefficient.free_symbols}
+    assert point["alpha_l"] <= 0 and coefficient.subs(exact) <= 0  # exact rationals and surds, by sympy

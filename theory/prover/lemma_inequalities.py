@@ -470,6 +470,7 @@ def _composition_and_tails() -> list[LemmaInequality]:
         _rounding_derivative_brackets(),
         _log_factor_dominates(),
         _lambda_positive(),
+        _edelman_token_growth(),
     ]
 
 
@@ -484,6 +485,21 @@ def _lambda_positive() -> LemmaInequality:
         [(LOG_FACTOR.expr, ">", 0)],
         _domain_from_assumptions(LOG_FACTOR.expr),
         "d GAP / d Sigma = 24 sqrt(Lambda) / sqrt(n Sigma) (identity, sympy) is positive iff Lambda > 0",
+    )
+
+
+def _edelman_token_growth() -> LemmaInequality:
+    """The coefficient of sqrt(log T) log n in Edelman's gap (theory.baselines.edelman_token_growth) > 0."""
+    from theory.baselines import edelman_token_growth
+
+    _, coefficient = edelman_token_growth()
+    return _inequality(
+        "edelman_2022_bound",
+        "token_growth_coefficient_positive",
+        [(coefficient, ">", 0)],
+        _domain_from_assumptions(coefficient),
+        "lim_{T -> oo} gap / (sqrt(log T) log n), computed by sympy, is positive: the gap grows like "
+        "sqrt(log T)",
     )
 
 
