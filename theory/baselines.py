@@ -120,10 +120,17 @@ def _check_tt_token_free() -> tuple[bool, object]:
     return T not in shape.free_symbols, f"free symbols {sorted(map(str, shape.free_symbols))}"
 
 
+@functools.cache
+def edelman_token_growth() -> tuple[sp.Expr, sp.Expr]:
+    """(ratio, coefficient): lim_{T -> oo} gap / sqrt(log T) of Edelman's shape (sympy) and that limit over
+    log n; the gap grows like sqrt(log T) when the coefficient is positive and the limit finite (the sign
+    is decided by the prover: theory.prover.lemma_inequalities, token_growth_coefficient_positive)."""
+    ratio = sp.limit(edelman_gap_shape().doit() / sp.sqrt(sp.log(T)), T, sp.oo)
+    return ratio, sp.simplify(ratio / sp.log(n))  # log n > 0 for the sample sizes of interest (n >= 2)
+
+
 def _check_edelman_tokens_log() -> tuple[bool, object]:
-    shape = edelman_gap_shape().doit()
-    ratio = sp.limit(shape / sp.sqrt(sp.log(T)), T, sp.oo)
-    per_log_n = sp.simplify(ratio / sp.log(n))  # log n > 0 for the sample sizes of interest (n >= 2)
+    ratio, per_log_n = edelman_token_growth()
     return bool(per_log_n.is_positive) and not ratio.has(sp.oo, sp.zoo), f"gap / sqrt(log T) -> {ratio}"
 
 

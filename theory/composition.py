@@ -70,17 +70,28 @@ def _check_kkt() -> tuple[bool, object]:
     )
 
 
+def optimal_below_equal_sides(x: sp.Expr, y: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(optimal, equal): q = 1, K = 2, the optimal allocation's entropy (sqrt x + sqrt y)^2 and the equal
+    split's 2 (x + y), x, y >= 0 (optimal <= equal; the self-check and the prover's statement use it)."""
+    return (sp.sqrt(x) + sp.sqrt(y)) ** 2, 2 * (x + y)
+
+
+def l2_below_l1_sides(values: tuple[sp.Expr, ...]) -> tuple[sp.Expr, sp.Expr]:
+    """(sum a_i, (sum sqrt a_i)^2): sqrt(sum C_i^2) <= sum C_i squared, with a_i = C_i^2 >= 0."""
+    return sum(values, sp.Integer(0)), sum((sp.sqrt(a) for a in values), sp.Integer(0)) ** 2
+
+
 def _check_optimal_below_equal() -> tuple[bool, object]:
     # q = 1, K = 2: (sqrt(x) + sqrt(y))^2 <= 2 (x + y) since the gap is (sqrt x - sqrt y)^2.
     x, y = sp.symbols("x y", positive=True)
-    gap = sp.expand(2 * (x + y) - (sp.sqrt(x) + sp.sqrt(y)) ** 2)
+    optimal, equal_split = optimal_below_equal_sides(x, y)
+    gap = sp.expand(equal_split - optimal)
     return tools.equal(gap, sp.expand((sp.sqrt(x) - sp.sqrt(y)) ** 2))
 
 
 def _check_l2_below_l1() -> tuple[bool, object]:
-    a = sp.symbols("a1:4", positive=True)
-    gap = sp.expand(sum(sp.sqrt(ai) for ai in a) ** 2 - sum(a))
-    return tools.is_nonnegative(gap)
+    l2_squared, l1_squared = l2_below_l1_sides(sp.symbols("a1:4", positive=True))
+    return tools.is_nonnegative(sp.expand(l1_squared - l2_squared))
 
 
 def _check_equal_split_budget() -> tuple[bool, object]:

@@ -114,15 +114,24 @@ def _check_matrix_reduction() -> tuple[bool, object]:
     return tools.equal(bound, 36 * d2 * (a * b / eps) ** 2 * log_part)
 
 
+def tail_prefactor(sigma: sp.Expr, e: sp.Expr, f: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(prefactor, bound): the Maurey prefactor of the tail R_k (||R_k||_F <= sqrt(min(d1, d2)) sigma,
+    sigma = sigma_{k+1}) at radius eps/2 with d2 = N - e and min(d1, d2) = N - f, and the bound
+    144 N^2 sigma^2 (b/eps)^2 it is claimed to stay below for 0 <= e, f <= N (reconstructed); the self-check
+    and the prover's statement (theory.prover.lemma_inequalities, tail_prefactor_below_144) use it."""
+    prefactor = (maurey_matrix_entropy() / log_factor_of(maurey_matrix_entropy())).subs(
+        {eps: eps / 2, a: sp.sqrt(N - f) * sigma}, simultaneous=True
+    )
+    return prefactor.subs(d2, N - e), 144 * N**2 * sigma**2 * (b / eps) ** 2
+
+
 def _check_tail_radius() -> tuple[bool, object]:
     # Tail R_k with ||R_k||_F <= sqrt(min(d1, d2)) sigma, sigma = sigma_{k+1}, d2 <= N, min(d1, d2) <= N:
     # at radius eps/2 the prefactor is <= 144 N^2 sigma^2 (b/eps)^2 (d2 = N - e, min = N - f).
     sigma = sp.Symbol("sigma", positive=True)
     e, f = sp.symbols("e f", nonnegative=True)
-    prefactor = (maurey_matrix_entropy() / log_factor_of(maurey_matrix_entropy())).subs(
-        {eps: eps / 2, a: sp.sqrt(N - f) * sigma}, simultaneous=True
-    )
-    slack = 144 * N**2 * sigma**2 * (b / eps) ** 2 - prefactor.subs(d2, N - e)
+    prefactor, bound = tail_prefactor(sigma, e, f)
+    slack = bound - prefactor
     # slack = 144 sigma^2 b^2/eps^2 (N^2 - (N - e)(N - f)), and N^2 - (N-e)(N-f) = N(e + f) - e f >= 0
     # because e, f <= N; written with N = e + f + g, g >= 0:
     g = sp.Symbol("g", nonnegative=True)

@@ -33,10 +33,19 @@ DUDLEY_SOURCE = "Bartlett, Foster & Telgarsky 2017 (NeurIPS), Lemma A.5; Dudley 
 MARGIN_SOURCE = "Mohri, Rostamizadeh & Talwalkar 2018, Thm 3.3; Bartlett, Foster & Telgarsky 2017, Lemma 3.1"
 
 
+INTEGRAND = u ** (-p / (p + 2))
+"""sqrt(log N(u)) / sqrt(E) for an entropy E u^{-2p/(p+2)}: the integrand of Dudley's integral."""
+
+
+def integrand_exponent() -> sp.Expr:
+    """q = p/(p+2), the integrand being u^{-q} (read off INTEGRAND by sympy); integrable at 0 iff q < 1."""
+    return -tools.exponent_of(INTEGRAND, u)
+
+
 @functools.cache
 def dudley_integral() -> sp.Expr:
     """int_0^1 u^{-p/(p+2)} du in closed form (valid for every p >= 0, finite)."""
-    return sp.simplify(sp.integrate(u ** (-p / (p + 2)), (u, 0, 1), conds="none"))
+    return sp.simplify(sp.integrate(INTEGRAND, (u, 0, 1), conds="none"))
 
 
 def _check_closed_form() -> tuple[bool, object]:
@@ -52,8 +61,9 @@ def _check_closed_form() -> tuple[bool, object]:
 
 def _check_integrable_exponent() -> tuple[bool, object]:
     # the integrand exponent p/(p+2) stays below 1 on [0, 2] (it is 1/2 at p = 2), so the integral converges.
-    on_open = tools.sign_on_open_range(1 - p / (p + 2), p, positive=True)
-    at_two = tools.equal(p.subs(p, 2) / (p.subs(p, 2) + 2), sp.Rational(1, 2))
+    exponent = integrand_exponent()
+    on_open = tools.sign_on_open_range(1 - exponent, p, positive=True)
+    at_two = tools.equal(exponent.subs(p, 2), sp.Rational(1, 2))
     return tools.all_of([("1 - p/(p+2) > 0 on (0,2)", on_open), ("p = 2: 1/2 < 1", at_two)])
 
 

@@ -500,15 +500,26 @@ def _check_logs_below_lambda() -> tuple[bool, object]:
     )
 
 
+def tail_slope() -> sp.Expr:
+    """d/dk of the tail term B k^{-2/p} (sympy): negative for B, k > 0 and p in (0, 2], so rounding k* up
+    never raises the tail (the self-check ceiling_step and the prover's ceiling_tail_decreasing use it)."""
+    return sp.diff(B_tail * k ** (-2 / p), k)
+
+
+def c_p_log_slope() -> sp.Expr:
+    """d/dp log c_p for the derived c_p (sympy-simplified): positive on (0, 2), so c_p increases there (the
+    self-check c_p_range and the prover's c_p_increasing use it)."""
+    return sp.simplify(sp.diff(sp.expand_log(sp.log(derive_balance().c_p), force=True), p))
+
+
 def _check_ceiling_step() -> tuple[bool, object]:
     # ceil(k*) = k* + theta, theta in [0, 1): the tail term decreases in k, the head grows by <= A theta.
     d = derive_balance()
-    tail_slope = sp.diff(B_tail * k ** (-2 / p), k)
     theta = sp.Symbol("theta", nonnegative=True)
     head_increase = sp.expand(A_head * (k + theta) - A_head * k)
     return tools.all_of(
         [
-            ("tail decreasing in k", tools.sign_on_open_range(tail_slope, p, positive=False)),
+            ("tail decreasing in k", tools.sign_on_open_range(tail_slope(), p, positive=False)),
             ("head grows by A theta", tools.equal(head_increase, A_head * theta)),
             ("A = 3N", tools.equal(d.head_coefficient, 3 * N)),
         ]
@@ -545,12 +556,20 @@ def _check_p2_is_not_frobenius_maurey() -> tuple[bool, object]:
     )
 
 
+def sharp_tail_sides(sigma_next: sp.Expr, sigma_i: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(sigma_i^2, sigma_{k+1}^{2-p} sigma_i^p): the sharper tail's termwise bound sigma_i^2 <= rhs for
+    0 < sigma_i <= sigma_{k+1} (reconstructed), which holds iff p <= 2; the self-check and the prover's
+    statement (theory.prover.lemma_inequalities, sharp_tail_termwise) are both built from it."""
+    return sigma_i**2, sigma_next ** (2 - p) * sigma_i**p
+
+
 def _check_sharp_tail_needs_p_le_2() -> tuple[bool, object]:
     # sigma_i^2 <= sigma_{k+1}^{2-p} sigma_i^p for sigma_i = sigma_{k+1}/(1+u): the log of the ratio is
     # (2 - p) ln(1 + u), >= 0 iff p <= 2 (p = 2 - q with q >= 0 here; at p = 3 it is negative).
     sigma, u = sp.symbols("sigma u", positive=True)
     q = sp.Symbol("q", nonnegative=True)
-    ratio = sigma ** (2 - p) * (sigma / (1 + u)) ** p / (sigma / (1 + u)) ** 2
+    lhs, rhs = sharp_tail_sides(sigma, sigma / (1 + u))
+    ratio = rhs / lhs
     log_ratio = sp.expand_log(
         sp.log(sp.powsimp(sp.expand_power_base(ratio, force=True), force=True)), force=True
     )
@@ -582,8 +601,7 @@ def _check_c_p_range() -> tuple[bool, object]:
     c_p = derive_balance().c_p
     low = tools.limit_equals(c_p, p, 0, sp.Integer(1))
     high = tools.equal(c_p.subs(p, 2), sp.Integer(2))
-    slope = sp.simplify(sp.diff(sp.expand_log(sp.log(c_p), force=True), p))
-    increasing = tools.sign_on_open_range(slope, p, positive=True)
+    increasing = tools.sign_on_open_range(c_p_log_slope(), p, positive=True)
     return tools.all_of([("c_0+ = 1", low), ("c_2 = 2", high), ("c_p increasing on (0,2)", increasing)])
 
 

@@ -67,26 +67,39 @@ def _check_separability() -> tuple[bool, object]:
     return bool(abs(joint - separate) < sp.Float("1e-30")), f"joint min {joint}, sum of minima {separate}"
 
 
+def rounding_derivative_brackets(tau: tuple[sp.Expr, ...]) -> tuple[sp.Expr, sp.Expr]:
+    """The two brackets of F'(p) = 2 log(tau_1)/(p+2)^2 + [E_w log tau - log tau_1]/(p+2) + [p log tau_1 -
+    log sum tau^p]/(p+2)^2 (w_i = tau_i^p / sum tau^p), both <= 0 when tau_1 is the largest (reconstructed;
+    the identity is the self-check, the signs are decided by the prover: rounding_derivative_brackets)."""
+    total = sum(t**p for t in tau)
+    mean_log = sum(t**p * sp.log(t) for t in tau) / total
+    return mean_log - sp.log(tau[0]), p * sp.log(tau[0]) - sp.log(total)
+
+
 def _check_rounding_derivative() -> tuple[bool, object]:
     # F'(p) - 2 log(tau_1)/(p+2)^2 = [E_w log tau - log tau_1]/(p+2) + [p log tau_1 - log sum tau^p]/(p+2)^2,
     # both brackets <= 0 (tau_1 the largest); checked as an identity for three tau's.
     tau = sp.symbols("tau1:4", positive=True)
     total = sum(t**p for t in tau)
     derivative = sp.diff(sp.log(total) / (p + 2), p)
-    mean_log = sum(t**p * sp.log(t) for t in tau) / total
-    decomposition = (mean_log - sp.log(tau[0])) / (p + 2) + (p * sp.log(tau[0]) - sp.log(total)) / (
-        p + 2
-    ) ** 2
+    mean_gap, mass_gap = rounding_derivative_brackets(tau)
+    decomposition = mean_gap / (p + 2) + mass_gap / (p + 2) ** 2
     return tools.equal(
         sp.simplify(derivative - 2 * sp.log(tau[0]) / (p + 2) ** 2), sp.simplify(decomposition)
     )
+
+
+def width_factor_log(width: sp.Expr, grid_m: sp.Expr) -> sp.Expr:
+    """ln of the width part N^{1/(4m)} of the rounding factor: ln N / (4 m) (sympy's expand_log); it is
+    < 1/4 when m > ln N (the self-check and the prover's statement grid_rounding_factor use it)."""
+    return sp.expand_log(sp.log(width ** (1 / (4 * grid_m))), force=True)
 
 
 def _check_rounding_factor() -> tuple[bool, object]:
     # with m >= ln N: N^{1/(4m)} <= e^{1/4}; written with N = 1 + w, m = ln N + v (v, w > 0): ln N/(4m) < 1/4.
     w, v = sp.symbols("w v", positive=True)
     log_n = sp.log(1 + w)
-    slack = sp.factor(sp.together(sp.Rational(1, 4) - log_n / (4 * (log_n + v))))
+    slack = sp.factor(sp.together(sp.Rational(1, 4) - width_factor_log(1 + w, log_n + v)))
     decided = tools.is_positive(slack)
     return decided[0] and GRID_M.expr.has(sp.ceiling), f"1/4 - ln N/(4m) = {slack}; m = {GRID_M.expr}"
 

@@ -125,8 +125,15 @@ def _schatten() -> list[LemmaInequality]:
     ]
 
 
+def _squares_below_count(names: str, interval: str) -> tuple[list[tuple[sp.Expr, str, sp.Expr]], str]:
+    """sum_j v_j^2 <= d (d the number of v_j) with every v_j in ``interval``: the parts and the domain."""
+    values = sp.symbols(names)
+    domain = ", ".join(f"{value}: {interval}" for value in values)
+    return [(sum(value**2 for value in values), "<=", len(values))], domain
+
+
 def _covering() -> list[LemmaInequality]:
-    d1, d2, c1, c2, c3, v1, v2, v3 = sp.symbols("d1 d2 c1 c2 c3 v1 v2 v3")
+    d1, d2, c1, c2, c3 = sp.symbols("d1 d2 c1 c2 c3")
     return [
         _inequality(
             "rank_k_parametric_covering",
@@ -144,19 +151,67 @@ def _covering() -> list[LemmaInequality]:
             "||R||_{2,1} <= sqrt(d2) ||R||_F for d2 = 3: c_j the column norms (Cauchy-Schwarz)",
         ),
         _inequality(
+            "rank_k_parametric_covering",
+            "frobenius_radius",
+            *_squares_below_count("r1:4", "[0, 1]"),
+            "||W||_F^2 = sum_i sigma_i^2 <= k C^2 for rank k = 3 with every sigma_i <= C: "
+            "r_i = sigma_i / C in [0, 1] (homogeneity, C > 0)",
+        ),
+        _inequality(
             "maurey_covering",
             "vector_norm_reduction",
-            [(v1**2 + v2**2 + v3**2, "<=", 3)],
-            "v1: [-1, 1], v2: [-1, 1], v3: [-1, 1]",
+            *_squares_below_count("v1:4", "[-1, 1]"),
             "||v||_2^2 <= d2 ||v||_inf^2 for d2 = 3, normalised by homogeneity to ||v||_inf = 1",
         ),
+        _tail_prefactor(),
     ]
+
+
+def _tail_prefactor() -> LemmaInequality:
+    """The Maurey tail prefactor <= 144 N^2 sigma^2 (b/eps)^2 (theory.covering.tail_prefactor) for d2 = N - e,
+    min(d1, d2) = N - f, 0 <= e, f <= N: with e = N x, f = N y the ratio prefactor / bound, computed by sympy,
+    depends on x and y only, and is decided <= 1 on the unit square."""
+    from theory import covering
+
+    sigma = sp.Symbol("sigma", positive=True)
+    x, y = sp.symbols("x y", nonnegative=True)
+    prefactor, bound = covering.tail_prefactor(sigma, covering.N * x, covering.N * y)
+    ratio = sp.factor(sp.simplify(prefactor / bound))
+    scale_free = {covering.N, sigma, covering.b, covering.eps}
+    steps = (
+        ReductionStep(
+            "prefactor / bound with e = N x, f = N y (x, y in [0, 1]) is free of N, sigma, b and eps",
+            "sympy (simplify of the ratio of theory.covering.tail_prefactor's two sides)",
+            lambda: not (ratio.free_symbols & scale_free),
+        ),
+        ReductionStep(
+            "the bound 144 N^2 sigma^2 (b/eps)^2 is positive, so ratio <= 1 iff prefactor <= bound",
+            "sympy (sign from the symbols' positivity)",
+            lambda: bool(bound.is_positive),
+        ),
+    )
+    return _inequality(
+        "maurey_covering",
+        "tail_prefactor_below_144",
+        [(ratio, "<=", 1)],
+        "x: [0, 1], y: [0, 1]",
+        "the tail's Maurey prefactor at eps/2 with d2 = N - e, min(d1, d2) = N - f is <= 144 N^2 sigma^2 "
+        "(b/eps)^2: divided by the bound, with e = N x, f = N y",
+        steps=steps,
+    )
 
 
 def _interpolation() -> list[LemmaInequality]:
     from theory.interpolation import N as width
     from theory.interpolation import S as schatten
-    from theory.interpolation import derive_balance, eps, theorem_exponents
+    from theory.interpolation import (
+        balanced_term,
+        c_p_log_slope,
+        derive_balance,
+        eps,
+        tail_slope,
+        theorem_exponents,
+    )
     from theory.interpolation import s as scale
 
     balance = derive_balance()
@@ -195,8 +250,69 @@ def _interpolation() -> list[LemmaInequality]:
             "A: (0, oo), B: (0, oo), p: (0, 2]",
             "f''(k*) > 0 for f(k) = A k + B k^{-2/p}",
         ),
+        _inequality(
+            "interpolation_covering",
+            "balanced_term_positive",
+            [(balanced_term(), ">", 0)],
+            _domain_text_of(balanced_term()),
+            "the balanced term K_p N^(2(p+1)/(p+2)) S^(2/(p+2)) (s/eps)^(2p/(p+2)) as sympy derived it is "
+            "positive over Theorem 4.1's domain",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "c_p_increasing",
+            [(c_p_log_slope(), ">", 0)],
+            "p: (0, 2)",
+            "d/dp log c_p > 0 on (0, 2) for the derived c_p (at p = 2 the slope is 0)",
+        ),
+        _inequality(
+            "interpolation_covering",
+            "ceiling_tail_decreasing",
+            [(tail_slope(), "<", 0)],
+            "B: (0, oo), k: (0, oo), p: (0, 2]",
+            "the tail term B k^{-2/p} decreases in k, so g(ceil k*) <= g(k*) + A (ceil k* - k*) <= "
+            "g(k*) + 3N",
+        ),
+        _sharp_tail(),
         _theorem_4_1(),
     ]
+
+
+def _domain_text_of(expr: sp.Expr) -> str:
+    """Theorem 4.1's domain (theory.interpolation.DOMAIN) restricted to the free symbols of ``expr``."""
+    from theory.interpolation import domain_text
+
+    names = {symbol.name for symbol in expr.free_symbols}
+    return ", ".join(v.to_json() for v in parse_domain(domain_text()).variables if v.name in names)
+
+
+def _sharp_tail(top: str = "2") -> LemmaInequality:
+    """sigma_i^2 <= sigma_{k+1}^{2-p} sigma_i^p for 0 < sigma_i <= sigma_{k+1} (theory.interpolation.
+    sharp_tail_sides), as t^2 <= t^p on t = sigma_i / sigma_{k+1} in (0, 1]; p in (0, ``top``] (the lemma's
+    "needs p <= 2": over p up to 3 the prover refutes it)."""
+    from theory._sympy_tools import equal
+    from theory.interpolation import sharp_tail_sides
+
+    sigma, t = sp.symbols("sigma t", positive=True)
+    sides = sharp_tail_sides(sigma, t * sigma)
+    reduced = [sp.powsimp(sp.expand_power_base(side / sigma**2, force=True), force=True) for side in sides]
+    step = ReductionStep(
+        "sigma_i = t sigma_{k+1}, t in (0, 1]; both sides divided by sigma_{k+1}^2 > 0 are free of "
+        "sigma_{k+1}",
+        "sympy (identity: each reduced side times sigma_{k+1}^2 is the side)",
+        lambda: all(
+            sigma not in r.free_symbols and equal(r * sigma**2, side)[0]
+            for r, side in zip(reduced, sides, strict=True)
+        ),
+    )
+    return _inequality(
+        "interpolation_covering",
+        "sharp_tail_termwise",
+        [(reduced[0], "<=", reduced[1])],
+        f"t: (0, 1], p: (0, {top}]",
+        "the sharper tail's termwise bound sigma_i^2 <= sigma_{k+1}^(2-p) sigma_i^p, sigma_i = t sigma_{k+1}",
+        steps=(step,),
+    )
 
 
 def _theorem_4_1() -> LemmaInequality:
@@ -311,39 +427,127 @@ def _softmax_every_length(vertex_value: sp.Expr, kappa: sp.Expr) -> LemmaInequal
     )
 
 
+def _at_most(sides: tuple[sp.Expr, sp.Expr]) -> list[tuple[sp.Expr, str, sp.Expr]]:
+    """The part lhs <= rhs of a lemma's (lhs, rhs) pair."""
+    return [(sides[0], "<=", sides[1])]
+
+
 def _composition_and_tails() -> list[LemmaInequality]:
-    x, y, a1, a2, a3, p, big_n, v = sp.symbols("x y a1 a2 a3 p N v")
+    from theory.composition import l2_below_l1_sides, optimal_below_equal_sides
+    from theory.dudley import integrand_exponent
+    from theory.posthoc import width_factor_log
+
+    x, y, big_n, v = sp.symbols("x y N v", positive=True)
     return [
         _inequality(
             "depth_factors_and_allocation",
             "optimal_split_below_equal_split",
-            [((sp.sqrt(x) + sp.sqrt(y)) ** 2, "<=", 2 * (x + y))],
+            _at_most(optimal_below_equal_sides(x, y)),
             "x: [0, oo), y: [0, oo)",
             "q = 1, two terms: the optimal allocation's entropy is at most the equal split's",
         ),
         _inequality(
             "depth_factors_and_allocation",
             "l2_aggregation_below_l1",
-            [(a1 + a2 + a3, "<=", (sp.sqrt(a1) + sp.sqrt(a2) + sp.sqrt(a3)) ** 2)],
+            _at_most(l2_below_l1_sides(sp.symbols("a1:4"))),
             "a1: [0, oo), a2: [0, oo), a3: [0, oo)",
             "sqrt(sum C_i^2) <= sum C_i squared, with a_i = C_i^2, three terms",
         ),
         _inequality(
             "dudley_entropy_integral",
             "integrand_exponent_below_1",
-            [(p / (p + 2), "<", 1)],
+            [(integrand_exponent(), "<", 1)],
             "p: [0, 2]",
             "u^{-p/(p+2)} is integrable at 0 for every p in [0, 2]",
         ),
         _inequality(
             "grid_rounding_cost",
             "grid_rounding_factor",
-            [(sp.log(big_n) / (4 * (sp.log(big_n) + v)), "<", sp.Rational(1, 4))],
+            [(width_factor_log(big_n, sp.log(big_n) + v), "<", sp.Rational(1, 4))],
             "N: (1, oo), v: (0, oo)",
             "N^{1/(4m)} < e^{1/4} for a grid with m = ln N + v > ln N, in log form",
         ),
+        _rounding_derivative_brackets(),
         _log_factor_dominates(),
+        _lambda_positive(),
+        _edelman_token_growth(),
     ]
+
+
+def _lambda_positive() -> LemmaInequality:
+    """Lambda > 0 (theory.assembled.LOG_FACTOR over its symbols' declared domains): with the sympy identity
+    d GAP / d Sigma = 24 sqrt(Lambda) / sqrt(n Sigma) (the lemma's self-check), GAP increases in Sigma."""
+    from theory.assembled import LOG_FACTOR
+
+    return _inequality(
+        "assembled_bound",
+        "lambda_positive",
+        [(LOG_FACTOR.expr, ">", 0)],
+        _domain_from_assumptions(LOG_FACTOR.expr),
+        "d GAP / d Sigma = 24 sqrt(Lambda) / sqrt(n Sigma) (identity, sympy) is positive iff Lambda > 0",
+    )
+
+
+def _edelman_token_growth() -> LemmaInequality:
+    """The coefficient of sqrt(log T) log n in Edelman's gap (theory.baselines.edelman_token_growth) > 0."""
+    from theory.baselines import edelman_token_growth
+
+    _, coefficient = edelman_token_growth()
+    return _inequality(
+        "edelman_2022_bound",
+        "token_growth_coefficient_positive",
+        [(coefficient, ">", 0)],
+        _domain_from_assumptions(coefficient),
+        "lim_{T -> oo} gap / (sqrt(log T) log n), computed by sympy, is positive: the gap grows like "
+        "sqrt(log T)",
+    )
+
+
+def _domain_from_assumptions(expr: sp.Expr) -> str:
+    """The prover's domain read off the declared assumptions of the free symbols of ``expr`` (a positive
+    integer: integer >= 1; positive: (0, oo); nonnegative: [0, oo); otherwise real)."""
+    parts = []
+    for symbol in sorted(expr.free_symbols, key=lambda item: item.name):
+        if symbol.is_integer and symbol.is_positive:
+            parts.append(f"{symbol.name}: integer >= 1")
+        elif symbol.is_positive:
+            parts.append(f"{symbol.name}: (0, oo)")
+        elif symbol.is_nonnegative:
+            parts.append(f"{symbol.name}: [0, oo)")
+        else:
+            parts.append(f"{symbol.name}: real")
+    return ", ".join(parts)
+
+
+def _rounding_derivative_brackets() -> LemmaInequality:
+    """Both brackets of F'(p)'s decomposition (theory.posthoc.rounding_derivative_brackets) are <= 0 for
+    three tau's with tau_1 the largest: tau_i = tau_1 r_i, r_i in (0, 1], the brackets free of tau_1."""
+    from theory._sympy_tools import equal
+    from theory.posthoc import p, rounding_derivative_brackets
+
+    tau_1 = sp.Symbol("tau1", positive=True)
+    ratios = sp.symbols("r2 r3", positive=True)
+    scaled = rounding_derivative_brackets((tau_1, *(tau_1 * r for r in ratios)))
+    reduced = [sp.simplify(sp.expand_log(bracket, force=True)) for bracket in scaled]
+    at_unit = rounding_derivative_brackets((sp.Integer(1), *ratios))
+    step = ReductionStep(
+        "tau_i = tau_1 r_i (tau_1 the largest, r_i in (0, 1]): each bracket is free of tau_1 (sympy "
+        "expand_log), and equals the bracket at tau = (1, r2, r3)",
+        "sympy (identity)",
+        lambda: all(
+            tau_1 not in r.free_symbols and equal(r, bracket)[0]
+            for r, bracket in zip(reduced, at_unit, strict=True)
+        ),
+    )
+    return _inequality(
+        "grid_rounding_cost",
+        "rounding_derivative_brackets",
+        [(reduced[0], "<=", 0), (reduced[1], "<=", 0)],
+        f"r2: (0, 1], r3: (0, 1], {p.name}: [0, 2]",
+        "F'(p) <= 2 log(tau_1)/(p+2)^2: the weighted mean of log tau is at most log tau_1, and "
+        "sum tau^p >= tau_1^p, for three tau's",
+        steps=(step,),
+    )
 
 
 def _log_factor_dominates() -> LemmaInequality:
