@@ -16,7 +16,7 @@ from theory.prover import lemma_inequalities as registry
 
 NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
 NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
-NEW += ["token_growth_coefficient_positive"]
+NEW += ["token_growth_coefficient_positive", "ramp_between_indicators"]
 
 
 def _entry(name: str) -> registry.LemmaInequality:
@@ -169,3 +169,22 @@ def test_the_token_growth_coefficient_over_negative_alpha_is_refuted_with_a_rech
     _, coefficient = edelman_token_growth()
     exact = {s: sp.Rational(*point[s.name].as_integer_ratio()) for s in coefficient.free_symbols}
     assert point["alpha_l"] <= 0 and coefficient.subs(exact) <= 0  # exact rationals and surds, by sympy
+
+
+def test_a_ramp_twice_as_steep_inside_is_refuted_with_a_rechecked_witness():
+    from theory.assembled import RAMP_LOSS
+
+    u, margin = RAMP_LOSS.args
+    steep = sp.Piecewise((1, u <= 0), (1 - 2 * u / margin, u < margin), (0, True))
+    point = _point(registry.decide(registry._ramp_between_indicators(steep)))
+    assert 1 - 2 * point["t"] < 0 and 0 < point["t"] < 1  # below 1[u <= 0] = 0 inside, in exact rationals
+
+
+def test_a_ramp_whose_pieces_do_not_meet_the_indicators_is_not_proved():
+    from theory.assembled import RAMP_LOSS
+
+    u, margin = RAMP_LOSS.args
+    wide = sp.Piecewise((1, u <= 0), (1 - u / (2 * margin), u < 2 * margin), (0, True))
+    verdict = registry.decide(registry._ramp_between_indicators(wide))
+    assert verdict.steps_hold[1] is False and verdict.steps_hold[2] is False
+    assert verdict.status == "undecided"  # 0 <= 1 - t/2 <= 1 holds: only the reduction catches it

@@ -432,6 +432,53 @@ def _at_most(sides: tuple[sp.Expr, sp.Expr]) -> list[tuple[sp.Expr, str, sp.Expr
     return [(sides[0], "<=", sides[1])]
 
 
+def _ramp_between_indicators(ramp: sp.Piecewise | None = None) -> LemmaInequality:
+    """1[u <= 0] <= ramp_margin(u) <= 1[u <= margin] for every real u (theory.assembled.RAMP_LOSS or a planted
+    ``ramp``), split where the indicators jump: on u <= 0 and on u >= margin the ramp equals the indicators'
+    common value (sympy, for every u: u = -w and u = margin + w with w >= 0); inside, u = margin t with t in
+    (0, 1), the ramp's second piece (condition u < margin, checked structurally) is 1 - t there (sympy
+    identity), and the prover decides 1[u <= 0] = 0 <= 1 - t <= 1 = 1[u <= margin]."""
+    from theory.assembled import RAMP_LOSS
+
+    u, margin = RAMP_LOSS.args
+    ramp = RAMP_LOSS.expr if ramp is None else ramp
+    w = sp.Symbol("w", nonnegative=True)
+    t = sp.Symbol("t", positive=True)
+    (_, first_condition), (inside_value, inside_condition) = ramp.args[:2]
+    inside = sp.expand(inside_value.subs(u, margin * t))
+    steps = (
+        ReductionStep(
+            "on u <= 0 (u = -w, w >= 0) the ramp is 1 = 1[u <= 0] = 1[u <= margin]",
+            "sympy (the Piecewise evaluated for every w >= 0)",
+            lambda: ramp.subs(u, -w) == 1,
+        ),
+        ReductionStep(
+            "on u >= margin (u = margin + w, w >= 0) the ramp is 0 = 1[u <= 0], below 1[u <= margin]",
+            "sympy (the Piecewise evaluated for every w >= 0)",
+            lambda: ramp.subs(u, margin + w) == 0,
+        ),
+        ReductionStep(
+            "inside (0, margin) the first piece's condition u <= 0 fails and the second's is u < margin, so "
+            "the ramp is its second piece, at u = margin t free of margin",
+            "sympy (structural: the Piecewise's conditions; the piece at u = margin t)",
+            lambda: (
+                first_condition.canonical == sp.Le(u, 0).canonical
+                and inside_condition.canonical == sp.Lt(u, margin).canonical
+                and margin not in inside.free_symbols
+            ),
+        ),
+    )
+    return _inequality(
+        "margin_bound",
+        "ramp_between_indicators",
+        [(0, "<=", inside), (inside, "<=", 1)],
+        "t: (0, 1)",
+        "1[u <= 0] <= ramp(u) <= 1[u <= margin]; inside (0, margin), u = margin t, the indicators are 0, 1",
+        covers="every real u (the outer pieces by sympy, the inside by the prover)",
+        steps=steps,
+    )
+
+
 def _composition_and_tails() -> list[LemmaInequality]:
     from theory.composition import l2_below_l1_sides, optimal_below_equal_sides
     from theory.dudley import integrand_exponent
@@ -569,7 +616,15 @@ def _log_factor_dominates() -> LemmaInequality:
 def all_lemma_inequalities() -> tuple[LemmaInequality, ...]:
     """Every inequality of the chain, grouped by lemma in chain order."""
     return tuple(
-        [*_schatten(), *_covering(), *_interpolation(), *_lipschitz(), *_softmax(), *_composition_and_tails()]
+        [
+            *_schatten(),
+            *_covering(),
+            *_interpolation(),
+            *_lipschitz(),
+            *_softmax(),
+            _ramp_between_indicators(),
+            *_composition_and_tails(),
+        ]
     )
 
 
