@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -111,8 +112,12 @@ def test_a_dask_cluster_trains_the_same_records_as_local_processes(tmp_path) -> 
     local = study.run_study(points, jobs=1, cache=tmp_path / "local")
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1) as cluster:
         remote = study.run_study(points, cache=tmp_path / "remote", scheduler=cluster.scheduler_address)
-    keep = ("key", "gap", "measures")  # the timings differ; the trained models and their numbers must not
-    assert [{k: r.as_dict()[k] for k in keep} for r in remote] == [
-        {k: r.as_dict()[k] for k in keep} for r in local
-    ]
+    # the timings differ; the trained models, their gaps and their measures must not. The measures are
+    # compared to 1e-14 relative: once in CI a Dask worker's spectral_product differed from the local one in
+    # its last bit (1 ulp; every other number bit-identical), a difference of the process, not of the model
+    assert [(r.key, r.gap) for r in remote] == [(r.key, r.gap) for r in local]
+    for there, here in zip(remote, local, strict=True):
+        assert there.measures.keys() == here.measures.keys()
+        for name, value in here.measures.items():
+            assert math.isclose(there.measures[name], value, rel_tol=1e-14, abs_tol=0.0), (there.key, name)
     assert len(list((tmp_path / "remote").glob("*.json"))) == len(points)  # the workers wrote the cache
