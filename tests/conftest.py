@@ -1,4 +1,5 @@
-"""Shared test configuration: hypothesis profiles, strict numpy, and in CI a missing package fails."""
+"""Shared test configuration: hypothesis profiles, strict numpy, mpmath's precision left as found, and in CI
+a missing package fails."""
 
 from __future__ import annotations
 
@@ -25,6 +26,19 @@ def _strict_numpy():
     """Floating-point warnings are errors in tests (docs/architecture.md: warnings are errors)."""
     with np.errstate(all="raise"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision_unchanged():
+    """A test that sets mpmath's global precision (mpmath.mp.dps = 50) instead of using mpmath.workdps fails:
+    the leaked precision silently changed the last bit of later tests' numbers (a measure's fprod)."""
+    import mpmath
+
+    before = mpmath.mp.prec
+    yield
+    leaked = mpmath.mp.prec
+    mpmath.mp.prec = before
+    assert leaked == before, f"the test left mpmath's precision at {leaked} bits (was {before}): use workdps"
 
 
 MISSING_DEPENDENCY_WORDS = ("needs", "could not import")

@@ -46,10 +46,10 @@ def test_the_sharp_tail_is_stated_from_the_lemma_sides_and_needs_p_le_2():
     widened = registry.decide(registry._sharp_tail("3"))  # the lemma's "needs p <= 2": refuted past 2
     point = _point(widened)
     assert point["p"] > 2 and 0 < point["t"] <= 1
-    mpmath.mp.dps = 50
-    tt, pp = mpmath.mpf(point["t"].numerator) / point["t"].denominator, mpmath.mpf(point["p"].numerator)
-    pp /= point["p"].denominator
-    assert tt**2 > tt**pp  # sigma_i^2 > sigma_{k+1}^{2-p} sigma_i^p at the witness
+    with mpmath.workdps(50):
+        tt, pp = mpmath.mpf(point["t"].numerator) / point["t"].denominator, mpmath.mpf(point["p"].numerator)
+        pp /= point["p"].denominator
+        assert tt**2 > tt**pp  # sigma_i^2 > sigma_{k+1}^{2-p} sigma_i^p at the witness
 
 
 def test_the_sharp_tail_reduction_rejects_sides_that_are_not_the_lemma_ones(monkeypatch):
@@ -109,11 +109,11 @@ def test_the_rounding_brackets_with_tau_1_not_the_largest_are_refuted_with_a_rec
     )
     point = _point(registry.decide(planted))
     assert point["r2"] > 1
-    mpmath.mp.dps = 50
-    r2, r3, p = (mpmath.mpf(point[n].numerator) / point[n].denominator for n in ("r2", "r3", "p"))
-    mean_gap = (r2**p * mpmath.log(r2) + r3**p * mpmath.log(r3)) / (1 + r2**p + r3**p)
-    mass_gap = -mpmath.log(1 + r2**p + r3**p)
-    assert mean_gap > 0 or mass_gap > 0  # a bracket is positive: E_w log tau > log tau_1 at the witness
+    with mpmath.workdps(50):
+        r2, r3, p = (mpmath.mpf(point[n].numerator) / point[n].denominator for n in ("r2", "r3", "p"))
+        mean_gap = (r2**p * mpmath.log(r2) + r3**p * mpmath.log(r3)) / (1 + r2**p + r3**p)
+        mass_gap = -mpmath.log(1 + r2**p + r3**p)
+        assert mean_gap > 0 or mass_gap > 0  # a bracket is positive: E_w log tau > log tau_1 at the witness
 
 
 def test_the_rounding_brackets_are_the_posthoc_ones_at_tau_1_equal_1():
@@ -145,19 +145,19 @@ def test_c_p_increasing_past_p_2_is_refuted_with_a_rechecked_witness():
 
     point = _decide_widened("c_p_increasing", "p: (0, 3)")
     assert point["p"] > 2
-    mpmath.mp.dps = 50
-    c_p = derive_balance().c_p
-    (symbol,) = c_p.free_symbols
-    f = sp.lambdify(symbol, c_p, "mpmath")
-    assert mpmath.diff(f, _mp(point["p"])) < 0  # c_p decreases at the witness
+    with mpmath.workdps(50):
+        c_p = derive_balance().c_p
+        (symbol,) = c_p.free_symbols
+        f = sp.lambdify(symbol, c_p, "mpmath")
+        assert mpmath.diff(f, _mp(point["p"])) < 0  # c_p decreases at the witness
 
 
 def test_the_tail_slope_over_negative_p_is_refuted_with_a_rechecked_witness():
     point = _decide_widened("ceiling_tail_decreasing", "B: (0, oo), k: (0, oo), p: [-2, 2]")
     b, k, p = (_mp(point[name]) for name in ("B", "k", "p"))
     assert p < 0 and b > 0 and k > 0
-    mpmath.mp.dps = 50
-    assert mpmath.diff(lambda kk: b * kk ** (-2 / p), k) > 0  # B k^{-2/p} increases in k at the witness
+    with mpmath.workdps(50):
+        assert mpmath.diff(lambda kk: b * kk ** (-2 / p), k) > 0  # B k^{-2/p} increases in k at the witness
 
 
 def test_the_token_growth_coefficient_over_negative_alpha_is_refuted_with_a_rechecked_witness():
