@@ -109,28 +109,26 @@ def _checked(value: Endpoint, fallback: Endpoint) -> Endpoint:
     return value
 
 
-def _lower_min(values: list[Endpoint]) -> Endpoint:
-    if any(is_infinite(v) and v.sign < 0 for v in values):
-        return NEG_INF
+def _extreme(values: list[Endpoint], toward: int) -> Endpoint:
+    """The smallest (``toward`` -1) or largest (+1) of ``values`` in the order NEG_INF < reals < POS_INF: the
+    infinity on that side if present, else arb's min/max of the real ones, else the other infinity."""
+    if any(is_infinite(v) and v.sign == toward for v in values):
+        return POS_INF if toward > 0 else NEG_INF
     finite = [v for v in values if not is_infinite(v)]
     if not finite:
-        return POS_INF
+        return NEG_INF if toward > 0 else POS_INF
     result = finite[0]
     for value in finite[1:]:
-        result = result.min(value)
+        result = result.max(value) if toward > 0 else result.min(value)
     return result
+
+
+def _lower_min(values: list[Endpoint]) -> Endpoint:
+    return _extreme(values, -1)
 
 
 def _upper_max(values: list[Endpoint]) -> Endpoint:
-    if any(is_infinite(v) and v.sign > 0 for v in values):
-        return POS_INF
-    finite = [v for v in values if not is_infinite(v)]
-    if not finite:
-        return NEG_INF
-    result = finite[0]
-    for value in finite[1:]:
-        result = result.max(value)
-    return result
+    return _extreme(values, 1)
 
 
 def add(a: Interval, b: Interval) -> Interval:
@@ -286,28 +284,12 @@ def _open_end(x: Endpoint, x_open: bool, y: Endpoint, y_open: bool, lower: bool)
 
 def maximum(a: Interval, b: Interval) -> Interval:
     """{max(x, y)} for x in a, y in b (ends marked attained: conservative)."""
-    return Interval(_upper_max_of_lows(a.lo, b.lo), _upper_max([a.hi, b.hi]))
+    return Interval(_upper_max([a.lo, b.lo]), _upper_max([a.hi, b.hi]))
 
 
 def minimum(a: Interval, b: Interval) -> Interval:
     """{min(x, y)} for x in a, y in b (ends marked attained: conservative)."""
-    return Interval(_lower_min([a.lo, b.lo]), _lower_min_of_highs(a.hi, b.hi))
-
-
-def _upper_max_of_lows(x: Endpoint, y: Endpoint) -> Endpoint:
-    if is_infinite(x):
-        return y if x.sign < 0 else x
-    if is_infinite(y):
-        return x if y.sign < 0 else y
-    return x.max(y)
-
-
-def _lower_min_of_highs(x: Endpoint, y: Endpoint) -> Endpoint:
-    if is_infinite(x):
-        return y if x.sign > 0 else x
-    if is_infinite(y):
-        return x if y.sign > 0 else y
-    return x.min(y)
+    return Interval(_lower_min([a.lo, b.lo]), _lower_min([a.hi, b.hi]))
 
 
 def absolute(a: Interval) -> Interval:
