@@ -4,8 +4,7 @@ Why processes: the work of a bound is LAPACK calls on many small matrices (one l
 of milliseconds to seconds) with Python-level work around each (reading, validation, norms); threads
 would share one GIL for the latter, and OpenBLAS's own threads spin on a busy machine
 (:mod:`numerics.spectra.blas`). Each worker runs OpenBLAS with one thread, as the serial path does, so a
-worker
-computes every float exactly as the serial run would: the same LAPACK routine, the same input, the same
+worker computes every float exactly as the serial run would: the same LAPACK routine, the same input, the same
 single-threaded blocking. Results come back in the order of the inputs whatever the completion order
 (``Executor.map``), so a parallel run is identical bit for bit to the serial one.
 

@@ -8,8 +8,7 @@ the continuous minimum compares an interior minimisation on (0, 2] with the p = 
 
 Speed without losing exactness: the search runs on log C_p in float64, derived symbolically from the
 formula (:func:`numerics.formulas.evaluate.log_form`; no overflow whatever the scale), and every reported
-value is
-the formula evaluated in mpmath at ``dps`` digits. Grid points within a relative 1e-9 of the float64
+value is the formula evaluated in mpmath at ``dps`` digits. Grid points within a relative 1e-9 of the float64
 minimum are all re-decided in mpmath, so float rounding cannot change the chosen p.
 """
 

@@ -206,8 +206,8 @@ def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = Non
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
 
     With ``fast_svd`` the method names the Gram path and the precision it guarantees
-    (:mod:`numerics.spectra.gram`);
-    with a torch ``device`` it names torch's float64 linear algebra on that device instead of numpy's LAPACK.
+    (:mod:`numerics.spectra.gram`); with a torch ``device`` it names torch's float64 linear algebra on that
+    device instead of numpy's LAPACK.
 
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
@@ -267,8 +267,7 @@ def streamed_spectra(
     (:func:`numerics.batch.workers.ordered_map`: each worker opens its layers itself and runs the same
     single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
     back in layer order). ``fast_svd``, ``device``: see :func:`numerics.spectra.spectrum.spectrum`. A layer
-    is read
-    at its stored width and each matrix upcast to float64 only while its spectrum is taken.
+    is read at its stored width and each matrix upcast to float64 only while its spectrum is taken.
     """
     linalg_for(device)  # an unusable device fails here, before any worker starts
     options = StreamOptions(checkpoint, fast_svd, entrywise_norms, device)
@@ -342,8 +341,7 @@ def layer_factors(
     proxies unless given (the assembled bound passes its own, ``theory.assembled.HEAD_LIPSCHITZ``);
     ``norms`` maps (layer, head, kind) to C2 (head -1 for M_in, M_out). Generic over the arithmetic:
     ``evaluate_formula(formula, **values)`` is mpmath's :func:`numerics.formulas.evaluate.evaluate` here and
-    arb's
-    interval evaluation in :mod:`numerics.certify`.
+    arb's interval evaluation in :mod:`numerics.certify`.
     """
     heads = sorted({head for (_, head, _) in norms if head >= 0})
     factors = []
@@ -417,11 +415,10 @@ def proxies(
     share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
     the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
     (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False``
-    skips the
-    (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False`` skips each
-    matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the grid
-    choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to torch
-    (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK.
+    skips the (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False``
+    skips each matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the
+    grid choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to
+    torch (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK.
     """
     check_dps(dps)
     if m is not None:

@@ -5,8 +5,7 @@ Run ``python -m numerics.formulas.codegen`` after changing a formula of :mod:`th
 the module holds the source ``sympy.lambdify`` writes for it (mpmath backend, as
 :func:`numerics.formulas.evaluate.compiled`) and for its log form (numpy backend, as
 :func:`numerics.formulas.evaluate.log_form`), with the names that source reads from mpmath/numpy; so the
-formula
-lives in theory/ only, and ``specbound bound`` runs the very code lambdify would produce without
+formula lives in theory/ only, and ``specbound bound`` runs the very code lambdify would produce without
 importing sympy (about 0.3 s of its start).
 """
 

@@ -60,8 +60,7 @@ class Checkpoint:
         """Layer ``index`` at its stored width (e.g. float16: a quarter of float64's memory), validated.
 
         Its users upcast one matrix at a time (:func:`numerics.spectra.spectrum.spectrum` does), so memory
-        holds the
-        stored layer plus one float64 matrix rather than the whole layer in float64.
+        holds the stored layer plus one float64 matrix rather than the whole layer in float64.
         """
         return self._validated(index, stored=True)
 

@@ -2,8 +2,7 @@
 
 Every measure is a number per model whose ranking is compared with the ranking of measured gaps
 (:mod:`numerics.ranking.statistics`). Matrices are those of the bound (``numerics.spectra.matrices``: per
-layer
-QK_h and Vt_h of every head, M_in, M_out); the read-out w enters only the assembled bound.
+layer QK_h and Vt_h of every head, M_in, M_out); the read-out w enters only the assembled bound.
 
 =========================  ==================================================================================
 ``B_ours``                 the l1 post hoc proxy (``numerics.bounds.proxies``; exact: authors' code)

@@ -350,9 +350,8 @@ def spectrum(
     that upcast is scaled in place: memory holds one float64 copy of the matrix plus LAPACK's.
     With ``fast_svd`` a dense matrix's singular values come from its Gram matrix where
     :func:`numerics.spectra.gram.gram_values` decides every S_p and the rank (``svd_path`` "gram"; entries
-    far from
-    1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD otherwise;
-    a matrix kept as column blocks always takes the block QR and SVD.
+    far from 1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD
+    otherwise; a matrix kept as column blocks always takes the block QR and SVD.
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))

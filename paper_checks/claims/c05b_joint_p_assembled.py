@@ -3,11 +3,10 @@
 What holds exactly: the assembled bound (reconstructed Theorem 3.1) holds for every p-vector in P_m^K at
 once (union bound over the grid, peeling over the Schatten shells), so the per-matrix minima of
 MATRIX_TERM that :func:`numerics.bounds.assembled.assembled_bound` takes are always a valid choice. They
-minimise
-Sigma; GAP_TERM also grows with the peeling cost P, which depends on each chosen p through its Schatten
-shell, so they need not minimise GAP_TERM. This claim states that they do, on the trained models of the
-run, and is refuted by any model whose exact joint minimum (:func:`_joint_p.joint_minimum`, Pareto front
-of (Sigma, P)) is smaller beyond ``tolerance`` (relative). Open when no model was evaluated or when the
+minimise Sigma; GAP_TERM also grows with the peeling cost P, which depends on each chosen p through its
+Schatten shell, so they need not minimise GAP_TERM. This claim states that they do, on the trained models
+of the run, and is refuted by any model whose exact joint minimum (:func:`_joint_p.joint_minimum`, Pareto
+front of (Sigma, P)) is smaller beyond ``tolerance`` (relative). Open when no model was evaluated or when the
 option table does not reproduce numerics.bounds.assembled's own choice (then the comparison says nothing).
 Provenance: derived, under reconstructed Theorem 3.1; exact search over P_m^K.
 """

@@ -4,8 +4,7 @@ with geometric alpha alpha_l = ell^{L-1-l}.
 Derived: theory.regimes' laws of the Edelman proxy (L^{3/2}; exp(L ln ell)). Measured independently of
 the alphas numerics computes: on encoders built with a KNOWN per-layer factor (paper_checks.claims._depth:
 ell = 1 and ell = 11.3 from the design constants), the exact proxy B_Edelman (numerics.bounds.proxies) must
-show
-a log-log depth exponent within ``tolerance`` of 3/2 (ell = 1) and an exponential rate within
+show a log-log depth exponent within ``tolerance`` of 3/2 (ell = 1) and an exponential rate within
 ``rate_tolerance`` (relative) of the law's rate times ln ell of the design. An error in how numerics
 builds alpha (a wrong layer index, a missing factor) moves the measurement, not the prediction.
 Provenance: derived (laws) and measured (exact proxy on built models).

@@ -2,8 +2,7 @@
 
 Measured by the scaling study (:mod:`paper_checks.scaling`; every proxy from
 :func:`numerics.bounds.proxies.proxies`, the numbers ``specbound bound`` prints): for each source (the two
-real
-checkpoints, the prefixes of their layers, the synthetic grid, any user checkpoints) and each axis
+real checkpoints, the prefixes of their layers, the synthetic grid, any user checkpoints) and each axis
 (L, N) with at least two sizes, the fitted log-log exponents of both proxies are compared. Ours grows
 more slowly when e_ours + z se_ours < e_Edelman - z se_Edelman (standard errors of the fixed-effects
 fit; a two-point fit has none and is compared by its point estimates, flagged).
