@@ -43,10 +43,15 @@ def measure(name: str, statement) -> tuple[float, float | None]:
         accepted = all(check_certificate(p.certificate.to_json()).accepted for p in result.parts)
         check_s = time.process_time() - start
         assert accepted, f"the checker rejected the certificate of {name}"
+    _print_row(name, result.status, result.boxes, prove_s, check_s)
+    return prove_s, check_s
+
+
+def _print_row(name: str, status: str, boxes: int, prove_s: float, check_s: float | None) -> None:
+    """One table row: verdict, boxes, prove and check seconds and their ratio ("-" where not checked)."""
     ratio = f"{check_s / prove_s:6.3f}" if check_s is not None and prove_s > 0 else "     -"
     check_text = f"{check_s:7.3f}" if check_s is not None else "      -"
-    print(f"{name:40s} {result.status:9s} {result.boxes:6d} {prove_s:8.3f} {check_text} {ratio}")
-    return prove_s, check_s
+    print(f"{name:40s} {status:9s} {boxes:6d} {prove_s:8.3f} {check_text} {ratio}")
 
 
 def measure_chain(name: str, build) -> tuple[float, float | None]:
@@ -69,9 +74,7 @@ def measure_chain(name: str, build) -> tuple[float, float | None]:
         accepted = check_chain(certificate).accepted
         check_s = time.process_time() - start
         assert accepted, f"the checker rejected the chain certificate of {name}"
-    ratio = f"{check_s / prove_s:6.3f}" if check_s is not None and prove_s > 0 else "     -"
-    check_text = f"{check_s:7.3f}" if check_s is not None else "      -"
-    print(f"{name:40s} {result.status:9s} {result.boxes:6d} {prove_s:8.3f} {check_text} {ratio}")
+    _print_row(name, result.status, result.boxes, prove_s, check_s)
     return prove_s, check_s
 
 
