@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from theory.errors import CheckpointError
+from theory.errors import CheckpointError, SpecboundError
+
+MAX_JSON_BYTES = 64 << 20
+"""Largest JSON file read (a shard index, a cache entry, an earlier run's output): 64 MiB."""
 
 _KINDS = {
     stat.S_IFDIR: "a directory",
@@ -38,28 +42,61 @@ def os_problem(error: OSError) -> str:
     return (error.strerror or type(error).__name__).lower()
 
 
-def regular_file(path: Path, shown: str = "") -> Path:
+def regular_file(path: Path, shown: str = "", error: type[SpecboundError] = CheckpointError) -> Path:
     """``path`` if it is a regular file (symlinks followed) that can be opened for reading.
 
     The file is opened non-blocking (a FIFO does not block then) and its type checked on the open
-    descriptor, so what is checked is what would be read. Raises CheckpointError otherwise, naming the
-    file as ``shown`` (default: the path).
+    descriptor, so what is checked is what would be read. Raises ``error`` otherwise, naming the file as
+    ``shown`` (default: the path).
     """
-    shown = shown or str(path)
+    with _opened_regular(path, shown or str(path), error):
+        return path
+
+
+@contextlib.contextmanager
+def _opened_regular(path: Path, shown: str, error: type[SpecboundError]) -> Iterator[int]:
+    """A descriptor of ``path`` opened non-blocking and checked to be a regular file; closed afterwards."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise CheckpointError(f"{shown} does not exist") from None
-    except OSError as error:
-        raise CheckpointError(f"{shown} cannot be read: {os_problem(error)}") from None
+        raise error(f"{shown} does not exist") from None
+    except OSError as problem:
+        raise error(f"{shown} cannot be read: {os_problem(problem)}") from None
     try:
         mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+            raise error(f"{shown} is {kind}; specbound reads only regular files")
+        yield descriptor
     finally:
         os.close(descriptor)
-    if not stat.S_ISREG(mode):
-        kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
-        raise CheckpointError(f"{shown} is {kind}; specbound reads checkpoints only from regular files")
-    return path
+
+
+def read_json(
+    path: Path, shown: str = "", error: type[SpecboundError] = CheckpointError, limit: int = MAX_JSON_BYTES
+) -> object:
+    """The JSON value in ``path``, a regular file of at most ``limit`` bytes of UTF-8; ``error`` (one line
+    naming the file as ``shown``) for anything else: a FIFO or device, a larger file, bytes that are not
+    UTF-8, text that is not JSON, nesting deeper than Python's recursion limit, an integer of more digits
+    than Python's int-str limit (4300). The caller checks the value's types."""
+    shown = shown or str(path)
+    with _opened_regular(path, shown, error) as descriptor:
+        try:
+            size = os.fstat(descriptor).st_size
+            if size > limit:
+                raise error(f"{shown} holds {size} bytes, over the {limit >> 20} MiB a JSON input may have")
+            with os.fdopen(os.dup(descriptor), "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as problem:
+            raise error(f"{shown} cannot be read: {os_problem(problem)}") from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as problem:
+        raise error(f"{shown} is not UTF-8 text ({problem.reason} at byte {problem.start})") from None
+    except RecursionError:
+        raise error(f"{shown} is not readable JSON: nested too deeply") from None
+    except ValueError as problem:  # malformed JSON; an integer over the int-str digit limit
+        raise error(f"{shown} is not readable JSON: {problem}") from None
 
 
 def inside(folder: Path, relative: str, what: str) -> Path:
@@ -70,7 +107,11 @@ def inside(folder: Path, relative: str, what: str) -> Path:
     try:
         root = folder.resolve()
         target = (root / relative).resolve()
-    except (OSError, RuntimeError) as error:  # Python 3.11 raises RuntimeError on a symlink loop
+    except (
+        OSError,
+        RuntimeError,
+        ValueError,
+    ) as error:  # RuntimeError: a symlink loop (3.11); ValueError: NUL
         raise CheckpointError(f"{what} points to {relative!r}, which cannot be resolved: {error}") from None
     if not target.is_relative_to(root):
         raise CheckpointError(

@@ -45,7 +45,7 @@ from numerics.loading.tensors import (
     shards,
 )
 from numerics.loading.weights import TransformerWeights
-from numerics.safe_io import os_problem, regular_file
+from numerics.safe_io import inside, os_problem, regular_file
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 
@@ -166,8 +166,8 @@ def checkpoint_files(source: str | os.PathLike[str]) -> tuple[Path, ...]:
 
     The weights file, or a shard index and all its shards, and the config.json beside it when one is read.
     """
-    path, _, config_path = _resolve(source)
-    files = [path]
+    path, label, config_path = _resolve(source)
+    files = [regular_file(path, f"{label} ({path})" if label else str(path))]
     if path.name in (SHARD_INDEX, BIN_SHARD_INDEX):
         files += shards(path)
     if path.suffix != ".onnx" and config_path.is_file():
@@ -185,17 +185,21 @@ def _check_heads(num_heads: object) -> None:
 def _resolve(source: str | os.PathLike[str]) -> tuple[Path, str, Path]:
     """The weights file (or shard index) a path or alias names, its alias label, and its config.json path."""
     path, label = _locate(source)
-    config_path = path / CONFIG_NAME if path.is_dir() else path.parent / CONFIG_NAME
+    folder = path if path.is_dir() else path.parent
+    config_path = folder / CONFIG_NAME
     if path.is_dir():
         path = _folder_weights(path)
+        inside(folder, path.name, f"folder {folder}")
+    where = f"{label} ({path})" if label else str(path)
     if path.suffix not in (".safetensors", ".bin", ".onnx") and path.name not in (
         SHARD_INDEX,
         BIN_SHARD_INDEX,
     ):
-        where = f"{label} ({path})" if label else str(path)
         raise UnsupportedCheckpoint(
             f"{where} is neither a folder nor a .safetensors, .bin or .onnx file; specbound cannot read it"
         )
+    if path.suffix != ".onnx" and os.path.lexists(config_path):  # the config it reads, like every file it
+        inside(folder, CONFIG_NAME, f"the checkpoint {where}")  # names, lies inside its folder
     return path, label, config_path
 
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from numerics.loading.hf_folder import read_safetensors
+from numerics.safe_io import inside, read_json
 from theory.errors import CheckpointError, UnsupportedCheckpoint
 
 SHARD_INDEX = "model.safetensors.index.json"
@@ -61,17 +62,19 @@ class SafetensorsFiles:
 
 
 def shards(index: Path) -> tuple[Path, ...]:
-    """The shard files a shard index (safetensors or .bin) names (its ``weight_map`` values), in order."""
-    try:
-        weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
-        files = sorted(set(weight_map.values()))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise CheckpointError(f"{index} is not a readable shard index (a JSON weight_map): {error}") from None
-    paths = tuple(index.parent / name for name in files)
-    missing = [str(path.name) for path in paths if not path.is_file()]
-    if missing:
-        raise CheckpointError(f"{index} names shards that are missing: {', '.join(missing)}")
-    return paths
+    """The shard files a shard index (safetensors or .bin) names (its ``weight_map`` values), in order,
+    each resolved inside the index's folder (:func:`numerics.safe_io.inside`); CheckpointError for an
+    index that is not a JSON object mapping tensor names to file names, or names a file outside."""
+    document = read_json(index)
+    weight_map = document.get("weight_map") if isinstance(document, dict) else None
+    if not isinstance(weight_map, dict) or not weight_map:
+        raise CheckpointError(f"{index} is not a shard index: it needs a non-empty JSON object weight_map")
+    wrong = [value for value in weight_map.values() if not isinstance(value, str) or not value]
+    if wrong:
+        raise CheckpointError(
+            f"{index}: a weight_map value is {json.dumps(wrong[0])[:40]}, expected the file name of a shard"
+        )
+    return tuple(inside(index.parent, name, str(index)) for name in sorted(set(weight_map.values())))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from numerics.batch.sweep import SweepSettings, step_of, sweep
 from numerics.batch.workers import default_jobs
 from numerics.formulas.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files
+from numerics.loading.hf_folder import CONFIG_NAME, WEIGHT_NAMES
+from numerics.loading.tensors import BIN_SHARD_INDEX, SHARD_INDEX
 from numerics.safe_io import atomic_path, os_problem
 from paper_checks.output_files import check_target, prepare_folder
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
@@ -59,6 +62,12 @@ def _step_then_name(path: Path) -> tuple[int, int, str]:
     return (step is None, step or 0, path.name)
 
 
+def _names_a_checkpoint(folder: Path) -> bool:
+    """True when ``folder`` holds a config or weights file of a Hugging Face checkpoint (any kind of file)."""
+    names = (CONFIG_NAME, *WEIGHT_NAMES, SHARD_INDEX, BIN_SHARD_INDEX)
+    return any(os.path.lexists(folder / name) for name in names)
+
+
 def expand(arguments: Sequence[str]) -> list[str]:
     """The checkpoints named: each argument itself, or, for a folder that is not one, the ones inside it."""
     found: list[str] = []
@@ -68,8 +77,8 @@ def expand(arguments: Sequence[str]) -> list[str]:
             found.append(argument)
             continue
         except (CheckpointError, UnsupportedCheckpoint):
-            if not Path(argument).is_dir():
-                raise
+            if not Path(argument).is_dir() or _names_a_checkpoint(Path(argument)):
+                raise  # a damaged checkpoint folder is refused, not swept as a folder of its files
         inside = []
         for child in sorted(Path(argument).iterdir(), key=_step_then_name):
             try:
