@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from theory.errors import CheckpointError, SpecboundError
+from theory.errors import CheckpointError, InvalidArgument, SpecboundError
 
 MAX_JSON_BYTES = 64 << 20
 """Largest JSON file read (a shard index, a cache entry, an earlier run's output): 64 MiB."""
@@ -119,6 +119,18 @@ def inside(folder: Path, relative: str, what: str) -> Path:
             "specbound reads only files inside the checkpoint's folder"
         )
     return regular_file(target)
+
+
+def writable_folder(option: str, folder: Path) -> None:
+    """InvalidArgument unless ``folder`` is an existing folder this process may create files in (tried:
+    permissions, a read-only mount, quotas); ``option`` names what the folder is for."""
+    if not folder.is_dir():
+        raise InvalidArgument(f"{option} cannot be written: the folder {folder} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise InvalidArgument(f"{option} cannot be written in {folder}: {os_problem(error)}") from None
 
 
 @contextlib.contextmanager

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import os
 import pkgutil
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,7 @@ from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks import run_metadata
+from paper_checks.output_files import Terminated, sigterm_as_interrupt
 from theory.errors import SpecboundError
 
 
@@ -65,20 +67,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status.
 
     Exit 2 with one line on stderr for a SpecboundError, an OSError (a file that cannot be read or
-    written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 0 quietly when the reader of stdout
-    went away.
+    written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 143 on SIGTERM (raised as an interrupt,
+    so it cleans up as Ctrl-C does), 0 quietly when the reader of stdout went away.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(_chosen_command(argv)).parse_args(argv)
     configure_progress(quiet=args.quiet, stage_lines=_is_long(args))
     try:
-        with single_threaded_blas():
+        with single_threaded_blas(), sigterm_as_interrupt():
             status = int(args.run(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
             return status
     except SpecboundError as error:
         _error_line(args.command, str(error))
         return 2
+    except Terminated:
+        _error_line(args.command, "terminated")
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         _error_line(args.command, "interrupted")
         return 130

@@ -1,8 +1,8 @@
 """The report's figures as PNG, PDF and SVG (matplotlib, Agg backend, imported lazily: ``specbound[report]``).
 
 Each function draws one figure from numbers computed elsewhere (numerics, the scaling study), saves it
-at ``path`` (PNG) and beside it as vector PDF and SVG (:data:`VECTOR_FORMATS`, for a paper), and returns
-its caption, which states the axes, the normalisation and what each curve is.
+at ``path`` (PNG) and beside it as vector PDF and SVG (:data:`~paper_checks.output_files.FIGURE_SUFFIXES`,
+for a paper), and returns its caption, which states the axes, the normalisation and what each curve is.
 """
 
 from __future__ import annotations
@@ -15,14 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from paper_checks.output_files import atomic_path
+from paper_checks.output_files import FIGURE_SUFFIXES, atomic_path
 from paper_checks.scaling import AXES, ScalingPoint
 from theory.errors import require
 
 KIND_ORDER = ("QK", "Vt", "M_in", "M_out")
-
-VECTOR_FORMATS = (".pdf", ".svg")
-"""Written beside every PNG: vector copies for a paper."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +68,7 @@ def save_figure(figure: Any, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     try:
-        for target in (path, *(path.with_suffix(suffix) for suffix in VECTOR_FORMATS)):
+        for target in (path.with_suffix(suffix) for suffix in FIGURE_SUFFIXES):
             with atomic_path(target) as temporary:
                 figure.savefig(temporary, format=target.suffix[1:], dpi=150)
     finally:

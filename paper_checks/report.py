@@ -22,14 +22,22 @@ from typing import Any
 
 from paper_checks import run_metadata
 from paper_checks.context import RunContext
-from paper_checks.output_files import json_text, write_text_atomically
+from paper_checks.output_files import complete_or_removed, figure_files, json_text, write_text_atomically
 from paper_checks.registry import ClaimResult
-
-REPORT_FILES = ("report.md", "claims.json")
-"""The files of a report that ``--report`` refuses to replace without ``--force``."""
 
 FIGURE_MODEL = "minilm-l6"
 """The model of the single-model figures (the paper uses BERT-Base; this is the embedded default)."""
+
+FIGURE_NAMES = (
+    f"singular_values_{FIGURE_MODEL}.png",
+    f"contributions_{FIGURE_MODEL}.png",
+    "proxies_vs_depth.png",
+    "proxies_vs_width.png",
+)
+"""The report's figures (each also written as PDF and SVG)."""
+
+REPORT_FILES = ("report.md", "claims.json", *figure_files(FIGURE_NAMES))
+"""Every file of a report: checked before the run (replaced only with ``--force``), kept all or none."""
 
 FIGURE_LAYERS = 2
 """How many leading layers the singular-value figure shows."""
@@ -49,10 +57,11 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
     from paper_checks import figures
     from paper_checks.scaling import study_for_context
 
+    spectra, contributions, depth, width = FIGURE_NAMES
     jobs: list[tuple[tuple[str, ...], str, Callable[[Path], str]]] = [
         (
             ("10",),
-            f"singular_values_{FIGURE_MODEL}.png",
+            spectra,
             lambda path: figures.singular_value_decay(
                 context.spectrum_curves(FIGURE_MODEL, FIGURE_LAYERS),
                 context.weights(FIGURE_MODEL).head_dim,
@@ -62,19 +71,19 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
         ),
         (
             ("10",),
-            f"contributions_{FIGURE_MODEL}.png",
+            contributions,
             lambda path: figures.contribution_profiles(
                 context.contribution_curves(FIGURE_MODEL), FIGURE_MODEL, path
             ),
         ),
         (
             ("8c", "11"),
-            "proxies_vs_depth.png",
+            depth,
             lambda path: figures.proxy_scaling(study_for_context(context).points, "L", path),
         ),
         (
             ("11",),
-            "proxies_vs_width.png",
+            width,
             lambda path: figures.proxy_scaling(study_for_context(context).points, "N", path),
         ),
     ]
@@ -131,8 +140,7 @@ def write_report(
     """Write report.md, claims.json and the figures into ``directory``; returns the results with their
     figure paths attached. ``run_info`` (paper_checks.run_metadata.run_block) heads both files."""
     directory.mkdir(parents=True, exist_ok=True)
-    before = set(directory.iterdir())
-    try:
+    with complete_or_removed(directory, REPORT_FILES):  # Ctrl-C, SIGTERM or a full disk: no partial report
         captions = _figures(context, directory)
         updated = [
             dataclasses.replace(
@@ -145,8 +153,4 @@ def write_report(
             document["run"] = dict(run_info)
         write_text_atomically(directory / "claims.json", json_text(document, "claims.json"))
         write_text_atomically(directory / "report.md", render_markdown(updated, captions, run_info))
-    except BaseException:  # Ctrl-C or a full disk: leave no partial report behind
-        for path in set(directory.iterdir()) - before:
-            path.unlink(missing_ok=True)
-        raise
     return updated

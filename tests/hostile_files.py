@@ -4,18 +4,22 @@
 followed by an Add of a named bias) with knobs for the attacks: weight dtype, an Identity cycle, external
 data. ``run_cli`` runs ``python -m paper_checks.cli`` in a subprocess under a timeout and a memory limit,
 so a hang or a runaway allocation fails the test instead of the machine; ``deadline`` bounds in-process
-Python code the same way.
+Python code the same way, and ``run_in_process`` runs ``main`` under it as a real run would (numpy's
+default error handling, warnings shown); ``check_invariants`` is the fuzz suite's verdict on one run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import resource
 import signal
 import subprocess
 import sys
+import traceback
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -100,6 +104,58 @@ def strict_json(text: str) -> object:
         raise ValueError(f"non-finite number {constant} in JSON output")
 
     return json.loads(text, parse_constant=refuse)
+
+
+RUN_TIMEOUT = 30
+"""Seconds one in-process CLI run may take before it counts as a hang."""
+
+
+def run_in_process(*argv: object) -> tuple[int, str, str]:
+    """(status, stdout, stderr) of ``main(argv)``; a traceback or a hang fails the test with its story."""
+    from numerics.loading import clear_cache
+    from paper_checks.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    clear_cache()
+    try:
+        # numpy's default error handling and visible warnings, as in a real run (tests/conftest.py makes
+        # every floating-point event an exception instead): a warning would be a second stderr line.
+        with (
+            deadline(RUN_TIMEOUT, f"specbound {' '.join(map(str, argv))}"),
+            np.errstate(all="warn", under="ignore"),
+            warnings.catch_warnings(record=True) as caught,
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            warnings.simplefilter("always")
+            status = main([str(a) for a in argv])
+        for warning in caught:
+            err.write(
+                f"{warning.filename}:{warning.lineno}: {warning.category.__name__}: {warning.message}\n"
+            )
+    except SystemExit as exit_:  # argparse usage errors end this way
+        status = int(exit_.code or 0)
+    except pytest.fail.Exception:
+        raise
+    except BaseException:
+        pytest.fail(f"traceback from specbound {' '.join(map(str, argv))}:\n{traceback.format_exc()}")
+    return status, out.getvalue(), err.getvalue()
+
+
+def check_invariants(
+    status: int, out: str, err: str, command: str, names: str, *, json_output: bool = True
+) -> None:
+    """Exit 0 (with strict JSON on stdout when ``json_output``), or exit 2 with one line naming the input
+    (``names``) and no stdout."""
+    assert "Traceback" not in err, err
+    if status == 0:
+        if json_output:
+            strict_json(out)
+        return
+    assert status == 2, (status, out[-300:], err[-2000:])
+    assert out == "", out[-300:]
+    assert err.startswith(f"specbound {command}: error: ") and err.count("\n") == 1, err
+    assert names in err, (names, err)
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, command: str, *needles: str) -> None:

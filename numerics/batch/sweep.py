@@ -28,8 +28,8 @@ import mpmath
 from numerics.batch.workers import cluster_map, ordered_map
 from numerics.formulas.evaluate import DEFAULT_DPS
 from numerics.loading.checkpoint import checkpoint_files, open_checkpoint
-from numerics.safe_io import write_text_atomically
-from theory.errors import InvalidArgument
+from numerics.safe_io import read_json, writable_folder, write_text_atomically
+from theory.errors import InvalidArgument, SpecboundError
 from theory.kinds import MatrixKind
 
 STEP_PATTERN = re.compile(r"(?:checkpoint|step|ckpt|iter|epoch)[-_]?(\d+)$", re.IGNORECASE)
@@ -77,6 +77,51 @@ def content_digest(source: str, settings: SweepSettings) -> str:
     return digest.hexdigest()
 
 
+ROW_COLUMNS: dict[str, str] = {
+    "model": "str",
+    "step": "int?",
+    "L": "int",
+    "N": "int",
+    "heads": "int",
+    "parameters": "int",
+    "m": "int",
+    "B_ours": "float?",
+    "B_Edelman": "float?",
+    "log10_B_ours": "float",
+    "log10_B_Edelman": "float",
+    "mean_p_opt": "float",
+    **{f"mean_p_opt_{kind.value}": "float" for kind in MatrixKind},
+    "gram_matrices": "int",
+    "signature": "str",
+}
+"""The columns of a row (:func:`sweep_row`) and their types; ``?``: may be null; floats are finite."""
+
+
+def _of_type(value: object, kind: str) -> bool:
+    if value is None:
+        return kind.endswith("?")
+    if isinstance(value, bool):
+        return False
+    if kind.startswith("int"):
+        return isinstance(value, int)
+    if kind.startswith("float"):
+        return isinstance(value, (int, float)) and math.isfinite(value)
+    return isinstance(value, str)
+
+
+def cached_row(path: Path) -> dict[str, Any] | None:
+    """The row stored at ``path`` when it is one :func:`sweep_row` wrote (a JSON object with exactly the
+    :data:`ROW_COLUMNS`, each of its type, every number finite); None for anything else (absent,
+    unreadable, a FIFO, damaged, NaN), so that the row is computed again and rewritten."""
+    try:
+        row = read_json(path)
+    except SpecboundError:
+        return None
+    if not isinstance(row, dict) or set(row) != set(ROW_COLUMNS):
+        return None
+    return row if all(_of_type(row[name], kind) for name, kind in ROW_COLUMNS.items()) else None
+
+
 def _finite(value: mpmath.mpf) -> float | None:
     """The float of ``value`` when finite in float64, else None (the table has no inf)."""
     as_float = float(value)
@@ -88,6 +133,7 @@ def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     from numerics.bounds.proxies import proxies
 
     checkpoint = open_checkpoint(source, num_heads=settings.num_heads)
+    checkpoint.coverage()  # refuses what bound refuses: a coverage value beyond float64 (never a row of inf)
     report = proxies(
         checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
     )
@@ -128,19 +174,20 @@ def sweep(
 ) -> tuple[list[dict[str, Any]], int]:
     """Every source's row, in the order given, and how many came from the cache.
 
-    Rows found in ``cache`` (by :func:`content_digest`) are read; the others are computed locally over
-    ``jobs`` processes, or on the Dask cluster at ``scheduler``, then written to the cache.
+    Valid rows found in ``cache`` (by :func:`content_digest`, :func:`cached_row`) are read; the others
+    (missing, damaged or not finite) are computed locally over ``jobs`` processes, or on the Dask cluster
+    at ``scheduler``, then written to the cache.
     """
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InvalidArgument(f"cache folder {str(cache)!r} cannot be created: {error.strerror}") from None
+    writable_folder("--cache", cache)  # before any row is computed
     digests = [content_digest(source, settings) for source in sources]
     rows: dict[int, dict[str, Any]] = {}
     for index, digest in enumerate(digests):
-        cached = cache / f"{digest}.json"
-        if cached.is_file():
-            row = json.loads(cached.read_text(encoding="utf-8"))
+        row = cached_row(cache / f"{digest}.json")
+        if row is not None:
             rows[index] = {**row, "model": sources[index], "step": step_of(sources[index])}
     from_cache = len(rows)
     todo = [index for index in range(len(sources)) if index not in rows]

@@ -35,9 +35,14 @@ def silu_prime_bound() -> mpmath.mpf:
 
 
 def largest_row_norm(matrix: np.ndarray) -> float:
-    """max_i ||row_i||_2 = ||W||_{2 -> inf}: the largest |(W x)_i| over ||x||_2 <= 1 (in float64)."""
+    """max_i ||row_i||_2 = ||W||_{2 -> inf}: the largest |(W x)_i| over ||x||_2 <= 1 (in float64; the
+    squares are summed after dividing by max |w_ij|, so entries up to float64's maximum do not overflow)."""
     matrix = np.asarray(matrix, dtype=np.float64)
-    return float(np.sqrt(np.max(np.sum(matrix * matrix, axis=1))))
+    scale = float(np.max(np.abs(matrix))) if matrix.size else 0.0
+    if scale == 0.0:
+        return 0.0
+    unit = matrix / scale
+    return scale * float(np.sqrt(np.max(np.sum(unit * unit, axis=1))))
 
 
 def spectral_norm(matrix: np.ndarray) -> float:
@@ -67,6 +72,12 @@ def horn_singular_values(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     b = np.linalg.svd(np.asarray(right, dtype=np.float64), compute_uv=False)
     count = min(a.size, b.size)
     return a[:count] * b[:count]
+
+
+def horn_top_singular_value(left: np.ndarray, right: np.ndarray) -> mpmath.mpf:
+    """sigma_1(A) sigma_1(B) (the first of :func:`horn_singular_values`), multiplied in mpmath: exact to
+    float64 rounding of each factor, and finite where the float64 product would overflow."""
+    return mpmath.mpf(spectral_norm(left)) * mpmath.mpf(spectral_norm(right))
 
 
 def horn_schatten_bound(left: np.ndarray, right: np.ndarray, p: float) -> float:

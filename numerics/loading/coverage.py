@@ -10,6 +10,7 @@ of a SwiGLU block on a ball), or None.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -40,6 +41,21 @@ class Coverage:
     def as_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (keys block, status, statement, provenance, value)."""
         return asdict(self)
+
+
+def coverage_value(name: str, value: object, where: str) -> float:
+    """A measure of the coverage records (computed in mpmath, or float64) as the float64 a record holds;
+    InvalidArgument naming the measure, its value and ``where`` when it lies beyond float64's range (a
+    record never holds inf: the CLI would print it and JSON has none)."""
+    import mpmath
+
+    number = mpmath.mpf(value)
+    if mpmath.isfinite(number) and abs(number) <= sys.float_info.max:
+        return float(number)
+    raise InvalidArgument(
+        f"{where}: the coverage value {name} = {mpmath.nstr(number, 6)} lies beyond float64's range "
+        f"(at most {sys.float_info.max:.3g}); weights this large are refused"
+    )
 
 
 def gelu_tanh_coverage() -> Coverage:

@@ -95,7 +95,9 @@ class Checkpoint:
     def coverage(self) -> tuple[Coverage, ...]:
         """The family's coverage records, its weight-dependent values computed layer by layer (stored width,
         each matrix upcast when used)."""
-        return family_coverage(self.family, self.stored_layers(), self.num_heads, self.num_kv_heads)
+        return family_coverage(
+            self.family, self.stored_layers(), self.num_heads, self.num_kv_heads, self.source
+        )
 
 
 def read_layer(

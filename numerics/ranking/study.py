@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +34,13 @@ import numpy as np
 
 from numerics.batch.workers import cluster_map
 from numerics.progress import progress
-from numerics.safe_io import atomic_path, write_text_atomically
+from numerics.safe_io import atomic_path, read_json, writable_folder, write_text_atomically
 from numerics.spectra.blas import single_threaded_blas
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
-from theory.errors import InvalidArgument, require
+from theory.errors import InvalidArgument, SpecboundError, require
 
 HYPERPARAMETERS = ("depth", "width", "heads", "learning_rate", "weight_decay", "n_train", "noise")
 """The hyperparameters a study varies (each a field of :class:`StudyPoint`)."""
@@ -195,11 +196,36 @@ def default_cache() -> Path:
     return Path(base) / "specbound" / "correlate"
 
 
-def _cached(path: Path) -> ModelRecord | None:
+_NUMBERS = ("gap", "half_width", "train_error", "test_error", "train_seconds", "seconds")
+
+
+def _finite_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _cached(path: Path, key: str) -> ModelRecord | None:
+    """The record cached at ``path`` when it is one :func:`measure_point` wrote for ``key``: the fields of
+    :class:`ModelRecord` and no others, the numbers finite, every measure of
+    :data:`~numerics.ranking.measures.MEASURES` a finite number. None for anything else (absent,
+    unreadable, a FIFO, damaged): the model is trained again and the record rewritten."""
+    from numerics.ranking.measures import MEASURES
+
     try:
-        return ModelRecord.from_json(json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError):
-        return None  # absent or unreadable: the model is trained again and the record rewritten
+        data = read_json(path)
+    except SpecboundError:
+        return None
+    if not isinstance(data, dict) or set(data) != {f.name for f in fields(ModelRecord)}:
+        return None
+    measures, coordinates = data["measures"], data["coordinates"]
+    valid = (
+        data["key"] == key
+        and isinstance(coordinates, dict)
+        and all(_finite_number(data[name]) for name in _NUMBERS)
+        and isinstance(measures, dict)
+        and set(measures) == set(MEASURES)
+        and all(_finite_number(value) for value in measures.values())
+    )
+    return ModelRecord.from_json(data) if valid else None
 
 
 def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelRecord:
@@ -208,7 +234,7 @@ def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelR
     from numerics.synthetic.gap import measure_gap
 
     key = point.key(version)
-    if cache is not None and (record := _cached(cache / f"{key}.json")) is not None:
+    if cache is not None and (record := _cached(cache / f"{key}.json", key)) is not None:
         return record
     start = time.perf_counter()
     with single_threaded_blas():
@@ -265,11 +291,13 @@ def run_study(
             raise InvalidArgument(
                 f"cache folder {str(cache)!r} cannot be created: {error.strerror}; pass another --cache"
             ) from None
+        writable_folder("--cache", cache)  # before any model is trained, not after the first one
     version = code_version()
     records: dict[int, ModelRecord] = {}
     todo = []
     for index, point in enumerate(points):
-        hit = _cached(cache / f"{point.key(version)}.json") if cache is not None else None
+        key = point.key(version)
+        hit = _cached(cache / f"{key}.json", key) if cache is not None else None
         if hit is not None:
             records[index] = hit
         else:

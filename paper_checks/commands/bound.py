@@ -25,7 +25,7 @@ from numerics.loading.coverage import coverage_lines
 from numerics.safe_io import os_problem
 from numerics.spectra.spectrum import linalg_for
 from paper_checks.commands._model import add_model_arguments
-from paper_checks.output_files import atomic_path, check_target, json_text
+from paper_checks.output_files import atomic_path, check_target, checkpoint_inputs, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
@@ -150,22 +150,6 @@ def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
         raise InvalidArgument(f"--csv {os.fspath(path)!r} cannot be written: {os_problem(error)}") from None
 
 
-def checkpoint_inputs(model: str) -> tuple[Path, ...]:
-    """The files a run on ``model`` reads or may read: a folder's files; a file, its config.json, and for
-    an ``.onnx`` export every file beside it (external data). Empty for an alias (package files)."""
-    path = Path(model).expanduser()
-    try:
-        if path.is_dir():
-            return tuple(child for child in path.iterdir() if not child.is_dir())
-        if not path.exists():
-            return ()
-        if path.suffix == ".onnx":
-            return tuple(child for child in path.parent.iterdir() if not child.is_dir())
-        return (path, path.parent / "config.json")
-    except (OSError, RuntimeError):  # the loader reports on such a path
-        return (path,)
-
-
 def write_parquet(path: Path, report: ProxyReport) -> None:
     """The rows of :meth:`ProxyReport.to_frame` as a Parquet file (pandas and pyarrow, extra analysis),
     written atomically."""
@@ -236,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     if args.grid_m is not None:
         bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)
     csv_path = parquet_path = None
-    inputs = checkpoint_inputs(args.model) if args.csv is not None or args.parquet is not None else ()
+    inputs = checkpoint_inputs([args.model]) if args.csv is not None or args.parquet is not None else ()
     if args.csv is not None:
         csv_path = check_target("--csv", args.csv, force=args.force, inputs=inputs)
     if args.parquet is not None:

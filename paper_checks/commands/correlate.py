@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from numerics.safe_io import os_problem, write_text_atomically
-from paper_checks.output_files import json_text, prepare_folder
+from paper_checks.output_files import complete_or_removed, figure_files, json_text, prepare_folder
 from paper_checks.run_metadata import run_block
 from theory.errors import InvalidArgument, require
 
-REPORT_FILES = ("correlate.md", "correlate.json")
-"""The report files ``--report`` refuses to replace without ``--force``."""
+REPORT_TEXTS = ("correlate.md", "correlate.json")
+"""The report's text files; beside them one figure per measure (:func:`report_files`)."""
 
 if TYPE_CHECKING:
     from numerics.ranking.study import ModelRecord
@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--jobs={args.jobs} must be at least 1")
     if args.resamples < 10:
         raise InvalidArgument(f"--resamples={args.resamples} must be at least 10")
-    directory = prepare_folder("--report", args.report, REPORT_FILES, args.force) if args.report else None
+    names = report_files(MEASURES)
+    directory = prepare_folder("--report", args.report, names, args.force) if args.report else None
     cache = None if args.no_cache else Path(args.cache).expanduser() if args.cache else default_cache()
     start = time.perf_counter()
     profile = PROFILES[args.profile]
@@ -107,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def report_files(measures: Sequence[str]) -> tuple[str, ...]:
+    """Every file of a report on ``measures``: the texts and each measure's figure in every format."""
+    return (*REPORT_TEXTS, *figure_files(f"correlate_{name}.png" for name in measures))
+
+
 def _write_report(
     directory: Path,
     markdown: str,
@@ -117,15 +123,16 @@ def _write_report(
     from paper_checks.figures import measure_against_gap
 
     try:
-        captions = []
-        gaps = [r.gap for r in records]
-        half = [r.half_width for r in records]
-        for row in table.rows:
-            path = directory / f"correlate_{row.name}.png"
-            values = [r.measures[row.name] for r in records]
-            caption = measure_against_gap(values, gaps, half, row.name, row.tau.value, path)
-            captions.append(f"![{row.name}]({path.name})\n\n{caption}\n")
-        write_text_atomically(directory / "correlate.md", markdown + "\n" + "\n".join(captions))
-        write_text_atomically(directory / "correlate.json", json_text(data, "correlate.json") + "\n")
+        with complete_or_removed(directory, report_files([row.name for row in table.rows])):
+            captions = []
+            gaps = [r.gap for r in records]
+            half = [r.half_width for r in records]
+            for row in table.rows:
+                path = directory / f"correlate_{row.name}.png"
+                values = [r.measures[row.name] for r in records]
+                caption = measure_against_gap(values, gaps, half, row.name, row.tau.value, path)
+                captions.append(f"![{row.name}]({path.name})\n\n{caption}\n")
+            write_text_atomically(directory / "correlate.md", markdown + "\n" + "\n".join(captions))
+            write_text_atomically(directory / "correlate.json", json_text(data, "correlate.json") + "\n")
     except OSError as error:
         raise InvalidArgument(f"--report {str(directory)!r} cannot be written: {os_problem(error)}") from None

@@ -11,7 +11,13 @@ from __future__ import annotations
 import argparse
 
 from paper_checks.context import RunContext
-from paper_checks.output_files import json_text, prepare_folder
+from paper_checks.output_files import (
+    checkpoint_inputs,
+    complete_or_removed,
+    figure_files,
+    json_text,
+    prepare_folder,
+)
 from paper_checks.run_metadata import run_block
 from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
 from theory.errors import InvalidArgument
@@ -70,7 +76,13 @@ def run(args: argparse.Namespace) -> int:
     grid = GRIDS[args.grid]
     if grid is None and args.no_real and not args.paths:
         raise InvalidArgument("nothing to study: --grid none and --no-real with no checkpoint DIR given")
-    directory = prepare_folder("--figures", args.figures, FIGURES, args.force) if args.figures else None
+    directory = (
+        prepare_folder(
+            "--figures", args.figures, figure_files(FIGURES), args.force, checkpoint_inputs(args.paths)
+        )
+        if args.figures
+        else None
+    )
     context = RunContext(quick=args.grid != "full", user_checkpoints=tuple(args.paths))
     study = run_study(context, grid, args.paths, include_real=not args.no_real)
     document = {**study.to_json(), "run": run_block(args, context.input_hashes())}
@@ -78,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if directory is not None:
         from paper_checks.figures import proxy_scaling
 
-        for name, axis in FIGURES.items():
-            proxy_scaling(study.points, axis, directory / name)
+        with complete_or_removed(directory, figure_files(FIGURES)):
+            for name, axis in FIGURES.items():
+                proxy_scaling(study.points, axis, directory / name)
     return 0

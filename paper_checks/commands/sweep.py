@@ -24,7 +24,13 @@ from numerics.loading.checkpoint import checkpoint_files
 from numerics.loading.hf_folder import CONFIG_NAME, WEIGHT_NAMES
 from numerics.loading.tensors import BIN_SHARD_INDEX, SHARD_INDEX
 from numerics.safe_io import atomic_path, os_problem
-from paper_checks.output_files import check_target, prepare_folder
+from paper_checks.output_files import (
+    check_target,
+    checkpoint_inputs,
+    complete_or_removed,
+    figure_files,
+    prepare_folder,
+)
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
 
 FIGURE_FILES = ("proxies.png", "p_opt.png")
@@ -128,10 +134,11 @@ def _cell(value: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     """Expand, compute or read from the cache, write the table (and figures), print a summary."""
     check_table_path(Path(args.out))
-    out = check_target("--out", args.out, force=args.force, inputs=())
-    if args.figures:
-        prepare_folder("--figures", args.figures, FIGURE_FILES, args.force)
     sources = expand(args.checkpoints)
+    inputs = checkpoint_inputs(sources)
+    out = check_target("--out", args.out, force=args.force, inputs=inputs)
+    if args.figures:
+        prepare_folder("--figures", args.figures, figure_files(FIGURE_FILES), args.force, inputs)
     settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
     rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)
     write_table(rows, out)
@@ -146,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     if args.figures:
         from paper_checks.sweep_figures import sweep_figures
 
-        written = sweep_figures(rows, Path(args.figures))
+        with complete_or_removed(Path(args.figures), figure_files(FIGURE_FILES)):
+            written = sweep_figures(rows, Path(args.figures))
         lines.append("figures: " + ", ".join(str(path) for path in written))
     print("\n".join(lines))
     return 0

@@ -22,31 +22,28 @@ Set ``FUZZ_INPUT_LOG=FILE`` to append a digest of every generated input to FILE 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
 import math
 import os
 import struct
 import tempfile
-import traceback
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hostile_files import PROJECTION_MODULES, deadline, onnx_bert, run_cli, strict_json, tiny_state
+from hostile_files import (
+    PROJECTION_MODULES,
+    check_invariants,
+    onnx_bert,
+    run_cli,
+    run_in_process,
+    tiny_state,
+)
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from numerics.loading import clear_cache
-from paper_checks.cli import main
-
 pytest.importorskip("safetensors", reason="the fuzz cases are checkpoints (models extra)")
-
-RUN_TIMEOUT = 30
-"""Seconds one in-process CLI run may take before it counts as a hang."""
 
 COMMANDS = (("inspect", "--json"), ("bound", "--json", "--grid-m", "2", "--dps", "20"))
 
@@ -204,50 +201,6 @@ def safetensors_file(draw) -> tuple[bytes, int]:
             data[position] ^= 1 << draw(st.integers(0, 7))
         data = bytes(data)
     return data, hidden
-
-
-# ---------------------------------------------------------------- running the CLI in-process
-
-
-def run_in_process(*argv: object) -> tuple[int, str, str]:
-    """(status, stdout, stderr) of ``main(argv)``; a traceback or a hang fails the test with its story."""
-    out, err = io.StringIO(), io.StringIO()
-    clear_cache()
-    try:
-        # numpy's default error handling and visible warnings, as in a real run (tests/conftest.py makes
-        # every floating-point event an exception instead): a warning would be a second stderr line.
-        with (
-            deadline(RUN_TIMEOUT, f"specbound {' '.join(map(str, argv))}"),
-            np.errstate(all="warn", under="ignore"),
-            warnings.catch_warnings(record=True) as caught,
-            contextlib.redirect_stdout(out),
-            contextlib.redirect_stderr(err),
-        ):
-            warnings.simplefilter("always")
-            status = main([str(a) for a in argv])
-        for warning in caught:
-            err.write(
-                f"{warning.filename}:{warning.lineno}: {warning.category.__name__}: {warning.message}\n"
-            )
-    except SystemExit as exit_:  # argparse usage errors end this way
-        status = int(exit_.code or 0)
-    except pytest.fail.Exception:
-        raise
-    except BaseException:
-        pytest.fail(f"traceback from specbound {' '.join(map(str, argv))}:\n{traceback.format_exc()}")
-    return status, out.getvalue(), err.getvalue()
-
-
-def check_invariants(status: int, out: str, err: str, command: str, names: str) -> None:
-    """Exit 0 with strict JSON, or exit 2 with one line naming the input (``names``) and no stdout."""
-    assert "Traceback" not in err, err
-    if status == 0:
-        strict_json(out)
-        return
-    assert status == 2, (status, out[-300:], err[-2000:])
-    assert out == "", out[-300:]
-    assert err.startswith(f"specbound {command}: error: ") and err.count("\n") == 1, err
-    assert names in err, (names, err)
 
 
 def run_all_commands(target: Path, case_dir: Path, *extra: object) -> None:

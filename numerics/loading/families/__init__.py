@@ -72,4 +72,4 @@ def weights_coverage(weights: TransformerWeights) -> tuple[Coverage, ...]:
     family = next((f for f in FAMILIES if f.key == weights.family), None)
     if family is None:
         return ()
-    return family_coverage(family, weights.layers, weights.num_heads, weights.kv_heads)
+    return family_coverage(family, weights.layers, weights.num_heads, weights.kv_heads, weights.source)

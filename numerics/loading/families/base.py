@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from numerics.loading.coverage import Coverage
+from numerics.loading.coverage import Coverage, coverage_value
 from numerics.loading.weights import LayerWeights
 
 
@@ -113,14 +113,16 @@ class Family:
 
 
 def family_coverage(
-    family: Family, layers: Iterable[LayerWeights], num_heads: int, kv_heads: int
+    family: Family, layers: Iterable[LayerWeights], num_heads: int, kv_heads: int, where: str = "the model"
 ) -> tuple[Coverage, ...]:
-    """The family's coverage records for a model, its per-layer measures reduced by max over layers."""
-    maxima: dict[str, float] = {}
+    """The family's coverage records for a model, its per-layer measures reduced by max over layers (in
+    the measures' own arithmetic, mpmath where float64 would overflow), then checked to fit float64
+    (:func:`~numerics.loading.coverage.coverage_value`, naming ``where``)."""
+    maxima: dict[str, object] = {}
     if family.measures is None:
-        return family.coverage(maxima)
+        return family.coverage({})
     for layer in layers:
         for name, value in family.measures(layer, num_heads, kv_heads).items():
-            maxima[name] = max(value, maxima.get(name, value))
+            maxima[name] = max(value, maxima.get(name, value))  # type: ignore[call-overload]
         del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
-    return family.coverage(maxima)
+    return family.coverage({name: coverage_value(name, value, where) for name, value in maxima.items()})

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import mpmath
+
 from numerics.loading import coverage as c
 from numerics.loading.families.base import Family, Scheme, size_reader
 from numerics.loading.weights import LayerWeights
 
 
-def llama_measures(layer: LayerWeights, num_heads: int, kv_heads: int) -> dict[str, float]:
-    """Per layer: the SwiGLU Lipschitz constant on the unit ball, the position-free max_h sigma_1 bound."""
+def llama_measures(layer: LayerWeights, num_heads: int, kv_heads: int) -> dict[str, mpmath.mpf]:
+    """Per layer: the SwiGLU Lipschitz constant on the unit ball, the position-free max_h sigma_1 bound
+    (both in mpmath: a product of three norms of weights around 1e110 overflows float64)."""
     from numerics.bounds import (
         reach,  # reach evaluates theory formulas; numerics.formulas.evaluate imports loading
     )
@@ -25,15 +28,13 @@ def llama_measures(layer: LayerWeights, num_heads: int, kv_heads: int) -> dict[s
     dh = layer.wq.shape[0] // num_heads
     group = num_heads // kv_heads
     horn = max(
-        float(
-            reach.horn_singular_values(
-                layer.wq[h * dh : (h + 1) * dh].T, layer.wk[(h // group) * dh : (h // group + 1) * dh]
-            )[0]
+        reach.horn_top_singular_value(
+            layer.wq[h * dh : (h + 1) * dh].T, layer.wk[(h // group) * dh : (h // group + 1) * dh]
         )
         for h in range(num_heads)
     )
     return {
-        "swiglu_lipschitz_unit_ball": float(reach.swiglu_lipschitz(layer)),
+        "swiglu_lipschitz_unit_ball": reach.swiglu_lipschitz(layer),
         "rotary_qk_spectral_bound": horn,
     }
 
