@@ -506,3 +506,38 @@ def test_7_llama_weights_of_1e110_are_refused_alike_by_name_and_number(tmp_path,
     status, out, err = call(capsys, *argv)
     assert "inf" not in out
     assert_error_line(status, err, command, str(folder), "swiglu_lipschitz_unit_ball", "e+33", "float64")
+
+
+# ---------------------------------------------------------------- 8. one line, never stage lines first
+
+
+def refuse_temporary_files_in(monkeypatch, folder):
+    """Make creating a file in ``folder`` fail as in a read-only folder (root ignores permissions)."""
+    import errno
+    import tempfile
+
+    original = tempfile.TemporaryFile
+
+    def refuse(*args, dir=None, **kwargs):
+        if dir is not None and os.fspath(dir) == os.fspath(folder):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return original(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+
+
+def test_8_an_unwritable_correlate_cache_is_one_line_before_any_training(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch", reason="correlate trains with torch (models extra)")
+    (tmp_path / "c").mkdir()
+    refuse_temporary_files_in(monkeypatch, tmp_path / "c")
+    status, out, err = call(capsys, "correlate", "--profile", "quick", "--cache", tmp_path / "c")
+    assert_error_line(status, err, "correlate", "--cache", "permission denied")  # no "0 cached" line
+    assert out == ""
+
+
+def test_8_an_unwritable_sweep_cache_is_one_line_before_any_row(tmp_path, capsys, monkeypatch):
+    (tmp_path / "cache").mkdir()
+    refuse_temporary_files_in(monkeypatch, tmp_path / "cache")
+    status, _, err = call(capsys, *sweep_args(tmp_path, sharded(tmp_path / "model")))
+    assert_error_line(status, err, "sweep", "--cache", "permission denied")
+    assert not (tmp_path / "rows.csv").exists()
