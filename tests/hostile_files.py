@@ -158,6 +158,24 @@ def check_invariants(
     assert names in err, (names, err)
 
 
+def call(capsys, *argv):
+    """``main(argv)`` -> (status, stdout, stderr); an exception escaping main is a test failure."""
+    from paper_checks.cli import main
+
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_error_line(status: int, err: str, command: str, *needles: str) -> None:
+    """Exit 2 and one line on stderr, ``specbound COMMAND: error: ...``, holding every needle."""
+    assert status == 2, err
+    assert err.startswith(f"specbound {command}: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err, (needle, err)
+
+
 def assert_one_line_error(result: subprocess.CompletedProcess, command: str, *needles: str) -> None:
     """Exit 2 and one line on stderr, ``specbound COMMAND: error: ...``, holding every needle."""
     assert result.returncode == 2, (result.returncode, result.stdout[-500:], result.stderr[-2000:])

@@ -18,7 +18,15 @@ import shutil
 import numpy as np
 import pytest
 from bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
-from hostile_files import assert_one_line_error, deadline, onnx_bert, run_cli, strict_json
+from hostile_files import (
+    assert_error_line,
+    assert_one_line_error,
+    call,
+    deadline,
+    onnx_bert,
+    run_cli,
+    strict_json,
+)
 
 from numerics.loading import clear_cache, load_weights
 from paper_checks.cli import main
@@ -45,21 +53,6 @@ def checkpoint(folder, *, scale=None, layers=1, hidden=8, ffn=16, **overrides):
                 tensors[name] = tensors[name] * factor
     tensors.update(overrides)
     return write_folder(folder, tensors, bert_config(layers, hidden, 2, ffn))
-
-
-def call(capsys, *argv):
-    """``main(argv)`` -> (status, stdout, stderr); an exception escaping main is a test failure."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_error_line(status, err, command, *needles):
-    assert status == 2, err
-    assert err.startswith(f"specbound {command}: error: ") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    for needle in needles:
-        assert needle in err, (needle, err)
 
 
 # ---------------------------------------------------------------- 1. non-finite numbers

@@ -18,10 +18,9 @@ import textwrap
 import numpy as np
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-from hostile_files import ROOT, assert_one_line_error, run_cli, strict_json
+from hostile_files import ROOT, assert_error_line, assert_one_line_error, call, run_cli, strict_json
 
 from numerics.loading import clear_cache
-from paper_checks.cli import main
 
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
 
@@ -33,20 +32,6 @@ def _fresh_cache():
     clear_cache()
     yield
     clear_cache()
-
-
-def call(capsys, *argv):
-    """``main(argv)`` -> (status, stdout, stderr); an exception escaping main is a test failure."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def assert_error_line(status, err, command, *needles):
-    assert status == 2, err
-    assert err.startswith(f"specbound {command}: error: ") and err.count("\n") == 1, err
-    for needle in needles:
-        assert needle in err, (needle, err)
 
 
 def sharded(folder, names=("shard-1.safetensors", "shard-2.safetensors"), seed=0):
