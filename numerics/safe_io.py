@@ -4,7 +4,9 @@ A checkpoint path may name anything: a FIFO (opening it blocks until a writer co
 ``open`` ignores Ctrl-C), a device such as ``/dev/zero`` (endless), a directory, a symlink loop, a file
 the OS refuses to open, or (through a symlink or a parent-folder step) a file outside the checkpoint's
 folder. The helpers here turn each case into one :class:`~theory.errors.CheckpointError` naming the path and
-the problem, before any reader (safetensors, torch, onnx) touches it. Every output (reports, tables,
+the problem, before any reader (safetensors, torch, onnx) touches it: :func:`inside` for every file a
+checkpoint names (shards, external data, its config), :func:`read_json` for every JSON file specbound did
+not write itself (shard indexes, cache entries, an earlier run's output). Every output (reports, tables,
 figures, caches) goes through :func:`atomic_path`: a reader never sees a half-written file.
 """
 
@@ -111,7 +113,7 @@ def inside(folder: Path, relative: str, what: str) -> Path:
         OSError,
         RuntimeError,
         ValueError,
-    ) as error:  # RuntimeError: a symlink loop (3.11); ValueError: NUL
+    ) as error:  # a link loop is a RuntimeError (3.11); NUL: ValueError
         raise CheckpointError(f"{what} points to {relative!r}, which cannot be resolved: {error}") from None
     if not target.is_relative_to(root):
         raise CheckpointError(

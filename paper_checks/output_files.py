@@ -55,11 +55,11 @@ def figure_files(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(str(Path(name).with_suffix(suffix)) for name in names for suffix in FIGURE_SUFFIXES)
 
 
-def checkpoint_inputs(models: Iterable[str]) -> tuple[Path, ...]:
+def checkpoint_inputs(models: Iterable[str], *, folders: bool = True) -> tuple[Path, ...]:
     """Every file a run on ``models`` reads: :func:`~numerics.loading.checkpoint.checkpoint_files` of each
     (weights, every shard of an index, the config, an alias's installed file), every file beside an
-    ``.onnx`` export (its external data), and for a folder of checkpoints those of each one inside it.
-    A model that is no readable checkpoint adds nothing here: the loader reports on it."""
+    ``.onnx`` export (its external data), and (with ``folders``) for a folder of checkpoints those of each
+    one directly inside it. A model that is no readable checkpoint adds nothing: the loader reports on it."""
     from numerics.loading.checkpoint import checkpoint_files
 
     found: list[Path] = []
@@ -67,10 +67,10 @@ def checkpoint_inputs(models: Iterable[str]) -> tuple[Path, ...]:
         try:
             files = checkpoint_files(model)
         except SpecboundError:
-            folder = Path(model).expanduser()
             with contextlib.suppress(OSError):
-                if folder.is_dir():
-                    found += checkpoint_inputs(str(child) for child in folder.iterdir() if child.is_dir())
+                if folders and Path(model).expanduser().is_dir():
+                    children = [str(child) for child in Path(model).expanduser().iterdir()]
+                    found += checkpoint_inputs(children, folders=False)
             continue
         found += files
         for onnx in (path for path in files if path.suffix == ".onnx"):
