@@ -57,6 +57,14 @@ def set_weight_map(folder, weight_map):
     (folder / INDEX).write_text(json.dumps({"weight_map": weight_map}))
 
 
+@pytest.fixture
+def tiny_profile(monkeypatch):
+    from numerics.ranking.study import PROFILES, Profile, StudyPoint
+
+    point = StudyPoint(depth=1, width=4, heads=1, n_train=16, epochs=5, n_test=200)
+    monkeypatch.setitem(PROFILES, "tiny", Profile("tiny", point, {"depth": (2,)}, (0,), "2 tiny models"))
+
+
 def sweep_args(tmp_path, *sources):
     return ("sweep", *sources, "--out", tmp_path / "rows.csv", "--cache", tmp_path / "cache", "--jobs", 1)
 
@@ -210,10 +218,10 @@ def test_3_check_report_never_replaces_a_figure_without_force(tmp_path, capsys):
     assert out == ""
 
 
-def test_3_correlate_report_never_replaces_a_figure_without_force(tmp_path, capsys):
+def test_3_correlate_report_never_replaces_a_figure_without_force(tmp_path, capsys, tiny_profile):
     pytest.importorskip("torch", reason="correlate trains with torch (models extra)")
     (tmp_path / "correlate_B_ours.png").write_text("mine")
-    status, out, err = call(capsys, "correlate", "--no-cache", "--report", tmp_path)
+    status, out, err = call(capsys, "correlate", "--profile", "tiny", "--no-cache", "--report", tmp_path)
     assert_error_line(status, err, "correlate", "correlate_B_ours.png", "--force")
     assert out == "" and (tmp_path / "correlate_B_ours.png").read_text() == "mine"
 
@@ -344,14 +352,6 @@ def test_5_and_7_a_damaged_or_non_finite_sweep_cache_row_is_recomputed(tmp_path,
     assert "0 from the cache" in out and "nan" not in out and "inf" not in out
     assert (tmp_path / "rows.csv").read_text() == expected
     strict_json(row_file.read_text())  # the row was written again, finite
-
-
-@pytest.fixture
-def tiny_profile(monkeypatch):
-    from numerics.ranking.study import PROFILES, Profile, StudyPoint
-
-    point = StudyPoint(depth=1, width=4, heads=1, n_train=16, epochs=5, n_test=200)
-    monkeypatch.setitem(PROFILES, "tiny", Profile("tiny", point, {"depth": (2,)}, (0,), "2 tiny models"))
 
 
 DAMAGED_RECORDS = {
@@ -511,11 +511,13 @@ def refuse_temporary_files_in(monkeypatch, folder):
     monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
 
 
-def test_8_an_unwritable_correlate_cache_is_one_line_before_any_training(tmp_path, capsys, monkeypatch):
+def test_8_an_unwritable_correlate_cache_is_one_line_before_any_training(
+    tmp_path, capsys, monkeypatch, tiny_profile
+):
     pytest.importorskip("torch", reason="correlate trains with torch (models extra)")
     (tmp_path / "c").mkdir()
     refuse_temporary_files_in(monkeypatch, tmp_path / "c")
-    status, out, err = call(capsys, "correlate", "--profile", "quick", "--cache", tmp_path / "c")
+    status, out, err = call(capsys, "correlate", "--profile", "tiny", "--jobs", 1, "--cache", tmp_path / "c")
     assert_error_line(status, err, "correlate", "--cache", "permission denied")  # no "0 cached" line
     assert out == ""
 
