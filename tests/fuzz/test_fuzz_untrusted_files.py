@@ -1,7 +1,7 @@
 """Fuzzing the files specbound reads but did not write, and the files it writes (hypothesis).
 
 Generated inputs: shard indexes whose ``weight_map`` values are any JSON value or a path leaving the
-folder (``../``, absolute, a symbolic link out, a link loop, a FIFO, a subfolder), damaged index
+folder (a parent-folder step, absolute, a symbolic link out, a link loop, a FIFO, a subfolder), damaged index
 documents; output targets drawn from the inputs of the run (shards, the index, the config, a shard in
 a subfolder), with and without ``--force``; ``check --compare`` documents (any JSON, any bytes, claim
 fields of any type); ``sweep`` cache rows and ``correlate`` cache records with any field replaced by
@@ -100,10 +100,11 @@ def digest(folder: Path) -> str:
 
 # ---------------------------------------------------------------- shard indexes
 
+OUT_BY_PARENT = os.path.join(os.pardir, "outside", "shard.safetensors")
 LOCATIONS = st.sampled_from(
     [
         "inside",  # the shard's own name: a valid index
-        "../outside/shard.safetensors",
+        OUT_BY_PARENT,
         "ABSOLUTE",
         "link-out.safetensors",
         "loop.safetensors",
@@ -153,7 +154,7 @@ def test_shard_indexes(location, replaced, value, document, command):
         status, out, err = run_in_process(*argv)
         event(f"{command} exit {status}")
         check_invariants(status, out, err, command, str(folder), json_output=command != "sweep")
-        leaves = location in ("../outside/shard.safetensors", "ABSOLUTE", "link-out.safetensors")
+        leaves = location in (OUT_BY_PARENT, "ABSOLUTE", "link-out.safetensors")
         if leaves and value is None and document is None:
             assert status == 2 and "outside the folder" in err, err
 

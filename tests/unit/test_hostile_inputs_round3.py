@@ -25,6 +25,8 @@ from numerics.loading import clear_cache
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
 
 INDEX = "model.safetensors.index.json"
+UP = os.pardir + os.sep
+"""A parent-folder step (``..`` and a separator), the way out of a folder a hostile index takes."""
 
 
 @pytest.fixture(autouse=True)
@@ -76,7 +78,7 @@ def outside_by_parent_step(tmp_path):
     folder = sharded(tmp_path / "model")
     sharded(tmp_path / "elsewhere", seed=1)
     index = json.loads((folder / INDEX).read_text())["weight_map"]
-    set_weight_map(folder, {k: v.replace("shard-2", "../elsewhere/shard-2") for k, v in index.items()})
+    set_weight_map(folder, {k: v.replace("shard-2", f"{UP}elsewhere/shard-2") for k, v in index.items()})
     return folder
 
 
@@ -123,7 +125,7 @@ def test_1_a_bin_shard_index_outside_the_folder_is_refused(tmp_path, capsys):
     state = {k: torch.from_numpy(v.copy()) for k, v in tiny_bert_tensors(layers=1).items()}
     torch.save(state, elsewhere / "pytorch_model-1.bin")
     (folder / "config.json").write_text(json.dumps(bert_config(layers=1)))
-    weight_map = dict.fromkeys(state, "../elsewhere/pytorch_model-1.bin")
+    weight_map = dict.fromkeys(state, f"{UP}elsewhere/pytorch_model-1.bin")
     (folder / "pytorch_model.bin.index.json").write_text(json.dumps({"weight_map": weight_map}))
     status, _, err = call(capsys, "inspect", folder)
     assert_error_line(status, err, "inspect", "outside the folder")
