@@ -64,18 +64,29 @@ def test_the_bound_with_singular_values_paired_the_wrong_way_is_false():
     assert horn_schatten_bound(a, b, 1.0) == 5.0
 
 
+def _tanh_gelu(g: np.ndarray) -> np.ndarray:
+    return g / 2 * (1 + np.tanh(np.sqrt(2 / np.pi) * (g + 0.044715 * g**3)))
+
+
+GATES = {"silu": lambda g: g / (1 + np.exp(-g)), "tanh": _tanh_gelu}
+
+
 @given(
-    seed=st.integers(0, 2**32 - 1), radius=st.floats(0.1, 10.0), n=st.integers(2, 12), f=st.integers(2, 16)
+    seed=st.integers(0, 2**32 - 1),
+    radius=st.floats(0.1, 10.0),
+    n=st.integers(2, 12),
+    f=st.integers(2, 16),
+    kind=st.sampled_from(sorted(GATES)),
 )
-def test_swiglu_lipschitz_constant_holds_on_the_ball(seed, radius, n, f):
+def test_gated_lipschitz_constant_holds_on_the_ball(seed, radius, n, f, kind):
+    """SwiGLU (silu gate) and Gemma's GeGLU (tanh-GELU gate): the mean-value bound holds on sampled pairs."""
     rng = np.random.default_rng(seed)
     gate, up, down = rng.standard_normal((f, n)), rng.standard_normal((f, n)), rng.standard_normal((n, f))
     layer = LayerWeights(*(np.zeros((n, n)),) * 4, w_in=up, w_out=down, w_gate=gate)
-    constant = float(swiglu_lipschitz(layer, radius))
+    constant = float(swiglu_lipschitz(layer, radius, gate=kind))
 
     def block(x: np.ndarray) -> np.ndarray:
-        g = gate @ x
-        return down @ (g / (1 + np.exp(-g)) * (up @ x))
+        return down @ (GATES[kind](gate @ x) * (up @ x))
 
     for _ in range(20):
         x, y = (v / np.linalg.norm(v) * radius * rng.uniform() for v in rng.standard_normal((2, n)))

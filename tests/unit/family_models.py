@@ -173,11 +173,15 @@ class TinyModel:
         return {"input_ids": torch.randint(3, 40, (2, 7), generator=generator)}
 
 
-def build(name: str, folder: Path, **save: Any) -> TinyModel:
-    """Build, zero the projection biases, draw the norm gains, and save ``name``'s model to ``folder``."""
+def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: Any) -> TinyModel:
+    """Build, zero the projection biases, draw the norm gains, and save ``name``'s model to ``folder``;
+    ``sizes`` replaces config fields (a larger model of the same family)."""
     torch.set_num_threads(1)
     torch.manual_seed(0)
     config = _configs()[name]
+    if sizes:
+        fields = {k: v for k, v in config.to_dict().items() if k != "layer_types"}  # one per layer: redrawn
+        config = type(config)(**{**fields, **sizes})
     model = transformers.AutoModel.from_config(config, attn_implementation=ATTENTION).double().eval()
     with torch.no_grad():
         for module_name, module in model.named_modules():

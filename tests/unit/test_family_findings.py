@@ -177,3 +177,29 @@ def test_a_sweep_over_three_checkpoints_of_one_family_works(tmp_path, capsys):
     assert len(rows) == 4 and "3 checkpoints" in text
     steps = [line.split(",")[1] for line in rows[1:]]
     assert steps == ["1000", "2000", "3000"]
+
+
+def test_the_certified_rank_claim_reads_the_head_size_from_the_factors(tiny_models):
+    """Qwen3's d_h = 12 > N / H = 8: every QK_h has rank 12 <= d_h, which N / H would call a violation."""
+    from numerics.certify.certified import certify_proxies
+    from numerics.certify.report import model_summary
+
+    weights = load_weights(tiny_models("qwen3").folder)
+    assert weights.head_dim == 12 > weights.hidden_size // weights.num_heads
+    summary = model_summary(certify_proxies(weights, show_progress=False))
+    assert summary["attention_rank_at_most_head_dim"] == "yes"
+
+
+@pytest.mark.parametrize("config_class", ["MixtralConfig", "Qwen2MoeConfig"])
+def test_a_mixture_of_experts_is_refused_in_one_line_not_read_without_its_experts(capsys, config_class):
+    config = getattr(transformers, config_class)(
+        hidden_size=16, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1,
+        intermediate_size=24, moe_intermediate_size=8, shared_expert_intermediate_size=8, vocab_size=40,
+        num_local_experts=2, num_experts=2, num_experts_per_tok=1,
+    )  # fmt: skip
+    state = transformers.AutoModel.from_config(config).state_dict()
+    without_type = {k: v for k, v in config.to_dict().items() if k != "model_type"}
+    with pytest.raises(UnsupportedCheckpoint, match=r"mixture-of-experts feed-forward \(layers\.0\.mlp"):
+        load_weights(state, config=without_type)
+    with pytest.raises(UnsupportedCheckpoint, match=f"model_type={config.model_type!r}"):
+        load_weights(state, config=config.to_dict())

@@ -7,6 +7,8 @@ fit, a family whose markers are present (a tensor only it has, such as Qwen3's
 ``self_attn.q_norm.weight``) decides, and where nothing decides the checkpoint is refused with the
 families that fit and how to choose (``--family NAME``). Where no layer is complete, the families whose
 first projection is present are the candidates (so that the missing projection is then named).
+Mixture-of-experts feed-forwards (``.experts`` or ``.block_sparse_moe.`` tensors: Mixtral, Qwen2-MoE) are
+refused: reading their attention alone would drop the experts.
 """
 
 from __future__ import annotations
@@ -87,6 +89,12 @@ def detect(
     marker tensor decides.
     """
     names = tuple(names)
+    mixture = next((name for name in names if ".experts" in name or ".block_sparse_moe." in name), None)
+    if mixture is not None:
+        raise UnsupportedCheckpoint(
+            f"it has a mixture-of-experts feed-forward ({mixture}); specbound does not read "
+            "mixture-of-experts models (Mixtral, Qwen2-MoE) yet"
+        )
     model_type = config.get("model_type") if config else None
     family = by_name(choice) if choice is not None else None
     declared = by_model_type(model_type) if isinstance(model_type, str) else None
