@@ -206,7 +206,7 @@ def masking(causal: bool, window: int | None = None) -> Coverage:
     span = (
         "the prefix 1..t"
         if window is None
-        else f"the prefix 1..t, or its last {window} tokens on the layers with a sliding window"
+        else f"the prefix 1..t (its last {window} tokens on the layers with a sliding window)"
     )
     return Coverage(
         "masking",

@@ -160,7 +160,7 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
     assert np.max(np.abs(logits - recorded["logits"][0, 0])) > 1e-3
 
 
-@pytest.mark.parametrize("name", ["qwen3", "gemma2", "phi3", "gpt_neox", "opt"])
+@pytest.mark.parametrize("name", ["qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"])
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):
     """The rebuilt forward pass uses the folder's matrices; a module in memory and a sharded save give the
     same arrays bit for bit (so the same agreement)."""

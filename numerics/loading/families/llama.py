@@ -123,13 +123,10 @@ def rotary_decoder_coverage(
 
 def llama_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
     """Pre-RMSNorm causal decoder with rotary positions, grouped-query attention and a gated feed-forward;
-    Qwen2's q/k/v projections always carry biases."""
-    return rotary_decoder_coverage(
-        config,
-        measures,
-        activation=gate_activation(config),
-        attention_biases=config.get("model_type") == "qwen2",
-    )
+    Qwen2's q/k/v projections always carry biases (its modules ignore ``attention_bias``)."""
+    if config.get("model_type") == "qwen2":
+        config = {**config, "attention_bias": True}
+    return rotary_decoder_coverage(config, measures, activation=gate_activation(config))
 
 
 FAMILY = Family(
