@@ -138,7 +138,10 @@ def read_layer(
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
         if not stored:
             arrays[name] = np.asarray(arrays[name], dtype=np.float64)
-    layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
+    try:
+        layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
+    except CheckpointError as error:  # a fused projection that the declared sizes cannot split
+        raise CheckpointError(f"{where}: {error}") from None
     for _, array in layer.items():
         array.setflags(write=False)
     return layer

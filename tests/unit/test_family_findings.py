@@ -170,8 +170,9 @@ def test_a_sweep_over_three_checkpoints_of_one_family_works(tmp_path, capsys):
         build("gpt_neox", tmp_path / "pythia" / f"step{step}")
     out = tmp_path / "table.csv"
     status, text, err = run(
-        capsys, "sweep", tmp_path / "pythia", "--out", out, "--cache", tmp_path / "cache", "--jobs", "1"
-    )
+        capsys, "sweep", tmp_path / "pythia", "--out", out, "--cache", tmp_path / "cache", "--jobs", "1",
+        "--family", "gpt_neox",
+    )  # fmt: skip
     assert status == 0, err
     rows = out.read_text().splitlines()
     assert len(rows) == 4 and "3 checkpoints" in text
@@ -203,3 +204,13 @@ def test_a_mixture_of_experts_is_refused_in_one_line_not_read_without_its_expert
         load_weights(state, config=without_type)
     with pytest.raises(UnsupportedCheckpoint, match=f"model_type={config.model_type!r}"):
         load_weights(state, config=config.to_dict())
+
+
+@pytest.mark.parametrize("name", ["phi3", "gpt_neox"])
+def test_a_fused_projection_without_the_head_counts_is_refused_in_one_line(
+    tiny_models, tmp_path, capsys, name
+):
+    path = bare_file(tiny_models(name), tmp_path / "bare")
+    status, _, err = run(capsys, "bound", path, "--num-heads", "4")
+    assert status == 2 and err.count("\n") == 1
+    assert str(path) in err and "needs a config.json with num_attention_heads" in err
