@@ -42,6 +42,10 @@ def test_an_explicit_head_dim_sizes_the_heads_and_the_bound_runs(tiny_models, ca
     status, out, err = run(capsys, "inspect", tiny_models(name).folder, "--json")
     assert status == 0, err
     assert json.loads(out)["head_dim"] == head_dim
+    from numerics.batch.sweep import SweepSettings, sweep_row
+
+    counted = sum(array.size for layer in weights.layers for _, array in layer.items())
+    assert sweep_row(SweepSettings(), str(tiny_models(name).folder))["parameters"] == counted
 
 
 def test_a_declared_head_dim_the_weights_contradict_is_one_line(tiny_models, tmp_path, capsys):
@@ -74,6 +78,12 @@ def test_names_that_several_families_share_are_refused_with_the_choice(tiny_mode
         assert status == 0, err
         records = {r["block"]: r for r in json.loads(out)["coverage"]}
         assert records["feed-forward"]["statement"].startswith(gate)
+
+
+def test_a_chosen_family_must_have_its_marker_tensors(tiny_models, tmp_path, capsys):
+    path = bare_file(tiny_models("llama"), tmp_path / "bare")
+    status, _, err = run(capsys, "bound", path, "--num-heads", "4", "--family", "qwen3")
+    assert status == 2 and err.count("\n") == 1 and "lack self_attn.q_norm.weight" in err
 
 
 def test_a_family_choice_that_contradicts_the_config_is_refused(tiny_models, capsys):

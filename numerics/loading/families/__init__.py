@@ -84,7 +84,8 @@ def detect(
     """The family, naming scheme and key prefix of a checkpoint, or None when no family fits.
 
     ``choice`` (a family key or model type) or the config's ``model_type`` names the family; the first of
-    its schemes whose first role is present is taken (a missing role is then reported by name). Without
+    its schemes whose first role is present is taken (a missing role is then reported by name; a chosen
+    family's markers must be present). Without
     either, the module docstring's rule: raises UnsupportedCheckpoint when several families fit and no
     marker tensor decides.
     """
@@ -103,9 +104,15 @@ def detect(
             f"its config.json says model_type={model_type!r} (family {declared.key}), not --family {choice}"
         )
     family = family or declared
-    if family is not None:
-        return _anchored(family, names)
     present = set(names)
+    if family is not None:
+        found = _anchored(family, names, present if declared is None else None)
+        if found is None and declared is None and _anchored(family, names) is not None:
+            raise UnsupportedCheckpoint(
+                f"--family {choice}: its layers lack {' and '.join(family.markers)}, which every "
+                f"{family.title} layer has"
+            )
+        return found
     fitting = [fit for fit in (_fit(f, present) for f in FAMILIES) if fit is not None]
     if not fitting:
         fitting = [fit for fit in (_anchored(f, names, present) for f in FAMILIES) if fit is not None]
