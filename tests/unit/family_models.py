@@ -118,19 +118,26 @@ def _configs() -> dict[str, Any]:
             bos_token_id=0,
             eos_token_id=1,
         ),
-        "opt": t.OPTConfig(
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            ffn_dim=40,
-            vocab_size=40,
-            word_embed_proj_dim=32,
-            max_position_embeddings=16,
-            init_std=0.3,
-            pad_token_id=1,
-            bos_token_id=0,
-            eos_token_id=2,
-        ),
+        "opt": t.OPTConfig(**_opt()),
+        "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
+    }
+
+
+def _opt(**extra: Any) -> dict[str, Any]:
+    """OPT's sizes; ``do_layer_norm_before=False`` with a narrower embedding is the 350m model's shape."""
+    return {
+        "hidden_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "ffn_dim": 40,
+        "vocab_size": 40,
+        "word_embed_proj_dim": 32,
+        "max_position_embeddings": 16,
+        "init_std": 0.3,
+        "pad_token_id": 1,
+        "bos_token_id": 0,
+        "eos_token_id": 2,
+        **extra,
     }
 
 
@@ -150,9 +157,10 @@ FAMILY_NAMES = (
     "phi3",
     "gpt_neox",
     "opt",
+    "opt_post_ln",
 )
 ROTARY = set(FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1])
-DECODERS = {"gpt2", "opt", *ROTARY}
+DECODERS = {"gpt2", "opt", "opt_post_ln", *ROTARY}
 
 
 @dataclass

@@ -139,7 +139,7 @@ def test_bias_and_norm_fields_are_read(tiny_models):
     assert records_of(tiny_models, "llama")["biases"].status == "exact"
     assert records_of(tiny_models, "llama", attention_bias=True)["biases"].status == "outside"
     assert records_of(tiny_models, "llama", model_type="qwen2")["biases"].status == "outside"
-    post = records_of(tiny_models, "opt", do_layer_norm_before=False)["normalisation"]
+    post = records_of(tiny_models, "opt_post_ln")["normalisation"]
     assert "post-LN" in post.statement
     assert "pre-norm" in records_of(tiny_models, "opt")["normalisation"].statement
 
