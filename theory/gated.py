@@ -20,6 +20,8 @@ them too, since gelu(g) = g Phi(g) and gelu_tanh(g) = g (1 + tanh(.)) / 2 with b
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
 from theory.formula import Formula
@@ -68,6 +70,7 @@ def gelu_tanh_prime_sup(dps: int = 30) -> sp.Float:
     return sp.Float(max(values), dps)
 
 
+@functools.cache
 def activation_prime_sup(kind: str) -> sp.Float:
     """sup |act'| of an activation: ``silu``, ``tanh`` (tanh-GELU), ``gelu`` (exact, 1.12890) or ``relu`` (1).
 
