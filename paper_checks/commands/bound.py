@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     linalg = linalg_for(args.device)  # a missing torch or CUDA fails now, in one line
     if args.device is not None and args.fast_svd:
         raise InvalidArgument("--fast-svd runs numpy's eigensolver; use it without --device")
-    checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
+    checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None

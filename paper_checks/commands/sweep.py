@@ -24,6 +24,7 @@ from numerics.loading.checkpoint import checkpoint_files
 from numerics.loading.hf_folder import CONFIG_NAME, WEIGHT_NAMES
 from numerics.loading.tensors import BIN_SHARD_INDEX, SHARD_INDEX
 from numerics.safe_io import atomic_path, os_problem
+from paper_checks.commands._model import add_family_argument
 from paper_checks.output_files import (
     check_target,
     checkpoint_inputs,
@@ -61,6 +62,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grid-m", type=int, metavar="M", help="grid P_m (default ceil(L + ln N) per model)")
     parser.add_argument("--fast-svd", action="store_true", help="as for bound: the Gram path where decided")
     parser.add_argument("--num-heads", type=int, metavar="H", help="heads, for bare weights files")
+    add_family_argument(parser)
 
 
 def _step_then_name(path: Path) -> tuple[int, int, str]:
@@ -139,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
     out = check_target("--out", args.out, force=args.force, inputs=inputs)
     if args.figures:
         prepare_folder("--figures", args.figures, figure_files(FIGURE_FILES), args.force, inputs)
-    settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
+    settings = SweepSettings(
+        m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads, family=args.family
+    )
     rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)
     write_table(rows, out)
     columns = ("model", "step", "L", "N", "heads", "B_ours", "log10_B_Edelman", "mean_p_opt")

@@ -492,7 +492,7 @@ def test_7_llama_weights_of_1e110_are_refused_alike_by_name_and_number(tmp_path,
     argv = sweep_args(tmp_path, folder) if command == "sweep" else (command, folder)
     status, out, err = call(capsys, *argv)
     assert "inf" not in out
-    assert_error_line(status, err, command, str(folder), "swiglu_lipschitz_unit_ball", "e+33", "float64")
+    assert_error_line(status, err, command, str(folder), "lipschitz_unit_ball", "e+33", "float64")
 
 
 # ---------------------------------------------------------------- 8. one line, never stage lines first
