@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def report_files(measures: Sequence[str]) -> tuple[str, ...]:
+def report_files(measures: Iterable[str]) -> tuple[str, ...]:
     """Every file of a report on ``measures``: the texts and each measure's figure in every format."""
     return (*REPORT_TEXTS, *figure_files(f"correlate_{name}.png" for name in measures))
 
