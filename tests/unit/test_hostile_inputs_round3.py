@@ -1,9 +1,11 @@
 """Regression tests of issue 26 (hostile inputs, round 3), one section per numbered finding.
 
-Each test failed on the code before the fix: a file outside the checkpoint's folder read, an input or a
-user's file replaced, a hang, a traceback, a temporary file left by SIGTERM, a non-finite number printed,
-or more than one line on stderr. Runs that could hang (FIFOs) or must receive a real signal go through a
-subprocess under a timeout (:func:`hostile_files.run_cli`); the rest call ``main`` in-process.
+59 of the 77 cases failed on the code before the fix: a file outside the checkpoint's folder read, an
+input or a user's file replaced, a hang, a traceback, a temporary file left by SIGTERM, a non-finite number
+printed, or more than one line on stderr; the other 18 are their neighbours that already held (a valid
+subfolder index, a weight_map value bound already refused) and must keep holding. Runs that could hang
+(FIFOs) or must receive a real signal go through a subprocess under a timeout
+(:func:`hostile_files.run_cli`); the rest call ``main`` in-process.
 """
 
 from __future__ import annotations
