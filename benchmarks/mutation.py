@@ -151,7 +151,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "sp.log(sp.Rational(3, 2) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),",
         "sp.log(sp.Rational(3, 1) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),",
         (PROXIES,),
-        ("5b", "12a"),
+        ("5b", "5c", "12a"),
     ),
     Mutant(
         "matrix-term-rounding-3N-dropped",
@@ -159,7 +159,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "(balanced + rounding, True)",
         "(balanced, True)",
         (PROXIES, ASSEMBLED),
-        ("5b", "12a"),
+        ("5b", "5c", "12a"),
     ),
     Mutant(
         "spectral-shells-2-per-octave",
@@ -202,20 +202,20 @@ MUTANTS: tuple[Mutant, ...] = (
         ("7",),
     ),
     Mutant(
-        "claim5b-pareto-pruning-reversed",
+        "claim5c-pareto-pruning-reversed",
         "paper_checks/claims/_joint_p.py",
         "if not front or item[1] < front[-1][1]:",
         "if not front or item[1] > front[-1][1]:",
         (NUMERIC,),
-        ("5b",),
+        ("5c",),
     ),
     Mutant(
-        "claim5b-tolerance-huge",
-        "paper_checks/claims/c05b_joint_p_assembled.py",
+        "claim5c-tolerance-huge",
+        "paper_checks/claims/c05c_joint_p_assembled.py",
         "TOLERANCE = 1e-12",
         "TOLERANCE = 1e30",
         (NUMERIC,),
-        ("5b",),
+        ("5c",),
     ),
     Mutant(
         "claim10-tail-floor-0.9",

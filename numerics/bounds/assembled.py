@@ -265,9 +265,21 @@ def grid_terms(
     S_0 is the exact rank (:func:`numerics.formulas.evaluate.exact_rank`: every nonzero sigma_i), not the
     authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only if the rank counts all of
     its nonzero singular values."""
+    sums = [schatten_power_sum(spec, q, dps=dps, exact=True) for q in points]
+    return shell_terms(sums, scale, dimension, points, dps)
+
+
+def shell_terms(
+    schatten_sums: Sequence[mpmath.mpf],
+    scale: mpmath.mpf,
+    dimension: int,
+    points: Sequence[Fraction],
+    dps: int,
+) -> list[tuple[Fraction, int, mpmath.mpf]]:
+    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) for given Schatten sums S_p, one per grid point (S_0 the exact
+    rank): each rounded up to its shell Shat_j = 2^j (SCHATTEN_SHELL), then theory.assembled's MATRIX_TERM."""
     options = []
-    for q in points:
-        schatten = schatten_power_sum(spec, q, dps=dps, exact=True)
+    for q, schatten in zip(points, schatten_sums, strict=True):
         j, rounded = _shell(theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps)
         options.append((q, j, evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=rounded, s=scale, N=dimension)))
     return options
