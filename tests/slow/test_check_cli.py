@@ -44,7 +44,10 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "7": ("verified", {"sup_abs_gelu_derivative": (1.1289041451851547, 1e-12), "l_phi": "113/100"}),
     "8a": ("verified", {"posthoc": "L^(1/2) (ln L)^(1/2)"}),
     "8b": ("verified", {"laws.ours_l1": "L^(1)", "laws.ours_l2": "L^(1)"}),
-    "8c": ("verified", {"predicted_exponent": (1.0, 1e-12)}),
+    "8c": (
+        "verified",
+        {"predicted_exponent": (1.0, 1e-12), "at_ceiling.truncated": 8, "models.truncated": 9},
+    ),
     "8d": (
         "verified",
         {
@@ -81,7 +84,12 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     ),
     "12b": (
         "refuted",
-        {"kendall.tau": (-0.6111111111111112, 1e-9), "kendall.p_discordant": (0.0123705, 1e-5)},
+        {
+            "kendall.tau": (-0.6111111111111112, 1e-9),
+            "kendall.p_discordant": (0.0123705, 1e-5),
+            "shapes_alone": 9,
+            "positive_p_matrices": 0,
+        },
     ),
     "16": (
         "open",

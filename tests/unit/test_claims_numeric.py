@@ -139,6 +139,18 @@ def test_claim_11_is_open_when_the_measurement_contradicts_the_theory_table():
     assert result.verdict is Verdict.OPEN and "but the measured" in result.evidence
 
 
+def test_claim_11_evidence_says_what_the_depth_rows_and_the_width_direction_depend_on():
+    from paper_checks.claims._depth import CeilingShare
+
+    shares = [
+        CeilingShare(f"p{k}", "truncated", "prefixes", k, 384, 10.0 * k * (1.0 if k < 3 else 0.99), 10.0 * k)
+        for k in (1, 2, 3)
+    ]
+    result = c11_proxy_growth.check(study(1.0, 3.0), shares=shares)
+    assert "weight-free ceiling" in result.evidence and "on 2/3 real-weight prefixes" in result.evidence
+    assert "ours never smaller" in result.evidence and "H = N / d_h" in result.evidence
+
+
 # --- claim 10: proxy reports of tiny models --------------------------------------------------------------
 def tiny_weights(ffn_rank: int | None = None, scale: float = 1.0) -> TransformerWeights:
     rng = np.random.default_rng(0)
@@ -218,6 +230,27 @@ def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():
     # a weight part that does not vary (the weight term removed) orders nothing
     flat = c12b_weight_term_orders_gaps.check(table, [0.0] * 5)
     assert flat.verdict is Verdict.OPEN and flat.details["kendall"]["tau"] == 0.0
+
+
+def test_claim_12b_says_when_its_weight_part_is_the_parameter_count_from_shapes():
+    from test_proxies import diagonal_model
+
+    from numerics.bounds.assembled import assembled_bound
+
+    bound = assembled_bound(diagonal_model(1, *(1.0,) * 6), n=500, delta=0.05, margin=0.5, T=4)
+    source = c12b_weight_term_orders_gaps.weight_part_source(bound)
+    # N = 4, H = 2 (d_h = 2), F = 8: QK_h, Vt_h 3 * 4 * 2 each (4 of them), M_in, M_out 3 * 8 * 4 each,
+    # the read-out 3 * 4 * 1, by hand from the shapes
+    assert source.shape_sigma == 4 * 3 * 4 * 2 + 2 * 3 * 8 * 4 + 3 * 4 * 1
+    assert source.positive_p == sum(r.p != 0 for r in bound.matrices)
+    table = ratio_rows(*(row(f"m{i}", 10.0, g) for i, g in enumerate((0.1, 0.2, 0.3))))
+    alone = c12b_weight_term_orders_gaps.WeightPartSource(300.0, 300.0, 0)
+    spectral = c12b_weight_term_orders_gaps.WeightPartSource(250.0, 300.0, 2)
+    result = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone] * 3, scope="n = 64")
+    assert "parameter count against the gaps (n = 64), not the spectra" in result.evidence
+    mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone, alone, spectral])
+    assert "on 2/3 models" in mixed.evidence and "2 matrices take p > 0" in mixed.evidence
+    assert "not the spectra" not in mixed.evidence
 
 
 def test_kendall_p_values_equal_a_brute_force_count_over_all_permutations():
