@@ -25,14 +25,23 @@ SILU = u / (1 + sp.exp(-u))
 SILU_PRIME = sp.diff(SILU, u)
 
 
-def silu_prime_sup(dps: int = 30) -> sp.Float:
-    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4.
+SILU_PRIME_DIGITS = 12
+"""Decimals of the sup |silu'| constant, rounded up: far above nsolve's error (about 10^-dps)."""
+
+
+def silu_prime_sup(dps: int = 30) -> sp.Rational:
+    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4, rounded UP
+    (outward) to SILU_PRIME_DIGITS decimals, so the constant the SwiGLU bound uses is above the supremum.
 
     silu' tends to 1 at +infinity and 0 at -infinity, so its extremes are at stationary points.
+
+    >>> silu_prime_sup()
+    1099839320129/1000000000000
     """
     second = sp.diff(SILU, u, 2)
     values = [abs(SILU_PRIME.subs(u, sp.nsolve(second, u, start, prec=dps))) for start in (2.4, -2.4)]
-    return sp.Float(max(values), dps)
+    step = sp.Integer(10) ** SILU_PRIME_DIGITS
+    return sp.Rational(sp.ceiling(sp.Float(max(values), dps) * step), step)
 
 
 C_down, C_gate, C_up, r_gate, r_up, b, s_prime = sp.symbols(

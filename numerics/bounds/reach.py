@@ -30,8 +30,10 @@ from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
 
 @functools.cache
 def silu_prime_bound() -> mpmath.mpf:
-    """sup |silu'| = 1.0998... as an mpmath number (located by sympy in :mod:`theory.gated`)."""
-    return mpmath.mpf(str(silu_prime_sup()))
+    """sup |silu'| = 1.0998... as an mpmath number >= the decimal :func:`theory.gated.silu_prime_sup`
+    (itself rounded up from the located supremum): the division is rounded up too."""
+    value = silu_prime_sup()
+    return mpmath.fdiv(int(value.p), int(value.q), rounding="u")
 
 
 def largest_row_norm(matrix: np.ndarray) -> float:

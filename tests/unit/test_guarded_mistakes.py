@@ -135,3 +135,20 @@ def test_default_bootstrap_interval_is_the_95_percent_percentile_interval():
     with mpmath.workdps(30):  # linear interpolation of the sorted replicates at 2.5 % and 97.5 %
         low, high = 1 + 0.025 * 999, 1 + 0.975 * 999
     assert interval.low == pytest.approx(low) and interval.high == pytest.approx(high)
+
+
+def test_silu_prime_constant_is_rounded_up_from_the_supremum():
+    from theory.gated import SILU_PRIME_DIGITS, silu_prime_sup
+
+    with mpmath.workdps(40):  # the supremum located independently: mpmath's root of silu'' near 2.4
+
+        def silu(t):
+            return t / (1 + mpmath.exp(-t))
+
+        root = mpmath.findroot(lambda x: mpmath.diff(silu, x, 2), 2.4)
+        located = mpmath.diff(silu, root)
+        constant = silu_prime_sup()
+        assert constant.q == 10**SILU_PRIME_DIGITS
+        assert mpmath.mpf(constant.p) / constant.q >= located
+        assert mpmath.mpf(constant.p) / constant.q - located < mpmath.mpf(10) ** -SILU_PRIME_DIGITS
+        assert silu_prime_bound() >= mpmath.mpf(constant.p) / constant.q
