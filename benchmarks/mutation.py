@@ -68,8 +68,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "claim11-error-bar-threshold-0",
         "paper_checks/claims/c11_proxy_growth.py",
-        "z: float = 2.0) -> ClaimResult:",
-        "z: float = 0.0) -> ClaimResult:",
+        "    z: float = 2.0,\n    shares: Sequence[CeilingShare] = (),",
+        "    z: float = 0.0,\n    shares: Sequence[CeilingShare] = (),",
         (NUMERIC,),
         ("11",),
     ),
