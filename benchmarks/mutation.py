@@ -7,7 +7,7 @@ check --json --only IDS`` in the copy, compared with the pinned verdicts and fig
 tests/slow/test_check_cli.py (what its slow pin test would say). Restores the file and goes on. Prints
 one row per mutant: killed (by which test, or by the pins) or SURVIVED.
 
-    python benchmarks/mutation.py                 # every mutant (about 20-40 minutes on 2 busy cores)
+    python benchmarks/mutation.py                 # every mutant (about 13 minutes on 2 busy cores)
     python benchmarks/mutation.py --only gelu-1.2,alpha-off-by-one
     python benchmarks/mutation.py --list
 """
