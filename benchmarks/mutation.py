@@ -7,7 +7,7 @@ check --json --only IDS`` in the copy, compared with the pinned verdicts and fig
 tests/slow/test_check_cli.py (what its slow pin test would say). Restores the file and goes on. Prints
 one row per mutant: killed (by which test, or by the pins) or SURVIVED.
 
-    python benchmarks/mutation.py                 # every mutant (about 20-40 minutes on 2 busy cores)
+    python benchmarks/mutation.py                 # every mutant (about 13 minutes on 2 busy cores)
     python benchmarks/mutation.py --only gelu-1.2,alpha-off-by-one
     python benchmarks/mutation.py --list
 """
@@ -68,8 +68,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "claim11-error-bar-threshold-0",
         "paper_checks/claims/c11_proxy_growth.py",
-        "z: float = 2.0) -> ClaimResult:",
-        "z: float = 0.0) -> ClaimResult:",
+        "    z: float = 2.0,\n    shares: Sequence[CeilingShare] = (),",
+        "    z: float = 0.0,\n    shares: Sequence[CeilingShare] = (),",
         (NUMERIC,),
         ("11",),
     ),
@@ -151,7 +151,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "sp.log(sp.Rational(3, 2) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),",
         "sp.log(sp.Rational(3, 1) * (sp.Abs(j) + 1) * (sp.Abs(j) + 2)),",
         (PROXIES,),
-        ("5b", "12a"),
+        ("5b", "5c", "12a"),
     ),
     Mutant(
         "matrix-term-rounding-3N-dropped",
@@ -159,7 +159,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "(balanced + rounding, True)",
         "(balanced, True)",
         (PROXIES, ASSEMBLED),
-        ("5b", "12a"),
+        ("5b", "5c", "12a"),
     ),
     Mutant(
         "spectral-shells-2-per-octave",
@@ -202,20 +202,20 @@ MUTANTS: tuple[Mutant, ...] = (
         ("7",),
     ),
     Mutant(
-        "claim5b-pareto-pruning-reversed",
+        "claim5c-pareto-pruning-reversed",
         "paper_checks/claims/_joint_p.py",
         "if not front or item[1] < front[-1][1]:",
         "if not front or item[1] > front[-1][1]:",
         (NUMERIC,),
-        ("5b",),
+        ("5c",),
     ),
     Mutant(
-        "claim5b-tolerance-huge",
-        "paper_checks/claims/c05b_joint_p_assembled.py",
+        "claim5c-tolerance-huge",
+        "paper_checks/claims/c05c_joint_p_assembled.py",
         "TOLERANCE = 1e-12",
         "TOLERANCE = 1e30",
         (NUMERIC,),
-        ("5b",),
+        ("5c",),
     ),
     Mutant(
         "claim10-tail-floor-0.9",
@@ -354,6 +354,94 @@ MUTANTS: tuple[Mutant, ...] = (
 )
 
 
+GUARDED = "tests/unit/test_guarded_mistakes.py"
+EXACT_RANK = "tests/unit/test_assembled_exact_rank.py"
+
+SMALL_MISTAKES: tuple[Mutant, ...] = (
+    Mutant(
+        "assembled-p0-tolerance-rank",
+        "numerics/bounds/assembled.py",
+        "schatten_power_sum(spec, q, dps=dps, exact=True)",
+        "schatten_power_sum(spec, q, dps=dps)",
+        (EXACT_RANK,),
+        ("5b", "12a"),
+    ),
+    Mutant(
+        "certified-assembled-p0-tolerance-rank",
+        "numerics/certify/assembled.py",
+        "return schatten_power_sum(c, p, exact=True)",
+        "return schatten_power_sum(c, p)",
+        (EXACT_RANK,),
+    ),
+    Mutant(
+        "rotary-kv-group-h-mod-k",
+        "numerics/loading/families/llama.py",
+        "(h // group) * dh : (h // group + 1) * dh",
+        "(h % kv_heads) * dh : (h % kv_heads + 1) * dh",
+        (GUARDED,),
+    ),
+    Mutant(
+        "swiglu-reach-column-norm",
+        "numerics/bounds/reach.py",
+        "np.sum(matrix * matrix, axis=1)",
+        "np.sum(matrix * matrix, axis=0)",
+        (GUARDED,),
+    ),
+    Mutant(
+        "kv-heads-divisibility-unchecked",
+        "numerics/loading/weights.py",
+        "if k < 1 or h % k:",
+        "if k < 1:",
+        (GUARDED,),
+    ),
+    Mutant(
+        "certify-remainder-gamma-k-minus-1",
+        "numerics/certify/float_bounds.py",
+        "g_k, cells = gamma(k), rest.size",
+        "g_k, cells = gamma(k - 1), rest.size",
+        (GUARDED,),
+    ),
+    Mutant(
+        "certify-square-sum-underflow-dropped",
+        "numerics/certify/float_bounds.py",
+        "high = ((arb(computed) + n * arb(ETA)) / (1 - g)).upper()",
+        "high = (arb(computed) / (1 - g)).upper()",
+        (GUARDED,),
+    ),
+    Mutant(
+        "certify-sqrt-sum-lower-rounded-up",
+        "numerics/certify/float_bounds.py",
+        "lower = ((arb(float(sums[0])) - arb(float(errors[0]))) / ((1 + u) * (1 + u).sqrt())).lower()",
+        "lower = ((arb(float(sums[0])) - arb(float(errors[0]))) / ((1 - u) * (1 - u).sqrt())).lower()",
+        (GUARDED,),
+    ),
+    Mutant(
+        "kendall-touching-intervals-distinguishable",
+        "numerics/ranking/statistics.py",
+        "kept = np.abs(g[i] - g[j]) > h[i] + h[j]",
+        "kept = np.abs(g[i] - g[j]) >= h[i] + h[j]",
+        (GUARDED,),
+        ("16",),
+    ),
+    Mutant(
+        "bootstrap-level-90",
+        "numerics/ranking/statistics.py",
+        "DEFAULT_LEVEL = 0.95",
+        "DEFAULT_LEVEL = 0.90",
+        (GUARDED,),
+        ("16",),
+    ),
+)
+"""The small mistakes of issue 29 (item 8) and its exact-rank fix, each with the test that sees it."""
+
+MUTANTS = MUTANTS + SMALL_MISTAKES
+
+GENERATED_FROM = ("theory/proxy.py",)
+"""The sources of numerics/formulas/generated.py: after a mutant of one (and after restoring it) the copy
+runs ``python -m numerics.formulas.codegen``, so the tests see the mutated formulas, as they would after a
+developer regenerated them."""
+
+
 def copy_repository(destination: Path) -> Path:
     """A copy of the working tree without VCS data and caches."""
     target = destination / "repo"
@@ -361,7 +449,14 @@ def copy_repository(destination: Path) -> Path:
         ROOT,
         target,
         ignore=shutil.ignore_patterns(
-            ".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", "*.egg-info", ".hypothesis"
+            ".git",
+            ".venv",
+            "__pycache__",
+            ".mypy_cache",
+            ".ruff_cache",
+            ".pytest_cache",
+            "*.egg-info",
+            ".hypothesis",
         ),
     )
     return target
@@ -418,8 +513,17 @@ def run_check(copy: Path, claims: tuple[str, ...]) -> tuple[bool, str]:
     return (True, "pins: " + "; ".join(differences)[:160]) if differences else (False, "")
 
 
+def regenerate(copy: Path) -> tuple[bool, str]:
+    """(failed, why) for ``python -m numerics.formulas.codegen`` in ``copy``."""
+    command = [sys.executable, "-m", "numerics.formulas.codegen"]
+    done = subprocess.run(
+        command, cwd=copy, env=environment(copy), capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    return done.returncode != 0, f"codegen exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
+
+
 def run_mutant(copy: Path, mutant: Mutant) -> tuple[str, str, float]:
-    """Apply, test, restore: (status, by what, seconds)."""
+    """Apply (regenerating the generated formulas after a mutant of their source), test, restore."""
     path = copy / mutant.path
     original = path.read_text()
     count = original.count(mutant.old)
@@ -427,12 +531,17 @@ def run_mutant(copy: Path, mutant: Mutant) -> tuple[str, str, float]:
         return "BAD MUTANT", f"pattern matches {count} times in {mutant.path}", 0.0
     start = time.perf_counter()
     path.write_text(original.replace(mutant.old, mutant.new))
+    generated = mutant.path in GENERATED_FROM
     try:
-        killed, by = run_tests(copy, mutant.tests)
+        killed, by = regenerate(copy) if generated else (False, "")
+        if not killed:
+            killed, by = run_tests(copy, mutant.tests)
         if not killed and mutant.claims:
             killed, by = run_check(copy, mutant.claims)
     finally:
         path.write_text(original)
+        if generated and regenerate(copy)[0]:
+            raise RuntimeError(f"codegen fails on the restored {mutant.path}: the copy is broken")
     return ("killed" if killed else "SURVIVED"), by, time.perf_counter() - start
 
 

@@ -18,7 +18,7 @@ Statement (with probability >= 1 - delta over n i.i.d. samples, for ALL such net
 with Sigma = sum over the K = L (2H + 2) + 1 matrices (QK_h, Vt_h, M_in, M_out of every layer, and the
 read-out w, an N x 1 matrix of rank <= 1) of min_{p in P_m} MATRIX_TERM(p, S_p, s, N) and
 
-    MATRIX_TERM = 3 N S                                                    (p = 0, S = rank)
+    MATRIX_TERM = 3 N S                                        (p = 0, S = the exact rank #{sigma_i > 0})
                 = K_p N^{2(p+1)/(p+2)} S^{2/(p+2)} s^{2p/(p+2)} + 3 N     (0 < p <= 2),
     K_p = c_p 3^{2/(p+2)} 144^{p/(p+2)}   (theory.interpolation's restated Theorem 4.1 at eps = 1, divided by
     its log factor; K_2 = 24 sqrt 3, K_0+ = 3).
@@ -51,10 +51,12 @@ The chain, each step with its source (conservative choices are marked *):
 What numerics must feed (see ``assembled_inputs_doc()`` for the table):
   per matrix i (w included, with its effective value w / max(1, ||w||): the forward pass normalises):
   Chat_i = spectral norm rounded UP to the shell 2^{j/(4L)} (SPECTRAL_SHELL), Shat_i(p) =
-  sum sigma^p (rank at p = 0) rounded UP to 2^j (SCHATTEN_SHELL), N_i = max(rows, cols), b_i
-  (INPUT_BOUND), gamma_i (GAMMA_SYNTHETIC), alpha_i (theory.proxy.LAYER_LIPSCHITZ product over the later
-  layers, from the rounded norms), s_i = SCALE; then Sigma, Q = max_i SENSITIVITY (rounded), N_max =
-  max_i N_i, P = sum of PEEL_COST over the 2K shell indices (spectral and the chosen p's Schatten).
+  sum sigma^p (at p = 0 the exact rank, the limit p -> 0+: every nonzero sigma_i, since the p = 0 class
+  of a smaller rank does not contain the matrix) rounded UP to 2^j (SCHATTEN_SHELL), N_i = max(rows,
+  cols), b_i (INPUT_BOUND), gamma_i (GAMMA_SYNTHETIC), alpha_i (theory.proxy.LAYER_LIPSCHITZ product
+  over the later layers, from the rounded norms), s_i = SCALE; then Sigma, Q = max_i SENSITIVITY
+  (rounded), N_max = max_i N_i, P = sum of PEEL_COST over the 2K shell indices (spectral and the chosen
+  p's Schatten).
 
 Provenance: reconstructed (the paper's Theorem 3.1 was not read); every step is a standard lemma (cited)
 or derived here; the constants are ours and conservative. Validity rests on the cited lemmas with their
@@ -324,7 +326,11 @@ def __getattr__(name: str) -> Formula:
 
 _INPUTS: tuple[tuple[str, str, str], ...] = (
     ("p", "Schatten index in the grid P_m", "theory.proxy.grid(m), minimised per matrix"),
-    ("S", "Schatten power sum sum_i sigma_i^p (rank at p = 0)", "rounded UP: 2^SCHATTEN_SHELL_INDEX"),
+    (
+        "S",
+        "Schatten power sum sum_i sigma_i^p (at p = 0 the exact rank #{sigma_i > 0})",
+        "rounded UP: 2^SCHATTEN_SHELL_INDEX",
+    ),
     ("s", "scale 2 K b gamma alpha / margin", "SCALE with the rounded spectral norms"),
     ("N", "max(rows, cols) of this matrix (4N for the feed-forward matrices)", "shape"),
     ("Sigma", "sum over the K matrices of min_p MATRIX_TERM", "sum of per-matrix minima"),

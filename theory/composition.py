@@ -1,7 +1,8 @@
 """Step 6: depth factors and the allocation of the covering radius over the matrices.
 
-Composition (derived, BFT17 Lemma A.7-style telescoping): with covers taken layer by layer (upstream
-matrices replaced by cover elements inside the class, downstream ones kept), a perturbation eps_i of
+Composition (standard: Bartlett, Foster & Telgarsky 2017, Lemma A.7-style telescoping): with covers
+taken layer by layer (upstream matrices replaced by cover elements inside the class, downstream ones
+kept), a perturbation eps_i of
 matrix i in its sup-over-tokens metric moves the output by at most c_i eps_i, c_i = gamma_i alpha_i:
 gamma_i the sensitivity of its own layer's output, alpha_l = prod_{k>l} Lip(layer k) (alpha_{L-1} = 1),
 Lip(layer) = L_phi C2(M_in) C2(M_out) sum_h head_h (theory.proxy.LAYER_LIPSCHITZ), with the head factor

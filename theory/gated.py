@@ -32,14 +32,28 @@ SILU = u / (1 + sp.exp(-u))
 SILU_PRIME = sp.diff(SILU, u)
 
 
-def silu_prime_sup(dps: int = 30) -> sp.Float:
-    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4.
+PRIME_SUP_DIGITS = 12
+"""Decimals of the sup |act'| constants, rounded up: far above nsolve's error (about 10^-dps)."""
+
+
+def _rounded_up(value: sp.Expr, dps: int) -> sp.Rational:
+    """``value`` rounded UP (outward) to PRIME_SUP_DIGITS decimals: a constant above the located supremum."""
+    step = sp.Integer(10) ** PRIME_SUP_DIGITS
+    return sp.Rational(sp.ceiling(sp.Float(value, dps) * step), step)
+
+
+def silu_prime_sup(dps: int = 30) -> sp.Rational:
+    """sup_u |silu'(u)| = 1.09984...: the larger |silu'| at the roots of silu'' near u = +-2.4, rounded UP
+    (outward) to PRIME_SUP_DIGITS decimals, so the constant the SwiGLU bound uses is above the supremum.
 
     silu' tends to 1 at +infinity and 0 at -infinity, so its extremes are at stationary points.
+
+    >>> silu_prime_sup()
+    1099839320129/1000000000000
     """
     second = sp.diff(SILU, u, 2)
     values = [abs(SILU_PRIME.subs(u, sp.nsolve(second, u, start, prec=dps))) for start in (2.4, -2.4)]
-    return sp.Float(max(values), dps)
+    return _rounded_up(max(values), dps)
 
 
 C_down, C_gate, C_up, r_gate, r_up, b, s_prime = sp.symbols(
@@ -58,8 +72,9 @@ GELU_TANH = u / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (u + sp.Rational(44715, 10
 """The tanh approximation of GELU (GPT-2's ``gelu_new``)."""
 
 
-def gelu_tanh_prime_sup(dps: int = 30) -> sp.Float:
-    """|gelu_tanh'| at the stationary points of gelu_tanh' near u = +-1.42 (sympy nsolve), the larger one.
+def gelu_tanh_prime_sup(dps: int = 30) -> sp.Rational:
+    """|gelu_tanh'| at the stationary points of gelu_tanh' near u = +-1.42 (sympy nsolve), the larger one,
+    rounded UP to PRIME_SUP_DIGITS decimals as :func:`silu_prime_sup` is.
 
     gelu_tanh' tends to 1 at +infinity and 0 at -infinity; this locates the extremes numerically (1.12899
     at u = 1.4185) but does not certify that no other stationary point exceeds it.
@@ -67,19 +82,19 @@ def gelu_tanh_prime_sup(dps: int = 30) -> sp.Float:
     second = sp.diff(GELU_TANH, u, 2)
     first = sp.diff(GELU_TANH, u)
     values = [abs(first.subs(u, sp.nsolve(second, u, start, prec=dps)).evalf(dps)) for start in (1.4, -1.4)]
-    return sp.Float(max(values), dps)
+    return _rounded_up(max(values), dps)
 
 
 @functools.cache
-def activation_prime_sup(kind: str) -> sp.Float:
+def activation_prime_sup(kind: str) -> sp.Rational:
     """sup |act'| of an activation: ``silu``, ``tanh`` (tanh-GELU), ``gelu`` (exact, 1.12890) or ``relu`` (1).
 
     Each also satisfies |act(u)| <= |u|, so it can stand for silu in :data:`SWIGLU_LIPSCHITZ`.
     """
     if kind == "relu":
-        return sp.Float(1, 30)
+        return sp.Integer(1)
     if kind == "gelu":
         from theory.lipschitz import gelu_derivative_extrema
 
-        return sp.Float(sp.N(gelu_derivative_extrema()[0], 30), 30)
+        return _rounded_up(gelu_derivative_extrema()[0], 30)
     return {"silu": silu_prime_sup, "tanh": gelu_tanh_prime_sup}[kind]()

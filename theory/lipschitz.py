@@ -97,15 +97,18 @@ def _head_factor(kappa: sp.Expr) -> sp.Expr:
 
 @functools.cache
 def head_lipschitz_sharp() -> Formula:
-    """C2(Vt)(1 + 2 kappa C2(QK)), derived kappa = 1: the attention head factor of the assembled bound."""
+    """C2(Vt)(1 + 2 kappa C2(QK)) with kappa = 1: the attention head factor of the assembled bound.
+
+    Provenance: standard (the attention Lipschitz lemma of Edelman et al. 2022, value path plus softmax
+    times logits); only its softmax constant kappa = 1 is derived (:func:`softmax_constant`, the derived
+    lemma :func:`softmax_lemma`)."""
     return Formula(
         "head_lipschitz_sharp",
         _head_factor(softmax_constant()),
         (C_V, C_QK),
         Tagged(
-            Provenance.DERIVED,
-            _SOFTMAX_SOURCE,
-            Derivation(_SOFTMAX_OPERATION, lambda: (_head_factor(_rederived_kappa()),)),
+            Provenance.STANDARD,
+            EDELMAN_SOURCE + "; softmax constant kappa = 1 derived here (theory.lipschitz.softmax_constant)",
         ),
         "per-head factor C2(Vt_h)(1 + 2 C2(QK_h)): value path + softmax (kappa = 1) x logits (2 C2(QK_h))",
     )

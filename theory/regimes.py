@@ -12,19 +12,26 @@ e^{rate L} L^{power} (ln L)^{log_power} of
 - ``edelman_proxy`` (theory.proxy.EDELMAN_PROXY) and ``edelman_bound`` (theory.baselines shape);
 
 as a function of p in (0, 2] (symbolic) and at p = 0, under bounded alpha (alpha_l = 1) and geometric
-alpha (alpha_l = ell^{L-1-l}, rates per ln ell). Post hoc cap: p = 0 is in every grid P_m, so the post hoc
-bound grows at most like the p = 0 law; the cap is the smaller of the two classes, decided on (0, 2).
+alpha (alpha_l = ell^{L-1-l}, rates per ln ell), alpha treated as an independent parameter. Post hoc cap:
+p = 0 is in every grid P_m, so the post hoc bound grows at most like the p = 0 law; the cap is the
+smaller of the two classes, decided on (0, 2).
 
 Assumptions (stated, then computed): one head (H = 1), kappa = 4 matrices per layer (QK, Vt, M_in,
-M_out), every per-layer quantity fixed as L grows: N = 256, spectral norms C = 2 (so the spectral shell
-index 4 L log2 C grows with L), gamma = b = 1, Schatten power S = 2 (rank 2 at p = 0), margin 1,
-n = 1000, T = 16, delta = 1/10 (the classes do not depend on these values). For the Edelman forms the
-(2,1) norms are delocalised, ||W||_{2,1} = sqrt(N) ||W||_F, with ||W||_F = 1.
-Width (L = 6, bounded alpha): per regime a spectrum as a function of N and p:
-rank (rank 64, sigma_i = 1: S_p = 64, ||W||_F = 8), Frobenius (full rank, sigma_i = N^{-1/2}:
-S_p = N^{1 - p/2}, ||W||_F = 1), flat (full rank, sigma_i = 1: S_p = N, ||W||_F = sqrt N), power law
-(sigma_i = i^{-2}: S_p <= zeta(2p) bounded for p in (1/2, 2], S_p ~ N^{1-2p} for p in (0, 1/2), rank N,
-||W||_F <= zeta(4)^{1/2}). The post hoc width exponent is the infimum over p in [0, 2] (sympy).
+M_out) and, for ours_l2, the read-out w (rank 1, ||w|| <= 1, its own MATRIX_TERM in Sigma as it is in K),
+every per-layer quantity fixed as L grows: N = 256, spectral norms C = 2 (so the spectral shell index
+4 L log2 C grows with L), gamma = b = 1, Schatten power S = 2 (rank 2 at p = 0), margin 1, n = 1000,
+T = 16, delta = 1/10 (the classes do not depend on these values). The depth factors alpha (and gamma)
+are treated as independent parameters, not computed from the spectral norms (with C = 2 the layer
+factor L_phi C2(M_in) C2(M_out) C2(Vt)(1 + 4 C2(QK)) is far above 1, so "bounded alpha" is an assumption
+on alpha, not a consequence of C). For the Edelman forms the (2,1) norms are delocalised,
+||W||_{2,1} = sqrt(N) ||W||_F, with ||W||_F = 1.
+Width (L = 6, bounded alpha): per regime a spectrum as a function of N and p, its sigma_1 used as every
+spectral norm: rank (rank 64, sigma_i = 1: S_p = 64, ||W||_F = 8, sigma_1 = 1), Frobenius (full rank,
+sigma_i = N^{-1/2}: S_p = N^{1 - p/2}, ||W||_F = 1, sigma_1 = N^{-1/2}), flat (full rank, sigma_i = 1:
+S_p = N, ||W||_F = sqrt N, sigma_1 = 1), power law (sigma_i = i^{-2}: S_p <= zeta(2p) bounded for p in
+(1/2, 2], S_p ~ N^{1-2p} for p in (0, 1/2), rank N, ||W||_F <= zeta(4)^{1/2}, sigma_1 = 1). In the
+assembled bound sigma_1 enters only logs (Lambda's Q, the spectral peeling cost), taken at 1 >= sigma_1.
+The post hoc width exponent is the infimum over p in [0, 2] (sympy).
 Provenance: derived (under the stated assumptions; the paper's own Section 5 statements were not read).
 """
 
@@ -54,6 +61,8 @@ KAPPA = 4
 DEPTH_WIDTH = 256
 FIXED_DEPTH = 6
 SPECTRAL = 2
+SPECTRAL_NORM = sp.Integer(SPECTRAL)
+"""The spectral norm of every matrix in the depth laws (the width regimes use their own sigma_1)."""
 SCHATTEN = 2
 SAMPLES, TOKENS, CONFIDENCE = 1000, 16, sp.Rational(1, 10)
 RANK = 64
@@ -106,17 +115,29 @@ def _ours_l1(p_value: sp.Expr, schatten: sp.Expr, assumption: str, depth: sp.Exp
     return OURS_PROXY.subs(Sigma=total, L=depth)
 
 
-def _ours_l2(p_value: sp.Expr, schatten: sp.Expr, assumption: str, depth: sp.Expr, width: sp.Expr) -> sp.Expr:
+def _ours_l2(
+    p_value: sp.Expr,
+    schatten: sp.Expr,
+    assumption: str,
+    depth: sp.Expr,
+    width: sp.Expr,
+    spectral: sp.Expr = SPECTRAL_NORM,
+) -> sp.Expr:
+    """GAP_TERM with Sigma = the layers' MATRIX_TERMs plus the read-out w's (an N x 1 matrix of rank 1,
+    ||w|| <= 1: S_p <= 1, gamma = b = alpha = 1), K = MATRIX_COUNT (w included); ``spectral`` is the
+    spectral norm of every layer matrix (its shells and the sensitivity Q)."""
     from theory import assembled
     from theory.proxy import GRID_M
 
     count = assembled.MATRIX_COUNT.subs(L=depth, H=1)
     scale = assembled.SCALE.subs(K=count, b=1, gamma=1, alpha=_A, gamma_m=1)
     per_matrix = assembled.MATRIX_TERM.subs(p=p_value, S=schatten, s=scale, N=width)
-    total = _layer_sum(per_matrix, assumption, depth)
+    readout_scale = assembled.SCALE.subs(K=count, b=1, gamma=1, alpha=1, gamma_m=1)
+    readout = assembled.MATRIX_TERM.subs(p=p_value, S=1, s=readout_scale, N=width)
+    total = _layer_sum(per_matrix, assumption, depth) + readout
     first_layer = _alpha(assumption, sp.Integer(0)).subs(L, depth)
-    largest = assembled.SENSITIVITY.subs(C=SPECTRAL, b=1, gamma=1, alpha=first_layer)
-    spectral_index = assembled.SPECTRAL_SHELL_INDEX.subs(C=SPECTRAL, L=depth)
+    largest = assembled.SENSITIVITY.subs(C=spectral, b=1, gamma=1, alpha=first_layer)
+    spectral_index = assembled.SPECTRAL_SHELL_INDEX.subs(C=spectral, L=depth)
     schatten_index = assembled.SCHATTEN_SHELL_INDEX.subs(S=schatten)
     peel = count * (assembled.PEEL_COST.subs(j=spectral_index) + assembled.PEEL_COST.subs(j=schatten_index))
     return assembled.GAP_TERM.subs(
@@ -133,14 +154,21 @@ def _ours_l2(p_value: sp.Expr, schatten: sp.Expr, assumption: str, depth: sp.Exp
     )
 
 
-def _edelman(bound: str, assumption: str, depth: sp.Expr, frobenius: sp.Expr, width: sp.Expr) -> sp.Expr:
+def _edelman(
+    bound: str,
+    assumption: str,
+    depth: sp.Expr,
+    frobenius: sp.Expr,
+    width: sp.Expr,
+    spectral: sp.Expr = SPECTRAL_NORM,
+) -> sp.Expr:
     from theory.baselines import edelman_bound_complexity
     from theory.proxy import EDELMAN_LAYER_WEIGHT, EDELMAN_PROXY, EDELMAN_TERM
 
     norm21 = sp.sqrt(width) * frobenius
     xi = sp.Add(
         *(
-            term.subs(**{str(a): norm21 if str(a) == "n21" else SPECTRAL for a in term.args})
+            term.subs(**{str(a): norm21 if str(a) == "n21" else spectral for a in term.args})
             for term in EDELMAN_TERM.values()
         )
     )
@@ -203,34 +231,36 @@ def depth_law(bound: str, assumption: str) -> DepthLaw:
 
 
 # --- width ------------------------------------------------------------------------------------------------
-def _spectrum(regime: str, p_value: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    """(S_p as a function of N, ||W||_F) of one matrix in the regime (module docstring)."""
+def _spectrum(regime: str, p_value: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """(S_p as a function of N, ||W||_F, sigma_1) of one matrix in the regime (module docstring)."""
     if regime == "rank":
-        return sp.Integer(RANK), sp.sqrt(RANK)
+        return sp.Integer(RANK), sp.sqrt(RANK), sp.Integer(1)
     if regime == "frobenius":
-        return N ** (1 - p_value / 2), sp.Integer(1)
+        return N ** (1 - p_value / 2), sp.Integer(1), 1 / sp.sqrt(N)
     if regime == "flat":
-        return N, sp.sqrt(N)
+        return N, sp.sqrt(N), sp.Integer(1)
     if regime == "power_law":
         if p_value == 0:
-            return N, sp.sqrt(sp.zeta(2 * BETA))
+            return N, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
         low = sp.Rational(1, BETA)
         bounded = sp.Integer(SCHATTEN)  # S_p <= zeta(2p): constant in N for 2p > 1 (its value is immaterial)
-        return sp.Piecewise((bounded, p_value > low), (N ** (1 - BETA * p_value), True)), sp.sqrt(
-            sp.zeta(2 * BETA)
-        )
+        schatten = sp.Piecewise((bounded, p_value > low), (N ** (1 - BETA * p_value), True))
+        return schatten, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
     raise ValueError(f"regime {regime!r} is not one of {REGIMES}")
 
 
 def width_bound(regime: str, bound: str, p_value: sp.Expr) -> sp.Expr:
     """The bound as an expression of N at depth FIXED_DEPTH, bounded alpha."""
-    schatten, frobenius = _spectrum(regime, p_value)
+    schatten, frobenius, spectral = _spectrum(regime, p_value)
     depth = sp.Integer(FIXED_DEPTH)
     if bound == "ours_l1":
         return _ours_l1(p_value, schatten, "bounded_alpha", depth, N)
     if bound == "ours_l2":
-        return _ours_l2(p_value, schatten, "bounded_alpha", depth, N)
-    return _edelman(bound, "bounded_alpha", depth, frobenius, N)
+        # sigma_1 <= 1 enters the assembled bound only through logs (Q in Lambda, the spectral shell's
+        # peeling cost), taken at 1: Lambda increases in Q, and the Frobenius regime's shell of N^{-1/2}
+        # would add O(sqrt(ln ln N) / sqrt(n)), below every power of N
+        return _ours_l2(p_value, schatten, "bounded_alpha", depth, N, sp.Integer(1))
+    return _edelman(bound, "bounded_alpha", depth, frobenius, N, spectral)
 
 
 def _p_ranges(regime: str) -> tuple[tuple[sp.Expr, sp.Expr], ...]:
@@ -605,11 +635,13 @@ def lemma() -> Lemma:
         statement=_statement(depth_laws(), width_laws()),
         assumptions=(
             "one head, kappa = 4 matrices per layer, per-layer quantities fixed as L grows (values in "
-            "theory.regimes); bounded alpha = 1 or geometric alpha_l = ell^{L-1-l}, rate per ln ell",
+            "theory.regimes); bounded alpha = 1 or geometric alpha_l = ell^{L-1-l}, rate per ln ell, "
+            "alpha treated as an independent parameter (not computed from the spectral norms C = 2)",
             "G = (rate per ln ell, power of L, power of ln L, power of ln ln L); p in (0, 2] symbolic",
             "ours_l2 keeps every L-dependence: the scale 2 K b gamma alpha / margin, Lambda (ln of the "
             "largest sensitivity), K ln(2m + 1) and the peeling cost over the spectral shells",
-            "width at L = 6, bounded alpha; Edelman with delocalised (2,1) norms sqrt(N) ||W||_F",
+            "width at L = 6, bounded alpha; Edelman with delocalised (2,1) norms sqrt(N) ||W||_F and the "
+            "regime's sigma_1 as every spectral norm (N^{-1/2} in the Frobenius regime)",
         ),
         tag=Tagged(
             Provenance.DERIVED,

@@ -14,9 +14,10 @@ What is fed to theory.assembled's formulas, all evaluated in mpmath (``theory.as
 per matrix the spectral norm rounded up to its shell 2^{j/(4L)}, the input bound b, gamma, alpha (from the
 rounded norms, with the assembled head factor ``theory.assembled.HEAD_LIPSCHITZ``), the scale
 s = 2 K b gamma alpha / margin and N_i = max(rows, cols); the post hoc p of each matrix minimises
-MATRIX_TERM(p, Shat(p), s, N_i) over P_m, Shat(p) being S_p (the rank at p = 0) rounded up to a power of
-two; P sums PEEL_COST over the 2K shell indices. The K matrices are the L (2H + 2) of the layers and the
-read-out w (:class:`ReadOut`, gamma = b = alpha = 1), K = ``theory.assembled.MATRIX_COUNT``.
+MATRIX_TERM(p, Shat(p), s, N_i) over P_m, Shat(p) being S_p (at p = 0 the exact rank, every nonzero
+sigma_i, not the authors' tolerance rank) rounded up to a power of two; P sums PEEL_COST over the 2K
+shell indices. The K matrices are the L (2H + 2) of the layers and the read-out w (:class:`ReadOut`,
+gamma = b = alpha = 1), K = ``theory.assembled.MATRIX_COUNT``.
 """
 
 from __future__ import annotations
@@ -259,10 +260,26 @@ def grid_terms(
 ) -> list[tuple[Fraction, int, mpmath.mpf]]:
     """(p, j, MATRIX_TERM(p, Shat_j, s, N)) at every grid point p: the Schatten sum S_p of ``spec``
     rounded up to its shell Shat_j (SCHATTEN_SHELL), then the per-matrix entropy coefficient of
-    theory.assembled (reconstructed Theorem 3.1) at that shell, scale ``scale`` and dimension N."""
+    theory.assembled (reconstructed Theorem 3.1) at that shell, scale ``scale`` and dimension N.
+
+    S_0 is the exact rank (:func:`numerics.formulas.evaluate.exact_rank`: every nonzero sigma_i), not the
+    authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only if the rank counts all of
+    its nonzero singular values."""
+    sums = [schatten_power_sum(spec, q, dps=dps, exact=True) for q in points]
+    return shell_terms(sums, scale, dimension, points, dps)
+
+
+def shell_terms(
+    schatten_sums: Sequence[mpmath.mpf],
+    scale: mpmath.mpf,
+    dimension: int,
+    points: Sequence[Fraction],
+    dps: int,
+) -> list[tuple[Fraction, int, mpmath.mpf]]:
+    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) for given Schatten sums S_p, one per grid point (S_0 the exact
+    rank): each rounded up to its shell Shat_j = 2^j (SCHATTEN_SHELL), then theory.assembled's MATRIX_TERM."""
     options = []
-    for q in points:
-        schatten = schatten_power_sum(spec, q, dps=dps)
+    for q, schatten in zip(points, schatten_sums, strict=True):
         j, rounded = _shell(theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps)
         options.append((q, j, evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=rounded, s=scale, N=dimension)))
     return options

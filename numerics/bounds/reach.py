@@ -31,8 +31,11 @@ from theory.gated import SWIGLU_LIPSCHITZ, activation_prime_sup
 
 @functools.cache
 def gate_prime_bound(kind: str = "silu") -> mpmath.mpf:
-    """sup |act'| (silu: 1.0998..., tanh-GELU: 1.1290...) as an mpmath number (:mod:`theory.gated`)."""
-    return mpmath.mpf(str(activation_prime_sup(kind)))
+    """sup |act'| (silu: 1.0998..., tanh-GELU: 1.1290...) as an mpmath number >= the decimal
+    :func:`theory.gated.activation_prime_sup` (itself rounded up from the located supremum): the division is
+    rounded up too."""
+    value = activation_prime_sup(kind)
+    return mpmath.fdiv(int(value.p), int(value.q), rounding="u")
 
 
 def largest_row_norm(matrix: np.ndarray) -> float:

@@ -12,6 +12,8 @@ provenance ``reconstructed``), with every number a ball:
 - the post hoc p of each matrix: the theorem holds for every choice in P_m (union bound over P_m^K), so
   the certified bound uses p* = the grid point whose MATRIX_TERM ball has the smallest upper end, and
   reports every grid point whose ball may attain the minimum (``candidates``);
+- S_0 is the certified exact rank interval (its upper end decides the shell), as the float path's exact
+  rank, not the authors' tolerance rank;
 - the read-out w (:class:`numerics.bounds.assembled.ReadOut`, the K-th matrix) has one singular value, ||w||:
   a ball of sqrt(sum w_i^2) from the float64 entries (:class:`CertifiedReadOut`); its rank is 1.
 """
@@ -74,12 +76,13 @@ def certify_readout(out: ReadOut) -> CertifiedReadOut:
 
 
 def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> arb:
-    """A ball containing S_p of the matrix (rank at p = 0): certified.schatten_power_sum, or for the
-    read-out ||w||^p (p > 0) and 1 (p = 0)."""
+    """A ball containing S_p of the matrix: certified.schatten_power_sum with, at p = 0, the certified
+    exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must cover the matrix, so
+    the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0) and 1 (p = 0)."""
     from flint import arb
 
     if isinstance(c, CertifiedMatrix):
-        return schatten_power_sum(c, p)
+        return schatten_power_sum(c, p, exact=True)
     with flint_context():
         if not c.spectral_norm > 0:
             raise InvalidArgument("the read-out's norm ball contains 0; pass a nonzero read-out")

@@ -143,8 +143,10 @@ def certify_matrix(
     )
 
 
-def schatten_power_sum(certified: CertifiedMatrix, p: object) -> arb:
-    """A ball containing S_p = sum_i sigma_i^p (p in (0, 2]) or the numerical rank (p = 0).
+def schatten_power_sum(certified: CertifiedMatrix, p: object, *, exact: bool = False) -> arb:
+    """A ball containing S_p = sum_i sigma_i^p (p in (0, 2]) or, at p = 0, the authors' numerical rank
+    (the exact proxies) or with ``exact`` the exact rank interval (``certified.exact_rank``: the assembled
+    bound, whose p = 0 class must contain the matrix).
 
     Each sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0;
     0^p = 0); structural zeros contribute nothing. p is an exact number or a ball inside (0, 2].
@@ -161,7 +163,8 @@ def schatten_power_sum(certified: CertifiedMatrix, p: object) -> arb:
     with flint_context():
         exponent = to_ball(p, "p")
         if exponent.is_zero():
-            return interval(arb(certified.rank.lo), arb(certified.rank.hi))
+            rank = certified.exact_rank if exact else certified.rank
+            return interval(arb(rank.lo), arb(rank.hi))
         if not (exponent > 0 and exponent <= 2):
             raise InvalidArgument(
                 f"p={p!r} is outside (0, 2]; S_0 is the rank, p > 2 is not a Schatten index here"

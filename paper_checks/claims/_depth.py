@@ -1,4 +1,6 @@
-"""Shared by the depth claims 8a-8d: theory's growth laws, and models built with a known depth factor.
+"""Shared by the depth claims 8a-8d: theory's growth laws, models built with a known depth factor, and the
+weight-free ceiling of B_ours (:func:`weight_free_ceiling`: what B_ours is when every matrix takes p = 0
+at full rank, shapes alone).
 
 A model with a known per-layer factor ell: every layer of an H-head encoder has Wq = Wk = a I,
 Wv = Wo = b I (so C2(QK_h) = a^2, C2(Vt_h) = b^2), W_in = c [I; 0], W_out = c [I, 0] (C2 = c), hence the
@@ -10,12 +12,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+import mpmath
 import numpy as np
 
 from paper_checks.scaling import ScalingPoint, fit_all, log_proxies
 from theory.growth import Growth
 from theory.proxy import L_PHI_VALUE
+
+if TYPE_CHECKING:
+    from numerics.bounds.proxies import ProxyReport
+    from numerics.spectra.matrices import NamedMatrix
 
 
 @dataclass(frozen=True)
@@ -83,3 +91,69 @@ def law_text(cls: Growth) -> str:
     from theory.regimes import _depth_text
 
     return _depth_text(cls)
+
+
+def full_rank(matrix: NamedMatrix) -> int:
+    """The largest rank the shape allows: d_h for a per-head product (its thin factors' width), else
+    min(rows, cols)."""
+    if matrix.right is not None:
+        return min(int(matrix.left.shape[1]), *matrix.shape)
+    return min(matrix.shape)
+
+
+def weight_free_ceiling(report: ProxyReport) -> mpmath.mpf:
+    """B_ours with every matrix at p = 0 and at the full rank of its shape: theory.proxy's OURS_PROXY of
+    sum_i SUMMAND(p = 0, S = full rank, N) (exact formulas; C_0 = sqrt(N rank) does not see s). For a BERT
+    layer this is L (2 H sqrt(N d_h) + 2 N) + sqrt(L): shapes alone, no weight enters."""
+    from numerics.formulas.evaluate import evaluate
+    from theory.proxy import OURS_PROXY, SUMMAND
+
+    with mpmath.workdps(report.dps):
+        leading = mpmath.fsum(
+            evaluate(SUMMAND, dps=report.dps, p=0, S=full_rank(row.matrix), s=1, N=report.hidden_size)
+            for row in report.matrices
+        )
+        return evaluate(OURS_PROXY, dps=report.dps, Sigma=leading, L=report.num_layers)
+
+
+@dataclass(frozen=True)
+class CeilingShare:
+    """One model of a depth series: B_ours, its weight-free ceiling F and whether B_ours = F exactly."""
+
+    label: str
+    origin: str
+    family: str
+    layers: int
+    width: int
+    ours: float
+    ceiling: float
+
+    @property
+    def at_ceiling(self) -> bool:
+        """B_ours = F to 1e-12 (every matrix at p = 0 and full rank): its depth growth is F's, from shapes."""
+        return abs(self.ours - self.ceiling) <= 1e-12 * self.ceiling
+
+
+def ceiling_share(label: str, origin: str, family: str, report: ProxyReport) -> CeilingShare:
+    """B_ours of ``report`` and its :func:`weight_free_ceiling`."""
+    return CeilingShare(
+        label,
+        origin,
+        family,
+        report.num_layers,
+        report.hidden_size,
+        float(report.ours),
+        float(weight_free_ceiling(report)),
+    )
+
+
+def share_study(shares: list[CeilingShare]):  # -> paper_checks.scaling.ScalingStudy
+    """Fits of the share B_ours / F (as proxy "ours") and of the ceiling F itself (as proxy "edelman"):
+    log B_ours = log(share) + log F, so the fitted exponent of B_ours is the share's plus F's."""
+    points = [
+        ScalingPoint(
+            s.label, s.origin, s.family, s.layers, s.width, math.log(s.ours / s.ceiling), math.log(s.ceiling)
+        )
+        for s in shares
+    ]
+    return fit_all(points)

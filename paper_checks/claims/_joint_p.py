@@ -6,7 +6,8 @@ Sigma = sum_i MATRIX_TERM_i(p_i) and through the peeling cost P = sum_i (PEEL_CO
 shell index it is peeled on. GAP_TERM increases in Sigma and in P, so it is not a sum of per-matrix
 terms: the per-matrix minima of MATRIX_TERM (what :func:`numerics.bounds.assembled.assembled_bound` takes)
 minimise Sigma, not necessarily GAP_TERM. Both are valid choices (the bound holds for every p-vector at
-once, by the union bound over P_m^K and the peeling); which is smaller is what claim 5b measures.
+once, by the union bound over P_m^K and the peeling: claim 5b); which is smaller is what claim 5c measures,
+and :func:`counterexample` shows that the per-matrix minima are not jointly optimal in general.
 
 The joint minimum is exact: a p-vector minimising an increasing function of (Sigma, P) has a Pareto-optimal
 (Sigma, P); the Pareto front of the sums is built one matrix at a time (a pair dominated before adding a
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound
     from numerics.spectra.matrices import NamedMatrix
     from numerics.spectra.spectrum import Spectrum
+    from paper_checks.context import RunContext
 
 
 @dataclass(frozen=True)
@@ -117,3 +119,106 @@ def gap_of(bound: AssembledBound) -> Callable[[mpmath.mpf, mpmath.mpf], mpmath.m
         )
 
     return gap
+
+
+@dataclass(frozen=True)
+class PlantedMatrix:
+    """A matrix given by its spectrum's closed form: ``rank`` equal singular values ``sigma``, scale s and
+    N = ``dimension`` (for the planted counterexample: no weights needed)."""
+
+    rank: int
+    sigma: mpmath.mpf
+    scale: mpmath.mpf
+    dimension: int
+
+
+COUNTEREXAMPLE_SETTING = {"n": 1000, "delta": 0.05, "gamma_m": 1, "m": 4, "T": 16, "Q": 1, "L": 1}
+"""The setting of :func:`counterexample` (K = 2 and N_max = 16 follow from its two matrices)."""
+COUNTEREXAMPLE = (
+    PlantedMatrix(4, mpmath.mpf(2) ** -88, mpmath.mpf(10) ** 15, 16),
+    PlantedMatrix(16, mpmath.mpf(1), mpmath.mpf(1), 16),
+)
+"""Rank 4 with sigma = 2^-88 at s = 1e15 (its term falls below 3N + 0.01 for every p >= 1/2 while its
+Schatten shell, hence its peeling cost, keeps growing with p), beside the 16 x 16 identity at s = 1."""
+
+
+def planted_options(
+    matrices: Sequence[PlantedMatrix], m: int, depth: int, dps: int = 30
+) -> list[list[Option]]:
+    """The option table of planted matrices: S_p = rank sigma^p (the exact rank at p = 0) through
+    numerics.bounds.assembled's shells and MATRIX_TERM, peeling cost PEEL_COST at the spectral shell of
+    sigma (SPECTRAL_SHELL_INDEX at L = ``depth``) plus PEEL_COST at the Schatten shell."""
+    from numerics.bounds.assembled import shell_terms
+    from numerics.formulas.evaluate import evaluate
+    from theory import assembled as theorem
+    from theory.proxy import grid
+
+    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
+    table = []
+    with mpmath.workdps(dps):
+        for planted in matrices:
+            sums = [planted.rank * planted.sigma ** (mpmath.mpf(q.numerator) / q.denominator) for q in points]
+            spectral = int(evaluate(theorem.SPECTRAL_SHELL_INDEX, dps=dps, C=planted.sigma, L=depth))
+            spectral_peel = evaluate(theorem.PEEL_COST, dps=dps, j=spectral)
+            table.append(
+                [
+                    Option(q, term, spectral_peel + evaluate(theorem.PEEL_COST, dps=dps, j=j))
+                    for q, j, term in shell_terms(sums, planted.scale, planted.dimension, points, dps)
+                ]
+            )
+    return table
+
+
+def counterexample() -> JointMinimum:
+    """The joint minimum of GAP_TERM on :data:`COUNTEREXAMPLE` in :data:`COUNTEREXAMPLE_SETTING`: the
+    per-matrix minima of MATRIX_TERM do not minimise GAP_TERM there (the joint optimum takes p = 1/2 for
+    the first matrix, a smaller Schatten shell, instead of its term's minimiser p = 2)."""
+    from numerics.formulas.evaluate import evaluate
+    from theory import assembled as theorem
+
+    setting = dict(COUNTEREXAMPLE_SETTING)
+    depth, m = setting.pop("L"), setting["m"]
+    fixed = {**setting, "K": len(COUNTEREXAMPLE), "N_max": max(p.dimension for p in COUNTEREXAMPLE)}
+
+    def gap(sigma: mpmath.mpf, peel: mpmath.mpf) -> mpmath.mpf:
+        return evaluate(theorem.GAP_TERM, dps=30, Sigma=sigma, P=peel, **fixed)
+
+    return joint_minimum(planted_options(COUNTEREXAMPLE, m, depth), gap)
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """One trained model of the run: its assembled bound and its option table (:func:`options_of`)."""
+
+    label: str
+    bound: AssembledBound
+    options: list[list[Option]]
+    exact_ranks: tuple[int, ...]
+    """#{sigma_i > 0} of each matrix of ``bound`` (counted from its stored spectrum; the read-out's is 1)."""
+
+
+def model_options(context: RunContext) -> list[ModelOptions]:
+    """Every trained model of the run (claim 12's grid) with its option table, computed once per run."""
+
+    def compute() -> list[ModelOptions]:
+        import numpy as np
+
+        from numerics.bounds.assembled import ReadOut
+        from numerics.bounds.proxies import matrix_spectra
+        from paper_checks.claims.c12_bound_dominates_gap import trained_table_and_bounds
+
+        table, models, bounds = trained_table_and_bounds(context)
+        rows = []
+        for row, model, bound in zip(table.rows, models, bounds, strict=True):
+            spectra = matrix_spectra(model.weights)
+            by_label = {matrix.label: spec for matrix, spec in spectra}
+            ranks = tuple(
+                1
+                if isinstance(r.matrix, ReadOut)
+                else int(np.count_nonzero(by_label[r.matrix.label].singular_values > 0))
+                for r in bound.matrices
+            )
+            rows.append(ModelOptions(row.label, bound, options_of(bound, spectra), ranks))
+        return rows
+
+    return context.memo("joint_p_model_options", compute)

@@ -2,7 +2,8 @@
 
 For a sum of terms each depending on its own p_i this is an identity (min over a product set of a
 separable sum); what can fail is the implementation, and the objective being separable at all. Where
-the choices are coupled (the assembled bound's peeling cost), claim 5b measures it.
+the choices are coupled (the assembled bound's peeling cost), claims 5b (validity) and 5c (joint optimum)
+measure it.
 Two pieces of evidence. (a) theory's separability lemma (:func:`theory.posthoc.separability_lemma`,
 derived: an exhaustive check on exact summands). (b) On real weights: the contributions C_p of K = 3
 matrices of ``minilm-l3`` (one QK head, M_in and M_out of different layers) on the model's grid P_m,
@@ -84,7 +85,7 @@ def check(
     evidence = (
         f"joint min over {combos} p-vectors = {mpmath.nstr(joint, 12)} vs sum of per-matrix minima "
         f"{mpmath.nstr(separate, 12)} (relative difference {mpmath.nstr(relative, 3)}); "
-        f"theory: {one_line(records)}; an identity for a separable sum (the coupled case is claim 5b)"
+        f"theory: {one_line(records)}; an identity for a separable sum (the coupled case is claims 5b and 5c)"
     )
     return ClaimResult(
         ID,

@@ -25,7 +25,18 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "4b": ("verified", {"checks.0.passed": True}),
     "4c": ("verified", {"checks.0.passed": True, "checks.1.passed": True}),
     "5a": ("verified", {"joint_min": (835.0341701768211, 1e-9)}),
-    "5b": ("verified", {"models.8.front_size": 98, "models.8.relative_excess": (0.0, 1e-12)}),
+    "5b": (
+        "verified",
+        {"peeling_weight_total": "1", "union_term": "K*log(2*m + 1)", "models.8.problems": []},
+    ),
+    "5c": (
+        "verified",
+        {
+            "models.8.front_size": 98,
+            "models.8.relative_excess": (0.0, 1e-12),
+            "counterexample.joint_choice": ["1/2", "0"],
+        },
+    ),
     "6": (
         "verified",
         {"max_ratio": (1.628120789476176, 1e-9), "tightest_exponent_share": (0.96, 1e-6), "violations": []},
@@ -33,7 +44,10 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "7": ("verified", {"sup_abs_gelu_derivative": (1.1289041451851547, 1e-12), "l_phi": "113/100"}),
     "8a": ("verified", {"posthoc": "L^(1/2) (ln L)^(1/2)"}),
     "8b": ("verified", {"laws.ours_l1": "L^(1)", "laws.ours_l2": "L^(1)"}),
-    "8c": ("verified", {"predicted_exponent": (1.0, 1e-12)}),
+    "8c": (
+        "verified",
+        {"predicted_exponent": (1.0, 1e-12), "at_ceiling.truncated": 8, "models.truncated": 9},
+    ),
     "8d": (
         "verified",
         {
@@ -64,13 +78,18 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
         "open",
         {
             "smallest_bound": (1385.189, 1e-3),
-            "weight_free_nonvacuous_sample_size": 1846,
+            "weight_free_nonvacuous_sample_size": 1860,
             "nonvacuous_sample_sizes.0": (2.2438e8, 1e-3),
         },
     ),
     "12b": (
         "refuted",
-        {"kendall.tau": (-0.6111111111111112, 1e-9), "kendall.p_discordant": (0.0123705, 1e-5)},
+        {
+            "kendall.tau": (-0.6111111111111112, 1e-9),
+            "kendall.p_discordant": (0.0123705, 1e-5),
+            "shapes_alone": 9,
+            "positive_p_matrices": 0,
+        },
     ),
     "16": (
         "open",

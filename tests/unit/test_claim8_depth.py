@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import sympy as sp
 
 from paper_checks.claims import (
@@ -12,7 +13,14 @@ from paper_checks.claims import (
     c08c_l1_proxy_real,
     c08d_edelman_depth,
 )
-from paper_checks.claims._depth import BOUNDED, GEOMETRIC, KnownAlphaDesign, known_alpha_points
+from paper_checks.claims._depth import (
+    BOUNDED,
+    GEOMETRIC,
+    CeilingShare,
+    KnownAlphaDesign,
+    known_alpha_points,
+    known_alpha_weights,
+)
 from paper_checks.registry import Verdict, discover, select
 from paper_checks.scaling import ScalingPoint, fit_all
 from theory.growth import Growth
@@ -51,11 +59,48 @@ def study(ours_exponent: float, origins: tuple[str, ...] = ("truncated", "synthe
     return fit_all(points)
 
 
+def shares(
+    share_exponent: float, origins: tuple[str, ...] = ("truncated", "synthetic")
+) -> list[CeilingShare]:
+    """Depth series whose ceiling F grows like L and whose share B_ours / F like L^share_exponent."""
+    ceiling = 10.0
+    return [
+        CeilingShare(
+            f"{family}{depth}", origin, f"{origin}{family}", depth, 384,
+            ceiling * depth * depth**share_exponent, ceiling * depth,
+        )
+        for origin in origins
+        for family in ("a", "b")
+        for depth in (1, 2, 3, 4)
+    ]  # fmt: skip
+
+
 def test_claim_8c_verified_refuted_and_open():
-    assert c08c_l1_proxy_real.check(study(1.02)).verdict is Verdict.VERIFIED
-    refuted = c08c_l1_proxy_real.check(study(1.5))
+    verified = c08c_l1_proxy_real.check(study(1.02), shares(0.0))
+    assert verified.verdict is Verdict.VERIFIED
+    assert "weight-free ceiling F on 8/8 models" in verified.evidence and "p_opt = 0" in verified.evidence
+    refuted = c08c_l1_proxy_real.check(study(1.5), shares(0.0))
     assert refuted.verdict is Verdict.REFUTED and "L^1.50" in refuted.evidence
-    assert c08c_l1_proxy_real.check(study(1.0, ("synthetic",))).verdict is Verdict.OPEN
+    assert c08c_l1_proxy_real.check(study(1.0, ("synthetic",)), shares(0.0)).verdict is Verdict.OPEN
+
+
+def test_claim_8c_rests_on_the_share_the_spectra_could_move():
+    # the spectra make deeper prefixes relatively cheaper: the share falls like L^-0.3
+    result = c08c_l1_proxy_real.check(study(1.0), shares(-0.3))
+    assert result.verdict is Verdict.REFUTED and "share B_ours / F on truncated" in result.evidence
+    assert result.details["at_ceiling"]["truncated"] == 2  # depth 1 of each series only
+
+
+def test_weight_free_ceiling_is_the_shape_formula_on_a_bert_shaped_model():
+    from numerics.bounds.proxies import proxies
+    from paper_checks.claims._depth import weight_free_ceiling
+
+    design = KnownAlphaDesign(a=0.5, b=0.7, c=1.3, width=8, heads=2)  # full-rank identities
+    for depth in (1, 3):
+        report = proxies(known_alpha_weights(design, depth))
+        n, h, d_h = 8, 2, 4
+        formula = depth * (2 * h * math.sqrt(n * d_h) + 2 * n) + math.sqrt(depth)
+        assert float(weight_free_ceiling(report)) == pytest.approx(formula, rel=1e-14)
 
 
 def test_claim_8d_verified_on_models_built_with_known_alpha():

@@ -20,7 +20,8 @@ from paper_checks.claims import (
     _bound_vs_gap,
     _joint_p,
     c05_separability,
-    c05b_joint_p_assembled,
+    c05b_posthoc_choice_valid,
+    c05c_joint_p_assembled,
     c06_grid_rounding,
     c07_lipschitz,
     c10_real_spectra,
@@ -138,6 +139,18 @@ def test_claim_11_is_open_when_the_measurement_contradicts_the_theory_table():
     assert result.verdict is Verdict.OPEN and "but the measured" in result.evidence
 
 
+def test_claim_11_evidence_says_what_the_depth_rows_and_the_width_direction_depend_on():
+    from paper_checks.claims._depth import CeilingShare
+
+    shares = [
+        CeilingShare(f"p{k}", "truncated", "prefixes", k, 384, 10.0 * k * (1.0 if k < 3 else 0.99), 10.0 * k)
+        for k in (1, 2, 3)
+    ]
+    result = c11_proxy_growth.check(study(1.0, 3.0), shares=shares)
+    assert "weight-free ceiling" in result.evidence and "on 2/3 real-weight prefixes" in result.evidence
+    assert "ours never smaller" in result.evidence and "H = N / d_h" in result.evidence
+
+
 # --- claim 10: proxy reports of tiny models --------------------------------------------------------------
 def tiny_weights(ffn_rank: int | None = None, scale: float = 1.0) -> TransformerWeights:
     rng = np.random.default_rng(0)
@@ -217,6 +230,27 @@ def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():
     # a weight part that does not vary (the weight term removed) orders nothing
     flat = c12b_weight_term_orders_gaps.check(table, [0.0] * 5)
     assert flat.verdict is Verdict.OPEN and flat.details["kendall"]["tau"] == 0.0
+
+
+def test_claim_12b_says_when_its_weight_part_is_the_parameter_count_from_shapes():
+    from test_proxies import diagonal_model
+
+    from numerics.bounds.assembled import assembled_bound
+
+    bound = assembled_bound(diagonal_model(1, *(1.0,) * 6), n=500, delta=0.05, margin=0.5, T=4)
+    source = c12b_weight_term_orders_gaps.weight_part_source(bound)
+    # N = 4, H = 2 (d_h = 2), F = 8: QK_h, Vt_h 3 * 4 * 2 each (4 of them), M_in, M_out 3 * 8 * 4 each,
+    # the read-out 3 * 4 * 1, by hand from the shapes
+    assert source.shape_sigma == 4 * 3 * 4 * 2 + 2 * 3 * 8 * 4 + 3 * 4 * 1
+    assert source.positive_p == sum(r.p != 0 for r in bound.matrices)
+    table = ratio_rows(*(row(f"m{i}", 10.0, g) for i, g in enumerate((0.1, 0.2, 0.3))))
+    alone = c12b_weight_term_orders_gaps.WeightPartSource(300.0, 300.0, 0)
+    spectral = c12b_weight_term_orders_gaps.WeightPartSource(250.0, 300.0, 2)
+    result = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone] * 3, scope="n = 64")
+    assert "parameter count against the gaps (n = 64), not the spectra" in result.evidence
+    mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone, alone, spectral])
+    assert "on 2/3 models" in mixed.evidence and "2 matrices take p > 0" in mixed.evidence
+    assert "not the spectra" not in mixed.evidence
 
 
 def test_kendall_p_values_equal_a_brute_force_count_over_all_permutations():
@@ -338,7 +372,7 @@ def test_claim_7_verified_at_1_13_and_open_when_a_lemma_check_is_undecided():
     assert details["sup_abs_gelu_derivative"] == pytest.approx(float(sup), rel=1e-15)
 
 
-# --- claim 5b: the assembled bound's coupled choice -------------------------------------------------------
+# --- claims 5b, 5c: the assembled bound's coupled choice ---------------------------------------------------
 def options(*pairs: tuple[float, float]) -> list[_joint_p.Option]:
     return [_joint_p.Option(Fraction(k, 2), mpmath.mpf(t), mpmath.mpf(c)) for k, (t, c) in enumerate(pairs)]
 
@@ -361,24 +395,90 @@ def test_joint_minimum_equals_a_brute_force_search_and_sees_the_peeling_cost():
     assert result.matrices_that_differ == 2  # the first and the third matrix trade term for peeling cost
 
 
-def case_5b(table, reproduces: bool = True) -> c05b_joint_p_assembled.JointCase:
-    return c05b_joint_p_assembled.JointCase("model", _joint_p.joint_minimum(table, additive), reproduces)
+def case_5c(table, reproduces: bool = True) -> c05c_joint_p_assembled.JointCase:
+    return c05c_joint_p_assembled.JointCase("model", _joint_p.joint_minimum(table, additive), reproduces)
 
 
-def test_claim_5b_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
+def test_claim_5c_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
     coupled = [options((10, 5), (10.5, 0.1))]  # the term's minimiser pays 4.9 more peeling cost
-    result = c05b_joint_p_assembled.check([case_5b(coupled)])
+    result = c05c_joint_p_assembled.check([case_5c(coupled)])
     assert result.verdict is Verdict.REFUTED and result.details["not_jointly_optimal"] == ["model"]
 
 
-def test_claim_5b_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
+def test_claim_5c_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
-    assert c05b_joint_p_assembled.check([case_5b(decoupled)]).verdict is Verdict.VERIFIED
-    unreliable = c05b_joint_p_assembled.check([case_5b(decoupled, reproduces=False)])
+    assert c05c_joint_p_assembled.check([case_5c(decoupled)]).verdict is Verdict.VERIFIED
+    unreliable = c05c_joint_p_assembled.check([case_5c(decoupled, reproduces=False)])
     assert (
         unreliable.verdict is Verdict.OPEN and "differs from numerics.bounds.assembled" in unreliable.evidence
     )
-    assert c05b_joint_p_assembled.check([]).verdict is Verdict.OPEN
+    assert c05c_joint_p_assembled.check([]).verdict is Verdict.OPEN
+
+
+def test_per_matrix_minima_are_not_jointly_optimal_in_general_two_matrix_case():
+    # issue 29: rank 4 with sigma = 2^-88 at s = 1e15, N = 16, m = 4, beside the 16 x 16 identity
+    table = _joint_p.planted_options(_joint_p.COUNTEREXAMPLE, 4, 1)
+    result = _joint_p.counterexample()
+    setting = dict(_joint_p.COUNTEREXAMPLE_SETTING)
+    setting.pop("L")
+
+    def gap(sigma, peel):  # GAP_TERM typed independently: theory.assembled's docstring statement
+        n, delta, margin, m, tokens, q, k, n_max = 1000, 0.05, 1, 4, 16, 1, 2, 16
+        lam = mpmath.log(2 * n * tokens * n_max * (16 * mpmath.sqrt(n) * k * n_max * q / margin + 3) + 1)
+        rademacher = (8 + 24 * mpmath.sqrt(mpmath.log(2)) + 48 * mpmath.sqrt(lam * sigma)) / mpmath.sqrt(n)
+        return rademacher + 3 * mpmath.sqrt(
+            (mpmath.log(2 / delta) + k * mpmath.log(2 * m + 1) + peel) / (2 * n)
+        )
+
+    with mpmath.workdps(30):
+        values = {
+            tuple(o.p for o in combo): gap(
+                mpmath.fsum(o.term for o in combo), mpmath.fsum(o.peel for o in combo)
+            )
+            for combo in itertools.product(*table)
+        }
+    best = min(values, key=values.get)
+    own = tuple(min(row, key=lambda o: o.term).p for row in table)
+    assert len(values) == 81 and result.joint_choice == best and own == result.separate_choice
+    assert float(result.joint_gap) == pytest.approx(float(values[best]), rel=1e-20)
+    assert float(result.separate_gap) == pytest.approx(float(values[own]), rel=1e-20)
+    assert values[best] < values[own] - mpmath.mpf("0.01")  # 208.4879 < 208.5009
+    assert own == (Fraction(2), Fraction(0)) and best == (Fraction(1, 2), Fraction(0))
+
+
+def test_claim_5c_reports_the_counterexample_and_stays_scoped():
+    decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
+    result = c05c_joint_p_assembled.check([case_5c(decoupled)], _joint_p.counterexample())
+    assert result.verdict is Verdict.VERIFIED and "not a general fact" in result.evidence
+    assert "joint optimum over the (Sigma, P) front" in result.evidence
+    assert result.details["counterexample"]["joint_choice"] == ["1/2", "0"]
+
+
+def _audited(p_zero_term: float, peel: float = 3.0) -> c05b_posthoc_choice_valid.ModelAudit:
+    """A one-matrix model (N_i = 4, exact rank 3) whose p = 0 option pays ``p_zero_term``."""
+    from types import SimpleNamespace
+
+    row = SimpleNamespace(
+        p=Fraction(0), term=mpmath.mpf(p_zero_term), dimension=4, matrix=SimpleNamespace(label="W")
+    )
+    bound = SimpleNamespace(matrices=(row,), sigma=mpmath.mpf(p_zero_term), peel_cost=mpmath.mpf(peel))
+    table = [[_joint_p.Option(Fraction(0), mpmath.mpf(p_zero_term), mpmath.mpf(3)),
+              _joint_p.Option(Fraction(1), mpmath.mpf(10**6), mpmath.mpf(1))]]  # fmt: skip
+    return c05b_posthoc_choice_valid.audit(_joint_p.ModelOptions("model", bound, table, (3,)))  # type: ignore[arg-type]
+
+
+def test_claim_5b_verified_on_the_theory_and_refuted_by_a_p0_term_below_the_exact_rank():
+    total, union = c05b_posthoc_choice_valid.peeling_weight_total(), c05b_posthoc_choice_valid.union_term()
+    assert total == 1  # 2/(3 (|j|+1)(|j|+2)) summed over Z, by hand: 1/3 + 2 * (2/3) * (1/2)
+    good = c05b_posthoc_choice_valid.check(total, union, [(4, 9)], [_audited(3 * 4 * 4)])
+    assert good.verdict is Verdict.VERIFIED, good.evidence
+    low = c05b_posthoc_choice_valid.check(total, union, [(4, 9)], [_audited(3 * 4 * 3)])  # rank 3, not 2^2
+    assert low.verdict is Verdict.REFUTED and "p = 0 term" in low.evidence
+    cheap = c05b_posthoc_choice_valid.check(total, union, [(4, 9)], [_audited(48, peel=2.0)])
+    assert cheap.verdict is Verdict.REFUTED and "P 2" in cheap.evidence
+    heavy = c05b_posthoc_choice_valid.check(sp.Rational(3, 2), union, [(4, 9)], [_audited(48)])
+    assert heavy.verdict is Verdict.REFUTED
+    assert c05b_posthoc_choice_valid.check(total, union, [(4, 9)], []).verdict is Verdict.OPEN
 
 
 def test_claim_5a_open_when_the_separability_lemma_is_undecided():

@@ -41,7 +41,7 @@ def test_statement_is_a_relation_over_an_explicit_domain():
     relation = thm.STATEMENT
     assert isinstance(relation, sp.Le)
     assert relation.free_symbols <= set(thm.DOMAIN)
-    assert thm.DOMAIN[p] == sp.Interval.Lopen(0, 2) and thm.DOMAIN[eps] == sp.Interval.Lopen(0, 1)
+    assert thm.DOMAIN[p] == sp.Interval.Lopen(0, 2) and thm.DOMAIN[eps] == sp.Interval.open(0, sp.oo)
 
 
 def test_old_statement_is_below_the_composed_covering_lemmas_on_the_grid():

@@ -106,3 +106,32 @@ def test_markdown_and_json():
     assert len(document["rows"]) == len(regimes.depth_table()) == 32
     assert any(label == "ours_l2 / rank / bounded_alpha" for label in document["settlement"]["sqrt_L"])
     assert not any("geometric" in label for label in document["settlement"]["sqrt_L"])
+
+
+def test_assembled_law_counts_the_read_out_in_sigma_as_in_k():
+    import sympy as sp
+
+    from theory import assembled
+
+    bound = regimes._ours_l2(sp.Integer(0), sp.Integer(2), "bounded_alpha", sp.Integer(1), sp.Integer(256))
+    # L = 1, N = 256, rank 2 at p = 0: four layer matrices 3 N 2 each and the read-out w, 3 N 1; K = 5;
+    # m = ceil(1 + ln 256) = 7; Q = C = 2; P = K (PEEL_COST(ceil(4 log2 2)) + PEEL_COST(ceil(log2 2)))
+    peel = 5 * (assembled.PEEL_COST.subs(j=4) + assembled.PEEL_COST.subs(j=1))
+    by_hand = assembled.GAP_TERM.subs(
+        Sigma=4 * 3 * 256 * 2 + 3 * 256, n=1000, delta=sp.Rational(1, 10), gamma_m=1, m=7, K=5, T=16,
+        N_max=256, Q=2, P=peel,
+    )  # fmt: skip
+    assert sp.N(bound - by_hand, 30) == 0
+
+
+def test_frobenius_regime_uses_its_own_sigma_1_as_spectral_norm():
+    import sympy as sp
+
+    value = regimes.width_bound("frobenius", "edelman_proxy", sp.Integer(0)).subs(regimes.N, 4)
+    # N = 4: sigma_1 = N^{-1/2} = 1/2, ||W||_{2,1} = sqrt(N) ||W||_F = 2; xi_l by hand, six layers, alpha = 1
+    third = sp.Rational(2, 3)
+    xi = (
+        (sp.Rational(1, 8) * 2) ** third + (sp.Rational(1, 4) * 2) ** third + (sp.Rational(1, 2) * 2) ** third
+    )
+    xi += 2**third
+    assert sp.N(value - (1 + 6 * xi) ** sp.Rational(3, 2), 30) == 0

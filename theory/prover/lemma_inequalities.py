@@ -92,20 +92,64 @@ def _inequality(
     return LemmaInequality(lemma, name, statement, reduction, covers=covers, steps=steps)
 
 
+def _cited(text: str, source: str) -> ReductionStep:
+    """A step of a lemma that its registered inequality does not carry: a standard fact, cited."""
+    return ReductionStep(text, f"standard (cited): {source}")
+
+
 def _schatten() -> list[LemmaInequality]:
+    from theory._sympy_tools import equal
     from theory.schatten import lemma
 
     tail = lemma().statement[0]
     names = {str(symbol): symbol for symbol in tail.free_symbols}
-    excess = names["k"] * names["sigma_k"] ** names["p"] + sp.Symbol("t")
-    x, p, e, s = sp.symbols("x p e s")
+    k, p_k, sigma_k, s_p = names["k"], names["p"], names["sigma_k"], names["S_p"]
+    x, p, e, s, d = sp.symbols("x p e s d")
+    at_equality = tail.rhs.subs(s_p, k * sigma_k**p_k)
+    tail_steps = (
+        _cited(
+            "S_p = sum_i sigma_i^p >= sum_{i <= k} sigma_i^p >= k sigma_k^p: the proved core, summed over "
+            "the k largest (sorted) values sigma_i = sigma_k + d_i, d_i >= 0, the other terms >= 0",
+            "termwise sum; Bhatia 1997, Matrix Analysis, IV.2",
+        ),
+        ReductionStep(
+            "k sigma_k^p <= S_p gives the lemma's sigma_k <= (S_p / k)^{1/p}: at S_p = k sigma_k^p its two "
+            "sides are equal, and its right side increases in S_p",
+            "sympy (identity at equality; derivative in S_p positive)",
+            lambda: bool(equal(at_equality, tail.lhs)[0] and sp.diff(tail.rhs, s_p).subs(s_p, 1).is_positive),
+        ),
+    )
+    triangle_steps = (
+        _cited(
+            "the matrix statement S_p(A + B) <= S_p(A) + S_p(B) for 0 < p <= 1 does not follow from the "
+            "scalar core (singular values of A + B are not sums of those of A and B): it needs the "
+            "concavity of x^p applied to singular values",
+            "Rotfel'd 1969; McCarthy 1967; Bhatia 1997, Matrix Analysis, IV.2",
+        ),
+        _cited(
+            "the scalar core for a, b >= 0 with a + b > 0 is this statement at x = a / (a + b), both sides "
+            "divided by (a + b)^p (homogeneity)",
+            "homogeneity of x^p",
+        ),
+    )
+    monotone_steps = (
+        _cited(
+            "||sigma||_q <= ||sigma||_p for q >= p: normalised to ||sigma||_p = 1 every sigma_i <= 1, so "
+            "sum sigma_i^q <= sum sigma_i^p = 1 termwise from this scalar statement",
+            "Bhatia 1997, Matrix Analysis, IV.2 (monotonicity of l_p norms)",
+        ),
+    )
     return [
         _inequality(
             "schatten_facts",
             "tail_bound",
-            [(tail.lhs, "<=", tail.rhs.subs(names["S_p"], excess))],
-            "sigma_k: (0, oo), t: [0, oo), k: integer >= 1, p: (0, 2]",
-            "Markov on the sorted singular values: S_p = k sigma_k^p + t with t >= 0",
+            [(sigma_k**p, "<=", (sigma_k + d) ** p)],
+            "sigma_k: (0, oo), d: [0, oo), p: (0, 2]",
+            "Markov on the sorted singular values: each of the k largest sigma_i = sigma_k + d_i (d_i >= 0) "
+            "has sigma_i^p >= sigma_k^p; summed, k sigma_k^p <= S_p, hence sigma_k <= (S_p / k)^{1/p}",
+            covers="the termwise step of the tail bound; the sum over the k values is cited, the last step "
+            "checked by sympy",
+            steps=tail_steps,
         ),
         _inequality(
             "schatten_facts",
@@ -113,6 +157,8 @@ def _schatten() -> list[LemmaInequality]:
             [(s ** (p + e), "<=", s**p)],
             "s: [0, 1], p: (0, 2], e: [0, 2]",
             "||sigma||_q <= ||sigma||_p for q = p + e: normalised to ||sigma||_p = 1 every sigma_i = s <= 1",
+            covers="the scalar step; the normalisation and the termwise sum are cited",
+            steps=monotone_steps,
         ),
         _inequality(
             "schatten_facts",
@@ -121,6 +167,8 @@ def _schatten() -> list[LemmaInequality]:
             "x: [0, 1], p: (0, 1]",
             "the scalar core (a + b)^p <= a^p + b^p of S_p(A + B) <= S_p(A) + S_p(B), 0 < p <= 1, "
             "normalised by homogeneity to a + b = 1 (a = x, b = 1 - x)",
+            covers="the scalar inequality only; the matrix p-triangle inequality of the lemma is cited",
+            steps=triangle_steps,
         ),
     ]
 
@@ -142,6 +190,8 @@ def _covering() -> list[LemmaInequality]:
             "d1: integer >= 1, d2: integer >= 1",
             "the parameter count (d1 + d2 + 1) k is at most 3 N k with N = max(d1, d2), "
             "for both orders of d1, d2 (no symmetry reduction)",
+            covers="every d1, d2 >= 1 (the counting step of the head entropy); the covering number "
+            "log N(eps) <= (d1 + d2 + 1) k log(9 rho / eps) itself is cited (Candes & Plan 2011, Lemma 3.1)",
         ),
         _inequality(
             "maurey_covering",
@@ -149,6 +199,8 @@ def _covering() -> list[LemmaInequality]:
             [(c1 + c2 + c3, "<=", sp.sqrt(3) * sp.sqrt(c1**2 + c2**2 + c3**2))],
             "c1: [0, oo), c2: [0, oo), c3: [0, oo)",
             "||R||_{2,1} <= sqrt(d2) ||R||_F for d2 = 3: c_j the column norms (Cauchy-Schwarz)",
+            covers="d2 = 3 columns; every d2 is Cauchy-Schwarz, cited",
+            steps=(_cited("sum_j c_j <= sqrt(d2) (sum_j c_j^2)^{1/2} for every d2", "Cauchy-Schwarz"),),
         ),
         _inequality(
             "rank_k_parametric_covering",
@@ -156,12 +208,18 @@ def _covering() -> list[LemmaInequality]:
             *_squares_below_count("r1:4", "[0, 1]"),
             "||W||_F^2 = sum_i sigma_i^2 <= k C^2 for rank k = 3 with every sigma_i <= C: "
             "r_i = sigma_i / C in [0, 1] (homogeneity, C > 0)",
+            covers="rank k = 3; every k by the same termwise sum, cited",
         ),
         _inequality(
             "maurey_covering",
             "vector_norm_reduction",
             *_squares_below_count("v1:4", "[-1, 1]"),
             "||v||_2^2 <= d2 ||v||_inf^2 for d2 = 3, normalised by homogeneity to ||v||_inf = 1",
+            covers="d2 = 3; every d2 termwise, cited, as is Zhang's vector covering lemma it feeds",
+            steps=(
+                _cited("||v||_2^2 <= d2 ||v||_inf^2 termwise for every d2", "termwise sum"),
+                _cited("the covering of the linear class on M d2 points", "Zhang 2002, Theorem 4"),
+            ),
         ),
         _tail_prefactor(),
     ]
@@ -492,6 +550,10 @@ def _composition_and_tails() -> list[LemmaInequality]:
             _at_most(optimal_below_equal_sides(x, y)),
             "x: [0, oo), y: [0, oo)",
             "q = 1, two terms: the optimal allocation's entropy is at most the equal split's",
+            covers="q = 1 and two matrices; every q and K is Hoelder's inequality, cited",
+            steps=(
+                _cited("(sum_i (A_i c_i^q)^{1/(q+1)})^{q+1} <= K^q sum_i A_i c_i^q", "Hoelder's inequality"),
+            ),
         ),
         _inequality(
             "depth_factors_and_allocation",
@@ -499,6 +561,8 @@ def _composition_and_tails() -> list[LemmaInequality]:
             _at_most(l2_below_l1_sides(sp.symbols("a1:4"))),
             "a1: [0, oo), a2: [0, oo), a3: [0, oo)",
             "sqrt(sum C_i^2) <= sum C_i squared, with a_i = C_i^2, three terms",
+            covers="three terms; every K by subadditivity of the square root, cited",
+            steps=(_cited("sqrt(sum_i a_i) <= sum_i sqrt(a_i) for every K", "subadditivity of sqrt"),),
         ),
         _inequality(
             "dudley_entropy_integral",
@@ -593,6 +657,7 @@ def _rounding_derivative_brackets() -> LemmaInequality:
         f"r2: (0, 1], r3: (0, 1], {p.name}: [0, 2]",
         "F'(p) <= 2 log(tau_1)/(p+2)^2: the weighted mean of log tau is at most log tau_1, and "
         "sum tau^p >= tau_1^p, for three tau's",
+        covers="three tau's; any number of them by the same weighted-mean argument, cited",
         steps=(step,),
     )
 
