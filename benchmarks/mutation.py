@@ -383,8 +383,8 @@ SMALL_MISTAKES: tuple[Mutant, ...] = (
     Mutant(
         "swiglu-reach-column-norm",
         "numerics/bounds/reach.py",
-        "np.sum(matrix * matrix, axis=1)",
-        "np.sum(matrix * matrix, axis=0)",
+        "np.sum(unit * unit, axis=1)",
+        "np.sum(unit * unit, axis=0)",
         (GUARDED,),
     ),
     Mutant(
