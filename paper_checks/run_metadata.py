@@ -33,7 +33,7 @@ _hashes: dict[int, tuple[TransformerWeights | Checkpoint, str]] = {}
 
 def version() -> str:
     """The installed specbound version ('unknown' when the source tree is not installed)."""
-    from numerics.bounds.proxies import toolkit_version
+    from numerics.version import toolkit_version
 
     return toolkit_version()
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.metadata
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -56,6 +55,7 @@ from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
 from numerics.spectra.matrices import NamedMatrix, extract_matrices, layer_matrices
 from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
+from numerics.version import toolkit_version as toolkit_version
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
@@ -191,15 +191,6 @@ class ProxyReport:
             for row in self.matrices
         ]
         return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
-
-
-@functools.cache
-def toolkit_version() -> str:
-    """The installed specbound version ('unknown' when run from a source tree that is not installed)."""
-    try:
-        return importlib.metadata.version("specbound")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:

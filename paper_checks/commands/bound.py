@@ -13,27 +13,23 @@ import csv
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import mpmath
+from typing import TYPE_CHECKING, Any
 
 from numerics.batch.workers import default_jobs
-from numerics.bounds.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
-from numerics.formulas.evaluate import DEFAULT_DPS
-from numerics.loading import open_checkpoint
-from numerics.loading.coverage import coverage_lines
+from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import os_problem
-from numerics.spectra.spectrum import linalg_for
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
 
-HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
+if TYPE_CHECKING:
+    import mpmath
 
-MATRIX_KEYS = ROW_COLUMNS
-"""Columns of the per-matrix rows: the documented keys first, then extras."""
+    from numerics.bounds.proxies import MatrixProxy, ProxyReport
+
+HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
 
 CLI_MAX_DPS = 2000
@@ -112,6 +108,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def number(value: mpmath.mpf) -> float | str:
     """A JSON-ready number: the float when it is finite in float64, else a 17-digit decimal string."""
+    import mpmath
+
     if not mpmath.isfinite(value):
         raise InvalidArgument(f"a proxy evaluated to {value}; no output may hold a non-finite number")
     as_float = float(value)
@@ -119,7 +117,9 @@ def number(value: mpmath.mpf) -> float | str:
 
 
 def matrix_row(row: MatrixProxy) -> dict[str, Any]:
-    """One matrix as a JSON-ready dict with the keys of :data:`MATRIX_KEYS`."""
+    """One matrix as a JSON-ready dict with the keys of :data:`numerics.bounds.proxies.ROW_COLUMNS`."""
+    import mpmath
+
     return {k: number(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
 
 
@@ -140,10 +140,13 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """One line per matrix, the columns of :data:`MATRIX_KEYS`, written atomically (whole or not at all)."""
+    """One line per matrix, the columns of :data:`numerics.bounds.proxies.ROW_COLUMNS` (the documented keys
+    first, then extras), written atomically (whole or not at all)."""
+    from numerics.bounds.proxies import ROW_COLUMNS
+
     try:
         with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=MATRIX_KEYS)
+            writer = csv.DictWriter(handle, fieldnames=ROW_COLUMNS)
             writer.writeheader()
             writer.writerows(rows)
     except OSError as error:
@@ -188,12 +191,16 @@ def _spread(values: Sequence[Any]) -> str:
 
 def _short(value: Any) -> str:
     """Six significant digits; integers without a decimal point."""
+    import mpmath
+
     value = mpmath.mpf(value)
     return str(int(value)) if mpmath.isint(value) and abs(value) < 10**6 else mpmath.nstr(value, 6)
 
 
 def format_table(report: ProxyReport, model: str) -> str:
     """One row per layer and matrix kind (heads summarised as min/median/max), then the two proxies."""
+    import mpmath
+
     header = ("layer", "kind", "count", "shape", "rank", "p_opt", "contribution", "alpha", "gamma")
     table = [header]
     for layer in range(report.num_layers):
@@ -232,6 +239,11 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
+    from numerics.bounds.proxies import proxies
+    from numerics.loading import open_checkpoint
+    from numerics.loading.coverage import coverage_lines
+    from numerics.spectra.spectrum import linalg_for
+
     bounded("--dps", "dps", args.dps, 15, CLI_MAX_DPS)
     if args.grid_m is not None:
         bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)

@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import argparse
 
-from numerics.loading import load_weights
 from numerics.loading.coverage import Coverage, coverage_lines
-from numerics.loading.families import weights_coverage
-from numerics.loading.weights import PROJECTIONS
-from numerics.spectra.matrices import extract_matrices
-from numerics.spectra.spectrum import spectrum
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block, weights_sha256
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
 
@@ -38,6 +33,11 @@ def inspect_model(model: str, num_heads: int | None = None) -> dict:
     Keys: model, source, L, N, heads, head_dim, ffn, method, and layers: a list of {layer, wq, wk, wv,
     wo, w_in, w_out, qk_max, qk_max_head}.
     """
+    from numerics.loading import load_weights
+    from numerics.loading.families import weights_coverage
+    from numerics.spectra.matrices import extract_matrices
+    from numerics.spectra.spectrum import spectrum
+
     weights = load_weights(model, num_heads=num_heads)
     qk_norms: dict[int, list[float]] = {}
     for matrix in extract_matrices(weights):
@@ -78,6 +78,8 @@ def format_table(report: dict) -> str:
 
     Columns are as wide as their widest cell (norms of any size stay separated by at least two spaces).
     """
+    from numerics.loading.weights import PROJECTIONS
+
     header = ["layer", *(_HEADERS[name] for name in PROJECTIONS), "max_h QK_h (head)"]
     rows = [
         [
@@ -105,6 +107,8 @@ def format_table(report: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
+    from numerics.loading import load_weights
+
     report = inspect_model(args.model, args.num_heads)
     weights = load_weights(args.model, num_heads=args.num_heads)  # cached: the load inspect_model made
     report["run"] = run_block(args, {args.model: weights_sha256(weights)})

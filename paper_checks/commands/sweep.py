@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from numerics.batch.sweep import SweepSettings, step_of, sweep
 from numerics.batch.workers import default_jobs
-from numerics.formulas.evaluate import DEFAULT_DPS
-from numerics.loading.checkpoint import checkpoint_files
+from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import atomic_path, os_problem
 from paper_checks.output_files import check_target, prepare_folder
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
@@ -55,12 +53,16 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _step_then_name(path: Path) -> tuple[int, int, str]:
+    from numerics.batch.sweep import step_of
+
     step = step_of(str(path))
     return (step is None, step or 0, path.name)
 
 
 def expand(arguments: Sequence[str]) -> list[str]:
     """The checkpoints named: each argument itself, or, for a folder that is not one, the ones inside it."""
+    from numerics.loading.checkpoint import checkpoint_files
+
     found: list[str] = []
     for argument in arguments:
         try:
@@ -118,6 +120,8 @@ def _cell(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Expand, compute or read from the cache, write the table (and figures), print a summary."""
+    from numerics.batch.sweep import SweepSettings, sweep
+
     check_table_path(Path(args.out))
     out = check_target("--out", args.out, force=args.force, inputs=())
     if args.figures:
