@@ -4,6 +4,12 @@ Precision (docs/architecture.md): the stored weights are upcast to float64 exact
 singular values come from LAPACK's SVD of that upcast, never from eigenvalues of the Gram matrix
 (which lose the small singular values that S_p depends on for p < 1).
 
+Orientation: sigma(W) = sigma(W^T) (exact: W^T = V S U^T), so a wide dense matrix (rows < cols, the
+feed-forward M_in = W_in^T, N x 4N) is handed to LAPACK as its tall transpose (4N x N, the array as
+stored), whose QR-first path costs about 1.35x less than the LQ-first path of the wide orientation
+(:func:`tall_singular_values`). Both are backward stable, so the values agree to O(max(rows, cols) u
+sigma_1) and differ in the last digits only; nothing may pin those digits.
+
 A per-head product M = A B^T (rank <= d_h, docs: matrices) never becomes an N x N SVD: with thin
 QR factorisations A = Q_A R_A and B = Q_B R_B, M = Q_A (R_A R_B^T) Q_B^T and Q_A, Q_B have orthonormal
 columns, so the nonzero singular values of M are those of the d_h x d_h core R_A R_B^T (standard:
@@ -269,6 +275,16 @@ def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
         return scale_left * scale_right * float(np.sum(np.abs(scaled_left @ scaled_right.T)))
 
 
+def tall_singular_values(matrix: np.ndarray, linalg: Linalg = NUMPY_LINALG) -> np.ndarray:
+    """sigma(matrix), descending, computed on the tall orientation: ``matrix.T`` when it has fewer rows than
+    columns (sigma(W) = sigma(W^T); module docstring), ``matrix`` itself otherwise.
+
+    >>> tall_singular_values(np.array([[3.0, 0.0, 0.0], [0.0, 4.0, 0.0]])).tolist()
+    [4.0, 3.0]
+    """
+    return linalg.singular_values(matrix.T if matrix.shape[0] < matrix.shape[1] else matrix)
+
+
 def core_singular_values(
     left: np.ndarray, right: np.ndarray, linalg: Linalg = NUMPY_LINALG
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -386,7 +402,11 @@ def spectrum(
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
     scaled, unit = _scaled(dense, in_place=owned)  # owned: ``dense`` itself is now scaled
-    raw = gram.singular_values if gram is not None else _unscaled(linalg.singular_values(scaled), unit, what)
+    raw = (
+        gram.singular_values
+        if gram is not None
+        else _unscaled(tall_singular_values(scaled, linalg), unit, what)
+    )
     values, rank = _ranked(raw, shape, what)
     norm_21 = _column_norm_total(_column_squares(scaled), unit, what)
     # the deferred (1,1) norm keeps the caller's matrix, or (owned) the scaled copy, never both
