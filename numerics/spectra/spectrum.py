@@ -19,6 +19,7 @@ zeros and are not stored (a dense SVD would return rounding noise there instead)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -74,6 +75,11 @@ class Spectrum:
     """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
     "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided:
     :mod:`numerics.spectra.gram`)."""
+    part_norms: tuple[float, ...] = ()
+    """With ``spectrum(..., part_norms=True)``: the spectral norms of the matrix's parts, the two thin
+    factors of a product (sigma_1(A), sigma_1(B) for M = A B^T) or the two column blocks of a gated M_in,
+    from the SVDs of their triangular factors R (sigma(X) = sigma(R) for X^T = Q R or X = Q R, Q with
+    orthonormal columns); empty otherwise. The coverage's SwiGLU and rotary figures read them."""
 
     @functools.cached_property
     def norm_11(self) -> float:
@@ -287,22 +293,29 @@ def tall_singular_values(matrix: np.ndarray, linalg: Linalg = NUMPY_LINALG) -> n
 
 def core_singular_values(
     left: np.ndarray, right: np.ndarray, linalg: Linalg = NUMPY_LINALG
-) -> tuple[np.ndarray, np.ndarray]:
-    """The nonzero singular values of left @ right.T from the small core R_left R_right^T, and R_left.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The nonzero singular values of left @ right.T from the small core R_left R_right^T, R_left and R_right.
 
     Thin QR of both factors, then one SVD of a (d_h x d_h) core (exact in exact arithmetic: unitary
     invariance). R_left is returned because column norms of the product are column norms of
-    R_left @ right.T. Callers pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so
-    nothing here overflows (a LAPACK routine fed an inf prints a DLASCL complaint on stdout).
+    R_left @ right.T; both because sigma(left) = sigma(R_left), sigma(right) = sigma(R_right). Callers
+    pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so nothing here overflows (a LAPACK
+    routine fed an inf prints a DLASCL complaint on stdout).
     """
     r_left = linalg.triangular_factor(left)
     r_right = linalg.triangular_factor(right)
     with np.errstate(under="ignore"):
         core = r_left @ r_right.T
-    return linalg.singular_values(core), r_left
+    return linalg.singular_values(core), r_left, r_right
 
 
-def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum:
+def _spectral_norm_of_factor(factor: np.ndarray, unit: float, linalg: Linalg, what: str) -> float:
+    """sigma_1 of a triangular factor R of the matrix divided by ``unit`` (a power of two), times ``unit``:
+    the spectral norm of that matrix (sigma(X) = sigma(R) for X = Q R, Q with orthonormal columns)."""
+    return float(_unscaled(linalg.singular_values(factor)[:1], unit, what)[0])
+
+
+def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg, part_norms: bool = False) -> Spectrum:
     """The :class:`Spectrum` of a matrix kept as column blocks M = [B_1, B_2] (a gated M_in), never
     concatenated: each block is upcast, scaled, reduced to its triangular factor and released in turn.
 
@@ -333,6 +346,7 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum
         factors.append(linalg.triangular_factor(scaled.T))
         magnitudes += _abs_sum(np.abs(scaled, out=scaled), 1.0)  # scaled is this function's own copy
         del scaled
+    parts = tuple(_spectral_norm_of_factor(r, unit, linalg, what) for r in factors) if part_norms else ()
     stacked = np.vstack(factors)
     del factors
     raw = _unscaled(linalg.singular_values(stacked), unit, what)
@@ -340,7 +354,8 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum
     norm_21 = _column_norm_total(np.concatenate(squares), unit, what)
     with np.errstate(over="ignore"):
         entrywise = unit * magnitudes
-    return _assemble(values, rank, matrix.shape, norm_21, functools.partial(float, entrywise), what)
+    spec = _assemble(values, rank, matrix.shape, norm_21, functools.partial(float, entrywise), what)
+    return dataclasses.replace(spec, part_norms=parts)
 
 
 def spectrum(
@@ -349,6 +364,7 @@ def spectrum(
     *,
     fast_svd: bool = False,
     linalg: Linalg = NUMPY_LINALG,
+    part_norms: bool = False,
 ) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
@@ -369,6 +385,8 @@ def spectrum(
     far from 1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD
     otherwise; a matrix kept as column blocks always takes the block QR and SVD.
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
+    ``part_norms`` also gives a product's or a gated M_in's :attr:`Spectrum.part_norms` (one more SVD of
+    each part's triangular factor, which the singular values needed anyway).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -377,17 +395,17 @@ def spectrum(
     if isinstance(matrix, NamedMatrix):
         what = f"matrix {matrix.label}" + (f" of {source}" if source else "")
         if matrix.second_block is not None:
-            return _blocks_spectrum(matrix, what, linalg)
+            return _blocks_spectrum(matrix, what, linalg, part_norms)
         if matrix.right is not None:
             left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
             right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
             (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
-            core_values, r_left = core_singular_values(scaled_left, scaled_right, linalg)
+            core_values, r_left, r_right = core_singular_values(scaled_left, scaled_right, linalg)
             values, rank = _ranked(_unscaled(core_values, scale_left * scale_right, what), matrix.shape, what)
             with np.errstate(under="ignore"):
                 columns = r_left @ scaled_right.T
             norm_21 = scale_left * _column_norm_sum(columns, what) * scale_right
-            return _assemble(
+            spec = _assemble(
                 values,
                 rank,
                 matrix.shape,
@@ -395,6 +413,13 @@ def spectrum(
                 functools.partial(_product_entrywise_sum, left, right),
                 what,
             )
+            if not part_norms:
+                return spec
+            parts = (
+                _spectral_norm_of_factor(r_left, scale_left, linalg, what),
+                _spectral_norm_of_factor(r_right, scale_right, linalg, what),
+            )
+            return dataclasses.replace(spec, part_norms=parts)
         dense, owned = _finite_float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")

@@ -270,15 +270,17 @@ def run(args: argparse.Namespace) -> int:
         entrywise_norms=rows_wanted,
         continuous=rows_wanted,
         device=args.device,
+        coverage=True,
+        digest=args.json,  # only the JSON's run block shows the content hash
     )
     payload = report_json(report, args.model) if rows_wanted else {}
     payload["spectra_backend"] = linalg.name
-    coverage = checkpoint.coverage()
+    coverage = report.coverage if report.coverage is not None else checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     backend = [f"spectra computed by {linalg.name}"] if args.device is not None else []
     text = "\n".join([format_table(report, args.model), *backend, "", *coverage_lines(coverage)])
-    if args.json:  # only the JSON shows the run block: its content hash reads every weight a second time
-        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
+    if args.json:  # the run block's content hash, from the digests the spectra's read took
+        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint, report.layer_digests)})
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines

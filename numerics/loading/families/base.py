@@ -108,19 +108,27 @@ class Family:
     coverage: Callable[[Mapping[str, float]], tuple[Coverage, ...]]
     """The records of the family's blocks, given the maxima over layers of :attr:`measures`."""
     assemble: Callable[[Mapping[str, np.ndarray], Sizes], LayerWeights] = field(default=linear_layer)
-    measures: Callable[[LayerWeights, int, int], dict[str, float]] | None = None
-    """Numbers one layer contributes to the coverage (layer, H, K -> name -> value); maxima are kept."""
+    measures: Callable[..., dict[str, float]] | None = None
+    """Numbers one layer contributes to the coverage (layer, H, K[, norms] -> name -> value); maxima are
+    kept. ``norms``, when given, holds spectral norms the spectra already computed from the same read
+    (:func:`numerics.bounds.proxies.layer_part_norms`), so the measure need not take those SVDs again."""
 
 
 def family_coverage(
     family: Family, layers: Iterable[LayerWeights], num_heads: int, kv_heads: int
 ) -> tuple[Coverage, ...]:
     """The family's coverage records for a model, its per-layer measures reduced by max over layers."""
+    measures = family.measures
+    if measures is None:
+        return family.coverage({})
+    return coverage_from_measures(family, (measures(layer, num_heads, kv_heads) for layer in layers))
+
+
+def coverage_from_measures(family: Family, per_layer: Iterable[Mapping[str, float]]) -> tuple[Coverage, ...]:
+    """The family's coverage records from each layer's measures, reduced by max over layers (a layer read
+    by the generator is released before the next is read)."""
     maxima: dict[str, float] = {}
-    if family.measures is None:
-        return family.coverage(maxima)
-    for layer in layers:
-        for name, value in family.measures(layer, num_heads, kv_heads).items():
+    for measures in per_layer:
+        for name, value in measures.items():
             maxima[name] = max(value, maxima.get(name, value))
-        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
     return family.coverage(maxima)

@@ -16,24 +16,34 @@ from numerics.loading.families.base import Family, Scheme, size_reader
 from numerics.loading.weights import LayerWeights
 
 
-def llama_measures(layer: LayerWeights, num_heads: int, kv_heads: int) -> dict[str, float]:
-    """Per layer: the SwiGLU Lipschitz constant on the unit ball, the position-free max_h sigma_1 bound."""
+def llama_measures(
+    layer: LayerWeights, num_heads: int, kv_heads: int, norms: Mapping[str, float] | None = None
+) -> dict[str, float]:
+    """Per layer: the SwiGLU Lipschitz constant on the unit ball, the position-free max_h sigma_1 bound.
+
+    ``norms`` (spectral norms the spectra computed from the same read: ``w_out``, ``w_gate``, ``w_in``,
+    and per query head h ``wq.h`` = sigma_1(Wq_h) and ``wk.h`` = sigma_1 of the key block head h reads)
+    replaces this function's own SVDs; the figures agree to rounding (both backward stable).
+    """
     from numerics.bounds import (
         reach,  # reach evaluates theory formulas; numerics.formulas.evaluate imports loading
     )
 
-    dh = layer.wq.shape[0] // num_heads
-    group = num_heads // kv_heads
-    horn = max(
-        float(
-            reach.horn_singular_values(
-                layer.wq[h * dh : (h + 1) * dh].T, layer.wk[(h // group) * dh : (h // group + 1) * dh]
-            )[0]
+    if norms is not None:
+        horn = max(norms[f"wq.{h}"] * norms[f"wk.{h}"] for h in range(num_heads))
+    else:
+        dh = layer.wq.shape[0] // num_heads
+        group = num_heads // kv_heads
+        horn = max(
+            float(
+                reach.horn_singular_values(
+                    layer.wq[h * dh : (h + 1) * dh].T, layer.wk[(h // group) * dh : (h // group + 1) * dh]
+                )[0]
+            )
+            for h in range(num_heads)
         )
-        for h in range(num_heads)
-    )
     return {
-        "swiglu_lipschitz_unit_ball": float(reach.swiglu_lipschitz(layer)),
+        "swiglu_lipschitz_unit_ball": float(reach.swiglu_lipschitz(layer, norms=norms)),
         "rotary_qk_spectral_bound": horn,
     }
 
