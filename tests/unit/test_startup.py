@@ -104,3 +104,15 @@ def test_prove_imports_no_other_command_and_no_checkpoint_machinery():
     }
     assert packages.isdisjoint({"torch", "transformers", "matplotlib", "pandas", "onnx", "scipy"}), packages
     assert not {name for name in modules if name.startswith(("numerics.loading", "numerics.bounds"))}
+
+
+def test_the_version_is_the_one_the_package_metadata_records():
+    import importlib.metadata
+
+    from numerics.version import toolkit_version
+
+    try:
+        expected = importlib.metadata.version("specbound")
+    except importlib.metadata.PackageNotFoundError:
+        expected = "unknown"
+    assert toolkit_version() == expected
