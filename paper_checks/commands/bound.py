@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from numerics.batch.workers import default_jobs
+from numerics.batch.workers import default_jobs, free_cores
 from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import os_problem
 from paper_checks.commands._model import add_model_arguments
@@ -80,10 +80,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=default_jobs(),
         metavar="N",
-        help="worker processes sharing the layers (default: all cores, here %(default)s; 1 = serial); "
-        "the numbers are identical to the serial run's",
+        help="worker processes sharing the layers (default: one per core the load average leaves free, here "
+        f"{default_jobs()}; 1 = serial); the numbers are identical to the serial run's; the JSON says "
+        "how many ran and why",
     )
     parser.add_argument(
         "--fast-svd",
@@ -258,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
     if args.device is not None and args.fast_svd:
         raise InvalidArgument("--fast-svd runs numpy's eigensolver; use it without --device")
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
+    jobs, chosen = (args.jobs, "given by --jobs") if args.jobs is not None else free_cores()
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
@@ -265,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
         checkpoint,
         m=args.grid_m,
         dps=args.dps,
-        jobs=args.jobs,
+        jobs=jobs,
         fast_svd=args.fast_svd,
         entrywise_norms=rows_wanted,
         continuous=rows_wanted,
@@ -275,6 +276,7 @@ def run(args: argparse.Namespace) -> int:
     )
     payload = report_json(report, args.model) if rows_wanted else {}
     payload["spectra_backend"] = linalg.name
+    payload["jobs"] = {"workers": jobs, "chosen": chosen}
     coverage = report.coverage if report.coverage is not None else checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     backend = [f"spectra computed by {linalg.name}"] if args.device is not None else []

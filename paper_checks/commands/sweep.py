@@ -42,7 +42,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--cache", default=".specbound-cache", metavar="DIR", help="cached rows (default .specbound-cache)"
     )
     parser.add_argument(
-        "--jobs", type=int, default=default_jobs(), metavar="N", help="local processes (default: all cores)"
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="local processes (default: one per free core)",
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="compute on this Dask distributed scheduler")
     parser.add_argument("--figures", metavar="DIR", help="write DIR/proxies.png and DIR/p_opt.png")
