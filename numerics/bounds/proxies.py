@@ -57,8 +57,8 @@ from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
-from numerics.spectra.matrices import NamedMatrix, extract_matrices, layer_matrices
-from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
+from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
 from numerics.version import toolkit_version as toolkit_version
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
@@ -239,13 +239,14 @@ def matrix_spectra(
 
     ``fast_svd``, ``device`` (torch's linear algebra): see :func:`numerics.spectra.spectrum.spectrum`.
     """
-    matrices = extract_matrices(weights)
     linalg = linalg_for(device)
     with single_threaded_blas():
-        return tuple(
-            (matrix, spectrum(matrix, weights.source, fast_svd=fast_svd, linalg=linalg))
-            for matrix in progress(matrices, len(matrices), label)
-        )
+        per_layer = [
+            (matrices, layer_spectra(matrices, weights.source, fast_svd=fast_svd, linalg=linalg))
+            for index, layer in progress(enumerate(weights.layers), weights.num_layers, label)
+            for matrices in [layer_matrices(index, layer, weights.num_heads, weights.kv_heads)]
+        ]
+    return tuple(pair for matrices, spectra in per_layer for pair in zip(matrices, spectra, strict=True))
 
 
 def streamed_spectra(
@@ -360,14 +361,11 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     linalg = linalg_for(options.device)
     measure = checkpoint.family.measures if options.measures else None
     pairs = []
-    for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-        spec = spectrum(
-            matrix,
-            checkpoint.source,
-            fast_svd=options.fast_svd,
-            linalg=linalg,
-            part_norms=measure is not None,
-        )
+    matrices = layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads)
+    spectra = layer_spectra(
+        matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
+    )
+    for matrix, spec in zip(matrices, spectra, strict=True):
         if options.entrywise_norms:
             entrywise = functools.partial(float, spec.norm_11)
         else:

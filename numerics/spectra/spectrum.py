@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -100,6 +100,11 @@ class Linalg:
     name: str
     singular_values: Callable[[np.ndarray], np.ndarray]
     triangular_factor: Callable[[np.ndarray], np.ndarray]
+    batches: bool = False
+    """Whether :func:`layer_spectra` stacks a layer's small problems into batched calls (both functions
+    then also take a stack of matrices, the first axis the batch): worth it where each call has a fixed
+    cost (a GPU kernel launch); numpy's LAPACK keeps one call per matrix (its digits stay those of the
+    per-matrix calls)."""
 
 
 def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
@@ -358,6 +363,89 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg, part_norms:
     return dataclasses.replace(spec, part_norms=parts)
 
 
+@dataclass(frozen=True, eq=False)
+class _ScaledFactors:
+    """A product's float64 factors and their copies divided by powers of two (:func:`_scaled`)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    scaled_left: np.ndarray
+    scale_left: float
+    scaled_right: np.ndarray
+    scale_right: float
+
+
+def _scaled_factors(matrix: NamedMatrix, what: str) -> _ScaledFactors:
+    assert matrix.right is not None
+    left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
+    right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
+    return _ScaledFactors(left, right, *_scaled(left), *_scaled(right))
+
+
+def _product_spectrum(
+    matrix: NamedMatrix,
+    what: str,
+    factors: _ScaledFactors,
+    core: tuple[np.ndarray, np.ndarray, np.ndarray],
+    linalg: Linalg,
+    part_norms: bool,
+) -> Spectrum:
+    """The :class:`Spectrum` of a product from its scaled factors and their core (values, R_left, R_right:
+    :func:`core_singular_values`)."""
+    core_values, r_left, r_right = core
+    scale = factors.scale_left * factors.scale_right
+    values, rank = _ranked(_unscaled(core_values, scale, what), matrix.shape, what)
+    with np.errstate(under="ignore"):
+        columns = r_left @ factors.scaled_right.T
+    norm_21 = factors.scale_left * _column_norm_sum(columns, what) * factors.scale_right
+    entrywise = functools.partial(_product_entrywise_sum, factors.left, factors.right)
+    spec = _assemble(values, rank, matrix.shape, norm_21, entrywise, what)
+    if not part_norms:
+        return spec
+    parts = (
+        _spectral_norm_of_factor(r_left, factors.scale_left, linalg, what),
+        _spectral_norm_of_factor(r_right, factors.scale_right, linalg, what),
+    )
+    return dataclasses.replace(spec, part_norms=parts)
+
+
+def layer_spectra(
+    matrices: Sequence[NamedMatrix],
+    source: str = "",
+    *,
+    fast_svd: bool = False,
+    linalg: Linalg = NUMPY_LINALG,
+    part_norms: bool = False,
+) -> list[Spectrum]:
+    """:func:`spectrum` of every matrix of a layer, in order. With a backend that batches
+    (:attr:`Linalg.batches`: torch), the per-head products' QR factorisations and core SVDs are issued as
+    three stacked calls (every left factor, every right factor, every core) instead of three per product:
+    the same operations on the same inputs, so the same numbers up to the backend's batched kernels'
+    rounding (the documented torch bound, :mod:`numerics.spectra.torch_backend`)."""
+    products = [m for m in matrices if m.right is not None] if linalg.batches else []
+    batched: dict[int, Spectrum] = {}
+    if (
+        len(products) > 1
+        and len({(m.left.shape, m.right.shape) for m in products if m.right is not None}) == 1
+    ):
+        whats = [f"matrix {m.label}" + (f" of {source}" if source else "") for m in products]
+        factors = [_scaled_factors(m, what) for m, what in zip(products, whats, strict=True)]
+        r_lefts = linalg.triangular_factor(np.stack([f.scaled_left for f in factors]))
+        r_rights = linalg.triangular_factor(np.stack([f.scaled_right for f in factors]))
+        with np.errstate(under="ignore"):
+            cores = np.matmul(r_lefts, np.swapaxes(r_rights, 1, 2))
+        values = linalg.singular_values(cores)
+        for i, (m, what, f) in enumerate(zip(products, whats, factors, strict=True)):
+            core = (values[i], r_lefts[i], r_rights[i])
+            batched[id(m)] = _product_spectrum(m, what, f, core, linalg, part_norms)
+    return [
+        batched[id(m)]
+        if id(m) in batched
+        else spectrum(m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms)
+        for m in matrices
+    ]
+
+
 def spectrum(
     matrix: NamedMatrix | np.ndarray,
     source: str = "",
@@ -397,29 +485,9 @@ def spectrum(
         if matrix.second_block is not None:
             return _blocks_spectrum(matrix, what, linalg, part_norms)
         if matrix.right is not None:
-            left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
-            right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
-            (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
-            core_values, r_left, r_right = core_singular_values(scaled_left, scaled_right, linalg)
-            values, rank = _ranked(_unscaled(core_values, scale_left * scale_right, what), matrix.shape, what)
-            with np.errstate(under="ignore"):
-                columns = r_left @ scaled_right.T
-            norm_21 = scale_left * _column_norm_sum(columns, what) * scale_right
-            spec = _assemble(
-                values,
-                rank,
-                matrix.shape,
-                norm_21,
-                functools.partial(_product_entrywise_sum, left, right),
-                what,
-            )
-            if not part_norms:
-                return spec
-            parts = (
-                _spectral_norm_of_factor(r_left, scale_left, linalg, what),
-                _spectral_norm_of_factor(r_right, scale_right, linalg, what),
-            )
-            return dataclasses.replace(spec, part_norms=parts)
+            factors = _scaled_factors(matrix, what)
+            core = core_singular_values(factors.scaled_left, factors.scaled_right, linalg)
+            return _product_spectrum(matrix, what, factors, core, linalg, part_norms)
         dense, owned = _finite_float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")

@@ -6,6 +6,10 @@ tensors of the given device, the results copied back to numpy. Both are backward
 (torch's CPU build calls its own LAPACK; CUDA calls cuSOLVER), so each singular value differs from numpy's
 by at most the two backward errors, O(max(rows, cols) u sigma_1) (Weyl's inequality; u = 2^-53): the last
 digits may differ, not the accuracy. torch is imported only when a device is asked for (``--device``).
+A layer's per-head QR factorisations and core SVDs go to torch as three batched calls
+(:func:`numerics.spectra.spectrum.layer_spectra`), not one call each: on a GPU each call is a kernel
+launch (BERT-large has 2,304 small problems), and the batched kernels are backward stable too, so the
+same bound holds.
 """
 
 from __future__ import annotations
@@ -37,12 +41,14 @@ def _on_device(matrix: np.ndarray, device: str) -> Any:
 
 
 def singular_values(matrix: np.ndarray, device: str) -> np.ndarray:
-    """sigma(matrix), descending, by ``torch.linalg.svdvals`` in float64 on ``device``."""
+    """sigma(matrix), descending, by ``torch.linalg.svdvals`` in float64 on ``device`` (of every matrix of
+    a stack, one batched call)."""
     return _torch().linalg.svdvals(_on_device(matrix, device)).cpu().numpy()
 
 
 def triangular_factor(matrix: np.ndarray, device: str) -> np.ndarray:
-    """R of the thin QR of ``matrix`` (min(rows, cols) x cols), by ``torch.linalg.qr`` in float64."""
+    """R of the thin QR of ``matrix`` (min(rows, cols) x cols), by ``torch.linalg.qr`` in float64 (of every
+    matrix of a stack, one batched call)."""
     return _torch().linalg.qr(_on_device(matrix, device), mode="r").R.cpu().numpy()
 
 
@@ -60,4 +66,5 @@ def torch_linalg(device: str) -> Linalg:
         f"torch {torch.__version__} on {device}, float64",
         functools.partial(singular_values, device=device),
         functools.partial(triangular_factor, device=device),
+        batches=True,
     )
