@@ -138,7 +138,10 @@ def test_torch_batches_a_layers_products_into_three_calls_within_the_same_bound(
             return original(matrix, device)
 
         monkeypatch.setattr(torch_backend, name, counted)
-    torch_cpu = linalg_for("cpu")  # built after the patch: its functions are the counted ones
+    import dataclasses
+
+    # built after the patch (its functions are the counted ones), batching as on CUDA (no GPU needed)
+    torch_cpu = dataclasses.replace(linalg_for("cpu"), batches=True)
     checkpoint = open_checkpoint(str(llama_folder))
     matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
     batched = layer_spectra(matrices, linalg=torch_cpu)
