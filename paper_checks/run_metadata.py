@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +42,8 @@ def git_commit() -> str:
     the package is not a git checkout or git is not available."""
     if not (PACKAGE_ROOT / ".git").exists():
         return "unknown"
+    import subprocess  # here: the run block needs it, a table or --version does not (5 ms of start-up)
+
     try:
         head = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=PACKAGE_ROOT, capture_output=True, text=True, timeout=10
