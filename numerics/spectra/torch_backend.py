@@ -41,21 +41,25 @@ def _torch() -> Any:
 
 
 @contextlib.contextmanager
-def _cpu_threads(device: str) -> Iterator[None]:
-    """On the CPU, torch's intra-op pool runs one thread within the block, as numpy's OpenBLAS does
-    (:mod:`numerics.spectra.blas`: on a busy machine the threads spin; measured on a BERT-large layer at
-    load 6 on 2 cores: 5.0 s CPU with torch's 2 threads, 1.0 s with one), unless the user chose a count
-    by environment (``OMP_NUM_THREADS``)."""
+def single_thread() -> Iterator[None]:
+    """Within the block torch's intra-op pool runs one thread (restored afterwards): small problems on a
+    busy machine gain nothing from more threads but their spinning."""
     torch = _torch()
-    if device != "cpu" or "OMP_NUM_THREADS" in os.environ:
-        yield
-        return
     previous = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
         yield
     finally:
         torch.set_num_threads(previous)
+
+
+def _cpu_threads(device: str) -> contextlib.AbstractContextManager[None]:
+    """On the CPU, :func:`single_thread`, as numpy's OpenBLAS runs (:mod:`numerics.spectra.blas`: on a busy
+    machine the threads spin; measured on a BERT-large layer at load 6 on 2 cores: 5.0 s CPU with torch's
+    2 threads, 1.0 s with one), unless the user chose a count by environment (``OMP_NUM_THREADS``)."""
+    if device != "cpu" or "OMP_NUM_THREADS" in os.environ:
+        return contextlib.nullcontext()
+    return single_thread()
 
 
 def _on_device(matrix: np.ndarray, device: str) -> Any:
