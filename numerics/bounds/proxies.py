@@ -50,7 +50,6 @@ from numerics.formulas.generated import (
 )
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.loading.coverage import Coverage
-from numerics.loading.digest import layer_digest
 from numerics.loading.families.base import coverage_from_measures
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
@@ -374,7 +373,11 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     measures = None
     if measure is not None:
         measures = measure(layer, checkpoint.num_heads, checkpoint.num_kv_heads, layer_part_norms(pairs))
-    digest = layer_digest(layer) if options.digest else None
+    digest = None
+    if options.digest:
+        from numerics.loading.digest import layer_digest  # here: hashlib only when the hash is wanted
+
+        digest = layer_digest(layer)
     return LayerPass([(matrix.place(), spec) for matrix, spec in pairs], measures, digest)
 
 

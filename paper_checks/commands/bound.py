@@ -9,7 +9,6 @@ deep model) is written as a decimal string instead of a JSON number, never as in
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -142,6 +141,8 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
     """One line per matrix, the columns of :data:`numerics.bounds.proxies.ROW_COLUMNS` (the documented keys
     first, then extras), written atomically (whole or not at all)."""
+    import csv
+
     from numerics.bounds.proxies import ROW_COLUMNS
 
     try:
