@@ -241,7 +241,7 @@ def matrix_spectra(
     linalg = linalg_for(device)
     with single_threaded_blas():
         per_layer = [
-            (matrices, layer_spectra(matrices, weights.source, fast_svd=fast_svd, linalg=linalg))
+            (matrices, list(layer_spectra(matrices, weights.source, fast_svd=fast_svd, linalg=linalg)))
             for index, layer in progress(enumerate(weights.layers), weights.num_layers, label)
             for matrices in [layer_matrices(index, layer, weights.num_heads, weights.kv_heads)]
         ]
@@ -364,6 +364,7 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     spectra = layer_spectra(
         matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
     )
+    # one spectrum at a time: its deferred (1,1) norm holds a float64 copy of the matrix, dropped here
     for matrix, spec in zip(matrices, spectra, strict=True):
         if options.entrywise_norms:
             entrywise = functools.partial(float, spec.norm_11)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -416,12 +416,14 @@ def layer_spectra(
     fast_svd: bool = False,
     linalg: Linalg = NUMPY_LINALG,
     part_norms: bool = False,
-) -> list[Spectrum]:
-    """:func:`spectrum` of every matrix of a layer, in order. With a backend that batches
-    (:attr:`Linalg.batches`: torch), the per-head products' QR factorisations and core SVDs are issued as
-    three stacked calls (every left factor, every right factor, every core) instead of three per product:
-    the same operations on the same inputs, so the same numbers up to the backend's batched kernels'
-    rounding (the documented torch bound, :mod:`numerics.spectra.torch_backend`)."""
+) -> Iterator[Spectrum]:
+    """:func:`spectrum` of every matrix of a layer, in order, each computed when the iterator reaches it.
+
+    With a backend that batches (:attr:`Linalg.batches`: torch on CUDA), the per-head products' QR
+    factorisations and core SVDs are issued as three stacked calls (every left factor, every right factor,
+    every core) instead of three per product: the same operations on the same inputs, so the same numbers
+    up to the backend's batched kernels' rounding (the documented torch bound,
+    :mod:`numerics.spectra.torch_backend`)."""
     products = [m for m in matrices if m.right is not None] if linalg.batches else []
     batched: dict[int, Spectrum] = {}
     if (
@@ -438,12 +440,11 @@ def layer_spectra(
         for i, (m, what, f) in enumerate(zip(products, whats, factors, strict=True)):
             core = (values[i], r_lefts[i], r_rights[i])
             batched[id(m)] = _product_spectrum(m, what, f, core, linalg, part_norms)
-    return [
-        batched[id(m)]
-        if id(m) in batched
-        else spectrum(m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms)
-        for m in matrices
-    ]
+    for m in matrices:  # one at a time: a caller that drops each spectrum's values frees them as it goes
+        if id(m) in batched:
+            yield batched.pop(id(m))
+        else:
+            yield spectrum(m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms)
 
 
 def spectrum(

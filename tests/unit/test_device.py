@@ -144,7 +144,7 @@ def test_torch_batches_a_layers_products_into_three_calls_within_the_same_bound(
     torch_cpu = dataclasses.replace(linalg_for("cpu"), batches=True)
     checkpoint = open_checkpoint(str(llama_folder))
     matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
-    batched = layer_spectra(matrices, linalg=torch_cpu)
+    batched = list(layer_spectra(matrices, linalg=torch_cpu))
     products = sum(m.right is not None for m in matrices)
     assert calls.count(3) == 3 and products > 3  # every left factor, every right factor, every core
     assert calls.count(2) < 3 * products  # the dense matrices only, not three calls per product

@@ -169,3 +169,19 @@ def test_bound_json_reads_every_layer_once_for_spectra_coverage_and_hash(tmp_pat
     figures = [(r["value"], separate[r["block"]]) for r in document["coverage"] if r["value"] is not None]
     assert len(figures) == 2  # SwiGLU and rotary: the reused singular values give the separate pass's
     assert all(value == pytest.approx(expected, rel=1e-12) for value, expected in figures)
+
+
+def test_a_layers_spectra_come_one_at_a_time_so_each_deferred_copy_is_freed(tmp_path, monkeypatch):
+    from numerics.spectra import spectrum as module
+
+    checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    computed: list[str] = []
+    original = module.spectrum
+    monkeypatch.setattr(
+        module, "spectrum", lambda m, *a, **k: computed.append(m.label) or original(m, *a, **k)
+    )
+    spectra = module.layer_spectra(matrices)
+    first = next(spectra)  # each holds its (1,1) norm's float64 copy until the caller drops it
+    assert computed == [matrices[0].label] and first.shape == matrices[0].shape
+    assert len(list(spectra)) == len(matrices) - 1
