@@ -11,9 +11,16 @@ spectral norms. The ball is convex, so by the mean value inequality this bounds 
 (:data:`SWIGLU_LIPSCHITZ`; reconstructed: this toolkit's derivation, typed in, property-tested on
 sampled pairs). s is located here: sympy differentiates silu, solves silu'' = 0 numerically (nsolve at both
 stationary points, which are symmetric: silu'(-u) = 1 - silu'(u)), and takes the larger |silu'|.
+
+GeGLU, W_down (gelu(W_gate x) * W_up x) with exact or tanh-approximated GELU (Gemma), has the same bound
+with s = sup |gelu'| (resp. sup |gelu_tanh'|): the one step that used silu, |silu(g)| <= |g|, holds for
+them too, since gelu(g) = g Phi(g) and gelu_tanh(g) = g (1 + tanh(.)) / 2 with both factors in (0, 1)
+(:func:`activation_prime_sup` gives s per activation).
 """
 
 from __future__ import annotations
+
+import functools
 
 import sympy as sp
 
@@ -61,3 +68,18 @@ def gelu_tanh_prime_sup(dps: int = 30) -> sp.Float:
     first = sp.diff(GELU_TANH, u)
     values = [abs(first.subs(u, sp.nsolve(second, u, start, prec=dps)).evalf(dps)) for start in (1.4, -1.4)]
     return sp.Float(max(values), dps)
+
+
+@functools.cache
+def activation_prime_sup(kind: str) -> sp.Float:
+    """sup |act'| of an activation: ``silu``, ``tanh`` (tanh-GELU), ``gelu`` (exact, 1.12890) or ``relu`` (1).
+
+    Each also satisfies |act(u)| <= |u|, so it can stand for silu in :data:`SWIGLU_LIPSCHITZ`.
+    """
+    if kind == "relu":
+        return sp.Float(1, 30)
+    if kind == "gelu":
+        from theory.lipschitz import gelu_derivative_extrema
+
+        return sp.Float(sp.N(gelu_derivative_extrema()[0], 30), 30)
+    return {"silu": silu_prime_sup, "tanh": gelu_tanh_prime_sup}[kind]()

@@ -44,6 +44,7 @@ class SweepSettings:
     dps: int = DEFAULT_DPS
     fast_svd: bool = False
     num_heads: int | None = None
+    family: str | None = None
 
     def key(self) -> str:
         """The settings and toolkit version as a canonical string."""
@@ -87,11 +88,12 @@ def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     """The summary row of one checkpoint (module docstring); runs in a worker process."""
     from numerics.bounds.proxies import proxies
 
-    checkpoint = open_checkpoint(source, num_heads=settings.num_heads)
+    checkpoint = open_checkpoint(source, num_heads=settings.num_heads, family=settings.family)
     report = proxies(
         checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
     )
-    n, kv_width = checkpoint.hidden_size, checkpoint.num_kv_heads * checkpoint.head_dim
+    widths = checkpoint.widths
+    attention = 2 * widths.hidden * (widths.query + widths.key_value)  # Wq, Wo; Wk, Wv
     feed_forward = sum(
         row.spectrum.shape[0] * row.spectrum.shape[1] for row in report.matrices if row.matrix.head < 0
     )
@@ -105,7 +107,7 @@ def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
         "L": report.num_layers,
         "N": report.hidden_size,
         "heads": report.num_heads,
-        "parameters": report.num_layers * (2 * n * n + 2 * n * kv_width) + feed_forward,
+        "parameters": report.num_layers * attention + feed_forward,
         "m": report.m,
         "B_ours": _finite(report.ours),
         "B_Edelman": _finite(report.edelman),

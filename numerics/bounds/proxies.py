@@ -324,7 +324,8 @@ def streamed_pass(options: StreamOptions, *, label: str = "spectra", jobs: int =
     )
     coverage = None
     if options.measures:
-        coverage = coverage_from_measures(checkpoint.family, (layer.measures or {} for layer in per_layer))
+        per_layer_measures = (layer.measures or {} for layer in per_layer)
+        coverage = coverage_from_measures(checkpoint.family, checkpoint.config, per_layer_measures)
     digests = tuple(layer.digest or b"" for layer in per_layer) if options.digest else None
     return StreamedPass(spectra, coverage, digests)
 
@@ -373,7 +374,10 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
         pairs.append((matrix, dataclasses.replace(spec, entrywise_sum=entrywise)))
     measures = None
     if measure is not None:
-        measures = measure(layer, checkpoint.num_heads, checkpoint.num_kv_heads, layer_part_norms(pairs))
+        norms = layer_part_norms(pairs)
+        measures = measure(
+            layer, checkpoint.num_heads, checkpoint.num_kv_heads, checkpoint.config, norms=norms
+        )
     digest = None
     if options.digest:
         from numerics.loading.digest import layer_digest  # here: hashlib only when the hash is wanted

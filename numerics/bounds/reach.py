@@ -1,8 +1,9 @@
 """Numbers the theory's coverage statements compute from weights: SwiGLU on a ball, rotary attention.
 
-- :func:`swiglu_lipschitz`: the Lipschitz constant of x -> W_down (silu(W_gate x) * W_up x) on
-  ||x||_2 <= b, the formula :data:`theory.gated.SWIGLU_LIPSCHITZ` (reconstructed) evaluated on the
-  layer's spectral norms and largest row norms, sup |silu'| located by :func:`theory.gated.silu_prime_sup`.
+- :func:`swiglu_lipschitz`: the Lipschitz constant of x -> W_down (act(W_gate x) * W_up x) on
+  ||x||_2 <= b (act = silu for SwiGLU, tanh-GELU or GELU for GeGLU), the formula
+  :data:`theory.gated.SWIGLU_LIPSCHITZ` (reconstructed) evaluated on the layer's spectral norms and largest
+  row norms, sup |act'| located by :func:`theory.gated.activation_prime_sup`.
 - Rotary embeddings make the bilinear form of head h position dependent: logits x Wq_h^T R_t Wk_h x'^T
   with R_t an orthogonal d_h x d_h rotation (t the relative offset). With A = Wq_h^T (N x d_h) and
   B = Wk_h (d_h x N), sigma_i(R_t B) = sigma_i(B), and Horn's multiplicative inequality
@@ -12,7 +13,7 @@
   sum_i sigma_i(A R_t B)^p <= sum_i (sigma_i(A) sigma_i(B))^p, sigma_1(A R_t B) <= sigma_1(A) sigma_1(B),
   and rank(A R_t B) <= d_h: :func:`horn_singular_values` is that position-free majorant (standard).
 - :func:`rotary_rotation`: R_t in the ``rotate_half`` convention of transformers (dimension i pairs with
-  i + d_h/2, frequency theta^(-2i/d_h)), for tests that rebuild logits at every offset.
+  i + d_h/2, frequency theta^(-2i/d_h)), for tests of the position-free bound at sampled offsets.
 """
 
 from __future__ import annotations
@@ -26,13 +27,13 @@ import numpy as np
 from numerics.formulas.evaluate import evaluate
 from numerics.loading.weights import LayerWeights
 from theory.errors import InvalidArgument
-from theory.gated import SWIGLU_LIPSCHITZ, silu_prime_sup
+from theory.gated import SWIGLU_LIPSCHITZ, activation_prime_sup
 
 
 @functools.cache
-def silu_prime_bound() -> mpmath.mpf:
-    """sup |silu'| = 1.0998... as an mpmath number (located by sympy in :mod:`theory.gated`)."""
-    return mpmath.mpf(str(silu_prime_sup()))
+def gate_prime_bound(kind: str = "silu") -> mpmath.mpf:
+    """sup |act'| (silu: 1.0998..., tanh-GELU: 1.1290...) as an mpmath number (:mod:`theory.gated`)."""
+    return mpmath.mpf(str(activation_prime_sup(kind)))
 
 
 def largest_row_norm(matrix: np.ndarray) -> float:
@@ -47,9 +48,10 @@ def spectral_norm(matrix: np.ndarray) -> float:
 
 
 def swiglu_lipschitz(
-    layer: LayerWeights, radius: float = 1.0, norms: Mapping[str, float] | None = None
+    layer: LayerWeights, radius: float = 1.0, gate: str = "silu", norms: Mapping[str, float] | None = None
 ) -> mpmath.mpf:
-    """The Lipschitz constant of the layer's SwiGLU block on ||x||_2 <= ``radius`` (module docstring).
+    """The Lipschitz constant of the layer's gated block on ||x||_2 <= ``radius`` (module docstring), its
+    gate activation ``gate`` one of silu, tanh (tanh-GELU), gelu.
 
     ``norms`` may hold the spectral norms of ``w_out``, ``w_gate`` and ``w_in`` already computed (by the
     spectra, from the same read); they are computed here otherwise.
@@ -69,7 +71,7 @@ def swiglu_lipschitz(
         r_gate=largest_row_norm(layer.w_gate),
         r_up=largest_row_norm(layer.w_in),
         b=radius,
-        s_prime=silu_prime_bound(),
+        s_prime=gate_prime_bound(gate),
     )
 
 

@@ -170,7 +170,8 @@ def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
 
     - ``ours_below_edelman`` (claim 11 on one model): B_ours < B_Edelman by the intervals;
     - ``attention_rank_at_most_head_dim`` (claim 10): every exact rank interval of QK_h, Vt_h ends at <= d_h
-      (structural, rank(A B^T) <= d_h);
+      (structural, rank(A B^T) <= d_h; d_h is the width of the head's thin factors, which a config's
+      ``head_dim`` may set apart from N / H);
     - ``feed_forward_full_rank`` (claim 10): every M_in, M_out has numerical rank (the authors' definition,
       the one S_0 uses) min(rows, cols): yes when every interval is decided at full rank, no when one
       certainly is not, else undecided (an exact zero singular value can only be certified as "at most e",
@@ -179,7 +180,6 @@ def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
       several ("possibly"), or not at all ("not").
     """
     contributions = certified.contributions
-    head_dim = certified.hidden_size // certified.num_heads
     per_head = [c.certified for c in contributions if c.certified.matrix.kind.per_head]
     dense = [c.certified for c in contributions if not c.certified.matrix.kind.per_head]
     full = [min(c.enclosure.rows, c.enclosure.cols) for c in dense]
@@ -196,7 +196,7 @@ def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
         "edelman_interval": interval_json(certified.edelman),
         "ours_below_edelman": verdict(certified.ours_below_edelman),
         "attention_rank_at_most_head_dim": "yes"
-        if all(c.exact_rank.hi <= head_dim for c in per_head)
+        if all(c.exact_rank.hi <= c.matrix.left.shape[1] for c in per_head)
         else "no",
         "feed_forward_full_rank": feed_forward,
         "p0_optimal": {

@@ -15,8 +15,9 @@ Accepted sources:
 
 An alias wins over a folder of the same name in the working directory (write ``./minilm-l6`` for that).
 
-The family (:mod:`numerics.loading.families`) comes from the config's ``model_type``, else from the
-tensor names, under any single wrapper prefix (``bert.``, ``model.``, ``transformer.``,
+The family (:mod:`numerics.loading.families`) comes from the config's ``model_type`` or ``family=``,
+else from the tensor names (never guessed: where several families fit, ``family=`` must choose),
+under any single wrapper prefix (``bert.``, ``model.``, ``transformer.``,
 ``model.0.auto_model.`` of a sentence-transformers export, or none). Float16/bfloat16/float32 weights are
 upcast exactly to float64.
 :func:`open_checkpoint` reads nothing but layer 0 up front and the other layers on demand
@@ -80,6 +81,7 @@ def load_weights(
     *,
     num_heads: int | None = None,
     config: Mapping[str, Any] | None = None,
+    family: str | None = None,
 ) -> TransformerWeights:
     """The projection matrices per layer of a supported transformer, float64, ``nn.Linear`` layout.
 
@@ -88,7 +90,8 @@ def load_weights(
     ``nn.Module`` of a supported family (its ``state_dict()`` and ``config``), or a state dict (a
     mapping from names to tensors or arrays; ``config=`` then gives its sizes as a dict). ``num_heads``
     is needed only when neither a config nor the ONNX graph says how many heads there are; if they do,
-    it must agree with them.
+    it must agree with them. ``family`` (a family key or model type, the CLI's ``--family``) chooses the
+    family where the config has no ``model_type`` and several fit.
 
     Raises CheckpointError (unreadable, missing or damaged files), UnsupportedCheckpoint (not a supported
     family, projections not identifiable), InvalidArgument (inconsistent sizes, NaN or infinite weights)
@@ -100,13 +103,13 @@ def load_weights(
     theory.errors.CheckpointError: 'no/such/checkpoint' does not exist; give a Hugging Face folder, ...
     """
     if not isinstance(source, (str, os.PathLike)):
-        return open_checkpoint(source, num_heads=num_heads, config=config).weights()
+        return open_checkpoint(source, num_heads=num_heads, config=config, family=family).weights()
     _check_heads(num_heads)
     path, label, config_path = _resolve(source)
     uses_config = path.suffix != ".onnx" and config_path.is_file()
-    key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads)
+    key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads, family)
     if key not in _cache:
-        _cache[key] = open_checkpoint(source, num_heads=num_heads).weights()
+        _cache[key] = open_checkpoint(source, num_heads=num_heads, family=family).weights()
     return _cache[key]
 
 
@@ -115,6 +118,7 @@ def open_checkpoint(
     *,
     num_heads: int | None = None,
     config: Mapping[str, Any] | None = None,
+    family: str | None = None,
 ) -> Checkpoint:
     """``source`` (as for :func:`load_weights`) opened lazily: sizes and family known, layers read on demand.
 
@@ -124,7 +128,7 @@ def open_checkpoint(
     if not isinstance(source, (str, os.PathLike)):
         memory, config, where = in_memory(source, config)
         return open_tensors(
-            memory, config, where, lambda declared: _heads(where, num_heads, declared, (), False)
+            memory, config, where, lambda declared: _heads(where, num_heads, declared, (), False), family
         )
     if config is not None:
         raise InvalidArgument("config= is for a state dict; a checkpoint on disk has its own config.json")
@@ -156,6 +160,7 @@ def open_checkpoint(
         file_config,
         where,
         lambda declared: _heads(where, num_heads, declared, graph_heads, reads_config),
+        family,
     )
 
 

@@ -10,6 +10,7 @@ of a SwiGLU block on a ball), or None.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -42,20 +43,6 @@ class Coverage:
         return asdict(self)
 
 
-def gelu_tanh_coverage() -> Coverage:
-    """GPT-2's tanh-GELU feed-forward: L_phi = 1.13 assumed; value: sup |gelu_tanh'| located by sympy."""
-    from theory.gated import gelu_tanh_prime_sup
-
-    return Coverage(
-        "feed-forward",
-        "assumption",
-        "W_out gelu_tanh(W_in x) (the tanh approximation of GELU): L_phi = 1.13 is certified for exact GELU "
-        "only and assumed here; value: sup |gelu_tanh'| at its stationary points (sympy nsolve, uncertified)",
-        "reconstructed: our mapping of the block; theory.gated.gelu_tanh_prime_sup",
-        float(gelu_tanh_prime_sup()),
-    )
-
-
 def coverage_lines(records: tuple[Coverage, ...]) -> list[str]:
     """The records as text lines for the CLI, one per block."""
     if not records:
@@ -69,56 +56,180 @@ def coverage_lines(records: tuple[Coverage, ...]) -> list[str]:
     return lines
 
 
-BIASES = Coverage(
-    "biases",
-    "outside",
-    "the projection biases are dropped: the analysed class has bias-free linear maps",
-    "exact: the authors' extract.py keeps weights only",
+TANH_GELU = ("gelu_new", "gelu_pytorch_tanh", "gelu_fast", "gelu_python_tanh")
+"""transformers' names of the tanh approximation of GELU."""
+EXACT_GELU = ("gelu", "gelu_python")
+SILU = ("silu", "swish")
+
+
+def activation_kind(activation: str) -> str:
+    """``gelu``, ``tanh`` (tanh-GELU), ``silu`` or ``relu`` for the transformers names of those, else the
+    name itself."""
+    for kind, names in (("gelu", EXACT_GELU), ("tanh", TANH_GELU), ("silu", SILU), ("relu", ("relu",))):
+        if activation in names:
+            return kind
+    return activation
+
+
+def activation_of(config: Mapping[str, Any], key: str, default: str) -> str:
+    """The activation a config names under ``key`` (``hidden_act``, ``activation_function``, ...)."""
+    value = config.get(key)
+    return value if isinstance(value, str) else default
+
+
+def feed_forward(activation: str, *, gated: bool, value: float | None = None) -> Coverage:
+    """The feed-forward record for an activation (a transformers name) and a gated or plain block.
+
+    Plain: exact GELU is the analysed block (L_phi = 1.13); tanh-GELU, ReLU and SiLU are Lipschitz with
+    their own constants but not the analysed GELU (assumption, the constant as value); any other is outside.
+    Gated (W_down (act(W_gate x) * W_up x)): outside, with its Lipschitz constant on the unit ball as value.
+    """
+    if gated:
+        return _gated(activation, value)
+    if activation in EXACT_GELU:
+        return Coverage(
+            "feed-forward",
+            "exact",
+            "W_out gelu(W_in x): M_in = W_in^T, M_out = W_out^T, L_phi = 1.13",
+            "exact: the authors' extract.py and bounds.py",
+        )
+    constants = {
+        "tanh": ("the tanh approximation of GELU, sup |gelu_tanh'| at its stationary points (sympy nsolve)",),
+        "relu": ("ReLU, 1-Lipschitz with relu(0) = 0",),
+        "silu": ("SiLU, sup |silu'| at its stationary points (sympy nsolve)",),
+    }
+    kind = activation_kind(activation)
+    if kind not in constants:
+        return Coverage(
+            "feed-forward",
+            "outside",
+            f"W_out act(W_in x) with activation {activation!r}: no Lipschitz constant is known to specbound",
+            "reconstructed: our reading of the config's activation",
+        )
+    from theory.gated import activation_prime_sup
+
+    return Coverage(
+        "feed-forward",
+        "assumption",
+        f"W_out act(W_in x) with act = {activation} ({constants[kind][0]}): M_in = W_in^T, M_out = W_out^T; "
+        "the analysed class is the GELU network with L_phi = 1.13, and its bound is assumed to hold for this "
+        "activation with L_phi = 1.13 (value: sup |act'|, which is <= 1.13)",
+        "reconstructed: our mapping of the block; theory.gated.activation_prime_sup",
+        float(activation_prime_sup(kind)),
+    )
+
+
+def _gated(activation: str, value: float | None) -> Coverage:
+    kind = activation_kind(activation)
+    if kind not in ("silu", "tanh", "gelu"):
+        return Coverage(
+            "feed-forward",
+            "outside",
+            f"gated W_down (act(W_gate x) * W_up x) with activation {activation!r}: no Lipschitz constant "
+            "is known to specbound",
+            "reconstructed: our reading of the config's activation",
+        )
+    from theory.gated import activation_prime_sup
+
+    name = {"silu": "SwiGLU", "tanh": "GeGLU (tanh-GELU gate)", "gelu": "GeGLU (exact GELU gate)"}[kind]
+    sup = float(activation_prime_sup(kind))
+    return Coverage(
+        "feed-forward",
+        "outside",
+        f"{name} W_down (act(W_gate x) * W_up x), act = {activation}, is not globally Lipschitz; "
+        "M_in = [W_gate; W_up]^T, M_out = W_down^T; under the assumption ||x||_2 <= b its Lipschitz constant "
+        f"is <= ||W_down|| b ({sup:.5g} r(W_up) ||W_gate|| + r(W_gate) ||W_up||), r = largest row norm, "
+        f"{sup:.5g} = sup |act'|; value: max over layers at b = 1 (it scales linearly in b)",
+        "reconstructed: theory.gated (mean-value bound; sup |act'| located by sympy nsolve)",
+        value,
+    )
+
+
+def biases(attention: bool, mlp: bool) -> Coverage:
+    """The biases record from whether the attention and the feed-forward projections carry biases."""
+    if not (attention or mlp):
+        return Coverage(
+            "biases",
+            "exact",
+            "no projection biases: the linear maps are bias-free, as in the analysed class",
+            "reconstructed: our reading of the config's bias fields",
+        )
+    where = " and ".join(
+        part for part, present in (("attention", attention), ("feed-forward", mlp)) if present
+    )
+    return Coverage(
+        "biases",
+        "outside",
+        f"the {where} projection biases are dropped: the analysed class has bias-free linear maps",
+        "exact: the authors' extract.py keeps weights only",
+    )
+
+
+NORMS = {
+    "layer": "LayerNorm ((x - mean) / std * g + b)",
+    "rms": "RMSNorm (x / rms(x) * g, no centring)",
+    "rms1p": "RMSNorm with gain 1 + w (x / rms(x) * (1 + w), no centring)",
+}
+PLACEMENTS = {
+    "post": "after each residual sum (post-LN)",
+    "pre": "before each sub-block, and a final one (pre-norm)",
+    "sandwich": "before and after each sub-block, inside the residual (pre- and post-norm), and a final one",
+}
+
+
+def normalisation(kind: str, placement: str) -> Coverage:
+    """The normalisation record: which norm (:data:`NORMS`) where (:data:`PLACEMENTS`); always outside."""
+    return Coverage(
+        "normalisation",
+        "outside",
+        f"{NORMS[kind]} {PLACEMENTS[placement]}; the theory drops normalisation (its Lipschitz constant, "
+        "the gain over the smallest token scale, is not bounded by the weights)",
+        "exact: the authors' extract.py ignores normalisation",
+    )
+
+
+_SOFTMAX = (
+    "softmax is 1-Lipschitz from the max norm to the l1 norm (the sharp Jacobian bound, which the "
+    "project's bound uses; the authors' constant 2 is kept by their exact proxy, 1 + 4 C2(QK))"
 )
-LAYER_NORM_POST = Coverage(
-    "normalisation",
-    "outside",
-    "post-LN LayerNorm after each residual sum; the theory drops normalisation (its Lipschitz constant, "
-    "1/(smallest token standard deviation) times the gain, is not bounded by the weights)",
-    "exact: the authors' extract.py ignores LayerNorm",
-)
-LAYER_NORM_PRE = Coverage(
-    "normalisation",
-    "outside",
-    "pre-LN LayerNorm before each sub-block (and a final one); the theory drops normalisation",
-    "exact: the authors' extract.py ignores LayerNorm",
-)
-RMS_NORM_PRE = Coverage(
-    "normalisation",
-    "outside",
-    "pre-norm RMSNorm (x / rms(x) * g, no centring) before each sub-block; the theory drops normalisation",
-    "exact: the authors' extract.py ignores normalisation",
-)
+
+
+def masking(causal: bool, window: int | None = None) -> Coverage:
+    """The masking record: bidirectional, causal, or causal within a sliding window of ``window`` tokens."""
+    if not causal:
+        return Coverage(
+            "masking",
+            "exact",
+            f"bidirectional softmax over all tokens: {_SOFTMAX}",
+            "derived: theory.lipschitz (softmax lemma)",
+        )
+    span = (
+        "the prefix 1..t"
+        if window is None
+        else f"the prefix 1..t (its last {window} tokens on the layers with a sliding window)"
+    )
+    return Coverage(
+        "masking",
+        "exact",
+        f"causal mask: token t's softmax runs over {span} only; it is the unmasked softmax of those "
+        "logits, and max_{s in S} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant holds and the "
+        f"attention Lipschitz bound is unchanged; {_SOFTMAX}",
+        "derived: theory.lipschitz (softmax lemma), applied to the attended tokens",
+    )
+
+
 ATTENTION_EXACT = Coverage(
     "attention",
     "exact",
     "multi-head softmax(x Wq_h^T Wk_h x'^T / sqrt(d_h)) x Wv_h^T Wo_h^T, QK_h and Vt_h per head",
     "exact: the authors' extract.py",
 )
-GELU = Coverage(
-    "feed-forward",
+ATTENTION_GROUPED = Coverage(
+    "attention",
     "exact",
-    "W_out gelu(W_in x): M_in = W_in^T, M_out = W_out^T, L_phi = 1.13",
-    "exact: the authors' extract.py and bounds.py",
-)
-SOFTMAX_UNMASKED = Coverage(
-    "masking",
-    "exact",
-    "bidirectional softmax over all tokens: 2-Lipschitz from the max norm to the l1 norm",
-    "standard: Edelman, Goel, Kakade & Zhang 2022, Cor. A.7",
-)
-SOFTMAX_CAUSAL = Coverage(
-    "masking",
-    "exact",
-    "causal mask: token t's softmax runs over the prefix 1..t only; it is the unmasked softmax of the "
-    "prefix's logits, and max_{s<=t} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant 2 (max norm "
-    "to l1) holds and the attention Lipschitz bound is unchanged",
-    "standard: Edelman, Goel, Kakade & Zhang 2022, Cor. A.7, applied to the prefix",
+    "multi-head softmax attention; grouped-query: head h shares key/value head h // (H/K), so QK_h = "
+    "Wq_h^T Wk_g and Vt_h = Wv_g^T Wo_h^T with g = h // (H/K) (weights shared within a group)",
+    "reconstructed: our mapping, tested against the transformers forward pass",
 )
 ABSOLUTE_POSITIONS = Coverage(
     "positions",
@@ -126,3 +237,23 @@ ABSOLUTE_POSITIONS = Coverage(
     "learned absolute position embeddings are added to the input once; no block depends on position",
     "reconstructed: our reading of the family's forward pass",
 )
+
+
+def rotary(value: float | None, fraction: float = 1.0) -> Coverage:
+    """Rotary positions on a ``fraction`` of each head's dimensions, with the position-free Horn bound."""
+    dims = (
+        "every head dimension"
+        if fraction == 1.0
+        else f"the first {fraction:g} d_h dimensions of each head (the rest pass unrotated: R_t = "
+        "diag(rotation, I), still orthogonal)"
+    )
+    return Coverage(
+        "positions",
+        "assumption",
+        f"rotary embeddings on {dims}: head h's bilinear form is Wq_h^T R_t Wk_h at relative offset t; the "
+        "bound is evaluated at t = 0; for every t, sum_i sigma_i^p <= sum_i (sigma_i(Wq_h) sigma_i(Wk_h))^p "
+        "(p > 0), sigma_1 <= sigma_1(Wq_h) sigma_1(Wk_h) and rank <= d_h; value: max over layers and heads "
+        "of that position-free sigma_1 bound",
+        "standard: Horn 1950; Horn & Johnson, Topics in Matrix Analysis, Thm 3.3.4 and 3.3.14",
+        value,
+    )

@@ -1,8 +1,9 @@
 """A checkpoint opened lazily: its family, sizes and coverage known, its layers read one at a time.
 
 :func:`open_tensors` identifies the family (:func:`numerics.loading.families.detect`), checks that every
-layer 0..L-1 has all its projections, reads layer 0 for the sizes N, F and K d_h, checks them against
-the config, and settles the number of heads. :meth:`Checkpoint.layers` then yields validated
+layer 0..L-1 has all its projections, reads layer 0 for the sizes N, F, H d_h and K d_h, checks them
+against the config, and settles the number of heads and the head size d_h (the config's ``head_dim``
+when it declares one, else N / H). :meth:`Checkpoint.layers` then yields validated
 :class:`LayerWeights` one layer at a time (memory-mapped files stay on disk until a layer is asked for),
 float64, or at their stored width (:meth:`Checkpoint.stored_layers`, for users that upcast one matrix at a
 time); :meth:`Checkpoint.weights` collects the float64 layers into :class:`TransformerWeights`.
@@ -11,7 +12,8 @@ time); :meth:`Checkpoint.weights` collects the float64 layers into :class:`Trans
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +29,7 @@ from numerics.loading.families import (
 )
 from numerics.loading.families.base import Sizes
 from numerics.loading.tensors import TensorSource
-from numerics.loading.weights import LayerWeights, TransformerWeights, check_layer, check_sizes
+from numerics.loading.weights import LayerWeights, TransformerWeights, Widths, check_layer, check_sizes
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
 
 
@@ -46,11 +48,25 @@ class Checkpoint:
     num_kv_heads: int
     ffn_size: int
     source: str
+    declared_head_dim: int | None = None
+    """d_h when the config declares it (``head_dim``); None means N / H."""
+    config: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """The config (empty when there is none), the model type chosen with ``family=`` filled in."""
 
     @property
     def head_dim(self) -> int:
-        """d_h = N / H."""
-        return self.hidden_size // self.num_heads
+        """d_h: the declared head size, else N / H."""
+        return self.declared_head_dim or self.hidden_size // self.num_heads
+
+    @property
+    def widths(self) -> Widths:
+        """N, H d_h, K d_h and F (:class:`~numerics.loading.weights.Widths`)."""
+        return Widths(
+            self.hidden_size,
+            self.num_heads * self.head_dim,
+            self.num_kv_heads * self.head_dim,
+            self.ffn_size,
+        )
 
     def layer(self, index: int) -> LayerWeights:
         """Layer ``index``, read now, float64, validated (shapes, finiteness)."""
@@ -68,8 +84,7 @@ class Checkpoint:
         layer = read_layer(
             self.family, self.scheme, self.prefix, self.tensors, self.sizes, index, self.source, stored=stored
         )
-        kv_width = self.num_kv_heads * self.head_dim
-        check_layer(index, layer, self.hidden_size, kv_width, self.ffn_size, self.source, stored=stored)
+        check_layer(index, layer, self.widths, self.source, stored=stored)
         return layer
 
     def layers(self) -> Iterator[LayerWeights]:
@@ -90,12 +105,16 @@ class Checkpoint:
             self.source,
             self.num_kv_heads,
             self.family.key,
+            self.declared_head_dim,
+            self.config,
         )
 
     def coverage(self) -> tuple[Coverage, ...]:
         """The family's coverage records, its weight-dependent values computed layer by layer (stored width,
         each matrix upcast when used)."""
-        return family_coverage(self.family, self.stored_layers(), self.num_heads, self.num_kv_heads)
+        return family_coverage(
+            self.family, self.config, self.stored_layers(), self.num_heads, self.num_kv_heads
+        )
 
 
 def read_layer(
@@ -119,19 +138,27 @@ def read_layer(
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
         if not stored:
             arrays[name] = np.asarray(arrays[name], dtype=np.float64)
-    layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
+    try:
+        layer = family.assemble({role: arrays[name] for role, name in names.items()}, sizes)
+    except CheckpointError as error:  # a fused projection that the declared sizes cannot split
+        raise CheckpointError(f"{where}: {error}") from None
     for _, array in layer.items():
         array.setflags(write=False)
     return layer
 
 
 def open_tensors(
-    tensors: TensorSource, config: Mapping | None, where: str, heads: Callable[[int | None], int]
+    tensors: TensorSource,
+    config: Mapping | None,
+    where: str,
+    heads: Callable[[int | None], int],
+    family_name: str | None = None,
 ) -> Checkpoint:
     """Identify the family and sizes of the tensors in ``tensors`` (module docstring).
 
     ``heads(declared)`` settles the number of heads from the config's value (explicit argument, ONNX
-    graph and config must agree; see :mod:`numerics.loading.checkpoint`).
+    graph and config must agree; see :mod:`numerics.loading.checkpoint`). ``family_name`` (a family key
+    or model type, ``--family``) chooses the family where the config does not say.
     """
     names = tensors.names
     model_type = (config or {}).get("model_type")
@@ -141,7 +168,7 @@ def open_tensors(
             f"{supported_text()}"
         )
     try:
-        found = detect(config, names)
+        found = detect(config, names, family_name)
     except UnsupportedCheckpoint as error:
         raise UnsupportedCheckpoint(f"{where}: {error}") from None
     if found is None:
@@ -149,6 +176,12 @@ def open_tensors(
             f"{where} is not a supported transformer: {describe_names(config, names)}"
         )
     family, scheme, prefix = found
+    config = dict(config or {})
+    if family_name is not None and family_name in family.model_types:
+        config.setdefault("model_type", family_name)
+    refusal = family.refusal(config, names) if family.refusal is not None else None
+    if refusal is not None:
+        raise UnsupportedCheckpoint(f"{where}: {refusal}")
     sizes = _declared(family, config, where)
     indices = {int(m["layer"]) for m in map(scheme.anchor.match, names) if m and m["prefix"] == prefix}
     present = set(names)
@@ -170,23 +203,17 @@ def open_tensors(
                 f"but the weights have {value}"
             )
     num_heads = heads(sizes.num_heads)
-    hidden = found_sizes["hidden_size"]
-    if hidden % num_heads and num_heads == sizes.num_heads:
-        raise InvalidArgument(
-            f"{where}: hidden_size={hidden} is not divisible by {family.sizes.key('num_heads')}={num_heads}; "
-            f"the heads must split the hidden dimension evenly (its config.json)"
-        )
-    check_sizes(hidden, num_heads, num_heads, found_sizes["ffn_size"], where)
+    hidden, ffn = found_sizes["hidden_size"], found_sizes["ffn_size"]
+    head_dim = _head_dim(family, sizes, where, int(first.wq.shape[0]), hidden, num_heads)
+    check_sizes(hidden, num_heads, num_heads, ffn, where, sizes.head_dim)
     kv_width = int(first.wk.shape[0])
-    head_dim = hidden // num_heads
     kv_heads = kv_width // head_dim
     if kv_width % head_dim or (sizes.num_kv_heads is not None and sizes.num_kv_heads != kv_heads):
         raise CheckpointError(
             f"{where}: the key projection has {kv_width} rows, not a whole number of heads of size "
-            f"{head_dim} "
-            f"matching num_key_value_heads={sizes.num_kv_heads}"
+            f"{head_dim} matching num_key_value_heads={sizes.num_kv_heads}"
         )
-    check_sizes(hidden, num_heads, kv_heads, found_sizes["ffn_size"], where)
+    check_sizes(hidden, num_heads, kv_heads, ffn, where, sizes.head_dim)
     return Checkpoint(
         family,
         scheme,
@@ -197,9 +224,34 @@ def open_tensors(
         hidden,
         num_heads,
         kv_heads,
-        found_sizes["ffn_size"],
+        ffn,
         where,
+        sizes.head_dim,
+        config,
     )
+
+
+def _head_dim(family: Family, sizes: Sizes, where: str, query_width: int, hidden: int, num_heads: int) -> int:
+    """d_h: the config's ``head_dim`` (the query projection must have H d_h rows), else N / H."""
+    if sizes.head_dim is not None:
+        if query_width != num_heads * sizes.head_dim:
+            raise CheckpointError(
+                f"{where}: the query projection has {query_width} rows, but its config.json says "
+                f"{family.sizes.key('num_heads')}={num_heads} heads of head_dim={sizes.head_dim}"
+            )
+        return sizes.head_dim
+    if hidden % num_heads and num_heads == sizes.num_heads:
+        raise InvalidArgument(
+            f"{where}: hidden_size={hidden} is not divisible by {family.sizes.key('num_heads')}={num_heads}; "
+            f"the heads must split the hidden dimension evenly (its config.json)"
+        )
+    check_sizes(hidden, num_heads, num_heads, 1, where)
+    if query_width != hidden:
+        raise CheckpointError(
+            f"{where}: the query projection has {query_width} rows, not hidden_size={hidden}; a head size "
+            f"other than N / H needs head_dim in its config.json"
+        )
+    return hidden // num_heads
 
 
 def _declared(family: Family, config: Mapping | None, where: str) -> Sizes:

@@ -1,7 +1,8 @@
 """`TransformerWeights`: the projection matrices of a transformer, as float64 arrays.
 
-Layout follows PyTorch ``nn.Linear`` (out x in): Wq and Wo are N x N, Wk and Wv are (K d_h) x N with K
-the number of key/value heads (K = H without grouped-query attention), Win is F x N, Wout is N x F
+Layout follows PyTorch ``nn.Linear`` (out x in): Wq is (H d_h) x N and Wo is N x (H d_h), Wk and Wv are
+(K d_h) x N with K the number of key/value heads (K = H without grouped-query attention), d_h the head
+size (N / H unless the config declares another ``head_dim``), Win is F x N, Wout is N x F
 (F the feed-forward size). A gated (SwiGLU) feed-forward also keeps its gate Wgate (F x N); Win is then
 its "up" projection and Wout its "down" projection. Biases, normalisation and embeddings are not kept:
 the theory ignores them (exact: the authors' ``extract.py``); ``numerics.loading.families`` says per
@@ -10,7 +11,9 @@ model family what that leaves out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -47,8 +50,9 @@ class LayerWeights:
 class TransformerWeights:
     """A BERT-family encoder's projection weights, validated on construction.
 
-    Invariants: every array is a finite float64 matrix; Wq, Wk, Wv, Wo are N x N, Win is F x N and
-    Wout is N x F; N is divisible by ``num_heads``. ``source`` says where the weights came from.
+    Invariants: every array is a finite float64 matrix; Wq is (H d_h) x N, Wk and Wv are (K d_h) x N, Wo
+    is N x (H d_h), Win is F x N and Wout is N x F; without a declared head size N is divisible by
+    ``num_heads``. ``source`` says where the weights came from.
     """
 
     layers: tuple[LayerWeights, ...]
@@ -60,17 +64,26 @@ class TransformerWeights:
     """K, the number of key/value heads (grouped-query attention); None means K = H."""
     family: str | None = None
     """The model family the weights were read as (``numerics.loading.families``); None when unknown."""
+    declared_head_dim: int | None = None
+    """d_h when the config declares one (``head_dim``, which may differ from N / H); None means N / H."""
+    config: Mapping[str, Any] | None = field(default=None, repr=False)
+    """The config the weights were read with (its activation, bias and norm fields shape the coverage)."""
 
     def __post_init__(self) -> None:
         if not self.layers:
             raise InvalidArgument(
                 f"no encoder layers in {self.source}; a transformer needs at least one layer"
             )
-        check_sizes(self.hidden_size, self.num_heads, self.kv_heads, self.ffn_size, self.source)
+        check_sizes(
+            self.hidden_size,
+            self.num_heads,
+            self.kv_heads,
+            self.ffn_size,
+            self.source,
+            self.declared_head_dim,
+        )
         for index, layer in enumerate(self.layers):
-            check_layer(
-                index, layer, self.hidden_size, self.kv_heads * self.head_dim, self.ffn_size, self.source
-            )
+            check_layer(index, layer, self.widths, self.source)
 
     @property
     def kv_heads(self) -> int:
@@ -84,8 +97,15 @@ class TransformerWeights:
 
     @property
     def head_dim(self) -> int:
-        """d_h = N / H."""
-        return self.hidden_size // self.num_heads
+        """d_h: the declared head size, else N / H."""
+        return self.declared_head_dim or self.hidden_size // self.num_heads
+
+    @property
+    def widths(self) -> Widths:
+        """N, H d_h, K d_h and F: the sizes every layer's matrices have."""
+        return Widths(
+            self.hidden_size, self.num_heads * self.head_dim, self.kv_heads * self.head_dim, self.ffn_size
+        )
 
     def truncated(self, depth: int) -> TransformerWeights:
         """The first ``depth`` layers of this model (a depth series made from one trained model)."""
@@ -99,15 +119,30 @@ class TransformerWeights:
             f"{self.source} (first {depth} of {self.num_layers} layers)",
             self.num_kv_heads,
             self.family,
+            self.declared_head_dim,
+            self.config,
         )
 
 
-def check_sizes(n: int, h: int, k: int, f: int, source: str) -> None:
-    """N, H, K and F must be positive, H must split N, and K must divide H (whole groups of query heads)."""
+@dataclass(frozen=True)
+class Widths:
+    """A layer's matrix sizes: N (hidden), H d_h (query heads), K d_h (key/value heads), F (feed-forward)."""
+
+    hidden: int
+    query: int
+    key_value: int
+    ffn: int
+
+
+def check_sizes(n: int, h: int, k: int, f: int, source: str, head_dim: int | None = None) -> None:
+    """N, H, K and F must be positive, H must split N unless a head size ``head_dim`` is declared, and K
+    must divide H (whole groups of query heads)."""
     where = f"in {source}"
-    if h < 1 or n < 1 or f < 1:
-        raise InvalidArgument(f"hidden_size={n}, num_heads={h}, ffn_size={f} {where} must all be >= 1")
-    if n % h:
+    if h < 1 or n < 1 or f < 1 or (head_dim is not None and head_dim < 1):
+        raise InvalidArgument(
+            f"hidden_size={n}, num_heads={h}, ffn_size={f}, head_dim={head_dim} {where} must all be >= 1"
+        )
+    if head_dim is None and n % h:
         raise InvalidArgument(
             f"hidden_size={n} is not divisible by num_heads={h} {where}; "
             "heads must split the hidden dimension"
@@ -120,16 +155,17 @@ def check_sizes(n: int, h: int, k: int, f: int, source: str) -> None:
 
 
 def check_layer(
-    index: int, layer: LayerWeights, n: int, kv_width: int, f: int, source: str, *, stored: bool = False
+    index: int, layer: LayerWeights, widths: Widths, source: str, *, stored: bool = False
 ) -> None:
-    """Every array of a layer is a finite float64 matrix of its expected shape (``kv_width`` = K d_h);
-    with ``stored`` any float width (a layer at its stored width) is accepted."""
+    """Every array of a layer is a finite float64 matrix of its expected shape (:class:`Widths`); with
+    ``stored`` any float width (a layer at its stored width) is accepted."""
     where = f"in {source}"
+    n, f = widths.hidden, widths.ffn
     expected = {
-        "wq": (n, n),
-        "wk": (kv_width, n),
-        "wv": (kv_width, n),
-        "wo": (n, n),
+        "wq": (widths.query, n),
+        "wk": (widths.key_value, n),
+        "wv": (widths.key_value, n),
+        "wo": (n, widths.query),
         "w_in": (f, n),
         "w_out": (n, f),
         "w_gate": (f, n),
@@ -142,7 +178,7 @@ def check_layer(
         if array.shape != expected[name]:
             raise InvalidArgument(
                 f"layer {index} {name} {where} has shape {array.shape}, expected {expected[name]} "
-                f"(N={n}, FFN={f}, nn.Linear layout out x in)"
+                f"(N={n}, H d_h={widths.query}, K d_h={widths.key_value}, FFN={f}, nn.Linear layout out x in)"
             )
         if not np.isfinite(array).all():
             bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))

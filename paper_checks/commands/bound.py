@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     linalg = linalg_for(args.device)  # a missing torch or CUDA fails now, in one line
     if args.device is not None and args.fast_svd:
         raise InvalidArgument("--fast-svd runs numpy's eigensolver; use it without --device")
-    checkpoint = open_checkpoint(args.model, num_heads=args.num_heads)
+    checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
     jobs, chosen = (args.jobs, "given by --jobs") if args.jobs is not None else free_cores()
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise

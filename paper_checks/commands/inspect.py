@@ -2,7 +2,9 @@
 
 Per layer: the spectral norm (largest singular value, float64 LAPACK SVD of the exact upcast) of
 Wq, Wk, Wv, Wo, Win, Wout, and max_h ||QK_h||_2 with QK_h = Wq[hs,:]^T Wk[hs,:] (docs: matrices,
-exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectra.spectrum`).
+exact), computed from its thin factors (a d_h x d_h core, see :mod:`numerics.spectra.spectrum`). A gated
+feed-forward W_down (act(W_gate x) * W_up x) shows both its input matrices, W_gate and W_up, and the input
+norm the bound uses, sigma_1(M_in) = sigma_1([W_gate; W_up]) (for a plain block M_in = Win^T).
 """
 
 from __future__ import annotations
@@ -19,6 +21,16 @@ HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint 
 
 METHOD = "float64 LAPACK SVD of the exact upcast; QK_h via thin QR factors and a d_h x d_h core SVD"
 _HEADERS = {"wq": "Wq", "wk": "Wk", "wv": "Wv", "wo": "Wo", "w_in": "Win", "w_out": "Wout"}
+_GATED_HEADERS = {
+    "wq": "Wq",
+    "wk": "Wk",
+    "wv": "Wv",
+    "wo": "Wo",
+    "w_gate": "Wgate",
+    "w_in": "Wup",
+    "m_in": "M_in=[Wgate;Wup]",
+    "w_out": "Wdown",
+}
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -27,27 +39,32 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the same data as JSON")
 
 
-def inspect_model(model: str, num_heads: int | None = None) -> dict:
+def inspect_model(model: str, num_heads: int | None = None, family: str | None = None) -> dict:
     """The report ``inspect`` prints: sizes, source and per-layer spectral norms (JSON-ready, stable keys).
 
     Keys: model, source, L, N, heads, head_dim, ffn, method, and layers: a list of {layer, wq, wk, wv,
-    wo, w_in, w_out, qk_max, qk_max_head}.
+    wo, w_in, w_out, m_in, qk_max, qk_max_head}, with w_gate too for a gated feed-forward (w_in is then its
+    up projection and m_in = sigma_1([W_gate; W_up]), the input norm the bound uses).
     """
     from numerics.loading import load_weights
     from numerics.loading.families import weights_coverage
     from numerics.spectra.matrices import extract_matrices
     from numerics.spectra.spectrum import spectrum
 
-    weights = load_weights(model, num_heads=num_heads)
+    weights = load_weights(model, num_heads=num_heads, family=family)
     qk_norms: dict[int, list[float]] = {}
+    m_in: dict[int, float] = {}
     for matrix in extract_matrices(weights):
         if matrix.kind is MatrixKind.QK:
             qk_norms.setdefault(matrix.layer, []).append(spectrum(matrix, weights.source).spectral_norm)
+        elif matrix.kind is MatrixKind.M_IN:
+            m_in[matrix.layer] = spectrum(matrix, weights.source).spectral_norm
     layers = []
     for index, layer in enumerate(weights.layers):
         row: dict[str, float | int] = {"layer": index}
         for name, array in layer.items():
             row[name] = spectrum(array, f"layer {index} {name} of {weights.source}").spectral_norm
+        row["m_in"] = m_in[index]
         heads = qk_norms[index]
         top = max(range(len(heads)), key=heads.__getitem__)
         row["qk_max"], row["qk_max_head"] = heads[top], top
@@ -78,13 +95,12 @@ def format_table(report: dict) -> str:
 
     Columns are as wide as their widest cell (norms of any size stay separated by at least two spaces).
     """
-    from numerics.loading.weights import PROJECTIONS
-
-    header = ["layer", *(_HEADERS[name] for name in PROJECTIONS), "max_h QK_h (head)"]
+    columns = _GATED_HEADERS if any("w_gate" in row for row in report["layers"]) else _HEADERS
+    header = ["layer", *columns.values(), "max_h QK_h (head)"]
     rows = [
         [
             str(row["layer"]),
-            *(_norm_text(row[name]) for name in PROJECTIONS),
+            *(_norm_text(row[name]) for name in columns),
             f"{_norm_text(row['qk_max'])} ({row['qk_max_head']})",
         ]
         for row in report["layers"]
@@ -109,8 +125,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
     from numerics.loading import load_weights
 
-    report = inspect_model(args.model, args.num_heads)
-    weights = load_weights(args.model, num_heads=args.num_heads)  # cached: the load inspect_model made
+    report = inspect_model(args.model, args.num_heads, args.family)
+    weights = load_weights(args.model, num_heads=args.num_heads, family=args.family)  # cached: inspect's load
     report["run"] = run_block(args, {args.model: weights_sha256(weights)})
     print(json_text(report, f"the inspection of {args.model}") if args.json else format_table(report))
     return 0

@@ -19,6 +19,7 @@ from typing import Any
 from numerics.batch.workers import default_jobs
 from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import atomic_path, os_problem
+from paper_checks.commands._model import add_family_argument
 from paper_checks.output_files import check_target, prepare_folder
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
 
@@ -54,6 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grid-m", type=int, metavar="M", help="grid P_m (default ceil(L + ln N) per model)")
     parser.add_argument("--fast-svd", action="store_true", help="as for bound: the Gram path where decided")
     parser.add_argument("--num-heads", type=int, metavar="H", help="heads, for bare weights files")
+    add_family_argument(parser)
 
 
 def _step_then_name(path: Path) -> tuple[int, int, str]:
@@ -131,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
     if args.figures:
         prepare_folder("--figures", args.figures, FIGURE_FILES, args.force)
     sources = expand(args.checkpoints)
-    settings = SweepSettings(m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads)
+    settings = SweepSettings(
+        m=args.grid_m, dps=args.dps, fast_svd=args.fast_svd, num_heads=args.num_heads, family=args.family
+    )
     rows, from_cache = sweep(sources, settings, Path(args.cache), jobs=args.jobs, scheduler=args.scheduler)
     write_table(rows, out)
     columns = ("model", "step", "L", "N", "heads", "B_ours", "log10_B_Edelman", "mean_p_opt")

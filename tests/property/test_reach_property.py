@@ -16,10 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics.bounds.reach import (
+    gate_prime_bound,
     horn_schatten_bound,
     horn_singular_values,
     rotary_rotation,
-    silu_prime_bound,
     swiglu_lipschitz,
 )
 from numerics.loading.weights import LayerWeights
@@ -64,18 +64,29 @@ def test_the_bound_with_singular_values_paired_the_wrong_way_is_false():
     assert horn_schatten_bound(a, b, 1.0) == 5.0
 
 
+def _tanh_gelu(g: np.ndarray) -> np.ndarray:
+    return g / 2 * (1 + np.tanh(np.sqrt(2 / np.pi) * (g + 0.044715 * g**3)))
+
+
+GATES = {"silu": lambda g: g / (1 + np.exp(-g)), "tanh": _tanh_gelu}
+
+
 @given(
-    seed=st.integers(0, 2**32 - 1), radius=st.floats(0.1, 10.0), n=st.integers(2, 12), f=st.integers(2, 16)
+    seed=st.integers(0, 2**32 - 1),
+    radius=st.floats(0.1, 10.0),
+    n=st.integers(2, 12),
+    f=st.integers(2, 16),
+    kind=st.sampled_from(sorted(GATES)),
 )
-def test_swiglu_lipschitz_constant_holds_on_the_ball(seed, radius, n, f):
+def test_gated_lipschitz_constant_holds_on_the_ball(seed, radius, n, f, kind):
+    """SwiGLU (silu gate) and Gemma's GeGLU (tanh-GELU gate): the mean-value bound holds on sampled pairs."""
     rng = np.random.default_rng(seed)
     gate, up, down = rng.standard_normal((f, n)), rng.standard_normal((f, n)), rng.standard_normal((n, f))
     layer = LayerWeights(*(np.zeros((n, n)),) * 4, w_in=up, w_out=down, w_gate=gate)
-    constant = float(swiglu_lipschitz(layer, radius))
+    constant = float(swiglu_lipschitz(layer, radius, gate=kind))
 
     def block(x: np.ndarray) -> np.ndarray:
-        g = gate @ x
-        return down @ (g / (1 + np.exp(-g)) * (up @ x))
+        return down @ (GATES[kind](gate @ x) * (up @ x))
 
     for _ in range(20):
         x, y = (v / np.linalg.norm(v) * radius * rng.uniform() for v in rng.standard_normal((2, n)))
@@ -86,7 +97,7 @@ def test_derived_sup_of_the_silu_derivative_matches_a_fine_grid():
     u = np.linspace(-20.0, 20.0, 400_001)
     sigmoid = 1 / (1 + np.exp(-u))
     derivative = sigmoid * (1 + u * (1 - sigmoid))
-    bound = float(silu_prime_bound())
+    bound = float(gate_prime_bound())
     assert np.max(np.abs(derivative)) <= bound <= np.max(np.abs(derivative)) + 1e-9
     assert abs(bound - 1.0998393201) < 1e-9
 

@@ -81,3 +81,34 @@ def test_task_head_wrappers_are_unwrapped(tmp_path, wrapper):
         weights = load_weights(tmp_path / folder)
         assert (weights.hidden_size, weights.num_heads, weights.ffn_size) == (16, 4, 24)
         assert_identical_to_torch(weights, model.bert.encoder)
+
+
+LARGER = {"hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 8}
+"""A larger member of each new family: 3 layers, N = 64, 8 heads (d_h 8, or the family's declared one)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [
+        ("qwen3", {"num_key_value_heads": 4, "head_dim": 16, "intermediate_size": 96}),
+        ("gemma", {"num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 96}),
+        ("gemma2", {"num_key_value_heads": 4, "head_dim": 16, "intermediate_size": 96}),
+        ("phi3", {"num_key_value_heads": 4, "head_dim": 8, "intermediate_size": 96}),
+        ("gpt_neox", {"intermediate_size": 128, "rotary_pct": 0.5}),
+        ("opt", {"ffn_dim": 128, "word_embed_proj_dim": 64}),
+    ],
+)
+def test_larger_models_of_the_new_families_rebuild_the_forward_pass_sharded(tmp_path, name, extra):
+    """Every layer of a sharded save rebuilds transformers' logits, probabilities and value path (1e-13)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
+    from family_models import build
+    from test_family_extraction import TOLERANCE, relative_errors
+
+    tiny = build(name, tmp_path / name, sizes={**LARGER, **extra}, max_shard_size="100KB")
+    assert len(list(tiny.folder.glob("model-*.safetensors"))) > 1
+    for layer in range(3):
+        errors = relative_errors(tiny, layer, seed=layer)
+        assert max(errors.values()) < TOLERANCE, (name, layer, errors)

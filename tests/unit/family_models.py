@@ -1,12 +1,17 @@
 """Tiny random-initialised transformers of every supported family, saved as Hugging Face folders.
 
-Float64, eager attention (so ``output_attentions`` returns the softmax probabilities), projection biases
-set to zero (the theory's class has none; ``coverage`` says so), torch single-threaded.
+Float64, projection biases set to zero (the theory's class has none; ``coverage`` says so), torch
+single-threaded. Attention runs through :func:`float64_attention`, registered with transformers as the
+``specbound_float64`` implementation: the eager computation (q k^T scaled, soft-capped where the family
+caps, masked, softmax, times v) in float64 throughout (transformers' own eager kernels take the softmax in
+float32, which would hide any disagreement below 1e-7), recording each layer's logits and probabilities.
+Qwen3's per-head q/k RMSNorm, which transformers also computes in float32, is swapped for the same norm in
+float64 (:class:`Float64RMSNorm`, same parameter name). Norm gains are drawn at random so that they matter.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +19,61 @@ import numpy as np
 
 torch = __import__("pytest").importorskip("torch", reason="building the tiny models needs torch")
 transformers = __import__("pytest").importorskip("transformers", reason="the tiny models need transformers")
+
+ATTENTION = "specbound_float64"
+RECORDED: list[dict[str, np.ndarray]] = []
+"""Per attention call of the last forward pass, in layer order: logits (B, H, T, T) and probabilities."""
+
+
+def float64_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+    """Eager attention in float64 (module docstring); key/value heads repeated for grouped-query heads."""
+    group = query.shape[1] // key.shape[1]
+    key, value = key.repeat_interleave(group, dim=1), value.repeat_interleave(group, dim=1)
+    scale = query.shape[-1] ** -0.5 if scaling is None else scaling
+    logits = query @ key.transpose(-1, -2) * scale
+    cap = kwargs.get("softcap")
+    if cap is not None:
+        logits = cap * torch.tanh(logits / cap)
+    masked = logits
+    if attention_mask is not None:
+        mask = attention_mask[..., : key.shape[-2]]
+        masked = (
+            logits.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else logits + mask.double()
+        )
+    probabilities = torch.softmax(masked, dim=-1)
+    RECORDED.append({"logits": logits.detach().numpy(), "probabilities": probabilities.detach().numpy()})
+    return (probabilities @ value).transpose(1, 2).contiguous(), probabilities
+
+
+transformers.AttentionInterface.register(ATTENTION, float64_attention)
+transformers.masking_utils.ALL_MASK_ATTENTION_FUNCTIONS.register(
+    ATTENTION, transformers.masking_utils.ALL_MASK_ATTENTION_FUNCTIONS["eager"]
+)
+
+
+class Float64RMSNorm(torch.nn.Module):
+    """x / sqrt(mean(x^2) + eps) * weight over the last axis, in the input's precision (float64 here)."""
+
+    def __init__(self, weight: torch.Tensor, eps: float):
+        super().__init__()
+        self.weight = torch.nn.Parameter(weight.detach().clone())
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+
+
+def _decoder(**extra: Any) -> dict[str, Any]:
+    return {
+        "hidden_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "intermediate_size": 40,
+        "vocab_size": 40,
+        "initializer_range": 0.3,
+        **extra,
+    }
 
 
 def _configs() -> dict[str, Any]:
@@ -34,35 +94,73 @@ def _configs() -> dict[str, Any]:
             image_size=8,
             patch_size=4,
         ),
-        "llama": t.LlamaConfig(
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            num_key_value_heads=2,
-            intermediate_size=48,
-            vocab_size=40,
+        "llama": t.LlamaConfig(**_decoder(intermediate_size=48, initializer_range=0.02)),
+        "mistral": t.MistralConfig(**_decoder(num_key_value_heads=1, initializer_range=0.02)),
+        "qwen2": t.Qwen2Config(**_decoder(initializer_range=0.02)),
+        "llama_head_dim": t.LlamaConfig(**_decoder(head_dim=16)),
+        "mistral_head_dim": t.MistralConfig(**_decoder(num_key_value_heads=1, head_dim=12)),
+        "qwen3": t.Qwen3Config(**_decoder(head_dim=12)),
+        "gemma": t.GemmaConfig(**_decoder(head_dim=16, bos_token_id=0, eos_token_id=1, pad_token_id=0)),
+        "gemma2": t.Gemma2Config(
+            **_decoder(
+                head_dim=16,
+                query_pre_attn_scalar=10,
+                attn_logit_softcapping=2.0,
+                sliding_window=3,
+                bos_token_id=0,
+                eos_token_id=1,
+                pad_token_id=0,
+            )
         ),
-        "mistral": t.MistralConfig(
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            num_key_value_heads=1,
-            intermediate_size=40,
-            vocab_size=40,
+        "phi3": t.Phi3Config(**_decoder(pad_token_id=0, bos_token_id=0, eos_token_id=1)),
+        "gpt_neox": t.GPTNeoXConfig(
+            **{k: v for k, v in _decoder().items() if k != "num_key_value_heads"},
+            bos_token_id=0,
+            eos_token_id=1,
         ),
-        "qwen2": t.Qwen2Config(
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=4,
-            num_key_value_heads=2,
-            intermediate_size=40,
-            vocab_size=40,
-        ),
+        "opt": t.OPTConfig(**_opt()),
+        "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
 
-FAMILY_NAMES = ("bert", "distilbert", "gpt2", "vit", "llama", "mistral", "qwen2")
-ROTARY = {"llama", "mistral", "qwen2"}
+def _opt(**extra: Any) -> dict[str, Any]:
+    """OPT's sizes; ``do_layer_norm_before=False`` with a narrower embedding is the 350m model's shape."""
+    return {
+        "hidden_size": 32,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "ffn_dim": 40,
+        "vocab_size": 40,
+        "word_embed_proj_dim": 32,
+        "max_position_embeddings": 16,
+        "init_std": 0.3,
+        "pad_token_id": 1,
+        "bos_token_id": 0,
+        "eos_token_id": 2,
+        **extra,
+    }
+
+
+FAMILY_NAMES = (
+    "bert",
+    "distilbert",
+    "gpt2",
+    "vit",
+    "llama",
+    "mistral",
+    "qwen2",
+    "llama_head_dim",
+    "mistral_head_dim",
+    "qwen3",
+    "gemma",
+    "gemma2",
+    "phi3",
+    "gpt_neox",
+    "opt",
+    "opt_post_ln",
+)
+ROTARY = set(FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1])
+DECODERS = {"gpt2", "opt", "opt_post_ln", *ROTARY}
 
 
 @dataclass
@@ -72,23 +170,29 @@ class TinyModel:
     name: str
     model: Any
     folder: Path
+    rotary: list[Any] = field(default_factory=list)
+    """(cos, sin) of the last forward pass, from the model's rotary embedding."""
 
     def inputs(self, seed: int) -> dict[str, Any]:
         """A batch of two random inputs (token ids, or images for ViT)."""
         generator = torch.Generator().manual_seed(seed)
         if self.name == "vit":
             return {"pixel_values": torch.randn(2, 3, 8, 8, generator=generator, dtype=torch.float64)}
-        return {"input_ids": torch.randint(0, 40, (2, 7), generator=generator)}
+        return {"input_ids": torch.randint(3, 40, (2, 7), generator=generator)}
 
 
-def build(name: str, folder: Path, **save: Any) -> TinyModel:
-    """Build, zero the projection biases, and save ``name``'s tiny model to ``folder``."""
+def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: Any) -> TinyModel:
+    """Build, zero the projection biases, draw the norm gains, and save ``name``'s model to ``folder``;
+    ``sizes`` replaces config fields (a larger model of the same family)."""
     torch.set_num_threads(1)
     torch.manual_seed(0)
     config = _configs()[name]
-    model = transformers.AutoModel.from_config(config, attn_implementation="eager").double().eval()
+    if sizes:
+        fields = {k: v for k, v in config.to_dict().items() if k != "layer_types"}  # one per layer: redrawn
+        config = type(config)(**{**fields, **sizes})
+    model = transformers.AutoModel.from_config(config, attn_implementation=ATTENTION).double().eval()
     with torch.no_grad():
-        for module in model.modules():
+        for module_name, module in model.named_modules():
             bias = getattr(module, "bias", None)
             weight = getattr(module, "weight", None)
             is_projection = (
@@ -96,8 +200,19 @@ def build(name: str, folder: Path, **save: Any) -> TinyModel:
             )
             if is_projection and isinstance(bias, torch.Tensor):
                 bias.zero_()
+            if "norm" in module_name.lower() and isinstance(weight, torch.Tensor) and weight.ndim == 1:
+                weight.uniform_(0.5, 1.5)
+        if name == "qwen3":
+            for layer in model.layers:
+                for part in ("q_norm", "k_norm"):
+                    norm = getattr(layer.self_attn, part)
+                    setattr(layer.self_attn, part, Float64RMSNorm(norm.weight, norm.variance_epsilon))
     model.save_pretrained(folder, **save)
-    return TinyModel(name, model, folder)
+    tiny = TinyModel(name, model, folder)
+    rotary = getattr(model, "rotary_emb", None)
+    if rotary is not None:
+        rotary.register_forward_hook(lambda module, args, out: tiny.rotary.append(out))
+    return tiny
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -1,7 +1,14 @@
 """The model families specbound reads, one adapter module each, and how a checkpoint's family is found.
 
-:data:`FAMILIES` in order of detection. :func:`detect` uses the config's ``model_type`` when there is
-one, else the tensor names (the first family one of whose naming schemes matches a tensor).
+:data:`FAMILIES` lists them. :func:`detect` uses the config's ``model_type`` (or the caller's choice, a
+family key or model type) when there is one. Without, it never guesses: a family fits when some layer
+has every projection of one of its naming schemes and the family's marker tensors; among several that
+fit, a family whose markers are present (a tensor only it has, such as Qwen3's
+``self_attn.q_norm.weight``) decides, and where nothing decides the checkpoint is refused with the
+families that fit and how to choose (``--family NAME``). Where no layer is complete, the families whose
+first projection is present are the candidates (so that the missing projection is then named).
+Mixture-of-experts feed-forwards (``.experts`` or ``.block_sparse_moe.`` tensors: Mixtral, Qwen2-MoE) are
+refused: reading their attention alone would drop the experts.
 """
 
 from __future__ import annotations
@@ -9,9 +16,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from numerics.loading.coverage import Coverage
-from numerics.loading.families import bert, distilbert, gpt2, llama, vit
+from numerics.loading.families import (
+    bert,
+    distilbert,
+    gemma,
+    gpt2,
+    gpt_neox,
+    llama,
+    opt,
+    phi3,
+    qwen3,
+    vit,
+)
 from numerics.loading.families.base import Family, Scheme, Sizes, family_coverage
 from numerics.loading.weights import TransformerWeights
+from theory.errors import InvalidArgument, UnsupportedCheckpoint
 
 __all__ = [
     "FAMILIES",
@@ -19,12 +38,25 @@ __all__ = [
     "Scheme",
     "Sizes",
     "by_model_type",
+    "by_name",
     "detect",
     "family_coverage",
     "supported_text",
 ]
 
-FAMILIES: tuple[Family, ...] = (bert.FAMILY, distilbert.FAMILY, gpt2.FAMILY, vit.FAMILY, llama.FAMILY)
+FAMILIES: tuple[Family, ...] = (
+    bert.FAMILY,
+    distilbert.FAMILY,
+    gpt2.FAMILY,
+    vit.FAMILY,
+    llama.FAMILY,
+    qwen3.FAMILY,
+    gemma.GEMMA,
+    gemma.GEMMA2,
+    phi3.FAMILY,
+    gpt_neox.FAMILY,
+    opt.FAMILY,
+)
 
 
 def supported_text() -> str:
@@ -37,30 +69,102 @@ def by_model_type(model_type: str) -> Family | None:
     return next((family for family in FAMILIES if model_type in family.model_types), None)
 
 
-def detect(config: Mapping | None, names: Iterable[str]) -> tuple[Family, Scheme, str] | None:
-    """The family, naming scheme and key prefix of a checkpoint, or None when no scheme matches.
+def by_name(name: str) -> Family:
+    """The family a user names (``--family``): a family key or one of its model types."""
+    family = next((f for f in FAMILIES if name == f.key), None) or by_model_type(name)
+    if family is None:
+        keys = ", ".join(f.key for f in FAMILIES)
+        raise InvalidArgument(f"--family {name!r} is not a family specbound reads; choose one of {keys}")
+    return family
 
-    With a config ``model_type`` only that family's schemes are tried.
+
+def detect(
+    config: Mapping | None, names: Iterable[str], choice: str | None = None
+) -> tuple[Family, Scheme, str] | None:
+    """The family, naming scheme and key prefix of a checkpoint, or None when no family fits.
+
+    ``choice`` (a family key or model type) or the config's ``model_type`` names the family; the first of
+    its schemes whose first role is present is taken (a missing role is then reported by name; a chosen
+    family's markers must be present). Without
+    either, the module docstring's rule: raises UnsupportedCheckpoint when several families fit and no
+    marker tensor decides.
     """
-    model_type = config.get("model_type") if config else None
-    family = by_model_type(model_type) if isinstance(model_type, str) else None
-    candidates = (family,) if family is not None else FAMILIES
     names = tuple(names)
-    for candidate in candidates:
-        for scheme in candidate.schemes:
-            prefixes = {m["prefix"] for m in map(scheme.anchor.match, names) if m is not None}
-            if prefixes:
-                return (
-                    candidate,
-                    scheme,
-                    min(prefixes, key=len) if len(prefixes) == 1 else _ambiguous(prefixes),
-                )
+    mixture = next((name for name in names if ".experts" in name or ".block_sparse_moe." in name), None)
+    if mixture is not None:
+        raise UnsupportedCheckpoint(
+            f"it has a mixture-of-experts feed-forward ({mixture}); specbound does not read "
+            "mixture-of-experts models (Mixtral, Qwen2-MoE) yet"
+        )
+    model_type = config.get("model_type") if config else None
+    family = by_name(choice) if choice is not None else None
+    declared = by_model_type(model_type) if isinstance(model_type, str) else None
+    if family is not None and declared is not None and declared is not family:
+        raise UnsupportedCheckpoint(
+            f"its config.json says model_type={model_type!r} (family {declared.key}), not --family {choice}"
+        )
+    family = family or declared
+    present = set(names)
+    if family is not None:
+        found = _anchored(family, names, present if declared is None else None)
+        if found is None and declared is None and _anchored(family, names) is not None:
+            raise UnsupportedCheckpoint(
+                f"--family {choice}: its layers lack {' and '.join(family.markers)}, which every "
+                f"{family.title} layer has"
+            )
+        return found
+    fitting = [fit for fit in (_fit(f, present) for f in FAMILIES) if fit is not None]
+    if not fitting:
+        fitting = [fit for fit in (_anchored(f, names, present) for f in FAMILIES) if fit is not None]
+    if len(fitting) > 1:
+        marked = [fit for fit in fitting if fit[0].markers]
+        if len(marked) != 1:
+            keys = ", ".join(fit[0].key for fit in fitting)
+            raise UnsupportedCheckpoint(
+                f"its tensors fit the families {keys} and no config model_type says which; pass "
+                f"--family NAME (family= in Python) with NAME one of {keys}"
+            )
+        fitting = marked
+    return fitting[0] if fitting else None
+
+
+def _anchored(
+    family: Family, names: tuple[str, ...], present: set[str] | None = None
+) -> tuple[Family, Scheme, str] | None:
+    """The family's first scheme whose first role is present (with ``present``: and the family's markers)."""
+    for scheme in family.schemes:
+        matches = [m for m in map(scheme.anchor.match, names) if m is not None]
+        prefixes = {
+            m["prefix"]
+            for m in matches
+            if present is None or _has_markers(family, scheme, m["prefix"], int(m["layer"]), present)
+        }
+        if prefixes:
+            return family, scheme, _single(prefixes)
     return None
 
 
-def _ambiguous(prefixes: set[str]) -> str:
-    from theory.errors import UnsupportedCheckpoint
+def _has_markers(family: Family, scheme: Scheme, prefix: str, layer: int, present: set[str]) -> bool:
+    return all(f"{prefix}{scheme.layer_path}.{layer}.{marker}" in present for marker in family.markers)
 
+
+def _fit(family: Family, present: set[str]) -> tuple[Family, Scheme, str] | None:
+    """The family's first scheme under which a layer has every role's tensor and the family's markers."""
+    for scheme in family.schemes:
+        prefixes = {
+            prefix
+            for prefix, layer in scheme.fits(present).items()
+            if _has_markers(family, scheme, prefix, layer, present)
+        }
+        if prefixes:
+            return family, scheme, _single(prefixes)
+    return None
+
+
+def _single(prefixes: set[str]) -> str:
+    """The one key prefix of a checkpoint; several are several transformer stacks."""
+    if len(prefixes) == 1:
+        return next(iter(prefixes))
     shown = ", ".join(repr(prefix) for prefix in sorted(prefixes))
     raise UnsupportedCheckpoint(
         f"it holds several transformer stacks (key prefixes {shown}); save the one to study on its own"
@@ -72,4 +176,4 @@ def weights_coverage(weights: TransformerWeights) -> tuple[Coverage, ...]:
     family = next((f for f in FAMILIES if f.key == weights.family), None)
     if family is None:
         return ()
-    return family_coverage(family, weights.layers, weights.num_heads, weights.kv_heads)
+    return family_coverage(family, weights.config, weights.layers, weights.num_heads, weights.kv_heads)

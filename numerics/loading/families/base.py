@@ -2,10 +2,13 @@
 
 A :class:`Family` names its ``config.json`` ``model_type`` values, one or more tensor-naming
 :class:`Scheme` (a layer path such as ``encoder.layer`` and the module of each projection inside it),
-how to read L, N, H, K and F from a config, how to turn the tensors of one layer into
-:class:`~numerics.loading.weights.LayerWeights` (``nn.Linear`` layout, float64), and the
-:class:`~numerics.loading.coverage.Coverage` of its blocks (``coverage(weights)`` may compute numbers
-from the weights). Adding a family is one module that builds a ``Family``, plus its registration.
+how to read L, N, H, K, F and d_h from a config, how to turn the tensors of one layer into
+:class:`~numerics.loading.weights.LayerWeights` (``nn.Linear`` layout, float64), the
+:class:`~numerics.loading.coverage.Coverage` of its blocks (built from the config's activation, bias and
+normalisation fields; ``measures`` may compute numbers from the weights), the ``markers`` (tensors inside
+a layer that only this family has, which decide between families sharing projection names), and an
+optional ``refusal`` (a config or tensors it must not read partly). Adding a family is one module that
+builds a ``Family``, plus its registration.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -23,13 +27,14 @@ from numerics.loading.weights import LayerWeights
 
 @dataclass(frozen=True)
 class Sizes:
-    """L, N, H, K (key/value heads) and F as a config declares them (None where it says nothing)."""
+    """L, N, H, K (key/value heads), F and d_h as a config declares them (None where it says nothing)."""
 
     num_layers: int | None = None
     hidden_size: int | None = None
     num_heads: int | None = None
     num_kv_heads: int | None = None
     ffn_size: int | None = None
+    head_dim: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,16 @@ class Scheme:
         return re.compile(
             rf"^(?P<prefix>(?:.*\.)?){re.escape(self.layer_path)}\.(?P<layer>\d+)\.{re.escape(first)}\.weight$"
         )
+
+    def fits(self, names: Iterable[str]) -> dict[str, int]:
+        """Key prefix -> first layer index, for each prefix under which a layer has every role's tensor."""
+        present = set(names)
+        found: dict[str, int] = {}
+        for match in filter(None, map(self.anchor.match, present)):
+            prefix, layer = match["prefix"], int(match["layer"])
+            if set(self.names(prefix, layer).values()) <= present:
+                found[prefix] = min(layer, found.get(prefix, layer))
+        return found
 
     def names(self, prefix: str, layer: int) -> dict[str, str]:
         """Role -> full tensor name of layer ``layer`` under ``prefix``."""
@@ -105,30 +120,44 @@ class Family:
     model_types: tuple[str, ...]
     schemes: tuple[Scheme, ...]
     sizes: SizeReader
-    coverage: Callable[[Mapping[str, float]], tuple[Coverage, ...]]
-    """The records of the family's blocks, given the maxima over layers of :attr:`measures`."""
+    coverage: Callable[[Mapping[str, Any], Mapping[str, float]], tuple[Coverage, ...]]
+    """The records of the family's blocks, given the config (a dict, empty when there is none) and the
+    maxima over layers of :attr:`measures`."""
     assemble: Callable[[Mapping[str, np.ndarray], Sizes], LayerWeights] = field(default=linear_layer)
     measures: Callable[..., dict[str, float]] | None = None
-    """Numbers one layer contributes to the coverage (layer, H, K[, norms] -> name -> value); maxima are
-    kept. ``norms``, when given, holds spectral norms the spectra already computed from the same read
+    """Numbers one layer contributes to the coverage (layer, H, K, config[, norms] -> name -> value); maxima
+    are kept. ``norms``, when given, holds spectral norms the spectra already computed from the same read
     (:func:`numerics.bounds.proxies.layer_part_norms`), so the measure need not take those SVDs again."""
+    markers: tuple[str, ...] = ()
+    """Tensor names inside a layer (``self_attn.q_norm.weight``) that only this family has: a checkpoint
+    that lacks them is not of this family, and one that has them is of no family without them."""
+    refusal: Callable[[Mapping[str, Any], tuple[str, ...]], str | None] | None = None
+    """Why a checkpoint of this family cannot be read faithfully (config, tensor names -> reason), or None."""
 
 
 def family_coverage(
-    family: Family, layers: Iterable[LayerWeights], num_heads: int, kv_heads: int
+    family: Family,
+    config: Mapping[str, Any] | None,
+    layers: Iterable[LayerWeights],
+    num_heads: int,
+    kv_heads: int,
 ) -> tuple[Coverage, ...]:
     """The family's coverage records for a model, its per-layer measures reduced by max over layers."""
+    config = config or {}
     measures = family.measures
     if measures is None:
-        return family.coverage({})
-    return coverage_from_measures(family, (measures(layer, num_heads, kv_heads) for layer in layers))
+        return family.coverage(config, {})
+    per_layer = (measures(layer, num_heads, kv_heads, config) for layer in layers)
+    return coverage_from_measures(family, config, per_layer)
 
 
-def coverage_from_measures(family: Family, per_layer: Iterable[Mapping[str, float]]) -> tuple[Coverage, ...]:
+def coverage_from_measures(
+    family: Family, config: Mapping[str, Any], per_layer: Iterable[Mapping[str, float]]
+) -> tuple[Coverage, ...]:
     """The family's coverage records from each layer's measures, reduced by max over layers (a layer read
     by the generator is released before the next is read)."""
     maxima: dict[str, float] = {}
     for measures in per_layer:
         for name, value in measures.items():
             maxima[name] = max(value, maxima.get(name, value))
-    return family.coverage(maxima)
+    return family.coverage(config, maxima)

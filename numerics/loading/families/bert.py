@@ -2,12 +2,14 @@
 
 Keys ``<prefix>encoder.layer.{i}.attention.self.query`` etc. (``nn.Linear``, out x in), under any single
 wrapper prefix (``bert.``, ``roberta.``, ``model.0.auto_model.`` of a sentence-transformers export, or
-none). Post-LN blocks: x + Attn(x) then LayerNorm, x + FFN(x) then LayerNorm; GELU feed-forward.
+none). Post-LN blocks: x + Attn(x) then LayerNorm, x + FFN(x) then LayerNorm; the feed-forward's
+activation is the config's ``hidden_act`` (GELU by default).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from numerics.loading import coverage as c
 from numerics.loading.families.base import Family, Scheme, size_reader
@@ -20,9 +22,21 @@ BERT_KEYS = {
 }
 
 
-def bert_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Post-LN encoder with GELU and learned absolute positions."""
-    return (c.ATTENTION_EXACT, c.GELU, c.SOFTMAX_UNMASKED, c.LAYER_NORM_POST, c.BIASES, c.ABSOLUTE_POSITIONS)
+def encoder_coverage(activation: str, norm_placement: str, *, biases: bool = True) -> tuple[c.Coverage, ...]:
+    """A bidirectional LayerNorm encoder with learned absolute positions (BERT, DistilBERT, ViT)."""
+    return (
+        c.ATTENTION_EXACT,
+        c.feed_forward(activation, gated=False),
+        c.masking(causal=False),
+        c.normalisation("layer", norm_placement),
+        c.biases(biases, biases),
+        c.ABSOLUTE_POSITIONS,
+    )
+
+
+def bert_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
+    """Post-LN encoder, activation ``hidden_act``, learned absolute positions."""
+    return encoder_coverage(c.activation_of(config, "hidden_act", "gelu"), "post")
 
 
 FAMILY = Family(

@@ -3,12 +3,17 @@
 Keys ``<prefix>h.{i}.attn.c_attn`` (N x 3N: columns [0, N) are Q, [N, 2N) K, [2N, 3N) V),
 ``attn.c_proj`` (N x N), ``mlp.c_fc`` (N x F), ``mlp.c_proj`` (F x N). ``Conv1D`` computes x W + b, so
 each weight is the transpose of the ``nn.Linear`` one: Wq = c_attn[:, :N]^T and so on. Config keys
-``n_layer``, ``n_embd``, ``n_head``, ``n_inner`` (None means 4 n_embd).
+``n_layer``, ``n_embd``, ``n_head``, ``n_inner`` (None means 4 n_embd); the activation is
+``activation_function`` (tanh-GELU, ``gelu_new``, by default). A GPT-2 with cross-attention
+(``add_cross_attention``, ``h.{i}.crossattention.*``) is the decoder of an encoder-decoder: it is refused,
+since its cross-attention blocks are not part of the analysed class and reading only the self-attention
+would drop them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -31,16 +36,27 @@ def gpt2_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     )
 
 
-def gpt2_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Pre-LN causal decoder with tanh-GELU and learned absolute positions."""
+def gpt2_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
+    """Pre-LN causal decoder, activation ``activation_function``, learned absolute positions."""
     return (
         c.ATTENTION_EXACT,
-        c.gelu_tanh_coverage(),
-        c.SOFTMAX_CAUSAL,
-        c.LAYER_NORM_PRE,
-        c.BIASES,
+        c.feed_forward(c.activation_of(config, "activation_function", "gelu_new"), gated=False),
+        c.masking(causal=True),
+        c.normalisation("layer", "pre"),
+        c.biases(True, True),
         c.ABSOLUTE_POSITIONS,
     )
+
+
+def gpt2_refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
+    """Cross-attention (config ``add_cross_attention`` or ``crossattention`` tensors) is refused."""
+    if config.get("add_cross_attention") is True or any(".crossattention." in name for name in names):
+        return (
+            "it is a GPT-2 with cross-attention (add_cross_attention, h.i.crossattention.*), the decoder of "
+            "an encoder-decoder; specbound reads decoder-only GPT-2 (the cross-attention blocks are outside "
+            "the analysed class and would otherwise be left out)"
+        )
+    return None
 
 
 FAMILY = Family(
@@ -58,4 +74,5 @@ FAMILY = Family(
     ),
     coverage=gpt2_coverage,
     assemble=gpt2_layer,
+    refusal=gpt2_refusal,
 )

@@ -8,15 +8,16 @@ use ``layers.{i}.attention.q_proj`` ... ``mlp.fc1``/``mlp.fc2``. Config keys as 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from numerics.loading import coverage as c
 from numerics.loading.families.base import Family, Scheme, size_reader
-from numerics.loading.families.bert import BERT_KEYS
+from numerics.loading.families.bert import BERT_KEYS, encoder_coverage
 
 
-def vit_coverage(measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Pre-LN encoder, GELU, learned absolute positions over patches."""
-    return (c.ATTENTION_EXACT, c.GELU, c.SOFTMAX_UNMASKED, c.LAYER_NORM_PRE, c.BIASES, c.ABSOLUTE_POSITIONS)
+def vit_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
+    """Pre-LN encoder, activation ``hidden_act``, learned absolute positions over patches."""
+    return encoder_coverage(c.activation_of(config, "hidden_act", "gelu"), "pre")
 
 
 FAMILY = Family(
