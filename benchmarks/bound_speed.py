@@ -56,7 +56,7 @@ def main(model: str = "minilm-l6") -> int:
 
     def floor() -> object:
         return [
-            core_singular_values(m.left, m.right)
+            core_singular_values(m.left, m.right)[0]
             if m.right is not None
             else np.linalg.svd(m.left, compute_uv=False)
             for m in matrices

@@ -11,9 +11,11 @@ BERT-base is random-init (L12, N768, 12 heads, FFN 3072; float32 weights written
 safetensors checkpoint by :func:`stream_memory.write_checkpoint`, as the other benchmarks build it).
 Target (issue 13): certified / plain <= 8 on BERT-base (41x with arb products).
 
-``--cli`` also times the command itself on the BERT-base checkpoint, as whole processes (start-up and
-reading included, :func:`scale_speed.best_interleaved`): ``bound DIR`` against ``bound DIR --certify``,
-which runs the plain report and then the certificate.
+``--cli`` also measures the command itself on the BERT-base checkpoint, as whole processes (start-up and
+reading included), ``bound DIR --jobs 1`` against ``bound DIR --jobs 1 --certify`` (the plain report, then
+the certificate, both streamed layer by layer), interleaved (one of each per round, ``--rounds`` rounds):
+the CPU time (user + system) and the peak resident set size of each child (``os.wait4``), best of the
+rounds, their ratios and the load average. Targets (issue 23): CPU ratio <= 4, peak RSS ratio <= 1.5.
 
 ``--compare-arb`` also certifies each MiniLM model on the arb path (slow: about 20 s and 40 s) and prints
 the width ratio float-bounds / arb of every singular-value enclosure (max and median), of the (2,1)
@@ -106,30 +108,45 @@ def compare_with_arb(name: str, weights: TransformerWeights, fast: CertifiedProx
     )
 
 
+def cli_ratios(folder: str, rounds: int) -> None:
+    """Print CPU and peak-RSS ratios of ``bound --certify`` to ``bound`` on ``folder``, interleaved."""
+    from stream_memory import child_peak
+
+    command = ["-m", "paper_checks.cli", "bound", folder, "--jobs", "1"]
+    load = os.getloadavg()[0]
+    runs = [[child_peak(c) for c in (command, [*command, "--certify"])] for _ in range(rounds)]
+    (plain_rss, certified_rss), (plain_cpu, certified_cpu) = (
+        [min(run[i][field] for run in runs) for i in (0, 1)] for field in (0, 2)
+    )
+    print(
+        f"BERT-base, whole processes, best of {rounds} interleaved (load {load:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after): bound {plain_cpu:.1f} s CPU, peak RSS {plain_rss:.0f} MB; "
+        f"bound --certify {certified_cpu:.1f} s CPU, peak RSS {certified_rss:.0f} MB; ratios CPU "
+        f"{certified_cpu / plain_cpu:.2f}x (target <= 4), peak RSS {certified_rss / plain_rss:.2f}x "
+        "(target <= 1.5)",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--skip-base", action="store_true", help="only the MiniLM models")
     parser.add_argument("--compare-arb", action="store_true", help="MiniLM widths against the arb path")
-    parser.add_argument("--cli", action="store_true", help="also time bound vs bound --certify as processes")
+    parser.add_argument("--cli", action="store_true", help="also bound vs bound --certify as processes")
+    parser.add_argument("--skip-minilm", action="store_true", help="only the BERT-base shape")
     args = parser.parse_args()
     if not args.skip_base:
-        from stream_memory import write_checkpoint
+        from stream_memory import in_fresh_process, write_checkpoint
 
         with tempfile.TemporaryDirectory() as folder:
-            write_checkpoint(Path(folder), *BERT_BASE)
-            measure("BERT-base (random init)", load_weights(folder), args.rounds)
+            # written in a fresh process and measured as processes first: a child forked from a parent
+            # that holds the weights would inherit its resident size as a floor of its own peak
+            in_fresh_process(write_checkpoint, Path(folder), *BERT_BASE)
             if args.cli:
-                from scale_speed import best_interleaved
-
-                command = ["-m", "paper_checks.cli", "bound", folder, "--jobs", "1"]
-                (plain, _), (certified, _) = best_interleaved([command, [*command, "--certify"]], args.rounds)
-                print(
-                    f"BERT-base, whole processes: bound {plain:.1f} s, bound --certify {certified:.1f} s, "
-                    f"ratio {certified / plain:.1f}x (best of {args.rounds} interleaved)",
-                    flush=True,
-                )
-    for model in sorted(DEFAULT_MODELS):
+                cli_ratios(folder, args.rounds)
+            measure("BERT-base (random init)", load_weights(folder), args.rounds)
+    for model in () if args.skip_minilm else sorted(DEFAULT_MODELS):
         weights = load_weights(model)
         certified = measure(model, weights, args.rounds)
         if args.compare_arb:

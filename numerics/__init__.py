@@ -40,7 +40,7 @@ _HOME = {
     "spectrum": "numerics.spectra.spectrum",
     "AssembledBound": "numerics.bounds.assembled",
     "assembled_bound": "numerics.bounds.assembled",
-    "DEFAULT_MODELS": "numerics.loading",
+    "DEFAULT_MODELS": "numerics.loading.aliases",
     "load_weights": "numerics.loading",
     "open_checkpoint": "numerics.loading",
     "LayerWeights": "numerics.loading.weights",

@@ -34,11 +34,14 @@ def command_names() -> tuple[str, ...]:
     )
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered, or only the subcommand ``only``.
+def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or only those named in ``commands`` (one
+    for a run, none for a bare ``--version``).
 
     A command module is imported only when it is registered, so ``main(["bound", ...])`` does not import
-    what the other commands need (sympy, matplotlib, ...).
+    what the other commands need; and a command module imports at its top only what its options need
+    (its ``run`` imports the implementation), so even the full parser (``--help``) imports no numpy,
+    mpmath or sympy (tests/unit/test_startup.py).
     """
     parser = argparse.ArgumentParser(
         prog="specbound",
@@ -47,7 +50,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"specbound {run_metadata.version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in command_names() if only is None else (only,):
+    for name in command_names() if commands is None else commands:
         module = importlib.import_module(f"paper_checks.commands.{name}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.register(command)
@@ -56,11 +59,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _chosen_command(argv: Sequence[str]) -> str | None:
-    """The subcommand ``argv`` names (its first word, the top-level options take no value); None when
-    it names none, so the full parser answers (help, version, an error listing the commands)."""
+def _commands_needed(argv: Sequence[str]) -> tuple[str, ...]:
+    """The subcommands the parser of ``argv`` needs: the one ``argv`` names (its first word, the top-level
+    options take no value); none for a bare ``--version``; else all (help, an error listing them)."""
     first = next((word for word in argv if not word.startswith("-")), None)
-    return first if first in command_names() else None
+    names = command_names()
+    if first in names:
+        return (first,)
+    if first is None and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return names
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     so it cleans up as Ctrl-C does), 0 quietly when the reader of stdout went away.
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(_chosen_command(argv)).parse_args(argv)
+    args = build_parser(_commands_needed(argv)).parse_args(argv)
     configure_progress(quiet=args.quiet, stage_lines=_is_long(args))
     try:
         with single_threaded_blas(), sigterm_as_interrupt():

@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
-import hashlib
-import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +31,7 @@ _hashes: dict[int, tuple[TransformerWeights | Checkpoint, str]] = {}
 
 def version() -> str:
     """The installed specbound version ('unknown' when the source tree is not installed)."""
-    from numerics.bounds.proxies import toolkit_version
+    from numerics.version import toolkit_version
 
     return toolkit_version()
 
@@ -44,6 +42,8 @@ def git_commit() -> str:
     the package is not a git checkout or git is not available."""
     if not (PACKAGE_ROOT / ".git").exists():
         return "unknown"
+    import subprocess  # here: the run block needs it, a table or --version does not (5 ms of start-up)
+
     try:
         head = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=PACKAGE_ROOT, capture_output=True, text=True, timeout=10
@@ -62,25 +62,27 @@ def git_commit() -> str:
     return head.stdout.strip() + ("-dirty" if status.returncode == 0 and status.stdout.strip() else "")
 
 
-def weights_sha256(weights: TransformerWeights | Checkpoint) -> str:
-    """sha256 of the loaded weights (sizes, then every projection matrix with its shape), computed once.
+def weights_sha256(
+    weights: TransformerWeights | Checkpoint, layer_digests: Sequence[bytes] | None = None
+) -> str:
+    """sha256 of the loaded weights (:func:`numerics.loading.digest.weights_digest`), computed once.
 
     A lazily opened :class:`Checkpoint` is hashed layer by layer (one layer in memory at a time) and gets
-    the same digest as the same weights loaded whole."""
+    the same digest as the same weights loaded whole; ``layer_digests`` are the layers' digests already
+    taken from the read that computed the spectra (:func:`numerics.bounds.proxies.proxies`), so the
+    checkpoint is not read again."""
     cached = _hashes.get(id(weights))
     if cached is not None and cached[0] is weights:
         return cached[1]
-    digest = hashlib.sha256(f"{weights.num_layers} {weights.hidden_size} {weights.num_heads}".encode())
-    import numpy as np
+    from numerics.loading.digest import layer_digest, weights_digest
 
-    # a checkpoint's layers at their stored width, each matrix upcast alone (memory: one float64 matrix)
-    for layer in weights.stored_layers() if callable(weights.layers) else weights.layers:
-        for name, array in layer.items():
-            digest.update(f"{name} {array.shape}".encode())
-            digest.update(np.ascontiguousarray(array, dtype="<f8"))  # its float64 bytes, in C order
-        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
-    _hashes[id(weights)] = (weights, digest.hexdigest())
-    return digest.hexdigest()
+    if layer_digests is None:
+        # a checkpoint's layers at their stored width, each matrix upcast alone (memory: one float64 matrix)
+        layers = weights.stored_layers() if callable(weights.layers) else weights.layers
+        layer_digests = [layer_digest(layer) for layer in layers]
+    digest = weights_digest(weights.num_layers, weights.hidden_size, weights.num_heads, layer_digests)
+    _hashes[id(weights)] = (weights, digest)
+    return digest
 
 
 def options(args: argparse.Namespace) -> dict[str, Any]:

@@ -17,11 +17,10 @@ from the residual variance (undefined, reported as None, when no degree of freed
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import math
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from numerics.safe_io import os_problem
+from numerics.spectra.torch_backend import single_thread as single_thread
 from theory.errors import InvalidArgument, SpecboundError
 
 if TYPE_CHECKING:
@@ -235,19 +235,6 @@ def real_points(context: RunContext, models: Sequence[str] = REAL_MODELS) -> lis
             label = f"{model} first {k} of {depth} layers"
             points.append(point(label, "truncated", f"{model} prefixes", context.report(model, depth=k)))
     return points
-
-
-@contextlib.contextmanager
-def single_thread() -> Iterator[None]:
-    """Run torch on one thread (tiny models: more threads only add contention on a shared 2-core machine)."""
-    import torch
-
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def train_grid_models(grid: SyntheticGrid) -> tuple[TrainedModel, ...]:

@@ -25,9 +25,33 @@ R = TypeVar("R")
 C = TypeVar("C")
 
 
-def default_jobs() -> int:
-    """All cores of this machine (``os.cpu_count()``; 1 when unknown)."""
+def usable_cores() -> int:
+    """The cores this process may run on (``os.sched_getaffinity`` where the platform has it, else
+    ``os.cpu_count()``; 1 when unknown)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
+
+
+def free_cores() -> tuple[int, str]:
+    """(workers, why): one worker per usable core that the 1-minute load average leaves free (cores -
+    load, rounded to the nearest integer), at least 1 and at most the cores; ``why`` says how it was chosen.
+
+    Why not every core: a worker on a busy core only adds its start-up and reading to the CPU time (5-6%
+    measured with --jobs 2 on BERT-base) while the other users' processes take its share of the core.
+    """
+    cores = usable_cores()
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this platform: assume the machine is idle
+        load = 0.0
+    workers = max(1, min(cores, int(cores - load + 0.5)))
+    return workers, f"one per free core: {cores} usable, load average {load:.2f} (1 min)"
+
+
+def default_jobs() -> int:
+    """The default number of worker processes: :func:`free_cores`."""
+    return free_cores()[0]
 
 
 def check_jobs(jobs: object) -> int:

@@ -14,16 +14,16 @@ mpmath at ``dps`` digits:
   layer's EDELMAN_TERM.
 
 Each spectrum is computed once (:func:`matrix_spectra`) and every later stage reads it. A checkpoint
-opened lazily (:class:`numerics.loading.stream.Checkpoint`) goes through :func:`streamed_spectra`: one
+opened lazily (:class:`numerics.loading.stream.Checkpoint`) goes through :func:`streamed_pass`: one
 layer is read, its spectra (and (1,1) norms) computed, and the layer dropped before the next is read, so
-memory holds one layer's float64 matrices plus the spectra.
+memory holds one layer's float64 matrices plus the spectra; the coverage measures and the content digest
+can come from the same read.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.metadata
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,13 +49,16 @@ from numerics.formulas.generated import (
     SCALE,
 )
 from numerics.loading.checkpoint import open_checkpoint
+from numerics.loading.coverage import Coverage
+from numerics.loading.families.base import coverage_from_measures
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
-from numerics.spectra.matrices import NamedMatrix, extract_matrices, layer_matrices
-from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spectrum
+from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
+from numerics.version import toolkit_version as toolkit_version
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
@@ -166,6 +169,10 @@ class ProxyReport:
     ours: mpmath.mpf
     edelman: mpmath.mpf
     signature: str
+    coverage: tuple[Coverage, ...] | None = None
+    """The family's coverage records, when ``proxies(..., coverage=True)`` took them from the same read."""
+    layer_digests: tuple[bytes, ...] | None = None
+    """Each layer's content digest, when ``proxies(..., digest=True)`` took it from the same read."""
 
     @property
     def ours_float(self) -> float:
@@ -191,15 +198,6 @@ class ProxyReport:
             for row in self.matrices
         ]
         return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
-
-
-@functools.cache
-def toolkit_version() -> str:
-    """The installed specbound version ('unknown' when run from a source tree that is not installed)."""
-    try:
-        return importlib.metadata.version("specbound")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
@@ -240,13 +238,14 @@ def matrix_spectra(
 
     ``fast_svd``, ``device`` (torch's linear algebra): see :func:`numerics.spectra.spectrum.spectrum`.
     """
-    matrices = extract_matrices(weights)
     linalg = linalg_for(device)
     with single_threaded_blas():
-        return tuple(
-            (matrix, spectrum(matrix, weights.source, fast_svd=fast_svd, linalg=linalg))
-            for matrix in progress(matrices, len(matrices), label)
-        )
+        per_layer = [
+            (matrices, list(layer_spectra(matrices, weights.source, fast_svd=fast_svd, linalg=linalg)))
+            for index, layer in progress(enumerate(weights.layers), weights.num_layers, label)
+            for matrices in [layer_matrices(index, layer, weights.num_heads, weights.kv_heads)]
+        ]
+    return tuple(pair for matrices, spectra in per_layer for pair in zip(matrices, spectra, strict=True))
 
 
 def streamed_spectra(
@@ -258,7 +257,48 @@ def streamed_spectra(
     entrywise_norms: bool = True,
     device: str | None = None,
 ) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-    """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra.
+    """Like :func:`matrix_spectra`, reading one layer at a time and keeping only the spectra
+    (:func:`streamed_pass` without the coverage and the digest)."""
+    options = StreamOptions(checkpoint, fast_svd, entrywise_norms, device)
+    return streamed_pass(options, label=label, jobs=jobs).spectra
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """What a (worker) process needs to compute a streamed layer's spectra, and what else to take from the
+    same read: the family's coverage measures (``measures``) and the layer's content digest (``digest``)."""
+
+    checkpoint: Checkpoint
+    fast_svd: bool
+    entrywise_norms: bool
+    device: str | None = None
+    measures: bool = False
+    digest: bool = False
+
+
+@dataclass(frozen=True)
+class StreamedPass:
+    """What one read of every layer gave: the spectra (values released), the family's coverage records
+    (None unless asked for) and each layer's :func:`numerics.loading.digest.layer_digest` (None unless
+    asked for)."""
+
+    spectra: tuple[tuple[NamedMatrix, Spectrum], ...]
+    coverage: tuple[Coverage, ...] | None = None
+    layer_digests: tuple[bytes, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LayerPass:
+    """One layer's share of a :class:`StreamedPass` (small: sent back from a worker)."""
+
+    spectra: list[tuple[Place, Spectrum]]
+    measures: dict[str, float] | None
+    digest: bytes | None
+
+
+def streamed_pass(options: StreamOptions, *, label: str = "spectra", jobs: int = 1) -> StreamedPass:
+    """Every layer of ``options.checkpoint`` read once, in order: its spectra, and from the same read its
+    coverage measures and content digest when ``options`` asks for them.
 
     Each matrix's (1,1) norm is computed while its layer is in memory (unless ``entrywise_norms`` is
     False: no formula of the bounds uses it, and for a head product it costs an N x N product); the
@@ -267,49 +307,85 @@ def streamed_spectra(
     (:func:`numerics.batch.workers.ordered_map`: each worker opens its layers itself and runs the same
     single-threaded LAPACK calls, so the spectra are identical bit for bit to the serial run, and come
     back in layer order). ``fast_svd``, ``device``: see :func:`numerics.spectra.spectrum.spectrum`. A layer
-    is read at its stored width and each matrix upcast to float64 only while its spectrum is taken.
+    is read at its stored width and each matrix upcast to float64 only while its spectrum is taken. The
+    coverage measures reuse the spectral norms the spectra computed (:func:`layer_part_norms`).
     """
-    linalg_for(device)  # an unusable device fails here, before any worker starts
-    options = StreamOptions(checkpoint, fast_svd, entrywise_norms, device)
-    per_layer = ordered_map(layer_spectra, options, range(checkpoint.num_layers), jobs=jobs)
-    return tuple(
-        (NamedMatrix.placeholder(*place), spec)
-        for layer in progress(per_layer, checkpoint.num_layers, label)
-        for place, spec in layer
+    checkpoint = options.checkpoint
+    linalg_for(options.device)  # an unusable device fails here, before any worker starts
+    per_layer = list(
+        progress(
+            ordered_map(layer_pass, options, range(checkpoint.num_layers), jobs=jobs),
+            checkpoint.num_layers,
+            label,
+        )
     )
-
-
-@dataclass(frozen=True)
-class StreamOptions:
-    """What a (worker) process needs to compute a streamed layer's spectra."""
-
-    checkpoint: Checkpoint
-    fast_svd: bool
-    entrywise_norms: bool
-    device: str | None = None
+    spectra = tuple(
+        (NamedMatrix.placeholder(*place), spec) for layer in per_layer for place, spec in layer.spectra
+    )
+    coverage = None
+    if options.measures:
+        per_layer_measures = (layer.measures or {} for layer in per_layer)
+        coverage = coverage_from_measures(
+            checkpoint.family, checkpoint.config, per_layer_measures, checkpoint.source
+        )
+    digests = tuple(layer.digest or b"" for layer in per_layer) if options.digest else None
+    return StreamedPass(spectra, coverage, digests)
 
 
 def _not_computed(label: str) -> float:
     raise InvalidArgument(f"the (1,1) norm of {label} was not computed (streamed with entrywise_norms=False)")
 
 
-def layer_spectra(options: StreamOptions, index: int) -> list[tuple[Place, Spectrum]]:
-    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped.
+def layer_part_norms(spectra: Sequence[tuple[NamedMatrix, Spectrum]]) -> dict[str, float]:
+    """The spectral norms of a layer's projections its spectra (taken with ``part_norms``) already hold,
+    keyed as the family measures read them: ``w_out`` = sigma_1(M_out) (M_out = W_out^T), ``w_gate`` and
+    ``w_in`` from a gated M_in's two blocks, and per query head h ``wq.h`` and ``wk.h`` from QK_h's two
+    factors (Wq_h^T and the transposed key block head h reads)."""
+    norms: dict[str, float] = {}
+    for matrix, spec in spectra:
+        if matrix.kind is MatrixKind.M_OUT:
+            norms["w_out"] = spec.spectral_norm
+        elif matrix.kind is MatrixKind.M_IN and len(spec.part_norms) == 2:
+            norms["w_gate"], norms["w_in"] = spec.part_norms
+        elif matrix.kind is MatrixKind.QK and spec.part_norms:
+            norms[f"wq.{matrix.head}"], norms[f"wk.{matrix.head}"] = spec.part_norms
+    return norms
+
+
+def layer_pass(options: StreamOptions, index: int) -> LayerPass:
+    """Layer ``index`` read, each matrix's spectrum (and (1,1) norm) computed, the values then dropped;
+    from the same read the family's coverage measures and the layer's digest when ``options`` asks.
 
     Each matrix is returned as its :meth:`NamedMatrix.place` (a few bytes to send back from a worker).
     """
     checkpoint = options.checkpoint
     layer = checkpoint.stored_layer(index)
     linalg = linalg_for(options.device)
-    out = []
-    for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
-        spec = spectrum(matrix, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg)
+    measure = checkpoint.family.measures if options.measures else None
+    pairs = []
+    matrices = layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads)
+    spectra = layer_spectra(
+        matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
+    )
+    # one spectrum at a time: its deferred (1,1) norm holds a float64 copy of the matrix, dropped here
+    for matrix, spec in zip(matrices, spectra, strict=True):
         if options.entrywise_norms:
             entrywise = functools.partial(float, spec.norm_11)
         else:
             entrywise = functools.partial(_not_computed, matrix.label)
-        out.append((matrix.place(), dataclasses.replace(spec, entrywise_sum=entrywise)))
-    return out
+        pairs.append((matrix, dataclasses.replace(spec, entrywise_sum=entrywise)))
+    measures = None
+    if measure is not None:
+        norms = layer_part_norms(pairs)
+        measures = measure(
+            layer, checkpoint.num_heads, checkpoint.num_kv_heads, checkpoint.config, norms=norms
+        )
+    digest = None
+    if options.digest:
+        from numerics.loading.digest import layer_digest  # here: hashlib only when the hash is wanted
+
+        digest = layer_digest(layer)
+    return LayerPass([(matrix.place(), spec) for matrix, spec in pairs], measures, digest)
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
@@ -405,6 +481,8 @@ def proxies(
     entrywise_norms: bool = True,
     continuous: bool = True,
     device: str | None = None,
+    coverage: bool = False,
+    digest: bool = False,
 ) -> ProxyReport:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
@@ -418,7 +496,9 @@ def proxies(
     skips the (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False``
     skips each matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the
     grid choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to
-    torch (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK.
+    torch (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK. For a
+    checkpoint, ``coverage`` and ``digest`` also take the family's coverage records and each layer's content
+    digest from the same read (:func:`streamed_pass`; :attr:`ProxyReport.coverage`, ``layer_digests``).
     """
     check_dps(dps)
     if m is not None:
@@ -427,12 +507,16 @@ def proxies(
         raise InvalidArgument("fast_svd runs numpy's eigensolver (the Gram path); use it without a device")
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
         weights = open_checkpoint(weights)
+    extras: dict[str, Any] = {}
     if isinstance(weights, TransformerWeights):
         spectra = matrix_spectra(weights, fast_svd=fast_svd, device=device)
         source = weights.source if source is None else source
     elif isinstance(weights, Checkpoint):
-        spectra = streamed_spectra(
-            weights, jobs=jobs, fast_svd=fast_svd, entrywise_norms=entrywise_norms, device=device
+        options = StreamOptions(weights, fast_svd, entrywise_norms, device, coverage, digest)
+        streamed = streamed_pass(options, jobs=jobs)
+        spectra, extras = (
+            streamed.spectra,
+            {"coverage": streamed.coverage, "layer_digests": streamed.layer_digests},
         )
         source = weights.source if source is None else source
     elif isinstance(weights, Sequence):
@@ -495,4 +579,5 @@ def proxies(
         ours=ours,
         edelman=edelman,
         signature=signature(m, dps, fast_svd, device),
+        **extras,
     )

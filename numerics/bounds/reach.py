@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 import mpmath
 import numpy as np
@@ -54,16 +55,27 @@ def spectral_norm(matrix: np.ndarray) -> float:
     return float(np.linalg.norm(np.asarray(matrix, dtype=np.float64), ord=2))
 
 
-def swiglu_lipschitz(layer: LayerWeights, radius: float = 1.0, gate: str = "silu") -> mpmath.mpf:
+def swiglu_lipschitz(
+    layer: LayerWeights, radius: float = 1.0, gate: str = "silu", norms: Mapping[str, float] | None = None
+) -> mpmath.mpf:
     """The Lipschitz constant of the layer's gated block on ||x||_2 <= ``radius`` (module docstring), its
-    gate activation ``gate`` one of silu, tanh (tanh-GELU), gelu."""
+    gate activation ``gate`` one of silu, tanh (tanh-GELU), gelu.
+
+    ``norms`` may hold the spectral norms of ``w_out``, ``w_gate`` and ``w_in`` already computed (by the
+    spectra, from the same read); they are computed here otherwise.
+    """
     if layer.w_gate is None:
         raise InvalidArgument("swiglu_lipschitz needs a gated feed-forward (a layer with w_gate)")
+    known = norms or {}
+
+    def norm(name: str, matrix: np.ndarray) -> float:
+        return known[name] if name in known else spectral_norm(matrix)
+
     return evaluate(
         SWIGLU_LIPSCHITZ,
-        C_down=spectral_norm(layer.w_out),
-        C_gate=spectral_norm(layer.w_gate),
-        C_up=spectral_norm(layer.w_in),
+        C_down=norm("w_out", layer.w_out),
+        C_gate=norm("w_gate", layer.w_gate),
+        C_up=norm("w_in", layer.w_in),
         r_gate=largest_row_norm(layer.w_gate),
         r_up=largest_row_norm(layer.w_in),
         b=radius,

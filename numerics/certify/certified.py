@@ -20,6 +20,7 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -41,9 +42,10 @@ from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
+from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
-from numerics.spectra.matrices import NamedMatrix, extract_matrices
+from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.formula import Formula
 from theory.proxy import (
@@ -293,30 +295,49 @@ def _post_hoc_minimum(
 
 
 def certify_matrices(
-    weights: TransformerWeights, *, show_progress: bool = False, path: str = AUTO_PATH
+    weights: TransformerWeights | Checkpoint, *, show_progress: bool = False, path: str = AUTO_PATH
 ) -> list[CertifiedMatrix]:
-    """Every matrix of the bound (:func:`numerics.spectra.matrices.extract_matrices`) certified, in that
-    order.
+    """Every matrix of the bound (:func:`numerics.spectra.matrices.extract_matrices` order) certified, one
+    layer at a time.
 
-    The QR factors of all per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
+    A lazily opened checkpoint is streamed: each layer is read, certified and dropped before the next is
+    read, and its certified matrices keep their place and shape, not their values
+    (:meth:`NamedMatrix.released`), so memory holds one layer plus the enclosures, as the plain run does.
+    The QR factors of a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
     per-call overhead of small QRs dominates on a loaded machine); each is certified per matrix.
     """
-    matrices = extract_matrices(weights)
-    items = progress(matrices, total=len(matrices), label="certify") if show_progress else matrices
-    products = [x for x in matrices if x.right is not None]
-    qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
-    factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-    return [certify_matrix(matrix, factorizations.get(id(matrix)), path=path) for matrix in items]
+    streamed = isinstance(weights, Checkpoint)
+    layers = weights.layers() if isinstance(weights, Checkpoint) else weights.layers
+    kv_heads = weights.num_kv_heads if isinstance(weights, Checkpoint) else weights.kv_heads
+    indexed = enumerate(layers)
+    items = progress(indexed, total=weights.num_layers, label="certify") if show_progress else indexed
+    certified: list[CertifiedMatrix] = []
+    for index, layer in items:
+        matrices = layer_matrices(index, layer, weights.num_heads, kv_heads)
+        del layer  # the matrices' views keep what is needed, released with them below
+        products = [x for x in matrices if x.right is not None]
+        qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
+        factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
+        for matrix in matrices:
+            one = certify_matrix(matrix, factorizations.get(id(matrix)), path=path)
+            certified.append(dataclasses.replace(one, matrix=matrix.released()) if streamed else one)
+        del matrices, products, qrs, factorizations
+    return certified
 
 
 def certify_proxies(
-    weights: TransformerWeights, *, m: int | None = None, show_progress: bool = True, path: str = AUTO_PATH
+    weights: TransformerWeights | Checkpoint,
+    *,
+    m: int | None = None,
+    show_progress: bool = True,
+    path: str = AUTO_PATH,
 ) -> CertifiedProxies:
     """Both BERT proxies of ``weights`` (docs: proxies) as certified balls.
 
-    ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix (float64 SVD or QR plus a few
-    BLAS products with rigorous error bounds, or arb products on the ``path`` of :func:`certify_matrix`);
-    see ``benchmarks/certify_speed.py``.
+    ``weights`` may be a lazily opened checkpoint: it is certified layer by layer
+    (:func:`certify_matrices`). ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix
+    (float64 SVD or QR plus a few BLAS products with rigorous error bounds, or arb products on the
+    ``path`` of :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
     if m is None:
         m = grid_size(weights.num_layers, weights.hidden_size)
@@ -327,7 +348,10 @@ def certify_proxies(
 
 
 def _compose(
-    weights: TransformerWeights, m: int, points: tuple[Fraction, ...], certified: list[CertifiedMatrix]
+    weights: TransformerWeights | Checkpoint,
+    m: int,
+    points: tuple[Fraction, ...],
+    certified: list[CertifiedMatrix],
 ) -> CertifiedProxies:
     """Steps 2-5 of the module docstring on the certified matrices (inside the flint context)."""
     from flint import arb

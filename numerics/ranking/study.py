@@ -28,19 +28,17 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from numerics.batch.workers import cluster_map
 from numerics.progress import progress
 from numerics.safe_io import atomic_path, read_json, writable_folder, write_text_atomically
 from numerics.spectra.blas import single_threaded_blas
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
-from numerics.synthetic.model import SyntheticConfig
-from numerics.synthetic.tasks import SparseSelectionTask
-from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
 from theory.errors import InvalidArgument, SpecboundError, require
+
+if TYPE_CHECKING:
+    from numerics.synthetic.train import TrainedModel
 
 HYPERPARAMETERS = ("depth", "width", "heads", "learning_rate", "weight_decay", "n_train", "noise")
 """The hyperparameters a study varies (each a field of :class:`StudyPoint`)."""
@@ -95,6 +93,10 @@ class StudyPoint:
 
     def train(self) -> TrainedModel:
         """Train the model of this point (deterministic)."""
+        from numerics.synthetic.model import SyntheticConfig
+        from numerics.synthetic.tasks import SparseSelectionTask
+        from numerics.synthetic.train import TrainingConfig, train_synthetic
+
         config = SyntheticConfig(
             num_layers=self.depth, hidden_size=self.width, num_heads=self.heads, seed=self.seed
         )
@@ -253,6 +255,8 @@ def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelR
         seconds=time.perf_counter() - start,
     )
     if cache is not None:
+        import numpy as np
+
         state = {name: t.detach().numpy() for name, t in trained.model.state_dict().items()}
         with atomic_path(cache / f"{key}.npz") as temporary:  # an interrupted run leaves no torn entry
             np.savez(temporary, **state)

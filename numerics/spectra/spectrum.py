@@ -4,6 +4,12 @@ Precision (docs/architecture.md): the stored weights are upcast to float64 exact
 singular values come from LAPACK's SVD of that upcast, never from eigenvalues of the Gram matrix
 (which lose the small singular values that S_p depends on for p < 1).
 
+Orientation: sigma(W) = sigma(W^T) (exact: W^T = V S U^T), so a wide dense matrix (rows < cols, the
+feed-forward M_in = W_in^T, N x 4N) is handed to LAPACK as its tall transpose (4N x N, the array as
+stored), whose QR-first path costs about 1.35x less than the LQ-first path of the wide orientation
+(:func:`tall_singular_values`). Both are backward stable, so the values agree to O(max(rows, cols) u
+sigma_1) and differ in the last digits only; nothing may pin those digits.
+
 A per-head product M = A B^T (rank <= d_h, docs: matrices) never becomes an N x N SVD: with thin
 QR factorisations A = Q_A R_A and B = Q_B R_B, M = Q_A (R_A R_B^T) Q_B^T and Q_A, Q_B have orthonormal
 columns, so the nonzero singular values of M are those of the d_h x d_h core R_A R_B^T (standard:
@@ -13,8 +19,9 @@ zeros and are not stored (a dense SVD would return rounding noise there instead)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,6 +75,11 @@ class Spectrum:
     """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
     "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided:
     :mod:`numerics.spectra.gram`)."""
+    part_norms: tuple[float, ...] = ()
+    """With ``spectrum(..., part_norms=True)``: the spectral norms of the matrix's parts, the two thin
+    factors of a product (sigma_1(A), sigma_1(B) for M = A B^T) or the two column blocks of a gated M_in,
+    from the SVDs of their triangular factors R (sigma(X) = sigma(R) for X^T = Q R or X = Q R, Q with
+    orthonormal columns); empty otherwise. The coverage's SwiGLU and rotary figures read them."""
 
     @functools.cached_property
     def norm_11(self) -> float:
@@ -88,6 +100,11 @@ class Linalg:
     name: str
     singular_values: Callable[[np.ndarray], np.ndarray]
     triangular_factor: Callable[[np.ndarray], np.ndarray]
+    batches: bool = False
+    """Whether :func:`layer_spectra` stacks a layer's small problems into batched calls (both functions
+    then also take a stack of matrices, the first axis the batch): worth it where each call has a fixed
+    cost (a GPU kernel launch); numpy's LAPACK keeps one call per matrix (its digits stay those of the
+    per-matrix calls)."""
 
 
 def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
@@ -269,24 +286,41 @@ def _product_entrywise_sum(left: np.ndarray, right: np.ndarray) -> float:
         return scale_left * scale_right * float(np.sum(np.abs(scaled_left @ scaled_right.T)))
 
 
+def tall_singular_values(matrix: np.ndarray, linalg: Linalg = NUMPY_LINALG) -> np.ndarray:
+    """sigma(matrix), descending, computed on the tall orientation: ``matrix.T`` when it has fewer rows than
+    columns (sigma(W) = sigma(W^T); module docstring), ``matrix`` itself otherwise.
+
+    >>> tall_singular_values(np.array([[3.0, 0.0, 0.0], [0.0, 4.0, 0.0]])).tolist()
+    [4.0, 3.0]
+    """
+    return linalg.singular_values(matrix.T if matrix.shape[0] < matrix.shape[1] else matrix)
+
+
 def core_singular_values(
     left: np.ndarray, right: np.ndarray, linalg: Linalg = NUMPY_LINALG
-) -> tuple[np.ndarray, np.ndarray]:
-    """The nonzero singular values of left @ right.T from the small core R_left R_right^T, and R_left.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The nonzero singular values of left @ right.T from the small core R_left R_right^T, R_left and R_right.
 
     Thin QR of both factors, then one SVD of a (d_h x d_h) core (exact in exact arithmetic: unitary
     invariance). R_left is returned because column norms of the product are column norms of
-    R_left @ right.T. Callers pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so
-    nothing here overflows (a LAPACK routine fed an inf prints a DLASCL complaint on stdout).
+    R_left @ right.T; both because sigma(left) = sigma(R_left), sigma(right) = sigma(R_right). Callers
+    pass factors scaled to entries in (-2, 2) (see :func:`spectrum`), so nothing here overflows (a LAPACK
+    routine fed an inf prints a DLASCL complaint on stdout).
     """
     r_left = linalg.triangular_factor(left)
     r_right = linalg.triangular_factor(right)
     with np.errstate(under="ignore"):
         core = r_left @ r_right.T
-    return linalg.singular_values(core), r_left
+    return linalg.singular_values(core), r_left, r_right
 
 
-def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum:
+def _spectral_norm_of_factor(factor: np.ndarray, unit: float, linalg: Linalg, what: str) -> float:
+    """sigma_1 of a triangular factor R of the matrix divided by ``unit`` (a power of two), times ``unit``:
+    the spectral norm of that matrix (sigma(X) = sigma(R) for X = Q R, Q with orthonormal columns)."""
+    return float(_unscaled(linalg.singular_values(factor)[:1], unit, what)[0])
+
+
+def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg, part_norms: bool = False) -> Spectrum:
     """The :class:`Spectrum` of a matrix kept as column blocks M = [B_1, B_2] (a gated M_in), never
     concatenated: each block is upcast, scaled, reduced to its triangular factor and released in turn.
 
@@ -317,6 +351,7 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum
         factors.append(linalg.triangular_factor(scaled.T))
         magnitudes += _abs_sum(np.abs(scaled, out=scaled), 1.0)  # scaled is this function's own copy
         del scaled
+    parts = tuple(_spectral_norm_of_factor(r, unit, linalg, what) for r in factors) if part_norms else ()
     stacked = np.vstack(factors)
     del factors
     raw = _unscaled(linalg.singular_values(stacked), unit, what)
@@ -324,7 +359,92 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg) -> Spectrum
     norm_21 = _column_norm_total(np.concatenate(squares), unit, what)
     with np.errstate(over="ignore"):
         entrywise = unit * magnitudes
-    return _assemble(values, rank, matrix.shape, norm_21, functools.partial(float, entrywise), what)
+    spec = _assemble(values, rank, matrix.shape, norm_21, functools.partial(float, entrywise), what)
+    return dataclasses.replace(spec, part_norms=parts)
+
+
+@dataclass(frozen=True, eq=False)
+class _ScaledFactors:
+    """A product's float64 factors and their copies divided by powers of two (:func:`_scaled`)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    scaled_left: np.ndarray
+    scale_left: float
+    scaled_right: np.ndarray
+    scale_right: float
+
+
+def _scaled_factors(matrix: NamedMatrix, what: str) -> _ScaledFactors:
+    assert matrix.right is not None
+    left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
+    right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
+    return _ScaledFactors(left, right, *_scaled(left), *_scaled(right))
+
+
+def _product_spectrum(
+    matrix: NamedMatrix,
+    what: str,
+    factors: _ScaledFactors,
+    core: tuple[np.ndarray, np.ndarray, np.ndarray],
+    linalg: Linalg,
+    part_norms: bool,
+) -> Spectrum:
+    """The :class:`Spectrum` of a product from its scaled factors and their core (values, R_left, R_right:
+    :func:`core_singular_values`)."""
+    core_values, r_left, r_right = core
+    scale = factors.scale_left * factors.scale_right
+    values, rank = _ranked(_unscaled(core_values, scale, what), matrix.shape, what)
+    with np.errstate(under="ignore"):
+        columns = r_left @ factors.scaled_right.T
+    norm_21 = factors.scale_left * _column_norm_sum(columns, what) * factors.scale_right
+    entrywise = functools.partial(_product_entrywise_sum, factors.left, factors.right)
+    spec = _assemble(values, rank, matrix.shape, norm_21, entrywise, what)
+    if not part_norms:
+        return spec
+    parts = (
+        _spectral_norm_of_factor(r_left, factors.scale_left, linalg, what),
+        _spectral_norm_of_factor(r_right, factors.scale_right, linalg, what),
+    )
+    return dataclasses.replace(spec, part_norms=parts)
+
+
+def layer_spectra(
+    matrices: Sequence[NamedMatrix],
+    source: str = "",
+    *,
+    fast_svd: bool = False,
+    linalg: Linalg = NUMPY_LINALG,
+    part_norms: bool = False,
+) -> Iterator[Spectrum]:
+    """:func:`spectrum` of every matrix of a layer, in order, each computed when the iterator reaches it.
+
+    With a backend that batches (:attr:`Linalg.batches`: torch on CUDA), the per-head products' QR
+    factorisations and core SVDs are issued as three stacked calls (every left factor, every right factor,
+    every core) instead of three per product: the same operations on the same inputs, so the same numbers
+    up to the backend's batched kernels' rounding (the documented torch bound,
+    :mod:`numerics.spectra.torch_backend`)."""
+    products = [m for m in matrices if m.right is not None] if linalg.batches else []
+    batched: dict[int, Spectrum] = {}
+    if (
+        len(products) > 1
+        and len({(m.left.shape, m.right.shape) for m in products if m.right is not None}) == 1
+    ):
+        whats = [f"matrix {m.label}" + (f" of {source}" if source else "") for m in products]
+        factors = [_scaled_factors(m, what) for m, what in zip(products, whats, strict=True)]
+        r_lefts = linalg.triangular_factor(np.stack([f.scaled_left for f in factors]))
+        r_rights = linalg.triangular_factor(np.stack([f.scaled_right for f in factors]))
+        with np.errstate(under="ignore"):
+            cores = np.matmul(r_lefts, np.swapaxes(r_rights, 1, 2))
+        values = linalg.singular_values(cores)
+        for i, (m, what, f) in enumerate(zip(products, whats, factors, strict=True)):
+            core = (values[i], r_lefts[i], r_rights[i])
+            batched[id(m)] = _product_spectrum(m, what, f, core, linalg, part_norms)
+    for m in matrices:  # one at a time: a caller that drops each spectrum's values frees them as it goes
+        if id(m) in batched:
+            yield batched.pop(id(m))
+        else:
+            yield spectrum(m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms)
 
 
 def spectrum(
@@ -333,6 +453,7 @@ def spectrum(
     *,
     fast_svd: bool = False,
     linalg: Linalg = NUMPY_LINALG,
+    part_norms: bool = False,
 ) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
@@ -353,6 +474,8 @@ def spectrum(
     far from 1 in magnitude, whose squares could leave float64's range, always take the SVD), from the SVD
     otherwise; a matrix kept as column blocks always takes the block QR and SVD.
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
+    ``part_norms`` also gives a product's or a gated M_in's :attr:`Spectrum.part_norms` (one more SVD of
+    each part's triangular factor, which the singular values needed anyway).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -361,24 +484,11 @@ def spectrum(
     if isinstance(matrix, NamedMatrix):
         what = f"matrix {matrix.label}" + (f" of {source}" if source else "")
         if matrix.second_block is not None:
-            return _blocks_spectrum(matrix, what, linalg)
+            return _blocks_spectrum(matrix, what, linalg, part_norms)
         if matrix.right is not None:
-            left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
-            right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
-            (scaled_left, scale_left), (scaled_right, scale_right) = _scaled(left), _scaled(right)
-            core_values, r_left = core_singular_values(scaled_left, scaled_right, linalg)
-            values, rank = _ranked(_unscaled(core_values, scale_left * scale_right, what), matrix.shape, what)
-            with np.errstate(under="ignore"):
-                columns = r_left @ scaled_right.T
-            norm_21 = scale_left * _column_norm_sum(columns, what) * scale_right
-            return _assemble(
-                values,
-                rank,
-                matrix.shape,
-                norm_21,
-                functools.partial(_product_entrywise_sum, left, right),
-                what,
-            )
+            factors = _scaled_factors(matrix, what)
+            core = core_singular_values(factors.scaled_left, factors.scaled_right, linalg)
+            return _product_spectrum(matrix, what, factors, core, linalg, part_norms)
         dense, owned = _finite_float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")
@@ -386,7 +496,11 @@ def spectrum(
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
     scaled, unit = _scaled(dense, in_place=owned)  # owned: ``dense`` itself is now scaled
-    raw = gram.singular_values if gram is not None else _unscaled(linalg.singular_values(scaled), unit, what)
+    raw = (
+        gram.singular_values
+        if gram is not None
+        else _unscaled(tall_singular_values(scaled, linalg), unit, what)
+    )
     values, rank = _ranked(raw, shape, what)
     norm_21 = _column_norm_total(_column_squares(scaled), unit, what)
     # the deferred (1,1) norm keeps the caller's matrix, or (owned) the scaled copy, never both

@@ -9,8 +9,11 @@ The public API, in one place (each name is defined in the module named in parent
 - :class:`TrainingConfig`, :func:`train`, :func:`train_synthetic`, :class:`TrainedModel`
   (``numerics.synthetic.train``): deterministic full-batch training on CPU.
 
-torch is needed (``pip install 'specbound[models]'``) and is imported only when a model is built.
+torch is needed (``pip install 'specbound[models]'``) and is imported only when a model is built. The
+names are imported on first use (PEP 562), so the light ``numerics.synthetic.defaults`` (the settings the
+command line names at start) imports none of them.
 
+>>> from numerics.synthetic import SparseSelectionTask, SyntheticConfig, TrainingConfig, train_synthetic
 >>> config = SyntheticConfig(num_layers=1, hidden_size=8)
 >>> task = SparseSelectionTask(hidden_size=8, seq_len=4, relevant=(1,), noise=0.1)
 >>> trained = train_synthetic(config, task, TrainingConfig(n_train=32, epochs=5))
@@ -20,9 +23,24 @@ torch is needed (``pip install 'specbound[models]'``) and is imported only when 
 
 from __future__ import annotations
 
-from numerics.synthetic.model import SyntheticConfig, build_model, project_rows, to_weights
-from numerics.synthetic.tasks import Sample, SparseSelectionTask, Task
-from numerics.synthetic.train import TrainedModel, TrainingConfig, predict, train, train_synthetic
+from typing import TYPE_CHECKING
+
+from theory.lazy_exports import lazy_getattr
+
+if TYPE_CHECKING:
+    from numerics.synthetic.model import SyntheticConfig, build_model, project_rows, to_weights
+    from numerics.synthetic.tasks import Sample, SparseSelectionTask, Task
+    from numerics.synthetic.train import TrainedModel, TrainingConfig, predict, train, train_synthetic
+
+_HOME = {
+    **dict.fromkeys(
+        ("SyntheticConfig", "build_model", "project_rows", "to_weights"), "numerics.synthetic.model"
+    ),
+    **dict.fromkeys(("Sample", "SparseSelectionTask", "Task"), "numerics.synthetic.tasks"),
+    **dict.fromkeys(
+        ("TrainedModel", "TrainingConfig", "predict", "train", "train_synthetic"), "numerics.synthetic.train"
+    ),
+}
 
 __all__ = [
     "Sample",
@@ -38,3 +56,6 @@ __all__ = [
     "train",
     "train_synthetic",
 ]
+
+
+__getattr__ = lazy_getattr(__name__, _HOME)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from numerics.loading import DEFAULT_MODELS
+from numerics.loading.aliases import DEFAULT_MODELS
 
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,31 +9,26 @@ deep model) is written as a decimal string instead of a JSON number, never as in
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mpmath
-
-from numerics.batch.workers import default_jobs
-from numerics.bounds.proxies import ROW_COLUMNS, MatrixProxy, ProxyReport, proxies
-from numerics.formulas.evaluate import DEFAULT_DPS
-from numerics.loading import open_checkpoint
-from numerics.loading.coverage import coverage_lines
+from numerics.batch.workers import default_jobs, free_cores
+from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import os_problem
-from numerics.spectra.spectrum import linalg_for
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import atomic_path, check_target, checkpoint_inputs, json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
 
-HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
+if TYPE_CHECKING:
+    import mpmath
 
-MATRIX_KEYS = ROW_COLUMNS
-"""Columns of the per-matrix rows: the documented keys first, then extras."""
+    from numerics.bounds.proxies import MatrixProxy, ProxyReport
+
+HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
 
 CLI_MAX_DPS = 2000
@@ -84,10 +79,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=default_jobs(),
         metavar="N",
-        help="worker processes sharing the layers (default: all cores, here %(default)s; 1 = serial); "
-        "the numbers are identical to the serial run's",
+        help="worker processes sharing the layers (default: one per core the load average leaves free, here "
+        f"{default_jobs()}; 1 = serial); the numbers are identical to the serial run's; the JSON says "
+        "how many ran and why",
     )
     parser.add_argument(
         "--fast-svd",
@@ -112,6 +107,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def number(value: mpmath.mpf) -> float | str:
     """A JSON-ready number: the float when it is finite in float64, else a 17-digit decimal string."""
+    import mpmath
+
     if not mpmath.isfinite(value):
         raise InvalidArgument(f"a proxy evaluated to {value}; no output may hold a non-finite number")
     as_float = float(value)
@@ -119,7 +116,9 @@ def number(value: mpmath.mpf) -> float | str:
 
 
 def matrix_row(row: MatrixProxy) -> dict[str, Any]:
-    """One matrix as a JSON-ready dict with the keys of :data:`MATRIX_KEYS`."""
+    """One matrix as a JSON-ready dict with the keys of :data:`numerics.bounds.proxies.ROW_COLUMNS`."""
+    import mpmath
+
     return {k: number(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
 
 
@@ -140,10 +139,15 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """One line per matrix, the columns of :data:`MATRIX_KEYS`, written atomically (whole or not at all)."""
+    """One line per matrix, the columns of :data:`numerics.bounds.proxies.ROW_COLUMNS` (the documented keys
+    first, then extras), written atomically (whole or not at all)."""
+    import csv
+
+    from numerics.bounds.proxies import ROW_COLUMNS
+
     try:
         with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=MATRIX_KEYS)
+            writer = csv.DictWriter(handle, fieldnames=ROW_COLUMNS)
             writer.writeheader()
             writer.writerows(rows)
     except OSError as error:
@@ -172,12 +176,16 @@ def _spread(values: Sequence[Any]) -> str:
 
 def _short(value: Any) -> str:
     """Six significant digits; integers without a decimal point."""
+    import mpmath
+
     value = mpmath.mpf(value)
     return str(int(value)) if mpmath.isint(value) and abs(value) < 10**6 else mpmath.nstr(value, 6)
 
 
 def format_table(report: ProxyReport, model: str) -> str:
     """One row per layer and matrix kind (heads summarised as min/median/max), then the two proxies."""
+    import mpmath
+
     header = ("layer", "kind", "count", "shape", "rank", "p_opt", "contribution", "alpha", "gamma")
     table = [header]
     for layer in range(report.num_layers):
@@ -216,6 +224,11 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
+    from numerics.bounds.proxies import proxies
+    from numerics.loading import open_checkpoint
+    from numerics.loading.coverage import coverage_lines
+    from numerics.spectra.spectrum import linalg_for
+
     bounded("--dps", "dps", args.dps, 15, CLI_MAX_DPS)
     if args.grid_m is not None:
         bounded("--grid-m", "m", args.grid_m, 1, CLI_MAX_GRID_M)
@@ -230,6 +243,7 @@ def run(args: argparse.Namespace) -> int:
     if args.device is not None and args.fast_svd:
         raise InvalidArgument("--fast-svd runs numpy's eigensolver; use it without --device")
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
+    jobs, chosen = (args.jobs, "given by --jobs") if args.jobs is not None else free_cores()
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
@@ -237,25 +251,28 @@ def run(args: argparse.Namespace) -> int:
         checkpoint,
         m=args.grid_m,
         dps=args.dps,
-        jobs=args.jobs,
+        jobs=jobs,
         fast_svd=args.fast_svd,
         entrywise_norms=rows_wanted,
         continuous=rows_wanted,
         device=args.device,
+        coverage=True,
+        digest=args.json,  # only the JSON's run block shows the content hash
     )
     payload = report_json(report, args.model) if rows_wanted else {}
     payload["spectra_backend"] = linalg.name
-    coverage = checkpoint.coverage()
+    payload["jobs"] = {"workers": jobs, "chosen": chosen}
+    coverage = report.coverage if report.coverage is not None else checkpoint.coverage()
     payload["coverage"] = [record.as_json() for record in coverage]
     backend = [f"spectra computed by {linalg.name}"] if args.device is not None else []
     text = "\n".join([format_table(report, args.model), *backend, "", *coverage_lines(coverage)])
-    if args.json:  # only the JSON shows the run block: its content hash reads every weight a second time
-        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint)})
+    if args.json:  # the run block's content hash, from the digests the spectra's read took
+        payload["run"] = run_block(args, {args.model: weights_sha256(checkpoint, report.layer_digests)})
     if args.certify:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
 
-        certified = certify_proxies(checkpoint.weights(), m=report.m)
+        certified = certify_proxies(checkpoint, m=report.m)  # layer by layer, as the plain run
         if rows_wanted:
             add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])

@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import argparse
 
-from numerics.loading import load_weights
 from numerics.loading.coverage import Coverage, coverage_lines
-from numerics.loading.families import weights_coverage
-from numerics.spectra.matrices import extract_matrices
-from numerics.spectra.spectrum import spectrum
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block, weights_sha256
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
 
@@ -50,6 +46,11 @@ def inspect_model(model: str, num_heads: int | None = None, family: str | None =
     wo, w_in, w_out, m_in, qk_max, qk_max_head}, with w_gate too for a gated feed-forward (w_in is then its
     up projection and m_in = sigma_1([W_gate; W_up]), the input norm the bound uses).
     """
+    from numerics.loading import load_weights
+    from numerics.loading.families import weights_coverage
+    from numerics.spectra.matrices import extract_matrices
+    from numerics.spectra.spectrum import spectrum
+
     weights = load_weights(model, num_heads=num_heads, family=family)
     qk_norms: dict[int, list[float]] = {}
     m_in: dict[int, float] = {}
@@ -122,6 +123,8 @@ def format_table(report: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
+    from numerics.loading import load_weights
+
     report = inspect_model(args.model, args.num_heads, args.family)
     weights = load_weights(args.model, num_heads=args.num_heads, family=args.family)  # cached: inspect's load
     report["run"] = run_block(args, {args.model: weights_sha256(weights)})

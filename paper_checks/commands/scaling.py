@@ -9,6 +9,7 @@ fitted log-log exponents in L and N with their standard errors.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from paper_checks.context import RunContext
 from paper_checks.output_files import (
@@ -19,14 +20,17 @@ from paper_checks.output_files import (
     prepare_folder,
 )
 from paper_checks.run_metadata import run_block
-from paper_checks.scaling import FULL_GRID, QUICK_GRID, ScalingStudy, run_study
 from theory.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from paper_checks.scaling import ScalingStudy
 
 HELP = (
     "fit the growth of B_ours and B_Edelman in depth and width (real, truncated, synthetic, your checkpoints)"
 )
 
-GRIDS = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}
+GRIDS = ("full", "none", "quick")
+"""The synthetic grids of ``--grid``: paper_checks.scaling's FULL_GRID and QUICK_GRID, or none."""
 FIGURES = {"proxies_vs_depth.png": "L", "proxies_vs_width.png": "N"}
 
 
@@ -37,7 +41,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print points and fitted exponents as JSON")
     parser.add_argument(
-        "--grid", choices=sorted(GRIDS), default="full", help="synthetic grid to train (default: full)"
+        "--grid", choices=GRIDS, default="full", help="synthetic grid to train (default: full)"
     )
     parser.add_argument(
         "--no-real", action="store_true", help="skip the embedded checkpoints and their prefixes"
@@ -73,7 +77,9 @@ def format_study(study: ScalingStudy) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the study and print it."""
-    grid = GRIDS[args.grid]
+    from paper_checks.scaling import FULL_GRID, QUICK_GRID, run_study
+
+    grid = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}[args.grid]
     if grid is None and args.no_real and not args.paths:
         raise InvalidArgument("nothing to study: --grid none and --no-real with no checkpoint DIR given")
     directory = (

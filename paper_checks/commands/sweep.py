@@ -17,12 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from numerics.batch.sweep import SweepSettings, step_of, sweep
 from numerics.batch.workers import default_jobs
-from numerics.formulas.evaluate import DEFAULT_DPS
-from numerics.loading.checkpoint import checkpoint_files
-from numerics.loading.hf_folder import CONFIG_NAME, WEIGHT_NAMES
-from numerics.loading.tensors import BIN_SHARD_INDEX, SHARD_INDEX
+from numerics.formulas.precision import DEFAULT_DPS
 from numerics.safe_io import atomic_path, os_problem
 from paper_checks.commands._model import add_family_argument
 from paper_checks.output_files import (
@@ -54,7 +50,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--cache", default=".specbound-cache", metavar="DIR", help="cached rows (default .specbound-cache)"
     )
     parser.add_argument(
-        "--jobs", type=int, default=default_jobs(), metavar="N", help="local processes (default: all cores)"
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="local processes (default: one per free core)",
     )
     parser.add_argument("--scheduler", metavar="ADDRESS", help="compute on this Dask distributed scheduler")
     parser.add_argument("--figures", metavar="DIR", help="write DIR/proxies.png and DIR/p_opt.png")
@@ -66,18 +66,25 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _step_then_name(path: Path) -> tuple[int, int, str]:
+    from numerics.batch.sweep import step_of
+
     step = step_of(str(path))
     return (step is None, step or 0, path.name)
 
 
 def _names_a_checkpoint(folder: Path) -> bool:
     """True when ``folder`` holds a config or weights file of a Hugging Face checkpoint (any kind of file)."""
+    from numerics.loading.hf_folder import CONFIG_NAME, WEIGHT_NAMES
+    from numerics.loading.tensors import BIN_SHARD_INDEX, SHARD_INDEX
+
     names = (CONFIG_NAME, *WEIGHT_NAMES, SHARD_INDEX, BIN_SHARD_INDEX)
     return any(os.path.lexists(folder / name) for name in names)
 
 
 def expand(arguments: Sequence[str]) -> list[str]:
     """The checkpoints named: each argument itself, or, for a folder that is not one, the ones inside it."""
+    from numerics.loading.checkpoint import checkpoint_files
+
     found: list[str] = []
     for argument in arguments:
         try:
@@ -135,6 +142,8 @@ def _cell(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Expand, compute or read from the cache, write the table (and figures), print a summary."""
+    from numerics.batch.sweep import SweepSettings, sweep
+
     check_table_path(Path(args.out))
     sources = expand(args.checkpoints)
     inputs = checkpoint_inputs(sources)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
@@ -79,3 +80,28 @@ def test_without_the_flag_nothing_is_certified(tiny_model, capsys):
     assert main(["bound", str(tiny_model), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert "certification" not in payload and "ours_interval" not in payload["proxies"]
+
+
+def test_certify_streams_the_checkpoint_and_gives_the_in_memory_balls(tiny_model, monkeypatch):
+    from numerics.certify.certified import certify_proxies
+    from numerics.loading import load_weights, open_checkpoint
+    from numerics.loading.stream import Checkpoint
+
+    whole = certify_proxies(load_weights(tiny_model), show_progress=False)
+    asked: list[str] = []
+    monkeypatch.setattr(Checkpoint, "weights", lambda self: asked.append("whole model") or None)
+    streamed = certify_proxies(open_checkpoint(tiny_model), show_progress=False)
+    assert asked == []  # never the whole model in memory
+    assert (streamed.ours.mid(), streamed.ours.rad()) == (whole.ours.mid(), whole.ours.rad())
+    assert (streamed.edelman.mid(), streamed.edelman.rad()) == (whole.edelman.mid(), whole.edelman.rad())
+    for a, b in zip(streamed.contributions, whole.contributions, strict=True):
+        assert a.certified.path == b.certified.path and a.certified.matrix.label == b.certified.matrix.label
+        assert a.certified.matrix.shape == b.certified.matrix.shape
+        assert not np.isfinite(a.certified.matrix.left).any()  # the streamed layer's values were released
+
+
+def test_bound_certify_json_says_each_matrix_certificate_path(tiny_model, capsys):
+    assert main(["bound", str(tiny_model), "--certify", "--json", "--jobs", "1", "--quiet"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    paths = [row["certificate_path"] for row in document["matrices"]]
+    assert len(paths) == len(document["matrices"]) and set(paths) <= {"float-bounds", "arb"}

@@ -123,3 +123,34 @@ def test_unknown_device_and_missing_torch_are_named(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
     with pytest.raises(MissingDependency, match="--device needs torch"):
         linalg_for("cpu")
+
+
+def test_torch_batches_a_layers_products_into_three_calls_within_the_same_bound(llama_folder, monkeypatch):
+    from numerics.spectra import torch_backend
+    from numerics.spectra.spectrum import layer_spectra
+
+    calls: list[int] = []
+    for name in ("singular_values", "triangular_factor"):
+        original = getattr(torch_backend, name)
+
+        def counted(matrix, device, original=original):
+            calls.append(matrix.ndim)
+            return original(matrix, device)
+
+        monkeypatch.setattr(torch_backend, name, counted)
+    import dataclasses
+
+    # built after the patch (its functions are the counted ones), batching as on CUDA (no GPU needed)
+    torch_cpu = dataclasses.replace(linalg_for("cpu"), batches=True)
+    checkpoint = open_checkpoint(str(llama_folder))
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    batched = list(layer_spectra(matrices, linalg=torch_cpu))
+    products = sum(m.right is not None for m in matrices)
+    assert calls.count(3) == 3 and products > 3  # every left factor, every right factor, every core
+    assert calls.count(2) < 3 * products  # the dense matrices only, not three calls per product
+    for matrix, theirs in zip(matrices, batched, strict=True):
+        ours = spectrum(matrix, linalg=NUMPY_LINALG)
+        assert theirs.rank == ours.rank
+        difference = np.abs(theirs.singular_values - ours.singular_values)
+        assert np.max(difference) <= backward_error(matrix, ours.singular_values)
+        assert theirs.norm_21 == pytest.approx(ours.norm_21, rel=1e-12)

@@ -133,3 +133,35 @@ def test_single_threaded_blas_restores_the_thread_count_and_respects_the_user(mo
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
     with single_threaded_blas():
         assert getter() == 2
+
+
+def test_a_wide_matrix_takes_the_tall_orientation_and_keeps_its_singular_values():
+    rng = np.random.default_rng(5)
+    wide = rng.standard_normal((6, 40))
+    expected = np.linalg.svd(wide, compute_uv=False)
+    seen = []
+
+    def recording(matrix):
+        seen.append(matrix.shape)
+        return np.linalg.svd(matrix, compute_uv=False)
+
+    from numerics.spectra.spectrum import NUMPY_LINALG, Linalg
+
+    linalg = Linalg("recording", recording, NUMPY_LINALG.triangular_factor)
+    values = spectrum(wide, linalg=linalg).singular_values
+    assert seen == [(40, 6)]  # LAPACK saw the tall transpose
+    np.testing.assert_allclose(values, expected, rtol=1e-13)  # last digits may differ, nothing more
+
+
+def test_part_norms_are_the_spectral_norms_of_the_factors_and_the_blocks():
+    rng = np.random.default_rng(6)
+    left, right = rng.standard_normal((20, 4)), rng.standard_normal((20, 4)) * 3
+    product = spectrum(NamedMatrix(0, 0, MatrixKind.QK, left, right), part_norms=True)
+    expected = [np.linalg.norm(left, 2), np.linalg.norm(right, 2)]
+    np.testing.assert_allclose(product.part_norms, expected, rtol=1e-13)
+    gate, up = rng.standard_normal((8, 30)), rng.standard_normal((8, 30)) / 7
+    blocks = spectrum(NamedMatrix(0, -1, MatrixKind.M_IN, gate, second_block=up), part_norms=True)
+    np.testing.assert_allclose(
+        blocks.part_norms, [np.linalg.norm(gate, 2), np.linalg.norm(up, 2)], rtol=1e-13
+    )
+    assert spectrum(NamedMatrix(0, 0, MatrixKind.QK, left, right)).part_norms == ()  # only when asked

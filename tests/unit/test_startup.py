@@ -46,3 +46,73 @@ def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path):
         [sys.executable, "-c", PROBE, str(folder)], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["0"], done.stdout + done.stderr
+
+
+HEAVY = (
+    "numpy",
+    "mpmath",
+    "sympy",
+    "scipy",
+    "flint",
+    "torch",
+    "transformers",
+    "matplotlib",
+    "pandas",
+    "onnx",
+)
+COMMAND_PROBE = """
+import contextlib, io, sys
+from paper_checks.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(sys.argv[1:])
+print(*sorted({name.split(".")[0] for name in sys.modules}), "|", *sorted(sys.modules))
+"""
+
+
+def _imported_by(*argv: str) -> tuple[set[str], set[str]]:
+    """(top-level packages, all modules) in sys.modules after ``specbound ARGV`` in a fresh interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", COMMAND_PROBE, *argv], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    packages, modules = done.stdout.split("|")
+    return set(packages.split()), set(modules.split())
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["bound", "--help"], ["inspect", "--help"]])
+def test_version_and_help_import_no_numerics_library(argv):
+    packages, modules = _imported_by(*argv)
+    assert packages.isdisjoint(HEAVY), packages & set(HEAVY)
+    assert "numerics.spectra.spectrum" not in modules and "numerics.loading.checkpoint" not in modules
+
+
+def test_a_bare_version_registers_no_command():
+    _, modules = _imported_by("--version")
+    assert not {name for name in modules if name.startswith("paper_checks.commands.")}
+
+
+def test_the_full_parser_learns_every_option_without_the_implementations():
+    packages, modules = _imported_by("--help")
+    commands = {name for name in modules if name.startswith("paper_checks.commands.")}
+    assert {"paper_checks.commands.bound", "paper_checks.commands.sweep"} <= commands  # every one registered
+    assert packages.isdisjoint(HEAVY) and "numerics.bounds.proxies" not in modules
+
+
+def test_prove_imports_no_other_command_and_no_checkpoint_machinery():
+    packages, modules = _imported_by("prove", "x <= x + 1", "--domain", "x: [0, 1]")
+    assert {name for name in modules if name.startswith("paper_checks.commands.")} == {
+        "paper_checks.commands.prove"
+    }
+    assert packages.isdisjoint({"torch", "transformers", "matplotlib", "pandas", "onnx", "scipy"}), packages
+    assert not {name for name in modules if name.startswith(("numerics.loading", "numerics.bounds"))}
+
+
+def test_the_version_is_the_one_the_package_metadata_records():
+    import importlib.metadata
+
+    from numerics.version import toolkit_version
+
+    try:
+        expected = importlib.metadata.version("specbound")
+    except importlib.metadata.PackageNotFoundError:
+        expected = "unknown"
+    assert toolkit_version() == expected

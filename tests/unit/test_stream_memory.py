@@ -139,3 +139,49 @@ def test_stored_layer_keeps_the_checkpoint_width_and_bounds_match_the_float64_pa
     assert [r.spectrum.singular_values.tolist() for r in streamed.matrices] == [
         r.spectrum.singular_values.tolist() for r in whole.matrices
     ]
+
+
+def test_bound_json_reads_every_layer_once_for_spectra_coverage_and_hash(tmp_path, monkeypatch, capsys):
+    import contextlib
+    import io
+
+    from numerics.loading.stream import Checkpoint
+    from paper_checks.cli import main
+
+    folder = write_llama(tmp_path / "m", np.float16, layers=3)
+    reads: list[int] = []
+    original = Checkpoint._validated
+
+    def counting(self, index, *, stored):
+        reads.append(index)
+        return original(self, index, stored=stored)
+
+    monkeypatch.setattr(Checkpoint, "_validated", counting)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert main(["bound", str(folder), "--json", "--jobs", "1"]) == 0
+    assert sorted(reads) == [0, 1, 2]  # once each (the old path read them three times)
+    document = json.loads(out.getvalue())
+    monkeypatch.setattr(Checkpoint, "_validated", original)
+    from paper_checks.run_metadata import weights_sha256
+
+    assert list(document["run"]["inputs"].values()) == [weights_sha256(load_weights(folder))]
+    separate = {r.block: r.value for r in open_checkpoint(folder).coverage()}
+    figures = [(r["value"], separate[r["block"]]) for r in document["coverage"] if r["value"] is not None]
+    assert len(figures) == 2  # SwiGLU and rotary: the reused singular values give the separate pass's
+    assert all(value == pytest.approx(expected, rel=1e-12) for value, expected in figures)
+
+
+def test_a_layers_spectra_come_one_at_a_time_so_each_deferred_copy_is_freed(tmp_path, monkeypatch):
+    from numerics.spectra import spectrum as module
+
+    checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    computed: list[str] = []
+    original = module.spectrum
+    monkeypatch.setattr(
+        module, "spectrum", lambda m, *a, **k: computed.append(m.label) or original(m, *a, **k)
+    )
+    spectra = module.layer_spectra(matrices)
+    first = next(spectra)  # each holds its (1,1) norm's float64 copy until the caller drops it
+    assert computed == [matrices[0].label] and first.shape == matrices[0].shape
+    assert len(list(spectra)) == len(matrices) - 1

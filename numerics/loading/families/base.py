@@ -124,9 +124,10 @@ class Family:
     """The records of the family's blocks, given the config (a dict, empty when there is none) and the
     maxima over layers of :attr:`measures`."""
     assemble: Callable[[Mapping[str, np.ndarray], Sizes], LayerWeights] = field(default=linear_layer)
-    measures: Callable[[LayerWeights, int, int, Mapping[str, Any]], dict[str, float]] | None = None
-    """Numbers one layer contributes to the coverage (layer, H, K, config -> name -> value); maxima are
-    kept."""
+    measures: Callable[..., dict[str, float]] | None = None
+    """Numbers one layer contributes to the coverage (layer, H, K, config[, norms] -> name -> value); maxima
+    are kept. ``norms``, when given, holds spectral norms the spectra already computed from the same read
+    (:func:`numerics.bounds.proxies.layer_part_norms`), so the measure need not take those SVDs again."""
     markers: tuple[str, ...] = ()
     """Tensor names inside a layer (``self_attn.q_norm.weight``) that only this family has: a checkpoint
     that lacks them is not of this family, and one that has them is of no family without them."""
@@ -142,17 +143,30 @@ def family_coverage(
     kv_heads: int,
     where: str = "the model",
 ) -> tuple[Coverage, ...]:
-    """The family's coverage records for a model, its per-layer measures reduced by max over layers (in
-    the measures' own arithmetic, mpmath where float64 would overflow), then checked to fit float64
+    """The family's coverage records for a model, from its layers' measures
+    (:func:`coverage_from_measures`)."""
+    config = config or {}
+    measures = family.measures
+    if measures is None:
+        return family.coverage(config, {})
+    per_layer = (measures(layer, num_heads, kv_heads, config) for layer in layers)
+    return coverage_from_measures(family, config, per_layer, where)
+
+
+def coverage_from_measures(
+    family: Family,
+    config: Mapping[str, Any],
+    per_layer: Iterable[Mapping[str, float]],
+    where: str = "the model",
+) -> tuple[Coverage, ...]:
+    """The family's coverage records from each layer's measures, reduced by max over layers in the
+    measures' own arithmetic (mpmath where float64 would overflow; a layer read by the generator is released
+    before the next is read), then checked to fit float64
     (:func:`~numerics.loading.coverage.coverage_value`, naming ``where``)."""
     maxima: dict[str, float] = {}
-    config = config or {}
-    if family.measures is None:
-        return family.coverage(config, maxima)
-    for layer in layers:
-        for name, value in family.measures(layer, num_heads, kv_heads, config).items():
+    for measures in per_layer:
+        for name, value in measures.items():
             maxima[name] = max(value, maxima.get(name, value))
-        del layer  # released before the next layer is read (the loop variable would hold it meanwhile)
     return family.coverage(
         config, {name: coverage_value(name, value, where) for name, value in maxima.items()}
     )

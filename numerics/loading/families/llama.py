@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import mpmath
+
 from numerics.loading import coverage as c
 from numerics.loading.families.base import Family, Scheme, size_reader
 from numerics.loading.weights import LayerWeights
@@ -42,13 +44,22 @@ DECODER_SCHEME = Scheme(
 )
 
 
-def rotary_horn_bound(layer: LayerWeights, num_heads: int, kv_heads: int) -> float:
+def rotary_horn_bound(
+    layer: LayerWeights, num_heads: int, kv_heads: int, norms: Mapping[str, float] | None = None
+) -> mpmath.mpf:
     """max_h sigma_1(Wq_h) sigma_1(Wk_g): the position-free sigma_1 bound of the rotary forms of a layer
-    (each product in mpmath: for weights around 1e160 it overflows float64)."""
+    (each product in mpmath: for weights around 1e160 it overflows float64).
+
+    ``norms`` (spectral norms the spectra computed from the same read, per query head h ``wq.h`` =
+    sigma_1(Wq_h) and ``wk.h`` = sigma_1 of the key block head h reads) replaces this function's SVDs; the
+    figures agree to rounding (both backward stable).
+    """
     from numerics.bounds import (
         reach,  # reach evaluates theory formulas; numerics.formulas.evaluate imports loading
     )
 
+    if norms is not None:
+        return max(mpmath.mpf(norms[f"wq.{h}"]) * mpmath.mpf(norms[f"wk.{h}"]) for h in range(num_heads))
     dh = layer.wq.shape[0] // num_heads
     group = num_heads // kv_heads
     return max(
@@ -77,16 +88,26 @@ def rotary_fraction(config: Mapping[str, Any]) -> float:
 
 
 def rotary_measures(
-    layer: LayerWeights, num_heads: int, kv_heads: int, config: Mapping, gate_default: str = "silu"
+    layer: LayerWeights,
+    num_heads: int,
+    kv_heads: int,
+    config: Mapping,
+    gate_default: str = "silu",
+    *,
+    norms: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
     """Per layer: the rotary forms' position-free sigma_1 bound, and for a gated block its Lipschitz
-    constant on the unit ball (gate activation from the config, else ``gate_default``)."""
+    constant on the unit ball (gate activation from the config, else ``gate_default``). ``norms``: spectral
+    norms the spectra already computed from the same read (:func:`rotary_horn_bound`,
+    :func:`numerics.bounds.reach.swiglu_lipschitz`), else computed here."""
     from numerics.bounds import reach
 
-    out = {"rotary_qk_spectral_bound": rotary_horn_bound(layer, num_heads, kv_heads)}
+    out = {"rotary_qk_spectral_bound": rotary_horn_bound(layer, num_heads, kv_heads, norms)}
     kind = c.activation_kind(gate_activation(config, gate_default))
     if layer.w_gate is not None and kind in ("silu", "tanh", "gelu"):
-        out["gated_lipschitz_unit_ball"] = reach.swiglu_lipschitz(layer, gate=kind)  # mpmath: may pass 1e308
+        out["gated_lipschitz_unit_ball"] = reach.swiglu_lipschitz(
+            layer, gate=kind, norms=norms
+        )  # mpmath: may pass 1e308
     return out
 
 
