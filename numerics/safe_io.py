@@ -101,14 +101,26 @@ def read_json(
         raise error(f"{shown} is not readable JSON: {problem}") from None
 
 
+def checkpoint_root(folder: Path) -> Path:
+    """The folder a checkpoint's files must resolve inside: ``folder`` itself, or, for a snapshot of a
+    Hugging Face hub cache (``models--ORG--NAME/snapshots/REVISION``, whose files are links into the
+    repository's ``blobs/``), that ``models--ORG--NAME`` folder. ``folder`` is resolved already."""
+    snapshots = folder.parent
+    if snapshots.name == "snapshots" and snapshots.parent.name.startswith("models--"):
+        return snapshots.parent
+    return folder
+
+
 def inside(folder: Path, relative: str, what: str) -> Path:
-    """``folder / relative`` with symlinks resolved, if it stays inside ``folder``; else CheckpointError.
+    """``folder / relative`` with symlinks resolved, if it stays inside ``folder`` (or the hub-cache
+    repository folder of :func:`checkpoint_root`); else CheckpointError.
 
     ``what`` names the file that points there (e.g. "model.onnx's external data"), for the message.
     """
     try:
-        root = folder.resolve()
-        target = (root / relative).resolve()
+        folder = folder.resolve()
+        root = checkpoint_root(folder)
+        target = (folder / relative).resolve()
     except (
         OSError,
         RuntimeError,

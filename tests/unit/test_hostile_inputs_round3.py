@@ -119,6 +119,31 @@ def test_1_a_file_named_by_a_checkpoint_outside_its_folder_is_refused(tmp_path, 
     assert out == ""
 
 
+def hub_snapshot(tmp_path, outside: bool = False):
+    """A Hugging Face hub cache layout: models--org--tiny/snapshots/rev/ holds links into ../../blobs/ (or,
+    with ``outside``, one link to a file beside the models--org--tiny folder)."""
+    plain = sharded(tmp_path / "plain")
+    repository = tmp_path / "hub" / "models--org--tiny"
+    snapshot = repository / "snapshots" / "rev"
+    (repository / "blobs").mkdir(parents=True)
+    snapshot.mkdir(parents=True)
+    for number, file in enumerate(sorted(plain.iterdir())):
+        blob = (tmp_path / "hub" if outside and number == 0 else repository / "blobs") / f"blob{number}"
+        blob.write_bytes(file.read_bytes())
+        (snapshot / file.name).symlink_to(os.path.relpath(blob, snapshot))
+    return plain, snapshot
+
+
+def test_1_a_hub_cache_snapshot_reads_its_blobs_and_nothing_beside_its_repository(tmp_path, capsys):
+    plain, snapshot = hub_snapshot(tmp_path)
+    status, out, err = call(capsys, "bound", snapshot, "--json")
+    assert status == 0, err
+    assert strict_json(out)["proxies"] == strict_json(call(capsys, "bound", plain, "--json")[1])["proxies"]
+    _, snapshot = hub_snapshot(tmp_path / "second", outside=True)
+    status, _, err = call(capsys, "bound", snapshot)
+    assert_error_line(status, err, "bound", "outside the folder")
+
+
 def test_1_a_bin_shard_index_outside_the_folder_is_refused(tmp_path, capsys):
     torch = pytest.importorskip("torch", reason="writing a .bin needs torch (models extra)")
     folder, elsewhere = tmp_path / "model", tmp_path / "elsewhere"
