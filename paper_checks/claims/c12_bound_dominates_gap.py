@@ -59,7 +59,10 @@ def check(
         else ""
     )
     if weight_free_size is not None:
-        needed += f"; even with Sigma = 0 (no weights at all) only at n >= {weight_free_size}"
+        needed += (
+            f"; even with Sigma = 0 (no spectral term; the weights still enter through the peeling cost "
+            f"of their norm shells) only at n >= {weight_free_size}"
+        )
     if failing:
         verdict = Verdict.REFUTED
         summary = f"NOT dominated: {failing}"
