@@ -20,7 +20,7 @@ from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks import run_metadata
-from theory.errors import SpecboundError
+from theory.errors import SpecboundError, missing_dependency
 
 
 def command_names() -> tuple[str, ...]:
@@ -78,6 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
     except SpecboundError as error:
         _error_line(args.command, str(error))
+        return 2
+    except ModuleNotFoundError as error:  # an optional package imported without theory.errors.require
+        missing = missing_dependency(error)
+        if missing is None:
+            raise
+        _error_line(args.command, str(missing))
         return 2
     except KeyboardInterrupt:
         _error_line(args.command, "interrupted")

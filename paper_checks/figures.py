@@ -48,7 +48,7 @@ class ContributionCurve:
 
 
 def _pyplot() -> Any:
-    require("matplotlib", "report")
+    require("matplotlib", purpose="drawing figures")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -43,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, missing_dependency
 
 if TYPE_CHECKING:
     from paper_checks.context import RunContext
@@ -198,6 +198,7 @@ def _failure(error: BaseException) -> str:
         return f"called sys.exit({error.code!r})"
     if isinstance(error, SyntaxError):
         return f"SyntaxError: {error.msg} (line {error.lineno})"
+    error = missing_dependency(error) or error  # an optional package: name it and the extra to install
     return f"{type(error).__name__}: {error}"
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from numerics.safe_io import os_problem
-from theory.errors import InvalidArgument, SpecboundError
+from theory.errors import InvalidArgument, SpecboundError, require
 
 if TYPE_CHECKING:
     from numerics.bounds.proxies import ProxyReport
@@ -240,8 +240,7 @@ def real_points(context: RunContext, models: Sequence[str] = REAL_MODELS) -> lis
 @contextlib.contextmanager
 def single_thread() -> Iterator[None]:
     """Run torch on one thread (tiny models: more threads only add contention on a shared 2-core machine)."""
-    import torch
-
+    torch = require("torch", purpose="training the synthetic models")
     previous = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.metadata
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +58,7 @@ from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, linalg_for, spec
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
+from theory.version import installed_version as toolkit_version
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -183,7 +183,7 @@ class ProxyReport:
         Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
         of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
         """
-        require("pandas", "analysis")
+        require("pandas", purpose="to_frame")
         import pandas as pd
 
         rows = [
@@ -191,15 +191,6 @@ class ProxyReport:
             for row in self.matrices
         ]
         return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
-
-
-@functools.cache
-def toolkit_version() -> str:
-    """The installed specbound version ('unknown' when run from a source tree that is not installed)."""
-    try:
-        return importlib.metadata.version("specbound")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:

@@ -16,20 +16,13 @@ from typing import Any
 import numpy as np
 
 from numerics.spectra.spectrum import Linalg
-from theory.errors import InvalidArgument, MissingDependency
+from theory.errors import InvalidArgument, require
 
 DEVICES = ("cpu", "cuda")
 
 
 def _torch() -> Any:
-    try:
-        import torch
-    except ImportError:
-        raise MissingDependency(
-            "--device needs torch; install it with pip install 'specbound[models]', or omit --device to use "
-            "numpy's LAPACK"
-        ) from None
-    return torch
+    return require("torch", purpose="--device (omit it to use numpy's LAPACK)")
 
 
 def _on_device(matrix: np.ndarray, device: str) -> Any:

@@ -95,6 +95,17 @@ def evaluate_claims(
     return results, context
 
 
+def summary_line(results: Sequence[ClaimResult]) -> str:
+    """ "N claims: a verified, b refuted, c open, d crashed": a crashed check reached no verdict, so it is
+    counted apart from the open claims (whose evidence says why they stay open)."""
+    decided = [r for r in results if not r.crashed]
+    counts = {v: sum(r.verdict is v for r in decided) for v in Verdict}
+    return (
+        f"{len(results)} claims: {counts[Verdict.VERIFIED]} verified, {counts[Verdict.REFUTED]} refuted, "
+        f"{counts[Verdict.OPEN]} open, {len(results) - len(decided)} crashed"
+    )
+
+
 def exit_status(results: Sequence[ClaimResult]) -> int:
     """EXIT_CRASHED if a check crashed, else EXIT_REFUTED if a claim is refuted, else EXIT_ALL_HELD."""
     if any(r.crashed for r in results):
@@ -124,11 +135,7 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(results), flush=True)
         if context.figure_dir is not None:
             results = write_report(results, context, context.figure_dir, run_info)
-        counts = {v: sum(r.verdict.value == v for r in results) for v in ("verified", "refuted", "open")}
-        print(
-            f"\n{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
-            f"{counts['open']} open" + (f"; report in {args.report}" if args.report else "")
-        )
+        print(f"\n{summary_line(results)}" + (f"; report in {args.report}" if args.report else ""))
         if rows is not None:
             print("\n" + format_changes(rows, args.compare))
     crashed = [r for r in results if r.crashed]

@@ -93,17 +93,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
-    import importlib.util
     import sys
 
-    from theory.errors import InvalidArgument
+    from theory.errors import InvalidArgument, MissingDependency, require
 
     if args.no_prove:
         return {}
     if not args.prove_budget > 0:
         raise InvalidArgument(f"--prove-budget={args.prove_budget} must be a positive number of seconds")
-    if importlib.util.find_spec("flint") is None:
-        print("prover skipped: it needs python-flint (pip install 'specbound[certify]')", file=sys.stderr)
+    try:
+        require("flint", purpose="deciding the lemma inequalities")
+    except MissingDependency as missing:
+        print(f"prover skipped: {missing}", file=sys.stderr)
         return {}
     from theory.prover.lemma_inequalities import decide
 
