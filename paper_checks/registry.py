@@ -237,6 +237,11 @@ def discover(claims_dirs: Iterable[str | Path] = (), only: str | None = None) ->
     return tuple(sorted(found, key=lambda c: _id_key(c.id)))
 
 
+def selected(only: str | None, claim_id: str) -> bool:
+    """Whether the comma-separated list ``only`` (None: every claim) selects ``claim_id``."""
+    return only is None or any(_selects(part.strip(), claim_id) for part in only.split(",") if part.strip())
+
+
 def select(claims: Sequence[Claim], only: str | None) -> tuple[Claim, ...]:
     """The claims whose ids are in the comma-separated list ``only`` (all when None)."""
     if only is None:

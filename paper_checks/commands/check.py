@@ -11,7 +11,7 @@ from numerics.progress import progress
 from paper_checks.compare import changes, format_changes, load_claims
 from paper_checks.context import RunContext
 from paper_checks.output_files import json_text, prepare_folder
-from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select
+from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select, selected
 from paper_checks.report import REPORT_FILES, write_report
 from paper_checks.run_metadata import run_block
 
@@ -121,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     old = load_claims(args.compare) if args.compare else None  # a bad file fails before the long run
     results, context = evaluate_claims(args.only, args.claims_dir, args.report, args.certify, args.force)
     run_info = run_block(args, context.input_hashes())
+    if old is not None:  # claims left out by --only were not run, not removed
+        old = {claim_id: claim for claim_id, claim in old.items() if selected(args.only, claim_id)}
     rows = changes(old, [r.to_json() for r in results]) if old is not None else None
     if args.json:
         try:
