@@ -68,7 +68,14 @@ def require(module: str, extra: str | None = None, *, purpose: str = "this") -> 
     'math'
     """
     import importlib
+    import importlib.util
 
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):  # its parent package is missing, or sys.modules holds None for it
+        found = None
+    if found is None and module.split(".")[0] in OPTIONAL_MODULES:
+        raise _missing(module, purpose, extra)
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:

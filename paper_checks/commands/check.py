@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,8 +30,9 @@ EXIT_STATUS_HELP = (
     f"claim is refuted, {EXIT_CRASHED} when a check crashed (it wins over refuted), 2 on bad input"
 )
 
-_COLUMNS = ("id", "claim", "verdict", "provenance", "evidence")
-_WIDTHS = (3, 46, 8, 44, 0)
+TABLE_WIDTH = 100
+"""Columns of the text table: each claim's title, provenance and evidence wrap below its id and verdict."""
+_ID_WIDTH, _VERDICT_WIDTH = 5, 10
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -65,18 +67,27 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _cell(text: str, width: int) -> str:
-    if width == 0:
-        return text
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _wrapped(text: str, first: str, indent: int) -> list[str]:
+    """``first`` followed by ``text`` wrapped to TABLE_WIDTH, continuation lines indented by ``indent``."""
+    return textwrap.wrap(
+        " ".join(text.split()),
+        width=TABLE_WIDTH,
+        initial_indent=first,
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
 
 
 def format_table(results: Sequence[ClaimResult]) -> str:
-    """The results as a fixed-width table: id, claim, verdict, provenance, one-line evidence."""
-    lines = ["  ".join(_cell(c, w).ljust(w) for c, w in zip(_COLUMNS, _WIDTHS, strict=True)).rstrip()]
+    """The results as text no wider than TABLE_WIDTH (a word longer than a line excepted): per claim, its
+    id, verdict and whole title, then its provenance and its evidence, each wrapped under the title."""
+    indent = _ID_WIDTH + _VERDICT_WIDTH
+    lines = [f"{'id':{_ID_WIDTH}}{'verdict':{_VERDICT_WIDTH}}claim"]
     for r in results:
-        cells = (r.id, r.title, r.verdict.value, r.provenance, r.evidence.replace("\n", " "))
-        lines.append("  ".join(_cell(c, w).ljust(w) for c, w in zip(cells, _WIDTHS, strict=True)).rstrip())
+        verdict = "crashed" if r.crashed else r.verdict.value
+        lines += _wrapped(r.title, f"{r.id:{_ID_WIDTH}}{verdict:{_VERDICT_WIDTH}}", indent)
+        lines += _wrapped(r.provenance, " " * indent + "provenance: ", indent + 2)
+        lines += _wrapped(r.evidence, " " * indent + "evidence: ", indent + 2)
     return "\n".join(lines)
 
 
