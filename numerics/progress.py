@@ -1,9 +1,10 @@
 """Progress of long runs on stderr, never on stdout (JSON on stdout stays clean).
 
-On a terminal a loop shows a tqdm bar (``specbound[progress]``, imported lazily; without tqdm nothing is
-drawn). Off a terminal, a library call stays silent, but the command line turns on one line per stage
-(:func:`configure` with ``stage_lines=True``), so a log shows where a long command is. ``--quiet``
-(``configure(quiet=True)``) silences both.
+On a terminal a loop that lasts shows a tqdm bar (``specbound[progress]``, imported lazily; without tqdm
+nothing is drawn). Off a terminal, a library call stays silent, but the command line turns on lines per
+stage (:func:`configure` with ``stage_lines=True``), so a log shows where a long command is. Only stages
+that last STAGE_SECONDS or more report: a loop of milliseconds (the spectra of one small model) stays
+silent. ``--quiet`` (``configure(quiet=True)``) silences both.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _settings = {"quiet": False, "stage_lines": False}
+
+STAGE_SECONDS = 1.0
+"""A loop reports (bar, or stage lines) only once it has run this long."""
 
 
 def configure(*, quiet: bool = False, stage_lines: bool = False) -> None:
@@ -37,8 +41,9 @@ def stage(message: str) -> None:
 
 
 def progress(items: Iterable[T], total: int | None = None, label: str = "") -> Iterator[T]:
-    """Yield ``items``, reporting on stderr: a tqdm bar on a terminal, else a line as the stage starts
-    and one as it ends (when stage lines are on); nothing when quiet."""
+    """Yield ``items``, reporting on stderr once the loop has run STAGE_SECONDS: a tqdm bar on a terminal,
+    else (when stage lines are on) a line when an item ends past that time and one when the loop ends;
+    nothing when quiet or for a shorter loop."""
     count = total if total is not None else (len(items) if isinstance(items, Sized) else None)
     if _settings["quiet"]:
         yield from items
@@ -49,14 +54,28 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
         except ImportError:
             yield from items
             return
-        yield from tqdm(items, total=count, desc=label, file=sys.stderr, leave=False, dynamic_ncols=True)
+        yield from tqdm(
+            items,
+            total=count,
+            desc=label,
+            file=sys.stderr,
+            leave=False,
+            dynamic_ncols=True,
+            delay=STAGE_SECONDS,
+        )
         return
     if not _settings["stage_lines"]:
         yield from items
         return
     start = time.monotonic()
-    stage(f"{label}: starting ({count if count is not None else 'unknown number of'} items)")
+    announced = False
     done = 0
-    for done, item in enumerate(items, start=1):  # noqa: B007 (done is the count after the loop)
+    for done, item in enumerate(items, start=1):
         yield item
-    stage(f"{label}: {done} items done in {time.monotonic() - start:.1f} s")
+        elapsed = time.monotonic() - start
+        if not announced and elapsed >= STAGE_SECONDS and (count is None or done < count):
+            stage(f"{label}: {done} of {count if count is not None else '?'} items done in {elapsed:.1f} s")
+            announced = True
+    elapsed = time.monotonic() - start
+    if announced or elapsed >= STAGE_SECONDS:
+        stage(f"{label}: {done} items done in {elapsed:.1f} s")

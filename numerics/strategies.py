@@ -35,7 +35,7 @@ from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainingConfig
 from theory.errors import InvalidArgument, require
 
-require("hypothesis", "test")
+require("hypothesis", purpose="numerics.strategies (property suites)")
 
 from hypothesis import strategies as st  # noqa: E402
 

@@ -29,10 +29,13 @@ from typing import Any
 
 import mpmath
 import sympy as sp
-from hypothesis import Phase, given, note, settings
-from hypothesis import strategies as st
 
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
+
+require("hypothesis", purpose="numerics.testing (property suites)")
+
+from hypothesis import Phase, given, note, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 DPS = 50
 """Decimal digits of every evaluation."""

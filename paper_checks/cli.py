@@ -22,7 +22,7 @@ from numerics.safe_io import os_problem
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks import run_metadata
 from paper_checks.output_files import Terminated, sigterm_as_interrupt
-from theory.errors import SpecboundError
+from theory.errors import SpecboundError, missing_dependency
 
 
 def command_names() -> tuple[str, ...]:
@@ -92,6 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated:
         _error_line(args.command, "terminated")
         return 128 + signal.SIGTERM
+    except ModuleNotFoundError as error:  # an optional package imported without theory.errors.require
+        missing = missing_dependency(error)
+        if missing is None:
+            raise
+        _error_line(args.command, str(missing))
+        return 2
     except KeyboardInterrupt:
         _error_line(args.command, "interrupted")
         return 130

@@ -21,6 +21,14 @@ from theory.errors import require
 
 KIND_ORDER = ("QK", "Vt", "M_in", "M_out")
 
+SERIES_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+SERIES_DASHES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)))
+"""Marker and dash of the i-th series of a scaling figure (with its tab10 colour)."""
+DODGE = 0.012
+"""Series i of a scaling figure is drawn at x (1 + DODGE (i - centre)): a few percent sideways on the log
+axis, so series with equal values (B_ours of every series that takes p = 0 is exactly proportional to L)
+stay apart; the ticks stay at the true sizes."""
+
 
 @dataclass(frozen=True)
 class SpectrumCurve:
@@ -45,7 +53,7 @@ class ContributionCurve:
 
 
 def _pyplot() -> Any:
-    require("matplotlib", "report")
+    require("matplotlib", purpose="drawing figures")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -78,7 +86,9 @@ def save_figure(figure: Any, path: Path) -> None:
 def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: str, path: Path) -> str:
     """Singular values against index, one panel per matrix kind, log y; returns the caption."""
     plt = _pyplot()
-    figure, axes = plt.subplots(1, 4, figsize=(16, 4), sharey=True, sharex=True)
+    figure, axes = plt.subplots(
+        1, 4, figsize=(16, 4), sharey=True, gridspec_kw={"width_ratios": (1, 1, 2, 2)}
+    )  # the attention panels span their d_h indices, the feed-forward ones all N: no panel is mostly empty
     layers = sorted({c.layer for c in curves})
     colours = _layer_colours(plt, len(layers))
     for ax, kind in zip(axes, KIND_ORDER, strict=True):
@@ -91,7 +101,8 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
             ax.semilogy(np.arange(1, values.size + 1), values, color=colour, lw=0.8, alpha=0.8, label=label)
         if kind in ("QK", "Vt"):
             ax.axvline(head_dim, color="red", ls="--", lw=1, label=f"d_h = {head_dim}")
-        title = f"{kind} (one line per head; sigma_i = 0 for i > d_h)" if kind in ("QK", "Vt") else kind
+            ax.set_xlim(0, head_dim * 1.1)
+        title = f"{kind} (per head; sigma_i = 0 for i > d_h)" if kind in ("QK", "Vt") else kind
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("index i")
         ax.legend(fontsize=7)
@@ -158,13 +169,27 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     figure, panels = plt.subplots(1, 2, figsize=(11, 4.5), sharex=True)
     ticks: set[int] = set()
     for panel, proxy, name in zip(panels, ("ours", "edelman"), ("B_ours", "B_Edelman"), strict=True):
-        for colour, ((family, other), group) in zip(colours, drawn.items(), strict=False):
+        for index, (colour, ((family, other), group)) in enumerate(zip(colours, drawn.items(), strict=False)):
             xs = [size(q) for q in group]
             ticks.update(xs)
+            dodge = 1 + DODGE * (index - (len(drawn) - 1) / 2)  # sideways, so equal series stay apart
+            xs = [x * dodge for x in xs]
             logs = [q.log_proxy(proxy) for q in group]
             ratio = [math.exp(v - logs[0]) for v in logs]
             fixed = f"N={other}" if axis == "L" else f"L={other}"
-            panel.plot(xs, ratio, color=colour, marker="o", label=f"{family}, {fixed}")
+            # series that coincide (B_ours of every p = 0 series is exactly L) stay visible: each has its
+            # own marker and dash, and the earlier ones are drawn larger and hollow beneath the later ones
+            panel.plot(
+                xs,
+                ratio,
+                color=colour,
+                marker=SERIES_MARKERS[index % len(SERIES_MARKERS)],
+                markersize=11 - 1.2 * (index % 5),
+                markerfacecolor="none",
+                linestyle=SERIES_DASHES[index % len(SERIES_DASHES)],
+                linewidth=2.2 - 0.3 * (index % 5),
+                label=f"{family}, {fixed}",
+            )
         panel.set_xscale("log")
         panel.set_yscale("log")
         panel.set_xticks(sorted(ticks))
@@ -174,7 +199,8 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
         panel.set_ylabel(f"{name} / value at the series' smallest model")
         panel.set_title(f"{name} against {AXES[axis]} {axis}")
         panel.grid(True, which="major", alpha=0.3)
-    panels[1].legend(fontsize=7, title="series (source, fixed size)", title_fontsize=7, loc="best")
+    for panel in panels:
+        panel.legend(fontsize=7, title="series (source, fixed size)", title_fontsize=7, loc="best")
     figure.suptitle(f"Growth of B_ours and B_Edelman with {AXES[axis]}, each series normalised to 1")
     figure.tight_layout()
     save_figure(figure, path)
@@ -185,7 +211,8 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
         f"layers, the trained synthetic grid, your checkpoints) and fixed {other_axis}), the same colour in "
         "both panels. Each series is divided by its value at its smallest model, so every curve starts at 1 "
         "and its slope is the growth exponent; each panel has its own y axis, so a series that grows by "
-        "1e23 and one that grows by 3 stay readable side by side."
+        "1e23 and one that grows by 3 stay readable side by side. Series are shifted sideways by a few "
+        "percent (the ticks are the true sizes) so that series with equal values stay apart."
     )
 
 

@@ -43,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, missing_dependency
 
 if TYPE_CHECKING:
     from paper_checks.context import RunContext
@@ -198,6 +198,7 @@ def _failure(error: BaseException) -> str:
         return f"called sys.exit({error.code!r})"
     if isinstance(error, SyntaxError):
         return f"SyntaxError: {error.msg} (line {error.lineno})"
+    error = missing_dependency(error) or error  # an optional package: name it and the extra to install
     return f"{type(error).__name__}: {error}"
 
 
@@ -234,6 +235,11 @@ def discover(claims_dirs: Iterable[str | Path] = (), only: str | None = None) ->
             raise InvalidArgument(f"two claims have id {claim.id!r}: {first!r} and {claim.title!r}")
         seen[claim.id] = claim
     return tuple(sorted(found, key=lambda c: _id_key(c.id)))
+
+
+def selected(only: str | None, claim_id: str) -> bool:
+    """Whether the comma-separated list ``only`` (None: every claim) selects ``claim_id``."""
+    return only is None or any(_selects(part.strip(), claim_id) for part in only.split(",") if part.strip())
 
 
 def select(claims: Sequence[Claim], only: str | None) -> tuple[Claim, ...]:

@@ -31,9 +31,9 @@ _hashes: dict[int, tuple[TransformerWeights | Checkpoint, str]] = {}
 
 def version() -> str:
     """The installed specbound version ('unknown' when the source tree is not installed)."""
-    from numerics.version import toolkit_version
+    from theory.version import installed_version
 
-    return toolkit_version()
+    return installed_version()
 
 
 @functools.cache

@@ -28,8 +28,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from numerics.safe_io import os_problem
-from numerics.spectra.torch_backend import single_thread as single_thread
+from numerics.spectra.torch_backend import single_thread
 from theory.errors import InvalidArgument, SpecboundError
+
+TRAINING = "training the synthetic models"
+"""What torch is needed for here, for the one line a missing torch gives."""
 
 if TYPE_CHECKING:
     from numerics.bounds.proxies import ProxyReport
@@ -248,7 +251,7 @@ def train_grid_models(grid: SyntheticGrid) -> tuple[TrainedModel, ...]:
     if bad:
         raise InvalidArgument(f"grid widths {bad} are not multiples of head_dim={grid.head_dim}")
     models = []
-    with single_thread():
+    with single_thread(TRAINING):
         for depth, width in progress(sizes, len(sizes), "synthetic grid"):
             config = SyntheticConfig(
                 num_layers=depth, hidden_size=width, num_heads=width // grid.head_dim, seed=grid.seed

@@ -25,6 +25,23 @@ def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
     return "parameters of the bound matrices", [float(row["parameters"]) for row in rows]
 
 
+def point_label(row: dict[str, Any]) -> str:
+    """What a point of a sweep figure is: its checkpoint's name (the last part of its path).
+
+    >>> point_label({"model": "runs/bert/checkpoint-500"})
+    'checkpoint-500'
+    """
+    return Path(str(row["model"])).name or str(row["model"])
+
+
+def _label_points(ax: Any, xs: Sequence[float], ys: Sequence[float | None], labels: Sequence[str]) -> None:
+    """Write each point's label beside it (a point without a value, such as B_Edelman beyond float64, is
+    skipped)."""
+    for x, y, label in zip(xs, ys, labels, strict=True):
+        if y is not None:
+            ax.annotate(label, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+
+
 def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]:
     """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x, each
     also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`)."""
@@ -36,8 +53,11 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     scale = "linear" if label.startswith("training") else "log"
     figure, ax = plt.subplots(figsize=(6, 4))
     for key, name in (("log10_B_ours", "B_ours"), ("log10_B_Edelman", "B_Edelman")):
-        ax.plot(xs, [rows[i][key] for i in order], "o-", label=name)
+        ys = [rows[i][key] for i in order]
+        ax.plot(xs, ys, "o-", label=name)
+        _label_points(ax, xs, ys, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    ax.margins(x=0.15)  # room for the last point's label
     ax.set_xlabel(label)
     ax.set_ylabel("log10 of the proxy")
     ax.set_title(f"Proxies over {len(rows)} checkpoints")
@@ -48,8 +68,11 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     figure, ax = plt.subplots(figsize=(6, 4))
     for kind in KIND_ORDER:
         ax.plot(xs, [rows[i][f"mean_p_opt_{kind}"] for i in order], "o-", label=kind)
-    ax.plot(xs, [rows[i]["mean_p_opt"] for i in order], "k--", label="all matrices")
+    overall = [rows[i]["mean_p_opt"] for i in order]
+    ax.plot(xs, overall, "k--", marker="o", label="all matrices")
+    _label_points(ax, xs, overall, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    ax.margins(x=0.15)
     ax.set_xlabel(label)
     ax.set_ylabel("mean post hoc p (grid minimiser)")
     ax.set_ylim(-0.05, 2.05)

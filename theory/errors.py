@@ -7,6 +7,8 @@ Messages name the argument, its value and the valid domain ("p=2.5 is outside [0
 
 from __future__ import annotations
 
+from types import ModuleType
+
 
 class SpecboundError(Exception):
     """Root of every error specbound raises on purpose."""
@@ -32,12 +34,60 @@ class MissingDependency(SpecboundError):
     """An optional dependency (an extra of the distribution) is needed and not installed."""
 
 
-def require(module: str, extra: str) -> None:
-    """Raise :class:`MissingDependency` naming the extra to install when ``module`` cannot be imported."""
+OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
+    "torch": ("torch", "models"),
+    "transformers": ("transformers", "models"),
+    "safetensors": ("safetensors", "models"),
+    "onnx": ("onnx", "models"),
+    "flint": ("python-flint", "certify"),
+    "matplotlib": ("matplotlib", "report"),
+    "tqdm": ("tqdm", "progress"),
+    "pandas": ("pandas", "analysis"),
+    "pyarrow": ("pyarrow", "analysis"),
+    "dask": ("dask[distributed]", "sweep"),
+    "distributed": ("dask[distributed]", "sweep"),
+    "hypothesis": ("hypothesis", "test"),
+}
+"""Every optional top-level module specbound imports: (the distribution pip installs, the extra that
+brings it). pyproject.toml's [project.optional-dependencies] must agree (tests/unit/test_optional.py)."""
+
+
+def _missing(module: str, purpose: str, extra: str | None) -> MissingDependency:
+    distribution, default_extra = OPTIONAL_MODULES[module.split(".")[0]]
+    return MissingDependency(
+        f"{purpose} needs the package {distribution!r}, which is not installed; "
+        f"install it with: pip install 'specbound[{extra or default_extra}]'"
+    )
+
+
+def require(module: str, extra: str | None = None, *, purpose: str = "this") -> ModuleType:
+    """``module`` imported, or :class:`MissingDependency` naming its package and the extra to install
+    (``extra``, default the one of :data:`OPTIONAL_MODULES`); ``purpose`` says what needed it.
+
+    >>> require("math").__name__
+    'math'
+    """
+    import importlib
     import importlib.util
 
-    if importlib.util.find_spec(module) is None:
-        raise MissingDependency(
-            f"this needs the optional dependency {module!r}; "
-            f"install it with: pip install 'specbound[{extra}]'"
-        )
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):  # its parent package is missing, or sys.modules holds None for it
+        found = None
+    if found is None and module.split(".")[0] in OPTIONAL_MODULES:
+        raise _missing(module, purpose, extra)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        name = error.name or ""
+        if module.split(".")[0] in OPTIONAL_MODULES and (module == name or module.startswith(name + ".")):
+            raise _missing(module, purpose, extra) from None
+        raise
+
+
+def missing_dependency(error: BaseException) -> MissingDependency | None:
+    """The :class:`MissingDependency` an unguarded import of an optional module meant (None for any other
+    error): the CLI and ``check`` report it in one line naming the package, never as a traceback."""
+    if isinstance(error, ModuleNotFoundError) and (error.name or "").split(".")[0] in OPTIONAL_MODULES:
+        return _missing(error.name or "", "this", None)
+    return None

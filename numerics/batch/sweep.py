@@ -48,9 +48,9 @@ class SweepSettings:
 
     def key(self) -> str:
         """The settings and toolkit version as a canonical string."""
-        from numerics.bounds.proxies import toolkit_version
+        from theory.version import installed_version
 
-        return json.dumps({**vars(self), "version": toolkit_version()}, sort_keys=True)
+        return json.dumps({**vars(self), "version": installed_version()}, sort_keys=True)
 
 
 def step_of(source: str) -> int | None:

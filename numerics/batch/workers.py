@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from numerics.spectra.blas import single_threaded_blas
-from theory.errors import InvalidArgument, MissingDependency
+from theory.errors import InvalidArgument, require
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -107,12 +107,7 @@ def cluster_map(scheduler: str, function: Callable[..., R], *iterables: Sequence
     """``function(*args)`` for every tuple of ``iterables``, computed by the Dask cluster at ``scheduler``
     and returned in input order (``function`` must be importable by the workers, and every path in its
     arguments visible to them at the same place)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MissingDependency(
-            "--scheduler needs dask distributed; install it with: pip install 'specbound[sweep]'"
-        ) from None
+    Client = require("distributed", purpose="--scheduler").Client
     if not iterables or not iterables[0]:
         return []
     try:

@@ -36,7 +36,6 @@ from numerics.bounds.proxies import (
     default_grid_m,
     depth_factors,
     matrix_spectra,
-    toolkit_version,
 )
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
@@ -53,6 +52,7 @@ from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.proxy import L_PHI_VALUE, MatrixKind, grid
+from theory.version import installed_version
 
 LABEL = "reconstructed Theorem 3.1"
 READOUT_LABEL = "readout.w"
@@ -389,7 +389,7 @@ def assembled_bound(
             dps=dps,
             **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
         )
-    signature = f"bound:{LABEL}|grid:m={m}|eval:mpmath-dps={dps}|version:{toolkit_version()}"
+    signature = f"bound:{LABEL}|grid:m={m}|eval:mpmath-dps={dps}|version:{installed_version()}"
     return AssembledBound(
         LABEL, tuple(rows), sigma, n, to_mpf(delta, "delta"), to_mpf(margin, "margin"), T, m, count,
         max_dimension, sensitivity, peel, gap, dps, signature,

@@ -58,10 +58,10 @@ from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
-from numerics.version import toolkit_version as toolkit_version
 from theory.errors import InvalidArgument, require
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
+from theory.version import installed_version
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -190,7 +190,7 @@ class ProxyReport:
         Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
         of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
         """
-        require("pandas", "analysis")
+        require("pandas", purpose="to_frame")
         import pandas as pd
 
         rows = [
@@ -222,7 +222,7 @@ def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = Non
             f"L_phi:{L_PHI_VALUE}",
             f"numpy:{np.__version__}",
             f"mpmath:{mpmath.__version__}",
-            f"version:{toolkit_version()}",
+            f"version:{installed_version()}",
         )
     )
 

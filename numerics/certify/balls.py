@@ -26,7 +26,7 @@ PRECISION = 128
 
 def flint_context() -> AbstractContextManager[object]:
     """A context manager setting python-flint's working precision to :data:`PRECISION` bits."""
-    require("flint", "certify")
+    require("flint", purpose="certified intervals")
     from flint import ctx
 
     return ctx.workprec(PRECISION)

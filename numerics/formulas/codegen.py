@@ -54,6 +54,9 @@ from theory.kinds import MatrixKind
 
 L_PHI_VALUE = Fraction({l_phi_p}, {l_phi_q})
 """theory.proxy.L_PHI_VALUE (exact) as a Fraction."""
+
+SYMPY_VERSION = {sympy_version!r}
+"""The sympy whose lambdify wrote the sources below (another sympy may print the same formulas otherwise)."""
 '''
 
 
@@ -87,7 +90,7 @@ def compiled_text(key: str, formula: Formula, indent: str = "") -> str:
 def generated_text() -> str:
     """The whole text of :mod:`numerics.formulas.generated` for the current theory.proxy."""
     l_phi = proxy.L_PHI_VALUE
-    parts = [HEADER.format(l_phi_p=int(l_phi.p), l_phi_q=int(l_phi.q))]
+    parts = [HEADER.format(l_phi_p=int(l_phi.p), l_phi_q=int(l_phi.q), sympy_version=sp.__version__)]
     for name in BOUND_FORMULAS:
         value = getattr(proxy, name)
         if isinstance(value, Formula):

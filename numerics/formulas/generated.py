@@ -13,6 +13,9 @@ from theory.kinds import MatrixKind
 L_PHI_VALUE = Fraction(113, 100)
 """theory.proxy.L_PHI_VALUE (exact) as a Fraction."""
 
+SYMPY_VERSION = '1.14.0'
+"""The sympy whose lambdify wrote the sources below (another sympy may print the same formulas otherwise)."""
+
 SUMMAND = CompiledFormula(
     'theory.proxy:SUMMAND',
     'summand',

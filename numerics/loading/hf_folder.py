@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from numerics.safe_io import os_problem, regular_file
-from theory.errors import CheckpointError, MissingDependency, UnsupportedCheckpoint
+from theory.errors import CheckpointError, UnsupportedCheckpoint, require
 
 CONFIG_NAME = "config.json"
 WEIGHT_NAMES = ("model.safetensors", "pytorch_model.bin")
@@ -66,7 +66,8 @@ def read_safetensors(
     Each tensor is copied out under its own mapping of the file: the mapped pages of the tensors read before
     it are released, so memory holds the arrays read plus one tensor's file pages (one mapping for all would
     keep every page read resident until the end, doubling the layer)."""
-    from safetensors import SafetensorError, safe_open
+    safetensors = require("safetensors", purpose=f"reading {path}")
+    safe_open, SafetensorError = safetensors.safe_open, safetensors.SafetensorError
 
     tensors = {}
     selected: list[tuple[str, str]] = []
@@ -148,13 +149,7 @@ def read_torch_bin(
     path: Path, wanted: Callable[[str], bool]
 ) -> tuple[dict[str, np.ndarray], tuple[str, ...]]:
     """Like :func:`read_safetensors`, for a ``pytorch_model.bin`` (a saved state dict); needs torch."""
-    try:
-        import torch
-    except ImportError:
-        raise MissingDependency(
-            f"{path} is a PyTorch pickle and reading it needs torch; install it with "
-            "pip install 'specbound[models]', or convert the checkpoint to model.safetensors"
-        ) from None
+    torch = require("torch", purpose=f"{path} is a PyTorch pickle (model.safetensors is not); reading it")
     try:
         with warnings.catch_warnings():  # e.g. "pickle protocol 4": a second stderr line, not an error
             warnings.simplefilter("ignore")

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from numerics.safe_io import inside
-from theory.errors import CheckpointError, MissingDependency, UnsupportedCheckpoint
+from theory.errors import CheckpointError, UnsupportedCheckpoint, require
 
 
 def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int, ...]]:
@@ -30,13 +30,7 @@ def read_onnx_projections(path: Path) -> tuple[dict[str, np.ndarray], tuple[int,
     no ``MatMul`` with a constant weight is followed by a named bias ``Add``. The head counts are those of
     :func:`_head_counts`: one value for a normal export, none when the graph hides them.
     """
-    try:
-        import onnx
-    except ImportError:
-        raise MissingDependency(
-            f"reading {path} needs the optional dependency 'onnx'; "
-            "install it with pip install 'specbound[models]'"
-        ) from None
+    onnx = require("onnx", purpose=f"reading {path}")
     try:
         model = onnx.load(str(path), load_external_data=False)
     except Exception as error:  # protobuf DecodeError, onnx ValidationError or OSError on damaged files

@@ -283,7 +283,7 @@ def run_study(
 
     ``jobs`` defaults to every core; ``cache`` None disables the cache. Progress goes to stderr.
     """
-    require("torch", "models")
+    require("torch", purpose="the ranking study (it trains its models)")
     if jobs is None:
         jobs = os.cpu_count() or 1
     if not isinstance(jobs, int) or jobs < 1:

@@ -24,27 +24,24 @@ from typing import Any
 import numpy as np
 
 from numerics.spectra.spectrum import Linalg
-from theory.errors import InvalidArgument, MissingDependency
+from theory.errors import InvalidArgument, require
 
 DEVICES = ("cpu", "cuda")
 
 
-def _torch() -> Any:
-    try:
-        import torch
-    except ImportError:
-        raise MissingDependency(
-            "--device needs torch; install it with pip install 'specbound[models]', or omit --device to use "
-            "numpy's LAPACK"
-        ) from None
-    return torch
+DEVICE_PURPOSE = "--device (omit it to use numpy's LAPACK)"
+
+
+def _torch(purpose: str = DEVICE_PURPOSE) -> Any:
+    return require("torch", purpose=purpose)
 
 
 @contextlib.contextmanager
-def single_thread() -> Iterator[None]:
+def single_thread(purpose: str = DEVICE_PURPOSE) -> Iterator[None]:
     """Within the block torch's intra-op pool runs one thread (restored afterwards): small problems on a
-    busy machine gain nothing from more threads but their spinning."""
-    torch = _torch()
+    busy machine gain nothing from more threads but their spinning. ``purpose`` is what a missing torch
+    is needed for, in its one-line message."""
+    torch = _torch(purpose)
     previous = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

@@ -81,7 +81,7 @@ class SyntheticConfig:
 
 
 def _torch() -> Any:
-    require("torch", "models")
+    require("torch", purpose="a synthetic transformer")
     import torch
 
     return torch

@@ -237,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     if args.csv is not None:
         csv_path = check_target("--csv", args.csv, force=args.force, inputs=inputs)
     if args.parquet is not None:
-        require("pyarrow", "analysis")
+        require("pyarrow", purpose="--parquet")
         parquet_path = check_target("--parquet", args.parquet, force=args.force, inputs=inputs)
     linalg = linalg_for(args.device)  # a missing torch or CUDA fails now, in one line
     if args.device is not None and args.fast_svd:

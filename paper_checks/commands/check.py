@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,7 +12,7 @@ from numerics.progress import progress
 from paper_checks.compare import changes, format_changes, load_claims
 from paper_checks.context import RunContext
 from paper_checks.output_files import json_text, prepare_folder
-from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select
+from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select, selected
 from paper_checks.report import REPORT_FILES, write_report
 from paper_checks.run_metadata import run_block
 
@@ -29,8 +30,9 @@ EXIT_STATUS_HELP = (
     f"claim is refuted, {EXIT_CRASHED} when a check crashed (it wins over refuted), 2 on bad input"
 )
 
-_COLUMNS = ("id", "claim", "verdict", "provenance", "evidence")
-_WIDTHS = (3, 46, 8, 44, 0)
+TABLE_WIDTH = 100
+"""Columns of the text table: each claim's title, provenance and evidence wrap below its id and verdict."""
+_ID_WIDTH, _VERDICT_WIDTH = 5, 10
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -65,18 +67,27 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _cell(text: str, width: int) -> str:
-    if width == 0:
-        return text
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _wrapped(text: str, first: str, indent: int) -> list[str]:
+    """``first`` followed by ``text`` wrapped to TABLE_WIDTH, continuation lines indented by ``indent``."""
+    return textwrap.wrap(
+        " ".join(text.split()),
+        width=TABLE_WIDTH,
+        initial_indent=first,
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
 
 
 def format_table(results: Sequence[ClaimResult]) -> str:
-    """The results as a fixed-width table: id, claim, verdict, provenance, one-line evidence."""
-    lines = ["  ".join(_cell(c, w).ljust(w) for c, w in zip(_COLUMNS, _WIDTHS, strict=True)).rstrip()]
+    """The results as text no wider than TABLE_WIDTH (a word longer than a line excepted): per claim, its
+    id, verdict and whole title, then its provenance and its evidence, each wrapped under the title."""
+    indent = _ID_WIDTH + _VERDICT_WIDTH
+    lines = [f"{'id':{_ID_WIDTH}}{'verdict':{_VERDICT_WIDTH}}claim"]
     for r in results:
-        cells = (r.id, r.title, r.verdict.value, r.provenance, r.evidence.replace("\n", " "))
-        lines.append("  ".join(_cell(c, w).ljust(w) for c, w in zip(cells, _WIDTHS, strict=True)).rstrip())
+        verdict = "crashed" if r.crashed else r.verdict.value
+        lines += _wrapped(r.title, f"{r.id:{_ID_WIDTH}}{verdict:{_VERDICT_WIDTH}}", indent)
+        lines += _wrapped(r.provenance, " " * indent + "provenance: ", indent + 2)
+        lines += _wrapped(r.evidence, " " * indent + "evidence: ", indent + 2)
     return "\n".join(lines)
 
 
@@ -95,6 +106,17 @@ def evaluate_claims(
     return results, context
 
 
+def summary_line(results: Sequence[ClaimResult]) -> str:
+    """ "N claims: a verified, b refuted, c open, d crashed": a crashed check reached no verdict, so it is
+    counted apart from the open claims (whose evidence says why they stay open)."""
+    decided = [r for r in results if not r.crashed]
+    counts = {v: sum(r.verdict is v for r in decided) for v in Verdict}
+    return (
+        f"{len(results)} claims: {counts[Verdict.VERIFIED]} verified, {counts[Verdict.REFUTED]} refuted, "
+        f"{counts[Verdict.OPEN]} open, {len(results) - len(decided)} crashed"
+    )
+
+
 def exit_status(results: Sequence[ClaimResult]) -> int:
     """EXIT_CRASHED if a check crashed, else EXIT_REFUTED if a claim is refuted, else EXIT_ALL_HELD."""
     if any(r.crashed for r in results):
@@ -110,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     old = load_claims(args.compare) if args.compare else None  # a bad file fails before the long run
     results, context = evaluate_claims(args.only, args.claims_dir, args.report, args.certify, args.force)
     run_info = run_block(args, context.input_hashes())
+    if old is not None:  # claims left out by --only were not run, not removed
+        old = {claim_id: claim for claim_id, claim in old.items() if selected(args.only, claim_id)}
     rows = changes(old, [r.to_json() for r in results]) if old is not None else None
     if args.json:
         try:
@@ -124,11 +148,7 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(results), flush=True)
         if context.figure_dir is not None:
             results = write_report(results, context, context.figure_dir, run_info)
-        counts = {v: sum(r.verdict.value == v for r in results) for v in ("verified", "refuted", "open")}
-        print(
-            f"\n{len(results)} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
-            f"{counts['open']} open" + (f"; report in {args.report}" if args.report else "")
-        )
+        print(f"\n{summary_line(results)}" + (f"; report in {args.report}" if args.report else ""))
         if rows is not None:
             print("\n" + format_changes(rows, args.compare))
     crashed = [r for r in results if r.crashed]

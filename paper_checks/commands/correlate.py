@@ -71,7 +71,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run (or resume) the study, rank the measures, print the table; write the report when asked."""
-    require("torch", "models")
+    require("torch", purpose="specbound correlate (it trains its models)")
     from numerics.ranking.measures import MEASURES
     from numerics.ranking.study import HYPERPARAMETERS, PROFILES, default_cache, run_study
     from numerics.ranking.table import ranking_table

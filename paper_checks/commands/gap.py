@@ -50,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train, measure, bound, print; write the report when asked."""
-    require("torch", "models")
+    require("torch", purpose="specbound gap (it trains a model)")
     if not 0 < args.margin <= 1:
         raise InvalidArgument(f"--margin={args.margin} must be in (0, 1]: the models' outputs lie in [-1, 1]")
     if not 0 < args.delta < 1:

@@ -1,9 +1,11 @@
 """``specbound scaling [DIR ...]``: how B_ours and B_Edelman grow with depth L and width N.
 
-Points: the embedded checkpoints and the prefixes of their layers (labelled as truncations), a grid of
-small BERT-style encoders trained on CPU (``--grid``), and every checkpoint under the DIRs given (for
-example a folder holding the Google BERT miniatures ``bert_uncased_L-*_H-*``). Growth is summarised by
-fitted log-log exponents in L and N with their standard errors.
+Points: every checkpoint under the DIRs given (for example a folder holding the Google BERT miniatures
+``bert_uncased_L-*_H-*``), the embedded checkpoints and the prefixes of their layers (labelled as
+truncations, ``--real``), and a grid of small BERT-style encoders trained on CPU (``--grid``). With DIRs
+named, only they are studied unless ``--real`` or ``--grid`` asks for more (the full grid trains 16 models,
+about 45 s of CPU); with none, the embedded checkpoints and the full grid. Growth is summarised by fitted
+log-log exponents in L and N with their standard errors.
 """
 
 from __future__ import annotations
@@ -41,10 +43,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print points and fitted exponents as JSON")
     parser.add_argument(
-        "--grid", choices=GRIDS, default="full", help="synthetic grid to train (default: full)"
+        "--grid",
+        choices=GRIDS,
+        help="synthetic grid to train: full (16 models, about 45 s of CPU), quick (9) or none "
+        "(default: none when a DIR is named, else full)",
     )
     parser.add_argument(
-        "--no-real", action="store_true", help="skip the embedded checkpoints and their prefixes"
+        "--real",
+        action=argparse.BooleanOptionalAction,
+        help="also study the embedded checkpoints minilm-l6 and minilm-l3 and their layer prefixes "
+        "(default: only when no DIR is named)",
     )
     parser.add_argument(
         "--figures",
@@ -79,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the study and print it."""
     from paper_checks.scaling import FULL_GRID, QUICK_GRID, run_study
 
-    grid = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}[args.grid]
-    if grid is None and args.no_real and not args.paths:
+    grid_name = args.grid or ("none" if args.paths else "full")
+    include_real = args.real if args.real is not None else not args.paths
+    grid = {"quick": QUICK_GRID, "full": FULL_GRID, "none": None}[grid_name]
+    if grid is None and not include_real and not args.paths:
         raise InvalidArgument("nothing to study: --grid none and --no-real with no checkpoint DIR given")
     directory = (
         prepare_folder(
@@ -89,10 +99,16 @@ def run(args: argparse.Namespace) -> int:
         if args.figures
         else None
     )
-    context = RunContext(quick=args.grid != "full", user_checkpoints=tuple(args.paths))
-    study = run_study(context, grid, args.paths, include_real=not args.no_real)
+    context = RunContext(quick=grid_name != "full", user_checkpoints=tuple(args.paths))
+    study = run_study(context, grid, args.paths, include_real=include_real)
     document = {**study.to_json(), "run": run_block(args, context.input_hashes())}
-    print(json_text(document, "the scaling study") if args.json else format_study(study), flush=True)
+    studied = (
+        f"studied: {len(args.paths)} named path(s); embedded checkpoints: {'yes' if include_real else 'no'}; "
+        f"synthetic grid: {grid_name}\n"
+    )
+    print(
+        json_text(document, "the scaling study") if args.json else studied + format_study(study), flush=True
+    )
     if directory is not None:
         from paper_checks.figures import proxy_scaling
 

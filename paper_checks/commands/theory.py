@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import textwrap
+from typing import Any
 
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
@@ -13,7 +16,14 @@ HELP = (
 
 def register(parser: argparse.ArgumentParser) -> None:
     """--json prints {"lemmas": [...]}; --regimes adds the Section 5 depth/width table."""
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON instead of text (statements in LaTeX)"
+    )
+    parser.add_argument(
+        "--latex",
+        action="store_true",
+        help="print the statements as LaTeX (default: readable mathematics, Unicode on a UTF-8 terminal)",
+    )
     parser.add_argument(
         "--regimes", action="store_true", help="also print the Section 5 growth-exponent table"
     )
@@ -26,6 +36,30 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=30.0,
         metavar="SECONDS",
         help="CPU-time budget of the prover per inequality, in seconds (30)",
+    )
+
+
+STATEMENT_WIDTH = 96
+"""Columns a statement may take (after its 4-column indent), so the text fits 100 columns."""
+PRETTY_LINES = 7
+"""A statement drawn in two dimensions (sympy's pretty printer) at most this tall; taller ones are printed
+on one line (sympy's str printer, wrapped), which stays readable where the drawing would not."""
+
+
+def readable(statement: Any, indent: str = "") -> str:
+    """``statement`` as plain mathematics: sympy's two-dimensional drawing (Unicode when stdout is UTF-8)
+    when it fits STATEMENT_WIDTH and PRETTY_LINES, else its one-line str form wrapped to STATEMENT_WIDTH."""
+    import sympy as sp
+
+    unicode = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
+    drawn = sp.pretty(statement, use_unicode=unicode, wrap_line=False)
+    lines = drawn.splitlines()
+    if len(lines) <= PRETTY_LINES and max(map(len, lines)) <= STATEMENT_WIDTH:
+        return "\n".join(indent + line.rstrip() for line in lines)
+    return "\n".join(
+        textwrap.wrap(
+            sp.sstr(statement), STATEMENT_WIDTH, initial_indent=indent, subsequent_indent=indent + "  "
+        )
     )
 
 
@@ -60,8 +94,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"[step {lemma.step}] {lemma.title}  ({lemma.tag.provenance.value}; {lemma.tag.source})")
         if lemma.tag.derivation is not None:
             print(f"    derived by: {lemma.tag.derivation.operation}")
-        for part in lemma.statement_latex():
-            print(f"    $ {part} $")
+        if args.latex:
+            for part in lemma.statement_latex():
+                print(f"    $ {part} $")
+        else:
+            for part in lemma.statement:
+                print(readable(part, indent="    "))
         for assumption in lemma.assumptions:
             print(f"    assumes: {assumption}")
         for result in results:
@@ -93,17 +131,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
-    import importlib.util
     import sys
 
-    from theory.errors import InvalidArgument
+    from theory.errors import InvalidArgument, MissingDependency, require
 
     if args.no_prove:
         return {}
     if not args.prove_budget > 0:
         raise InvalidArgument(f"--prove-budget={args.prove_budget} must be a positive number of seconds")
-    if importlib.util.find_spec("flint") is None:
-        print("prover skipped: it needs python-flint (pip install 'specbound[certify]')", file=sys.stderr)
+    try:
+        require("flint", purpose="deciding the lemma inequalities")
+    except MissingDependency as missing:
+        print(f"prover skipped: {missing}", file=sys.stderr)
         return {}
     from theory.prover.lemma_inequalities import decide
 

@@ -17,6 +17,15 @@ PROVENANCE_TAGS = ("exact", "standard", "reconstructed", "derived")
 
 Figure = object  # an exact value (str, int) or (float value, relative tolerance)
 
+WEIGHT_FREE_SIZE_RELATIVE = 1e-2
+"""Claim 12a's least n at which GAP_TERM with Sigma = 0 falls below 1 depends on the trained weights
+through P, the peeling cost of their shell indices. The read-out w / ||w|| has norm 1 in exact arithmetic,
+the edge between shells 0 and 1, so the last bit of its float norm (another CPU: AVX2 gives 1846, AVX512
+1860) moves P by PEEL_COST(1) - PEEL_COST(0) = ln 3 and the size by 14; a layer matrix crossing one of its
+shells 2^(j/4L) (j = 7..9 here) moves P by ln((j + 3) / (j + 1)) < 0.23, the size by < 3. 1853 +- 1%
+admits both read-out shells and a few such crossings (checked by
+test_the_weight_free_size_pin_admits_both_read_out_shells)."""
+
 PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
     "1": ("verified", {"limit - C_0(rank)": "0", "dC_0/ds": "0"}),
     "2": ("verified", {"difference": "0"}),
@@ -78,7 +87,7 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
         "open",
         {
             "smallest_bound": (1385.189, 1e-3),
-            "weight_free_nonvacuous_sample_size": 1860,
+            "weight_free_nonvacuous_sample_size": (1853, WEIGHT_FREE_SIZE_RELATIVE),
             "nonvacuous_sample_sizes.0": (2.2438e8, 1e-3),
         },
     ),
@@ -164,6 +173,34 @@ def test_every_claim_keeps_its_pinned_verdict_and_figures(full_run):
     assert not changed, "; ".join(changed)
 
 
+def test_the_weight_free_size_pin_admits_both_read_out_shells():
+    import dataclasses
+
+    from numerics.formulas.evaluate import evaluate
+    from numerics.synthetic.gap import trained_bound
+    from paper_checks.claims._bound_vs_gap import nonvacuous_sample_size
+    from paper_checks.scaling import QUICK_GRID, train_grid_models
+    from theory import assembled
+
+    grid = dataclasses.replace(QUICK_GRID, depths=QUICK_GRID.depths[:1], widths=QUICK_GRID.widths[:1])
+    bound = trained_bound(train_grid_models(grid)[0], margin=0.25, delta=0.05)  # claim 12a's bounds[0]
+    shell = bound.matrices[-1].spectral_shell  # the read-out's
+    assert shell in (0, 1)
+
+    def size(read_out_shell: int) -> int | None:
+        cost = (
+            bound.peel_cost
+            + evaluate(assembled.PEEL_COST, j=read_out_shell)
+            - evaluate(assembled.PEEL_COST, j=shell)
+        )
+        return nonvacuous_sample_size(dataclasses.replace(bound, sigma=0, peel_cost=cost), 0.05)
+
+    sizes = [size(0), size(1)]
+    want, relative = PINNED["12a"][1]["weight_free_nonvacuous_sample_size"]  # type: ignore[misc]
+    assert sizes[0] != sizes[1]  # an exact pin cannot hold on every CPU
+    assert all(n == pytest.approx(want, rel=relative) for n in sizes), sizes
+
+
 def test_all_claims_get_a_verdict_provenance_and_evidence(full_run):
     completed, _, data = full_run
     refuted = any(c["verdict"] == "refuted" for c in data["claims"])
@@ -207,8 +244,9 @@ def test_table_output_and_python_dash_m_agree_on_a_subset():
     completed = _run("-m", "paper_checks.cli", "check", "--only", "2,3")
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
-    assert lines[0].split()[:5] == ["id", "claim", "verdict", "provenance", "evidence"]
-    assert [line.split()[0] for line in lines[1:3]] == ["2", "3"]
+    assert lines[0].split() == ["id", "verdict", "claim"]
+    rows = [line.split()[:2] for line in lines[1:] if line[:1].strip()]  # a claim's first line: id, verdict
+    assert rows[:2] == [["2", "verified"], ["3", "verified"]]
     assert "2 claims: 2 verified, 0 refuted, 0 open" in completed.stdout
 
 

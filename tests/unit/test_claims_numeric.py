@@ -216,6 +216,18 @@ def test_claim_12a_open_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
     assert (
         "vacuous" in result.evidence and "n >= 1.07e+09" in result.evidence and "n >= 1788" in result.evidence
     )
+    assert "no weights at all" not in result.evidence and "peeling cost" in result.evidence
+
+
+def test_the_size_at_sigma_zero_still_depends_on_the_weights_through_the_peeling_cost():
+    from numerics.bounds.assembled import assembled_bound
+
+    bound = dataclasses.replace(
+        assembled_bound(proxies(tiny_weights()), n=64, delta=0.05, margin=0.25, T=8), sigma=0
+    )
+    one_shell_up = dataclasses.replace(bound, peel_cost=bound.peel_cost + math.log(3))
+    sizes = [_bound_vs_gap.nonvacuous_sample_size(b, 0.05) for b in (bound, one_shell_up)]
+    assert sizes[0] is not None and sizes[1] is not None and sizes[1] > sizes[0]
 
 
 def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():

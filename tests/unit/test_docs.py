@@ -119,3 +119,43 @@ def test_help_texts_and_outputs_name_no_path_outside_the_repository(capsys, theo
     texts += [*theory_output, captured.out, captured.err]
     for text in texts:
         assert not FORBIDDEN.search(text), FORBIDDEN.search(text)
+
+
+def _command_lines() -> list[tuple[str, list[str]]]:
+    """Every command line of a ``bash`` block of the README and docs/*.md: (page, words), without
+    comments and output redirections."""
+    import shlex
+
+    found = []
+    for page in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S):
+            for line in block.splitlines():
+                words = shlex.split(line, comments=True)
+                for stop in (">", "|"):
+                    words = words[: words.index(stop)] if stop in words else words
+                if words:
+                    found.append((page.name, words))
+    return found
+
+
+def test_every_documented_command_line_is_one_the_tools_accept():
+    lines = _command_lines()
+    assert len(lines) >= 20
+    for page, words in lines:
+        if words[0] == "specbound" or words[:3] == ["python", "-m", "paper_checks.cli"]:
+            argv = words[1:] if words[0] == "specbound" else words[3:]
+            try:
+                build_parser(argv[0]).parse_args(argv)
+            except SystemExit as stop:
+                raise AssertionError(f"{page}: {' '.join(words)} is refused (exit {stop.code})") from None
+        elif words[0] in ("python", "python3") and words[1].startswith("benchmarks/"):
+            script = (ROOT / words[1]).read_text(encoding="utf-8")
+            for option in (w.split("=")[0] for w in words[2:] if w.startswith("--")):
+                assert f'"{option}"' in script, f"{page}: {words[1]} has no option {option}"
+        elif words[0] == "make":
+            makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+            assert re.search(rf"^{words[1]}:", makefile, flags=re.M), f"{page}: no make target {words[1]}"
+        elif words[0] == "pip":
+            assert words[1] == "install", f"{page}: {' '.join(words)}"
+        else:
+            raise AssertionError(f"{page}: a command line the test does not know: {' '.join(words)}")

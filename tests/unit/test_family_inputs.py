@@ -132,7 +132,7 @@ def test_a_module_of_another_architecture_is_refused():
 def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text()
     import re
 
     snippet = next(

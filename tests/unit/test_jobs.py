@@ -54,6 +54,17 @@ def test_bound_refuses_zero_jobs_with_a_one_line_error(tmp_path, capsys):
     assert "jobs=0 must be a positive integer" in capsys.readouterr().err
 
 
+RECORDED_RELATIVE = 1e-10
+"""How far the recorded MiniLM proxies may move on another CPU or BLAS. They come from LAPACK SVDs of
+float64 matrices (N <= 1536), backward stable: another kernel moves each singular value by a few
+N eps sigma_1. Measured across four OpenBLAS kernels (OPENBLAS_CORETYPE SkylakeX, Haswell, Sandybridge,
+Prescott), and between the wide and the tall orientation of the feed-forward SVD: B_ours identical,
+B_Edelman (a product of about a hundred spectral norms) within 7e-16. The
+p = 0 terms are exact ranks and each p > 0 term is continuous in the singular values, so 1e-10 leaves
+five orders of magnitude for other LAPACKs and stays far below what a code change moves (a constant of a
+formula moves the proxies by 1e-3 or more). Within one machine --jobs 2 must give the serial digits."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("model", "ours", "edelman"),
@@ -64,12 +75,13 @@ def test_bound_refuses_zero_jobs_with_a_one_line_error(tmp_path, capsys):
 )
 def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edelman):
     serial = json.loads(_bound_json(capsys, model, 1))["proxies"]
-    proxies = json.loads(_bound_json(capsys, model, 2))["proxies"]
-    assert proxies == serial  # bit for bit: the workers run the serial run's LAPACK calls
-    # the stored values move in the last digits with the LAPACK build and the SVD's orientation (B_Edelman
-    # by 1 ulp when the feed-forward SVD turned tall): a few ulps relative, far below any digit shown
-    assert proxies["ours"] == pytest.approx(ours, rel=1e-13)
-    assert proxies["edelman"] == pytest.approx(edelman, rel=1e-13)
+    parallel = json.loads(_bound_json(capsys, model, 2))["proxies"]
+    assert (repr(parallel["ours"]), repr(parallel["edelman"])) == (
+        repr(serial["ours"]),
+        repr(serial["edelman"]),
+    )
+    assert parallel["ours"] == pytest.approx(ours, rel=RECORDED_RELATIVE)
+    assert parallel["edelman"] == pytest.approx(edelman, rel=RECORDED_RELATIVE)
 
 
 def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):

@@ -24,20 +24,42 @@ def test_library_default_is_silent_off_a_terminal(capsys):
     assert capsys.readouterr() == ("", "")
 
 
-def test_stage_lines_go_to_stderr_and_quiet_silences_them(capsys):
+class _Clock:
+    """time.monotonic for progress: each reading ``step`` seconds after the previous one."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_stage_lines_of_a_lasting_loop_go_to_stderr_and_quiet_silences_them(capsys, monkeypatch):
+    monkeypatch.setattr(progress_module.time, "monotonic", _Clock(0.6))  # each item takes 0.6 s
     configure(stage_lines=True)
-    assert list(progress([1, 2], label="work")) == [1, 2]
+    assert list(progress([1, 2, 3], label="work")) == [1, 2, 3]
     out, err = capsys.readouterr()
-    assert out == "" and err.splitlines()[0] == "work: starting (2 items)"
-    assert err.splitlines()[1].startswith("work: 2 items done in ")
+    assert out == "" and err.splitlines() == [
+        "work: 2 of 3 items done in 1.2 s",
+        "work: 3 items done in 2.4 s",
+    ]
     configure(quiet=True, stage_lines=True)
     assert list(progress([1, 2], label="work")) == [1, 2]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_quick_loop_prints_no_stage_lines(capsys, monkeypatch):
+    monkeypatch.setattr(progress_module.time, "monotonic", _Clock(0.001))
+    configure(stage_lines=True)
+    assert list(progress(range(4), label="spectra")) == [0, 1, 2, 3]
     assert capsys.readouterr() == ("", "")
 
 
 def test_a_terminal_gets_a_tqdm_bar_on_stderr(capsys, monkeypatch):
     pytest.importorskip("tqdm", reason="the bar needs tqdm (specbound[progress])")
     monkeypatch.setattr(progress_module, "_terminal", lambda: True)
+    monkeypatch.setattr(progress_module, "STAGE_SECONDS", 0)  # draw at once
     assert list(progress(range(5), label="bar")) == list(range(5))
     out, err = capsys.readouterr()
     assert out == "" and "bar:" in err and "/5 " in err  # tqdm drew its bar, on stderr

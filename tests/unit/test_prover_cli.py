@@ -65,7 +65,7 @@ def test_the_readme_prove_examples_run_as_written(capsys):
     import shlex
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text()
     section = readme[readme.index("## Proving inequalities") :]
     block = re.search(r"```bash\n(.*?)```", section, flags=re.S)
     assert block is not None

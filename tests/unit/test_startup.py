@@ -109,10 +109,10 @@ def test_prove_imports_no_other_command_and_no_checkpoint_machinery():
 def test_the_version_is_the_one_the_package_metadata_records():
     import importlib.metadata
 
-    from numerics.version import toolkit_version
+    from theory.version import installed_version
 
     try:
         expected = importlib.metadata.version("specbound")
     except importlib.metadata.PackageNotFoundError:
         expected = "unknown"
-    assert toolkit_version() == expected
+    assert installed_version() == expected

@@ -50,7 +50,7 @@ def prove_statement(
     """Decide every inequality of a parsed statement; the budget is shared by its inequalities."""
     from theory.errors import require
 
-    require("flint", "certify")
+    require("flint", purpose="the prover (its interval arithmetic)")
     from theory.prover.evaluate import compile_expression
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
 

@@ -1,0 +1,107 @@
+"""One guard for every optional package (theory.errors.require): a missing one is one line naming the
+package and the extra to install, exit 2 at the CLI, never a ModuleNotFoundError traceback."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from theory.errors import OPTIONAL_MODULES, MissingDependency, missing_dependency, require
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def _extras() -> dict[str, list[str]]:
+    return tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
+
+
+def test_every_optional_module_s_package_is_in_the_extra_the_message_names():
+    extras = _extras()
+    for module, (distribution, extra) in OPTIONAL_MODULES.items():
+        names = [requirement.split(">")[0].split("=")[0].split("<")[0] for requirement in extras[extra]]
+        assert distribution in names, (module, distribution, extra, names)
+
+
+def test_all_serves_users_and_dev_the_developers():
+    extras = _extras()
+    assert extras["all"] == ["specbound[models,certify,report,progress,analysis,sweep]"]
+    assert not any(tool in " ".join(extras["all"]) for tool in ("pytest", "ruff", "mypy", "hypothesis"))
+    assert "specbound[test]" in extras["dev"] and any(r.startswith("ruff") for r in extras["dev"])
+    assert {"pytest", "hypothesis"} <= {r.split(">")[0] for r in extras["test"]}
+
+
+def test_a_missing_module_is_one_message_naming_package_and_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "flint", None)  # import flint now raises ModuleNotFoundError
+    with pytest.raises(MissingDependency) as caught:
+        require("flint", purpose="the prover")
+    message = str(caught.value)
+    assert message == (
+        "the prover needs the package 'python-flint', which is not installed; "
+        "install it with: pip install 'specbound[certify]'"
+    )
+
+
+def test_an_explicit_extra_wins_and_a_present_module_is_returned(monkeypatch):
+    import numpy
+
+    assert require("numpy") is numpy
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(MissingDependency, match=r"specbound\[sweep\]"):
+        require("pandas", "sweep", purpose="--parquet")
+
+
+def test_a_missing_module_inside_an_installed_package_is_not_called_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "no_such_module_xyz", None)
+    with pytest.raises(ModuleNotFoundError):
+        require("no_such_module_xyz")  # not an optional module of specbound: the real error stays
+
+
+def test_an_unguarded_import_is_translated_only_for_optional_modules():
+    translated = missing_dependency(ModuleNotFoundError("No module named 'torch'", name="torch"))
+    assert isinstance(translated, MissingDependency) and "specbound[models]" in str(translated)
+    assert missing_dependency(ModuleNotFoundError("x", name="no_such_module_xyz")) is None
+    assert missing_dependency(ValueError("torch")) is None
+
+
+def test_bound_without_safetensors_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("safetensors", reason="writing the checkpoint needs safetensors (models extra)")
+    from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+    from paper_checks.cli import main
+
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    monkeypatch.setitem(sys.modules, "safetensors", None)
+    assert main(["bound", str(folder)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "needs the package 'safetensors'" in err[0] and "specbound[models]" in err[0]
+
+
+def test_an_unguarded_optional_import_at_the_cli_is_one_line(capsys, monkeypatch):
+    from paper_checks.cli import main
+    from paper_checks.commands import theory as theory_command
+
+    def unguarded(args):
+        import torch  # noqa: F401  (planted: an import that forgot the guard)
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setattr(theory_command, "run", unguarded)
+    assert main(["theory"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'torch'" in err[0] and "specbound[models]" in err[0]
+
+
+def test_check_counts_crashed_claims_apart_from_open_ones():
+    from paper_checks.commands.check import summary_line
+    from paper_checks.registry import ClaimResult, Verdict
+
+    results = [
+        ClaimResult("1", "a", Verdict.VERIFIED, "derived", "ok"),
+        ClaimResult("2", "b", Verdict.OPEN, "derived", "undecided"),
+        ClaimResult(
+            "3", "c", Verdict.OPEN, "none: the check crashed", "crashed", error="MissingDependency: x"
+        ),
+    ]
+    assert summary_line(results) == "3 claims: 1 verified, 0 refuted, 1 open, 1 crashed"
