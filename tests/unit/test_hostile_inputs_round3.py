@@ -120,8 +120,8 @@ def test_1_a_file_named_by_a_checkpoint_outside_its_folder_is_refused(tmp_path, 
 
 
 def hub_snapshot(tmp_path, outside: bool = False):
-    """A Hugging Face hub cache layout: models--org--tiny/snapshots/rev/ holds links into the repository's blobs folder (or,
-    with ``outside``, one link to a file beside the models--org--tiny folder)."""
+    """A Hugging Face hub cache layout: models--org--tiny/snapshots/rev/ holds links into the repository's
+    blobs folder (or, with ``outside``, one link to a file beside the models--org--tiny folder)."""
     plain = sharded(tmp_path / "plain")
     repository = tmp_path / "hub" / "models--org--tiny"
     snapshot = repository / "snapshots" / "rev"
