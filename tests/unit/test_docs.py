@@ -145,7 +145,7 @@ def test_every_documented_command_line_is_one_the_tools_accept():
         if words[0] == "specbound" or words[:3] == ["python", "-m", "paper_checks.cli"]:
             argv = words[1:] if words[0] == "specbound" else words[3:]
             try:
-                build_parser(argv[0]).parse_args(argv)
+                build_parser((argv[0],)).parse_args(argv)
             except SystemExit as stop:
                 raise AssertionError(f"{page}: {' '.join(words)} is refused (exit {stop.code})") from None
         elif words[0] in ("python", "python3") and words[1].startswith("benchmarks/"):
