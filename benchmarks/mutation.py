@@ -416,7 +416,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "theory/prover/chain.py",
         "inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)",
         "inner.lower == outer.lower",
-        ("tests/unit/test_prover_chain.py",),
+        ("tests/unit/test_prover_chain.py", KERNEL),
     ),
 )
 
