@@ -345,7 +345,7 @@ def parse_expression(text: str, symbols: Mapping[str, sp.Symbol], where: str = "
 
     >>> x = sp.Symbol("x")
     >>> parse_expression("2^-x + 1.5", {"x": x})
-    1.5 + 2**(-x)
+    3/2 + 2**(-x)
     """
     if not text.strip():
         raise MalformedExpression(f"{where}: the expression is empty")
