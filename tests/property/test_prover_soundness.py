@@ -46,6 +46,8 @@ def domains(draw: st.DrawFn) -> list[tuple[str, Fraction | None, Fraction | None
     for name in NAMES[: draw(st.integers(1, 3))]:
         integer = draw(st.booleans()) and draw(st.booleans())
         lower, upper = sorted([draw(ENDS), draw(ENDS)])
+        if draw(st.booleans()):  # a face at 0, where products and powers of the variable touch 0
+            lower, upper = Fraction(0), max(upper, Fraction(1))
         if draw(st.integers(0, 5)) == 0:
             upper = None  # a half-line
         lower_open = draw(st.booleans()) and not integer and (upper is None or lower < upper)
