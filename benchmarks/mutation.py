@@ -55,6 +55,7 @@ REGISTRY = "tests/unit/test_theory_registry.py"
 FLOAT_BOUNDS = "tests/unit/test_certify_float_bounds.py"
 ENCLOSURE = "tests/unit/test_certify_enclosure.py"
 THIN = "tests/unit/test_certify_thin.py"
+KERNEL = "tests/unit/test_prover_kernel.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -350,6 +351,72 @@ MUTANTS: tuple[Mutant, ...] = (
         "    return lo, hi\n",
         "    return lo, math.nextafter(hi, -math.inf)\n",
         ("tests/unit/test_certify_outward.py",),
+    ),
+    # the prover kernel's primitives (issue 27, item 8: the realistic mistakes, in the kernel's code)
+    Mutant(
+        "prover-reciprocal-open-flags-not-swapped",
+        "theory/prover/kernel/balls.py",
+        "    return Set(lo, hi, a.hi_open, a.lo_open)\n",
+        "    return Set(lo, hi, a.lo_open, a.hi_open)\n",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-hull-open-when-either-is",
+        "theory/prover/kernel/balls.py",
+        "    return Set(lo, hi, infinite(lo), infinite(hi))\n\n\ndef absolute",
+        "    return Set(lo, hi, a.lo_open or b.lo_open, a.hi_open or b.hi_open)\n\n\ndef absolute",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-product-of-a-zero-open-at-its-top",
+        "theory/prover/kernel/balls.py",
+        "(x.hi_open or y.hi_open) and not only_zero,",
+        "(x.hi_open or y.hi_open),",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-face-strictness-dropped-without-strict-slope",
+        "theory/prover/kernel/verify.py",
+        "face_strict = strict and not (strictly and variable.open_at(end, increasing))",
+        "face_strict = strict and not variable.open_at(end, increasing)",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-every-variable-opened-for-strictness",
+        "theory/prover/kernel/verify.py",
+        "own: Set | None = trees.slope(tree, environment(box, domain, opened=name), closed, name)",
+        "own: Set | None = trees.slope(\n"
+        "                tree, {n: environment(box, domain, opened=n)[n] for n in box}, closed, name\n"
+        "            )",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-tail-at-minus-infinity-replayed-at-plus-infinity",
+        "theory/prover/kernel/verify.py",
+        "tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}",
+        "tail = {**box, name: (start, hi)}",
+        (KERNEL,),
+    ),
+    Mutant(
+        "prover-integer-cut-without-its-step",
+        "theory/prover/kernel/verify.py",
+        "step = 1 if domain[name].integer else 0",
+        "step = 0",
+        (KERNEL, "tests/unit/test_prover_true_suite.py"),
+    ),
+    Mutant(
+        "prover-chain-factor-of-unknown-sign-accepted",
+        "theory/prover/chain.py",
+        "return factor.is_nonnegative is True",
+        "return factor.is_nonnegative is not False",
+        ("tests/unit/test_prover_chain.py",),
+    ),
+    Mutant(
+        "prover-chain-open-lower-end-ignored",
+        "theory/prover/chain.py",
+        "inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)",
+        "inner.lower == outer.lower",
+        ("tests/unit/test_prover_chain.py", KERNEL),
     ),
 )
 

@@ -1,6 +1,8 @@
 """Property checks for a bound of your own: point them at a sympy expression and a domain.
 
-Each function runs one hypothesis test at once (with the active hypothesis settings profile) and raises
+Expressions are sympy objects, or text in the prover's safe expression language
+(:mod:`theory.prover.language`, over the domain's symbols; never evaluated as code). Each function runs
+one hypothesis test at once (with the active hypothesis settings profile) and raises
 ``AssertionError`` on a counterexample; hypothesis shrinks it and reports the falsifying example (the
 drawn values by symbol name, also in the exception's notes). Values are computed in mpmath at
 :data:`DPS` digits from the expression itself (``sympy.lambdify``), so a huge or tiny value is no
@@ -31,6 +33,7 @@ import mpmath
 import sympy as sp
 
 from theory.errors import InvalidArgument, require
+from theory.prover.language import parse_expression
 
 require("hypothesis", purpose="numerics.testing (property suites)")
 
@@ -57,9 +60,20 @@ def _settings() -> settings:
     )
 
 
+def _expression(value: object, symbols: Sequence[sp.Symbol]) -> sp.Expr:
+    """A sympy expression, a number, or text read by the safe expression language over ``symbols``."""
+    if isinstance(value, str):
+        return parse_expression(value, {str(s): s for s in symbols}, "expression")
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, (int, float)):
+        return sp.Float(value) if isinstance(value, float) else sp.Integer(value)
+    raise InvalidArgument(f"{value!r} is not an expression; give a sympy expression or its text")
+
+
 def _check_domain(expressions: Sequence[sp.Expr], domain: Domain) -> tuple[sp.Symbol, ...]:
     """The symbols of the domain, in a fixed order; a clear error when a free symbol has no interval."""
-    free = set().union(*(sp.sympify(e).free_symbols for e in expressions))
+    free = set().union(*(_expression(e, tuple(domain)).free_symbols for e in expressions))
     missing = sorted(str(s) for s in free if s not in domain)
     if missing:
         raise InvalidArgument(
@@ -72,7 +86,7 @@ def _check_domain(expressions: Sequence[sp.Expr], domain: Domain) -> tuple[sp.Sy
 
 
 def _numeric(expr: sp.Expr, symbols: tuple[sp.Symbol, ...]) -> Callable[..., Any]:
-    function = sp.lambdify(symbols, sp.sympify(expr), modules="mpmath")
+    function = sp.lambdify(symbols, _expression(expr, symbols), modules="mpmath")
 
     def value(point: Mapping[sp.Symbol, Any]) -> mpmath.mpf:
         with mpmath.workdps(DPS):
@@ -166,8 +180,8 @@ def check_homogeneous(
     """Scaling every symbol of ``variables`` by c > 0 multiplies ``expr`` by c^degree (``degree`` may
     depend on the other symbols, e.g. p/(p+2)); c is drawn from ``factors`` and the scaled point may
     leave the domain (the identity is algebraic)."""
-    symbols = _check_domain([expr, sp.sympify(degree)], domain)
-    value, power = _numeric(expr, symbols), _numeric(sp.sympify(degree), symbols)
+    symbols = _check_domain([expr, degree], domain)
+    value, power = _numeric(expr, symbols), _numeric(degree, symbols)
 
     @_settings()
     @given(_points(domain, symbols), st.floats(*factors, allow_nan=False))
@@ -208,7 +222,8 @@ def check_dominates_measurements(
     list of (inputs by symbol, measured value), e.g. a model's norms and its generalization gap."""
     if not measurements:
         raise InvalidArgument("no measurements given; pass a list of (inputs by symbol, measured value)")
-    symbols = tuple(sorted(sp.sympify(expr).free_symbols, key=str))
+    known = {s for inputs, _ in measurements for s in inputs}
+    symbols = tuple(sorted(_expression(expr, tuple(known)).free_symbols, key=str))
     for inputs, _ in measurements:
         missing = sorted(str(s) for s in symbols if s not in inputs)
         if missing:

@@ -33,9 +33,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prove-budget",
         type=float,
-        default=30.0,
+        default=5.0,
         metavar="SECONDS",
-        help="CPU-time budget of the prover per inequality, in seconds (30)",
+        help="CPU-time budget of the prover per inequality, in seconds (5)",
     )
 
 
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     if verdicts:
         counts = _counts(verdicts)
         print(
-            f"prover: {counts['inequalities']} inequalities, {counts['proved']} proved, "
+            f"prover: {counts['inequalities']} inequalities, {counts['proved']} proved (kernel-checked), "
             f"{counts['refuted']} refuted, {counts['undecided']} undecided"
         )
     if args.regimes:

@@ -1,14 +1,16 @@
-"""An interval prover for inequalities over whole domains, with certificates a separate checker verifies.
+"""An interval prover for inequalities over whole domains, with data certificates a small kernel re-checks.
 
 ``prove("log(1 + x) <= x", "x: (-1, oo)")`` returns a :class:`ProofResult`: ``proved`` with a certificate
-(a cover of the domain by boxes, each with the rule that decides it), ``refuted`` with a witness point
-where the negation holds in ball arithmetic, or ``undecided`` with the boxes left when the budget ran out.
-``check_certificate(result.parts[0].certificate.to_json())`` re-verifies a proof from its JSON alone.
+(a cover of the domain by boxes, each with the decision that proves it there) that the kernel
+(:mod:`theory.prover.kernel`) accepted, ``refuted`` with a witness point where the gap's ball is below 0,
+or ``undecided`` with the boxes left when the budget ran out. ``check_certificate(data)`` re-checks a
+certificate's JSON alone (the kernel; a chain certificate by :func:`theory.prover.chain.check_chain`).
 
-Modules: domain (the per-variable sets), statement (parsing), intervals and evaluate (arb-ball interval
-arithmetic), rules (the decision rules), unbounded (half-lines), search (branch and bound), certificate,
-checker, result, and chain (a statement too large to branch and bound, decided as a sympy-checked sum of
-proved pieces: Theorem 4.1's). python-flint is imported only when a proof or a check runs.
+Modules: language (the safe expression language and its data trees), domain (the per-variable sets),
+statement (parsing), box and unbounded (boxes, half-lines), search (branch and bound on the kernel's
+primitives), kernel (the re-checker), certificate, result, and chain (a statement too large to branch and
+bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's). python-flint is imported
+only when a proof or a check runs.
 
 >>> prove("exp(x) >= 1 + x", "x: real").status
 'proved'
@@ -24,7 +26,7 @@ from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, P
 from theory.prover.statement import MalformedStatement, Statement, parse_statement
 
 if TYPE_CHECKING:
-    from theory.prover.checker import CheckReport
+    from theory.prover.kernel import Verdict
 
 __all__ = [
     "PROVED",
@@ -51,11 +53,11 @@ def prove_statement(
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
-    from theory.prover.evaluate import compile_expression
+    from theory.prover.language import to_tree
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
 
     for inequality in statement.inequalities:
-        compile_expression(inequality.gap)  # an unsupported function is a clear error before any search
+        to_tree(inequality.gap)  # a part outside the language is a clear error before any search
     seconds = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     boxes = DEFAULT_MAX_BOXES if max_boxes is None else max_boxes
     deadline = time.process_time() + seconds
@@ -77,8 +79,26 @@ def prove(
     return prove_statement(parse_statement(statement, parsed_domain), budget_seconds, max_boxes)
 
 
-def check_certificate(data: dict[str, Any]) -> CheckReport:
-    """Re-verify a certificate's JSON from scratch (see :mod:`theory.prover.checker`)."""
-    from theory.prover.checker import check_certificate as check
+def check_certificate(data: dict[str, Any]) -> Verdict:
+    """Re-check a certificate's JSON from scratch with the kernel (:mod:`theory.prover.kernel`), after
+    binding its ``inequality`` text to its gap (the text, read by the safe language over the certificate's
+    domain, must give the same tree); raises :class:`~theory.prover.kernel.Malformed` (a SpecboundError)
+    when the data is not a certificate."""
+    from theory.prover.certificate import domain_of
+    from theory.prover.kernel import Malformed, Verdict
+    from theory.prover.kernel import check_certificate as check
+    from theory.prover.language import to_tree
 
-    return check(data)
+    verdict = check(data)
+    if not verdict.accepted:
+        return verdict
+    try:
+        statement = parse_statement(str(data.get("inequality", "")), domain_of(data["domain"]))
+    except (MalformedStatement, MalformedDomain) as error:
+        raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
+    (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)
+    if inequality is None or to_tree(inequality.gap) != data["gap"] or inequality.strict != data["strict"]:
+        return Verdict(
+            False, "the inequality text does not state the certified gap and strictness", verdict.boxes
+        )
+    return verdict

@@ -1,8 +1,8 @@
 """A box: one closed range [lo, hi] per variable, with exact rational (or infinite) endpoints.
 
 Boxes partition the closure of the domain; a range of an integer variable stands for the integers in it.
-An open end of the domain appears in a box as its closure point; the rules of :mod:`theory.prover.rules`
-know which box ends are open domain ends (a strict claim is then only needed in the limit).
+An open end of the domain appears in a box as its closure point; the kernel (:mod:`theory.prover.kernel`)
+knows which box ends are open domain ends (points not in the set).
 Provenance: not applicable (data).
 """
 

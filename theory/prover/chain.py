@@ -12,7 +12,7 @@ y (y_j := e_ij(x)) and ``factor_i`` is an expression in x. The chain holds when
 3. ranges: ``sigma_i`` maps D into D_i: a y_j that is a variable of D must have its set inside D_i's, any
    other e_ij must have the sign D_i requires (sympy's assumptions; D_i's ends at 0 or +-oo);
 4. pieces: every ``sub_i >= 0`` is decided on D_i, by the interval prover (method ``prover``: a certificate
-   the checker of :mod:`theory.prover.checker` re-verifies) or, for the two facts about ceiling that no
+   the kernel of :mod:`theory.prover.kernel` re-checks) or, for the two facts about ceiling that no
    branch and bound over a half-line can decide (ceiling(z) - z >= 0, z + 1 - ceiling(z) >= 0: periodic),
    by sympy's own relational evaluation (method ``sympy``: ceiling(z) >= z, and frac(-z) <= 1 after the
    identity ceiling(z) = z + frac(-z), itself checked).
@@ -37,7 +37,9 @@ from typing import Any
 import sympy as sp
 
 from theory.errors import InvalidArgument
-from theory.prover.domain import Domain, VariableDomain, parse_domain
+from theory.prover.certificate import domain_data, domain_of
+from theory.prover.domain import Domain, VariableDomain
+from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
 from theory.prover.statement import Inequality
 
@@ -78,7 +80,7 @@ class Chain:
     probes: tuple[dict[str, Fraction], ...] = field(default=(), compare=False, hash=False)
 
 
-# --- the mechanical steps (shared by the prover and the checker) ---
+# --- the mechanical steps (shared by the prover and the chain checker) ---
 
 
 def identically_zero(expr: sp.Expr) -> bool:
@@ -247,22 +249,22 @@ class ChainResult:
             piece = outcome.piece
             record: dict[str, Any] = {
                 "name": piece.name,
-                "factor": sp.srepr(piece.factor),
-                "substitution": {k: sp.srepr(v) for k, v in piece.substitution.items()},
+                "factor": to_tree(piece.factor),
+                "substitution": {k: to_tree(v) for k, v in piece.substitution.items()},
                 "method": piece.method,
             }
             if piece.method == PROVER:
                 assert outcome.result is not None and outcome.result.certificate is not None
                 record["certificate"] = outcome.result.certificate.to_json()
             else:
-                record["gap"] = sp.srepr(piece.sub.gap)
-                record["domain"] = piece.sub_domain.to_text()
+                record["gap"] = to_tree(piece.sub.gap)
+                record["domain"] = domain_data(piece.sub_domain)
             pieces.append(record)
         return {
             "format": CHAIN_FORMAT,
             "inequality": self.chain.inequality.text,
-            "gap": sp.srepr(self.chain.inequality.gap),
-            "domain": self.chain.domain.to_text(),
+            "gap": to_tree(self.chain.inequality.gap),
+            "domain": domain_data(self.chain.domain),
             "pieces": pieces,
         }
 
@@ -287,16 +289,20 @@ class ChainResult:
 
 def find_probe_witness(chain: Chain) -> Witness | None:
     """The first probe point where the statement's gap is rigorously < 0 in ball arithmetic."""
-    from theory.prover.rules import witness_value
+    from theory.prover.certificate import domain_data
+    from theory.prover.kernel.verify import read_domain
+    from theory.prover.language import to_tree
+    from theory.prover.search import witness_at
 
+    tree, domain = to_tree(chain.inequality.gap), read_domain(domain_data(chain.domain))
     for point in chain.probes:
         if set(point) != set(chain.domain.names) or not all(
             chain.domain[n].contains(v) for n, v in point.items()
         ):
             continue  # a witness must be a point of the domain
-        value = witness_value(chain.inequality.gap, point)
-        if value is not None and value.upper_at_most(0, strict=True):
-            return Witness(point, (str(value.lo), str(value.hi)))
+        witness = witness_at(tree, True, point, domain)
+        if witness is not None:
+            return witness
     return None
 
 
@@ -342,21 +348,18 @@ class ChainCheckReport:
     seconds: float
 
 
-def _read(text: Any, domain: Domain, where: str) -> sp.Expr:
-    """An srepr'd expression with every free symbol rebound to the domain's symbol of its name (the
-    certificate's own assumptions are not trusted)."""
-    expr = sp.sympify(text)
-    symbols = domain.symbols()
-    unknown = sorted(s.name for s in expr.free_symbols if s.name not in symbols)
-    if unknown:
-        raise InvalidChain(f"{where} uses variables {unknown} its domain does not declare")
-    return expr.xreplace({s: symbols[s.name] for s in expr.free_symbols})
+def _read(tree: Any, domain: Domain, where: str) -> sp.Expr:
+    """A data tree read with the domain's symbols (nothing of the certificate's own is trusted)."""
+    expr = from_tree(tree, domain.symbols(), where)
+    if not isinstance(expr, sp.Expr):
+        raise InvalidChain(f"{where} is not an expression")
+    return expr
 
 
 def check_chain(data: dict[str, Any]) -> ChainCheckReport:
-    """Re-verify a chain certificate from its JSON: every prover certificate by the checker, every sympy
+    """Re-verify a chain certificate from its JSON: every prover certificate by the kernel, every sympy
     piece by sympy, then signs, ranges and the identity (nothing the prover computed is trusted)."""
-    from theory.prover.checker import check_certificate
+    from theory.prover.kernel import check_certificate
 
     start = time.process_time()
 
@@ -366,8 +369,10 @@ def check_chain(data: dict[str, Any]) -> ChainCheckReport:
     if not isinstance(data, dict) or data.get("format") != CHAIN_FORMAT:
         raise InvalidChain(f"not a chain certificate: format must be {CHAIN_FORMAT!r}")
     try:
-        domain = parse_domain(data["domain"])
+        domain = domain_of(data["domain"])
         gap = _read(data["gap"], domain, "the statement")
+        if not isinstance(data["pieces"], list) or not data["pieces"]:
+            return report(False, "a chain needs at least one piece")
         pieces = []
         for record in data["pieces"]:
             name = str(record["name"])
@@ -376,12 +381,12 @@ def check_chain(data: dict[str, Any]) -> ChainCheckReport:
                 checked = check_certificate(sub_data)
                 if not checked.accepted:
                     return report(False, f"piece {name}: its certificate is rejected ({checked.reason})")
-                sub_domain = parse_domain(sub_data["domain"])
+                sub_domain = domain_of(sub_data["domain"])
                 sub_gap = _read(sub_data["gap"], sub_domain, f"piece {name}")
-                if bool(sub_data["strict"]):
+                if sub_data["strict"] is not False:
                     return report(False, f"piece {name}: a strict sub-statement is not a gap >= 0")
             elif record["method"] == SYMPY:
-                sub_domain = parse_domain(record["domain"])
+                sub_domain = domain_of(record["domain"])
                 sub_gap = _read(record["gap"], sub_domain, f"piece {name}")
                 if not sympy_decides_nonnegative(sub_gap):
                     return report(False, f"piece {name}: sympy does not decide {sub_gap} >= 0")
@@ -396,7 +401,7 @@ def check_chain(data: dict[str, Any]) -> ChainCheckReport:
                     name, factor, Inequality(name, sub_gap, False), sub_domain, substitution, record["method"]
                 )
             )
-    except (KeyError, TypeError, ValueError, sp.SympifyError) as error:
+    except (KeyError, TypeError, ValueError) as error:
         raise InvalidChain(f"malformed chain certificate: {type(error).__name__}: {error}") from None
     chain = Chain(Inequality(str(data.get("inequality", "")), gap, False), domain, tuple(pieces))
     failures = structural_failures(chain)

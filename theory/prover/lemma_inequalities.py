@@ -5,7 +5,7 @@ the Theorem 4.1 exponents from :func:`theory.interpolation.derive_balance`, GELU
 :mod:`theory.lipschitz`, the tail bound from the Schatten lemma's statement, ...); an entry typed here is
 a *scalar form* of a lemma's inequality (the reduction is stated in ``reduction``), never a new claim.
 The statements inherit their lemma's provenance; the verdict the prover returns is ``derived`` (decided by
-interval branch and bound, with a certificate the separate checker re-verifies). Identities stay with the
+interval branch and bound, with a certificate the kernel re-checks). Identities stay with the
 lemmas' sympy self-checks; only inequalities are here.
 
 Building the registry imports sympy and the lemma modules, not python-flint; proving needs flint.
@@ -700,7 +700,7 @@ def inequalities_of(lemma_name: str) -> tuple[LemmaInequality, ...]:
 
 @dataclass(frozen=True)
 class LemmaVerdict:
-    """The prover's verdict on one lemma inequality, with its certificate re-checked by the checker and the
+    """The prover's verdict on one lemma inequality, with its certificate re-checked by the kernel and the
     reduction's checked steps re-run (``steps_hold``: True / False per step, None for a cited fact)."""
 
     entry: LemmaInequality
@@ -715,7 +715,7 @@ class LemmaVerdict:
 
     @property
     def status(self) -> str:
-        """The lemma's verdict: "proved" only when the proof's certificate was accepted by the checker and
+        """The lemma's verdict: "proved" only when the proof's certificate was accepted by the kernel and
         every checked reduction step holds (a proof of a wrongly reduced statement proves nothing about the
         lemma: then "undecided"); otherwise the prover's own status."""
         if self.result.status == "proved" and not (self.certificates_checked and self.reduction_checked):
@@ -725,9 +725,9 @@ class LemmaVerdict:
     def line(self) -> str:
         """One line of ``specbound theory``: verdict, boxes, seconds, the statement and its domain, and which
         instances of the lemma it covers (with how many reduction steps are checked and cited)."""
-        verdict = self.status
+        verdict = "proved, kernel-checked" if self.status == "proved" else self.status
         if self.result.status == "proved" and not self.certificates_checked:
-            verdict = "undecided: the proof's certificate was REJECTED by the checker"
+            verdict = "undecided: the proof's certificate was REJECTED by the kernel"
         elif self.result.status == "proved" and not self.reduction_checked:
             failed = [s.text for s, ok in zip(self.entry.steps, self.steps_hold, strict=True) if ok is False]
             verdict = "undecided: the reduced statement is proved but the reduction is REJECTED: "
@@ -759,14 +759,14 @@ class LemmaVerdict:
             "boxes": self.result.boxes,
             "seconds": round(self.result.seconds, 3),
             "certificates_checked": self.certificates_checked,
-            "provenance": "derived (interval branch and bound; certificate re-verified by the checker)",
+            "provenance": "derived (interval branch and bound; certificate re-checked by the kernel)",
         }
         from theory.prover.chain import ChainResult
 
         if isinstance(self.result, ChainResult):
             record["provenance"] = (
-                "derived (chain: identity, signs and ranges by sympy, pieces by the prover; the chain "
-                "certificate re-verified by its checker)"
+                "derived (chain: identity, signs and ranges by sympy, pieces by the prover, each piece's "
+                "certificate re-checked by the kernel)"
             )
             record["pieces"] = [piece.to_json() for piece in self.result.pieces]
             if self.result.reason:
@@ -784,10 +784,11 @@ class LemmaVerdict:
 
 
 @functools.cache
-def decide(entry: LemmaInequality, budget_seconds: float = 30.0) -> LemmaVerdict:
+def decide(entry: LemmaInequality, budget_seconds: float = 5.0) -> LemmaVerdict:
     """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked and every
     checked reduction step re-run (computed once per process and budget)."""
-    from theory.prover import check_certificate, prove_statement
+    from theory.prover import prove_statement
+    from theory.prover.kernel import check_certificate
 
     if entry.chain is not None:
         from theory.prover.chain import check_chain, prove_chain

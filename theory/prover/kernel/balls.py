@@ -1,0 +1,192 @@
+"""Sets of reals as [lo, hi] with arb-ball ends: every member v has lo <= v <= hi for some point of each
+ball, and an end flagged ``open`` is a bound no member attains. An infinite end is the float +-inf
+(always open). Each operation returns a set containing the image of its arguments' sets; an argument
+reaching outside an operation's domain (log of a set reaching 0 that attains it, a quotient by a set
+reaching 0) raises :class:`Undefined`. Provenance: derived (interval arithmetic over arb balls).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flint import arb
+
+End = Any
+"""An arb ball or the float -inf / +inf."""
+
+
+class Undefined(ArithmeticError):
+    """The operation is not defined on the whole set."""
+
+
+def infinite(value: End) -> bool:
+    """value is -inf or +inf."""
+    return isinstance(value, float)
+
+
+@dataclass(frozen=True)
+class Set:
+    """[lo, hi]; lo_open / hi_open: the end is not attained."""
+
+    lo: End
+    hi: End
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def at_least_zero(self, strict: bool) -> bool:
+        """Every member >= 0 (> 0 when strict), decided rigorously."""
+        if infinite(self.lo):
+            return self.lo > 0
+        if strict:
+            return bool(self.lo > 0) or (self.lo_open and bool(self.lo >= 0))
+        return bool(self.lo >= 0)
+
+    def at_most_zero(self, strict: bool) -> bool:
+        """Every member <= 0 (< 0 when strict)."""
+        return negate(self).at_least_zero(strict)
+
+
+def point(value: arb) -> Set:
+    """{value} (a ball standing for one unknown point of it)."""
+    return Set(value, value)
+
+
+ZERO = point(arb(0))
+
+
+def negate(a: Set) -> Set:
+    """{-v}."""
+    return Set(-a.hi, -a.lo, a.hi_open, a.lo_open)
+
+
+def _finite(value: End, fallback: End) -> End:
+    """A computed end; a NaN or non-finite ball (an indeterminate form) becomes the fallback."""
+    if infinite(value) or (value.is_finite() and not value.is_nan()):
+        return value
+    return fallback
+
+
+def add(a: Set, b: Set) -> Set:
+    """{u + v}."""
+    lo = -math.inf if infinite(a.lo) or infinite(b.lo) else _finite(a.lo + b.lo, -math.inf)
+    hi = math.inf if infinite(a.hi) or infinite(b.hi) else _finite(a.hi + b.hi, math.inf)
+    return Set(lo, hi, a.lo_open or b.lo_open, a.hi_open or b.hi_open)
+
+
+def _times(x: End, y: End) -> End | None:
+    """x * y for ends with 0 * inf = 0 (an exact finite 0 times a bound never attained); None when the
+    sign of an infinite product is unknown."""
+    if (not infinite(x) and x.is_zero()) or (not infinite(y) and y.is_zero()):
+        return arb(0)
+    if infinite(x) or infinite(y):
+        signs = [
+            (1 if v > 0 else -1) if infinite(v) else (1 if v > 0 else -1 if v < 0 else 0) for v in (x, y)
+        ]
+        return None if 0 in signs else math.inf * signs[0] * signs[1]
+    return x * y
+
+
+def _extreme(values: list[End], largest: bool) -> End:
+    if any(infinite(v) and (v > 0) == largest for v in values):
+        return math.inf if largest else -math.inf
+    finite = [v for v in values if not infinite(v)]
+    if not finite:
+        return -math.inf if largest else math.inf
+    result = finite[0]
+    for value in finite[1:]:
+        result = result.max(value) if largest else result.min(value)
+    return result
+
+
+def multiply(a: Set, b: Set) -> Set:
+    """{u v}: on sets >= 0 an end is attained only when both are (or an attained exact 0 is a factor);
+    sets of other signs are reflected to that case, and a set straddling 0 gives closed ends."""
+    flip_a = not a.at_least_zero(False) and a.at_most_zero(False)
+    flip_b = not b.at_least_zero(False) and b.at_most_zero(False)
+    x, y = (negate(a) if flip_a else a), (negate(b) if flip_b else b)
+    if x.at_least_zero(False) and y.at_least_zero(False):
+        low, high = _times(x.lo, y.lo), _times(x.hi, y.hi)
+        zero_attained = any(not s.lo_open and not infinite(s.lo) and s.lo.is_zero() for s in (x, y))
+        only_zero = any(not s.hi_open and not infinite(s.hi) and s.hi.is_zero() for s in (x, y))
+        product = Set(
+            arb(0) if low is None else _finite(low, arb(0)),
+            math.inf if high is None else _finite(high, math.inf),
+            (x.lo_open or y.lo_open) and not zero_attained,
+            (x.hi_open or y.hi_open) and not only_zero,
+        )
+        return negate(product) if flip_a != flip_b else product
+    products = [_times(u, v) for u in (a.lo, a.hi) for v in (b.lo, b.hi)]
+    if any(p is None for p in products):
+        return Set(-math.inf, math.inf)
+    return Set(
+        _extreme([_finite(p, -math.inf) for p in products], False),
+        _extreme([_finite(p, math.inf) for p in products], True),
+    )
+
+
+def reciprocal(a: Set) -> Set:
+    """{1 / v} for a set on one side of 0 (an end 0 not attained gives an infinite end)."""
+    if a.at_most_zero(False) and not a.at_least_zero(False):
+        return negate(reciprocal(negate(a)))
+    zero_end = not infinite(a.lo) and a.lo.is_zero() and a.lo_open
+    if not (a.at_least_zero(True) and (zero_end or bool(a.lo > 0))):
+        raise Undefined("a quotient by a set reaching 0")
+    lo = arb(0) if infinite(a.hi) else _finite(1 / a.hi, arb(0))
+    hi = math.inf if zero_end else _finite(1 / a.lo, math.inf)
+    return Set(lo, hi, a.hi_open, a.lo_open)
+
+
+def monotone(
+    a: Set, f: Callable[[arb], Any], limits: tuple[End, End], increasing: bool = True, strictly: bool = True
+) -> Set:
+    """{f(v)} for f monotone on the whole set, with ``limits`` its values at -inf and +inf."""
+
+    def image(x: End, fallback: float) -> End:
+        if infinite(x):
+            return limits[1] if x > 0 else limits[0]
+        return _finite(f(x), fallback)
+
+    low_end, high_end = (a.lo, a.hi) if increasing else (a.hi, a.lo)
+    low_open, high_open = (a.lo_open, a.hi_open) if increasing else (a.hi_open, a.lo_open)
+    lo, hi = image(low_end, -math.inf), image(high_end, math.inf)
+    return Set(lo, hi, (low_open and strictly) or infinite(lo), (high_open and strictly) or infinite(hi))
+
+
+def hull(a: Set, b: Set) -> Set:
+    """The smallest set containing both (ends closed unless both sets leave the same end open)."""
+    lo, hi = _extreme([a.lo, b.lo], False), _extreme([a.hi, b.hi], True)
+    return Set(lo, hi, infinite(lo), infinite(hi))
+
+
+def absolute(a: Set) -> Set:
+    """{|v|}."""
+    if a.at_least_zero(False):
+        return a
+    if a.at_most_zero(False):
+        return negate(a)
+    return Set(arb(0), _extreme([negate(a).hi, a.hi], True), False, False)
+
+
+def power_integer(a: Set, n: int) -> Set:
+    """{v^n} for an integer n."""
+    if n == 0:
+        return point(arb(1))
+    if n < 0:
+        return reciprocal(power_integer(a, -n))
+    if n % 2:
+        return monotone(a, lambda x: x**n, (-math.inf, math.inf))
+    return monotone(absolute(a), lambda x: x**n, (math.inf, math.inf))
+
+
+def maximum(a: Set, b: Set) -> Set:
+    """{max(u, v)} (closed ends)."""
+    lo, hi = _extreme([a.lo, b.lo], True), _extreme([a.hi, b.hi], True)
+    return Set(lo, hi, infinite(lo), infinite(hi))
+
+
+def minimum(a: Set, b: Set) -> Set:
+    """{min(u, v)} (closed ends)."""
+    return negate(maximum(negate(a), negate(b)))

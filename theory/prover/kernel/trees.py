@@ -1,0 +1,336 @@
+"""Enclosures of a data tree (the format of :mod:`theory.prover.language`) and of its derivative.
+
+``enclose(tree, env)`` is a set containing the tree's values on the box ``env`` (name -> Set).
+``slope(tree, env, closed, name)`` is a set containing d tree / d name at every point of ``env`` where the
+derivative exists, by forward-mode differentiation in ball arithmetic (no symbolic derivative): each node
+carries (value, tangent), tangent None meaning exactly 0. Abs, Max and Min get the hull of their pieces'
+tangents where the piece is not determined (Clarke's generalized gradient, so a mean value inequality
+still holds); floor, ceiling and a Piecewise whose branch is not fixed on the *closed* box ``closed``
+raise :class:`Discontinuous` when they depend on ``name``. Provenance: derived (interval extensions and
+the chain rule).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, fmpq
+
+from theory.errors import InvalidArgument
+from theory.prover.kernel import balls
+from theory.prover.kernel.balls import Set, Undefined
+
+Env = Mapping[str, Set]
+Dual = tuple[Set, Set | None]
+
+
+class Malformed(InvalidArgument):
+    """The data is not in the certificate format (a tree, a domain, a box or a decision)."""
+
+
+class Discontinuous(ArithmeticError):
+    """A jump of the tree may lie on the box in the variable differentiated."""
+
+
+def number(text: Any) -> Fraction:
+    """The exact rational of a "p/q" string."""
+    if not isinstance(text, str) or len(text) > 2000:
+        raise Malformed(f"{str(text)[:40]!r} is not a rational 'p/q'")
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise Malformed(f"{text[:40]!r} is not a rational 'p/q'") from None
+
+
+def ball(value: Fraction) -> arb:
+    """The arb ball of an exact rational."""
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+def _exp(a: Set) -> Set:
+    return balls.monotone(a, lambda x: x.exp(), (arb(0), math.inf))
+
+
+def _log(a: Set) -> Set:
+    if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):
+        raise Undefined("log of a set reaching 0 or below")
+    return balls.monotone(a, _log_end, (-math.inf, math.inf))
+
+
+def _log_end(x: arb) -> Any:
+    """log of an end (an exact 0 end, open, maps to -inf)."""
+    return -math.inf if x.is_zero() else x.log()
+
+
+def _constant_power(a: Set, c: Set) -> Set:
+    """{v^c} for a constant c of known sign and v >= 0 (0^c = 0 for c > 0)."""
+    if not a.at_least_zero(False):
+        raise Undefined("a fractional power of a set reaching below 0")
+    if c.at_least_zero(True):
+        return balls.monotone(a, lambda x: arb(0) if x.is_zero() else x**c.lo, (arb(0), math.inf))
+    if c.at_most_zero(True):
+        return balls.reciprocal(_constant_power(a, balls.negate(c)))
+    raise Undefined("a power whose constant exponent has no certain sign")
+
+
+FUNCTIONS: dict[str, Callable[[Set], Set]] = {
+    "exp": _exp,
+    "log": _log,
+    "erf": lambda a: balls.monotone(a, lambda x: x.erf(), (arb(-1), arb(1))),
+    "erfc": lambda a: balls.monotone(a, lambda x: x.erfc(), (arb(2), arb(0)), increasing=False),
+    "atan": lambda a: balls.monotone(a, lambda x: x.atan(), (-arb.pi() / 2, arb.pi() / 2)),
+    "tanh": lambda a: balls.monotone(a, lambda x: x.tanh(), (arb(-1), arb(1))),
+    "abs": balls.absolute,
+    "floor": lambda a: balls.monotone(a, lambda x: x.floor(), (-math.inf, math.inf), strictly=False),
+    "ceiling": lambda a: balls.monotone(a, lambda x: x.ceil(), (-math.inf, math.inf), strictly=False),
+}
+
+
+def _is_constant(tree: Any) -> bool:
+    if tree[0] == "var":
+        return False
+    return all(_is_constant(arg) for arg in tree[1:] if isinstance(arg, list))
+
+
+def _exact_integer(exponent: Set) -> int | None:
+    """The exponent's value when its set is one exact integer (a literal, or a variable fixed on a face)."""
+    lo, hi = exponent.lo, exponent.hi
+    if balls.infinite(lo) or balls.infinite(hi) or not (lo.is_exact() and hi.is_exact() and lo == hi):
+        return None
+    return int(lo.floor().unique_fmpz()) if lo.is_integer() else None
+
+
+def _power(base: Set, tree_exponent: Any, exponent: Set) -> Set:
+    n = _exact_integer(exponent)
+    if n is not None and abs(n) <= 10**6:
+        return balls.power_integer(base, n)
+    if _is_constant(tree_exponent) or _is_point(exponent):
+        return _constant_power(base, exponent)
+    attained_zero = not balls.infinite(base.lo) and base.lo.is_zero() and not base.lo_open
+    if attained_zero and exponent.at_least_zero(True):  # 0^b = 0 for b > 0; elsewhere exp(b log a)
+        if not balls.infinite(base.hi) and base.hi.is_zero():
+            return balls.ZERO
+        rest = Set(base.lo, base.hi, True, base.hi_open)
+        return balls.hull(balls.ZERO, _exp(balls.multiply(exponent, _log(rest))))
+    return _exp(balls.multiply(exponent, _log(base)))
+
+
+def _is_point(value: Set) -> bool:
+    return not (balls.infinite(value.lo) or balls.infinite(value.hi)) and value.lo is value.hi
+
+
+def _condition(tree: Any, env: Env, depth: int) -> bool | None:
+    """True / False when the condition holds / fails on the whole box, None when undetermined."""
+    op = tree[0]
+    if op == "true":
+        return True
+    if op in ("lt", "le"):
+        difference = balls.add(
+            enclose(tree[1], env, depth + 1), balls.negate(enclose(tree[2], env, depth + 1))
+        )
+        if difference.at_most_zero(op == "lt"):
+            return True
+        return False if difference.at_least_zero(op == "le") else None
+    if op in ("and", "or"):
+        values = [_condition(arg, env, depth + 1) for arg in tree[1:]]
+        decided = op == "or"  # the value that decides the connective
+        if decided in values:
+            return decided
+        return None if None in values else not decided
+    raise Malformed(f"unknown condition {op!r}")
+
+
+def _branches(tree: Any, env: Env, depth: int) -> list[Any]:
+    """The values of a Piecewise that may apply somewhere on the box."""
+    candidates = []
+    for pair in tree[1:]:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise Malformed("a Piecewise piece is not [value, condition]")
+        holds = _condition(pair[1], env, depth)
+        if holds is not False:
+            candidates.append(pair[0])
+        if holds is True:
+            return candidates
+    raise Undefined("a Piecewise without a branch for part of the box")
+
+
+def _check(tree: Any, depth: int) -> str:
+    if depth > 400:
+        raise Malformed("the tree is too deep")
+    if not (isinstance(tree, list) and tree and isinstance(tree[0], str)):
+        raise Malformed(f"{str(tree)[:40]!r} is not a tree [op, args...]")
+    return tree[0]
+
+
+def enclose(tree: Any, env: Env, depth: int = 0) -> Set:
+    """A set containing every value of ``tree`` on the box ``env``."""
+    op = _check(tree, depth)
+    args = tree[1:]
+    if op == "num":
+        return balls.point(ball(number(args[0])))
+    if op == "var":
+        if args[0] not in env:
+            raise Malformed(f"variable {args[0]!r} is not in the domain")
+        return env[args[0]]
+    if op == "const" and args in (["pi"], ["e"]):
+        return balls.point(arb.pi() if args[0] == "pi" else arb(1).exp())
+    if op in ("add", "mul", "max", "min") and args:
+        combine = {"add": balls.add, "mul": balls.multiply, "max": balls.maximum, "min": balls.minimum}[op]
+        result = enclose(args[0], env, depth + 1)
+        for arg in args[1:]:
+            result = combine(result, enclose(arg, env, depth + 1))
+        return result
+    if op == "pow" and len(args) == 2:
+        return _power(enclose(args[0], env, depth + 1), args[1], enclose(args[1], env, depth + 1))
+    if op in FUNCTIONS and len(args) == 1:
+        return FUNCTIONS[op](enclose(args[0], env, depth + 1))
+    if op == "piecewise" and args:
+        values = [enclose(value, env, depth + 1) for value in _branches(tree, env, depth)]
+        result = values[0]
+        for value in values[1:]:
+            result = balls.hull(result, value)
+        return result
+    raise Malformed(f"unknown tree node {op!r} with {len(args)} argument(s)")
+
+
+def _scale(factor: Set, tangent: Set | None) -> Set | None:
+    return None if tangent is None else balls.multiply(factor, tangent)
+
+
+def _sum(tangents: list[Set | None]) -> Set | None:
+    present = [t for t in tangents if t is not None]
+    if not present:
+        return None
+    result = present[0]
+    for tangent in present[1:]:
+        result = balls.add(result, tangent)
+    return result
+
+
+def _either(a: Set | None, b: Set | None) -> Set | None:
+    """The hull of two tangents (None is 0)."""
+    if a is None and b is None:
+        return None
+    return balls.hull(a or balls.ZERO, b or balls.ZERO)
+
+
+def _derivative_factor(op: str, inner: Set, value: Set) -> Set:
+    """d f(u) / du for a smooth unary f, on the set of u (``value`` is f(u))."""
+    if op == "exp":
+        return value
+    if op == "log":
+        return balls.reciprocal(inner)
+    if op in ("erf", "erfc"):
+        density = balls.multiply(
+            balls.point(2 / arb.pi().sqrt()), _exp(balls.negate(balls.power_integer(inner, 2)))
+        )
+        return density if op == "erf" else balls.negate(density)
+    if op == "atan":
+        return balls.reciprocal(balls.add(balls.point(arb(1)), balls.power_integer(inner, 2)))
+    if op == "tanh":
+        return balls.add(balls.point(arb(1)), balls.negate(balls.power_integer(value, 2)))
+    raise Malformed(op)
+
+
+def slope(tree: Any, env: Env, closed: Env, name: str) -> Set:
+    """A set containing d tree / d name on ``env`` (see the module docstring)."""
+    _, tangent = _dual(tree, env, closed, name, 0)
+    return balls.ZERO if tangent is None else tangent
+
+
+def _dual(tree: Any, env: Env, closed: Env, name: str, depth: int) -> Dual:
+    op = _check(tree, depth)
+    args = tree[1:]
+    if op == "var":
+        return enclose(tree, env), (balls.point(arb(1)) if args[0] == name else None)
+    if op in ("num", "const"):
+        return enclose(tree, env), None
+    if op == "piecewise":
+        return _dual_piecewise(tree, env, closed, name, depth)
+    duals = [_dual(arg, env, closed, name, depth + 1) for arg in args if isinstance(arg, list)]
+    value = enclose(tree, env)
+    if all(t is None for _, t in duals):
+        return value, None
+    if op == "add":
+        return value, _sum([t for _, t in duals])
+    if op == "mul":
+        terms = []
+        for index, (_, tangent) in enumerate(duals):
+            others = [v for j, (v, _) in enumerate(duals) if j != index]
+            for other in others:
+                tangent = _scale(other, tangent)
+            terms.append(tangent)
+        return value, _sum(terms)
+    if op == "pow":
+        return value, _dual_power(args[1], duals, value)
+    if op in ("max", "min"):
+        (best, tangent), *rest = duals
+        for other, other_tangent in rest:
+            ends = [best.lo, best.hi, other.lo, other.hi]
+            first_wins = second_wins = False
+            if not any(balls.infinite(e) for e in ends):
+                first_wins = bool(best.lo >= other.hi) if op == "max" else bool(best.hi <= other.lo)
+                second_wins = bool(other.lo >= best.hi) if op == "max" else bool(other.hi <= best.lo)
+            if second_wins:
+                tangent = other_tangent
+            elif not first_wins:
+                tangent = _either(tangent, other_tangent)
+            best = balls.maximum(best, other) if op == "max" else balls.minimum(best, other)
+        return value, tangent
+    ((inner, tangent),) = duals
+    if op == "abs":
+        if inner.at_least_zero(False):
+            return value, tangent
+        if inner.at_most_zero(False):
+            return value, _scale(balls.point(arb(-1)), tangent)
+        return value, _scale(Set(arb(-1), arb(1)), tangent)
+    if op in ("floor", "ceiling"):
+        raise Discontinuous(f"{op} of an expression in {name}")
+    return value, _scale(_derivative_factor(op, inner, value), tangent)
+
+
+def _dual_power(exponent_tree: Any, duals: list[Dual], value: Set) -> Set | None:
+    (base, base_tangent), (exponent, exponent_tangent) = duals
+    n = _exact_integer(exponent)
+    if n is not None and abs(n) <= 10**6:
+        return _scale(balls.multiply(balls.point(arb(n)), balls.power_integer(base, n - 1)), base_tangent)
+    if exponent_tangent is None and (_is_constant(exponent_tree) or _is_point(exponent)):
+        lowered = _constant_power(base, balls.add(exponent, balls.point(arb(-1))))
+        return _scale(balls.multiply(exponent, lowered), base_tangent)
+    # a^b = exp(b log a): d = a^b (b' log a + b a' / a)
+    inner = _sum(
+        [
+            _scale(_log(base), exponent_tangent),
+            _scale(balls.multiply(exponent, balls.reciprocal(base)), base_tangent),
+        ]
+    )
+    return _scale(value, inner)
+
+
+def _dual_piecewise(tree: Any, env: Env, closed: Env, name: str, depth: int) -> Dual:
+    """A Piecewise whose branch is fixed on the closed box, or whose conditions are free of ``name``."""
+    candidates = _branches(tree, closed, depth)
+    if len(candidates) > 1 and any(_mentions(pair[1], name) for pair in tree[1:]):
+        raise Discontinuous(f"a Piecewise whose branch in {name} is not fixed on the box")
+    duals = [_dual(value, env, closed, name, depth + 1) for value in candidates]
+    tangent = duals[0][1]
+    for _, other in duals[1:]:
+        tangent = _either(tangent, other)
+    return enclose(tree, env), tangent
+
+
+def continuous(tree: Any, names: list[str]) -> bool:
+    """No floor, ceiling or Piecewise of the tree depends on one of ``names`` (the tree is then continuous
+    in them wherever it is defined)."""
+    if tree[0] in ("floor", "ceiling", "piecewise"):
+        return not any(_mentions(tree, name) for name in names)
+    return all(continuous(arg, names) for arg in tree[1:] if isinstance(arg, list))
+
+
+def _mentions(tree: Any, name: str) -> bool:
+    if tree[0] == "var":
+        return bool(tree[1] == name)
+    return any(_mentions(arg, name) for arg in tree[1:] if isinstance(arg, list))

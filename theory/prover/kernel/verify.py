@@ -1,0 +1,376 @@
+"""Re-check a certificate from its JSON: the boxes cover the domain, and each box's decision holds.
+
+Reading (anything else is :class:`Malformed`): the domain as variables with exact rational or infinite
+ends, open flags and integer flags; the gap as a data tree; ``strict`` a JSON boolean; boxes as
+{name: [lo, hi]} with a decision each. Decisions:
+
+- ``{"method": "enclosure"}``: the enclosure of the gap on the box is >= 0 (> 0 when strict);
+- ``{"method": "monotone", "variable": v, "direction": "increasing" | "decreasing", "then": decision}``:
+  the forward-mode slope in v on the box with v's ends opened (the other variables' ranges as they are)
+  has that sign, and the gap is defined on the closed box. By the mean value theorem the gap is then
+  >= its value on the face v = lo (increasing) or v = hi (decreasing), which ``then`` decides. The face
+  claim keeps the box's strictness, except at an open end of the domain (a point not in the set) with a
+  strictly signed slope: there the face need only be >= 0 (the gap is strictly above it inside). At an
+  infinite end the decision names ``"tail": X`` and ``then`` decides the gap on the tail [X, oo) (or
+  (-oo, X]); every other point of the box lies on the monotone path to X.
+
+Provenance: derived (interval analysis; mean value theorem for functions continuous on the closed box
+and piecewise smooth inside).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flint import ctx
+
+from theory.prover.kernel import exact, trees
+from theory.prover.kernel.balls import Set, Undefined
+from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
+
+
+def _infinite(value: object) -> bool:
+    """An end is infinite exactly when it is a float (-inf or +inf); finite ends are exact Fractions."""
+    return isinstance(value, float)
+
+
+FORMAT = "specbound-certificate/2"
+PRECISIONS = (64, 256)
+"""Bits of the balls: a decision that fails at the first is retried at the second."""
+MAX_NESTING = 64
+
+Bound = Fraction | float
+Box = dict[str, tuple[Bound, Bound]]
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One variable's set: [lower, upper] with open ends, over the reals or the integers."""
+
+    name: str
+    lower: Bound
+    upper: Bound
+    lower_open: bool
+    upper_open: bool
+    integer: bool
+
+    def open_at(self, value: Bound, lower: bool) -> bool:
+        """value is an end of the set that the set does not contain."""
+        if _infinite(value):
+            return True
+        if lower:
+            return self.lower_open and value == self.lower
+        return self.upper_open and value == self.upper
+
+
+def _bound(text: Any) -> Bound:
+    if text in ("oo", "-oo"):
+        return math.inf if text == "oo" else -math.inf
+    return number(text)
+
+
+def _flag(record: dict[str, Any], key: str) -> bool:
+    value = record.get(key)
+    if not isinstance(value, bool):
+        raise Malformed(f"{key} of a domain variable must be true or false, not {value!r}")
+    return value
+
+
+def read_domain(data: Any) -> dict[str, Variable]:
+    """name -> Variable; integer ends must be integers (closed), infinite ends are open."""
+    if not (isinstance(data, list) and data):
+        raise Malformed("the domain must be a non-empty list of variables")
+    domain: dict[str, Variable] = {}
+    for record in data:
+        if (
+            not isinstance(record, dict)
+            or not isinstance(record.get("name"), str)
+            or record["name"] in domain
+        ):
+            raise Malformed("a domain variable needs a name of its own")
+        lower, upper = _bound(record.get("lower")), _bound(record.get("upper"))
+        variable = Variable(
+            record["name"],
+            lower,
+            upper,
+            _flag(record, "lower_open"),
+            _flag(record, "upper_open"),
+            _flag(record, "integer"),
+        )
+        for end, is_open in ((lower, variable.lower_open), (upper, variable.upper_open)):
+            if _infinite(end) != is_open and (variable.integer or _infinite(end)):
+                raise Malformed(f"domain of {variable.name}: an end is open exactly when it is infinite")
+            if variable.integer and not _infinite(end) and Fraction(end).denominator != 1:
+                raise Malformed(f"domain of {variable.name}: an integer variable's ends must be integers")
+        if lower > upper or (lower == upper and (variable.lower_open or variable.upper_open)):
+            raise Malformed(f"domain of {variable.name} is empty")
+        domain[variable.name] = variable
+    return domain
+
+
+def read_box(data: Any, domain: dict[str, Variable]) -> Box:
+    """{name: (lo, hi)} inside the domain's closure (integer ends integers)."""
+    if not isinstance(data, dict) or set(data) != set(domain):
+        raise Malformed(f"a box must give every variable of the domain: {sorted(domain)}")
+    box: Box = {}
+    for name, variable in domain.items():
+        pair = data[name]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise Malformed(f"the range of {name} in a box is not [lo, hi]")
+        lo, hi = _bound(pair[0]), _bound(pair[1])
+        if not (variable.lower <= lo <= hi <= variable.upper) or (_infinite(lo) and lo == hi):
+            raise Malformed(f"the range [{pair[0]}, {pair[1]}] of {name} leaves its domain")
+        if variable.integer and any(not _infinite(e) and Fraction(e).denominator != 1 for e in (lo, hi)):
+            raise Malformed(f"the range of the integer variable {name} has a non-integer end")
+        box[name] = (lo, hi)
+    return box
+
+
+def show(box: Box) -> str:
+    """The box as text, e.g. "x in [0, 1/2], y in [1, oo)"."""
+
+    def end(value: Bound) -> str:
+        return ("oo" if value > 0 else "-oo") if _infinite(value) else str(value)
+
+    return ", ".join(f"{name} in [{end(lo)}, {end(hi)}]" for name, (lo, hi) in box.items())
+
+
+def environment(box: Box, domain: dict[str, Variable], opened: str | None = None) -> dict[str, Set]:
+    """name -> Set of the box; ends not in the domain are open, and both ends of ``opened``. A point range
+    (a face, also at an open end of the domain: the closure's point) is the attained point."""
+    env = {}
+    for name, (lo, hi) in box.items():
+        variable = domain[name]
+        ranged = lo != hi
+        low = -math.inf if _infinite(lo) else ball(Fraction(lo))
+        env[name] = Set(
+            low,
+            (math.inf if _infinite(hi) else ball(Fraction(hi))) if ranged else low,
+            ranged and (name == opened or variable.open_at(lo, True)),
+            ranged and (name == opened or variable.open_at(hi, False)),
+        )
+    return env
+
+
+@contextlib.contextmanager
+def precision(bits: int) -> Iterator[None]:
+    """arb's working precision set to ``bits`` inside the block, restored after it."""
+    saved = ctx.prec
+    ctx.prec = bits
+    try:
+        yield
+    finally:
+        ctx.prec = saved
+
+
+def simplified(tree: Any, box: Box) -> Any:
+    """The exact normal form of the tree with the box's point ranges substituted (:mod:`exact`), or the
+    tree itself when there is none within its size limits."""
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    key = json.dumps(tree, separators=(",", ":"))
+    return _simplified(key, tuple(sorted(fixed.items()))) or tree
+
+
+@functools.lru_cache(maxsize=4096)
+def _simplified(key: str, fixed: tuple[tuple[str, Fraction], ...]) -> Any:
+    form = exact.normal_form(json.loads(key), dict(fixed))
+    return None if form is None else exact.as_tree(form)
+
+
+def clear_cache() -> None:
+    """Forget the normal forms computed so far (a re-check then starts from the certificate alone)."""
+    _simplified.cache_clear()
+
+
+def _holds(tree: Any, box: Box, domain: dict[str, Variable], strict: bool) -> bool:
+    """The enclosure of the gap (defined on the box), or of its exact normal form, is >= 0 (> 0 when
+    strict), at one of PRECISIONS."""
+    env = environment(box, domain)
+    for bits in PRECISIONS:
+        with precision(bits):
+            try:
+                if trees.enclose(tree, env).at_least_zero(strict):
+                    return True
+            except Undefined:
+                return False
+    form = simplified(tree, box)
+    for bits in PRECISIONS:
+        with precision(bits):
+            try:
+                if form is not tree and trees.enclose(form, env).at_least_zero(strict):
+                    return True
+            except Undefined:
+                return False
+    return False
+
+
+def decide(
+    decision: Any, tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int = 0
+) -> str | None:
+    """None when ``decision`` proves gap >= 0 (> 0 when strict) on the box, else why it does not."""
+    if depth > MAX_NESTING or not isinstance(decision, dict):
+        raise Malformed("a decision must be an object (nested at most 64 deep)")
+    method = decision.get("method")
+    if method == "enclosure":
+        if _holds(tree, box, domain, strict):
+            return None
+        return f"the enclosure of the gap on {show(box)} is not {'> 0' if strict else '>= 0'}"
+    if method != "monotone":
+        return f"unknown method {method!r}"
+    name, direction = decision.get("variable"), decision.get("direction")
+    if name not in box or direction not in ("increasing", "decreasing"):
+        raise Malformed("a monotone decision needs a variable of the box and a direction")
+    lo, hi = box[name]
+    if lo == hi:
+        return f"{name} is a single point on {show(box)}: nothing to be monotone in"
+    found = monotone_direction(tree, box, domain, name)
+    if isinstance(found, str):
+        return found
+    if found[0] != direction:
+        return f"the slope in {name} on {show(box)} is not shown {direction}"
+    increasing, strictly = direction == "increasing", found[1]
+    end = lo if increasing else hi
+    variable = domain[name]
+    if _infinite(end):
+        return _tail(decision, tree, box, domain, strict and not strictly, depth)
+    face = {**box, name: (end, end)}
+    face_strict = strict and not (strictly and variable.open_at(end, increasing))
+    return decide(decision.get("then"), tree, face, domain, face_strict, depth + 1)
+
+
+def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: str) -> tuple[str, bool] | str:
+    """("increasing" | "decreasing", strictly) of the gap in ``name`` on the box, or why none is shown.
+
+    The gap must be defined on the closed box. Its slope is enclosed on the box with ``name``'s ends
+    opened; when the gap has no floor, ceiling or Piecewise in a variable with a range, every range is
+    opened for the sign (the gap is then continuous on the closed box, so a non-strict monotonicity on the
+    interior extends to the boundary), while strictness is only taken from the slope with ``name``'s ends
+    opened alone (a limit of strictly monotone functions need not be strict)."""
+    ranged = [n for n, (lo, hi) in box.items() if lo != hi]
+    closed = environment(box, domain)
+    reason = f"no slope in {name} on {show(box)}"
+    try:
+        with precision(PRECISIONS[0]):
+            trees.enclose(tree, closed)  # the gap is defined on the closed box
+    except Undefined:
+        return f"the gap is not defined on the whole of {show(box)}"
+    try:
+        with precision(PRECISIONS[0]):
+            own: Set | None = trees.slope(tree, environment(box, domain, opened=name), closed, name)
+    except (Undefined, Discontinuous) as error:
+        own, reason = None, f"{reason}: {error}"
+        if isinstance(error, Discontinuous):
+            return reason
+    inner = own
+    tree = simplified(tree, box)  # the same function on the box (it is defined there): its slope too
+    if trees.continuous(tree, ranged):
+        interior = {n: environment(box, domain, opened=n)[n] for n in box}
+        try:
+            with precision(PRECISIONS[0]):
+                inner = trees.slope(tree, interior, closed, name)
+        except (Undefined, Discontinuous):
+            pass
+    if inner is None:
+        return reason
+    for direction, signed in (("increasing", inner.at_least_zero), ("decreasing", inner.at_most_zero)):
+        if signed(False):
+            increasing = direction == "increasing"
+            return direction, own is not None and (
+                own.at_least_zero(True) if increasing else own.at_most_zero(True)
+            )
+    return f"the slope in {name} on {show(box)} has no sign"
+
+
+def _tail(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    name = decision["variable"]
+    lo, hi = box[name]
+    if "tail" not in decision:
+        return f"the face of {name} on {show(box)} is at infinity and no tail is named"
+    start = number(decision["tail"])
+    if domain[name].integer and start.denominator != 1:
+        return f"the tail start {start} of the integer variable {name} is not an integer"
+    if not lo <= start <= hi:
+        return f"the tail start {start} lies outside the range of {name} on {show(box)}"
+    tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
+    return decide(decision.get("then"), tree, tail, domain, strict, depth + 1)
+
+
+def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
+    """None when the boxes cover the domain's closure as a guillotine partition (every region is one box,
+    or a cut c of some variable separates its boxes: hi <= c <= lo, for integers hi <= c - 1 < c <= lo)."""
+    whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
+    stack = [(boxes, whole)]
+    while stack:
+        members, region = stack.pop()
+        if len(members) == 1:
+            if members[0] != region:
+                return f"the box {show(members[0])} differs from the region {show(region)} left to cover"
+            continue
+        split = _cut(members, region, domain)
+        if split is None:
+            return f"the boxes over {show(region)} overlap or leave a gap (no cut separates them)"
+        stack.extend(split)
+    return None
+
+
+def _cut(members: list[Box], region: Box, domain: dict[str, Variable]) -> list[tuple[list[Box], Box]] | None:
+    for name, (region_lo, region_hi) in region.items():
+        step = 1 if domain[name].integer else 0
+        ordered = sorted(members, key=lambda b: b[name][0])
+        reach: Bound = -math.inf
+        for index in range(len(ordered) - 1):
+            reach = max(reach, ordered[index][name][1])
+            cut = ordered[index + 1][name][0]
+            if reach <= cut - step and region_lo < cut <= region_hi:
+                left = {**region, name: (region_lo, cut - step)}
+                right = {**region, name: (cut, region_hi)}
+                return [(ordered[: index + 1], left), (ordered[index + 1 :], right)]
+    return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """accepted, or the first failure (the box or step named); ``boxes`` the boxes read."""
+
+    accepted: bool
+    reason: str
+    boxes: int
+
+
+def check(data: Any) -> Verdict:
+    """Re-check a certificate (see the module docstring); Malformed when it is not one."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Malformed(f"not a prover certificate: format must be {FORMAT!r}")
+    clear_cache()  # nothing computed before this check (by a search in this process) is reused
+    domain = read_domain(data.get("domain"))
+    tree = data.get("gap")
+    strict = data.get("strict")
+    if not isinstance(strict, bool):
+        raise Malformed(f"strict must be true or false, not {strict!r}")
+    records = data.get("boxes")
+    if not isinstance(records, list):
+        raise Malformed("a certificate needs a list of boxes")
+    if not records:
+        return Verdict(False, "cover rejected: no box covers the domain", 0)
+    entries = []
+    for record in records:
+        if not isinstance(record, dict):
+            raise Malformed("a box entry must be {box, decision}")
+        entries.append((read_box(record.get("box"), domain), record.get("decision")))
+    gap = covers([box for box, _ in entries], domain)
+    if gap is not None:
+        return Verdict(False, f"cover rejected: {gap}", len(entries))
+    for box, decision in entries:
+        reason = decide(decision, tree, box, domain, strict)
+        if reason is not None:
+            return Verdict(False, f"box {show(box)}: {reason}", len(entries))
+    return Verdict(True, "every box decided and the boxes cover the domain", len(entries))

@@ -1,0 +1,483 @@
+"""The prover's expression language: one safe parser for statements, domains, certificates and tests.
+
+Text is read by a small tokenizer and a recursive-descent parser that builds sympy objects with sympy's
+constructors (never ``eval``, ``sympify`` or ``parse_expr`` of the text), and the same expressions are
+written to and read from certificates as *data trees* (:func:`to_tree`, :func:`from_tree`).
+
+Grammar (``^`` and ``**`` are powers, right-associative and binding tighter than a leading minus)::
+
+    statement  := inequality (("and" | "&") inequality)*
+    inequality := expr ("<=" | "<" | ">=" | ">") expr
+    expr       := term (("+" | "-") term)*          term  := unary (("*" | "/") unary)*
+    unary      := ("-" | "+") unary | power          power := atom (("^" | "**") unary)?
+    atom       := number | name | function "(" expr ("," expr)* ")" | "(" expr ")"
+                | "Piecewise" "(" "(" expr "," condition ")" ("," "(" expr "," condition ")")* ")"
+    condition  := "True" | expr relation expr (("&" | "|") condition)?
+
+Numbers are exact: ``1.13`` is 113/100, ``1e-6`` is 1/1000000. Names are the domain's variables, the
+constants ``pi`` and ``E`` (``e`` too unless a variable is called e), and the functions of
+:data:`FUNCTIONS`; ``sign`` and ``Heaviside`` are refused by name (they jump at 0: no enclosure of them
+at a closed end is sound without the value there, and the prover does not guess it). Sizes are bounded
+(:data:`MAX_TEXT`, :data:`MAX_DEPTH`, :data:`MAX_DIGITS`, :data:`MAX_BITS`): anything larger, or
+anything else, raises :class:`MalformedExpression` with one line naming it.
+
+A tree is nested JSON lists ``[op, arg, ...]``: ``["num", "p/q"]``, ``["var", name]``, ``["const", "pi" |
+"e"]``, ``["add", ...]``, ``["mul", ...]``, ``["pow", base, exponent]``, ``[f, arg]`` for f in exp log erf
+erfc atan tanh abs floor ceiling, ``["max", ...]``, ``["min", ...]``, ``["piecewise", [value, condition],
+...]`` with conditions ``["le" | "lt", a, b]``, ``["and", ...]``, ``["or", ...]``, ``["true"]``.
+Provenance: not applicable (parsing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from theory.errors import InvalidArgument
+
+MAX_TEXT = 20000
+"""Characters of one expression, statement or domain text."""
+MAX_DEPTH = 200
+"""Nesting depth of parentheses, operators and trees."""
+MAX_DIGITS = 300
+"""Digits of one number literal (mantissa and exponent together)."""
+MAX_BITS = 4000
+"""Bits of an exact rational the parser builds (a power of numbers is refused before it is computed)."""
+
+
+class MalformedExpression(InvalidArgument):
+    """Text or a tree outside the language (unknown name, bad syntax, a size limit exceeded)."""
+
+
+def normal_cdf(x: sp.Expr) -> sp.Expr:
+    """Phi(x) = (1 + erf(x / sqrt 2)) / 2, the standard normal distribution function."""
+    return (1 + sp.erf(x / sp.sqrt(2))) / 2
+
+
+def normal_density(x: sp.Expr) -> sp.Expr:
+    """phi(x) = exp(-x^2 / 2) / sqrt(2 pi), the standard normal density."""
+    return sp.exp(-(x**2) / 2) / sp.sqrt(2 * sp.pi)
+
+
+def _unary(function: Callable[[sp.Expr], sp.Expr]) -> Callable[..., sp.Expr]:
+    return lambda argument: function(argument)
+
+
+FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
+    "exp": (1, _unary(sp.exp)),
+    "log": (1, _unary(sp.log)),
+    "ln": (1, _unary(sp.log)),
+    "sqrt": (1, _unary(sp.sqrt)),
+    "erf": (1, _unary(sp.erf)),
+    "erfc": (1, _unary(sp.erfc)),
+    "atan": (1, _unary(sp.atan)),
+    "tanh": (1, _unary(sp.tanh)),
+    "Abs": (1, _unary(sp.Abs)),
+    "abs": (1, _unary(sp.Abs)),
+    "floor": (1, _unary(sp.floor)),
+    "ceiling": (1, _unary(sp.ceiling)),
+    "Phi": (1, normal_cdf),
+    "phi": (1, normal_density),
+    "Max": (-2, lambda *args: sp.Max(*args)),
+    "Min": (-2, lambda *args: sp.Min(*args)),
+}
+"""name -> (arity, builder); arity -2 means two or more arguments. ``diff(f, x)`` and ``Piecewise`` are
+parsed separately."""
+REFUSED = {
+    "sign": "sign jumps at 0",
+    "Heaviside": "Heaviside jumps at 0",
+}
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|<=|>=|[-+*/^(),<>&|]))"
+)
+_RELATIONS = ("<=", "<", ">=", ">")
+_NUMBER = re.compile(r"(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def exact_number(text: str, where: str = "number") -> Fraction:
+    """An exact rational from a decimal literal ("1.13", "1e-6", "3"), within MAX_DIGITS."""
+    if len(text) > MAX_DIGITS:
+        raise MalformedExpression(f"{where}: {text[:20]}... has more than {MAX_DIGITS} digits")
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(f"{text!r} is not a decimal number")
+    mantissa, _, exponent = text.lower().partition("e")
+    if exponent and abs(int(exponent)) > MAX_DIGITS:
+        raise MalformedExpression(f"{where}: {text} is out of range (exponent beyond +-{MAX_DIGITS})")
+    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
+
+
+def _rational(value: Fraction) -> sp.Rational:
+    return sp.Rational(value.numerator, value.denominator)
+
+
+def _guard(expr: sp.Expr, where: str) -> sp.Expr:
+    """Refuse non-finite results (1/0, oo) and rationals beyond MAX_BITS."""
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or not isinstance(expr, sp.Expr):
+        raise MalformedExpression(f"{where}: the expression is not a finite real expression ({expr})")
+    for number in expr.atoms(sp.Rational):
+        if max(abs(number.p), number.q).bit_length() > MAX_BITS:
+            raise MalformedExpression(f"{where}: a number has more than {MAX_BITS} bits")
+    return expr
+
+
+def _power(base: sp.Expr, exponent: sp.Expr, where: str) -> sp.Expr:
+    """base ** exponent, refusing a power of numbers too large to compute."""
+    if isinstance(base, sp.Rational) and isinstance(exponent, sp.Integer):
+        size = max(abs(base.p), base.q).bit_length()
+        if size * abs(int(exponent)) > MAX_BITS:
+            raise MalformedExpression(f"{where}: {base}^{exponent} is too large (more than {MAX_BITS} bits)")
+    elif isinstance(exponent, sp.Rational) and abs(exponent.p).bit_length() > 64:
+        raise MalformedExpression(f"{where}: the exponent {exponent} is too large")
+    return _guard(sp.Pow(base, exponent), where)
+
+
+class _Parser:
+    """Recursive descent over the token list (see the module docstring for the grammar)."""
+
+    def __init__(self, text: str, symbols: Mapping[str, sp.Symbol], where: str) -> None:
+        if len(text) > MAX_TEXT:
+            raise MalformedExpression(f"{where}: the text has more than {MAX_TEXT} characters")
+        self.where = where
+        self.symbols = symbols
+        self.tokens: list[tuple[str, str]] = []
+        self.spans: list[tuple[int, int]] = []
+        self.text = text
+        position = 0
+        stripped = text.rstrip()
+        while position < len(stripped):
+            match = _TOKEN.match(stripped, position)
+            if match is None or match.end() == position:
+                here = stripped[position : position + 10].strip()
+                raise MalformedExpression(f"{where}: cannot parse {text.strip()!r} at {here!r}")
+            kind = match.lastgroup
+            assert kind is not None
+            self.tokens.append((kind, match.group(kind)))
+            self.spans.append(match.span(kind))
+            position = match.end()
+        self.index = 0
+        self.depth = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str]:
+        token = self.peek()
+        if token is None or (value is not None and token[1] != value):
+            found = "the end" if token is None else repr(token[1])
+            raise MalformedExpression(f"{self.where}: cannot parse: expected {value or 'more'} at {found}")
+        self.index += 1
+        return token
+
+    def at(self, *values: str) -> bool:
+        token = self.peek()
+        return token is not None and token[0] == "op" and token[1] in values
+
+    def at_word(self, word: str) -> bool:
+        token = self.peek()
+        return token is not None and token == ("name", word)
+
+    def nested(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise MalformedExpression(f"{self.where}: nesting deeper than {MAX_DEPTH}")
+
+    def expression(self) -> sp.Expr:
+        self.nested()
+        result = self.term()
+        while self.at("+", "-"):
+            operator = self.take()[1]
+            right = self.term()
+            result = _guard(result + right if operator == "+" else result - right, self.where)
+        self.depth -= 1
+        return result
+
+    def term(self) -> sp.Expr:
+        result = self.unary()
+        while self.at("*", "/"):
+            operator = self.take()[1]
+            right = self.unary()
+            if operator == "/" and right == 0:
+                raise MalformedExpression(f"{self.where}: division by 0")
+            result = _guard(result * right if operator == "*" else result / right, self.where)
+        return result
+
+    def unary(self) -> sp.Expr:
+        if self.at("-", "+"):
+            self.nested()
+            operator = self.take()[1]
+            operand = self.unary()
+            self.depth -= 1
+            return -operand if operator == "-" else operand
+        return self.power()
+
+    def power(self) -> sp.Expr:
+        base = self.atom()
+        if self.at("^", "**"):
+            self.take()
+            self.nested()
+            exponent = self.unary()
+            self.depth -= 1
+            return _power(base, exponent, self.where)
+        return base
+
+    def arguments(self) -> list[sp.Expr]:
+        self.take("(")
+        values = [self.expression()]
+        while self.at(","):
+            self.take()
+            values.append(self.expression())
+        self.take(")")
+        return values
+
+    def atom(self) -> sp.Expr:
+        kind, value = self.take()
+        if kind == "number":
+            return _rational(exact_number(value, self.where))
+        if kind == "op":
+            if value != "(":
+                raise MalformedExpression(f"{self.where}: cannot parse: unexpected {value!r}")
+            inner = self.expression()
+            self.take(")")
+            return inner
+        return self.named(value)
+
+    def named(self, name: str) -> sp.Expr:
+        if name in self.symbols:
+            if self.at("("):
+                raise MalformedExpression(f"{self.where}: the variable {name} is not a function")
+            return self.symbols[name]
+        if name in REFUSED:
+            raise MalformedExpression(
+                f"{self.where}: {name} is refused ({REFUSED[name]}; write Piecewise((a, x < 0), (b, True)) "
+                "with the value at 0 said)"
+            )
+        if name == "pi":
+            return sp.pi
+        if name in ("E", "e"):
+            return sp.E
+        if name == "diff":
+            expr, variable = self.arguments()
+            if not (isinstance(variable, sp.Symbol) and variable.name in self.symbols):
+                raise MalformedExpression(f"{self.where}: diff(f, x) needs a variable x of the domain")
+            return _guard(sp.diff(expr, variable), self.where)
+        if name == "Piecewise":
+            return self.piecewise()
+        if name not in FUNCTIONS and not self.at("("):
+            raise MalformedExpression(f"{self.where}: variable {name} has no domain; add it to --domain")
+        if name not in FUNCTIONS:
+            known = ", ".join(sorted(self.symbols)) or "none"
+            raise MalformedExpression(
+                f"{self.where}: unknown name {name!r} (variables: {known}; functions: "
+                f"{', '.join(FUNCTIONS)}, diff, Piecewise; constants: pi, E)"
+            )
+        arity, build = FUNCTIONS[name]
+        values = self.arguments()
+        if (arity >= 0 and len(values) != arity) or (arity < 0 and len(values) < -arity):
+            raise MalformedExpression(f"{self.where}: {name} takes {abs(arity)} argument(s)")
+        return _guard(build(*values), self.where)
+
+    def piecewise(self) -> sp.Expr:
+        self.take("(")
+        pieces = []
+        while True:
+            self.take("(")
+            value = self.expression()
+            self.take(",")
+            pieces.append((value, self.condition()))
+            self.take(")")
+            if not self.at(","):
+                break
+            self.take()
+        self.take(")")
+        return _guard(sp.Piecewise(*pieces), self.where)
+
+    def condition(self) -> sp.Basic:
+        self.nested()
+        if self.at_word("True"):
+            self.take()
+            result: sp.Basic = sp.true
+        else:
+            left = self.expression()
+            relation = self.take()[1]
+            if relation not in _RELATIONS:
+                raise MalformedExpression(f"{self.where}: a Piecewise condition needs one of <=, <, >=, >")
+            result = _relation(left, relation, self.expression())
+        if self.at("&", "|"):
+            operator = self.take()[1]
+            other = self.condition()
+            result = sp.And(result, other) if operator == "&" else sp.Or(result, other)
+        self.depth -= 1
+        return result
+
+    def inequality(self) -> tuple[sp.Expr, str, sp.Expr]:
+        left = self.expression()
+        if not self.at(*_RELATIONS):
+            found = self.peek()
+            raise MalformedExpression(
+                f"{self.where}: expected one of <=, <, >=, > "
+                f"{'at the end' if found is None else f'at {found[1]!r}'} (one relation per inequality)"
+            )
+        relation = self.take()[1]
+        right = self.expression()
+        if self.at(*_RELATIONS):
+            raise MalformedExpression(
+                f"{self.where}: two relations in one inequality; write one of <=, <, >=, > per inequality "
+                "(join several with 'and')"
+            )
+        return left, relation, right
+
+    def done(self) -> None:
+        if self.peek() is not None:
+            raise MalformedExpression(f"{self.where}: cannot parse: unexpected {self.peek()[1]!r}")  # type: ignore[index]
+
+
+def _relation(left: sp.Expr, relation: str, right: sp.Expr) -> sp.Basic:
+    return {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[relation](left, right)
+
+
+def parse_expression(text: str, symbols: Mapping[str, sp.Symbol], where: str = "expression") -> sp.Expr:
+    """The sympy expression of ``text`` over the variables ``symbols`` (name -> symbol).
+
+    >>> x = sp.Symbol("x")
+    >>> parse_expression("2^-x + 1.5", {"x": x})
+    3/2 + 2**(-x)
+    """
+    if not text.strip():
+        raise MalformedExpression(f"{where}: the expression is empty")
+    parser = _Parser(text, symbols, where)
+    expr = parser.expression()
+    parser.done()
+    return expr
+
+
+def parse_inequalities(
+    text: str, symbols: Mapping[str, sp.Symbol], where: str = "statement"
+) -> list[tuple[str, sp.Expr, str, sp.Expr]]:
+    """The (text, lhs, relation, rhs) of each inequality of "lhs <= rhs and lhs2 < rhs2" (relations inside
+    a Piecewise belong to its conditions)."""
+    if not text.strip():
+        raise MalformedExpression(f"{where}: the statement is empty; write e.g. 'log(1 + x) <= x'")
+    parser = _Parser(text, symbols, where)
+    parts = []
+    while True:
+        first = parser.index
+        left, relation, right = parser.inequality()
+        piece = text[parser.spans[first][0] : parser.spans[parser.index - 1][1]]
+        parts.append((piece, left, relation, right))
+        if not (parser.at("&") or parser.at_word("and")):
+            break
+        parser.take()
+    parser.done()
+    return parts
+
+
+# --- trees: expressions as data ---
+
+_UNARY_TREES: dict[type, str] = {
+    sp.exp: "exp",
+    sp.log: "log",
+    sp.erf: "erf",
+    sp.erfc: "erfc",
+    sp.atan: "atan",
+    sp.tanh: "tanh",
+    sp.Abs: "abs",
+    sp.floor: "floor",
+    sp.ceiling: "ceiling",
+}
+_RELATION_TREES: dict[type, str] = {sp.Le: "le", sp.Lt: "lt"}
+
+
+def rational_text(value: Fraction | sp.Rational) -> str:
+    """ "p/q" (or "p") of an exact rational."""
+    return str(Fraction(int(value.numerator), int(value.denominator)))
+
+
+def to_tree(expr: sp.Basic) -> list[Any]:
+    """The data tree of a sympy expression (see the module docstring); MalformedExpression for a part
+    outside the language."""
+    if isinstance(expr, sp.Symbol):
+        return ["var", expr.name]
+    if isinstance(expr, sp.Rational):
+        return ["num", rational_text(expr)]
+    if isinstance(expr, sp.Float):
+        return ["num", rational_text(sp.Rational(expr))]
+    if expr is sp.pi:
+        return ["const", "pi"]
+    if expr is sp.E:
+        return ["const", "e"]
+    if expr is sp.true:
+        return ["true"]
+    if isinstance(expr, sp.Add):
+        return ["add", *(to_tree(a) for a in expr.args)]
+    if isinstance(expr, sp.Mul):
+        return ["mul", *(to_tree(a) for a in expr.args)]
+    if isinstance(expr, sp.Pow):
+        if expr.base is sp.E:
+            return ["exp", to_tree(expr.exp)]
+        return ["pow", to_tree(expr.base), to_tree(expr.exp)]
+    if isinstance(expr, (sp.Max, sp.Min)):
+        return ["max" if isinstance(expr, sp.Max) else "min", *(to_tree(a) for a in expr.args)]
+    if type(expr) in _UNARY_TREES and len(expr.args) == 1:
+        return [_UNARY_TREES[type(expr)], to_tree(expr.args[0])]
+    if isinstance(expr, sp.Piecewise):
+        return ["piecewise", *([to_tree(value), to_tree(condition)] for value, condition in expr.args)]
+    if isinstance(expr, (sp.Lt, sp.Le)):
+        return [_RELATION_TREES[type(expr)], to_tree(expr.lhs), to_tree(expr.rhs)]
+    if isinstance(expr, (sp.Gt, sp.Ge)):
+        return ["lt" if isinstance(expr, sp.Gt) else "le", to_tree(expr.rhs), to_tree(expr.lhs)]
+    if isinstance(expr, (sp.And, sp.Or)):
+        return ["and" if isinstance(expr, sp.And) else "or", *(to_tree(a) for a in expr.args)]
+    raise MalformedExpression(
+        f"{type(expr).__name__} (in {expr}) is outside the prover's language (no data tree for it)"
+    )
+
+
+_FROM_UNARY = {name: kind for kind, name in _UNARY_TREES.items()}
+
+
+def from_tree(tree: Any, symbols: Mapping[str, sp.Symbol], where: str = "tree", depth: int = 0) -> sp.Basic:
+    """The sympy expression of a data tree, its variables bound to ``symbols`` (never to a tree's own
+    assumptions); MalformedExpression for anything else."""
+    if depth > MAX_DEPTH:
+        raise MalformedExpression(f"{where}: the tree is deeper than {MAX_DEPTH}")
+    if not (isinstance(tree, list) and tree and isinstance(tree[0], str)):
+        raise MalformedExpression(f"{where}: {str(tree)[:60]!r} is not a tree [op, args...]")
+    op, args = tree[0], tree[1:]
+
+    def sub(item: Any) -> Any:
+        return from_tree(item, symbols, where, depth + 1)
+
+    if op == "num" and len(args) == 1 and isinstance(args[0], str):
+        try:
+            value = Fraction(args[0]) if "/" in args[0] or args[0].lstrip("-").isdigit() else None
+        except (ValueError, ZeroDivisionError):
+            value = None
+        if value is None or len(args[0]) > MAX_DIGITS * 2:
+            raise MalformedExpression(f"{where}: {args[0][:40]!r} is not a rational 'p/q'")
+        return _rational(value)
+    if op == "var" and len(args) == 1:
+        if args[0] not in symbols:
+            raise MalformedExpression(f"{where}: variable {args[0]!r} is not in the domain")
+        return symbols[args[0]]
+    if op == "const" and args in (["pi"], ["e"]):
+        return sp.pi if args[0] == "pi" else sp.E
+    if op == "true" and not args:
+        return sp.true
+    if op in ("add", "mul", "max", "min", "and", "or") and args:
+        parts = [sub(a) for a in args]
+        build = {"add": sp.Add, "mul": sp.Mul, "max": sp.Max, "min": sp.Min, "and": sp.And, "or": sp.Or}[op]
+        return _guard(build(*parts), where) if op not in ("and", "or") else build(*parts)
+    if op == "pow" and len(args) == 2:
+        return _power(sub(args[0]), sub(args[1]), where)
+    if op in _FROM_UNARY and len(args) == 1:
+        return _guard(_FROM_UNARY[op](sub(args[0])), where)
+    if op in ("le", "lt") and len(args) == 2:
+        return (sp.Le if op == "le" else sp.Lt)(sub(args[0]), sub(args[1]))
+    if op == "piecewise" and args and all(isinstance(a, list) and len(a) == 2 for a in args):
+        return _guard(sp.Piecewise(*((sub(v), sub(c)) for v, c in args)), where)
+    raise MalformedExpression(f"{where}: unknown tree node {op!r} with {len(args)} argument(s)")
