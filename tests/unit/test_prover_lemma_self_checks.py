@@ -14,7 +14,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from theory.prover import lemma_inequalities as registry
 
-NEW = ["frobenius_radius", "tail_prefactor_below_144", "balanced_term_positive", "sharp_tail_termwise"]
+NEW = ["frobenius_radius", "tail_prefactor_below_144", "sharp_tail_termwise"]
 NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
 NEW += ["token_growth_coefficient_positive", "ramp_between_indicators"]
 
