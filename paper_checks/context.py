@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from numerics.loading.weights import TransformerWeights
     from numerics.spectra.matrices import NamedMatrix
     from numerics.spectra.spectrum import Spectrum
-    from paper_checks.figures import ContributionCurve, SpectrumCurve
+    from paper_checks.plot_data import ContributionCurve, SpectrumCurve
 
 T = TypeVar("T")
 
@@ -95,7 +95,7 @@ class RunContext:
 
     def spectrum_curves(self, source: str, layers: int) -> list[SpectrumCurve]:
         """The singular values of every matrix in the first ``layers`` layers of ``source`` (its report)."""
-        from paper_checks.figures import SpectrumCurve
+        from paper_checks.plot_data import SpectrumCurve
 
         return [
             SpectrumCurve(matrix.kind.value, matrix.layer, matrix.head, spec.singular_values)
@@ -107,7 +107,7 @@ class RunContext:
         """Each matrix's C_p on the grid P_m of ``source`` (numerics.bounds.posthoc.contribution), computed
         once."""
         from numerics.bounds.posthoc import contribution
-        from paper_checks.figures import ContributionCurve
+        from paper_checks.plot_data import ContributionCurve
         from theory.proxy import grid
 
         def compute() -> list[ContributionCurve]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from paper_checks.output_files import FIGURE_SUFFIXES, atomic_path
+from paper_checks.plot_data import ContributionCurve, SpectrumCurve
 from paper_checks.scaling import AXES, ScalingPoint
 from theory.errors import require
 
@@ -28,28 +28,6 @@ DODGE = 0.012
 """Series i of a scaling figure is drawn at x (1 + DODGE (i - centre)): a few percent sideways on the log
 axis, so series with equal values (B_ours of every series that takes p = 0 is exactly proportional to L)
 stay apart; the ticks stay at the true sizes."""
-
-
-@dataclass(frozen=True)
-class SpectrumCurve:
-    """The singular values of one matrix (descending; stored nonzero values only) and where it sits."""
-
-    kind: str
-    layer: int
-    head: int
-    values: np.ndarray
-
-
-@dataclass(frozen=True)
-class ContributionCurve:
-    """One matrix's contribution C_p on the grid P_m, the chosen p, and where the matrix sits."""
-
-    kind: str
-    layer: int
-    head: int
-    ps: tuple[float, ...]
-    values: tuple[float, ...]
-    p_chosen: float
 
 
 def _pyplot() -> Any:

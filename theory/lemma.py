@@ -14,14 +14,11 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy as sp
 
 from theory.provenance import Tagged
-
-if TYPE_CHECKING:
-    from theory.prover.lemma_inequalities import LemmaInequality
 
 
 @dataclass(frozen=True)
@@ -116,16 +113,6 @@ class Lemma:
     checks: tuple[Check, ...] = ()
     notes: str = ""
     derived: dict[str, sp.Basic] = field(default_factory=dict, compare=False, hash=False)
-    inequalities: tuple[LemmaInequality, ...] = field(default=(), compare=False, hash=False)
-    """The lemma's inequalities stated for the prover (statement + domain); empty: see prover_inequalities."""
-
-    def prover_inequalities(self) -> tuple[LemmaInequality, ...]:
-        """The inequalities the prover decides for this lemma: the field, else theory.prover's registry."""
-        if self.inequalities:
-            return self.inequalities
-        from theory.prover.lemma_inequalities import inequalities_of
-
-        return inequalities_of(self.name)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:

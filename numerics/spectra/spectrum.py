@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from numerics.spectra.backend import NUMPY_LINALG, Linalg
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import gram_values
 from numerics.spectra.matrices import NamedMatrix
@@ -90,36 +91,6 @@ class Spectrum:
     def count(self) -> int:
         """min(rows, cols): how many singular values the matrix has, zeros included."""
         return min(self.shape)
-
-
-@dataclass(frozen=True)
-class Linalg:
-    """The two LAPACK operations every spectrum is computed with, float64: singular values only (no U, V)
-    and the triangular factor R of a thin QR. ``name`` says which library ran them (in the output)."""
-
-    name: str
-    singular_values: Callable[[np.ndarray], np.ndarray]
-    triangular_factor: Callable[[np.ndarray], np.ndarray]
-    batches: bool = False
-    """Whether :func:`layer_spectra` stacks a layer's small problems into batched calls (both functions
-    then also take a stack of matrices, the first axis the batch): worth it where each call has a fixed
-    cost (a GPU kernel launch); numpy's LAPACK keeps one call per matrix (its digits stay those of the
-    per-matrix calls)."""
-
-
-def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
-    return np.linalg.svd(matrix, compute_uv=False)
-
-
-def _numpy_triangular_factor(matrix: np.ndarray) -> np.ndarray:
-    return np.asarray(np.linalg.qr(matrix, mode="r"))
-
-
-NUMPY_LINALG = Linalg(
-    f"numpy {np.__version__} (LAPACK), float64", _numpy_singular_values, _numpy_triangular_factor
-)
-"""The default backend: numpy's LAPACK (single-threaded under
-:func:`numerics.spectra.blas.single_threaded_blas`)."""
 
 
 def linalg_for(device: str | None) -> Linalg:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.spectra.spectrum import Linalg
+from numerics.spectra.backend import Linalg
 from theory.errors import InvalidArgument, require
 
 DEVICES = ("cpu", "cuda")
@@ -78,7 +78,7 @@ def triangular_factor(matrix: np.ndarray, device: str) -> np.ndarray:
 
 
 def torch_linalg(device: str) -> Linalg:
-    """The :class:`~numerics.spectra.spectrum.Linalg` of torch on ``device``; a one-line error when torch is
+    """The :class:`~numerics.spectra.backend.Linalg` of torch on ``device``; a one-line error when torch is
     missing, the device is unknown, or CUDA is asked for and not available."""
     if device not in DEVICES:
         raise InvalidArgument(f"device {device!r} is not one of {', '.join(DEVICES)}")

@@ -144,11 +144,11 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     except MissingDependency as missing:
         print(f"prover skipped: {missing}", file=sys.stderr)
         return {}
-    from theory.prover.lemma_inequalities import decide
+    from theory.prover.lemma_inequalities import decide, inequalities_of
 
     verdicts: dict[str, list[object]] = {}
     for lemma, _ in report.entries:  # type: ignore[attr-defined]
-        for entry in lemma.prover_inequalities():
+        for entry in inequalities_of(lemma.name):
             verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
     return verdicts
 

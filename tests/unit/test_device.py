@@ -23,8 +23,9 @@ import pytest
 from test_stream_memory import UNIT_ROUNDOFF, write_llama
 
 from numerics.loading.checkpoint import open_checkpoint
+from numerics.spectra.backend import NUMPY_LINALG
 from numerics.spectra.matrices import layer_matrices
-from numerics.spectra.spectrum import NUMPY_LINALG, linalg_for, spectrum
+from numerics.spectra.spectrum import linalg_for, spectrum
 from paper_checks.cli import main
 from theory.errors import InvalidArgument, MissingDependency
 

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="figures need matplotlib (specbound[report])")
 
-from paper_checks import figures, sweep_figures
+from paper_checks import figures, plot_data, sweep_figures
 from paper_checks.scaling import ScalingPoint
 
 
@@ -46,7 +46,7 @@ def test_equal_depth_series_are_drawn_apart(drawn, tmp_path):
 def test_attention_panels_span_their_head_dimension(drawn, tmp_path):
     rng = np.random.default_rng(0)
     curves = [
-        figures.SpectrumCurve(kind, 0, 0, np.sort(rng.uniform(0.1, 1, size))[::-1])
+        plot_data.SpectrumCurve(kind, 0, 0, np.sort(rng.uniform(0.1, 1, size))[::-1])
         for kind, size in (("QK", 4), ("Vt", 4), ("M_in", 16), ("M_out", 16))
     ]
     figures.singular_value_decay(curves, head_dim=4, model="tiny", path=tmp_path / "sv.png")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from paper_checks import figures, report
+from paper_checks import figures, plot_data, report
 from paper_checks.context import RunContext
 from paper_checks.registry import ClaimResult, Verdict
 from paper_checks.scaling import ScalingPoint, fit_all, fit_exponent
@@ -50,7 +50,7 @@ def test_write_report_writes_claims_json_with_figure_paths(tmp_path: Path, monke
 
 def test_singular_value_figure_is_a_png_and_its_caption_names_d_h(tmp_path: Path):
     curves = [
-        figures.SpectrumCurve(kind, layer, head, np.linspace(3.0, 0.5, 4 if kind in ("QK", "Vt") else 16))
+        plot_data.SpectrumCurve(kind, layer, head, np.linspace(3.0, 0.5, 4 if kind in ("QK", "Vt") else 16))
         for kind, head in (("QK", 0), ("QK", 1), ("Vt", 0), ("M_in", -1), ("M_out", -1))
         for layer in (0, 1)
     ]
@@ -60,7 +60,8 @@ def test_singular_value_figure_is_a_png_and_its_caption_names_d_h(tmp_path: Path
 
 def test_contribution_figure_is_normalised_at_p_0(tmp_path: Path):
     curves = [
-        figures.ContributionCurve(k, 0, -1, (0.0, 0.5, 1.0), (2.0, 3.0, 8.0), 0.0) for k in figures.KIND_ORDER
+        plot_data.ContributionCurve(k, 0, -1, (0.0, 0.5, 1.0), (2.0, 3.0, 8.0), 0.0)
+        for k in figures.KIND_ORDER
     ]
     caption = figures.contribution_profiles(curves, "toy", tmp_path / "c.png")
     assert is_png(tmp_path / "c.png") and "divided by its value C_0" in caption

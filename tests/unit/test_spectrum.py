@@ -145,7 +145,7 @@ def test_a_wide_matrix_takes_the_tall_orientation_and_keeps_its_singular_values(
         seen.append(matrix.shape)
         return np.linalg.svd(matrix, compute_uv=False)
 
-    from numerics.spectra.spectrum import NUMPY_LINALG, Linalg
+    from numerics.spectra.backend import NUMPY_LINALG, Linalg
 
     linalg = Linalg("recording", recording, NUMPY_LINALG.triangular_factor)
     values = spectrum(wide, linalg=linalg).singular_values
