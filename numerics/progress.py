@@ -14,6 +14,8 @@ import time
 from collections.abc import Iterable, Iterator, Sized
 from typing import TypeVar
 
+from theory.errors import MissingDependency, require
+
 T = TypeVar("T")
 
 _settings = {"quiet": False, "stage_lines": False}
@@ -50,8 +52,8 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
         return
     if _terminal():
         try:
-            from tqdm import tqdm
-        except ImportError:
+            tqdm = require("tqdm", purpose="a progress bar").tqdm
+        except MissingDependency:
             yield from items
             return
         yield from tqdm(

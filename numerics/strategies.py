@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,9 +35,10 @@ from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainingConfig
 from theory.errors import InvalidArgument, require
 
-require("hypothesis", purpose="numerics.strategies (property suites)")
-
-from hypothesis import strategies as st  # noqa: E402
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
+else:
+    st = require("hypothesis.strategies", purpose="numerics.strategies (property suites)")
 
 SPECTRUM_KINDS = ("low_rank", "power_law", "flat")
 """The spectrum shapes of docs: step 11: rank regime, power-law decay, flat spectrum."""

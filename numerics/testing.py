@@ -27,7 +27,7 @@ The checks are:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import sympy as sp
@@ -35,10 +35,18 @@ import sympy as sp
 from theory.errors import InvalidArgument, require
 from theory.prover.language import parse_expression
 
-require("hypothesis", purpose="numerics.testing (property suites)")
-
-from hypothesis import Phase, given, note, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+if TYPE_CHECKING:
+    from hypothesis import Phase, given, note, settings
+    from hypothesis import strategies as st
+else:
+    _hypothesis = require("hypothesis", purpose="numerics.testing (property suites)")
+    Phase, given, note, settings = (
+        _hypothesis.Phase,
+        _hypothesis.given,
+        _hypothesis.note,
+        _hypothesis.settings,
+    )
+    st = require("hypothesis.strategies", purpose="numerics.testing (property suites)")
 
 DPS = 50
 """Decimal digits of every evaluation."""

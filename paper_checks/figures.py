@@ -31,13 +31,8 @@ stay apart; the ticks stay at the true sizes."""
 
 
 def _pyplot() -> Any:
-    require("matplotlib", purpose="drawing figures")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    require("matplotlib", purpose="drawing figures").use("Agg")
+    return require("matplotlib.pyplot", purpose="drawing figures")
 
 
 def _layer_colours(plt: Any, count: int) -> Any:
@@ -51,7 +46,7 @@ def _layer_colours(plt: Any, count: int) -> Any:
 def save_figure(figure: Any, path: Path) -> None:
     """``path`` as a PNG and, beside it, the same figure as PDF and SVG, each written atomically (a
     temporary file renamed into place); then free the figure."""
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     try:
         for target in (path.with_suffix(suffix) for suffix in FIGURE_SUFFIXES):
@@ -135,7 +130,8 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     """B_ours and B_Edelman against L or N in two panels, one colour per series, each series normalised
     at its smallest model; log-log axes. Returns the caption."""
     plt = _pyplot()
-    from matplotlib.ticker import NullFormatter, ScalarFormatter
+    ticker = require("matplotlib.ticker", purpose="drawing figures")
+    NullFormatter, ScalarFormatter = ticker.NullFormatter, ticker.ScalarFormatter
 
     size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
     series: dict[tuple[str, int], list[ScalingPoint]] = {}

@@ -69,7 +69,11 @@ def require(module: str, extra: str | None = None, *, purpose: str = "this") -> 
     """
     import importlib
     import importlib.util
+    import sys
 
+    imported = sys.modules.get(module)
+    if imported is not None:  # imported before: the guard costs one lookup on a hot path
+        return imported
     try:
         found = importlib.util.find_spec(module)
     except (ImportError, ValueError):  # its parent package is missing, or sys.modules holds None for it
@@ -85,9 +89,10 @@ def require(module: str, extra: str | None = None, *, purpose: str = "this") -> 
         raise
 
 
-def missing_dependency(error: BaseException) -> MissingDependency | None:
-    """The :class:`MissingDependency` an unguarded import of an optional module meant (None for any other
-    error): the CLI and ``check`` report it in one line naming the package, never as a traceback."""
+def missing_dependency(error: BaseException, purpose: str = "this") -> MissingDependency | None:
+    """The :class:`MissingDependency` an import of an optional module that failed meant (None for any
+    other error), ``purpose`` saying what needed it: the CLI, ``check`` and the lazy exports report it in
+    one line naming the package, never as a traceback or a missing attribute."""
     if isinstance(error, ModuleNotFoundError) and (error.name or "").split(".")[0] in OPTIONAL_MODULES:
-        return _missing(error.name or "", "this", None)
+        return _missing(error.name or "", purpose, None)
     return None

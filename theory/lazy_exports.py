@@ -10,24 +10,34 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from theory.errors import missing_dependency
+
 
 def lazy_getattr(package: str, home: dict[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package``: a name of ``home`` is imported from the module ``home`` maps
     it to and cached in the package's namespace; ``__version__`` is :func:`theory.version.installed_version`;
-    any other name is tried as a submodule."""
+    any other name is tried as a submodule. A name that is no submodule is an AttributeError; an optional
+    package missing while importing the name's module is :class:`~theory.errors.MissingDependency`
+    naming that package (never "no attribute"); any other error is re-raised as it is."""
 
     def __getattr__(name: str) -> Any:
         if name == "__version__":
             from theory.version import installed_version
 
             return installed_version()
-        if name in home:
-            value = getattr(importlib.import_module(home[name]), name)
-            setattr(importlib.import_module(package), name, value)
-            return value
+        qualified = f"{package}.{name}"
         try:
-            return importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+            if name not in home:
+                return importlib.import_module(qualified)
+            value = getattr(importlib.import_module(home[name]), name)
+        except ModuleNotFoundError as error:
+            if error.name == qualified:
+                raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+            missing = missing_dependency(error, purpose=qualified)
+            if missing is None:
+                raise
+            raise missing from None
+        setattr(importlib.import_module(package), name, value)
+        return value
 
     return __getattr__

@@ -77,7 +77,9 @@ def _load_external_data(onnx, model, path: Path) -> None:
     Checked here whatever the onnx version (onnx < 1.21 followed a symlinked external-data file anywhere):
     every location, symlinks resolved, must be a regular file under ``path.parent``.
     """
-    from onnx.external_data_helper import ExternalDataInfo, _get_all_tensors, uses_external_data
+    helper = require("onnx.external_data_helper", purpose=f"reading {path}")
+    ExternalDataInfo, uses_external_data = helper.ExternalDataInfo, helper.uses_external_data
+    _get_all_tensors = helper._get_all_tensors
 
     try:
         external = [tensor for tensor in _get_all_tensors(model) if uses_external_data(tensor)]
@@ -128,7 +130,7 @@ class _Graph:
 
     def _decoded(self, name: str, tensor) -> np.ndarray:
         """A TensorProto as a numpy array; CheckpointError when its bytes do not match its shape or type."""
-        from onnx import numpy_helper
+        numpy_helper = require("onnx.numpy_helper", purpose="reading an ONNX model")
 
         try:
             return numpy_helper.to_array(tensor)

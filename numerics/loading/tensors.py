@@ -20,7 +20,7 @@ import numpy as np
 
 from numerics.loading.hf_folder import read_safetensors
 from numerics.safe_io import inside, read_json
-from theory.errors import CheckpointError, UnsupportedCheckpoint
+from theory.errors import CheckpointError, UnsupportedCheckpoint, require
 
 SHARD_INDEX = "model.safetensors.index.json"
 BIN_SHARD_INDEX = "pytorch_model.bin.index.json"
@@ -95,7 +95,7 @@ class InMemory:
 def as_float64(value: Any, name: str, where: str) -> np.ndarray:
     """A float tensor or array as a float64 numpy array (exact upcast); quantised or integer types refused."""
     if hasattr(value, "detach"):  # a torch tensor
-        import torch
+        torch = require("torch", purpose=f"{where}: reading a torch tensor")
 
         if not value.dtype.is_floating_point:
             raise UnsupportedCheckpoint(f"{where}: tensor {name} has dtype {value.dtype}; only float weights")

@@ -56,7 +56,7 @@ _SOURCES = (
 
 def code_version() -> str:
     """A hash of the code a cached record depends on (training, gap, measures) and of torch's version."""
-    import torch
+    torch = require("torch", purpose="specbound correlate")
 
     digest = hashlib.sha256(torch.__version__.encode())
     root = Path(__file__).resolve().parent.parent
@@ -265,9 +265,7 @@ def measure_point(point: StudyPoint, cache: Path | None, version: str) -> ModelR
 
 
 def _init_worker() -> None:
-    import torch
-
-    torch.set_num_threads(1)
+    require("torch", purpose="specbound correlate").set_num_threads(1)
 
 
 def run_study(

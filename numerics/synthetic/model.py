@@ -81,10 +81,7 @@ class SyntheticConfig:
 
 
 def _torch() -> Any:
-    require("torch", purpose="a synthetic transformer")
-    import torch
-
-    return torch
+    return require("torch", purpose="a synthetic transformer")
 
 
 def project_rows(x: torch.Tensor) -> torch.Tensor:

@@ -18,7 +18,7 @@ import numpy as np
 from numerics.loading.weights import TransformerWeights
 from numerics.synthetic.model import SyntheticConfig, build_model, to_weights
 from numerics.synthetic.tasks import Sample, Task
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
@@ -80,16 +80,14 @@ class TrainedModel:
 
 
 def _tensor(array: np.ndarray) -> torch.Tensor:
-    import torch
-
-    return torch.from_numpy(np.ascontiguousarray(array, dtype=np.float64))
+    return require("torch", purpose="training a synthetic transformer").from_numpy(
+        np.ascontiguousarray(array, dtype=np.float64)
+    )
 
 
 def predict(model: torch.nn.Module, inputs: np.ndarray, batch: int = 4096) -> np.ndarray:
     """The model's outputs f(X) on ``inputs`` (n, T, N) as a float64 array of shape (n,)."""
-    import torch
-
-    with torch.no_grad():
+    with require("torch", purpose="training a synthetic transformer").no_grad():
         parts = [model(_tensor(inputs[i : i + batch])).numpy() for i in range(0, len(inputs), batch)]
     return np.concatenate(parts).astype(np.float64)
 
@@ -100,7 +98,7 @@ def train(model: torch.nn.Module, task: Task, training: TrainingConfig | None = 
     The training sample is ``task.sample(n_train, seed=training.seed)``; held-out samples for the gap
     must use other seeds (:mod:`numerics.synthetic.gap` does).
     """
-    import torch
+    torch = require("torch", purpose="training a synthetic transformer")
 
     training = training or TrainingConfig()
     config: SyntheticConfig = model.config  # type: ignore[assignment]

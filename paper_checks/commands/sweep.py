@@ -124,9 +124,8 @@ def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
                 writer.writeheader()
                 writer.writerows(rows)
             return
-        require("pandas", "sweep", purpose="--parquet")
+        pd = require("pandas", "sweep", purpose="--parquet")
         require("pyarrow", "sweep", purpose="--parquet")
-        import pandas as pd
 
         with atomic_path(path) as temporary:
             pd.DataFrame(list(rows)).to_parquet(temporary, index=False)

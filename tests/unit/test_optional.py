@@ -105,3 +105,37 @@ def test_check_counts_crashed_claims_apart_from_open_ones():
         ),
     ]
     assert summary_line(results) == "3 claims: 1 verified, 0 refuted, 1 open, 1 crashed"
+
+
+def _lazy_package(root, monkeypatch):
+    """A package ``lazy_pkg`` exporting ``Thing`` from ``lazy_pkg.heavy`` (which imports torch bare) and
+    holding ``lazy_pkg.broken`` (which imports a module that does not exist), torch made unimportable."""
+    package = root / "lazy_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from theory.lazy_exports import lazy_getattr\n"
+        "__getattr__ = lazy_getattr(__name__, {'Thing': 'lazy_pkg.heavy'})\n"
+    )
+    (package / "heavy.py").write_text("import torch\nThing = 1\n")
+    (package / "broken.py").write_text("import no_such_module_xyz\n")
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setitem(sys.modules, "torch", None)
+    for name in ("lazy_pkg", "lazy_pkg.heavy", "lazy_pkg.broken"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import lazy_pkg
+
+    return lazy_pkg
+
+
+def test_a_lazy_export_whose_module_needs_a_missing_package_names_the_package(tmp_path, monkeypatch):
+    lazy_pkg = _lazy_package(tmp_path, monkeypatch)
+    with pytest.raises(
+        MissingDependency, match=r"lazy_pkg\.heavy needs the package 'torch'.*specbound\[models\]"
+    ):
+        lazy_pkg.heavy  # noqa: B018 (a submodule through the package's __getattr__)
+    with pytest.raises(MissingDependency, match=r"lazy_pkg\.Thing needs the package 'torch'"):
+        lazy_pkg.Thing  # noqa: B018 (a public name whose home module needs torch)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        lazy_pkg.no_such_name  # noqa: B018 (no submodule of that name: still an AttributeError)
+    with pytest.raises(ModuleNotFoundError, match="no_such_module_xyz"):
+        lazy_pkg.broken  # noqa: B018 (a missing module that is not optional: re-raised as it is)
