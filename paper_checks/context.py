@@ -21,9 +21,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-DEFAULT_MODELS = ("minilm-l6", "minilm-l3")
-"""The embedded real checkpoints every run uses (README: Your own checkpoint)."""
-
 
 @dataclass
 class RunContext:

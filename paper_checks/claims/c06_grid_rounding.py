@@ -31,6 +31,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from numerics.loading.aliases import DEFAULT_MODELS
 from paper_checks.claims._lemmas import check_records, one_line, verdict_of
 from paper_checks.registry import Claim, ClaimResult, Verdict
 from theory.lemma import Lemma
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 ID = "6"
 TITLE = "Rounding a continuous optimal p to P_m costs at most a bounded factor when m >= L + ln N"
 
-MODELS = ("minilm-l6", "minilm-l3")
 SYNTHETIC_N = 384
 SYNTHETIC_M = 12
 """N and m of the synthetic spectra: those of the MiniLM checkpoints (m = ceil(6 + ln 384))."""
@@ -67,7 +67,7 @@ def rounding_factor(lemma: Lemma) -> tuple[sp.Expr, dict[str, sp.Symbol]]:
     return factor, {str(sym): sym for sym in factor.free_symbols}
 
 
-def cases_from_reports(context: RunContext, models: Sequence[str] = MODELS) -> list[RoundingCase]:
+def cases_from_reports(context: RunContext, models: Sequence[str] = DEFAULT_MODELS) -> list[RoundingCase]:
     """Every matrix of ``models`` with its measured rounding ratio (numerics.bounds.posthoc.choose_p)."""
     out = []
     for model in models:

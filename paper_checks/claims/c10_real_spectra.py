@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from numerics.loading.aliases import DEFAULT_MODELS
 from paper_checks.registry import Claim, ClaimResult, Verdict
 from theory.proxy import MatrixKind
 
@@ -33,8 +34,6 @@ ID = "10"
 TITLE = (
     "Real weights: rank(QK_h), rank(Vt_h) <= d_h exactly; M_in/M_out full rank, slower decay; p_opt mostly 0"
 )
-
-MODELS = ("minilm-l6", "minilm-l3")
 
 
 def tail_share(values: np.ndarray, head_dim: int) -> float:
@@ -139,8 +138,8 @@ def check(
 
 
 def _run(context: RunContext) -> ClaimResult:
-    certified = [context.certified_summary(m) for m in MODELS] if context.certify else []
-    return check([context.report(m) for m in MODELS], certified=certified)
+    certified = [context.certified_summary(m) for m in DEFAULT_MODELS] if context.certify else []
+    return check([context.report(m) for m in DEFAULT_MODELS], certified=certified)
 
 
 CLAIM = Claim(ID, TITLE, _run)

