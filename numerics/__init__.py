@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from theory.lazy_exports import lazy_getattr
+from numerics._shadowing import ensure_own_packages
+
+ensure_own_packages(["theory"])  # before the first import from theory: a stray theory.py is named at once
+
+from theory.lazy_exports import lazy_getattr  # noqa: E402
 
 if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound as AssembledBound
