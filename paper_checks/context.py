@@ -95,7 +95,7 @@ class RunContext:
         from paper_checks.plot_data import SpectrumCurve
 
         return [
-            SpectrumCurve(matrix.kind.value, matrix.layer, matrix.head, spec.singular_values)
+            SpectrumCurve(matrix.kind, matrix.layer, matrix.head, spec.singular_values)
             for matrix, spec in self.spectra(source)
             if matrix.layer < layers
         ]
@@ -112,7 +112,7 @@ class RunContext:
             ps = grid(report.m)
             return [
                 ContributionCurve(
-                    row.matrix.kind.value,
+                    row.matrix.kind,
                     row.matrix.layer,
                     row.matrix.head,
                     tuple(float(q) for q in ps),

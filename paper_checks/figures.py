@@ -18,8 +18,10 @@ from paper_checks.output_files import FIGURE_SUFFIXES, atomic_path
 from paper_checks.plot_data import ContributionCurve, SpectrumCurve
 from paper_checks.scaling import AXES, ScalingPoint
 from theory.errors import require
+from theory.kinds import MatrixKind
 
-KIND_ORDER = ("QK", "Vt", "M_in", "M_out")
+KIND_ORDER = tuple(MatrixKind)
+"""The panels of a per-kind figure, in the kinds' order: QK, Vt, M_in, M_out."""
 
 SERIES_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 SERIES_DASHES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)))
@@ -72,10 +74,10 @@ def singular_value_decay(curves: Sequence[SpectrumCurve], head_dim: int, model: 
             label = f"layer {curve.layer}" if curve.layer not in labelled else None
             labelled.add(curve.layer)
             ax.semilogy(np.arange(1, values.size + 1), values, color=colour, lw=0.8, alpha=0.8, label=label)
-        if kind in ("QK", "Vt"):
+        if kind.per_head:
             ax.axvline(head_dim, color="red", ls="--", lw=1, label=f"d_h = {head_dim}")
             ax.set_xlim(0, head_dim * 1.1)
-        title = f"{kind} (per head; sigma_i = 0 for i > d_h)" if kind in ("QK", "Vt") else kind
+        title = f"{kind} (per head; sigma_i = 0 for i > d_h)" if kind.per_head else kind
         ax.set_title(title, fontsize=9)
         ax.set_xlabel("index i")
         ax.legend(fontsize=7)
@@ -101,7 +103,9 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
         labelled: set[int] = set()
         for curve in (c for c in curves if c.kind == kind):
             ratio = np.array(curve.values) / curve.values[0]
-            label = f"layer {curve.layer}" if curve.layer not in labelled and kind == "M_in" else None
+            label = (
+                f"layer {curve.layer}" if curve.layer not in labelled and kind is MatrixKind.M_IN else None
+            )
             labelled.add(curve.layer)
             colour = colours[layers.index(curve.layer)]
             ax.semilogy(curve.ps, ratio, color=colour, lw=0.7, alpha=0.7, label=label)

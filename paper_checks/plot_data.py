@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from theory.kinds import MatrixKind
+
 
 @dataclass(frozen=True)
 class SpectrumCurve:
     """The singular values of one matrix (descending; stored nonzero values only) and where it sits."""
 
-    kind: str
+    kind: MatrixKind
     layer: int
     head: int
     values: np.ndarray
@@ -25,7 +27,7 @@ class SpectrumCurve:
 class ContributionCurve:
     """One matrix's contribution C_p on the grid P_m, the chosen p, and where the matrix sits."""
 
-    kind: str
+    kind: MatrixKind
     layer: int
     head: int
     ps: tuple[float, ...]

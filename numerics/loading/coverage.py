@@ -13,11 +13,21 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from typing import Any
 
 from theory.errors import InvalidArgument
 
-STATUSES = ("exact", "assumption", "outside")
+
+class CoverageStatus(StrEnum):
+    """How a family's block relates to the analysed network class: it is the class's own block, it is
+    covered under a stated assumption, or it lies outside the class. Serialised as its value."""
+
+    EXACT = "exact"
+    ASSUMPTION = "assumption"
+    OUTSIDE = "outside"
+
+
 PROVENANCES = ("exact", "standard", "reconstructed", "derived")
 
 
@@ -26,14 +36,19 @@ class Coverage:
     """How one block of a family relates to the analysed network class."""
 
     block: str
-    status: str
+    status: CoverageStatus
+    """A :class:`CoverageStatus`; its text (as read back from JSON) is accepted and converted."""
     statement: str
     provenance: str
     value: float | None = None
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise InvalidArgument(f"coverage status {self.status!r} is not one of {', '.join(STATUSES)}")
+        try:
+            object.__setattr__(self, "status", CoverageStatus(self.status))  # frozen: set once, here
+        except ValueError:
+            raise InvalidArgument(
+                f"coverage status {self.status!r} is not one of {', '.join(CoverageStatus)}"
+            ) from None
         if self.provenance.split(":")[0] not in PROVENANCES:
             raise InvalidArgument(
                 f"coverage provenance {self.provenance!r} must start with one of {', '.join(PROVENANCES)}"
@@ -105,7 +120,7 @@ def feed_forward(activation: str, *, gated: bool, value: float | None = None) ->
     if activation in EXACT_GELU:
         return Coverage(
             "feed-forward",
-            "exact",
+            CoverageStatus.EXACT,
             "W_out gelu(W_in x): M_in = W_in^T, M_out = W_out^T, L_phi = 1.13",
             "exact: the authors' extract.py and bounds.py",
         )
@@ -118,7 +133,7 @@ def feed_forward(activation: str, *, gated: bool, value: float | None = None) ->
     if kind not in constants:
         return Coverage(
             "feed-forward",
-            "outside",
+            CoverageStatus.OUTSIDE,
             f"W_out act(W_in x) with activation {activation!r}: no Lipschitz constant is known to specbound",
             "reconstructed: our reading of the config's activation",
         )
@@ -126,7 +141,7 @@ def feed_forward(activation: str, *, gated: bool, value: float | None = None) ->
 
     return Coverage(
         "feed-forward",
-        "assumption",
+        CoverageStatus.ASSUMPTION,
         f"W_out act(W_in x) with act = {activation} ({constants[kind][0]}): M_in = W_in^T, M_out = W_out^T; "
         "the analysed class is the GELU network with L_phi = 1.13, and its bound is assumed to hold for this "
         "activation with L_phi = 1.13 (value: sup |act'|, which is <= 1.13)",
@@ -140,7 +155,7 @@ def _gated(activation: str, value: float | None) -> Coverage:
     if kind not in ("silu", "tanh", "gelu"):
         return Coverage(
             "feed-forward",
-            "outside",
+            CoverageStatus.OUTSIDE,
             f"gated W_down (act(W_gate x) * W_up x) with activation {activation!r}: no Lipschitz constant "
             "is known to specbound",
             "reconstructed: our reading of the config's activation",
@@ -151,7 +166,7 @@ def _gated(activation: str, value: float | None) -> Coverage:
     sup = float(activation_prime_sup(kind))
     return Coverage(
         "feed-forward",
-        "outside",
+        CoverageStatus.OUTSIDE,
         f"{name} W_down (act(W_gate x) * W_up x), act = {activation}, is not globally Lipschitz; "
         "M_in = [W_gate; W_up]^T, M_out = W_down^T; under the assumption ||x||_2 <= b its Lipschitz constant "
         f"is <= ||W_down|| b ({sup:.5g} r(W_up) ||W_gate|| + r(W_gate) ||W_up||), r = largest row norm, "
@@ -166,7 +181,7 @@ def biases(attention: bool, mlp: bool) -> Coverage:
     if not (attention or mlp):
         return Coverage(
             "biases",
-            "exact",
+            CoverageStatus.EXACT,
             "no projection biases: the linear maps are bias-free, as in the analysed class",
             "reconstructed: our reading of the config's bias fields",
         )
@@ -175,7 +190,7 @@ def biases(attention: bool, mlp: bool) -> Coverage:
     )
     return Coverage(
         "biases",
-        "outside",
+        CoverageStatus.OUTSIDE,
         f"the {where} projection biases are dropped: the analysed class has bias-free linear maps",
         "exact: the authors' extract.py keeps weights only",
     )
@@ -197,7 +212,7 @@ def normalisation(kind: str, placement: str) -> Coverage:
     """The normalisation record: which norm (:data:`NORMS`) where (:data:`PLACEMENTS`); always outside."""
     return Coverage(
         "normalisation",
-        "outside",
+        CoverageStatus.OUTSIDE,
         f"{NORMS[kind]} {PLACEMENTS[placement]}; the theory drops normalisation (its Lipschitz constant, "
         "the gain over the smallest token scale, is not bounded by the weights)",
         "exact: the authors' extract.py ignores normalisation",
@@ -215,7 +230,7 @@ def masking(causal: bool, window: int | None = None) -> Coverage:
     if not causal:
         return Coverage(
             "masking",
-            "exact",
+            CoverageStatus.EXACT,
             f"bidirectional softmax over all tokens: {_SOFTMAX}",
             "derived: theory.lipschitz (softmax lemma)",
         )
@@ -226,7 +241,7 @@ def masking(causal: bool, window: int | None = None) -> Coverage:
     )
     return Coverage(
         "masking",
-        "exact",
+        CoverageStatus.EXACT,
         f"causal mask: token t's softmax runs over {span} only; it is the unmasked softmax of those "
         "logits, and max_{s in S} |u_s - v_s| <= max_s |u_s - v_s|, so the same constant holds and the "
         f"attention Lipschitz bound is unchanged; {_SOFTMAX}",
@@ -236,20 +251,20 @@ def masking(causal: bool, window: int | None = None) -> Coverage:
 
 ATTENTION_EXACT = Coverage(
     "attention",
-    "exact",
+    CoverageStatus.EXACT,
     "multi-head softmax(x Wq_h^T Wk_h x'^T / sqrt(d_h)) x Wv_h^T Wo_h^T, QK_h and Vt_h per head",
     "exact: the authors' extract.py",
 )
 ATTENTION_GROUPED = Coverage(
     "attention",
-    "exact",
+    CoverageStatus.EXACT,
     "multi-head softmax attention; grouped-query: head h shares key/value head h // (H/K), so QK_h = "
     "Wq_h^T Wk_g and Vt_h = Wv_g^T Wo_h^T with g = h // (H/K) (weights shared within a group)",
     "reconstructed: our mapping, tested against the transformers forward pass",
 )
 ABSOLUTE_POSITIONS = Coverage(
     "positions",
-    "exact",
+    CoverageStatus.EXACT,
     "learned absolute position embeddings are added to the input once; no block depends on position",
     "reconstructed: our reading of the family's forward pass",
 )
@@ -265,7 +280,7 @@ def rotary(value: float | None, fraction: float = 1.0) -> Coverage:
     )
     return Coverage(
         "positions",
-        "assumption",
+        CoverageStatus.ASSUMPTION,
         f"rotary embeddings on {dims}: head h's bilinear form is Wq_h^T R_t Wk_h at relative offset t; the "
         "bound is evaluated at t = 0; for every t, sum_i sigma_i^p <= sum_i (sigma_i(Wq_h) sigma_i(Wk_h))^p "
         "(p > 0), sigma_1 <= sigma_1(Wq_h) sigma_1(Wk_h) and rank <= d_h; value: max over layers and heads "

@@ -32,7 +32,7 @@ gemma_measures = partial(rotary_measures, gate_default=GATE)
 
 SCALED_EMBEDDING = c.Coverage(
     "embedding",
-    "assumption",
+    c.CoverageStatus.ASSUMPTION,
     "the token embeddings are multiplied by sqrt(N) before layer 0; the bound's inputs are those scaled "
     "rows, and its input-norm assumption is on them",
     "reconstructed: our reading of the family's forward pass",
@@ -47,13 +47,13 @@ def _softcapped(config: Mapping[str, Any]) -> c.Coverage:
     if cap is None:
         return c.Coverage(
             "attention",
-            "exact",
+            c.CoverageStatus.EXACT,
             f"{c.ATTENTION_GROUPED.statement}; logits scaled by {scale}",
             c.ATTENTION_GROUPED.provenance,
         )
     return c.Coverage(
         "attention",
-        "assumption",
+        c.CoverageStatus.ASSUMPTION,
         f"{c.ATTENTION_GROUPED.statement}; logits scaled by {scale} and soft-capped, z -> {cap} tanh(z / "
         f"{cap}), before the softmax: the cap is 1-Lipschitz in each logit, so the attention Lipschitz bound "
         "holds unchanged; the class's covering argument is assumed to carry over to the capped form",

@@ -24,7 +24,7 @@ from theory.errors import CheckpointError
 
 PARALLEL_RESIDUAL = c.Coverage(
     "residual",
-    "outside",
+    c.CoverageStatus.OUTSIDE,
     "parallel residual x + Attn(LN1 x) + FFN(LN2 x): attention and feed-forward read the same input and "
     "their outputs are summed, while the analysed layer applies the feed-forward to the attention's output",
     "reconstructed: our reading of the family's forward pass (use_parallel_residual)",

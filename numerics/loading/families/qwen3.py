@@ -31,7 +31,7 @@ from numerics.loading.families.llama import (
 
 QK_NORM_ATTENTION = c.Coverage(
     "attention",
-    "outside",
+    c.CoverageStatus.OUTSIDE,
     "per-head RMSNorm of queries and keys (q_norm, k_norm): head h's logit is "
     "(g_q * u / rms(u))^T R_t (g_k * v / rms(v)) / sqrt(d_h) with u = Wq_h x, v = Wk_g x' (g = h // (H/K)), "
     "the bilinear form Wq_h^T D_q R_t D_k Wk_g times token-dependent factors 1/rms(u) 1/rms(v), not the "
