@@ -45,10 +45,15 @@ class RunContext:
         return self._cache[key]
 
     def input_hashes(self) -> dict[str, str]:
-        """The content hash (paper_checks.run_metadata.weights_sha256) of every checkpoint loaded so far."""
+        """The content hash (paper_checks.run_metadata.weights_sha256) of every checkpoint loaded so far,
+        each computed once per run."""
         from paper_checks.run_metadata import weights_sha256
 
-        return {key[1]: weights_sha256(value) for key, value in self._cache.items() if key[0] == "weights"}
+        loaded = [key[1] for key in self._cache if key[0] == "weights"]
+        return {
+            source: self.memo(("sha256", source), lambda source=source: weights_sha256(self.weights(source)))
+            for source in loaded
+        }
 
     def weights(self, source: str) -> TransformerWeights:
         """The weights of checkpoint ``source`` (alias or path), loaded once (numerics.loading)."""

@@ -7,7 +7,8 @@ command's options, so that a result can be reproduced and two runs compared (``c
 The content hash of a checkpoint is the sha256 of its float64 projection matrices as the loader returns
 them (L, N, heads, then per layer Wq, Wk, Wv, Wo, Win, Wout, each with its shape): it identifies the
 weights the numbers were computed from, whatever the file format (a .bin and a .safetensors of the same
-weights hash alike), and it is computed once per loaded checkpoint.
+weights hash alike). Nothing is cached in the process: the run context memoises a run's hashes
+(:meth:`paper_checks.context.RunContext.input_hashes`), a command hashes its one checkpoint once.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 """The folder holding theory/, numerics/ and paper_checks/: a git checkout when run from a clone."""
-
-_hashes: dict[int, tuple[TransformerWeights | Checkpoint, str]] = {}
 
 
 def version() -> str:
@@ -65,24 +64,19 @@ def git_commit() -> str:
 def weights_sha256(
     weights: TransformerWeights | Checkpoint, layer_digests: Sequence[bytes] | None = None
 ) -> str:
-    """sha256 of the loaded weights (:func:`numerics.loading.digest.weights_digest`), computed once.
+    """sha256 of the loaded weights (:func:`numerics.loading.digest.weights_digest`).
 
     A lazily opened :class:`Checkpoint` is hashed layer by layer (one layer in memory at a time) and gets
     the same digest as the same weights loaded whole; ``layer_digests`` are the layers' digests already
     taken from the read that computed the spectra (:func:`numerics.bounds.proxies.proxies`), so the
     checkpoint is not read again."""
-    cached = _hashes.get(id(weights))
-    if cached is not None and cached[0] is weights:
-        return cached[1]
     from numerics.loading.digest import layer_digest, weights_digest
 
     if layer_digests is None:
         # a checkpoint's layers at their stored width, each matrix upcast alone (memory: one float64 matrix)
         layers = weights.stored_layers() if callable(weights.layers) else weights.layers
         layer_digests = [layer_digest(layer) for layer in layers]
-    digest = weights_digest(weights.num_layers, weights.hidden_size, weights.num_heads, layer_digests)
-    _hashes[id(weights)] = (weights, digest)
-    return digest
+    return weights_digest(weights.num_layers, weights.hidden_size, weights.num_heads, layer_digests)
 
 
 def options(args: argparse.Namespace) -> dict[str, Any]:

@@ -112,11 +112,9 @@ RUN_TIMEOUT = 30
 
 def run_in_process(*argv: object) -> tuple[int, str, str]:
     """(status, stdout, stderr) of ``main(argv)``; a traceback or a hang fails the test with its story."""
-    from numerics.loading import clear_cache
     from paper_checks.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    clear_cache()
     try:
         # numpy's default error handling and visible warnings, as in a real run (tests/conftest.py makes
         # every floating-point event an exception instead): a warning would be a second stderr line.

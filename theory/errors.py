@@ -69,11 +69,7 @@ def require(module: str, extra: str | None = None, *, purpose: str = "this") -> 
     """
     import importlib
     import importlib.util
-    import sys
 
-    imported = sys.modules.get(module)
-    if imported is not None:  # imported before: the guard costs one lookup on a hot path
-        return imported
     try:
         found = importlib.util.find_spec(module)
     except (ImportError, ValueError):  # its parent package is missing, or sys.modules holds None for it

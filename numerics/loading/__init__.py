@@ -12,7 +12,6 @@ from theory.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from numerics.loading.aliases import DEFAULT_MODELS as DEFAULT_MODELS
-    from numerics.loading.checkpoint import clear_cache as clear_cache
     from numerics.loading.checkpoint import load_weights as load_weights
     from numerics.loading.checkpoint import open_checkpoint as open_checkpoint
     from numerics.loading.weights import PROJECTIONS as PROJECTIONS
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
 
 _HOME = {
     "DEFAULT_MODELS": "numerics.loading.aliases",
-    "clear_cache": "numerics.loading.checkpoint",
     "load_weights": "numerics.loading.checkpoint",
     "open_checkpoint": "numerics.loading.checkpoint",
     "PROJECTIONS": "numerics.loading.weights",

@@ -21,8 +21,9 @@ under any single wrapper prefix (``bert.``, ``model.``, ``transformer.``,
 ``model.0.auto_model.`` of a sentence-transformers export, or none). Float16/bfloat16/float32 weights are
 upcast exactly to float64.
 :func:`open_checkpoint` reads nothing but layer 0 up front and the other layers on demand
-(:mod:`.stream`); :func:`load_weights` reads them all, and caches a load per file (resolved path, size,
-mtime_ns): asking twice returns the same object, whose arrays are read-only.
+(:mod:`.stream`); :func:`load_weights` reads them all into read-only arrays, at every call: nothing is
+cached in the process (a run that needs a model twice holds it, as :class:`paper_checks.context.RunContext`
+does).
 """
 
 from __future__ import annotations
@@ -48,13 +49,6 @@ from numerics.loading.tensors import (
 from numerics.loading.weights import TransformerWeights
 from numerics.safe_io import inside, os_problem, regular_file
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
-
-_cache: dict[tuple, TransformerWeights] = {}
-
-
-def clear_cache() -> None:
-    """Forget every cached load (the next :func:`load_weights` reads the file again)."""
-    _cache.clear()
 
 
 def load_weights(
@@ -83,15 +77,7 @@ def load_weights(
     ...
     theory.errors.CheckpointError: 'no/such/checkpoint' does not exist; give a Hugging Face folder, ...
     """
-    if not isinstance(source, (str, os.PathLike)):
-        return open_checkpoint(source, num_heads=num_heads, config=config, family=family).weights()
-    _check_heads(num_heads)
-    path, label, config_path = _resolve(source)
-    uses_config = path.suffix != ".onnx" and config_path.is_file()
-    key = (label, _file_key(path), _file_key(config_path) if uses_config else None, num_heads, family)
-    if key not in _cache:
-        _cache[key] = open_checkpoint(source, num_heads=num_heads, family=family).weights()
-    return _cache[key]
+    return open_checkpoint(source, num_heads=num_heads, config=config, family=family).weights()
 
 
 def open_checkpoint(
@@ -255,11 +241,6 @@ def _folder_weights(folder: Path) -> Path:
             f"folder {folder} is not a Hugging Face checkpoint: it lacks {' and '.join(missing)}{hint}"
         )
     return weights
-
-
-def _file_key(path: Path) -> tuple[str, int, int]:
-    stat = path.stat()
-    return (str(path), stat.st_size, stat.st_mtime_ns)
 
 
 def _heads(

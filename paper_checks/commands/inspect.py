@@ -10,12 +10,16 @@ norm the bound uses, sigma_1(M_in) = sigma_1([W_gate; W_up]) (for a plain block 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from numerics.loading.coverage import Coverage, coverage_lines
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block, weights_sha256
 from theory.kinds import MatrixKind
+
+if TYPE_CHECKING:
+    from numerics.loading.weights import TransformerWeights
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
 
@@ -39,19 +43,18 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the same data as JSON")
 
 
-def inspect_model(model: str, num_heads: int | None = None, family: str | None = None) -> dict:
-    """The report ``inspect`` prints: sizes, source and per-layer spectral norms (JSON-ready, stable keys).
+def inspect_model(model: str, weights: TransformerWeights) -> dict:
+    """The report ``inspect`` prints of ``weights`` (loaded from ``model``): sizes, source and per-layer
+    spectral norms (JSON-ready, stable keys).
 
     Keys: model, source, L, N, heads, head_dim, ffn, method, and layers: a list of {layer, wq, wk, wv,
     wo, w_in, w_out, m_in, qk_max, qk_max_head}, with w_gate too for a gated feed-forward (w_in is then its
     up projection and m_in = sigma_1([W_gate; W_up]), the input norm the bound uses).
     """
-    from numerics.loading import load_weights
     from numerics.loading.families import weights_coverage
     from numerics.spectra.matrices import extract_matrices
     from numerics.spectra.spectrum import spectrum
 
-    weights = load_weights(model, num_heads=num_heads, family=family)
     qk_norms: dict[int, list[float]] = {}
     m_in: dict[int, float] = {}
     for matrix in extract_matrices(weights):
@@ -125,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the inspection report of ``args.model`` as a table, or as JSON with ``--json``."""
     from numerics.loading import load_weights
 
-    report = inspect_model(args.model, args.num_heads, args.family)
-    weights = load_weights(args.model, num_heads=args.num_heads, family=args.family)  # cached: inspect's load
+    weights = load_weights(args.model, num_heads=args.num_heads, family=args.family)
+    report = inspect_model(args.model, weights)
     report["run"] = run_block(args, {args.model: weights_sha256(weights)})
     print(json_text(report, f"the inspection of {args.model}") if args.json else format_table(report))
     return 0

@@ -28,18 +28,11 @@ from hostile_files import (
     strict_json,
 )
 
-from numerics.loading import clear_cache, load_weights
+from numerics.loading import load_weights
 from paper_checks.cli import main
 from theory.errors import CheckpointError, UnsupportedCheckpoint
 
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def checkpoint(folder, *, scale=None, layers=1, hidden=8, ffn=16, **overrides):

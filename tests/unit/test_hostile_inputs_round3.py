@@ -22,20 +22,11 @@ import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 from hostile_files import ROOT, assert_error_line, assert_one_line_error, call, run_cli, strict_json
 
-from numerics.loading import clear_cache
-
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
 
 INDEX = "model.safetensors.index.json"
 UP = os.pardir + os.sep
 """A parent-folder step (``..`` and a separator), the way out of a folder a hostile index takes."""
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def sharded(folder, names=("shard-1.safetensors", "shard-2.safetensors"), seed=0):

@@ -9,16 +9,8 @@ import numpy as np
 import pytest
 from bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
 
-from numerics.loading import clear_cache
 from numerics.loading.weights import PROJECTIONS
 from paper_checks.cli import main
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def run_cli(capsys, *argv):
