@@ -103,9 +103,10 @@ def trained_table_and_bounds(
     context: RunContext,
 ) -> tuple[RatioTable, Sequence[TrainedModel], list[AssembledBound]]:
     """The gap table of the run's trained grid, its models and their assembled bounds (each once per run)."""
+    from numerics.spectra.torch_backend import single_thread
     from numerics.synthetic.gap import ratio_table
     from paper_checks.claims._bound_vs_gap import assembled_bounds
-    from paper_checks.scaling import FULL_GRID, QUICK_GRID, TRAINING, single_thread, trained_for_context
+    from paper_checks.scaling import FULL_GRID, QUICK_GRID, TRAINING, trained_for_context
 
     grid = QUICK_GRID if context.quick else FULL_GRID
     models = trained_for_context(context, grid)
