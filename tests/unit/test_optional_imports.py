@@ -7,8 +7,8 @@ pyproject.toml's extras (``theory.errors.OPTIONAL_MODULES``, which tests/unit/te
 step with them). Only imports under ``if TYPE_CHECKING:`` (never run) are exempt.
 
 ``NOT_YET_GUARDED`` lists the modules of other work in progress that still import bare, with how many
-such imports each has: the test fails when one gains a bare import, and when one is cleaned and still
-listed (so the list only shrinks).
+such imports each had: the test fails when any other module has one, or when a listed one has more (so
+the list only shrinks; remove a module's entry once it is clean).
 """
 
 from __future__ import annotations
@@ -83,7 +83,10 @@ def _counts() -> dict[str, int]:
 
 
 def test_no_module_imports_an_optional_package_bare():
-    assert _counts() == NOT_YET_GUARDED
+    counts = _counts()
+    over = {path: n for path, n in counts.items() if n > NOT_YET_GUARDED.get(path, 0)}
+    assert over == {}, "import these through theory.errors.require (see the module docstring)"
+    assert counts.get("theory/prover/search.py") == 1  # the scan reads the real files (a listed one)
 
 
 def test_the_detector_sees_what_runs_and_exempts_type_checking_only():
