@@ -86,7 +86,7 @@ def test_no_module_imports_an_optional_package_bare():
     counts = _counts()
     over = {path: n for path, n in counts.items() if n > NOT_YET_GUARDED.get(path, 0)}
     assert over == {}, "import these through theory.errors.require (see the module docstring)"
-    assert counts.get("theory/prover/search.py") == 1  # the scan reads the real files (a listed one)
+    assert len(list((ROOT / "numerics").rglob("*.py"))) > 50  # the scan reads the packages' files
 
 
 def test_the_detector_sees_what_runs_and_exempts_type_checking_only():
