@@ -92,7 +92,9 @@ def square_sum(values: np.ndarray) -> arb:
     """
     from flint import arb
 
-    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    array = np.asarray(values, dtype=np.float64)
+    # the sum is order-independent (B1): a Fortran-ordered view is read as its contiguous transpose
+    flat = np.ascontiguousarray(array.T if array.flags.f_contiguous else array).ravel()
     if not flat.size:
         return arb(0)
     computed = float(np.dot(flat, flat))
