@@ -61,6 +61,7 @@ import numpy as np
 from numerics.certify.balls import flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
+    COLUMN_BLOCK,
     ETA,
     FastPathUnavailable,
     gamma,
@@ -367,7 +368,12 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
     values = np.asarray(matrix, dtype=np.float64)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
-    center, radius = nonnegative_column_sums(scaled * scaled)
+    # column by column the same sums: the split of nonnegative_column_sums is per column
+    blocks = [
+        nonnegative_column_sums(np.square(scaled[:, start : start + COLUMN_BLOCK]))
+        for start in range(0, scaled.shape[1], COLUMN_BLOCK)
+    ]
+    center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))
     if not exact_squares:
         radius = radius + safe_upper(UNIT_ROUNDOFF * (center + radius) + values.shape[0] * ETA, 4)
     with flint_context():
