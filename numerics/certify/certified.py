@@ -336,8 +336,10 @@ def certify_matrices(
     A lazily opened checkpoint is streamed: each layer is read, certified and dropped before the next is
     read, and its certified matrices keep their place and shape, not their values
     (:meth:`NamedMatrix.released`), so memory holds one layer plus the enclosures, as the plain run does.
-    The QR factors of a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
-    per-call overhead of small QRs dominates on a loaded machine); each is certified per matrix.
+    A layer's dense matrices are certified first and (streamed) released before the per-head work, so the
+    dense certificates' temporaries and the heads' QR factors are never held together. The QR factors of
+    a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the per-call overhead
+    of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
     layers = weights.layers() if isinstance(weights, Checkpoint) else weights.layers
@@ -346,16 +348,37 @@ def certify_matrices(
     items = progress(indexed, total=weights.num_layers, label="certify") if show_progress else indexed
     certified: list[CertifiedMatrix] = []
     for index, layer in items:
-        matrices = layer_matrices(index, layer, weights.num_heads, kv_heads)
-        del layer  # the matrices' views keep what is needed, released with them below
-        products = [x for x in matrices if x.right is not None]
-        qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
-        factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-        for matrix in matrices:
-            one = certify_matrix(matrix, factorizations.get(id(matrix)), path=path)
-            certified.append(dataclasses.replace(one, matrix=matrix.released()) if streamed else one)
-        del matrices, products, qrs, factorizations
+        matrices = list(layer_matrices(index, layer, weights.num_heads, kv_heads))
+        del layer  # the matrices' views keep what is needed, released with them
+        certified.extend(_certified_layer(matrices, path, streamed))
+        del matrices
     return certified
+
+
+def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> list[CertifiedMatrix]:
+    """One layer's matrices certified (:func:`certify_matrices`), in their order; ``streamed``: each
+    released as soon as it is certified (``matrices`` is updated in place, so the caller's list lets go
+    too), the dense ones before the per-head QR factors are formed."""
+    done: dict[int, CertifiedMatrix] = {}
+    for position in range(len(matrices)):  # by index: no loop variable keeps a released matrix alive
+        if matrices[position].right is None:
+            done[position] = certify_matrix(matrices[position], path=path)
+            if streamed:
+                matrices[position] = matrices[position].released()
+    products = [position for position, x in enumerate(matrices) if x.right is not None]
+    factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
+    qrs = batched_qr([x for x in factors if x is not None])
+    del factors
+    for number, position in enumerate(products):
+        done[position] = certify_matrix(
+            matrices[position], (qrs[number], qrs[len(products) + number]), path=path
+        )
+        if streamed:
+            matrices[position] = matrices[position].released()
+    return [
+        dataclasses.replace(done[i], matrix=matrices[i]) if streamed else done[i]
+        for i in range(len(matrices))
+    ]
 
 
 def certify_proxies(

@@ -26,7 +26,8 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
    of the stacked factors.
 
 5. Gram certificate of a dense matrix (:func:`certify_gram_fast`; fewer and smaller products than the
-   SVD certificate of steps 2-3): with T the tall orientation of W' (W' or W'^T, long x k), the exact
+   SVD certificate of steps 2-3; W' = W unless its largest |entry| is outside [2^-100, 2^100], where the
+   scaling of step 1 is applied): with T the tall orientation of W' (W' or W'^T, long x k), the exact
    Gram matrix G = T^T T (k x k) has eigenvalues sigma_i(W')^2, i <= k = min(m, n) (standard). G =
    H + R_exact from :func:`numerics.certify.float_bounds.gram_split_product` (H exact, ||R - R_exact||_F
    bounded); G~ = fl(H + R) is one rounding per entry, so ||G - G~||_F <= u ||G~||_F + that bound. A
@@ -251,13 +252,16 @@ def certify_gram_fast(
     from flint import arb
 
     values = _checked_dense(matrix)
-    scaled, shift = power_of_two_scaled(values)
+    peak = max(float(np.max(values)), -float(np.min(values)))
+    # a power-of-2 scaling is exact but costs a copy: taken only outside [2^-100, 2^100], where G could
+    # overflow or its norms come near the absolute floor sqrt(n eta) ~ 2^-532 of the (B1) bounds
+    scaled, shift = (values, 0) if 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
     tall = scaled if scaled.shape[0] >= scaled.shape[1] else scaled.T
     k = tall.shape[1]
     with flint_context():
-        exact, rest, rest_bound = gram_split_product(tall)
-        gram = exact + rest
-        del exact, rest
+        gram, rest, rest_bound = gram_split_product(tall)
+        gram += rest  # G~ = fl(H + R), in place
+        del rest
         gram_error = (rest_bound + arb(UNIT_ROUNDOFF) * norm_upper(gram)).upper()  # >= ||G - fl(H + R)||_F
         if eigen is None:
             eigenvalues, q = np.linalg.eigh(gram)
@@ -265,6 +269,7 @@ def certify_gram_fast(
             eigenvalues, q = np.ldexp(np.asarray(eigen[0], dtype=np.float64), 2 * shift), eigen[1]
             q = np.asarray(q, dtype=np.float64)
         u, s, vt = sorted_decomposition((k, k), q, eigenvalues, q.T)
+        del q
 
         def residual_of(
             left: np.ndarray, right: np.ndarray, small: tuple[np.ndarray, np.ndarray] | None

@@ -213,23 +213,19 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
         raise FastPathUnavailable(
             "the entries span too many binary orders for an error-free split product (underflow or overflow)"
         )
-    exact = cross = low_gram = None
+    exact, cross, low_gram = (np.zeros((k, k)) for _ in range(3))
     low_squares = arb(0)
     for start in range(0, n, GRAM_ROWS):
         rows = q[start : start + GRAM_ROWS]
         high, low, _ = split(rows, axis=0, bits=bits, exponent=e)
-        parts = (high.T @ high, low.T @ rows, low.T @ low)
+        exact += high.T @ high  # adding to 0 is exact: the first block's product itself
+        cross += low.T @ rows
+        low_gram += low.T @ low
         low_squares += square_sum(low)
-        if exact is None or cross is None or low_gram is None:
-            exact, cross, low_gram = parts
-        else:
-            exact += parts[0]
-            cross += parts[1]
-            low_gram += parts[2]
-        del high, low, parts
-    assert exact is not None and cross is not None and low_gram is not None
+        del high, low
     symmetric = cross + cross.T
-    rest = symmetric - low_gram
+    del cross
+    rest = np.subtract(symmetric, low_gram, out=low_gram)
     if not (np.isfinite(exact).all() and np.isfinite(rest).all()):
         raise FastPathUnavailable("a split product overflows float64")
     g_n, low_norm, unit = gamma(n), low_squares.sqrt().upper(), arb(UNIT_ROUNDOFF)
