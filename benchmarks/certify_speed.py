@@ -2,8 +2,9 @@
 
 For each model, in one process with OpenBLAS single-threaded and the weights loaded once: the plain
 float64/mpmath pipeline (:func:`numerics.bounds.proxies.proxies`: spectra, post hoc p, both proxies) and the
-certified one (:func:`numerics.certify.certified.certify_proxies`, default path: float-bounds
-certificates with a per-matrix arb fallback), interleaved (one of each per round), best of ``--rounds``.
+certified one (:func:`numerics.certify.certified.certify_proxies`, default path: Gram certificates for the
+dense matrices, float-bounds ones for the products, per-matrix fallbacks), interleaved (one of each per
+round), best of ``--rounds``.
 Prints the times, the ratio certified / plain, how many matrices took each certificate path, and the
 relative widths of both certified proxies.
 
@@ -21,7 +22,7 @@ rounds, their ratios and the load average. Targets (issue 23): CPU ratio <= 4, p
 the width ratio float-bounds / arb of every singular-value enclosure (max and median), of the (2,1)
 norms and of both proxies, and whether every rank interval and post hoc p candidate set is the same.
 
-Run: ``python3 benchmarks/certify_speed.py [--rounds 2] [--skip-base] [--cli] [--compare-arb]``.
+Run: ``python3 benchmarks/certify_speed.py [--rounds 2] [--skip-base] [--cli] [--only-cli] [--compare-arb]``.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ def main() -> int:
     parser.add_argument("--compare-arb", action="store_true", help="MiniLM widths against the arb path")
     parser.add_argument("--cli", action="store_true", help="also bound vs bound --certify as processes")
     parser.add_argument("--skip-minilm", action="store_true", help="only the BERT-base shape")
+    parser.add_argument("--only-cli", action="store_true", help="only the --cli measurement (BERT-base)")
     args = parser.parse_args()
     if not args.skip_base:
         from stream_memory import in_fresh_process, write_checkpoint
@@ -143,10 +145,11 @@ def main() -> int:
             # written in a fresh process and measured as processes first: a child forked from a parent
             # that holds the weights would inherit its resident size as a floor of its own peak
             in_fresh_process(write_checkpoint, Path(folder), *BERT_BASE)
-            if args.cli:
+            if args.cli or args.only_cli:
                 cli_ratios(folder, args.rounds)
-            measure("BERT-base (random init)", load_weights(folder), args.rounds)
-    for model in () if args.skip_minilm else sorted(DEFAULT_MODELS):
+            if not args.only_cli:
+                measure("BERT-base (random init)", load_weights(folder), args.rounds)
+    for model in () if args.skip_minilm or args.only_cli else sorted(DEFAULT_MODELS):
         weights = load_weights(model)
         certified = measure(model, weights, args.rounds)
         if args.compare_arb:

@@ -17,7 +17,6 @@ import errno
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,6 +140,8 @@ def writable_folder(option: str, folder: Path) -> None:
     if not folder.is_dir():
         raise InvalidArgument(f"{option} cannot be written: the folder {folder} does not exist")
     try:
+        import tempfile  # here, not at the top: 5 ms of every start-up (shutil, random)
+
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
@@ -151,6 +152,8 @@ def writable_folder(option: str, folder: Path) -> None:
 def atomic_path(target: Path) -> Iterator[Path]:
     """A temporary path beside ``target`` (same suffix) to write to; renamed onto ``target`` when the
     block ends normally, deleted when it raises (including KeyboardInterrupt)."""
+    import tempfile
+
     descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
     os.close(descriptor)
     temporary = Path(name)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -32,7 +32,9 @@ from numerics.bounds.proxies import layer_factors, products_of_later
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
+    FloatCertificate,
     certify_dense_fast,
+    certify_gram_fast,
     certify_product_fast,
     norm_21_dense_fast,
     norm_21_product_fast,
@@ -66,6 +68,9 @@ if TYPE_CHECKING:
     from flint import arb
 
 
+GRAM_PATH = "float-gram"
+"""Certificate path of a dense matrix: its Gram matrix's eigendecomposition, products formed in float64 with
+rigorous error bounds (:func:`numerics.certify.fast.certify_gram_fast`); taken by AUTO_PATH only."""
 FLOAT_PATH = "float-bounds"
 """Certificate path: products formed in float64 with rigorous error bounds (:mod:`numerics.certify.fast`)."""
 ARB_PATH = "arb"
@@ -73,12 +78,15 @@ ARB_PATH = "arb"
 AUTO_PATH = "auto"
 """The float-bounds path, falling back per matrix to arb (see :func:`certify_matrix`)."""
 PATHS = (AUTO_PATH, FLOAT_PATH, ARB_PATH)
+"""The paths a caller may ask for."""
+TAKEN_PATHS = (GRAM_PATH, FLOAT_PATH, ARB_PATH)
+"""The paths a certified matrix may report, cheapest first."""
 
 
 @dataclass(frozen=True, eq=False)
 class CertifiedMatrix:
     """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm;
-    ``path`` is the certificate path that produced them (FLOAT_PATH or ARB_PATH)."""
+    ``path`` is the certificate path that produced them (one of TAKEN_PATHS)."""
 
     matrix: NamedMatrix
     enclosure: SingularValueEnclosure
@@ -108,29 +116,25 @@ def certify_matrix(
     """Certify one named matrix (a thin product through its core, a dense one through its SVD).
 
     ``path``: FLOAT_PATH (products bounded in floating point, :mod:`numerics.certify.fast`), ARB_PATH
-    (products in arb), or AUTO_PATH: the float path, unless it does not apply to the input (exponent
-    range), is loose (:mod:`numerics.certify.fast`) or leaves the authors' numerical rank undecided; then
-    the arb path. Both are rigorous; the choice only trades time for width. ``factorizations`` are
-    optional precomputed QR factors of a product's two factors. Errors are re-raised with the matrix label.
+    (products in arb), or AUTO_PATH: for a dense matrix first the Gram certificate (GRAM_PATH,
+    :func:`numerics.certify.fast.certify_gram_fast`), then the float path, then the arb path, each taken
+    unless it does not apply to the input (exponent range), is loose (:mod:`numerics.certify.fast`) or
+    leaves the authors' numerical rank undecided. All are rigorous; the choice only trades time for width.
+    ``factorizations`` are optional precomputed QR factors of a product's two factors. Errors are
+    re-raised with the matrix label.
     """
     if path not in PATHS:
         raise InvalidArgument(f"path={path!r} is not one of {', '.join(PATHS)}")
     try:
         if path != ARB_PATH:
             try:
-                if matrix.right is not None:
-                    fast = certify_product_fast(matrix.left, matrix.right, factorizations)
-                    fast_norm = norm_21_product_fast(matrix.left, matrix.right)
-                else:
-                    fast = certify_dense_fast(matrix.left)
-                    fast_norm = norm_21_dense_fast(matrix.left)
-                numerical = certified_numerical_rank(fast.enclosure)
-                if path == FLOAT_PATH or not (fast.loose or not numerical.decided):
-                    exact = certified_rank(fast.enclosure)
-                    return CertifiedMatrix(matrix, fast.enclosure, numerical, exact, fast_norm, FLOAT_PATH)
+                fast_result = _float_certified(matrix, factorizations, path)
             except FastPathUnavailable:
                 if path == FLOAT_PATH:
                     raise
+            else:
+                if fast_result is not None:
+                    return fast_result
         if matrix.right is not None:
             enclosure = certify_product(matrix.left, matrix.right, factorizations)
             norm_21 = norm_21_product(matrix.left, matrix.right)
@@ -143,6 +147,35 @@ def certify_matrix(
     return CertifiedMatrix(
         matrix, enclosure, certified_numerical_rank(enclosure), certified_rank(enclosure), norm_21, ARB_PATH
     )
+
+
+def _float_certified(
+    matrix: NamedMatrix, factorizations: tuple[Factorization, Factorization] | None, path: str
+) -> CertifiedMatrix | None:
+    """The first float certificate :func:`certify_matrix` accepts on ``path`` (AUTO_PATH: Gram, then SVD for a
+    dense matrix), or None; FastPathUnavailable when the float path does not apply at all."""
+    left, right = matrix.left, matrix.right
+    candidates: list[tuple[str, Callable[[], FloatCertificate]]]
+    if right is not None:
+        norm_21 = norm_21_product_fast(left, right)
+        candidates = [(FLOAT_PATH, lambda: certify_product_fast(left, right, factorizations))]
+    else:
+        norm_21 = norm_21_dense_fast(left)
+        candidates = [(FLOAT_PATH, lambda: certify_dense_fast(left))]
+        if path == AUTO_PATH:
+            candidates.insert(0, (GRAM_PATH, lambda: certify_gram_fast(left)))
+    for taken, certify in candidates:
+        try:
+            fast = certify()
+        except FastPathUnavailable:
+            if taken == FLOAT_PATH:
+                raise
+            continue
+        numerical = certified_numerical_rank(fast.enclosure)
+        if path == FLOAT_PATH or not (fast.loose or not numerical.decided):
+            exact = certified_rank(fast.enclosure)
+            return CertifiedMatrix(matrix, fast.enclosure, numerical, exact, norm_21, taken)
+    return None
 
 
 def schatten_power_sum(certified: CertifiedMatrix, p: object, *, exact: bool = False) -> arb:
@@ -303,8 +336,10 @@ def certify_matrices(
     A lazily opened checkpoint is streamed: each layer is read, certified and dropped before the next is
     read, and its certified matrices keep their place and shape, not their values
     (:meth:`NamedMatrix.released`), so memory holds one layer plus the enclosures, as the plain run does.
-    The QR factors of a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the
-    per-call overhead of small QRs dominates on a loaded machine); each is certified per matrix.
+    A layer's dense matrices are certified first and (streamed) released before the per-head work, so the
+    dense certificates' temporaries and the heads' QR factors are never held together. The QR factors of
+    a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the per-call overhead
+    of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
     layers = weights.layers() if isinstance(weights, Checkpoint) else weights.layers
@@ -313,16 +348,37 @@ def certify_matrices(
     items = progress(indexed, total=weights.num_layers, label="certify") if show_progress else indexed
     certified: list[CertifiedMatrix] = []
     for index, layer in items:
-        matrices = layer_matrices(index, layer, weights.num_heads, kv_heads)
-        del layer  # the matrices' views keep what is needed, released with them below
-        products = [x for x in matrices if x.right is not None]
-        qrs = batched_qr([x.left for x in products] + [x.right for x in products if x.right is not None])
-        factorizations = {id(x): (qrs[i], qrs[len(products) + i]) for i, x in enumerate(products)}
-        for matrix in matrices:
-            one = certify_matrix(matrix, factorizations.get(id(matrix)), path=path)
-            certified.append(dataclasses.replace(one, matrix=matrix.released()) if streamed else one)
-        del matrices, products, qrs, factorizations
+        matrices = list(layer_matrices(index, layer, weights.num_heads, kv_heads))
+        del layer  # the matrices' views keep what is needed, released with them
+        certified.extend(_certified_layer(matrices, path, streamed))
+        del matrices
     return certified
+
+
+def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> list[CertifiedMatrix]:
+    """One layer's matrices certified (:func:`certify_matrices`), in their order; ``streamed``: each
+    released as soon as it is certified (``matrices`` is updated in place, so the caller's list lets go
+    too), the dense ones before the per-head QR factors are formed."""
+    done: dict[int, CertifiedMatrix] = {}
+    for position in range(len(matrices)):  # by index: no loop variable keeps a released matrix alive
+        if matrices[position].right is None:
+            done[position] = certify_matrix(matrices[position], path=path)
+            if streamed:
+                matrices[position] = matrices[position].released()
+    products = [position for position, x in enumerate(matrices) if x.right is not None]
+    factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
+    qrs = batched_qr([x for x in factors if x is not None])
+    del factors
+    for number, position in enumerate(products):
+        done[position] = certify_matrix(
+            matrices[position], (qrs[number], qrs[len(products) + number]), path=path
+        )
+        if streamed:
+            matrices[position] = matrices[position].released()
+    return [
+        dataclasses.replace(done[i], matrix=matrices[i]) if streamed else done[i]
+        for i in range(len(matrices))
+    ]
 
 
 def certify_proxies(

@@ -25,6 +25,18 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
    that is never rounded: C - U X = [R_A, U] [R_B^T; -X], so its residual is one :func:`residual_bound`
    of the stacked factors.
 
+5. Gram certificate of a dense matrix (:func:`certify_gram_fast`; fewer and smaller products than the
+   SVD certificate of steps 2-3; W' = W unless its largest |entry| is outside [2^-100, 2^100], where the
+   scaling of step 1 is applied): with T the tall orientation of W' (W' or W'^T, long x k), the exact
+   Gram matrix G = T^T T (k x k) has eigenvalues sigma_i(W')^2, i <= k = min(m, n) (standard). G =
+   H + R_exact from :func:`numerics.certify.float_bounds.gram_split_product` (H exact, ||R - R_exact||_F
+   bounded); G~ = fl(H + R) is one rounding per entry, so ||G - G~||_F <= u ||G~||_F + that bound. A
+   float64 eigendecomposition G~ ~ Q diag(l) Q^T is a decomposition Q diag(|l|) (Q S)^T, S = sign(l),
+   whose residual against G (:func:`residual_bound` plus ||G - G~||_F) and defects
+   ||Q^T Q - I||_F certify, by steps 1-3 of :mod:`numerics.certify.enclosure`, balls [a_i, b_i] for the
+   singular values of G, which are its eigenvalues (G is positive semidefinite); sigma_i(W') lies in
+   [sqrt(a_i), sqrt(b_i)] (x -> sqrt(x) is increasing). Valid for any Q and l.
+
 (2,1) norms: column sums of squares with error-free split sums (:func:`nonnegative_column_sums`), and for
 a thin product the quadratic forms b_j^T (A^T A) b_j with (B1) bounds; square roots and their sum by
 :func:`sum_of_square_roots`.
@@ -32,7 +44,10 @@ a thin product the quadratic forms b_j^T (A^T A) b_j with (B1) bounds; square ro
 Fallback policy (a cost choice, not part of any proof): a certificate is *loose* when one of its bounds
 exceeds twice the float value it bounds plus 8 u times that quantity's scale (then the arb path, which
 computes the same quantities exactly, could be up to twice as tight);
-:func:`numerics.certify.certified.certify_matrix` then certifies that matrix in arb.
+:func:`numerics.certify.certified.certify_matrix` then certifies that matrix in arb. The Gram
+certificate's radius on sigma_i is about sigma_1 / sigma_i times the SVD certificate's (a residual of
+size u sigma_1^2 on sigma_i^2), so it is also called loose when the computed sigma_1 / sigma_k exceeds
+:data:`GRAM_CONDITION_LIMIT`; ``certify_matrix`` then takes the SVD certificate.
 """
 
 from __future__ import annotations
@@ -47,9 +62,11 @@ import numpy as np
 from numerics.certify.balls import flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
+    COLUMN_BLOCK,
     ETA,
     FastPathUnavailable,
     gamma,
+    gram_split_product,
     nonnegative_column_sums,
     norm_upper,
     orthogonality_bound,
@@ -71,6 +88,10 @@ if TYPE_CHECKING:
 
 LOOSENESS_FACTOR = 2
 """A bound more than this many times its computed float value (plus 8 u scale) is called loose."""
+
+GRAM_CONDITION_LIMIT = 64
+"""The Gram certificate is called loose above this computed sigma_1 / sigma_k (its radii are then more than
+about this many times the SVD certificate's)."""
 
 Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple["arb", float]]
 
@@ -119,11 +140,18 @@ def _unscaled(balls: tuple[arb, ...], shift: int) -> tuple[arb, ...]:
 
 
 def _certify_decomposition(
-    residual_of: Residual, u: np.ndarray, s: np.ndarray, vt: np.ndarray, count: int
+    residual_of: Residual,
+    u: np.ndarray,
+    s: np.ndarray,
+    vt: np.ndarray,
+    count: int,
+    *,
+    signed_copy: bool = False,
 ) -> tuple[tuple[arb, ...], bool]:
     """Steps 2-3 of the module docstring for sorted U, s, V^T: (enclosures of the ``count`` singular
     values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
-    products (:func:`numerics.certify.float_bounds.residual_bound`)."""
+    products (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
+    diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u."""
     from flint import arb
 
     k = len(s)
@@ -140,7 +168,7 @@ def _certify_decomposition(
         rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
     main, main_estimate = residual_of(left, right, correction)
     f_u, fu_estimate = orthogonality_bound(u)
-    f_v, fv_estimate = orthogonality_bound(vt.T)
+    f_v, fv_estimate = (f_u, fu_estimate) if signed_copy else orthogonality_bound(vt.T)
     other = f_v if diagonal_left else f_u
     residual = (main + (1 + other).sqrt() * rounding).upper()
     core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
@@ -152,6 +180,16 @@ def _certify_decomposition(
         or _loose(f_v, fv_estimate, math.sqrt(k))
     )
     return balls, loose
+
+
+def _checked_dense(matrix: np.ndarray) -> np.ndarray:
+    """The dense matrix as a float64 array, checked: 2-d, nonempty, finite (else CertificationFailed)."""
+    values = np.asarray(matrix, dtype=np.float64)
+    if values.ndim != 2 or 0 in values.shape:
+        raise CertificationFailed(f"certify_dense needs a nonempty 2-d matrix; got shape {values.shape}")
+    if not np.isfinite(values).all():
+        raise CertificationFailed("the matrix has NaN or infinite entries; its singular values are undefined")
+    return values
 
 
 @underflow_accounted
@@ -167,11 +205,7 @@ def certify_dense_fast(
     >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
     [True, True]
     """
-    values = np.asarray(matrix, dtype=np.float64)
-    if values.ndim != 2 or 0 in values.shape:
-        raise CertificationFailed(f"certify_dense needs a nonempty 2-d matrix; got shape {values.shape}")
-    if not np.isfinite(values).all():
-        raise CertificationFailed("the matrix has NaN or infinite entries; its singular values are undefined")
+    values = _checked_dense(matrix)
     scaled, shift = power_of_two_scaled(values)
     if decomposition is None and scaled.shape[0] < scaled.shape[1]:
         # the tall orientation (LAPACK's QR-first path, as numerics.spectra.spectrum): W^T = U' S V'^T gives
@@ -197,6 +231,64 @@ def certify_dense_fast(
             "float64 SVD + Weyl/multiplicative certificate, products bounded in floating point",
         ),
         loose,
+    )
+
+
+@underflow_accounted
+def certify_gram_fast(
+    matrix: np.ndarray, eigen: tuple[np.ndarray, np.ndarray] | None = None
+) -> FloatCertificate:
+    """Certified enclosures of every singular value of the exact float64 ``matrix`` from its Gram matrix
+    (step 5 of the module docstring): one symmetric error-free split product of the long side and k x k
+    work, instead of an SVD with vectors and products of the full size.
+
+    ``eigen`` (l, Q) of the Gram matrix G = T^T T defaults to numpy's ``eigh`` of the scaled one; any
+    other, even a wrong one, gives a valid, possibly wider, enclosure.
+
+    >>> enc = certify_gram_fast(np.array([[3.0, 0.0, 0.0], [0.0, 1.0, 0.0]])).enclosure
+    >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
+    [True, True]
+    """
+    from flint import arb
+
+    values = _checked_dense(matrix)
+    peak = max(float(np.max(values)), -float(np.min(values)))
+    # a power-of-2 scaling is exact but costs a copy: taken only outside [2^-100, 2^100], where G could
+    # overflow or its norms come near the absolute floor sqrt(n eta) ~ 2^-532 of the (B1) bounds
+    scaled, shift = (values, 0) if 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
+    tall = scaled if scaled.shape[0] >= scaled.shape[1] else scaled.T
+    k = tall.shape[1]
+    with flint_context():
+        gram, rest, rest_bound = gram_split_product(tall)
+        gram += rest  # G~ = fl(H + R), in place
+        del rest
+        gram_error = (rest_bound + arb(UNIT_ROUNDOFF) * norm_upper(gram)).upper()  # >= ||G - fl(H + R)||_F
+        if eigen is None:
+            eigenvalues, q = np.linalg.eigh(gram)
+        else:  # l of G is 2^(-2t) times the scaled Gram matrix's (any l is allowed)
+            eigenvalues, q = np.ldexp(np.asarray(eigen[0], dtype=np.float64), 2 * shift), eigen[1]
+            q = np.asarray(q, dtype=np.float64)
+        u, s, vt = sorted_decomposition((k, k), q, eigenvalues, q.T)
+        del q
+
+        def residual_of(
+            left: np.ndarray, right: np.ndarray, small: tuple[np.ndarray, np.ndarray] | None
+        ) -> tuple[arb, float]:
+            bound, estimate = residual_bound(gram, left, right, small)
+            return (bound + gram_error).upper(), estimate
+
+        squares, loose = _certify_decomposition(residual_of, u, s, vt, k, signed_copy=True)
+        balls = _unscaled(tuple(ball.nonnegative_part().sqrt() for ball in squares), shift)
+    conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
+    return FloatCertificate(
+        SingularValueEnclosure(
+            values.shape[0],
+            values.shape[1],
+            balls,
+            "float64 eigendecomposition of the Gram matrix + Weyl/multiplicative certificate, "
+            "products bounded in floating point",
+        ),
+        loose or not conditioned,
     )
 
 
@@ -281,7 +373,12 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
     values = np.asarray(matrix, dtype=np.float64)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
-    center, radius = nonnegative_column_sums(scaled * scaled)
+    # column by column the same sums: the split of nonnegative_column_sums is per column
+    blocks = [
+        nonnegative_column_sums(np.square(scaled[:, start : start + COLUMN_BLOCK]))
+        for start in range(0, scaled.shape[1], COLUMN_BLOCK)
+    ]
+    center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))
     if not exact_squares:
         radius = radius + safe_upper(UNIT_ROUNDOFF * (center + radius) + values.shape[0] * ETA, 4)
     with flint_context():

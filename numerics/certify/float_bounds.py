@@ -92,7 +92,9 @@ def square_sum(values: np.ndarray) -> arb:
     """
     from flint import arb
 
-    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    array = np.asarray(values, dtype=np.float64)
+    # the sum is order-independent (B1): a Fortran-ordered view is read as its contiguous transpose
+    flat = np.ascontiguousarray(array.T if array.flags.f_contiguous else array).ravel()
     if not flat.size:
         return arb(0)
     computed = float(np.dot(flat, flat))
@@ -111,9 +113,13 @@ def norm_upper(values: np.ndarray) -> arb:
 
 
 @underflow_accounted
-def split(matrix: np.ndarray, axis: int, bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def split(
+    matrix: np.ndarray, axis: int, bits: int, exponent: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(high, low, e): ``matrix`` = high + low exactly, high cut to ``bits`` bits below 2^e (e per row for
     axis=1, per column for axis=0, 2^e > the row's / column's largest |entry|; e = 0 for a zero line).
+    ``exponent`` (default: computed so) may be given, e.g. a whole matrix's for a block of its rows:
+    any e with 2^e > every |entry| of its line keeps the cut exact.
 
     The cut is trunc(x 2^{bits - e}) 2^{e - bits} (scalings by powers of 2, exact where they matter: an
     entry below the unit 2^{e - bits} truncates to 0 whatever its scaled rounding); low = x - high
@@ -123,16 +129,25 @@ def split(matrix: np.ndarray, axis: int, bits: int) -> tuple[np.ndarray, np.ndar
     >>> high.tolist(), bool((high + low == [[1.75, 0.3]]).all()), e.ravel().tolist()
     ([[1.5, 0.0]], True, [1])
     """
-    peak = np.max(np.abs(matrix), axis=axis, keepdims=True)
-    _, exponent = np.frexp(peak)
+    if exponent is None:
+        exponent = line_exponents(matrix, axis)
     shift = bits - exponent
     if shift.size and shift.min() >= -1022 and shift.max() <= 1022:
         # the same correctly rounded values as ldexp (x 2^shift is one real number), by a faster multiply
         up, down = np.ldexp(1.0, shift), np.ldexp(1.0, -shift)
-        high = np.trunc(matrix * up) * down
+        high = np.multiply(matrix, up)
+        np.trunc(high, out=high)
+        high *= down
     else:
         high = np.ldexp(np.trunc(np.ldexp(matrix, shift)), -shift)
     return high, matrix - high, exponent
+
+
+def line_exponents(matrix: np.ndarray, axis: int) -> np.ndarray:
+    """The least e with 2^e > |x| for the largest |entry| x of each row (axis=1) or column (axis=0), kept
+    as a 1 x n or m x 1 array (0 for a zero line); no temporary of the matrix's size."""
+    peak = np.maximum(np.max(matrix, axis=axis, keepdims=True), -np.min(matrix, axis=axis, keepdims=True))
+    return np.frexp(peak)[1]
 
 
 def _exponent_range(exponents: np.ndarray, matrix: np.ndarray, axis: int) -> tuple[int, int]:
@@ -181,24 +196,39 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
     Q^T Q = H^T H + S + S^T - L^T L with S = L^T Q; H^T H is exact (B2) and both H^T H and L^T L are
     symmetric rank-k updates (half the flops of a general product). ``bound`` >= ||rest - rest_exact||_F
     by (B1, B3): 2 gamma_n ||L||_F ||Q||_F + gamma_n ||L||_F^2 + 3 n eta k + u (||S + S^T||_F + ||rest||_F).
+
+    Memory: the rows are taken in blocks of :data:`GRAM_ROWS` with the whole columns' exponents, and the
+    blocks' products summed. The exact part stays exact (every partial sum is still an integer below
+    n 2^{2b} times the unit of (B2)); in S and L^T L a term passes through at most (rows per block) +
+    (blocks - 1) <= n roundings, so (B1) with gamma_n holds as for one product.
     """
     from flint import arb
 
     n, k = q.shape
     bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(n, 2)))) // 2
-    high, low, e = split(q, axis=0, bits=bits)
-    e_min, e_max = _exponent_range(e, high, axis=0)
+    e = line_exponents(q, axis=0)
+    used = e[np.any(q != 0, axis=0, keepdims=True)]  # the columns whose high part is nonzero
+    e_min, e_max = (int(used.min()), int(used.max())) if used.size else (0, 0)
     if 2 * e_min - 2 * bits < -1074 or 2 * e_max + math.ceil(math.log2(max(n, 2))) >= 1023:
         raise FastPathUnavailable(
             "the entries span too many binary orders for an error-free split product (underflow or overflow)"
         )
-    exact = high.T @ high
-    cross = low.T @ q
+    exact, cross, low_gram = (np.zeros((k, k)) for _ in range(3))
+    low_squares = arb(0)
+    for start in range(0, n, GRAM_ROWS):
+        rows = q[start : start + GRAM_ROWS]
+        high, low, _ = split(rows, axis=0, bits=bits, exponent=e)
+        exact += high.T @ high  # adding to 0 is exact: the first block's product itself
+        cross += low.T @ rows
+        low_gram += low.T @ low
+        low_squares += square_sum(low)
+        del high, low
     symmetric = cross + cross.T
-    rest = symmetric - low.T @ low
+    del cross
+    rest = np.subtract(symmetric, low_gram, out=low_gram)
     if not (np.isfinite(exact).all() and np.isfinite(rest).all()):
         raise FastPathUnavailable("a split product overflows float64")
-    g_n, low_norm, unit = gamma(n), norm_upper(low), arb(UNIT_ROUNDOFF)
+    g_n, low_norm, unit = gamma(n), low_squares.sqrt().upper(), arb(UNIT_ROUNDOFF)
     bound = (
         g_n * (2 * low_norm * norm_upper(q) + low_norm * low_norm)
         + 3 * n * arb(ETA) * k
@@ -277,6 +307,8 @@ def residual_bound(
     return total.sqrt().upper(), math.sqrt(squares)
 
 
+GRAM_ROWS = 512
+"""Rows per block of :func:`gram_split_product` (its temporaries are a few arrays of that many rows)."""
 COLUMN_BLOCK = 512
 """Columns per block of :func:`residual_bound` (its temporaries are a few arrays of that many columns)."""
 BLOCK_CELLS = 2**18

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def is_float32_exact(matrix: np.ndarray) -> bool:
     """True when every entry is a float32 number (its float64 square is then exact, see norm_21_dense)."""
     with np.errstate(over="ignore", under="ignore"):
-        return bool(np.array_equal(matrix.astype(np.float32).astype(np.float64), matrix))
+        return bool(np.array_equal(matrix.astype(np.float32), matrix))  # compared as float64, exactly
 
 
 def norm_21_dense(matrix: np.ndarray) -> arb:

@@ -12,7 +12,7 @@ from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from numerics.certify.balls import PRECISION, flint_context, outward
-from numerics.certify.certified import ARB_PATH, FLOAT_PATH, CertifiedContribution, CertifiedProxies
+from numerics.certify.certified import TAKEN_PATHS, CertifiedContribution, CertifiedProxies
 from numerics.certify.rank import RankInterval
 from theory.proxy import MatrixKind
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from flint import arb
 
 METHOD = (
-    f"arb balls at {PRECISION} bits: float64 SVD/QR + a-posteriori Weyl and multiplicative certificates "
+    f"arb balls at {PRECISION} bits: float64 SVD/QR or Gram eigendecomposition + a-posteriori Weyl and "
+    "multiplicative certificates "
     "(residuals and orthogonality defects from float64 products with rigorous error bounds, or formed in "
     "arb where that path is loose), theory formulas evaluated in ball arithmetic"
 )
@@ -65,8 +66,8 @@ def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
 
 
 def path_counts(certified: CertifiedProxies) -> dict[str, int]:
-    """How many matrices each certificate path (FLOAT_PATH, ARB_PATH) certified; both keys always present."""
-    counts = dict.fromkeys((FLOAT_PATH, ARB_PATH), 0)
+    """How many matrices each certificate path (TAKEN_PATHS) certified; every key always present."""
+    counts = dict.fromkeys(TAKEN_PATHS, 0)
     for contribution in certified.contributions:
         counts[contribution.certified.path] += 1
     return counts

@@ -13,7 +13,6 @@ their setting; with another BLAS, or when the symbols are absent, nothing change
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 from collections.abc import Iterator
@@ -30,6 +29,8 @@ _SYMBOLS = (
 @functools.cache
 def _openblas() -> tuple[object, object] | None:
     """(get, set) thread-count functions of the OpenBLAS numpy uses, or None."""
+    import ctypes  # only when no thread count was chosen by environment (3 ms of start-up otherwise)
+
     import numpy as np
 
     root = Path(np.__file__).resolve().parent
