@@ -8,7 +8,9 @@ Each node prints as the Coq function with the same value wherever the language's
   over a natural number) or ``/ (a ^ -n)``; an exponent p/2 as a power of ``sqrt a``; any other exponent b
   as ``Rpower a b`` = exp(b ln a), which is the language's a^b only where a > 0, so it is printed only when
   the kernel encloses the base above 0 on the whole domain (:func:`positive_on`);
-- exp log atan abs max min as ``exp ln atan Rabs Rmax Rmin``.
+- exp log atan abs as ``exp ln atan Rabs``; max(a, b) as ``((a + b + Rabs (a - b)) / 2)`` and min(a, b)
+  as ``((a + b - Rabs (a - b)) / 2)`` (the same real functions; Interval evaluates Rabs, not Rmax or
+  Rmin), folded from the left over more arguments.
 
 erf, erfc, tanh, floor, ceiling and Piecewise have no printed form yet: :class:`Untranslatable`.
 Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
@@ -25,8 +27,8 @@ from theory.errors import SpecboundError
 
 FUNCTIONS = {"exp": "exp", "log": "ln", "atan": "atan", "abs": "Rabs"}
 """Language function -> Coq function of one real argument."""
-FOLDS = {"max": "Rmax", "min": "Rmin"}
-"""Language function of several arguments -> Coq function of two, folded from the left."""
+FOLDS = {"max": "+", "min": "-"}
+"""max / min of two arguments a, b -> the sign of |a - b| in (a + b +- |a - b|) / 2."""
 CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
 
 
@@ -70,7 +72,7 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
         printed = [term(arg, positive) for arg in tree[1:]]
         folded = printed[0]
         for other in printed[1:]:
-            folded = f"({FOLDS[head]} {folded} {other})"
+            folded = f"(({folded} + {other} {FOLDS[head]} Rabs ({folded} - {other})) / 2)"
         return folded
     raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
 
