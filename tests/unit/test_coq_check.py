@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
-if shutil.which("coqc") is None:
-    pytest.skip("needs coqc: apt-get install coq libcoq-interval", allow_module_level=True)
 
 import sympy as sp
 
@@ -25,6 +23,10 @@ from theory.prover.coq.terms import rational, term
 from theory.prover.kernel import trees
 from theory.prover.kernel.verify import environment, precision, read_domain
 from theory.prover.language import parse_expression, to_tree
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+)
 
 
 def _certificate(statement: str, domain: str) -> dict:

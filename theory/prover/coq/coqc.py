@@ -5,6 +5,7 @@ user's file) and returns a :class:`CoqCheck`: ``accepted`` when coqc compiled it
 hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and Interval
 rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``rejected``
 otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage).
+``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
 """
 
 from __future__ import annotations
@@ -86,13 +87,36 @@ def axioms_of(output: str) -> tuple[str, ...]:
 
 def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
     """Compile ``path`` with coqc (see the module docstring)."""
+    completed, seconds = _compile(path.read_text(encoding="utf-8"))
+    if completed is None:
+        return CoqCheck("rejected", seconds, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
+    if completed.returncode != 0:
+        return _rejected(completed.stderr, seconds)
+    axioms = axioms_of(completed.stdout)
+    untrusted = [a for a in axioms if not a.startswith(TRUSTED_AXIOMS)]
+    if untrusted:
+        return CoqCheck("rejected", seconds, axioms, hypotheses, f"untrusted axioms: {', '.join(untrusted)}")
+    return CoqCheck("hypotheses" if hypotheses else "accepted", seconds, axioms, hypotheses)
+
+
+def unproved(probe: str, mark: str) -> tuple[list[str], float] | None:
+    """The lemmas a probe file reports (lines ``mark name``) and coqc's CPU seconds; None when the probe
+    itself does not compile."""
+    completed, seconds = _compile(probe)
+    if completed is None or completed.returncode != 0:
+        return None
+    return [line.split()[1] for line in completed.stdout.splitlines() if line.startswith(mark + " ")], seconds
+
+
+def _compile(text: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    """coqc on ``text`` (a copy in a temporary directory), with its CPU seconds; None on a timeout."""
     coqc = coqc_path()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
         copy = Path(scratch) / "Certificate.v"
-        copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        copy.write_text(text, encoding="utf-8")
         try:
-            completed = subprocess.run(
+            completed: subprocess.CompletedProcess[str] | None = subprocess.run(
                 [coqc, "-q", copy.name],
                 cwd=scratch,
                 capture_output=True,
@@ -101,16 +125,9 @@ def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return CoqCheck("rejected", TIMEOUT_SECONDS, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
+            completed = None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if completed.returncode != 0:
-        return _rejected(completed.stderr, seconds)
-    axioms = axioms_of(completed.stdout)
-    untrusted = [a for a in axioms if not a.startswith(TRUSTED_AXIOMS)]
-    if untrusted:
-        return CoqCheck("rejected", seconds, axioms, hypotheses, f"untrusted axioms: {', '.join(untrusted)}")
-    return CoqCheck("hypotheses" if hypotheses else "accepted", seconds, axioms, hypotheses)
+    return completed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _rejected(stderr: str, seconds: float) -> CoqCheck:

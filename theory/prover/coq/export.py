@@ -64,9 +64,12 @@ class CoqExport:
 class _Writer:
     """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
 
-    def __init__(self, domain: dict[str, Variable], gap: str, strict: bool, assumed: dict[str, str]) -> None:
+    def __init__(
+        self, domain: dict[str, Variable], gap: str, strict: bool, assumed: dict[str, str], probe: bool
+    ) -> None:
         self.domain = domain
         self.assumed = assumed
+        self.probe = probe
         self.names = [variable(name) for name in domain]
         self.gap = gap
         self.strict = strict
@@ -95,8 +98,8 @@ class _Writer:
         """The box's bounds as closed hypotheses lo <= v <= hi, the form Interval reads (from the premises,
         by lra)."""
         return "".join(
-            f"  assert (B_{variable(name)} : {rational(Fraction(lo))} <= {variable(name)} <= "
-            f"{rational(Fraction(hi))}) by lra.\n"
+            f"assert (B_{variable(name)} : {rational(Fraction(lo))} <= {variable(name)} <= "
+            f"{rational(Fraction(hi))}) by lra;\n  "
             for name, (lo, hi) in box.items()
         )
 
@@ -110,28 +113,35 @@ class _Writer:
 
     def lemma(self, name: str, decision: Any, box: Box, strict: bool) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
-        it cannot be proved in Coq yet. Returns ``name``."""
+        it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
+        ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
+        the exported file). Returns ``name``."""
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
-            proof = self._proof(name, decision, box, strict)
+            script = self._proof(name, decision, box, strict)
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
             self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict)}.\n")
             return name
-        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict)}.\nProof.\n{proof}Qed.\n")
+        if self.probe:
+            proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
+        else:
+            proof = f"{script}.\nQed."
+        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict)}.\nProof.\n  {proof}\n")
         return name
 
     def _proof(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+        """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
         if any(math.isinf(end) for pair in box.values() for end in pair):
             raise Untranslatable(
                 "a box reaching infinity: Interval needs bounded ranges (no compactifying substitution yet)"
             )
         premises = [f"H{index}" for index in range(len(self.bounds(box)))]
-        intros = f"  intros {' '.join(self.names + premises)}.\n" + self.closed(box)
+        intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure":
-            return intros + f"  unfold gap. {bisecting(self.ranged(box))}.\n"
+            return intros + f"unfold gap; {bisecting(self.ranged(box))}"
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
@@ -154,15 +164,16 @@ class _Writer:
         relation = "<" if face_strict else "<="
         face_value = f"gap {' '.join(at_face)}"
         ends = f"{rational(Fraction(lo))} {rational(Fraction(hi))}"
+        sign = bisecting(["t"] + [n for n in self.ranged(box) if n != coq])
         return (
-            f"  assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra).\n"
-            f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)}).\n"
-            f"  {{ refine ({rule} {function} _ {ends} _ _ {coq} _).\n"
-            "    - intros t Ht. unfold gap. auto_derive;\n"
-            "      lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_close end.\n"
-            f"    - intros t Ht. cbv beta. {bisecting(['t'] + [n for n in self.ranged(box) if n != coq])}.\n"
-            "    - lra. }\n"
-            "  lra.\n"
+            f"assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra);\n"
+            f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
+            f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
+            "      [ intros t Ht; unfold gap; auto_derive;\n"
+            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_close end\n"
+            f"      | intros t Ht; cbv beta; {sign}\n"
+            "      | lra ]);\n"
+            "  lra"
         )
 
     def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
@@ -190,6 +201,8 @@ class _Writer:
         )
 
 
+PROBE_MARK = "SPECBOUND-UNPROVED"
+"""What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
 """Interval's bisection depth where its naive evaluation on the whole box is too coarse."""
 
@@ -203,10 +216,13 @@ def bisecting(names: list[str]) -> str:
     return f"first [ sb_close | interval with (i_prec 64, {splits}, i_depth {BISECTION_DEPTH}) ]"
 
 
-def export_certificate(data: Any, title: str = "", assumed: dict[str, str] | None = None) -> CoqExport:
+def export_certificate(
+    data: Any, title: str = "", assumed: dict[str, str] | None = None, probe: bool = False
+) -> CoqExport:
     """The Coq file of a certificate (:class:`Malformed` when it is not one; :class:`Untranslatable` when
     its gap or domain has no Coq statement yet); the lemmas named in ``assumed`` are stated as
-    hypotheses with the reason given (a lemma coqc could not prove)."""
+    hypotheses with the reason given (lemmas coqc could not prove). ``probe``: the file that finds them
+    (see :meth:`_Writer.lemma`)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Malformed(f"not a prover certificate: format must be {FORMAT!r}")
     domain = read_domain(data.get("domain"))
@@ -220,7 +236,7 @@ def export_certificate(data: Any, title: str = "", assumed: dict[str, str] | Non
         gap = term(data.get("gap"), lambda base: _positive_on(base, whole, domain))
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         raise Malformed("the certificate's gap is not a tree of the certificate format") from None
-    writer = _Writer(domain, gap, strict, assumed or {})
+    writer = _Writer(domain, gap, strict, assumed or {}, probe)
     entries = []
     for index, record in enumerate(data["boxes"], start=1):
         if not isinstance(record, dict):

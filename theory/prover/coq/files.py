@@ -12,37 +12,45 @@ from pathlib import Path
 from typing import Any
 
 from theory.errors import InvalidArgument
-from theory.prover.coq.coqc import check_file
-from theory.prover.coq.export import export_certificate
+from theory.prover.coq.coqc import check_file, unproved
+from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.terms import Untranslatable
 
+UNPROVED = (
+    "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
+    "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends)"
+)
 STATUSES = ("accepted", "hypotheses", "rejected", "unchecked", "untranslated")
 """Every value of a record's "coq" field."""
 
 
 def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dict[str, Any]:
-    """Export ``certificate`` to ``path`` and check it with coqc when ``check`` (see the module). A box
-    or face lemma coqc cannot prove is stated as a named hypothesis (with coqc's error as its reason) and
-    the file is checked again, so the record names every premise the theorem still rests on."""
+    """Export ``certificate`` to ``path`` and check it with coqc when ``check`` (see the module). First a
+    probe (never written to ``path``) finds the box and face lemmas coqc cannot prove by the
+    certificate's method; they are stated as named hypotheses, so the record names every premise the
+    theorem still rests on."""
     assumed: dict[str, str] = {}
-    while True:
-        try:
-            exported = export_certificate(certificate, title, assumed)
-        except Untranslatable as reason:
-            return {"file": None, "coq": "untranslated", "reason": str(reason)}
-        _write(path, exported.text)
-        if not check:
-            return {**_record(path, exported), "coq": "unchecked"}
-        verdict = check_file(path, tuple(h.name for h in exported.hypotheses))
-        failed = _lemma_at(exported.text, verdict.line) if verdict.status == "rejected" else None
-        if failed is None or failed in assumed:
-            break
-        assumed[failed] = f"coqc could not prove it: {verdict.reason}"
+    probe_seconds = 0.0
+    try:
+        if check:
+            probe = export_certificate(certificate, title, probe=True)
+            found = unproved(probe.text, PROBE_MARK)
+            if found is not None:
+                names, probe_seconds = found
+                assumed = {name: UNPROVED for name in names}
+        exported = export_certificate(certificate, title, assumed)
+    except Untranslatable as reason:
+        return {"file": None, "coq": "untranslated", "reason": str(reason)}
+    _write(path, exported.text)
+    if not check:
+        return {**_record(path, exported), "coq": "unchecked"}
+    verdict = check_file(path, tuple(h.name for h in exported.hypotheses))
     checked = verdict.to_json()
     return {
         **_record(path, exported),
         "coq": checked["status"],
         "coqc_cpu_seconds": checked["coqc_cpu_seconds"],
+        "probe_cpu_seconds": round(probe_seconds, 2),
         "axioms": checked["axioms"],
         **({"reason": verdict.reason} if verdict.reason else {}),
     }
@@ -53,22 +61,6 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise InvalidArgument(f"cannot write the Coq file {path}: {error.strerror}") from None
-
-
-def _lemma_at(text: str, line: int | None) -> str | None:
-    """The box or face lemma whose statement or proof holds ``line`` (1-based), or None (the preamble,
-    the theorem)."""
-    if line is None:
-        return None
-    lines = text.splitlines()
-    for index in range(min(line, len(lines)) - 1, -1, -1):
-        current = lines[index]
-        if current.startswith("Lemma box_"):
-            return current.split()[1]
-        ends_earlier_proof = current.startswith("Qed.") and index != line - 1
-        if ends_earlier_proof or current.startswith(("Lemma ", "Theorem ", "Hypothesis ", "Definition ")):
-            return None
-    return None
 
 
 def _record(path: Path, exported: Any) -> dict[str, Any]:
