@@ -64,21 +64,17 @@ class CoqExport:
 class _Writer:
     """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
 
-    def __init__(
-        self, domain: dict[str, Variable], gap: str, strict: bool, assumed: dict[str, str], probe: bool
-    ) -> None:
+    def __init__(self, domain: dict[str, Variable], assumed: dict[str, str], probe: bool) -> None:
         self.domain = domain
         self.assumed = assumed
         self.probe = probe
         self.names = [variable(name) for name in domain]
-        self.gap = gap
-        self.strict = strict
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
 
-    def claim(self, strict: bool, arguments: list[str] | None = None) -> str:
-        relation = "<" if strict else "<="
-        return f"0 {relation} gap {' '.join(arguments or self.names)}"
+    def claim(self, strict: bool) -> str:
+        """0 <= gap v.. (0 < when strict)."""
+        return f"0 {'<' if strict else '<='} gap {' '.join(self.names)}"
 
     def bounds(self, box: Box) -> list[str]:
         """The box's bounds as premises: an end outside the domain strict, a point range as lo <= v <= lo."""
@@ -108,6 +104,7 @@ class _Writer:
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
 
     def statement(self, box: Box, strict: bool) -> str:
+        """forall v.., <the box's bounds> -> <the claim>."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
         return f"forall {' '.join(self.names)}, {premises}{self.claim(strict)}"
 
@@ -197,7 +194,7 @@ class _Writer:
         ]
         return (
             f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n"
-            + f"{pad}-\n{halves[0]}{pad}-\n{halves[1]}"
+            + "".join(f"{pad}{{\n{half}{pad}}}\n" for half in halves)
         )
 
 
@@ -236,7 +233,7 @@ def export_certificate(
         gap = term(data.get("gap"), lambda base: _positive_on(base, whole, domain))
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         raise Malformed("the certificate's gap is not a tree of the certificate format") from None
-    writer = _Writer(domain, gap, strict, assumed or {}, probe)
+    writer = _Writer(domain, assumed or {}, probe)
     entries = []
     for index, record in enumerate(data["boxes"], start=1):
         if not isinstance(record, dict):
