@@ -192,9 +192,8 @@ class _Writer:
             self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
             for boxes, part in ((left_boxes, left), (right_boxes, right))
         ]
-        return (
-            f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n"
-            + "".join(f"{pad}{{\n{half}{pad}}}\n" for half in halves)
+        return f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n" + "".join(
+            f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
 
