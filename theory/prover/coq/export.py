@@ -7,7 +7,8 @@ given (open and closed ends; a half-line has one bound). The proof follows the c
 - one lemma per box (``box_k``) and per face, quantified over every variable with the box's bounds;
 - ``enclosure``: ``sb_close`` (Interval's ``interval`` at the kernel's precisions);
 - ``monotone``: Coquelicot's ``auto_derive`` proves the derivative in the variable (its domain
-  conditions by ``sb_close``), ``sb_close`` its sign on the box, and ``sb_increasing`` /
+  conditions by ``sb_side``), ``sb_close`` its sign on the box (after ``sb_signs`` has evaluated the
+  ``sign`` of each Abs argument in it), and ``sb_increasing`` /
   ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma;
 - the cover: the guillotine tree of the kernel's cover check, as case splits ``Rle_lt_dec v c``.
 
@@ -167,8 +168,8 @@ class _Writer:
             f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
             f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
             "      [ intros t Ht; unfold gap; auto_derive;\n"
-            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_close end\n"
-            f"      | intros t Ht; cbv beta; {sign}\n"
+            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_side end\n"
+            f"      | intros t Ht; cbv beta; sb_signs; {sign}\n"
             "      | lra ]);\n"
             "  lra"
         )

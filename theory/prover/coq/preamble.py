@@ -4,6 +4,9 @@
 Interval's ``interval`` at the kernel's two ball precisions (64 and 256 bits), then the exact values
 ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``nra``.
 
+``sb_side`` closes a domain condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
+
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
 monotone box needs: a derivative of f on [a, b] with a sign bounds f by its value at a (or b); the
 ``_strict`` forms take a strictly signed derivative and a point away from that end. They are proved in the
@@ -87,6 +90,9 @@ def preamble() -> str:
         f"Ltac sb_close := first [ lra | {intervals}\n"
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
         "       ?ln_1, ?exp_0;\n"
-        "     first [ lra | nra ]) ].\n\n"
+        "     first [ lra | nra ]) ].\n"
+        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_signs :=\n"
+        "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{lemmas}"
     )
