@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
     if exported is not None:
-        from theory.prover.coq.files import line
+        from theory.prover.coq.report import line
 
         for record in exported:
             print(f"  {line(record)}")

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """Print every lemma; a failing check is reported (exit status 0), never raised."""
     from numerics.progress import stage
     from paper_checks.run_metadata import run_block
-    from theory.prover.coq.files import line
+    from theory.prover.coq.report import line
     from theory.registry import run_all_checks
 
     stage("theory: running the symbolic self-checks of every lemma")
@@ -184,7 +184,7 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
     DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
     from pathlib import Path
 
-    if args.coq is None:
+    if args.coq is None or not verdicts:
         return {}
     from theory.errors import InvalidArgument
     from theory.prover.coq.coqc import coqc_path
@@ -216,7 +216,7 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
 
 
 def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
-    from theory.prover.coq.files import STATUSES
+    from theory.prover.coq.report import STATUSES
 
     records = [record for group in exported.values() for record in group]
     counts = {status: sum(r["coq"] == status for r in records) for status in STATUSES}

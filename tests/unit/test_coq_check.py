@@ -16,8 +16,8 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 import sympy as sp
 
 from theory.prover import prove
-from theory.prover.coq import export_certificate
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+from theory.prover.coq.export import export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import rational, term
 from theory.prover.kernel import trees

@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from theory.prover.coq import Untranslatable, export_certificate
-from theory.prover.coq.terms import rational, term
+from theory.prover.coq.export import export_certificate
+from theory.prover.coq.terms import Untranslatable, rational, term
 from theory.prover.kernel import Malformed
 
 

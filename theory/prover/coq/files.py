@@ -20,8 +20,6 @@ UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
     "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends)"
 )
-STATUSES = ("accepted", "hypotheses", "rejected", "unchecked", "untranslated")
-"""Every value of a record's "coq" field."""
 
 
 def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dict[str, Any]:
@@ -70,18 +68,3 @@ def _record(path: Path, exported: Any) -> dict[str, Any]:
         "bytes": len(exported.text.encode("utf-8")),
         "hypotheses": [h.to_json() for h in exported.hypotheses],
     }
-
-
-def line(record: dict[str, Any]) -> str:
-    """One line saying what became of an exported statement."""
-    if record["coq"] == "untranslated":
-        return f"coq: not exported ({record['reason']})"
-    text = f"coq: {record['coq']}: {record['file']} ({record['boxes']} boxes, {record['bytes']} bytes"
-    if "coqc_cpu_seconds" in record:
-        text += f", coqc {record['coqc_cpu_seconds']:.1f} CPU s"
-    text += ")"
-    if record["hypotheses"]:
-        text += "; hypotheses: " + "; ".join(f"{h['name']} ({h['reason']})" for h in record["hypotheses"])
-    if record.get("reason"):
-        text += f"; {record['reason']}"
-    return text
