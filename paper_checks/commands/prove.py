@@ -52,6 +52,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="CERT.json",
         help="re-check a saved certificate (or a --json result) with the kernel",
     )
+    parser.add_argument(
+        "--coq",
+        metavar="FILE.v",
+        help="write the proof as a Coq file and check it with coqc (needs coq and libcoq-interval)",
+    )
+    parser.add_argument(
+        "--no-coq-check", action="store_true", help="with --coq: write the Coq file without running coqc"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,8 +76,11 @@ def run(args: argparse.Namespace) -> int:
     if args.max_boxes < 1:
         raise InvalidArgument(f"--max-boxes={args.max_boxes} must be at least 1")
     result = prove(args.statement, args.domain, args.budget, args.max_boxes)
+    exported = _export(result, args)
     if args.json:
         document = result.to_json()
+        if exported is not None:
+            document["coq"] = exported
         document["exit_status"] = result.exit_status
         document["run"] = run_block(args)
         print(json_text(document, "the prover's result"))
@@ -90,7 +101,41 @@ def run(args: argparse.Namespace) -> int:
             print(f"      ... and {len(part.remaining) - 5} more boxes ({part.reason})")
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
+    if exported is not None:
+        from theory.prover.coq.report import line
+
+        for record in exported:
+            print(f"  {line(record)}")
+        if not exported:
+            print(f"  coq: nothing exported (the statement is {result.status}: there is no proof to export)")
     return result.exit_status
+
+
+def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    """With --coq: one Coq file per proved inequality (FILE.v, or FILE_1.v, FILE_2.v, ... for several),
+    checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
+    if args.coq is None:
+        return None
+    from theory.prover.coq.coqc import coqc_path
+    from theory.prover.coq.files import export_to
+
+    target = Path(args.coq)
+    if target.suffix != ".v":
+        raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
+    if not args.no_coq_check:
+        coqc_path()  # a missing coqc is reported before anything is written
+    if result.status != "proved":
+        return []
+    parts = result.parts
+    paths = (
+        [target]
+        if len(parts) == 1
+        else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
+    )
+    return [
+        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text)
+        for part, path in zip(parts, paths, strict=True)
+    ]
 
 
 def _certificates(document: Any) -> list[Any]:

@@ -37,6 +37,15 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="CPU-time budget of the prover per inequality, in seconds (5)",
     )
+    parser.add_argument(
+        "--coq",
+        metavar="DIR",
+        help="write every proved inequality as a Coq file in DIR and check it with coqc "
+        "(needs coq and libcoq-interval)",
+    )
+    parser.add_argument(
+        "--no-coq-check", action="store_true", help="with --coq: write the Coq files without running coqc"
+    )
 
 
 STATEMENT_WIDTH = 96
@@ -67,21 +76,28 @@ def run(args: argparse.Namespace) -> int:
     """Print every lemma; a failing check is reported (exit status 0), never raised."""
     from numerics.progress import stage
     from paper_checks.run_metadata import run_block
+    from theory.prover.coq.report import line
     from theory.registry import run_all_checks
 
     stage("theory: running the symbolic self-checks of every lemma")
     report = run_all_checks()
     verdicts = _prover_verdicts(report, args)
+    exported = _export(verdicts, args)
     if args.json:
         lemmas = []
         for lemma, _ in report.entries:
             record = lemma.to_json()
             if lemma.name in verdicts:
                 record["inequalities"] = [verdict.to_json() for verdict in verdicts[lemma.name]]
+                for entry in record["inequalities"]:
+                    if entry["name"] in exported:
+                        entry["coq"] = exported[entry["name"]]
             lemmas.append(record)
         document: dict[str, object] = {"lemmas": lemmas}
         document["helper_controls"] = [r.to_json() for r in report.controls]
         document["summary"] = {"checks": report.total, "failed": len(report.failed), **_counts(verdicts)}
+        if args.coq is not None:
+            document["summary"]["coq"] = _coq_counts(exported)  # type: ignore[index]
         document["run"] = run_block(args)
         if args.regimes:
             from theory.regimes import to_json
@@ -109,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"           witness: {result.witness}")
         for verdict in verdicts.get(lemma.name, ()):
             print(f"    prover {verdict.line()}")
+            for record in exported.get(verdict.entry.name, ()):  # type: ignore[attr-defined]
+                print(f"      {line(record)}")
     for result in report.controls:
         status = "pass" if result.verdict else "FAIL"
         print(
@@ -120,6 +138,14 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"prover: {counts['inequalities']} inequalities, {counts['proved']} proved (kernel-checked), "
             f"{counts['refuted']} refuted, {counts['undecided']} undecided"
+        )
+    if args.coq is not None:
+        counts = _coq_counts(exported)
+        print(
+            f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
+            f"{counts['accepted']} accepted by coqc, {counts['hypotheses']} with hypotheses, "
+            f"{counts['rejected']} rejected, {counts['unchecked']} unchecked, "
+            f"{counts['untranslated']} not translatable yet"
         )
     if args.regimes:
         from theory.regimes import to_markdown
@@ -151,6 +177,50 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
         for entry in inequalities_of(lemma.name):
             verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
     return verdicts
+
+
+def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
+    from pathlib import Path
+
+    if args.coq is None or not verdicts:
+        return {}
+    from theory.errors import InvalidArgument
+    from theory.prover.coq.coqc import coqc_path
+    from theory.prover.coq.files import export_to
+
+    if not args.no_coq_check:
+        coqc_path()
+    directory = Path(args.coq)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InvalidArgument(f"cannot create the Coq directory {directory}: {error.strerror}") from None
+    exported: dict[str, list[dict[str, Any]]] = {}
+    for group in verdicts.values():
+        for verdict in group:
+            if verdict.status != "proved" or not hasattr(verdict.result, "parts"):  # type: ignore[attr-defined]
+                continue
+            name, parts = verdict.entry.name, verdict.result.parts  # type: ignore[attr-defined]
+            paths = (
+                [directory / f"{name}.v"]
+                if len(parts) == 1
+                else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
+            )
+            exported[name] = [
+                export_to(part.certificate.to_json(), path, not args.no_coq_check, f"{name}: {part.text}")
+                for part, path in zip(parts, paths, strict=True)
+            ]
+    return exported
+
+
+def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    from theory.prover.coq.report import STATUSES
+
+    records = [record for group in exported.values() for record in group]
+    counts = {status: sum(r["coq"] == status for r in records) for status in STATUSES}
+    return {"statements": len(exported), "files": sum(r["file"] is not None for r in records), **counts}
 
 
 def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:

@@ -1,0 +1,154 @@
+"""Exported Coq files checked by coqc: an accepted proof rests only on the axioms of Coq's reals and
+Interval (Print Assumptions), printed terms evaluate in Coq to arb's values, and planted mistranslations
+(ln as log10, a swapped bound, a dropped strictness) make a known-true file fail or a known-false one
+impossible to prove. A few small coqc runs (about 2-8 CPU s each); the whole registry is the slow test."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+import sympy as sp
+
+from theory.prover import prove
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+from theory.prover.coq.export import export_certificate
+from theory.prover.coq.preamble import preamble
+from theory.prover.coq.terms import rational, term
+from theory.prover.kernel import trees
+from theory.prover.kernel.verify import environment, precision, read_domain
+from theory.prover.language import parse_expression, to_tree
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+)
+
+
+def _certificate(statement: str, domain: str) -> dict:
+    result = prove(statement, domain, 30.0)
+    assert result.status == "proved", result
+    (part,) = result.parts
+    return part.certificate.to_json()
+
+
+def _checked(certificate: dict, tmp_path: Path) -> object:
+    exported = export_certificate(certificate)
+    path = tmp_path / "Statement.v"
+    path.write_text(exported.text, encoding="utf-8")
+    return check_file(path, tuple(h.name for h in exported.hypotheses))
+
+
+def test_a_monotone_certificate_is_accepted_and_rests_only_on_the_reals_and_interval(tmp_path):
+    certificate = _certificate("4*q*(1 - q) <= 1", "q: [0, 1]")
+    assert {box["decision"]["method"] for box in certificate["boxes"]} == {"monotone"}
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+    assert verdict.axioms, "Print Assumptions listed nothing: the theorem was not printed"
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
+    assert any(axiom.startswith("ClassicalDedekindReals.") for axiom in verdict.axioms)
+
+
+SAMPLES = [
+    "log(1 + x) - x/3",
+    "exp(-x^2) * atan(y)",
+    "sqrt(x + y) / (1 + x^2)",
+    "Abs(x - 2*y) + Max(x, y, 1/3) - Min(x, 2)",
+    "(x + 1)^(-3) + x^(5/2)",
+    "(1 + x)^(y/3)",
+    "pi * E^x - log(x)",
+]
+POINTS = [{"x": Fraction(3, 7), "y": Fraction(5, 4)}, {"x": Fraction(2), "y": Fraction(1, 3)}]
+
+
+def test_printed_terms_evaluate_in_coq_to_arbs_values_at_rational_points(tmp_path):
+    """Each sample, printed, is enclosed by Coq's Interval in arb's ball (the kernel's enclosure of the
+    same tree) widened by 1e-12: a mistranslated function or constant would miss it by far more."""
+    symbols = {name: sp.Symbol(name, positive=True) for name in ("x", "y")}
+    domain = read_domain(
+        [
+            {"name": n, "lower": "0", "upper": "oo", "lower_open": True, "upper_open": True, "integer": False}
+            for n in ("x", "y")
+        ]
+    )
+    lemmas = []
+    for index, text in enumerate(SAMPLES):
+        tree = to_tree(parse_expression(text, symbols))
+        printed = term(tree, lambda base: True)
+        lemmas.append(f"Definition f_{index} (v_x v_y : R) : R := {printed}.")
+        for j, point in enumerate(POINTS):
+            with precision(256):
+                value = trees.enclose(tree, environment({n: (v, v) for n, v in point.items()}, domain))
+            low, high = _bracket(value)
+            arguments = " ".join(rational(point[n]) for n in ("x", "y"))
+            lemmas.append(
+                f"Lemma f_{index}_{j} : {rational(low)} <= f_{index} {arguments} <= {rational(high)}.\n"
+                f"Proof. unfold f_{index}. interval with (i_prec 100). Qed."
+            )
+    path = tmp_path / "Terms.v"
+    path.write_text(preamble() + "\n" + "\n".join(lemmas) + "\n", encoding="utf-8")
+    verdict = check_file(path)
+    assert verdict.status == "accepted", verdict.reason
+
+
+def _bracket(value: object) -> tuple[Fraction, Fraction]:
+    """Exact rationals around an arb enclosure (a point's Set), 1e-12 relative wider."""
+    lo, hi = value.lo, value.hi  # type: ignore[attr-defined]
+    low = _exact(lo.lower())
+    high = _exact(hi.upper())
+    slack = (abs(low) + abs(high) + 1) * Fraction(1, 10**12)
+    return low - slack, high + slack
+
+
+def _exact(ball: object) -> Fraction:
+    mantissa, exponent = ball.man_exp()  # type: ignore[attr-defined]
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
+def _bounds_with(replace: tuple[str, str]):
+    """A bounds printer that rewrites each premise ``replace[0]`` as ``replace[1]`` (a planted mistake)."""
+    from theory.prover.coq.export import _Writer
+
+    original = _Writer.bounds
+
+    def planted(self, box):
+        return [replace[1] if premise == replace[0] else premise for premise in original(self, box)]
+
+    return planted
+
+
+@pytest.mark.parametrize(
+    ("name", "statement", "domain"),
+    [
+        ("ln as log10", "log(x) >= 1", "x: [3, 4]"),
+        ("a swapped bound", "x <= 1", "x: [0, 1]"),
+        ("a dropped strictness", "x > 0", "x: (0, 1]"),
+    ],
+)
+def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_path, monkeypatch):
+    """ln printed as log10 makes the true ln x >= 1 on [3, 4] unprovable; the upper bound x <= 1 printed
+    as 1 <= x, or the open end 0 < x printed as 0 <= x, states a false theorem: coqc rejects all three."""
+    from theory.prover.coq import export, terms
+
+    certificate = _certificate(statement, domain)
+    if name == "ln as log10":
+        monkeypatch.setitem(terms.FUNCTIONS, "log", "(fun z => ln z / ln 10)")
+    elif name == "a swapped bound":
+        monkeypatch.setattr(export._Writer, "bounds", _bounds_with(("v_x <= 1", "1 <= v_x")))
+    else:
+        monkeypatch.setattr(export._Writer, "bounds", _bounds_with(("0 < v_x", "0 <= v_x")))
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "rejected"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("statement", "domain"), [("log(x) >= 1", "x: [3, 4]"), ("x <= 1", "x: [0, 1]"), ("x > 0", "x: (0, 1]")]
+)
+def test_the_unplanted_files_of_the_mistranslation_tests_are_accepted(statement, domain, tmp_path):
+    verdict = _checked(_certificate(statement, domain), tmp_path)
+    assert verdict.status == "accepted", verdict.reason

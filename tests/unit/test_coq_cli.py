@@ -1,0 +1,89 @@
+"""``specbound prove --coq FILE.v`` and ``specbound theory --coq DIR``: files written per proved
+statement, coqc's verdict in the text and the JSON, nothing exported for a refuted statement, and one
+line with exit 2 for bad input or a missing coqc."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from paper_checks.cli import main
+
+FORBIDDEN = re.compile(r"\b(Admitted|Axiom|admit)\b")
+
+
+def test_prove_writes_the_coq_file_without_checking_it_when_asked(tmp_path, capsys):
+    target = tmp_path / "log.v"
+    status = main(
+        ["prove", "log(1 + x) <= x", "--domain", "x: (-1, oo)", "--coq", str(target), "--no-coq-check"]
+    )
+    assert status == 0
+    out = capsys.readouterr().out
+    assert f"coq: unchecked: {target} (2 boxes" in out
+    assert "box_2 (a box reaching infinity" in out
+    text = target.read_text(encoding="utf-8")
+    assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in text
+    assert not FORBIDDEN.search(text)
+
+
+def test_a_refuted_statement_exports_nothing_and_says_so(tmp_path, capsys):
+    target = tmp_path / "refuted.v"
+    status = main(
+        [
+            "prove",
+            "diff(x*Phi(x), x) <= 1.1289",
+            "--domain",
+            "x: real",
+            "--coq",
+            str(target),
+            "--no-coq-check",
+        ]
+    )
+    assert status == 1
+    assert "coq: nothing exported (the statement is refuted" in capsys.readouterr().out
+    assert not target.exists()
+
+
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
+def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
+    target = tmp_path / "parabola.v"
+    status = main(["prove", "x*(1 - x) <= 1/4", "--domain", "x: [0, 1]", "--coq", str(target), "--json"])
+    assert status == 0
+    (record,) = json.loads(capsys.readouterr().out)["coq"]
+    assert record["coq"] == "accepted", record
+    assert record["file"] == str(target) and record["bytes"] == target.stat().st_size
+    assert record["hypotheses"] == [] and record["coqc_cpu_seconds"] > 0
+
+
+def test_several_inequalities_get_one_numbered_file_each(tmp_path, capsys):
+    target = tmp_path / "two.v"
+    args = ["prove", "x <= 1 and x >= 0", "--domain", "x: [0, 1]", "--coq", str(target), "--no-coq-check"]
+    assert main(args) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["two_1.v", "two_2.v"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--coq", "proof.txt", "--no-coq-check"], "must name a Coq file ending in .v"),
+        (["--coq", "/nonexistent-dir/proof.v", "--no-coq-check"], "cannot write the Coq file"),
+    ],
+)
+def test_bad_coq_targets_are_one_line_and_exit_2(args, message, capsys):
+    assert main(["prove", "x <= 1", "--domain", "x: [0, 1]", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_missing_coqc_is_one_line_naming_the_packages_and_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    target = tmp_path / "p.v"
+    assert main(["prove", "x <= 1", "--domain", "x: [0, 1]", "--coq", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "apt-get install coq libcoq-interval" in err and len(err.strip().splitlines()) == 1
+    assert not target.exists()

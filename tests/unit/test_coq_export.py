@@ -1,0 +1,158 @@
+"""The Coq exporter without coqc: the printed terms, the theorem's domain, hypotheses for what has no
+Coq proof yet, and bad input (``theory.prover.coq``)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
+
+from theory.prover.coq.export import export_certificate
+from theory.prover.coq.terms import Untranslatable, rational, term
+from theory.prover.kernel import Malformed
+
+
+def _variable(name, lower, upper, lower_open=False, upper_open=False, integer=False):
+    return {
+        "name": name,
+        "lower": lower,
+        "upper": upper,
+        "lower_open": lower_open,
+        "upper_open": upper_open,
+        "integer": integer,
+    }
+
+
+LOG_GAP = ["add", ["var", "x"], ["mul", ["num", "-1"], ["log", ["add", ["num", "1"], ["var", "x"]]]]]
+"""x - log(1 + x), the gap of log(1 + x) <= x."""
+
+
+def _certificate(gap, domain, boxes, strict=False):
+    return {
+        "format": "specbound-certificate/2",
+        "inequality": "",
+        "gap": gap,
+        "strict": strict,
+        "domain": domain,
+        "boxes": boxes,
+    }
+
+
+def _never_positive(base):
+    raise AssertionError("no general power in this tree")
+
+
+@pytest.mark.parametrize(
+    ("tree", "printed"),
+    [
+        (["num", "3"], "3"),
+        (["num", "-3/4"], "(-3 / 4)"),
+        (["const", "pi"], "PI"),
+        (["const", "e"], "(exp 1)"),
+        (LOG_GAP, "(v_x + ((-1) * (ln (1 + v_x))))"),
+        (["pow", ["var", "x"], ["num", "3"]], "(v_x ^ 3)"),
+        (["pow", ["var", "x"], ["num", "-2"]], "(/ (v_x ^ 2))"),
+        (["pow", ["var", "x"], ["num", "-1"]], "(/ v_x)"),
+        (["pow", ["var", "x"], ["num", "1/2"]], "(sqrt v_x)"),
+        (["pow", ["var", "x"], ["num", "-3/2"]], "(/ ((sqrt v_x) ^ 3))"),
+        (["min", ["var", "x"], ["num", "0"]], "((v_x + 0 - Rabs (v_x - 0)) / 2)"),
+        (["abs", ["atan", ["exp", ["var", "x"]]]], "(Rabs (atan (exp v_x)))"),
+    ],
+)
+def test_each_node_prints_as_the_coq_function_of_the_same_value(tree, printed):
+    assert term(tree, _never_positive) == printed
+
+
+def test_a_general_power_is_printed_only_where_its_base_is_positive():
+    power = ["pow", ["var", "x"], ["var", "p"]]
+    assert term(power, lambda base: True) == "(Rpower v_x v_p)"
+    with pytest.raises(Untranslatable, match="Rpower"):
+        term(power, lambda base: False)
+
+
+@pytest.mark.parametrize("function", ["erf", "erfc", "tanh", "floor", "ceiling"])
+def test_a_function_without_a_coq_form_is_named(function):
+    with pytest.raises(Untranslatable, match=function):
+        term([function, ["var", "x"]], _never_positive)
+
+
+def test_rationals_are_exact():
+    assert rational(Fraction(-7, 3)) == "(-7 / 3)"
+    assert rational(Fraction(10**40)) == str(10**40)
+
+
+def test_the_theorem_states_the_domain_as_given_and_a_half_line_box_becomes_a_named_hypothesis():
+    certificate = _certificate(
+        LOG_GAP,
+        [_variable("x", "-1", "oo", lower_open=True, upper_open=True)],
+        [
+            {
+                "box": {"x": ["-1", "0"]},
+                "decision": {
+                    "method": "monotone",
+                    "variable": "x",
+                    "direction": "decreasing",
+                    "then": {"method": "enclosure"},
+                },
+            },
+            {
+                "box": {"x": ["0", "oo"]},
+                "decision": {
+                    "method": "monotone",
+                    "variable": "x",
+                    "direction": "increasing",
+                    "then": {"method": "enclosure"},
+                },
+            },
+        ],
+    )
+    exported = export_certificate(certificate)
+    assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in exported.text
+    assert "Definition gap (v_x : R) : R := (v_x + ((-1) * (ln (1 + v_x))))." in exported.text
+    assert [h.name for h in exported.hypotheses] == ["box_2"]
+    assert "Hypothesis box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert "destruct (Rle_lt_dec v_x 0)" in exported.text
+    assert "Lemma box_1_face : forall v_x, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
+    assert not re.search(r"\b(Admitted|Axiom|admit)\b", exported.text)
+
+
+def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_print_as_written():
+    certificate = _certificate(
+        ["var", "x"],
+        [_variable("x", "1", "2", upper_open=True)],
+        [{"box": {"x": ["1", "2"]}, "decision": {"method": "taylor", "order": 3}}],
+        strict=True,
+    )
+    exported = export_certificate(certificate)
+    assert [(h.name, h.reason) for h in exported.hypotheses] == [
+        ("box_1", "the method 'taylor' has no Coq proof in the exporter yet")
+    ]
+    assert "Theorem statement : forall v_x, 1 <= v_x -> v_x < 2 -> 0 < gap v_x." in exported.text
+    assert "Section Certificate." in exported.text and "End Certificate." in exported.text
+
+
+def test_an_integer_variable_is_not_stated_over_the_reals():
+    certificate = _certificate(
+        ["var", "n"],
+        [_variable("n", "1", "oo", upper_open=True, integer=True)],
+        [{"box": {"n": ["1", "oo"]}, "decision": {"method": "enclosure"}}],
+    )
+    with pytest.raises(Untranslatable, match="integer"):
+        export_certificate(certificate)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"format": "specbound-certificate/1"},
+        _certificate(["num"], [_variable("x", "0", "1")], []),
+        _certificate(["var", "x"], [_variable("x", "0", "1")], [{"box": {"x": ["0", "2"]}}]),
+        _certificate(["var", "x"], [_variable("x", "1", "0")], []),
+    ],
+)
+def test_a_malformed_certificate_is_malformed(broken):
+    with pytest.raises(Malformed):
+        export_certificate(broken)

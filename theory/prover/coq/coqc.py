@@ -1,0 +1,141 @@
+"""Run ``coqc`` on an exported file and read what the theorem rests on (``Print Assumptions``).
+
+``check_file(path, hypotheses)`` compiles a copy of the file in a temporary directory (no .vo next to the
+user's file) and returns a :class:`CoqCheck`: ``accepted`` when coqc compiled it, the file leaves no
+hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and Interval
+rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``rejected``
+otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage).
+``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
+"""
+
+from __future__ import annotations
+
+import re
+import resource
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from theory.errors import MissingDependency
+
+TRUSTED_AXIOMS = (
+    "ClassicalDedekindReals.",
+    "FunctionalExtensionality.",
+    "Classical_Prop.",
+    "PrimInt63.",
+    "Uint63.",
+    "PrimFloat.",
+    "FloatAxioms.",
+)
+"""Prefixes of the axioms an accepted theorem may rest on: the classical reals of Coq's standard library
+(ClassicalDedekindReals, classical logic, functional extensionality) and the specifications of the
+primitive integers and floats Interval computes with."""
+TIMEOUT_SECONDS = 900.0
+
+
+@dataclass(frozen=True)
+class CoqCheck:
+    """coqc's verdict on one file: status accepted | rejected | hypotheses, its CPU seconds, the axioms
+    Print Assumptions listed, the hypotheses left and, when rejected, why."""
+
+    status: str
+    seconds: float
+    axioms: tuple[str, ...] = ()
+    hypotheses: tuple[str, ...] = ()
+    reason: str = ""
+    line: int | None = None
+    """The line of the file where coqc stopped (rejected)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """{"status", "coqc_cpu_seconds", "axioms", "hypotheses", "reason"?}."""
+        record: dict[str, Any] = {
+            "status": self.status,
+            "coqc_cpu_seconds": round(self.seconds, 2),
+            "axioms": list(self.axioms),
+            "hypotheses": list(self.hypotheses),
+        }
+        if self.reason:
+            record["reason"] = self.reason
+        return record
+
+
+def coqc_path() -> str:
+    """The coqc executable, or :class:`MissingDependency` saying how to install it."""
+    found = shutil.which("coqc")
+    if found is None:
+        raise MissingDependency(
+            "coqc is not installed: --coq needs Coq and Interval (apt-get install coq libcoq-interval), "
+            "or pass --no-coq-check to write the files without checking them"
+        )
+    return found
+
+
+def axioms_of(output: str) -> tuple[str, ...]:
+    """The names ``Print Assumptions`` listed (none when the theorem is closed)."""
+    if "Axioms:" not in output:
+        return ()
+    listed = output.split("Axioms:", 1)[1]
+    names = []
+    for line in listed.splitlines():
+        if line and not line[0].isspace():
+            names.append(line.split(" ", 1)[0].rstrip(":"))
+    return tuple(names)
+
+
+def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
+    """Compile ``path`` with coqc (see the module docstring)."""
+    completed, seconds = _compile(path.read_text(encoding="utf-8"))
+    if completed is None:
+        return CoqCheck("rejected", seconds, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
+    if completed.returncode != 0:
+        return _rejected(completed.stderr, seconds)
+    axioms = axioms_of(completed.stdout)
+    untrusted = [a for a in axioms if not a.startswith(TRUSTED_AXIOMS)]
+    if untrusted:
+        return CoqCheck("rejected", seconds, axioms, hypotheses, f"untrusted axioms: {', '.join(untrusted)}")
+    return CoqCheck("hypotheses" if hypotheses else "accepted", seconds, axioms, hypotheses)
+
+
+def unproved(probe: str, mark: str) -> tuple[list[str], float] | None:
+    """The lemmas a probe file reports (lines ``mark name``) and coqc's CPU seconds; None when the probe
+    itself does not compile."""
+    completed, seconds = _compile(probe)
+    if completed is None or completed.returncode != 0:
+        return None
+    return [line.split()[1] for line in completed.stdout.splitlines() if line.startswith(mark + " ")], seconds
+
+
+def _compile(text: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    """coqc on ``text`` (a copy in a temporary directory), with its CPU seconds; None on a timeout."""
+    coqc = coqc_path()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
+        copy = Path(scratch) / "Certificate.v"
+        copy.write_text(text, encoding="utf-8")
+        try:
+            completed: subprocess.CompletedProcess[str] | None = subprocess.run(
+                [coqc, "-q", copy.name],
+                cwd=scratch,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_SECONDS,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            completed = None
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return completed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _rejected(stderr: str, seconds: float) -> CoqCheck:
+    """The verdict of a failed coqc run: its first error message and the line it names."""
+    lines = stderr.splitlines()
+    error = next((i for i, text in enumerate(lines) if text.startswith("Error")), None)
+    message = " ".join(lines[error : error + 3]).strip() if error is not None else "coqc failed"
+    located = [int(m.group(1)) for text in lines if (m := re.search(r"line (\d+),", text))]
+    line = located[-1] if located else None
+    where = f" (line {line})" if line is not None else ""
+    return CoqCheck("rejected", seconds, reason=message[:300] + where, line=line)

@@ -1,0 +1,279 @@
+"""A certificate (``specbound-certificate/2``) as a Coq file: the theorem over the domain and its proof.
+
+The file states ``Theorem statement : forall v.., <domain> -> 0 <= gap v..`` (``0 <`` when strict), with
+``gap`` printed from the certificate's tree (:mod:`theory.prover.coq.terms`) and the domain exactly as
+given (open and closed ends; a half-line has one bound). The proof follows the certificate:
+
+- one lemma per box (``box_k``) and per face, quantified over every variable with the box's bounds;
+- ``enclosure``: ``sb_close`` (Interval's ``interval`` at the kernel's precisions);
+- ``monotone``: Coquelicot's ``auto_derive`` proves the derivative in the variable (its domain
+  conditions by ``sb_side``), ``sb_close`` its sign on the box (after ``sb_signs`` has evaluated the
+  ``sign`` of each Abs argument in it), and ``sb_increasing`` /
+  ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma;
+- the cover: the guillotine tree of the kernel's cover check, as case splits ``Rle_lt_dec v c``.
+
+A box that cannot be proved in Coq yet (a range reaching infinity, an unknown method) becomes a named
+``Hypothesis`` in a ``Section`` with its reason, so the closed theorem takes it as a premise: never
+``Admitted`` or ``Axiom``. Provenance: derived (a translation of the kernel's decisions).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from theory.prover.coq.preamble import preamble
+from theory.prover.coq.terms import Untranslatable, rational, term, variable
+from theory.prover.kernel import trees
+from theory.prover.kernel.balls import Undefined
+from theory.prover.kernel.trees import Malformed
+from theory.prover.kernel.verify import (
+    FORMAT,
+    Box,
+    Variable,
+    _cut,
+    environment,
+    precision,
+    read_box,
+    read_domain,
+)
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """A premise of the exported theorem that the exporter could not prove in Coq, with the reason."""
+
+    name: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        """{"name", "reason"}."""
+        return {"name": self.name, "reason": self.reason}
+
+
+@dataclass
+class CoqExport:
+    """The text of one exported file, its boxes and the hypotheses it leaves (empty: a full proof)."""
+
+    text: str
+    boxes: int
+    hypotheses: list[Hypothesis] = field(default_factory=list)
+
+
+class _Writer:
+    """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
+
+    def __init__(self, domain: dict[str, Variable], assumed: dict[str, str], probe: bool) -> None:
+        self.domain = domain
+        self.assumed = assumed
+        self.probe = probe
+        self.names = [variable(name) for name in domain]
+        self.lemmas: list[str] = []
+        self.hypotheses: list[Hypothesis] = []
+
+    def claim(self, strict: bool) -> str:
+        """0 <= gap v.. (0 < when strict)."""
+        return f"0 {'<' if strict else '<='} gap {' '.join(self.names)}"
+
+    def bounds(self, box: Box) -> list[str]:
+        """The box's bounds as premises: an end outside the domain strict, a point range as lo <= v <= lo."""
+        premises = []
+        for name, (lo, hi) in box.items():
+            coq, variable_ = variable(name), self.domain[name]
+            point = lo == hi
+            if not math.isinf(lo):
+                relation = "<" if not point and variable_.open_at(lo, True) else "<="
+                premises.append(f"{rational(Fraction(lo))} {relation} {coq}")
+            if not math.isinf(hi):
+                relation = "<" if not point and variable_.open_at(hi, False) else "<="
+                premises.append(f"{coq} {relation} {rational(Fraction(hi))}")
+        return premises
+
+    def closed(self, box: Box) -> str:
+        """The box's bounds as closed hypotheses lo <= v <= hi, the form Interval reads (from the premises,
+        by lra)."""
+        return "".join(
+            f"assert (B_{variable(name)} : {rational(Fraction(lo))} <= {variable(name)} <= "
+            f"{rational(Fraction(hi))}) by lra;\n  "
+            for name, (lo, hi) in box.items()
+        )
+
+    def ranged(self, box: Box) -> list[str]:
+        """The Coq names of the variables with a range (not a point) on the box."""
+        return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
+
+    def statement(self, box: Box, strict: bool) -> str:
+        """forall v.., <the box's bounds> -> <the claim>."""
+        premises = "".join(f"{p} -> " for p in self.bounds(box))
+        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict)}"
+
+    def lemma(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+        """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
+        it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
+        ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
+        the exported file). Returns ``name``."""
+        try:
+            if name in self.assumed:
+                raise Untranslatable(self.assumed[name])
+            script = self._proof(name, decision, box, strict)
+        except Untranslatable as reason:
+            self.hypotheses.append(Hypothesis(name, str(reason)))
+            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict)}.\n")
+            return name
+        if self.probe:
+            proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
+        else:
+            proof = f"{script}.\nQed."
+        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict)}.\nProof.\n  {proof}\n")
+        return name
+
+    def _proof(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+        """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
+        if any(math.isinf(end) for pair in box.values() for end in pair):
+            raise Untranslatable(
+                "a box reaching infinity: Interval needs bounded ranges (no compactifying substitution yet)"
+            )
+        premises = [f"H{index}" for index in range(len(self.bounds(box)))]
+        intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
+        method = decision.get("method") if isinstance(decision, dict) else None
+        if method == "enclosure":
+            return intros + f"unfold gap; {bisecting(self.ranged(box))}"
+        if method == "monotone":
+            return intros + self._monotone(name, decision, box, strict)
+        raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
+
+    def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
+        target = decision["variable"]
+        lo, hi = box[target]
+        increasing = decision["direction"] == "increasing"
+        end = lo if increasing else hi
+        face_strict = strict
+        open_end = self.domain[target].open_at(end, increasing)
+        if strict and open_end:
+            face_strict = False  # the kernel's rule: strictly inside, >= 0 on the face at an open end
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, face_strict)
+        coq = variable(target)
+        at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
+        function = f"(fun {coq} => gap {' '.join(self.names)})"
+        strictly = strict and not face_strict
+        rule = ("sb_increasing" if increasing else "sb_decreasing") + ("_strict" if strictly else "")
+        relation = "<" if face_strict else "<="
+        face_value = f"gap {' '.join(at_face)}"
+        ends = f"{rational(Fraction(lo))} {rational(Fraction(hi))}"
+        sign = bisecting(["t"] + [n for n in self.ranged(box) if n != coq])
+        return (
+            f"assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra);\n"
+            f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
+            f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
+            "      [ intros t Ht; unfold gap; auto_derive;\n"
+            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_side end\n"
+            f"      | intros t Ht; cbv beta; sb_signs; {sign}\n"
+            "      | lra ]);\n"
+            "  lra"
+        )
+
+    def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
+        """The proof of the claim on ``region`` from the box lemmas, split as the kernel's cover check
+        splits it (integer cuts are not translated yet)."""
+        pad = "  " * depth
+        if len(entries) == 1:
+            return f"{pad}apply {entries[0][1]}; lra.\n"
+        split = _cut([box for box, _ in entries], region, self.domain)
+        if split is None:
+            raise Untranslatable("the boxes do not form a guillotine cover")
+        (left_boxes, left), (right_boxes, right) = split
+        cut_name = next(n for n in region if left[n] != region[n])
+        if self.domain[cut_name].integer:
+            raise Untranslatable("a cut of an integer variable (integrality is not translated yet)")
+        cut = right[cut_name][0]
+        lemma_of = {id(box): lemma for box, lemma in entries}
+        halves = [
+            self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
+            for boxes, part in ((left_boxes, left), (right_boxes, right))
+        ]
+        return f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n" + "".join(
+            f"{pad}{{\n{half}{pad}}}\n" for half in halves
+        )
+
+
+PROBE_MARK = "SPECBOUND-UNPROVED"
+"""What a probe prints for each lemma its proof did not close."""
+BISECTION_DEPTH = 10
+"""Interval's bisection depth where its naive evaluation on the whole box is too coarse."""
+
+
+def bisecting(names: list[str]) -> str:
+    """``sb_close``, else Interval bisecting the box in ``names`` (where the kernel's open ends gave it
+    strictness that Interval's closed evaluation loses, or the dependency problem widens the range)."""
+    if not names:
+        return "sb_close"
+    splits = ", ".join(f"i_bisect {name}" for name in names)
+    return f"first [ sb_close | interval with (i_prec 64, {splits}, i_depth {BISECTION_DEPTH}) ]"
+
+
+def export_certificate(
+    data: Any, title: str = "", assumed: dict[str, str] | None = None, probe: bool = False
+) -> CoqExport:
+    """The Coq file of a certificate (:class:`Malformed` when it is not one; :class:`Untranslatable` when
+    its gap or domain has no Coq statement yet); the lemmas named in ``assumed`` are stated as
+    hypotheses with the reason given (lemmas coqc could not prove). ``probe``: the file that finds them
+    (see :meth:`_Writer.lemma`)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Malformed(f"not a prover certificate: format must be {FORMAT!r}")
+    domain = read_domain(data.get("domain"))
+    strict = data.get("strict")
+    if not isinstance(strict, bool) or not isinstance(data.get("boxes"), list):
+        raise Malformed("a certificate needs strict (true or false) and a list of boxes")
+    if any(v.integer for v in domain.values()):
+        raise Untranslatable("an integer variable (integrality is not translated yet)")
+    whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
+    try:
+        gap = term(data.get("gap"), lambda base: _positive_on(base, whole, domain))
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
+        raise Malformed("the certificate's gap is not a tree of the certificate format") from None
+    writer = _Writer(domain, assumed or {}, probe)
+    entries = []
+    for index, record in enumerate(data["boxes"], start=1):
+        if not isinstance(record, dict):
+            raise Malformed("a box entry must be {box, decision}")
+        box = read_box(record.get("box"), domain)
+        entries.append((box, writer.lemma(f"box_{index}", record.get("decision"), box, strict)))
+    cover = writer.cover(entries, whole)
+    binders = " ".join(writer.names)
+    header = (
+        f"(* Exported by specbound from a {FORMAT} certificate{': ' + _comment(title) if title else ''}.\n"
+        f"   Inequality: {_comment(str(data.get('inequality', '')))}\n"
+        f"   Claim: gap {'>' if strict else '>='} 0 on the domain; {len(entries)} boxes. *)\n\n"
+    )
+    section = "Section Certificate.\n\n" if writer.hypotheses else ""
+    closing = "\nEnd Certificate.\n" if writer.hypotheses else ""
+    text = (
+        header
+        + preamble()
+        + f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
+        + section
+        + "\n".join(writer.lemmas)
+        + f"\nTheorem statement : {writer.statement(whole, strict)}.\nProof.\n"
+        + f"  intros {binders} {' '.join(f'D{i}' for i in range(len(writer.bounds(whole))))}.\n"
+        + cover
+        + "Qed.\n"
+        + closing
+        + "\nPrint Assumptions statement.\n"
+    )
+    return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def _comment(text: str) -> str:
+    """``text`` safe inside a Coq comment (no comment delimiters, one line, at most 300 characters)."""
+    return " ".join(text.replace("(*", "( *").replace("*)", "* )").split())[:300]
+
+
+def _positive_on(base: Any, box: Box, domain: dict[str, Variable]) -> bool:
+    """The kernel's enclosure of ``base`` on the whole domain is > 0."""
+    try:
+        with precision(256):
+            return trees.enclose(base, environment(box, domain)).at_least_zero(True)
+    except Undefined:
+        return False

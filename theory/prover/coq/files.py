@@ -1,0 +1,70 @@
+"""Write the Coq files of proved statements and check them: the step ``prove --coq`` and ``theory --coq``
+share.
+
+``export_to(certificate, path, check)`` writes the file (unless the certificate cannot be stated in Coq
+yet) and, when ``check``, runs coqc on it; the record it returns is what the JSON outputs carry:
+{"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | unchecked | untranslated, ...}.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from theory.errors import InvalidArgument
+from theory.prover.coq.coqc import check_file, unproved
+from theory.prover.coq.export import PROBE_MARK, export_certificate
+from theory.prover.coq.terms import Untranslatable
+
+UNPROVED = (
+    "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
+    "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends)"
+)
+
+
+def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dict[str, Any]:
+    """Export ``certificate`` to ``path`` and check it with coqc when ``check`` (see the module). First a
+    probe (never written to ``path``) finds the box and face lemmas coqc cannot prove by the
+    certificate's method; they are stated as named hypotheses, so the record names every premise the
+    theorem still rests on."""
+    assumed: dict[str, str] = {}
+    probe_seconds = 0.0
+    try:
+        if check:
+            probe = export_certificate(certificate, title, probe=True)
+            found = unproved(probe.text, PROBE_MARK)
+            if found is not None:
+                names, probe_seconds = found
+                assumed = {name: UNPROVED for name in names}
+        exported = export_certificate(certificate, title, assumed)
+    except Untranslatable as reason:
+        return {"file": None, "coq": "untranslated", "reason": str(reason)}
+    _write(path, exported.text)
+    if not check:
+        return {**_record(path, exported), "coq": "unchecked"}
+    verdict = check_file(path, tuple(h.name for h in exported.hypotheses))
+    checked = verdict.to_json()
+    return {
+        **_record(path, exported),
+        "coq": checked["status"],
+        "coqc_cpu_seconds": checked["coqc_cpu_seconds"],
+        "probe_cpu_seconds": round(probe_seconds, 2),
+        "axioms": checked["axioms"],
+        **({"reason": verdict.reason} if verdict.reason else {}),
+    }
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InvalidArgument(f"cannot write the Coq file {path}: {error.strerror}") from None
+
+
+def _record(path: Path, exported: Any) -> dict[str, Any]:
+    return {
+        "file": str(path),
+        "boxes": exported.boxes,
+        "bytes": len(exported.text.encode("utf-8")),
+        "hypotheses": [h.to_json() for h in exported.hypotheses],
+    }

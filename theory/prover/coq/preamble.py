@@ -1,0 +1,98 @@
+"""The fixed head of every exported Coq file: imports, the closing tactic and the two monotonicity lemmas.
+
+``sb_close`` closes a real inequality on a box whose variables' bounds are hypotheses: ``lra``, then
+Interval's ``interval`` at the kernel's two ball precisions (64 and 256 bits), then the exact values
+ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``nra``.
+
+``sb_side`` closes a domain condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
+
+``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
+monotone box needs: a derivative of f on [a, b] with a sign bounds f by its value at a (or b); the
+``_strict`` forms take a strictly signed derivative and a point away from that end. They are proved in the
+file, so nothing is assumed. Provenance: standard (mean value theorem; Coquelicot, Boldo, Lelay and
+Melquiond 2015; Interval, Melquiond 2008).
+"""
+
+from __future__ import annotations
+
+PRECISIONS = (64, 256)
+"""Bits of Interval's floating-point evaluation: the kernel's two ball precisions."""
+
+_MVT = """\
+Lemma sb_{name} : forall (f df : R -> R) (a b : R),
+  (forall t, a <= t <= b -> is_derive f t (df t)) ->
+  (forall t, a <= t <= b -> {sign}) ->
+  forall x, {range} -> {conclusion}.
+Proof.
+  intros f df a b Hd Hs x Hx.
+  destruct (Req_dec x {end_}) as [E|E]; [{at_end} |].
+  destruct (MVT_gen f {end_} x df) as [c [Hc Heq]].
+  - intros t Ht. apply Hd. {unfold_minmax} lra.
+  - intros t Ht. apply continuity_pt_filterlim. apply (ex_derive_continuous f).
+    eexists. apply Hd. {unfold_minmax} lra.
+  - {fold_c} assert (Hc' : {sign_c}) by (apply Hs; lra). {finish}
+Qed.
+"""
+
+
+def _lemma(name: str, increasing: bool, strict: bool) -> str:
+    end_ = "a" if increasing else "b"
+    left = "Rmin_left" if increasing else "Rmin_right"
+    right = "Rmax_right" if increasing else "Rmax_left"
+    unfold = f"rewrite {left} in Ht by lra. rewrite {right} in Ht by lra."
+    fold_c = f"rewrite {left} in Hc by lra. rewrite {right} in Hc by lra."
+    relation = "<" if strict else "<="
+    sign = f"0 {relation} df t" if increasing else f"df t {relation} 0"
+    sign_c = f"0 {relation} df c" if increasing else f"df c {relation} 0"
+    low, high = ("a < x <= b", "a <= x < b") if strict else ("a <= x <= b", "a <= x <= b")
+    product = "Rmult_lt_0_compat" if strict else "Rmult_le_pos"
+    if increasing:
+        conclusion, at_end = f"f a {relation} f x", "subst; lra" if not strict else "lra"
+        finish = f"assert (0 {relation} df c * (x - a)) by (apply {product}; lra). lra."
+    else:
+        conclusion, at_end = f"f b {relation} f x", "subst; lra" if not strict else "lra"
+        finish = (
+            "replace (df c * (x - b)) with ((- df c) * (b - x)) in Heq by ring. "
+            f"assert (0 {relation} (- df c) * (b - x)) by (apply {product}; lra). lra."
+        )
+    return _MVT.format(
+        name=name,
+        sign=sign,
+        range=low if increasing else high,
+        conclusion=conclusion,
+        end_=end_,
+        at_end=at_end,
+        unfold_minmax=unfold,
+        fold_c=fold_c,
+        sign_c=sign_c,
+        finish=finish,
+    )
+
+
+def preamble() -> str:
+    """The imports, ``sb_close`` and the proved monotonicity lemmas."""
+    intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
+    lemmas = "\n".join(
+        _lemma(name, increasing, strict)
+        for name, increasing, strict in (
+            ("increasing", True, False),
+            ("decreasing", False, False),
+            ("increasing_strict", True, True),
+            ("decreasing_strict", False, True),
+        )
+    )
+    return (
+        "From Coq Require Import Reals Lra Lia.\n"
+        "From Coquelicot Require Import Coquelicot.\n"
+        "From Interval Require Import Tactic.\n"
+        "Open Scope R_scope.\n\n"
+        f"Ltac sb_close := first [ lra | {intervals}\n"
+        "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
+        "       ?ln_1, ?exp_0;\n"
+        "     first [ lra | nra ]) ].\n"
+        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_signs :=\n"
+        "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
+        f"{lemmas}"
+    )

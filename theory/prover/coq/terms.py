@@ -1,0 +1,94 @@
+"""Coq terms of a certificate's data tree (the tree the kernel checks), over Coq's real numbers.
+
+Each node prints as the Coq function with the same value wherever the language's function is defined
+(the kernel only accepts a gap defined on every box, so the two agree on the domain):
+
+- ``["num", "p/q"]`` as ``(p / q)``, ``["var", v]`` as ``v_<v>``, ``pi`` as ``PI``, ``e`` as ``(exp 1)``;
+- add and mul as ``+`` and ``*``; ``["pow", a, n]`` for an integer literal n as ``a ^ n`` (Coq's ``pow``
+  over a natural number) or ``/ (a ^ -n)``; an exponent p/2 as a power of ``sqrt a``; any other exponent b
+  as ``Rpower a b`` = exp(b ln a), which is the language's a^b only where a > 0, so it is printed only when
+  the kernel encloses the base above 0 on the whole domain (:func:`positive_on`);
+- exp log atan abs as ``exp ln atan Rabs``; max(a, b) as ``((a + b + Rabs (a - b)) / 2)`` and min(a, b)
+  as ``((a + b - Rabs (a - b)) / 2)`` (the same real functions; Interval evaluates Rabs, not Rmax or
+  Rmin), folded from the left over more arguments.
+
+erf, erfc, tanh, floor, ceiling and Piecewise have no printed form yet: :class:`Untranslatable`.
+Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
+against arb at rational points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from theory.errors import SpecboundError
+
+FUNCTIONS = {"exp": "exp", "log": "ln", "atan": "atan", "abs": "Rabs"}
+"""Language function -> Coq function of one real argument."""
+FOLDS = {"max": "+", "min": "-"}
+"""max / min of two arguments a, b -> the sign of |a - b| in (a + b +- |a - b|) / 2."""
+CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
+
+
+class Untranslatable(SpecboundError):
+    """A part of a certificate that the exporter cannot state or prove in Coq yet (named in the message)."""
+
+
+def variable(name: str) -> str:
+    """The Coq identifier of a domain variable (prefixed, so no variable shadows a Coq name)."""
+    if not name.replace("_", "").isalnum() or not name.isascii():
+        raise Untranslatable(f"the variable name {name!r} is not a Coq identifier")
+    return f"v_{name}"
+
+
+def rational(value: Fraction) -> str:
+    """An exact rational as a Coq real: ``3``, ``(-3)``, ``(3 / 4)``, ``(-3 / 4)``."""
+    numerator = f"({value.numerator})" if value.numerator < 0 else str(value.numerator)
+    if value.denominator == 1:
+        return numerator
+    return f"({value.numerator} / {value.denominator})"
+
+
+def term(tree: Any, positive: Callable[[Any], bool]) -> str:
+    """The Coq term of ``tree``; ``positive(base)`` says whether the base of a general power is shown > 0
+    on the domain (else the power is :class:`Untranslatable`)."""
+    head = tree[0]
+    if head == "num":
+        return rational(Fraction(tree[1]))
+    if head == "var":
+        return variable(tree[1])
+    if head == "const":
+        return CONSTANTS[tree[1]]
+    if head in ("add", "mul"):
+        joint = " + " if head == "add" else " * "
+        return "(" + joint.join(term(arg, positive) for arg in tree[1:]) + ")"
+    if head == "pow":
+        return _power(tree[1], tree[2], positive)
+    if head in FUNCTIONS:
+        return f"({FUNCTIONS[head]} {term(tree[1], positive)})"
+    if head in FOLDS:
+        printed = [term(arg, positive) for arg in tree[1:]]
+        folded = printed[0]
+        for other in printed[1:]:
+            folded = f"(({folded} + {other} {FOLDS[head]} Rabs ({folded} - {other})) / 2)"
+        return folded
+    raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
+
+
+def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
+    printed = term(base, positive)
+    if exponent[0] == "num":
+        value = Fraction(exponent[1])
+        if value.denominator in (1, 2):
+            root = printed if value.denominator == 1 else f"(sqrt {printed})"
+            count = abs(value.numerator)
+            power = root if count == 1 else f"({root} ^ {count})"
+            return f"(/ {power})" if value < 0 else power
+    if not positive(base):
+        raise Untranslatable(
+            "a power a^b with b not an integer or half-integer, where the base may reach 0 (Coq's "
+            "Rpower a b = exp(b ln a) is 1 at a = 0, the language's a^b is 0)"
+        )
+    return f"(Rpower {printed} {term(exponent, positive)})"
