@@ -37,12 +37,12 @@ from numerics.bounds.proxies import (
     depth_factors,
     matrix_spectra,
 )
+from numerics.bounds.schatten import schatten_power_sum
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     argument_names,
     check_dps,
     evaluate,
-    schatten_power_sum,
     to_mpf,
 )
 from numerics.loading.weights import TransformerWeights
@@ -262,7 +262,7 @@ def grid_terms(
     rounded up to its shell Shat_j (SCHATTEN_SHELL), then the per-matrix entropy coefficient of
     theory.assembled (reconstructed Theorem 3.1) at that shell, scale ``scale`` and dimension N.
 
-    S_0 is the exact rank (:func:`numerics.formulas.evaluate.exact_rank`: every nonzero sigma_i), not the
+    S_0 is the exact rank (:func:`numerics.bounds.schatten.exact_rank`: every nonzero sigma_i), not the
     authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only if the rank counts all of
     its nonzero singular values."""
     sums = [schatten_power_sum(spec, q, dps=dps, exact=True) for q in points]

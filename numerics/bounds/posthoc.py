@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 import numpy as np
 
+from numerics.bounds.schatten import log_schatten_power_sums, schatten_power_sum
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     CompiledFormula,
@@ -29,8 +30,6 @@ from numerics.formulas.evaluate import (
     check_dps,
     evaluate,
     log_form,
-    log_schatten_power_sums,
-    schatten_power_sum,
     to_mpf,
 )
 from numerics.formulas.generated import SUMMAND

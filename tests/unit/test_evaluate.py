@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from numerics.bounds.schatten import log_schatten_power_sums, schatten_power_sum
 from numerics.formulas.evaluate import (
     compiled,
     evaluate,
     log_form,
-    log_schatten_power_sums,
-    schatten_power_sum,
 )
 from numerics.spectra.spectrum import spectrum
 from theory.errors import InvalidArgument
