@@ -84,7 +84,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "alpha-layer-off-by-one",
-        "numerics/bounds/proxies.py",
+        "numerics/bounds/composition.py",
         "alphas[layer] = alphas[layer + 1] * factors[layer + 1]",
         "alphas[layer] = alphas[layer + 1] * factors[layer]",
         (PROXIES,),

@@ -30,14 +30,10 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from numerics.bounds.proxies import (
-    Number,
-    ProxyReport,
-    default_grid_m,
-    depth_factors,
-    matrix_spectra,
-)
+from numerics.bounds.composition import Number, ProxyReport, depth_factors
+from numerics.bounds.proxies import default_grid_m, matrix_spectra
 from numerics.bounds.schatten import schatten_power_sum
+from numerics.formulas.arithmetic import MpmathArithmetic
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     argument_names,
@@ -342,7 +338,7 @@ def assembled_bound(
                 L=num_layers,
             )
         rounded = layer_norms({key: value for key, (_, value) in shells.items()})
-        alphas = depth_factors(rounded, num_layers, dps=dps, head_factor=theorem.HEAD_LIPSCHITZ)
+        alphas = depth_factors(MpmathArithmetic(dps), rounded, num_layers, theorem.HEAD_LIPSCHITZ)
         rows = []
         for matrix, spec in entries:
             gamma, b, alpha, scale = sensitivity_and_scale(

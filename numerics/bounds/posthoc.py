@@ -23,6 +23,7 @@ import mpmath
 import numpy as np
 
 from numerics.bounds.schatten import log_schatten_power_sums, schatten_power_sum
+from numerics.formulas.arithmetic import MpmathArithmetic
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     CompiledFormula,
@@ -249,3 +250,21 @@ def choose_p(
         if value_interior < value_grid:
             p_continuous, value_continuous = float(p_interior), value_interior
     return PChoice(p_grid, value_grid, (p_continuous, value_continuous), m, dps)
+
+
+class MpmathSpectralArithmetic(MpmathArithmetic):
+    """The mpmath arithmetic with the post hoc choice of :func:`choose_p` on the grid P_m (the
+    :class:`numerics.bounds.composition.SpectralArithmetic` of :func:`numerics.bounds.proxies.proxies`).
+
+    ``continuous=False`` skips each matrix's minimisation over [0, 2] (reported only).
+    """
+
+    def __init__(self, dps: int = DEFAULT_DPS, *, m: int, continuous: bool = True) -> None:
+        super().__init__(dps)
+        self.m = m
+        self.continuous = continuous
+
+    def post_hoc(self, spectrum: Spectrum, scale: mpmath.mpf, hidden_size: int) -> tuple[PChoice, mpmath.mpf]:
+        """(:func:`choose_p` of the matrix, its value min_{p in P_m} C_p)."""
+        choice = choose_p(spectrum, scale, hidden_size, m=self.m, dps=self.dps, continuous=self.continuous)
+        return choice, choice.value_grid

@@ -37,15 +37,15 @@ from numerics.bounds.assembled import (
     readout,
     sensitivity_and_scale,
 )
+from numerics.bounds.composition import depth_factors
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import (
     CertifiedMatrix,
     certify_matrices,
-    depth_factor_balls,
     grid_size,
     schatten_power_sum,
 )
-from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
+from numerics.certify.interval_eval import ArbArithmetic, exact_integer, interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
@@ -178,7 +178,7 @@ def certify_assembled(
             for c in certified
         }
         rounded = layer_norms({key: ball for key, (_, ball) in shells.items()})
-        alphas = depth_factor_balls(rounded, num_layers, theorem.HEAD_LIPSCHITZ)
+        alphas = depth_factors(ArbArithmetic(), rounded, num_layers, theorem.HEAD_LIPSCHITZ)
         rows = []
         for c in certified:
             gamma, b, alpha, scale = sensitivity_and_scale(

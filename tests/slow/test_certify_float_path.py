@@ -50,11 +50,11 @@ def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths():
     weights = load_weights("minilm-l3")
     fast = certify_proxies(weights, show_progress=False)
     slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
-    assert all(c.certified.path == FLOAT_PATH for c in fast.contributions)  # no fallback on real weights
+    assert all(c.spectrum.path == FLOAT_PATH for c in fast.matrices)  # no fallback on real weights
     ratios = []
-    for a, b in zip(fast.contributions, slow.contributions, strict=True):
-        assert (a.certified.rank, a.candidates) == (b.certified.rank, b.candidates)
-        for x, y in zip(a.certified.enclosure.balls, b.certified.enclosure.balls, strict=True):
+    for a, b in zip(fast.matrices, slow.matrices, strict=True):
+        assert (a.spectrum.rank, a.choice.candidates) == (b.spectrum.rank, b.choice.candidates)
+        for x, y in zip(a.spectrum.enclosure.balls, b.spectrum.enclosure.balls, strict=True):
             assert x.overlaps(y)  # both rigorous: both contain the same exact value
             ratios.append(float(x.rad() / y.rad()))
     assert max(ratios) < 1.5 and float(np.median(ratios)) < 1.1
