@@ -428,8 +428,8 @@ SMALL_MISTAKES: tuple[Mutant, ...] = (
     Mutant(
         "assembled-p0-tolerance-rank",
         "numerics/bounds/assembled.py",
-        "schatten_power_sum(spec, q, dps=dps, exact=True)",
-        "schatten_power_sum(spec, q, dps=dps)",
+        "schatten_power_sum(spectrum, q, dps=self.dps, exact=True)",
+        "schatten_power_sum(spectrum, q, dps=self.dps)",
         (EXACT_RANK,),
         ("5b", "12a"),
     ),

@@ -48,22 +48,12 @@ if TYPE_CHECKING:
 
 Number = TypeVar("Number", bound=Any)
 """A number of the arithmetic: mpmath.mpf or flint.arb."""
-Spectral = TypeVar("Spectral")
+Spectral = TypeVar("Spectral", bound=Any)
 """What the arithmetic knows of one matrix's spectrum: a :class:`~numerics.spectra.spectrum.Spectrum`
 (mpmath) or a :class:`~numerics.certify.certified.CertifiedMatrix` (arb enclosures)."""
 Choice = TypeVar("Choice")
 """The post hoc choice over P_m: a :class:`~numerics.bounds.posthoc.PChoice` (mpmath) or a
 :class:`~numerics.certify.certified.BallChoice` (arb)."""
-
-
-class SpectralSummary(Protocol):
-    """What the composition reads of a matrix's spectrum: its spectral norm C2 and its (2,1) norm."""
-
-    @property
-    def spectral_norm(self) -> Any: ...
-
-    @property
-    def norm_21(self) -> Any: ...
 
 
 SpectralIn = TypeVar("SpectralIn", contravariant=True)
@@ -288,7 +278,7 @@ def compose_proxies(
     """B_ours and B_Edelman of the matrices ``spectra`` in ``arithmetic`` (module docstring), with every
     per-matrix and per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to
     the :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
-    norms = {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}  # type: ignore[attr-defined]
+    norms = {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
     alphas = depth_factors(arithmetic, norms, num_layers)
     rows = []
     with arithmetic.context():
@@ -297,7 +287,7 @@ def compose_proxies(
             available: dict[str, object] = {
                 "C_in": norms[layer, -1, MatrixKind.M_IN],
                 "C_out": norms[layer, -1, MatrixKind.M_OUT],
-                "n21": spec.norm_21,  # type: ignore[attr-defined]
+                "n21": spec.norm_21,
             }
             if matrix.kind.per_head:
                 available["C_V"] = norms[layer, matrix.head, MatrixKind.VT]
