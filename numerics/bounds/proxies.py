@@ -244,78 +244,155 @@ def default_grid_m(num_layers: int, hidden_size: int) -> int:
     return int(evaluate(GRID_M, L=num_layers, N=hidden_size))
 
 
-def proxies(
-    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | object,
+@dataclass(frozen=True, kw_only=True)
+class SpectraOptions:
+    """How the spectra of a model are computed and the proxies composed (one record for every layer).
+
+    ``jobs`` worker processes share the layers of a checkpoint (same numbers as ``jobs=1``);
+    ``fast_svd`` lets large dense matrices take the Gram path where it is decided
+    (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's); ``device`` "cpu" or
+    "cuda" takes the QR and SVD calls to torch (float64; :func:`numerics.spectra.spectrum.linalg_for`),
+    None keeps numpy's LAPACK; ``entrywise_norms=False`` skips the (1,1) norms of a streamed checkpoint
+    (reported only, used by no bound); ``continuous=False`` skips each matrix's minimisation over [0, 2]
+    (reported only: the grid choice, and so every proxy, is the same); ``dps`` decimal digits of mpmath;
+    ``m`` the grid P_m (None: ceil(L + ln N)); ``coverage`` and ``digest`` also take a checkpoint's
+    coverage records and layer digests from the same read (:func:`streamed_pass`).
+    """
+
+    jobs: int = 1
+    fast_svd: bool = False
+    device: str | None = None
+    entrywise_norms: bool = True
+    continuous: bool = True
+    dps: int = DEFAULT_DPS
+    m: int | None = None
+    coverage: bool = False
+    digest: bool = False
+
+    def __post_init__(self) -> None:
+        check_dps(self.dps)
+        if self.m is not None:
+            grid_fractions(self.m)  # validates m before any spectrum is computed
+        if self.fast_svd and self.device is not None:
+            raise InvalidArgument(
+                "fast_svd runs numpy's eigensolver (the Gram path); use it without a device"
+            )
+
+
+GIVEN_BACKEND = "given"
+"""The ``backend`` of spectra computed before :func:`model_spectra` was called (not known here)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelSpectra:
+    """Every matrix of a model's bound with its spectrum (extraction order), and what the compositions
+    read of the model: L layers, hidden size N, H heads, the ``source`` label, the linear-algebra
+    ``backend`` that took the spectra, and (from a checkpoint's read, when asked) its coverage records
+    and layer digests."""
+
+    matrices: tuple[tuple[NamedMatrix, Spectrum], ...]
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    source: str
+    backend: str
+    coverage: tuple[Coverage, ...] | None = None
+    layer_digests: tuple[bytes, ...] | None = None
+
+    @classmethod
+    def of(
+        cls, matrices: Sequence[tuple[NamedMatrix, Spectrum]], *, source: str, backend: str, **extra: Any
+    ) -> ModelSpectra:
+        """The record of ``matrices``, with L, N and H read from them (InvalidArgument when empty)."""
+        matrices = tuple(matrices)
+        if not matrices:
+            raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
+        return cls(
+            matrices=matrices,
+            num_layers=1 + max(matrix.layer for matrix, _ in matrices),
+            hidden_size=matrices[0][0].shape[0],
+            num_heads=len({matrix.head for matrix, _ in matrices if matrix.head >= 0}),
+            source=source,
+            backend=backend,
+            **extra,
+        )
+
+
+def model_spectra(
+    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | ModelSpectra | object,
+    options: SpectraOptions = SpectraOptions(),
     *,
-    m: int | None = None,
-    dps: int = DEFAULT_DPS,
     source: str | None = None,
-    jobs: int = 1,
-    fast_svd: bool = False,
-    entrywise_norms: bool = True,
-    continuous: bool = True,
-    device: str | None = None,
-    coverage: bool = False,
-    digest: bool = False,
+) -> ModelSpectra:
+    """The :class:`ModelSpectra` of ``weights``: loaded weights (:func:`matrix_spectra`), a lazily opened
+    :class:`Checkpoint` (read layer by layer, :func:`streamed_pass`), spectra already computed (the output
+    of :func:`matrix_spectra`; then pass ``source``), a ModelSpectra (returned as is), or anything
+    :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state dict), which
+    is then opened lazily. ``source`` overrides the label."""
+    if isinstance(weights, ModelSpectra):
+        return weights
+    if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
+        weights = open_checkpoint(weights)
+    if isinstance(weights, TransformerWeights):
+        spectra = matrix_spectra(weights, fast_svd=options.fast_svd, device=options.device)
+        source = weights.source if source is None else source
+        return ModelSpectra.of(spectra, source=source, backend=linalg_for(options.device).name)
+    if isinstance(weights, Checkpoint):
+        stream = StreamOptions(
+            weights,
+            options.fast_svd,
+            options.entrywise_norms,
+            options.device,
+            options.coverage,
+            options.digest,
+        )
+        streamed = streamed_pass(stream, jobs=options.jobs)
+        return ModelSpectra.of(
+            streamed.spectra,
+            source=weights.source if source is None else source,
+            backend=linalg_for(options.device).name,
+            coverage=streamed.coverage,
+            layer_digests=streamed.layer_digests,
+        )
+    if isinstance(weights, Sequence):
+        return ModelSpectra.of(weights, source=source or "spectra", backend=GIVEN_BACKEND)
+    raise InvalidArgument(
+        f"proxies cannot read a {type(weights).__name__}: give weights, spectra, a checkpoint path or "
+        "alias, an nn.Module or a state dict"
+    )
+
+
+def proxies(
+    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | ModelSpectra | object,
+    *,
+    source: str | None = None,
+    options: SpectraOptions | None = None,
+    **settings: Any,
 ) -> ProxyReport[mpmath.mpf, Spectrum, PChoice]:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
-    ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
-    ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or
-    anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
-    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
-    share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
-    the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
-    (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False``
-    skips the (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False``
-    skips each matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the
-    grid choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to
-    torch (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK. For a
-    checkpoint, ``coverage`` and ``digest`` also take the family's coverage records and each layer's content
-    digest from the same read (:func:`streamed_pass`; :attr:`ProxyReport.coverage`, ``layer_digests``).
+    ``weights``: anything :func:`model_spectra` reads. ``options`` (a :class:`SpectraOptions`), or its
+    fields as keywords (``m``, ``dps``, ``jobs``, ``fast_svd``, ``entrywise_norms``, ``continuous``,
+    ``device``, ``coverage``, ``digest``): how the spectra are computed and the proxies composed. The
+    spectra go to the one composition, :func:`numerics.bounds.composition.compose_proxies`, in mpmath.
+    Errors name the matrix they concern.
     """
-    check_dps(dps)
-    if m is not None:
-        grid_fractions(m)  # validates m before any spectrum is computed
-    if fast_svd and device is not None:
-        raise InvalidArgument("fast_svd runs numpy's eigensolver (the Gram path); use it without a device")
-    if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
-        weights = open_checkpoint(weights)
-    extras: dict[str, Any] = {}
-    if isinstance(weights, TransformerWeights):
-        spectra = matrix_spectra(weights, fast_svd=fast_svd, device=device)
-        source = weights.source if source is None else source
-    elif isinstance(weights, Checkpoint):
-        options = StreamOptions(weights, fast_svd, entrywise_norms, device, coverage, digest)
-        streamed = streamed_pass(options, jobs=jobs)
-        spectra, extras = (
-            streamed.spectra,
-            {"coverage": streamed.coverage, "layer_digests": streamed.layer_digests},
-        )
-        source = weights.source if source is None else source
-    elif isinstance(weights, Sequence):
-        spectra = tuple(weights)
-        source = source or "spectra"
-    else:
-        raise InvalidArgument(
-            f"proxies cannot read a {type(weights).__name__}: give weights, spectra, a checkpoint path or "
-            "alias, an nn.Module or a state dict"
-        )
-    if not spectra:
-        raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
-    num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
-    hidden_size = spectra[0][0].shape[0]
-    num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
-    m = default_grid_m(num_layers, hidden_size) if m is None else m
+    if options is None:
+        options = SpectraOptions(**settings)
+    elif settings:
+        raise InvalidArgument(f"give options or its fields as keywords, not both ({sorted(settings)})")
+    spectra = model_spectra(weights, options, source=source)
+    m = default_grid_m(spectra.num_layers, spectra.hidden_size) if options.m is None else options.m
     return compose_proxies(
-        MpmathSpectralArithmetic(dps, m=m, continuous=continuous),
-        spectra,
-        num_layers=num_layers,
-        hidden_size=hidden_size,
-        num_heads=num_heads,
+        MpmathSpectralArithmetic(options.dps, m=m, continuous=options.continuous),
+        spectra.matrices,
+        num_layers=spectra.num_layers,
+        hidden_size=spectra.hidden_size,
+        num_heads=spectra.num_heads,
         m=m,
-        source=source,
-        signature=signature(m, dps, fast_svd, device),
-        dps=dps,
-        **extras,
+        source=spectra.source,
+        signature=signature(m, options.dps, options.fast_svd, options.device),
+        dps=options.dps,
+        coverage=spectra.coverage,
+        layer_digests=spectra.layer_digests,
     )
