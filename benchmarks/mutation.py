@@ -428,16 +428,16 @@ SMALL_MISTAKES: tuple[Mutant, ...] = (
     Mutant(
         "assembled-p0-tolerance-rank",
         "numerics/bounds/assembled.py",
-        "schatten_power_sum(spectrum, q, dps=self.dps, exact=True)",
-        "schatten_power_sum(spectrum, q, dps=self.dps)",
+        "schatten_power_sum(self, spectrum, q, exact=True)",
+        "schatten_power_sum(self, spectrum, q)",
         (EXACT_RANK,),
         ("5b", "12a"),
     ),
     Mutant(
         "certified-assembled-p0-tolerance-rank",
         "numerics/certify/assembled.py",
-        "return schatten_power_sum(c, p, exact=True)",
-        "return schatten_power_sum(c, p)",
+        "return schatten_power_sum(ArbSpectra(), c, p, exact=True)",
+        "return schatten_power_sum(ArbSpectra(), c, p)",
         (EXACT_RANK,),
     ),
     Mutant(

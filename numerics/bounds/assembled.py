@@ -35,8 +35,8 @@ import numpy as np
 
 from numerics.bounds.composition import Number, ProxyReport, Spectral, depth_factors
 from numerics.bounds.proxies import matrix_spectra
-from numerics.bounds.schatten import schatten_power_sum
-from numerics.formulas.arithmetic import Arithmetic, MpmathArithmetic
+from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
+from numerics.formulas.arithmetic import Arithmetic
 from numerics.formulas.evaluate import DEFAULT_DPS, argument_names, check_dps
 from numerics.formulas.generated import GRID_M
 from numerics.loading.weights import TransformerWeights
@@ -392,7 +392,7 @@ def compose_assembled(
         )
 
 
-class MpmathAssembledArithmetic(MpmathArithmetic):
+class MpmathAssembledArithmetic(MpmathSpectra):
     """The mpmath :class:`AssembledArithmetic` of :func:`assembled_bound`: shells by the index formula,
     Schatten sums of the stored spectrum, and the grid point of the smallest term (the first on ties)."""
 
@@ -409,7 +409,7 @@ class MpmathAssembledArithmetic(MpmathArithmetic):
         """S_p at every grid point, S_0 the exact rank (:func:`numerics.bounds.schatten.exact_rank`: every
         nonzero sigma_i, not the authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only
         if the rank counts all of its nonzero singular values)."""
-        return [schatten_power_sum(spectrum, q, dps=self.dps, exact=True) for q in points]
+        return [schatten_power_sum(self, spectrum, q, exact=True) for q in points]
 
     def least(
         self, options: Sequence[tuple[Fraction, int, mpmath.mpf]]

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 import numpy as np
 
-from numerics.bounds.schatten import log_schatten_power_sums, schatten_power_sum
-from numerics.formulas.arithmetic import MpmathArithmetic
+from numerics.bounds.schatten import MpmathSpectra, log_schatten_power_sums, schatten_power_sum
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     CompiledFormula,
@@ -124,7 +123,7 @@ def contribution(
     6.0
     """
     fixed = _fixed_values(formula, scale, n, extra)
-    return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
+    return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(MpmathSpectra(dps), spec, p), **fixed)
 
 
 def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: dict[str, object], dps: int):
@@ -211,7 +210,7 @@ def choose_p(
     fixed = _fixed_values(formula, scale, n, extra)
 
     def exact(p: object) -> mpmath.mpf:
-        return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
+        return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(MpmathSpectra(dps), spec, p), **fixed)
 
     objectives = _log_objectives(spec, formula, fixed, dps)
     candidates = points
@@ -252,7 +251,7 @@ def choose_p(
     return PChoice(p_grid, value_grid, (p_continuous, value_continuous), m, dps)
 
 
-class MpmathSpectralArithmetic(MpmathArithmetic):
+class MpmathSpectralArithmetic(MpmathSpectra):
     """The mpmath arithmetic with the post hoc choice of :func:`choose_p` on the grid P_m (the
     :class:`numerics.bounds.composition.SpectralArithmetic` of :func:`numerics.bounds.proxies.proxies`).
 

@@ -34,9 +34,10 @@ from numerics.bounds.assembled import (
     compose_assembled,
     readout,
 )
+from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import flint_context
-from numerics.certify.certified import CertifiedMatrix, certify_matrices, schatten_power_sum
-from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate, to_ball
+from numerics.certify.certified import ArbSpectra, CertifiedMatrix, certify_matrices
+from numerics.certify.interval_eval import interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument
@@ -66,13 +67,14 @@ def certify_readout(out: ReadOut) -> CertifiedReadOut:
 
 
 def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> arb:
-    """A ball containing S_p of the matrix: certified.schatten_power_sum with, at p = 0, the certified
-    exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must cover the matrix, so
-    the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0) and 1 (p = 0)."""
+    """A ball containing S_p of the matrix: :func:`numerics.bounds.schatten.schatten_power_sum` with, at
+    p = 0, the certified exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must
+    cover the matrix, so the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0)
+    and 1 (p = 0)."""
     from flint import arb
 
     if isinstance(c, CertifiedMatrix):
-        return schatten_power_sum(c, p, exact=True)
+        return schatten_power_sum(ArbSpectra(), c, p, exact=True)
     with flint_context():
         if not c.spectral_norm > 0:
             raise InvalidArgument("the read-out's norm ball contains 0; pass a nonzero read-out")
@@ -90,7 +92,7 @@ def certified_shell(index: Formula, shell: Formula, value: arb, **extra: object)
         return j, rounded
 
 
-class ArbAssembledArithmetic(ArbArithmetic):
+class ArbAssembledArithmetic(ArbSpectra):
     """The arb :class:`numerics.bounds.assembled.AssembledArithmetic` of :func:`certify_assembled`: certified
     shells (:func:`certified_shell`), Schatten sums of the enclosures (:func:`certified_schatten`), and
     p* = the grid point whose term ball has the smallest upper end, with every point that may attain the

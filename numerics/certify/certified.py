@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
+from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
@@ -36,7 +38,7 @@ from numerics.certify.fast import (
     norm_21_product_fast,
 )
 from numerics.certify.float_bounds import FastPathUnavailable
-from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate, to_ball
+from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
@@ -81,7 +83,7 @@ class CertifiedMatrix:
     def frobenius_norm(self) -> arb:
         """A ball containing ||W||_F = (sum_i sigma_i^2)^{1/2}."""
         with flint_context():
-            return schatten_power_sum(self, 2).sqrt()
+            return schatten_power_sum(ArbSpectra(), self, 2).sqrt()
 
 
 def certify_matrix(
@@ -130,42 +132,41 @@ def certify_matrix(
     )
 
 
-def schatten_power_sum(certified: CertifiedMatrix, p: object, *, exact: bool = False) -> arb:
-    """A ball containing S_p = sum_i sigma_i^p (p in (0, 2]) or, at p = 0, the authors' numerical rank
-    (the exact proxies) or with ``exact`` the exact rank interval (``certified.exact_rank``: the assembled
-    bound, whose p = 0 class must contain the matrix).
-
-    Each sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0;
-    0^p = 0); structural zeros contribute nothing. p is an exact number or a ball inside (0, 2].
+class ArbSpectra(ArbArithmetic):
+    """The arb :class:`numerics.bounds.schatten.SchattenArithmetic` of a :class:`CertifiedMatrix`: each
+    sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0; 0^p = 0);
+    structural zeros contribute nothing; S_0 is the numerical (or, ``exact``, the exact) rank interval.
 
     >>> import numpy as np
+    >>> from numerics.bounds.schatten import schatten_power_sum
     >>> from numerics.spectra.matrices import NamedMatrix
     >>> from theory.proxy import MatrixKind
     >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
-    >>> schatten_power_sum(c, Fraction(1, 2)).contains(3), schatten_power_sum(c, 0).contains(2)
+    >>> s = ArbSpectra()
+    >>> schatten_power_sum(s, c, Fraction(1, 2)).contains(3), schatten_power_sum(s, c, 0).contains(2)
     (True, True)
     """
-    from flint import arb
 
-    with flint_context():
-        exponent = to_ball(p, "p")
-        if exponent.is_zero():
-            rank = certified.exact_rank if exact else certified.rank
-            return interval(arb(rank.lo), arb(rank.hi))
-        if not (exponent > 0 and exponent <= 2):
-            raise InvalidArgument(
-                f"p={p!r} is outside (0, 2]; S_0 is the rank, p > 2 is not a Schatten index here"
-            )
-        total = arb(0)
-        for ball in certified.enclosure.balls:
+    def rank(self, spectrum: CertifiedMatrix, exact: bool) -> arb:
+        """The rank interval as a ball: the authors' numerical rank, or with ``exact`` the exact rank."""
+        from flint import arb
+
+        rank = spectrum.exact_rank if exact else spectrum.rank
+        return interval(arb(rank.lo), arb(rank.hi))
+
+    def power_terms(self, spectrum: CertifiedMatrix, exponent: arb) -> Iterator[arb]:
+        """[lo^p, hi^p] for every singular-value enclosure [lo, hi]."""
+        from flint import arb
+
+        for ball in spectrum.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
             low_power = arb(0) if not lower > 0 else lower**exponent
-            total += interval(low_power, upper**exponent)
-        return total
+            yield interval(low_power, upper**exponent)
 
 
 def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...]) -> tuple[arb, ...]:
-    """:func:`schatten_power_sum` at every grid point p = k / q (common denominator q), sharing the work:
+    """:func:`numerics.bounds.schatten.schatten_power_sum` (:class:`ArbSpectra`) at every grid point
+    p = k / q (common denominator q), sharing the work:
     sigma^{k/q} = (sigma^{1/q})^k for sigma >= 0, so each enclosure endpoint needs one q-th root and the
     powers follow by ball multiplication (inclusion-isotone, so each ball still contains its power).
 
@@ -219,7 +220,7 @@ class BallChoice:
         return len(self.candidates) == 1
 
 
-class ArbSpectralArithmetic(ArbArithmetic):
+class ArbSpectralArithmetic(ArbSpectra):
     """Arb balls with the post hoc minimum over the grid ``points`` of certified enclosures (the
     :class:`numerics.bounds.composition.SpectralArithmetic` of :func:`certify_proxies`): the minimum of
     balls c_p is the ball [min_p lo_p, min_p hi_p] (step 4 of the module docstring)."""
