@@ -72,11 +72,11 @@ def measure(name: str, weights: TransformerWeights, rounds: int) -> CertifiedPro
     (plain_s, _), (certified_s, certified) = interleaved(
         [lambda: proxies(weights), lambda: certify_proxies(weights, show_progress=False)], rounds
     )
-    assert isinstance(certified, CertifiedProxies)
-    paths = Counter(c.certified.path for c in certified.contributions)
+    assert certified.dps is None  # balls, not mpmath points
+    paths = Counter(c.spectrum.path for c in certified.matrices)
     print(
         f"{name}: plain {plain_s:.2f} s, certified {certified_s:.2f} s, ratio {certified_s / plain_s:.1f}x "
-        f"(best of {rounds} interleaved); {len(certified.contributions)} matrices, certificate paths "
+        f"(best of {rounds} interleaved); {len(certified.matrices)} matrices, certificate paths "
         f"{dict(sorted(paths.items()))}; relative width B_ours {relative_width(certified.ours):.1e}, "
         f"B_Edelman {relative_width(certified.edelman):.1e}; "
         f"B_ours < B_Edelman: {certified.ours_below_edelman}",
@@ -91,17 +91,17 @@ def compare_with_arb(name: str, weights: TransformerWeights, fast: CertifiedProx
     slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
     arb_s = time.perf_counter() - start
     values, norms, same = [], [], True
-    for a, b in zip(fast.contributions, slow.contributions, strict=True):
-        for x, y in zip(a.certified.enclosure.balls, b.certified.enclosure.balls, strict=True):
+    for a, b in zip(fast.matrices, slow.matrices, strict=True):
+        for x, y in zip(a.spectrum.enclosure.balls, b.spectrum.enclosure.balls, strict=True):
             if y.rad() > 0:
                 values.append(float(x.rad() / y.rad()))
-        norms.append(relative_width(a.certified.norm_21) / max(relative_width(b.certified.norm_21), 1e-300))
-        same &= (a.certified.rank, a.candidates) == (b.certified.rank, b.candidates)
+        norms.append(relative_width(a.spectrum.norm_21) / max(relative_width(b.spectrum.norm_21), 1e-300))
+        same &= (a.spectrum.rank, a.choice.candidates) == (b.spectrum.rank, b.choice.candidates)
     print(
         f"{name}: arb path {arb_s:.2f} s; singular-value width ratio float-bounds / arb: max "
         f"{max(values):.3f}, median {statistics.median(values):.3f} ({len(values)} enclosures); (2,1)-norm "
-        f"relative width {max(relative_width(c.certified.norm_21) for c in fast.contributions):.1e} "
-        f"(arb {max(relative_width(c.certified.norm_21) for c in slow.contributions):.1e}); "
+        f"relative width {max(relative_width(c.spectrum.norm_21) for c in fast.matrices):.1e} "
+        f"(arb {max(relative_width(c.spectrum.norm_21) for c in slow.matrices):.1e}); "
         f"proxy width ratio B_ours {relative_width(fast.ours) / relative_width(slow.ours):.3f}, B_Edelman "
         f"{relative_width(fast.edelman) / relative_width(slow.edelman):.3f}; "
         f"same ranks and p candidates: {same}",

@@ -84,7 +84,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "alpha-layer-off-by-one",
-        "numerics/bounds/proxies.py",
+        "numerics/bounds/composition.py",
         "alphas[layer] = alphas[layer + 1] * factors[layer + 1]",
         "alphas[layer] = alphas[layer + 1] * factors[layer]",
         (PROXIES,),
@@ -428,16 +428,16 @@ SMALL_MISTAKES: tuple[Mutant, ...] = (
     Mutant(
         "assembled-p0-tolerance-rank",
         "numerics/bounds/assembled.py",
-        "schatten_power_sum(spec, q, dps=dps, exact=True)",
-        "schatten_power_sum(spec, q, dps=dps)",
+        "schatten_power_sum(self, spectrum, q, exact=True)",
+        "schatten_power_sum(self, spectrum, q)",
         (EXACT_RANK,),
         ("5b", "12a"),
     ),
     Mutant(
         "certified-assembled-p0-tolerance-rank",
         "numerics/certify/assembled.py",
-        "return schatten_power_sum(c, p, exact=True)",
-        "return schatten_power_sum(c, p)",
+        "return schatten_power_sum(ArbSpectra(), c, p, exact=True)",
+        "return schatten_power_sum(ArbSpectra(), c, p)",
         (EXACT_RANK,),
     ),
     Mutant(

@@ -10,7 +10,9 @@ With probability >= 1 - delta over n samples of T tokens, for every network of t
     P(y f(x) <= 0) <= empirical ramp risk at ``margin``
                       + GAP_TERM(Sigma, n, delta, margin, m, K, T, N_max, Q, P).
 
-What is fed to theory.assembled's formulas, all evaluated in mpmath (``theory.assembled`` docstring):
+What is fed to theory.assembled's formulas (``theory.assembled`` docstring), composed once by
+:func:`compose_assembled` over an :class:`AssembledArithmetic` (mpmath here, :func:`assembled_bound`; arb
+balls in :func:`numerics.certify.assembled.certify_assembled`):
 per matrix the spectral norm rounded up to its shell 2^{j/(4L)}, the input bound b, gamma, alpha (from the
 rounded norms, with the assembled head factor ``theory.assembled.HEAD_LIPSCHITZ``), the scale
 s = 2 K b gamma alpha / margin and N_i = max(rows, cols); the post hoc p of each matrix minimises
@@ -22,37 +24,32 @@ gamma = b = alpha = 1), K = ``theory.assembled.MATRIX_COUNT``.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar
 
 import mpmath
 import numpy as np
 
-from numerics.bounds.proxies import (
-    Number,
-    ProxyReport,
-    default_grid_m,
-    depth_factors,
-    matrix_spectra,
-)
-from numerics.formulas.evaluate import (
-    DEFAULT_DPS,
-    argument_names,
-    check_dps,
-    evaluate,
-    schatten_power_sum,
-    to_mpf,
-)
+from numerics.bounds.composition import Number, ProxyReport, Spectral, depth_factors
+from numerics.bounds.proxies import matrix_spectra
+from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
+from numerics.formulas.arithmetic import Arithmetic
+from numerics.formulas.evaluate import DEFAULT_DPS, argument_names, check_dps
+from numerics.formulas.generated import GRID_M
 from numerics.loading.weights import TransformerWeights
 from numerics.spectra.matrices import NamedMatrix
 from numerics.spectra.spectrum import Spectrum, spectrum
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula
-from theory.proxy import L_PHI_VALUE, MatrixKind, grid
+from theory.grid import grid_fractions
+from theory.proxy import L_PHI_VALUE, MatrixKind
 from theory.version import installed_version
+
+SpectralIn = TypeVar("SpectralIn", contravariant=True)
 
 LABEL = "reconstructed Theorem 3.1"
 READOUT_LABEL = "readout.w"
@@ -107,54 +104,79 @@ def readout(w: object, hidden_size: int) -> ReadOut:
     return ReadOut(worst) if norm == 0 else ReadOut(vector / max(1.0, norm))
 
 
-@dataclass(frozen=True, eq=False)
-class AssembledMatrix:
-    """One matrix's share of the assembled bound: rounded norm, sensitivities, chosen p and term."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class AssembledMatrix(Generic[Number, Spectral]):
+    """One matrix's share of the assembled bound in one arithmetic: its spectrum (a Spectrum in mpmath, a
+    certified enclosure in arb), rounded norm, sensitivities, chosen p (with every grid point that may
+    attain the minimum: one in mpmath) and term."""
 
     matrix: NamedMatrix | ReadOut
+    spectrum: Spectral
     spectral_shell: int
-    rounded_norm: mpmath.mpf
-    input_bound: mpmath.mpf
-    gamma: mpmath.mpf
-    alpha: mpmath.mpf
-    scale: mpmath.mpf
+    rounded_norm: Number
+    input_bound: Number
+    gamma: Number
+    alpha: Number
+    scale: Number
     dimension: int
     p: Fraction
+    candidates: tuple[Fraction, ...]
     schatten_shell: int
-    term: mpmath.mpf
+    term: Number
 
 
-@dataclass(frozen=True, eq=False)
-class AssembledBound:
-    """GAP_TERM of reconstructed Theorem 3.1 and every quantity it was computed from.
+@dataclass(frozen=True, eq=False, kw_only=True)
+class AssembledBound(Generic[Number, Spectral]):
+    """GAP_TERM of reconstructed Theorem 3.1 in one arithmetic and every quantity it was computed from.
 
     ``bound(empirical_ramp_risk)`` is the right-hand side of the theorem: the measured empirical ramp
-    risk at ``margin`` plus ``gap``.
+    risk at ``margin`` plus ``gap``. ``dps`` and ``signature`` describe an mpmath evaluation (None and ""
+    for balls).
     """
 
     label: str
-    matrices: tuple[AssembledMatrix, ...]
-    sigma: mpmath.mpf
+    matrices: tuple[AssembledMatrix[Number, Spectral], ...]
+    sigma: Number
     n: int
-    delta: mpmath.mpf
-    margin: mpmath.mpf
+    delta: Number
+    margin: Number
     tokens: int
     m: int
     matrix_count: int
     max_dimension: int
-    sensitivity: mpmath.mpf
-    peel_cost: mpmath.mpf
-    gap: mpmath.mpf
-    dps: int
-    signature: str
+    sensitivity: Number
+    peel_cost: Number
+    gap: Number
+    arithmetic: Arithmetic[Number]
+    dps: int | None = None
+    signature: str = ""
 
-    def bound(self, empirical_ramp_risk: object) -> mpmath.mpf:
+    def bound(self, empirical_ramp_risk: object) -> Number:
         """empirical ramp risk + GAP_TERM (the theorem's upper bound on the 0-1 test error)."""
-        with mpmath.workdps(self.dps):
-            risk = to_mpf(empirical_ramp_risk, "empirical_ramp_risk")
-            if not 0 <= risk <= 1:
+        with self.arithmetic.context():
+            risk = self.arithmetic.number(empirical_ramp_risk, "empirical_ramp_risk")
+            if not (risk >= 0 and risk <= 1):
                 raise InvalidArgument(f"empirical_ramp_risk={empirical_ramp_risk!r} is outside [0, 1]")
             return risk + self.gap
+
+
+class AssembledArithmetic(Arithmetic[Number], Protocol[Number, SpectralIn]):
+    """An :class:`~numerics.formulas.arithmetic.Arithmetic` with what the assembled bound needs of spectra."""
+
+    def shell(self, index: Formula, shell: Formula, value: Number, **extra: object) -> tuple[int, Number]:
+        """(j, shell(j)) with shell(j) >= value (certainly, for balls): the index formula's j, raised."""
+        ...
+
+    def schatten_sums(self, spectrum: SpectralIn, points: Sequence[Fraction]) -> list[Number]:
+        """S_p of the matrix at every grid point, S_0 the exact rank (every nonzero sigma_i)."""
+        ...
+
+    def least(
+        self, options: Sequence[tuple[Fraction, int, Number]]
+    ) -> tuple[tuple[Fraction, int, Number], tuple[Fraction, ...]]:
+        """The chosen (p, j, term) among the grid ``options``, and the grid points that may attain the
+        minimum."""
+        ...
 
 
 def check_inputs(n: object, delta: object, margin: object, tokens: object) -> None:
@@ -255,18 +277,156 @@ def layer_norms(norms: Mapping[ShellKey, Number]) -> dict[tuple[int, int, Matrix
     return {key: value for key, value in norms.items() if not isinstance(key, str)}
 
 
+def shell_options(
+    arithmetic: AssembledArithmetic[Number, Any],
+    schatten_sums: Sequence[Number],
+    scale: Number,
+    dimension: int,
+    points: Sequence[Fraction],
+) -> list[tuple[Fraction, int, Number]]:
+    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) for given Schatten sums S_p, one per grid point (S_0 the exact
+    rank): each rounded up to its shell Shat_j = 2^j (SCHATTEN_SHELL), then theory.assembled's MATRIX_TERM."""
+    options = []
+    for q, schatten in zip(points, schatten_sums, strict=True):
+        j, rounded = arithmetic.shell(theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten)
+        options.append((q, j, arithmetic.evaluate(theorem.MATRIX_TERM, p=q, S=rounded, s=scale, N=dimension)))
+    return options
+
+
+def compose_assembled(
+    arithmetic: AssembledArithmetic[Number, Spectral],
+    entries: Sequence[tuple[NamedMatrix | ReadOut, Spectral]],
+    *,
+    n: int,
+    delta: float,
+    margin: float,
+    T: int,
+    m: int | None,
+    **metadata: Any,
+) -> AssembledBound[Number, Spectral]:
+    """GAP_TERM of reconstructed Theorem 3.1 over the K matrices ``entries`` (the read-out last) in
+    ``arithmetic`` (module docstring): shells of the spectral norms, depth factors of the rounded norms,
+    per matrix gamma, b, alpha, s and the post hoc term over P_m, then Sigma = sum_i term_i,
+    P = sum_i (PEEL_COST(j_i) + PEEL_COST(j'_i)), Q = max_i SENSITIVITY_i and GAP_TERM. ``m`` defaults to
+    ceil(L + ln N); ``metadata`` (dps, signature) is passed to the :class:`AssembledBound`."""
+    layers = [matrix for matrix, _ in entries if isinstance(matrix, NamedMatrix)]
+    num_layers = 1 + max(matrix.layer for matrix in layers)
+    num_heads = len({matrix.head for matrix in layers if matrix.head >= 0})
+    hidden_size = layers[0].shape[0]
+    with arithmetic.context():
+        if m is None:
+            m = arithmetic.integer(GRID_M, "m = ceil(L + ln N)", L=num_layers, N=hidden_size)
+        points = grid_fractions(m)
+        count = arithmetic.integer(theorem.MATRIX_COUNT, "K", L=num_layers, H=num_heads)
+        shells = {
+            matrix_key(matrix): arithmetic.shell(
+                theorem.SPECTRAL_SHELL_INDEX,
+                theorem.SPECTRAL_SHELL,
+                arithmetic.number(spec.spectral_norm, "C"),
+                L=num_layers,
+            )
+            for matrix, spec in entries
+        }
+        rounded = layer_norms({key: value for key, (_, value) in shells.items()})
+        alphas = depth_factors(arithmetic, rounded, num_layers, theorem.HEAD_LIPSCHITZ)
+        rows = []
+        for matrix, spec in entries:
+            gamma, b, alpha, scale = sensitivity_and_scale(
+                matrix, rounded, alphas, count, margin, arithmetic.evaluate
+            )
+            dimension = max(matrix.shape)
+            sums = arithmetic.schatten_sums(spec, points)
+            options = shell_options(arithmetic, sums, scale, dimension, points)
+            (q, j, term), candidates = arithmetic.least(options)
+            spectral_shell, norm = shells[matrix_key(matrix)]
+            rows.append(
+                AssembledMatrix(
+                    matrix=matrix,
+                    spectrum=spec,
+                    spectral_shell=spectral_shell,
+                    rounded_norm=norm,
+                    input_bound=b,
+                    gamma=gamma,
+                    alpha=alpha,
+                    scale=scale,
+                    dimension=dimension,
+                    p=q,
+                    candidates=candidates,
+                    schatten_shell=j,
+                    term=term,
+                )
+            )
+        sigma = arithmetic.total(row.term for row in rows)
+        peel = arithmetic.total(
+            arithmetic.evaluate(theorem.PEEL_COST, j=row.spectral_shell)
+            + arithmetic.evaluate(theorem.PEEL_COST, j=row.schatten_shell)
+            for row in rows
+        )
+        sensitivity = arithmetic.maximum(
+            arithmetic.evaluate(
+                theorem.SENSITIVITY, C=row.rounded_norm, b=row.input_bound, gamma=row.gamma, alpha=row.alpha
+            )
+            for row in rows
+        )
+        max_dimension = max(row.dimension for row in rows)
+        gap = arithmetic.evaluate(
+            theorem.GAP_TERM,
+            **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
+        )
+        return AssembledBound(
+            label=LABEL,
+            matrices=tuple(rows),
+            sigma=sigma,
+            n=n,
+            delta=arithmetic.number(delta, "delta"),
+            margin=arithmetic.number(margin, "margin"),
+            tokens=T,
+            m=m,
+            matrix_count=count,
+            max_dimension=max_dimension,
+            sensitivity=sensitivity,
+            peel_cost=peel,
+            gap=gap,
+            arithmetic=arithmetic,
+            **metadata,
+        )
+
+
+class MpmathAssembledArithmetic(MpmathSpectra):
+    """The mpmath :class:`AssembledArithmetic` of :func:`assembled_bound`: shells by the index formula,
+    Schatten sums of the stored spectrum, and the grid point of the smallest term (the first on ties)."""
+
+    def shell(
+        self, index: Formula, shell: Formula, value: mpmath.mpf, **extra: object
+    ) -> tuple[int, mpmath.mpf]:
+        """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
+        j = int(self.evaluate(index, **{argument_names(index)[0]: value}, **extra))
+        while (rounded := self.evaluate(shell, j=j, **extra)) < value:
+            j += 1
+        return j, rounded
+
+    def schatten_sums(self, spectrum: Spectrum, points: Sequence[Fraction]) -> list[mpmath.mpf]:
+        """S_p at every grid point, S_0 the exact rank (:func:`numerics.bounds.schatten.exact_rank`: every
+        nonzero sigma_i, not the authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only
+        if the rank counts all of its nonzero singular values)."""
+        return [schatten_power_sum(self, spectrum, q, exact=True) for q in points]
+
+    def least(
+        self, options: Sequence[tuple[Fraction, int, mpmath.mpf]]
+    ) -> tuple[tuple[Fraction, int, mpmath.mpf], tuple[Fraction, ...]]:
+        """The option of the smallest term (the first, i.e. the smallest p, on ties); it alone attains it."""
+        best = min(options, key=lambda option: option[2])
+        return best, (best[0],)
+
+
 def grid_terms(
     spec: Spectrum, scale: mpmath.mpf, dimension: int, points: Sequence[Fraction], dps: int
 ) -> list[tuple[Fraction, int, mpmath.mpf]]:
-    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) at every grid point p: the Schatten sum S_p of ``spec``
-    rounded up to its shell Shat_j (SCHATTEN_SHELL), then the per-matrix entropy coefficient of
-    theory.assembled (reconstructed Theorem 3.1) at that shell, scale ``scale`` and dimension N.
-
-    S_0 is the exact rank (:func:`numerics.formulas.evaluate.exact_rank`: every nonzero sigma_i), not the
-    authors' tolerance rank: the p = 0 term 3 N rank covers the matrix only if the rank counts all of
-    its nonzero singular values."""
-    sums = [schatten_power_sum(spec, q, dps=dps, exact=True) for q in points]
-    return shell_terms(sums, scale, dimension, points, dps)
+    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) at every grid point p in mpmath: :func:`shell_options` of the
+    stored spectrum's Schatten sums (:meth:`MpmathAssembledArithmetic.schatten_sums`)."""
+    arithmetic = MpmathAssembledArithmetic(dps)
+    with arithmetic.context():
+        return shell_options(arithmetic, arithmetic.schatten_sums(spec, points), scale, dimension, points)
 
 
 def shell_terms(
@@ -276,29 +436,10 @@ def shell_terms(
     points: Sequence[Fraction],
     dps: int,
 ) -> list[tuple[Fraction, int, mpmath.mpf]]:
-    """(p, j, MATRIX_TERM(p, Shat_j, s, N)) for given Schatten sums S_p, one per grid point (S_0 the exact
-    rank): each rounded up to its shell Shat_j = 2^j (SCHATTEN_SHELL), then theory.assembled's MATRIX_TERM."""
-    options = []
-    for q, schatten in zip(points, schatten_sums, strict=True):
-        j, rounded = _shell(theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, schatten, dps)
-        options.append((q, j, evaluate(theorem.MATRIX_TERM, dps=dps, p=q, S=rounded, s=scale, N=dimension)))
-    return options
-
-
-def _shell(index_formula: Formula, shell_formula: Formula, value: mpmath.mpf, dps: int, **extra: object):
-    """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
-    j = int(evaluate(index_formula, dps=dps, **{argument_names(index_formula)[0]: value}, **extra))
-    while (rounded := evaluate(shell_formula, dps=dps, j=j, **extra)) < value:
-        j += 1
-    return j, rounded
-
-
-def _spectra_of(source: ProxyReport | TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]]):
-    if isinstance(source, ProxyReport):
-        return tuple((row.matrix, row.spectrum) for row in source.matrices), source.m
-    if isinstance(source, TransformerWeights):
-        return matrix_spectra(source), None
-    return tuple(source), None
+    """:func:`shell_options` in mpmath at ``dps`` digits for given Schatten sums."""
+    arithmetic = MpmathAssembledArithmetic(dps)
+    with arithmetic.context():
+        return shell_options(arithmetic, schatten_sums, scale, dimension, points)
 
 
 def assembled_bound(
@@ -311,8 +452,8 @@ def assembled_bound(
     m: int | None = None,
     dps: int = DEFAULT_DPS,
     readout_weight: object = None,
-) -> AssembledBound:
-    """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens.
+) -> AssembledBound[mpmath.mpf, Spectrum]:
+    """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens, in mpmath.
 
     ``report_or_weights``: a :class:`ProxyReport` (its spectra are reused, and its grid m unless ``m`` is
     given), :class:`TransformerWeights`, or the output of :func:`matrix_spectra`. ``margin`` is the ramp
@@ -321,76 +462,17 @@ def assembled_bound(
     """
     check_dps(dps)
     check_inputs(n, delta, margin, T)
-    spectra, report_m = _spectra_of(report_or_weights)
-    num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
-    num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
-    hidden_size = spectra[0][0].shape[0]
-    m = m if m is not None else report_m or default_grid_m(num_layers, hidden_size)
-    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
-    count = int(evaluate(theorem.MATRIX_COUNT, dps=dps, L=num_layers, H=num_heads))
-    out = readout(readout_weight, hidden_size)
+    if isinstance(report_or_weights, ProxyReport):
+        spectra = tuple((row.matrix, row.spectrum) for row in report_or_weights.matrices)
+        m = report_or_weights.m if m is None else m
+    elif isinstance(report_or_weights, TransformerWeights):
+        spectra = matrix_spectra(report_or_weights)
+    else:
+        spectra = tuple(report_or_weights)
+    out = readout(readout_weight, spectra[0][0].shape[0])
     entries: list[tuple[NamedMatrix | ReadOut, Spectrum]] = [*spectra, (out, spectrum(out.dense()))]
-
-    with mpmath.workdps(dps):
-        shells = {}
-        for matrix, spec in entries:
-            shells[matrix_key(matrix)] = _shell(
-                theorem.SPECTRAL_SHELL_INDEX,
-                theorem.SPECTRAL_SHELL,
-                to_mpf(spec.spectral_norm, "C"),
-                dps,
-                L=num_layers,
-            )
-        rounded = layer_norms({key: value for key, (_, value) in shells.items()})
-        alphas = depth_factors(rounded, num_layers, dps=dps, head_factor=theorem.HEAD_LIPSCHITZ)
-        rows = []
-        for matrix, spec in entries:
-            gamma, b, alpha, scale = sensitivity_and_scale(
-                matrix, rounded, alphas, count, margin, functools.partial(evaluate, dps=dps)
-            )
-            dimension = max(spec.shape)
-            best = min(grid_terms(spec, scale, dimension, points, dps), key=lambda option: option[2])
-            spectral_shell, norm = shells[matrix_key(matrix)]
-            rows.append(
-                AssembledMatrix(
-                    matrix,
-                    spectral_shell,
-                    norm,
-                    b,
-                    gamma,
-                    alpha,
-                    scale,
-                    dimension,
-                    best[0],
-                    best[1],
-                    best[2],
-                )
-            )
-        sigma = mpmath.fsum(row.term for row in rows)
-        peel = mpmath.fsum(
-            evaluate(theorem.PEEL_COST, dps=dps, j=row.spectral_shell)
-            + evaluate(theorem.PEEL_COST, dps=dps, j=row.schatten_shell)
-            for row in rows
-        )
-        sensitivity = max(
-            evaluate(
-                theorem.SENSITIVITY,
-                dps=dps,
-                C=row.rounded_norm,
-                b=row.input_bound,
-                gamma=row.gamma,
-                alpha=row.alpha,
-            )
-            for row in rows
-        )
-        max_dimension = max(row.dimension for row in rows)
-        gap = evaluate(
-            theorem.GAP_TERM,
-            dps=dps,
-            **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
-        )
-    signature = f"bound:{LABEL}|grid:m={m}|eval:mpmath-dps={dps}|version:{installed_version()}"
-    return AssembledBound(
-        LABEL, tuple(rows), sigma, n, to_mpf(delta, "delta"), to_mpf(margin, "margin"), T, m, count,
-        max_dimension, sensitivity, peel, gap, dps, signature,
-    )  # fmt: skip
+    bound = compose_assembled(
+        MpmathAssembledArithmetic(dps), entries, n=n, delta=delta, margin=margin, T=T, m=m, dps=dps
+    )
+    signature = f"bound:{LABEL}|grid:m={bound.m}|eval:mpmath-dps={dps}|version:{installed_version()}"
+    return dataclasses.replace(bound, signature=signature)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 import numpy as np
 
+from numerics.bounds.schatten import MpmathSpectra, log_schatten_power_sums, schatten_power_sum
 from numerics.formulas.evaluate import (
     DEFAULT_DPS,
     CompiledFormula,
@@ -29,8 +30,6 @@ from numerics.formulas.evaluate import (
     check_dps,
     evaluate,
     log_form,
-    log_schatten_power_sums,
-    schatten_power_sum,
     to_mpf,
 )
 from numerics.formulas.generated import SUMMAND
@@ -124,7 +123,7 @@ def contribution(
     6.0
     """
     fixed = _fixed_values(formula, scale, n, extra)
-    return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
+    return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(MpmathSpectra(dps), spec, p), **fixed)
 
 
 def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: dict[str, object], dps: int):
@@ -211,7 +210,7 @@ def choose_p(
     fixed = _fixed_values(formula, scale, n, extra)
 
     def exact(p: object) -> mpmath.mpf:
-        return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(spec, p, dps=dps), **fixed)
+        return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(MpmathSpectra(dps), spec, p), **fixed)
 
     objectives = _log_objectives(spec, formula, fixed, dps)
     candidates = points
@@ -250,3 +249,21 @@ def choose_p(
         if value_interior < value_grid:
             p_continuous, value_continuous = float(p_interior), value_interior
     return PChoice(p_grid, value_grid, (p_continuous, value_continuous), m, dps)
+
+
+class MpmathSpectralArithmetic(MpmathSpectra):
+    """The mpmath arithmetic with the post hoc choice of :func:`choose_p` on the grid P_m (the
+    :class:`numerics.bounds.composition.SpectralArithmetic` of :func:`numerics.bounds.proxies.proxies`).
+
+    ``continuous=False`` skips each matrix's minimisation over [0, 2] (reported only).
+    """
+
+    def __init__(self, dps: int = DEFAULT_DPS, *, m: int, continuous: bool = True) -> None:
+        super().__init__(dps)
+        self.m = m
+        self.continuous = continuous
+
+    def post_hoc(self, spectrum: Spectrum, scale: mpmath.mpf, hidden_size: int) -> tuple[PChoice, mpmath.mpf]:
+        """(:func:`choose_p` of the matrix, its value min_{p in P_m} C_p)."""
+        choice = choose_p(spectrum, scale, hidden_size, m=self.m, dps=self.dps, continuous=self.continuous)
+        return choice, choice.value_grid

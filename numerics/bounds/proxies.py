@@ -1,17 +1,8 @@
-"""The BERT-adapted proxies B_ours and B_Edelman of docs: proxies on a model's weights.
+"""The BERT-adapted proxies B_ours and B_Edelman of docs: proxies on a model's weights, in mpmath.
 
-Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``).
-Every number is a formula of :mod:`theory.proxy` evaluated by :func:`numerics.formulas.evaluate.evaluate` in
-mpmath at ``dps`` digits:
-
-- depth factor alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k, alpha_{L-1} = 1, with
-  A_k = sum_h HEAD_LIPSCHITZ(C2(Vt_h^k), C2(QK_h^k)) and L_phi = 1.13;
-- sensitivity gamma = GAMMA[kind], scale s = SCALE(gamma, alpha_l, L);
-- per matrix the post hoc p and contribution min_{p in P_m} SUMMAND
-  (:func:`numerics.bounds.posthoc.choose_p`);
-- B_ours = OURS_PROXY(Sigma, L), Sigma the sum of the contributions;
-- B_Edelman = EDELMAN_PROXY(Xi), Xi = sum_l EDELMAN_LAYER_WEIGHT(alpha_l) xi_l, xi_l the sum of the
-  layer's EDELMAN_TERM.
+Provenance: exact (the authors' ``bounds.py``). :func:`proxies` computes each matrix's spectrum and hands
+the spectra to the one composition, :func:`numerics.bounds.composition.compose_proxies`, in mpmath at
+``dps`` digits with the post hoc choice of :func:`numerics.bounds.posthoc.choose_p`.
 
 Each spectrum is computed once (:func:`matrix_spectra`) and every later stage reads it. A checkpoint
 opened lazily (:class:`numerics.loading.stream.Checkpoint`) goes through :func:`streamed_pass`: one
@@ -25,29 +16,18 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import mpmath
 import numpy as np
 
 from numerics.batch.workers import ordered_map
-from numerics.bounds.posthoc import PChoice, choose_p
-from numerics.formulas.evaluate import DEFAULT_DPS, CompiledFormula, check_dps, evaluate, evaluate_from
-from numerics.formulas.generated import (
-    EDELMAN_LAYER_WEIGHT,
-    EDELMAN_PROXY,
-    EDELMAN_TERM,
-    GAMMA,
-    GRID_M,
-    HEAD_LIPSCHITZ,
-    L_PHI_VALUE,
-    LAYER_LIPSCHITZ,
-    OURS_PROXY,
-    SCALE,
-)
+from numerics.bounds.composition import ProxyReport, compose_proxies
+from numerics.bounds.posthoc import MpmathSpectralArithmetic, PChoice
+from numerics.formulas.evaluate import DEFAULT_DPS, check_dps, evaluate
+from numerics.formulas.generated import GRID_M, L_PHI_VALUE
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.loading.coverage import Coverage
 from numerics.loading.families.base import coverage_from_measures
@@ -58,146 +38,13 @@ from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
-from theory.errors import InvalidArgument, require
+from theory.errors import InvalidArgument
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
 from theory.version import installed_version
 
-if TYPE_CHECKING:
-    from theory.formula import Formula
-
 Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]
 """Where a matrix sits and its factors' shapes (:meth:`NamedMatrix.place`)."""
-
-Number = TypeVar("Number", bound=Any)
-"""An exact-enough number type: mpmath.mpf here, flint.arb balls in numerics.certify."""
-
-
-@dataclass(frozen=True, eq=False)
-class MatrixProxy:
-    """One matrix's share of the proxies: its spectrum, alpha, gamma, scale, post hoc p and Edelman term."""
-
-    matrix: NamedMatrix
-    spectrum: Spectrum
-    alpha: mpmath.mpf
-    gamma: mpmath.mpf
-    scale: mpmath.mpf
-    choice: PChoice
-    edelman_term: mpmath.mpf
-
-    @property
-    def p_opt(self) -> Fraction:
-        """The minimiser of the summand over the grid P_m (smallest p on ties)."""
-        return self.choice.p_grid
-
-    @property
-    def contribution(self) -> mpmath.mpf:
-        """min_{p in P_m} C_p of this matrix."""
-        return self.choice.value_grid
-
-    def row(self) -> dict[str, Any]:
-        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`); derived quantities stay mpf."""
-        spec = self.spectrum
-        rows, cols = spec.shape
-        return {
-            "layer": self.matrix.layer,
-            "head": self.matrix.head,
-            "kind": self.matrix.kind.value,
-            "rows": rows,
-            "cols": cols,
-            "rank": spec.rank,
-            "spectral_norm": spec.spectral_norm,
-            "frobenius_norm": spec.frobenius_norm,
-            "norm_21": spec.norm_21,
-            "alpha": self.alpha,
-            "gamma": self.gamma,
-            "p_opt": float(self.p_opt),
-            "contribution": self.contribution,
-            "p_continuous": self.choice.p_continuous,
-            "contribution_continuous": self.choice.value_continuous,
-            "scale": self.scale,
-            "nuclear_norm": spec.nuclear_norm,
-            "norm_11": spec.norm_11,
-            "stable_rank": spec.stable_rank,
-            "svd_path": spec.svd_path,
-        }
-
-
-ROW_COLUMNS = (
-    "layer",
-    "head",
-    "kind",
-    "rows",
-    "cols",
-    "rank",
-    "spectral_norm",
-    "frobenius_norm",
-    "norm_21",
-    "alpha",
-    "gamma",
-    "p_opt",
-    "contribution",
-    "p_continuous",
-    "contribution_continuous",
-    "scale",
-    "nuclear_norm",
-    "norm_11",
-    "stable_rank",
-    "svd_path",
-)
-"""Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
-
-
-@dataclass(frozen=True, eq=False)
-class ProxyReport:
-    """B_ours and B_Edelman of one model, every per-matrix and per-layer quantity, and how they were obtained.
-
-    Values are mpmath numbers at ``dps`` digits; ``ours_float`` and ``edelman_float`` are float views
-    (inf when a value exceeds float64, e.g. B_Edelman of a very deep model; print the mpf then).
-    """
-
-    source: str
-    num_layers: int
-    hidden_size: int
-    num_heads: int
-    m: int
-    dps: int
-    matrices: tuple[MatrixProxy, ...]
-    alphas: tuple[mpmath.mpf, ...]
-    xis: tuple[mpmath.mpf, ...]
-    leading: mpmath.mpf
-    ours: mpmath.mpf
-    edelman: mpmath.mpf
-    signature: str
-    coverage: tuple[Coverage, ...] | None = None
-    """The family's coverage records, when ``proxies(..., coverage=True)`` took them from the same read."""
-    layer_digests: tuple[bytes, ...] | None = None
-    """Each layer's content digest, when ``proxies(..., digest=True)`` took it from the same read."""
-
-    @property
-    def ours_float(self) -> float:
-        """B_ours as a float."""
-        return float(self.ours)
-
-    @property
-    def edelman_float(self) -> float:
-        """B_Edelman as a float (inf beyond float64's range)."""
-        return float(self.edelman)
-
-    def to_frame(self) -> Any:
-        """One pandas DataFrame row per matrix (columns :data:`ROW_COLUMNS`, floats), for a notebook.
-
-        Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
-        of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
-        """
-        require("pandas", purpose="to_frame")
-        import pandas as pd
-
-        rows = [
-            {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
-            for row in self.matrices
-        ]
-        return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
 
 
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
@@ -397,187 +244,155 @@ def default_grid_m(num_layers: int, hidden_size: int) -> int:
     return int(evaluate(GRID_M, L=num_layers, N=hidden_size))
 
 
-def spectral_norms(
-    spectra: Sequence[tuple[NamedMatrix, Spectrum]],
-) -> dict[tuple[int, int, MatrixKind], float]:
-    """C2 of every matrix, keyed by (layer, head, kind)."""
-    return {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
+@dataclass(frozen=True, kw_only=True)
+class SpectraOptions:
+    """How the spectra of a model are computed and the proxies composed (one record for every layer).
 
-
-def layer_factors(
-    norms: Mapping[tuple[int, int, MatrixKind], Number],
-    num_layers: int,
-    evaluate_formula: Callable[..., Number],
-    zero: Number,
-    head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
-) -> list[Number]:
-    """LAYER_LIPSCHITZ of every layer, L_phi C2(M_in^k) C2(M_out^k) A_k (exact, docs: proxies).
-
-    A_k = sum_h head_factor(C2(Vt_h^k), C2(QK_h^k)), ``head_factor`` the exact HEAD_LIPSCHITZ of the
-    proxies unless given (the assembled bound passes its own, ``theory.assembled.HEAD_LIPSCHITZ``);
-    ``norms`` maps (layer, head, kind) to C2 (head -1 for M_in, M_out). Generic over the arithmetic:
-    ``evaluate_formula(formula, **values)`` is mpmath's :func:`numerics.formulas.evaluate.evaluate` here and
-    arb's interval evaluation in :mod:`numerics.certify`.
+    ``jobs`` worker processes share the layers of a checkpoint (same numbers as ``jobs=1``);
+    ``fast_svd`` lets large dense matrices take the Gram path where it is decided
+    (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's); ``device`` "cpu" or
+    "cuda" takes the QR and SVD calls to torch (float64; :func:`numerics.spectra.spectrum.linalg_for`),
+    None keeps numpy's LAPACK; ``entrywise_norms=False`` skips the (1,1) norms of a streamed checkpoint
+    (reported only, used by no bound); ``continuous=False`` skips each matrix's minimisation over [0, 2]
+    (reported only: the grid choice, and so every proxy, is the same); ``dps`` decimal digits of mpmath;
+    ``m`` the grid P_m (None: ceil(L + ln N)); ``coverage`` and ``digest`` also take a checkpoint's
+    coverage records and layer digests from the same read (:func:`streamed_pass`).
     """
-    heads = sorted({head for (_, head, _) in norms if head >= 0})
-    factors = []
-    for layer in range(num_layers):
-        head_sum = sum(
-            (
-                evaluate_formula(
-                    head_factor, C_V=norms[layer, h, MatrixKind.VT], C_QK=norms[layer, h, MatrixKind.QK]
-                )
-                for h in heads
-            ),
-            zero,
-        )
-        factors.append(
-            evaluate_formula(
-                LAYER_LIPSCHITZ,
-                L_phi=L_PHI_VALUE,
-                C_in=norms[layer, -1, MatrixKind.M_IN],
-                C_out=norms[layer, -1, MatrixKind.M_OUT],
-                A=head_sum,
+
+    jobs: int = 1
+    fast_svd: bool = False
+    device: str | None = None
+    entrywise_norms: bool = True
+    continuous: bool = True
+    dps: int = DEFAULT_DPS
+    m: int | None = None
+    coverage: bool = False
+    digest: bool = False
+
+    def __post_init__(self) -> None:
+        check_dps(self.dps)
+        if self.m is not None:
+            grid_fractions(self.m)  # validates m before any spectrum is computed
+        if self.fast_svd and self.device is not None:
+            raise InvalidArgument(
+                "fast_svd runs numpy's eigensolver (the Gram path); use it without a device"
             )
+
+
+GIVEN_BACKEND = "given"
+"""The ``backend`` of spectra computed before :func:`model_spectra` was called (not known here)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelSpectra:
+    """Every matrix of a model's bound with its spectrum (extraction order), and what the compositions
+    read of the model: L layers, hidden size N, H heads, the ``source`` label, the linear-algebra
+    ``backend`` that took the spectra, and (from a checkpoint's read, when asked) its coverage records
+    and layer digests."""
+
+    matrices: tuple[tuple[NamedMatrix, Spectrum], ...]
+    num_layers: int
+    hidden_size: int
+    num_heads: int
+    source: str
+    backend: str
+    coverage: tuple[Coverage, ...] | None = None
+    layer_digests: tuple[bytes, ...] | None = None
+
+    @classmethod
+    def of(
+        cls, matrices: Sequence[tuple[NamedMatrix, Spectrum]], *, source: str, backend: str, **extra: Any
+    ) -> ModelSpectra:
+        """The record of ``matrices``, with L, N and H read from them (InvalidArgument when empty)."""
+        matrices = tuple(matrices)
+        if not matrices:
+            raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
+        return cls(
+            matrices=matrices,
+            num_layers=1 + max(matrix.layer for matrix, _ in matrices),
+            hidden_size=matrices[0][0].shape[0],
+            num_heads=len({matrix.head for matrix, _ in matrices if matrix.head >= 0}),
+            source=source,
+            backend=backend,
+            **extra,
         )
-    return factors
 
 
-def products_of_later(factors: Sequence[Number], one: Number) -> tuple[Number, ...]:
-    """alpha_l = prod_{k > l} factor_k for every layer l, alpha_{L-1} = 1 (the empty product)."""
-    alphas = [one] * len(factors)
-    for layer in range(len(factors) - 2, -1, -1):
-        alphas[layer] = alphas[layer + 1] * factors[layer + 1]
-    return tuple(alphas)
-
-
-def depth_factors(
-    norms: Mapping[tuple[int, int, MatrixKind], object],
-    num_layers: int,
+def model_spectra(
+    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | ModelSpectra | object,
+    options: SpectraOptions = SpectraOptions(),
     *,
-    dps: int = DEFAULT_DPS,
-    head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
-) -> tuple[mpmath.mpf, ...]:
-    """alpha_l = prod_{k > l} L_phi C2(M_in^k) C2(M_out^k) A_k, alpha_{L-1} = 1 (exact), in mpmath.
-
-    See :func:`layer_factors` (and its ``head_factor``). The products overflow float64 on deep models,
-    not here.
-    """
-    with mpmath.workdps(dps):
-        factors = layer_factors(
-            norms, num_layers, functools.partial(evaluate, dps=dps), mpmath.mpf(0), head_factor
+    source: str | None = None,
+) -> ModelSpectra:
+    """The :class:`ModelSpectra` of ``weights``: loaded weights (:func:`matrix_spectra`), a lazily opened
+    :class:`Checkpoint` (read layer by layer, :func:`streamed_pass`), spectra already computed (the output
+    of :func:`matrix_spectra`; then pass ``source``), a ModelSpectra (returned as is), or anything
+    :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state dict), which
+    is then opened lazily. ``source`` overrides the label."""
+    if isinstance(weights, ModelSpectra):
+        return weights
+    if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
+        weights = open_checkpoint(weights)
+    if isinstance(weights, TransformerWeights):
+        spectra = matrix_spectra(weights, fast_svd=options.fast_svd, device=options.device)
+        source = weights.source if source is None else source
+        return ModelSpectra.of(spectra, source=source, backend=linalg_for(options.device).name)
+    if isinstance(weights, Checkpoint):
+        stream = StreamOptions(
+            weights,
+            options.fast_svd,
+            options.entrywise_norms,
+            options.device,
+            options.coverage,
+            options.digest,
         )
-        return products_of_later(factors, mpmath.mpf(1))
+        streamed = streamed_pass(stream, jobs=options.jobs)
+        return ModelSpectra.of(
+            streamed.spectra,
+            source=weights.source if source is None else source,
+            backend=linalg_for(options.device).name,
+            coverage=streamed.coverage,
+            layer_digests=streamed.layer_digests,
+        )
+    if isinstance(weights, Sequence):
+        return ModelSpectra.of(weights, source=source or "spectra", backend=GIVEN_BACKEND)
+    raise InvalidArgument(
+        f"proxies cannot read a {type(weights).__name__}: give weights, spectra, a checkpoint path or "
+        "alias, an nn.Module or a state dict"
+    )
 
 
 def proxies(
-    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | object,
+    weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | ModelSpectra | object,
     *,
-    m: int | None = None,
-    dps: int = DEFAULT_DPS,
     source: str | None = None,
-    jobs: int = 1,
-    fast_svd: bool = False,
-    entrywise_norms: bool = True,
-    continuous: bool = True,
-    device: str | None = None,
-    coverage: bool = False,
-    digest: bool = False,
-) -> ProxyReport:
+    options: SpectraOptions | None = None,
+    **settings: Any,
+) -> ProxyReport[mpmath.mpf, Spectrum, PChoice]:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
-    ``weights`` may also be the output of :func:`matrix_spectra` (spectra already computed; then pass
-    ``source``), a lazily opened :class:`Checkpoint` (read layer by layer, :func:`streamed_spectra`), or
-    anything :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state
-    dict), which is then opened lazily. ``m`` defaults to ceil(L + ln N). ``jobs`` worker processes
-    share the layers of a checkpoint (:func:`streamed_spectra`; same numbers as ``jobs=1``). Errors name
-    the matrix they concern. ``fast_svd`` lets large dense matrices take the Gram path where it is decided
-    (:mod:`numerics.spectra.gram`; opt-in: the last digits differ from the SVD's). ``entrywise_norms=False``
-    skips the (1,1) norms of a streamed checkpoint (reported only, used by no bound); ``continuous=False``
-    skips each matrix's minimisation over [0, 2] (reported only: p_continuous, contribution_continuous; the
-    grid choice, and so every proxy, is the same). ``device`` "cpu" or "cuda" takes the QR and SVD calls to
-    torch (float64; :func:`numerics.spectra.spectrum.linalg_for`), None keeps numpy's LAPACK. For a
-    checkpoint, ``coverage`` and ``digest`` also take the family's coverage records and each layer's content
-    digest from the same read (:func:`streamed_pass`; :attr:`ProxyReport.coverage`, ``layer_digests``).
+    ``weights``: anything :func:`model_spectra` reads. ``options`` (a :class:`SpectraOptions`), or its
+    fields as keywords (``m``, ``dps``, ``jobs``, ``fast_svd``, ``entrywise_norms``, ``continuous``,
+    ``device``, ``coverage``, ``digest``): how the spectra are computed and the proxies composed. The
+    spectra go to the one composition, :func:`numerics.bounds.composition.compose_proxies`, in mpmath.
+    Errors name the matrix they concern.
     """
-    check_dps(dps)
-    if m is not None:
-        grid_fractions(m)  # validates m before any spectrum is computed
-    if fast_svd and device is not None:
-        raise InvalidArgument("fast_svd runs numpy's eigensolver (the Gram path); use it without a device")
-    if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
-        weights = open_checkpoint(weights)
-    extras: dict[str, Any] = {}
-    if isinstance(weights, TransformerWeights):
-        spectra = matrix_spectra(weights, fast_svd=fast_svd, device=device)
-        source = weights.source if source is None else source
-    elif isinstance(weights, Checkpoint):
-        options = StreamOptions(weights, fast_svd, entrywise_norms, device, coverage, digest)
-        streamed = streamed_pass(options, jobs=jobs)
-        spectra, extras = (
-            streamed.spectra,
-            {"coverage": streamed.coverage, "layer_digests": streamed.layer_digests},
-        )
-        source = weights.source if source is None else source
-    elif isinstance(weights, Sequence):
-        spectra = tuple(weights)
-        source = source or "spectra"
-    else:
-        raise InvalidArgument(
-            f"proxies cannot read a {type(weights).__name__}: give weights, spectra, a checkpoint path or "
-            "alias, an nn.Module or a state dict"
-        )
-    if not spectra:
-        raise InvalidArgument("no matrices: proxies need the spectra of at least one layer")
-    num_layers = 1 + max(matrix.layer for matrix, _ in spectra)
-    hidden_size = spectra[0][0].shape[0]
-    num_heads = len({matrix.head for matrix, _ in spectra if matrix.head >= 0})
-    m = default_grid_m(num_layers, hidden_size) if m is None else m
-    norms = spectral_norms(spectra)
-    alphas = depth_factors(norms, num_layers, dps=dps)
-    rows = []
-    with mpmath.workdps(dps):
-        for matrix, spec in spectra:
-            layer = matrix.layer
-            available: dict[str, object] = {
-                "C_in": norms[layer, -1, MatrixKind.M_IN],
-                "C_out": norms[layer, -1, MatrixKind.M_OUT],
-                "n21": spec.norm_21,
-            }
-            if matrix.kind.per_head:
-                available["C_V"] = norms[layer, matrix.head, MatrixKind.VT]
-            gamma = evaluate_from(GAMMA[matrix.kind], available, dps=dps)
-            scale = evaluate(SCALE, dps=dps, gamma=gamma, alpha=alphas[layer], L=num_layers)
-            try:
-                choice = choose_p(spec, scale, hidden_size, m=m, dps=dps, continuous=continuous)
-            except InvalidArgument as error:
-                raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
-            edelman_term = evaluate_from(EDELMAN_TERM[matrix.kind], available, dps=dps)
-            rows.append(MatrixProxy(matrix, spec, alphas[layer], gamma, scale, choice, edelman_term))
-        leading = mpmath.fsum(row.contribution for row in rows)
-        ours = evaluate(OURS_PROXY, dps=dps, Sigma=leading, L=num_layers)
-        xis = tuple(
-            mpmath.fsum(row.edelman_term for row in rows if row.matrix.layer == layer)
-            for layer in range(num_layers)
-        )
-        xi_total = mpmath.fsum(
-            evaluate(EDELMAN_LAYER_WEIGHT, dps=dps, alpha=alphas[layer]) * xis[layer]
-            for layer in range(num_layers)
-        )
-        edelman = evaluate(EDELMAN_PROXY, dps=dps, Xi=xi_total)
-    return ProxyReport(
-        source=source,
-        num_layers=num_layers,
-        hidden_size=hidden_size,
-        num_heads=num_heads,
+    if options is None:
+        options = SpectraOptions(**settings)
+    elif settings:
+        raise InvalidArgument(f"give options or its fields as keywords, not both ({sorted(settings)})")
+    spectra = model_spectra(weights, options, source=source)
+    m = default_grid_m(spectra.num_layers, spectra.hidden_size) if options.m is None else options.m
+    return compose_proxies(
+        MpmathSpectralArithmetic(options.dps, m=m, continuous=options.continuous),
+        spectra.matrices,
+        num_layers=spectra.num_layers,
+        hidden_size=spectra.hidden_size,
+        num_heads=spectra.num_heads,
         m=m,
-        dps=dps,
-        matrices=tuple(rows),
-        alphas=alphas,
-        xis=xis,
-        leading=leading,
-        ours=ours,
-        edelman=edelman,
-        signature=signature(m, dps, fast_svd, device),
-        **extras,
+        source=spectra.source,
+        signature=signature(m, options.dps, options.fast_svd, options.device),
+        dps=options.dps,
+        coverage=spectra.coverage,
+        layer_digests=spectra.layer_digests,
     )

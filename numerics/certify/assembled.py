@@ -1,7 +1,7 @@
-"""The assembled bound (reconstructed Theorem 3.1) as a certified ball, mirroring numerics.bounds.assembled.
+"""The assembled bound (reconstructed Theorem 3.1) as a certified ball.
 
-Same inputs and formulas as :func:`numerics.bounds.assembled.assembled_bound` (``theory.assembled``,
-provenance ``reconstructed``), with every number a ball:
+The one composition :func:`numerics.bounds.assembled.compose_assembled` (``theory.assembled``, provenance
+``reconstructed``) in arb (:class:`ArbAssembledArithmetic`), with every number a ball:
 
 - spectral norms and Schatten sums come from the certified enclosures (:mod:`numerics.certify.certified`);
 - a shell index j is an integer chosen so that the shell (2^{j/(4L)} for spectral norms, 2^j for Schatten
@@ -28,29 +28,20 @@ from functools import reduce
 from typing import TYPE_CHECKING
 
 from numerics.bounds.assembled import (
-    LABEL,
+    AssembledBound,
     ReadOut,
     check_inputs,
-    gap_arguments,
-    layer_norms,
-    matrix_key,
+    compose_assembled,
     readout,
-    sensitivity_and_scale,
 )
+from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import flint_context
-from numerics.certify.certified import (
-    CertifiedMatrix,
-    certify_matrices,
-    depth_factor_balls,
-    grid_size,
-    schatten_power_sum,
-)
-from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
+from numerics.certify.certified import ArbSpectra, CertifiedMatrix, certify_matrices
+from numerics.certify.interval_eval import interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
-from theory import assembled as theorem
+from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument
 from theory.formula import Formula
-from theory.proxy import grid
 
 if TYPE_CHECKING:
     from flint import arb
@@ -76,60 +67,18 @@ def certify_readout(out: ReadOut) -> CertifiedReadOut:
 
 
 def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> arb:
-    """A ball containing S_p of the matrix: certified.schatten_power_sum with, at p = 0, the certified
-    exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must cover the matrix, so
-    the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0) and 1 (p = 0)."""
+    """A ball containing S_p of the matrix: :func:`numerics.bounds.schatten.schatten_power_sum` with, at
+    p = 0, the certified exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must
+    cover the matrix, so the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0)
+    and 1 (p = 0)."""
     from flint import arb
 
     if isinstance(c, CertifiedMatrix):
-        return schatten_power_sum(c, p, exact=True)
+        return schatten_power_sum(ArbSpectra(), c, p, exact=True)
     with flint_context():
         if not c.spectral_norm > 0:
             raise InvalidArgument("the read-out's norm ball contains 0; pass a nonzero read-out")
         return arb(1) if p == 0 else c.spectral_norm ** to_ball(p, "p")
-
-
-@dataclass(frozen=True, eq=False)
-class CertifiedAssembledMatrix:
-    """One matrix's share of the certified assembled bound."""
-
-    certified: CertifiedMatrix | CertifiedReadOut
-    spectral_shell: int
-    rounded_norm: arb
-    input_bound: arb
-    gamma: arb
-    alpha: arb
-    scale: arb
-    dimension: int
-    p: Fraction
-    candidates: tuple[Fraction, ...]
-    schatten_shell: int
-    term: arb
-
-
-@dataclass(frozen=True, eq=False)
-class CertifiedAssembledBound:
-    """GAP_TERM of reconstructed Theorem 3.1 as a ball, with every quantity it was computed from."""
-
-    label: str
-    matrices: tuple[CertifiedAssembledMatrix, ...]
-    sigma: arb
-    sensitivity: arb
-    peel_cost: arb
-    gap: arb
-    m: int
-    matrix_count: int
-    max_dimension: int
-
-    def bound(self, empirical_ramp_risk: object) -> arb:
-        """A ball containing empirical ramp risk + GAP_TERM (the theorem's bound on the 0-1 test error)."""
-        from numerics.certify.interval_eval import to_ball
-
-        with flint_context():
-            risk = to_ball(empirical_ramp_risk, "empirical_ramp_risk")
-            if not (risk >= 0 and risk <= 1):
-                raise InvalidArgument(f"empirical_ramp_risk={empirical_ramp_risk!r} is outside [0, 1]")
-            return risk + self.gap
 
 
 def certified_shell(index: Formula, shell: Formula, value: arb, **extra: object) -> tuple[int, arb]:
@@ -141,6 +90,36 @@ def certified_shell(index: Formula, shell: Formula, value: arb, **extra: object)
         while not (rounded := interval_evaluate(shell, j=j, **extra)) >= value:
             j += 1
         return j, rounded
+
+
+class ArbAssembledArithmetic(ArbSpectra):
+    """The arb :class:`numerics.bounds.assembled.AssembledArithmetic` of :func:`certify_assembled`: certified
+    shells (:func:`certified_shell`), Schatten sums of the enclosures (:func:`certified_schatten`), and
+    p* = the grid point whose term ball has the smallest upper end, with every point that may attain the
+    minimum."""
+
+    def shell(self, index: Formula, shell: Formula, value: arb, **extra: object) -> tuple[int, arb]:
+        """:func:`certified_shell`."""
+        return certified_shell(index, shell, value, **extra)
+
+    def schatten_sums(
+        self, spectrum: CertifiedMatrix | CertifiedReadOut, points: Sequence[Fraction]
+    ) -> list[arb]:
+        """:func:`certified_schatten` at every grid point."""
+        return [certified_schatten(spectrum, q) for q in points]
+
+    def least(
+        self, options: Sequence[tuple[Fraction, int, arb]]
+    ) -> tuple[tuple[Fraction, int, arb], tuple[Fraction, ...]]:
+        """(the option of the smallest upper end, smallest p on ties), and the points whose ball reaches
+        below the minimum's upper end."""
+        minimum = reduce(lambda x, y: x.min(y), (t for _, _, t in options))
+        candidates = tuple(q for q, _, t in options if t.lower() <= minimum.upper())
+        return min(options, key=lambda o: (o[2].upper(), o[0])), candidates
+
+
+CertifiedAssembledBound = AssembledBound["arb", "CertifiedMatrix | CertifiedReadOut"]
+"""GAP_TERM of reconstructed Theorem 3.1 as a ball (:func:`certify_assembled`)."""
 
 
 def certify_assembled(
@@ -160,69 +139,9 @@ def certify_assembled(
     """
     check_inputs(n, delta, margin, T)
     layers = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
-    num_layers = 1 + max(c.matrix.layer for c in layers)
-    num_heads = len({c.matrix.head for c in layers if c.matrix.head >= 0})
-    hidden_size = layers[0].matrix.shape[0]
-    m = m if m is not None else grid_size(num_layers, hidden_size)
-    points = [Fraction(int(q.p), int(q.q)) for q in grid(m)]
-    certified: list[CertifiedMatrix | CertifiedReadOut] = [
-        *layers,
-        certify_readout(readout(readout_weight, hidden_size)),
+    out = certify_readout(readout(readout_weight, layers[0].matrix.shape[0]))
+    entries: list[tuple[NamedMatrix | ReadOut, CertifiedMatrix | CertifiedReadOut]] = [
+        *((c.matrix, c) for c in layers),
+        (out.matrix, out),
     ]
-    with flint_context():
-        count = exact_integer(interval_evaluate(theorem.MATRIX_COUNT, L=num_layers, H=num_heads), "K")
-        shells = {
-            matrix_key(c.matrix): certified_shell(
-                theorem.SPECTRAL_SHELL_INDEX, theorem.SPECTRAL_SHELL, c.spectral_norm, L=num_layers
-            )
-            for c in certified
-        }
-        rounded = layer_norms({key: ball for key, (_, ball) in shells.items()})
-        alphas = depth_factor_balls(rounded, num_layers, theorem.HEAD_LIPSCHITZ)
-        rows = []
-        for c in certified:
-            gamma, b, alpha, scale = sensitivity_and_scale(
-                c.matrix, rounded, alphas, count, margin, interval_evaluate
-            )
-            dimension = max(c.matrix.shape)
-            options = []
-            for q in points:
-                j, schatten = certified_shell(
-                    theorem.SCHATTEN_SHELL_INDEX, theorem.SCHATTEN_SHELL, certified_schatten(c, q)
-                )
-                term = interval_evaluate(theorem.MATRIX_TERM, p=q, S=schatten, s=scale, N=dimension)
-                options.append((q, j, term))
-            minimum = reduce(lambda x, y: x.min(y), (t for _, _, t in options))
-            candidates = tuple(q for q, _, t in options if t.lower() <= minimum.upper())
-            q, j, term = min(options, key=lambda o: (o[2].upper(), o[0]))
-            spectral_shell, norm = shells[matrix_key(c.matrix)]
-            rows.append(
-                CertifiedAssembledMatrix(
-                    c, spectral_shell, norm, b, gamma, alpha, scale, dimension, q, candidates, j, term
-                )
-            )
-        sigma = sum((r.term for r in rows[1:]), rows[0].term)
-        peel = sum(
-            (
-                interval_evaluate(theorem.PEEL_COST, j=r.spectral_shell)
-                + interval_evaluate(theorem.PEEL_COST, j=r.schatten_shell)
-                for r in rows[1:]
-            ),
-            interval_evaluate(theorem.PEEL_COST, j=rows[0].spectral_shell)
-            + interval_evaluate(theorem.PEEL_COST, j=rows[0].schatten_shell),
-        )
-        sensitivity = reduce(
-            lambda x, y: x.max(y),
-            (
-                interval_evaluate(
-                    theorem.SENSITIVITY, C=r.rounded_norm, b=r.input_bound, gamma=r.gamma, alpha=r.alpha
-                )
-                for r in rows
-            ),
-        )
-        max_dimension = max(r.dimension for r in rows)
-        gap = interval_evaluate(
-            theorem.GAP_TERM,
-            **gap_arguments(sigma, n, delta, margin, m, count, T, max_dimension, sensitivity, peel),
-        )
-    return CertifiedAssembledBound(LABEL, tuple(rows), sigma, sensitivity, peel, gap, m, count, max_dimension)
+    return compose_assembled(ArbAssembledArithmetic(), entries, n=n, delta=delta, margin=margin, T=T, m=m)

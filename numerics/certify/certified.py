@@ -10,9 +10,8 @@ Pipeline (each step rigorous, each number a ball):
 2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
    [lo^p, hi^p]); S_0 = the rank interval (exact definition, docs: notation);
 3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
-   proxies: theory's Formulas (``theory.proxy``, provenance ``exact``) evaluated in arb by
-   :func:`numerics.certify.interval_eval.interval_evaluate`; only the sums and products that compose
-   them (over heads, layers, matrices) are written here;
+   proxies: the one composition of :func:`numerics.bounds.composition.compose_proxies` (theory's
+   Formulas, provenance ``exact``) in arb (:class:`ArbSpectralArithmetic`);
 4. the post hoc minimum over P_m of balls c_p is the ball [min_p lo_p, min_p hi_p]; every p with
    lo_p <= min_p hi_p may attain it (the set is a single p when the choice is decided);
 5. verdicts (B_ours < B_Edelman) are decided by the balls, or reported as undecided.
@@ -22,13 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.bounds.proxies import layer_factors, products_of_later
+from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
+from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
@@ -40,7 +40,7 @@ from numerics.certify.fast import (
     norm_21_product_fast,
 )
 from numerics.certify.float_bounds import FastPathUnavailable
-from numerics.certify.interval_eval import exact_integer, interval_evaluate, to_ball
+from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
@@ -49,20 +49,7 @@ from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from theory.errors import CertificationFailed, InvalidArgument
-from theory.formula import Formula
-from theory.proxy import (
-    EDELMAN_LAYER_WEIGHT,
-    EDELMAN_PROXY,
-    EDELMAN_TERM,
-    GAMMA,
-    GRID_M,
-    HEAD_LIPSCHITZ,
-    OURS_PROXY,
-    SCALE,
-    SUMMAND,
-    MatrixKind,
-    grid,
-)
+from theory.proxy import GRID_M, SUMMAND, grid
 
 if TYPE_CHECKING:
     from flint import arb
@@ -104,7 +91,7 @@ class CertifiedMatrix:
     def frobenius_norm(self) -> arb:
         """A ball containing ||W||_F = (sum_i sigma_i^2)^{1/2}."""
         with flint_context():
-            return schatten_power_sum(self, 2).sqrt()
+            return schatten_power_sum(ArbSpectra(), self, 2).sqrt()
 
 
 def certify_matrix(
@@ -178,42 +165,41 @@ def _float_certified(
     return None
 
 
-def schatten_power_sum(certified: CertifiedMatrix, p: object, *, exact: bool = False) -> arb:
-    """A ball containing S_p = sum_i sigma_i^p (p in (0, 2]) or, at p = 0, the authors' numerical rank
-    (the exact proxies) or with ``exact`` the exact rank interval (``certified.exact_rank``: the assembled
-    bound, whose p = 0 class must contain the matrix).
-
-    Each sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0;
-    0^p = 0); structural zeros contribute nothing. p is an exact number or a ball inside (0, 2].
+class ArbSpectra(ArbArithmetic):
+    """The arb :class:`numerics.bounds.schatten.SchattenArithmetic` of a :class:`CertifiedMatrix`: each
+    sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0; 0^p = 0);
+    structural zeros contribute nothing; S_0 is the numerical (or, ``exact``, the exact) rank interval.
 
     >>> import numpy as np
+    >>> from numerics.bounds.schatten import schatten_power_sum
     >>> from numerics.spectra.matrices import NamedMatrix
     >>> from theory.proxy import MatrixKind
     >>> c = certify_matrix(NamedMatrix(0, -1, MatrixKind.M_IN, np.diag([4.0, 1.0])))
-    >>> schatten_power_sum(c, Fraction(1, 2)).contains(3), schatten_power_sum(c, 0).contains(2)
+    >>> s = ArbSpectra()
+    >>> schatten_power_sum(s, c, Fraction(1, 2)).contains(3), schatten_power_sum(s, c, 0).contains(2)
     (True, True)
     """
-    from flint import arb
 
-    with flint_context():
-        exponent = to_ball(p, "p")
-        if exponent.is_zero():
-            rank = certified.exact_rank if exact else certified.rank
-            return interval(arb(rank.lo), arb(rank.hi))
-        if not (exponent > 0 and exponent <= 2):
-            raise InvalidArgument(
-                f"p={p!r} is outside (0, 2]; S_0 is the rank, p > 2 is not a Schatten index here"
-            )
-        total = arb(0)
-        for ball in certified.enclosure.balls:
+    def rank(self, spectrum: CertifiedMatrix, exact: bool) -> arb:
+        """The rank interval as a ball: the authors' numerical rank, or with ``exact`` the exact rank."""
+        from flint import arb
+
+        rank = spectrum.exact_rank if exact else spectrum.rank
+        return interval(arb(rank.lo), arb(rank.hi))
+
+    def power_terms(self, spectrum: CertifiedMatrix, exponent: arb) -> Iterator[arb]:
+        """[lo^p, hi^p] for every singular-value enclosure [lo, hi]."""
+        from flint import arb
+
+        for ball in spectrum.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
             low_power = arb(0) if not lower > 0 else lower**exponent
-            total += interval(low_power, upper**exponent)
-        return total
+            yield interval(low_power, upper**exponent)
 
 
 def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...]) -> tuple[arb, ...]:
-    """:func:`schatten_power_sum` at every grid point p = k / q (common denominator q), sharing the work:
+    """:func:`numerics.bounds.schatten.schatten_power_sum` (:class:`ArbSpectra`) at every grid point
+    p = k / q (common denominator q), sharing the work:
     sigma^{k/q} = (sigma^{1/q})^k for sigma >= 0, so each enclosure endpoint needs one q-th root and the
     powers follow by ball multiplication (inclusion-isotone, so each ball still contains its power).
 
@@ -250,81 +236,55 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
         )
 
 
-@dataclass(frozen=True, eq=False)
-class CertifiedContribution:
-    """One matrix's term of B_ours and of B_Edelman, certified.
+@dataclass(frozen=True, eq=False, kw_only=True)
+class BallChoice:
+    """The post hoc choice of one matrix over P_m in balls: ``values[i]`` is the ball of the summand at
+    ``points[i]``, ``minimum`` contains min_{p in P_m} C_p and ``candidates`` are the grid points whose
+    ball reaches below the smallest upper end (those that may attain it)."""
 
-    ``values[i]`` is the ball of the summand at ``grid_points[i]``; ``minimum`` contains
-    min_{p in P_m} C_p and ``candidates`` are the grid points that may attain it.
-    """
-
-    certified: CertifiedMatrix
-    alpha: arb
-    gamma: arb
-    scale: arb
-    grid_points: tuple[Fraction, ...]
+    points: tuple[Fraction, ...]
     values: tuple[arb, ...]
     minimum: arb
     candidates: tuple[Fraction, ...]
-    edelman_term: arb
 
     @property
-    def p_decided(self) -> bool:
+    def decided(self) -> bool:
         """True when exactly one grid point can attain the minimum."""
         return len(self.candidates) == 1
 
 
-@dataclass(frozen=True, eq=False)
-class CertifiedProxies:
-    """B_ours and B_Edelman of a model as balls, with every per-matrix contribution.
+class ArbSpectralArithmetic(ArbSpectra):
+    """Arb balls with the post hoc minimum over the grid ``points`` of certified enclosures (the
+    :class:`numerics.bounds.composition.SpectralArithmetic` of :func:`certify_proxies`): the minimum of
+    balls c_p is the ball [min_p lo_p, min_p hi_p] (step 4 of the module docstring)."""
 
-    ``ours_below_edelman`` is True / False when the balls decide B_ours < B_Edelman, None when undecided.
-    """
+    def __init__(self, points: tuple[Fraction, ...]) -> None:
+        self.points = points
 
-    source: str
-    num_layers: int
-    hidden_size: int
-    num_heads: int
-    m: int
-    contributions: tuple[CertifiedContribution, ...]
-    alphas: tuple[arb, ...]
-    ours: arb
-    edelman: arb
-
-    @property
-    def ours_below_edelman(self) -> bool | None:
-        """B_ours < B_Edelman decided by the balls (None: the balls overlap)."""
-        return decide_less(self.ours, self.edelman)
+    def post_hoc(self, spectrum: CertifiedMatrix, scale: arb, hidden_size: int) -> tuple[BallChoice, arb]:
+        """(the :class:`BallChoice` of the matrix, the ball of its minimum)."""
+        values = tuple(
+            interval_evaluate(SUMMAND, p=p, S=sums, s=scale, N=hidden_size)
+            for p, sums in zip(self.points, grid_schatten_sums(spectrum, self.points), strict=True)
+        )
+        minimum = reduce(lambda x, y: x.min(y), values)
+        top = minimum.upper()
+        candidates = tuple(p for p, v in zip(self.points, values, strict=True) if v.lower() <= top)
+        return BallChoice(points=self.points, values=values, minimum=minimum, candidates=candidates), minimum
 
 
-def decide_less(a: arb, b: arb) -> bool | None:
-    """True if every point of ``a`` is < every point of ``b``, False if every point of ``a`` is >= every
-    point of ``b``, None (undecided) when the balls overlap.
+CertifiedMatrixProxy = MatrixProxy["arb", CertifiedMatrix, BallChoice]
+"""One matrix's certified share of the proxies (a row of :data:`CertifiedProxies`)."""
 
-    >>> from flint import arb
-    >>> decide_less(arb(1), arb(2)), decide_less(arb(2), arb(1)), decide_less(arb(1, 1), arb(1))
-    (True, False, None)
-    """
-    if a < b:
-        return True
-    if a >= b:
-        return False
-    return None
+CertifiedProxies = ProxyReport["arb", CertifiedMatrix, BallChoice]
+"""B_ours and B_Edelman of a model as balls (:func:`certify_proxies`); ``ours_below_edelman`` is True /
+False when the balls decide B_ours < B_Edelman, None when undecided."""
 
 
 def grid_size(num_layers: int, hidden_size: int) -> int:
     """m = ceil(L + ln N) from theory's GRID_M, decided in ball arithmetic (else CertificationFailed)."""
-    ball = interval_evaluate(GRID_M, L=num_layers, N=hidden_size)
-    return exact_integer(ball, f"m = ceil(L + ln N) for L={num_layers}, N={hidden_size}")
-
-
-def _post_hoc_minimum(
-    values: tuple[arb, ...], points: tuple[Fraction, ...]
-) -> tuple[arb, tuple[Fraction, ...]]:
-    """The ball of min_p values[p] and the points whose ball reaches below the smallest upper end."""
-    minimum = reduce(lambda x, y: x.min(y), values)
-    top = minimum.upper()
-    return minimum, tuple(p for p, v in zip(points, values, strict=True) if v.lower() <= top)
+    what = f"m = ceil(L + ln N) for L={num_layers}, N={hidden_size}"
+    return ArbArithmetic().integer(GRID_M, what, L=num_layers, N=hidden_size)
 
 
 def certify_matrices(
@@ -399,94 +359,12 @@ def certify_proxies(
         m = grid_size(weights.num_layers, weights.hidden_size)
     points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
     certified = certify_matrices(weights, show_progress=show_progress, path=path)
-    with flint_context():
-        return _compose(weights, m, points, certified)
-
-
-def _compose(
-    weights: TransformerWeights | Checkpoint,
-    m: int,
-    points: tuple[Fraction, ...],
-    certified: list[CertifiedMatrix],
-) -> CertifiedProxies:
-    """Steps 2-5 of the module docstring on the certified matrices (inside the flint context)."""
-    from flint import arb
-
-    depth, n = weights.num_layers, weights.hidden_size
-    by_layer: dict[int, list[CertifiedMatrix]] = {}
-    for item in certified:
-        by_layer.setdefault(item.matrix.layer, []).append(item)
-
-    def layer_norms(layer: int) -> dict[str, arb]:
-        (c_in,) = (c.spectral_norm for c in by_layer[layer] if c.matrix.kind is MatrixKind.M_IN)
-        (c_out,) = (c.spectral_norm for c in by_layer[layer] if c.matrix.kind is MatrixKind.M_OUT)
-        return {"C_in": c_in, "C_out": c_out}
-
-    def head_norm(layer: int, head: int, kind: MatrixKind) -> arb:
-        (value,) = (
-            c.spectral_norm for c in by_layer[layer] if c.matrix.head == head and c.matrix.kind is kind
-        )
-        return value
-
-    alphas = depth_factor_balls(
-        {(c.matrix.layer, c.matrix.head, c.matrix.kind): c.spectral_norm for c in certified}, depth
+    return compose_proxies(
+        ArbSpectralArithmetic(points),
+        [(item.matrix, item) for item in certified],
+        num_layers=weights.num_layers,
+        hidden_size=weights.hidden_size,
+        num_heads=weights.num_heads,
+        m=m,
+        source=weights.source,
     )
-
-    contributions = []
-    for item in certified:
-        layer, kind = item.matrix.layer, item.matrix.kind
-        known = {**layer_norms(layer), "n21": item.norm_21}
-        if kind.per_head:
-            known["C_V"] = head_norm(layer, item.matrix.head, MatrixKind.VT)
-        gamma = interval_evaluate(GAMMA[kind], **_arguments(GAMMA[kind].args, known))
-        scale = interval_evaluate(SCALE, gamma=gamma, alpha=alphas[layer], L=depth)
-        values = tuple(
-            interval_evaluate(SUMMAND, p=p, S=sums, s=scale, N=n)
-            for p, sums in zip(points, grid_schatten_sums(item, points), strict=True)
-        )
-        minimum, candidates = _post_hoc_minimum(values, points)
-        term = EDELMAN_TERM[kind]
-        contributions.append(
-            CertifiedContribution(
-                item,
-                alphas[layer],
-                gamma,
-                scale,
-                points,
-                values,
-                minimum,
-                candidates,
-                interval_evaluate(term, **_arguments(term.args, known)),
-            )
-        )
-    leading = sum((c.minimum for c in contributions), arb(0))
-    ours = interval_evaluate(OURS_PROXY, Sigma=leading, L=depth)
-    xi_total = arb(0)
-    for layer in range(depth):
-        xi = sum((c.edelman_term for c in contributions if c.certified.matrix.layer == layer), arb(0))
-        xi_total += interval_evaluate(EDELMAN_LAYER_WEIGHT, alpha=alphas[layer]) * xi
-    edelman = interval_evaluate(EDELMAN_PROXY, Xi=xi_total)
-    return CertifiedProxies(
-        weights.source, depth, n, weights.num_heads, m, tuple(contributions), alphas, ours, edelman
-    )
-
-
-def depth_factor_balls(
-    norms: Mapping[tuple[int, int, MatrixKind], arb], num_layers: int, head_factor: Formula = HEAD_LIPSCHITZ
-) -> tuple[arb, ...]:
-    """Balls containing alpha_l = prod_{k > l} LAYER_LIPSCHITZ_k (alpha_{L-1} = 1), from balls of the norms.
-
-    The same composition as the float path (:func:`numerics.bounds.proxies.layer_factors`,
-    :func:`numerics.bounds.proxies.products_of_later`: exact, docs: proxies, head factor ``head_factor``),
-    evaluated in arb.
-    """
-    from flint import arb
-
-    with flint_context():
-        factors = layer_factors(norms, num_layers, interval_evaluate, arb(0), head_factor)
-        return products_of_later(factors, arb(1))
-
-
-def _arguments(symbols: tuple[object, ...], known: dict[str, arb]) -> dict[str, arb]:
-    """The balls of the named symbols, by name."""
-    return {str(symbol): known[str(symbol)] for symbol in symbols}

@@ -10,7 +10,8 @@ is retyped here: the number comes from the very expression theory checks symboli
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ import sympy as sp
 from sympy.printing.pycode import PythonCodePrinter
 
 from numerics.certify.balls import flint_context
+from numerics.formulas.evaluate import CompiledFormula
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.formula import Formula
 
@@ -107,7 +109,7 @@ def exact_integer(ball: arb, what: str) -> int:
     return int(value)
 
 
-def interval_evaluate(formula: Formula, **values: object) -> arb:
+def interval_evaluate(formula: Formula | CompiledFormula, **values: object) -> arb:
     """A ball containing ``formula`` at every point of the argument balls (symbol names as keywords).
 
     Raises InvalidArgument for missing or unknown arguments and CertificationFailed when the result
@@ -119,6 +121,8 @@ def interval_evaluate(formula: Formula, **values: object) -> arb:
     >>> ball.contains(6), float(ball.rad()) < 1e-30
     (True, True)
     """
+    if isinstance(formula, CompiledFormula):
+        formula = formula.formula  # theory's sympy Formula the stored mpmath source was written from
     names = [str(a) for a in formula.args]
     missing = [n for n in names if n not in values]
     unknown = sorted(set(values) - set(names))
@@ -135,3 +139,61 @@ def interval_evaluate(formula: Formula, **values: object) -> arb:
                 f"({', '.join(f'{n}={to_ball(values[n], n).str(5)}' for n in names)}); tighten the inputs"
             )
         return result
+
+
+class ArbArithmetic:
+    """:class:`numerics.formulas.arithmetic.Arithmetic` in python-flint arb balls at
+    :data:`numerics.certify.balls.PRECISION` bits: every number a ball containing the exact value."""
+
+    @property
+    def zero(self) -> arb:
+        """The exact ball 0."""
+        from flint import arb
+
+        return arb(0)
+
+    @property
+    def one(self) -> arb:
+        """The exact ball 1."""
+        from flint import arb
+
+        return arb(1)
+
+    def context(self) -> AbstractContextManager[object]:
+        """:func:`numerics.certify.balls.flint_context`."""
+        return flint_context()
+
+    def number(self, value: object, name: str) -> arb:
+        """:func:`to_ball` (exact for ints, floats and dyadic rationals)."""
+        return to_ball(value, name)
+
+    def evaluate(self, formula: Formula | CompiledFormula, **values: object) -> arb:
+        """:func:`interval_evaluate`."""
+        return interval_evaluate(formula, **values)
+
+    def integer(self, formula: Formula | CompiledFormula, what: str, **values: object) -> int:
+        """The integer the formula's ball pins down (:func:`exact_integer`), else CertificationFailed."""
+        return exact_integer(interval_evaluate(formula, **values), what)
+
+    def total(self, values: Iterable[arb]) -> arb:
+        """The ball sum, term by term from the exact 0."""
+        return sum(values, self.zero)
+
+    def maximum(self, values: Iterable[arb]) -> arb:
+        """A ball containing the maximum of the points of the balls (arb's ``max``, pairwise)."""
+        return functools.reduce(lambda x, y: x.max(y), values)
+
+    def less(self, a: arb, b: arb) -> bool | None:
+        """True if every point of ``a`` is < every point of ``b``, False if every point of ``a`` is >= every
+        point of ``b``, None (undecided) when the balls overlap.
+
+        >>> from flint import arb
+        >>> less = ArbArithmetic().less
+        >>> less(arb(1), arb(2)), less(arb(2), arb(1)), less(arb(1, 1), arb(1))
+        (True, False, None)
+        """
+        if a < b:
+            return True
+        if a >= b:
+            return False
+        return None

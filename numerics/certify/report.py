@@ -12,7 +12,7 @@ from functools import reduce
 from typing import TYPE_CHECKING, Any
 
 from numerics.certify.balls import PRECISION, flint_context, outward
-from numerics.certify.certified import TAKEN_PATHS, CertifiedContribution, CertifiedProxies
+from numerics.certify.certified import TAKEN_PATHS, CertifiedMatrixProxy, CertifiedProxies
 from numerics.certify.rank import RankInterval
 from theory.proxy import MatrixKind
 
@@ -46,9 +46,9 @@ def verdict(decided: bool | None) -> str:
     return "undecided" if decided is None else ("yes" if decided else "no")
 
 
-def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
+def matrix_intervals(contribution: CertifiedMatrixProxy) -> dict[str, Any]:
     """The ``*_interval`` keys of one matrix row, plus the grid points that may attain its minimum."""
-    certified = contribution.certified
+    certified = contribution.spectrum
     return {
         "rank_interval": rank_json(certified.rank),
         "exact_rank_interval": rank_json(certified.exact_rank),
@@ -58,9 +58,9 @@ def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
         "alpha_interval": interval_json(contribution.alpha),
         "gamma_interval": interval_json(contribution.gamma),
         "scale_interval": interval_json(contribution.scale),
-        "contribution_interval": interval_json(contribution.minimum),
-        "p_opt_candidates": [float(p) for p in contribution.candidates],
-        "p_opt_decided": contribution.p_decided,
+        "contribution_interval": interval_json(contribution.contribution),
+        "p_opt_candidates": [float(p) for p in contribution.choice.candidates],
+        "p_opt_decided": contribution.choice.decided,
         "certificate_path": certified.path,
     }
 
@@ -68,8 +68,8 @@ def matrix_intervals(contribution: CertifiedContribution) -> dict[str, Any]:
 def path_counts(certified: CertifiedProxies) -> dict[str, int]:
     """How many matrices each certificate path (TAKEN_PATHS) certified; every key always present."""
     counts = dict.fromkeys(TAKEN_PATHS, 0)
-    for contribution in certified.contributions:
-        counts[contribution.certified.path] += 1
+    for contribution in certified.matrices:
+        counts[contribution.spectrum.path] += 1
     return counts
 
 
@@ -84,8 +84,8 @@ def add_intervals(payload: dict[str, Any], certified: CertifiedProxies) -> dict[
     candidates is counted in ``certification.float_p_opt_outside_candidates`` (0 when consistent).
     """
     by_key = {
-        _key(c.certified.matrix.layer, c.certified.matrix.head, c.certified.matrix.kind.value): c
-        for c in certified.contributions
+        _key(c.spectrum.matrix.layer, c.spectrum.matrix.head, c.spectrum.matrix.kind.value): c
+        for c in certified.matrices
     }
     outside = 0
     for row in payload["matrices"]:
@@ -98,9 +98,9 @@ def add_intervals(payload: dict[str, Any], certified: CertifiedProxies) -> dict[
     payload["certification"] = {
         "method": METHOD,
         "precision_bits": PRECISION,
-        "matrices": len(certified.contributions),
-        "ranks_decided": sum(c.certified.rank.decided for c in certified.contributions),
-        "p_opt_decided": sum(c.p_decided for c in certified.contributions),
+        "matrices": len(certified.matrices),
+        "ranks_decided": sum(c.spectrum.rank.decided for c in certified.matrices),
+        "p_opt_decided": sum(c.choice.decided for c in certified.matrices),
         "float_p_opt_outside_candidates": outside,
         "certificate_paths": path_counts(certified),
     }
@@ -129,20 +129,20 @@ def summary_lines(certified: CertifiedProxies) -> list[str]:
         for kind in MatrixKind:
             rows = [
                 c
-                for c in certified.contributions
-                if c.certified.matrix.layer == layer and c.certified.matrix.kind is kind
+                for c in certified.matrices
+                if c.spectrum.matrix.layer == layer and c.spectrum.matrix.kind is kind
             ]
             if not rows:
                 continue
-            ranks = sorted({str(c.certified.rank) for c in rows})
-            points = sorted({p for c in rows for p in c.candidates})
+            ranks = sorted({str(c.spectrum.rank) for c in rows})
+            points = sorted({p for c in rows for p in c.choice.candidates})
             table.append(
                 (
                     str(layer),
                     kind.value,
                     "/".join(ranks),
                     ", ".join(str(p) for p in points),
-                    _text(_span(c.minimum for c in rows)),
+                    _text(_span(c.contribution for c in rows)),
                 )
             )
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
@@ -152,14 +152,15 @@ def summary_lines(certified: CertifiedProxies) -> list[str]:
         "",
     ]
     lines += ["  ".join(cell.rjust(w) for cell, w in zip(line, widths, strict=True)) for line in table]
-    contributions = certified.contributions
+    contributions = certified.matrices
     lines += [
         "",
         f"B_ours     in {_text(certified.ours)}",
         f"B_Edelman  in {_text(certified.edelman)}",
         f"B_ours < B_Edelman: {verdict(certified.ours_below_edelman)} (decided by the intervals)",
-        f"ranks decided for {sum(c.certified.rank.decided for c in contributions)}/{len(contributions)} "
-        f"matrices, post hoc p decided for {sum(c.p_decided for c in contributions)}/{len(contributions)}",
+        f"ranks decided for {sum(c.spectrum.rank.decided for c in contributions)}/{len(contributions)} "
+        f"matrices, post hoc p decided for {sum(c.choice.decided for c in contributions)}/"
+        f"{len(contributions)}",
         "certificates: "
         + ", ".join(f"{count} by the {path} path" for path, count in path_counts(certified).items()),
     ]
@@ -180,9 +181,9 @@ def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
     - ``p0_optimal`` (claim 10): how many matrices have p = 0 as the only candidate ("certainly"), among
       several ("possibly"), or not at all ("not").
     """
-    contributions = certified.contributions
-    per_head = [c.certified for c in contributions if c.certified.matrix.kind.per_head]
-    dense = [c.certified for c in contributions if not c.certified.matrix.kind.per_head]
+    contributions = certified.matrices
+    per_head = [c.spectrum for c in contributions if c.spectrum.matrix.kind.per_head]
+    dense = [c.spectrum for c in contributions if not c.spectrum.matrix.kind.per_head]
     full = [min(c.enclosure.rows, c.enclosure.cols) for c in dense]
     if all(c.rank.lo == f for c, f in zip(dense, full, strict=True)):
         feed_forward = "yes"
@@ -190,7 +191,7 @@ def model_summary(certified: CertifiedProxies) -> dict[str, Any]:
         feed_forward = "no"
     else:
         feed_forward = "undecided"
-    zero = [c.candidates for c in contributions]
+    zero = [c.choice.candidates for c in contributions]
     return {
         "source": certified.source,
         "ours_interval": interval_json(certified.ours),

@@ -235,7 +235,8 @@ def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None 
         bound.sensitivity,
         bound.peel_cost,
     )
-    return float(evaluate(formula, dps=bound.dps, **{name: values[name] for name in argument_names(formula)}))
+    arguments = {name: values[name] for name in argument_names(formula)}
+    return float(bound.arithmetic.evaluate(formula, **arguments))
 
 
 def trained_bound(trained: TrainedModel, *, margin: float, delta: float = DEFAULT_DELTA) -> AssembledBound:

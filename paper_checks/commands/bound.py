@@ -26,7 +26,7 @@ from theory.kinds import MatrixKind
 if TYPE_CHECKING:
     import mpmath
 
-    from numerics.bounds.proxies import MatrixProxy, ProxyReport
+    from numerics.bounds.composition import MatrixProxy, ProxyReport
 
 HELP = "per-matrix spectra and post hoc p, and the proxies B_ours and B_Edelman of a checkpoint"
 
@@ -116,7 +116,7 @@ def number(value: mpmath.mpf) -> float | str:
 
 
 def matrix_row(row: MatrixProxy) -> dict[str, Any]:
-    """One matrix as a JSON-ready dict with the keys of :data:`numerics.bounds.proxies.ROW_COLUMNS`."""
+    """One matrix as a JSON-ready dict with the keys of :data:`numerics.bounds.composition.ROW_COLUMNS`."""
     import mpmath
 
     return {k: number(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
@@ -139,11 +139,11 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """One line per matrix, the columns of :data:`numerics.bounds.proxies.ROW_COLUMNS` (the documented keys
-    first, then extras), written atomically (whole or not at all)."""
+    """One line per matrix, the columns of :data:`numerics.bounds.composition.ROW_COLUMNS` (the documented
+    keys first, then extras), written atomically (whole or not at all)."""
     import csv
 
-    from numerics.bounds.proxies import ROW_COLUMNS
+    from numerics.bounds.composition import ROW_COLUMNS
 
     try:
         with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:

@@ -52,17 +52,17 @@ def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths():
     slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
     # no fallback on real weights: the dense matrices by their Gram matrix, the products by float bounds
     assert all(
-        c.certified.path == (FLOAT_PATH if c.certified.matrix.right is not None else GRAM_PATH)
-        for c in fast.contributions
+        c.spectrum.path == (FLOAT_PATH if c.spectrum.matrix.right is not None else GRAM_PATH)
+        for c in fast.matrices
     )
     ratios: dict[str, list[float]] = {FLOAT_PATH: [], GRAM_PATH: []}
-    for a, b in zip(fast.contributions, slow.contributions, strict=True):
-        assert (a.certified.rank, a.candidates) == (b.certified.rank, b.candidates)
-        top = float(a.certified.enclosure.balls[0].mid())
-        for x, y in zip(a.certified.enclosure.balls, b.certified.enclosure.balls, strict=True):
+    for a, b in zip(fast.matrices, slow.matrices, strict=True):
+        assert (a.spectrum.rank, a.choice.candidates) == (b.spectrum.rank, b.choice.candidates)
+        top = float(a.spectrum.enclosure.balls[0].mid())
+        for x, y in zip(a.spectrum.enclosure.balls, b.spectrum.enclosure.balls, strict=True):
             assert x.overlaps(y)  # both rigorous: both contain the same exact value
-            ratios[a.certified.path].append(float(x.rad() / y.rad()))
-            if a.certified.path == GRAM_PATH:  # a residual ~ u sigma_1^2 on sigma_i^2: ~ sigma_1 / sigma_i
+            ratios[a.spectrum.path].append(float(x.rad() / y.rad()))
+            if a.spectrum.path == GRAM_PATH:  # a residual ~ u sigma_1^2 on sigma_i^2: ~ sigma_1 / sigma_i
                 assert float(x.rad() / y.rad()) <= top / float(x.mid())
     assert max(ratios[FLOAT_PATH]) < 1.5 and float(np.median(ratios[FLOAT_PATH])) < 1.1
     assert float(np.median(ratios[GRAM_PATH])) < 1.1  # measured 0.70 (max 6.1)

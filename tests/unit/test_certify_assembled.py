@@ -36,7 +36,7 @@ def test_certified_and_plain_cover_the_same_trained_read_out():
     certified = certify_assembled(model, **SETTING, readout_weight=w)
     plain = assembled_bound(model, **SETTING, readout_weight=w)
     ours, theirs = certified.matrices[-1], plain.matrices[-1]
-    assert abs(float(ours.certified.spectral_norm.mid()) - float(np.linalg.norm(w))) < 1e-14
+    assert abs(float(ours.spectrum.spectral_norm.mid()) - float(np.linalg.norm(w))) < 1e-14
     shells = (ours.spectral_shell, ours.schatten_shell, ours.p)
     assert shells == (theirs.spectral_shell, theirs.schatten_shell, theirs.p)
     value = float(plain.gap)

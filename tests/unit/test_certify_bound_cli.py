@@ -94,10 +94,10 @@ def test_certify_streams_the_checkpoint_and_gives_the_in_memory_balls(tiny_model
     assert asked == []  # never the whole model in memory
     assert (streamed.ours.mid(), streamed.ours.rad()) == (whole.ours.mid(), whole.ours.rad())
     assert (streamed.edelman.mid(), streamed.edelman.rad()) == (whole.edelman.mid(), whole.edelman.rad())
-    for a, b in zip(streamed.contributions, whole.contributions, strict=True):
-        assert a.certified.path == b.certified.path and a.certified.matrix.label == b.certified.matrix.label
-        assert a.certified.matrix.shape == b.certified.matrix.shape
-        assert not np.isfinite(a.certified.matrix.left).any()  # the streamed layer's values were released
+    for a, b in zip(streamed.matrices, whole.matrices, strict=True):
+        assert a.spectrum.path == b.spectrum.path and a.spectrum.matrix.label == b.spectrum.matrix.label
+        assert a.spectrum.matrix.shape == b.spectrum.matrix.shape
+        assert not np.isfinite(a.spectrum.matrix.left).any()  # the streamed layer's values were released
 
 
 def test_bound_certify_json_says_each_matrix_certificate_path(tiny_model, capsys):

@@ -50,7 +50,8 @@ def test_ball_containing_zero_counts_only_in_the_upper_end():
 def test_undecided_rank_gives_the_p0_summand_as_an_interval_over_the_possible_ranks():
     import numpy as np
 
-    from numerics.certify.certified import CertifiedMatrix, schatten_power_sum
+    from numerics.bounds.schatten import schatten_power_sum
+    from numerics.certify.certified import ArbSpectra, CertifiedMatrix
     from numerics.certify.interval_eval import interval_evaluate
     from numerics.spectra.matrices import NamedMatrix
     from theory.proxy import SUMMAND, MatrixKind
@@ -61,7 +62,7 @@ def test_undecided_rank_gives_the_p0_summand_as_an_interval_over_the_possible_ra
     certified = CertifiedMatrix(
         matrix, enclosure, certified_numerical_rank(enclosure), RankInterval(3, 3), arb(3)
     )
-    rank_ball = schatten_power_sum(certified, 0)
+    rank_ball = schatten_power_sum(ArbSpectra(), certified, 0)
     assert rank_ball.contains(2) and rank_ball.contains(3) and not rank_ball.contains(4)
     summand = interval_evaluate(SUMMAND, p=0, S=rank_ball, s=5, N=6)
     assert summand.contains(arb(12).sqrt()) and summand.contains(arb(18).sqrt())  # sqrt(N r) for r = 2, 3

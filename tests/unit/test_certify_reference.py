@@ -13,7 +13,8 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, ctx
 
-from numerics.certify.certified import certify_proxies, decide_less
+from numerics.certify.certified import certify_proxies
+from numerics.certify.interval_eval import ArbArithmetic
 from numerics.loading.weights import LayerWeights, TransformerWeights
 
 
@@ -105,12 +106,12 @@ def assert_certified_matches_reference(
         widened = ball + arb(0, REFERENCE_ROUNDING * abs(value))
         assert widened.contains(arb(value)), f"{name}: reference {value!r} not in {ball.str(20)}"
         assert float(2 * ball.rad() / abs(ball.mid())) < max_relative_width
-    for contribution, p in zip(certified.contributions, reference["p"], strict=True):
-        assert p in contribution.candidates, (
-            f"{contribution.certified.matrix.label}: reference p={p} not a candidate"
+    for contribution, p in zip(certified.matrices, reference["p"], strict=True):
+        assert p in contribution.choice.candidates, (
+            f"{contribution.spectrum.matrix.label}: reference p={p} not a candidate"
         )
     expected = reference["ours"] < reference["edelman"]
-    assert decide_less(certified.ours, certified.edelman) in (expected, None)
+    assert ArbArithmetic().less(certified.ours, certified.edelman) in (expected, None)
 
 
 def identity_model() -> TransformerWeights:
@@ -133,10 +134,11 @@ def test_certified_identity_model_contains_the_exact_values_and_reports_ties():
     assert certified.ours.contains(arb(9))
     with ctx.workprec(200):
         assert certified.edelman.contains((1 + 4 * arb(2) ** (arb(2) / 3)) ** (arb(3) / 2))
-    by_kind = {c.certified.matrix.kind.value: c for c in certified.contributions}
-    assert by_kind["QK"].candidates == (Fraction(0),) and by_kind["QK"].p_decided
+    by_kind = {c.spectrum.matrix.kind.value: c for c in certified.matrices}
+    assert by_kind["QK"].choice.candidates == (Fraction(0),) and by_kind["QK"].choice.decided
     # C_p = 2 exactly at every grid point: an honest certificate cannot pick one
-    assert by_kind["Vt"].candidates == tuple(Fraction(k, 2) for k in range(5)) and not by_kind["Vt"].p_decided
+    vt = by_kind["Vt"].choice
+    assert vt.candidates == tuple(Fraction(k, 2) for k in range(5)) and not vt.decided
     assert certified.ours_below_edelman is True
 
 
@@ -163,7 +165,7 @@ def test_rank_deficient_head_gives_a_decided_smaller_rank():
     layer.wq[:4, :] = 0.0
     layer.wq[0, :] = 1.0  # head 0 of QK has rank exactly 1
     certified = certify_proxies(model, show_progress=False)
-    qk0 = certified.contributions[0].certified
+    qk0 = certified.matrices[0].spectrum
     assert qk0.matrix.label == "L0.H0.QK" and str(qk0.rank) == "1" and str(qk0.exact_rank) == "[1, 4]"
     assert_certified_matches_reference(model)
 

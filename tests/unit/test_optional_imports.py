@@ -36,12 +36,12 @@ NOT_YET_GUARDED: dict[str, int] = {
     "numerics/certify/enclosure.py": 3,
     "numerics/certify/balls.py": 5,
     "numerics/certify/certified.py": 4,
-    "numerics/certify/fast.py": 4,
+    "numerics/certify/fast.py": 5,
     "numerics/certify/assembled.py": 2,
-    "numerics/certify/interval_eval.py": 2,
+    "numerics/certify/interval_eval.py": 4,
     "numerics/certify/norms.py": 2,
     # the proxies' to_frame (pandas)
-    "numerics/bounds/proxies.py": 1,
+    "numerics/bounds/composition.py": 1,
 }
 
 

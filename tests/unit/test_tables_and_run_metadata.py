@@ -10,7 +10,8 @@ import json
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
-from numerics.bounds.proxies import ROW_COLUMNS, proxies
+from numerics.bounds.composition import ROW_COLUMNS
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
 from paper_checks import run_metadata
 from paper_checks.cli import main

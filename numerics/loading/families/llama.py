@@ -54,9 +54,7 @@ def rotary_horn_bound(
     sigma_1(Wq_h) and ``wk.h`` = sigma_1 of the key block head h reads) replaces this function's SVDs; the
     figures agree to rounding (both backward stable).
     """
-    from numerics.bounds import (
-        reach,  # reach evaluates theory formulas; numerics.formulas.evaluate imports loading
-    )
+    from numerics.bounds import reach  # here: reach's formulas import sympy, needed only when measuring
 
     if norms is not None:
         return max(mpmath.mpf(norms[f"wq.{h}"]) * mpmath.mpf(norms[f"wk.{h}"]) for h in range(num_heads))
@@ -100,7 +98,7 @@ def rotary_measures(
     constant on the unit ball (gate activation from the config, else ``gate_default``). ``norms``: spectral
     norms the spectra already computed from the same read (:func:`rotary_horn_bound`,
     :func:`numerics.bounds.reach.swiglu_lipschitz`), else computed here."""
-    from numerics.bounds import reach
+    from numerics.bounds import reach  # here: reach's formulas import sympy, needed only when measuring
 
     out = {"rotary_qk_spectral_bound": rotary_horn_bound(layer, num_heads, kv_heads, norms)}
     kind = c.activation_kind(gate_activation(config, gate_default))
