@@ -91,12 +91,12 @@ class _Source:
     def __init__(self, path: Path, text: str) -> None:
         self.path, self.lines = path, text.splitlines()
 
-    def line_of(self, *needles: str) -> int:
-        """The first line holding every needle (1 when none does)."""
-        for number, line in enumerate(self.lines, start=1):
+    def line_of(self, *needles: str, after: int = 1) -> int:
+        """The first line from ``after`` on holding every needle (``after`` when none does)."""
+        for number, line in enumerate(self.lines[after - 1 :], start=after):
             if all(needle in line for needle in needles):
                 return number
-        return 1
+        return after
 
     def fail(self, line: int, problem: str) -> MalformedDerivation:
         return MalformedDerivation(f"{self.path}, line {line}: {problem}")
@@ -182,7 +182,8 @@ def _expression(source: _Source, line: int, text: str, symbols: dict[str, sp.Sym
     try:
         return parse_expression(text, symbols, where)
     except MalformedExpression as error:
-        raise source.fail(line, str(error)) from None
+        message = str(error).replace("has no domain; add it to --domain", "is not declared in [variables]")
+        raise source.fail(line, message) from None
 
 
 def _assumptions(
@@ -226,6 +227,7 @@ def _steps(
         text = entry.get("expr")
         if not isinstance(text, str):
             raise source.fail(line, f'step {index} needs expr = "an expression"')
+        line = source.line_of("expr", text, after=line)
         unknown = set(entry) - {"expr", "relation", "name", "uses"}
         if unknown:
             raise source.fail(
