@@ -30,7 +30,7 @@ for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """EXPR, --in, --assume, --versus, --integer, --from, --budget, --json."""
+    """EXPR, --in, --assume, --versus, --integer, --from, --budget, --no-crossover, --json."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     parser.add_argument("expr", metavar="EXPR", help='the expression, e.g. "sqrt(L) * log(L)^(1/2)"')
@@ -49,6 +49,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget", type=float, default=20.0, metavar="SECONDS", help="CPU seconds of the crossover's proofs"
+    )
+    parser.add_argument(
+        "--no-crossover", action="store_true", help="with --versus: compare the classes only (no prover)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -95,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
     slower, faster = (questions[1], questions[0]) if order > 0 else (questions[0], questions[1])
     document["faster"] = None if order == 0 else faster.text
     lines.append("same growth class" if order == 0 else f"grows faster: {faster.text}")
+    if args.no_crossover or assumptions:
+        why = "--no-crossover" if args.no_crossover else "the expressions have parameters (--assume)"
+        lines.append(f"crossover not computed: {why}")
+        return _finish(args, document, 0, "\n".join(lines))
     from theory.derive.crossover import crossover
 
     found = crossover(slower.text, faster.text, args.variable, start, args.integer, args.budget)
