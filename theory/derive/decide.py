@@ -228,7 +228,9 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     seconds = time.process_time() - start
     status, reason = result.status, result.reason
     unproved = [u.unproved for u in used if u.unproved]
-    if status == PROVED and unproved:
+    if status == PROVED and not _text_states(text, gap, domain):
+        status, reason = UNDECIDED, "the certificate's text does not re-read to its gap (a printing problem)"
+    elif status == PROVED and unproved:
         status, reason = UNDECIDED, f"proved under {', '.join(unproved)}, which is not proved"
     elif status == UNDECIDED and len(result.remaining):
         reason = f"{len(result.remaining)} boxes left, e.g. {result.remaining[0].to_json()}; {reason}".strip(
@@ -245,6 +247,18 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     return StepResult(
         step, status, PROVER, seconds, result.boxes, result.witness, len(result.remaining), reason, record
     )
+
+
+def _text_states(text: str, gap: sp.Basic, domain: Domain) -> bool:
+    """The certificate's inequality text, read by the safe language, gives the step's gap tree (what
+    :func:`theory.prover.check_certificate` binds before it accepts)."""
+    from theory.prover.statement import MalformedStatement, parse_statement
+
+    try:
+        (inequality,) = parse_statement(text, domain).inequalities
+    except (MalformedStatement, ValueError):
+        return False
+    return to_tree(inequality.gap) == to_tree(gap)
 
 
 def _applies(found: _Used, domain: Domain) -> bool:
