@@ -107,21 +107,13 @@ def cut(domain: Domain, variable: str, relation: str, value: Fraction) -> Domain
     return Domain(tuple(new if v.name == variable else v for v in domain.variables))
 
 
-def _inside(outer: VariableDomain, inner: VariableDomain) -> bool:
-    if outer.integer and not inner.integer:
-        return False
-    low = inner.lower > outer.lower or (
-        inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)
-    )
-    high = inner.upper < outer.upper or (
-        inner.upper == outer.upper and (inner.upper_open or not outer.upper_open)
-    )
-    return bool(low and high)
-
-
 def covers(outer: Domain, inner: Domain) -> bool:
     """Every variable of ``outer`` is one of ``inner`` and inner's set lies in outer's."""
-    return all(name in inner.names and _inside(outer[name], inner[name]) for name in outer.names)
+    from theory.prover.chain import range_holds
+
+    return all(
+        name in inner.names and range_holds(sp.Symbol(name), outer[name], inner) for name in outer.names
+    )
 
 
 def exact_zero(tree: Any) -> bool:
