@@ -278,7 +278,7 @@ def read_question(text: str, variable: str, assumptions: tuple[str, ...] = ()) -
 
     if not variable.isidentifier():
         raise InvalidArgument(f"--in {variable!r} is not a variable name")
-    symbols = {variable: sp.Symbol(variable, positive=True)}
+    symbols = {variable: sp.Symbol(variable, real=True, positive=True)}  # as the --domain language makes it
     substitutions: dict[sp.Symbol, sp.Expr] = {}
     for entry in assumptions:
         name, _, spec = entry.partition(":")
@@ -286,7 +286,7 @@ def read_question(text: str, variable: str, assumptions: tuple[str, ...] = ()) -
         if not name.isidentifier() or name == variable or name in symbols:
             raise InvalidArgument(f"--assume {entry!r}: give 'name: bounded' or 'name: SET', once per name")
         if spec == BOUNDED:
-            symbols[name] = sp.Symbol(name, positive=True)
+            symbols[name] = sp.Symbol(name, real=True, positive=True)
             continue
         try:
             (domain,) = parse_domain(f"{name}: {spec}").variables

@@ -17,6 +17,17 @@ from theory import regimes
 from theory.prover.language import parse_expression
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _sympy_cache_left_empty():
+    """sympy caches expressions by equality, and Symbol("N", positive=True) equals the --domain language's
+    Symbol("N", real=True, positive=True): a cached sqrt(N) built here with the table's symbols would be
+    handed to later tests that compare printed forms (srepr), so the module leaves the cache empty."""
+    yield
+    from sympy.core.cache import clear_cache
+
+    clear_cache()
+
+
 def _run(argv: list[str]) -> tuple[int, dict]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -138,3 +149,14 @@ def test_versus_with_no_crossover_and_a_bad_expression():
     with contextlib.redirect_stderr(err):
         assert main(["growth", "L^q", "--in", "L"]) == 2
     assert len(err.getvalue().strip().splitlines()) == 1 and "q" in err.getvalue()
+
+
+def test_the_variable_and_bounded_parameters_carry_the_domain_languages_assumptions():
+    """Regression: the command made Symbol("N", positive=True), which sympy's cache confuses with the
+    --domain language's Symbol("N", real=True, positive=True) (equal, printed differently)."""
+    from theory.growth import read_question
+
+    question = read_question("alpha * N", "N", ("alpha: bounded",))
+    assert sp.srepr(question.variable) == "Symbol('N', real=True, positive=True)"
+    (alpha,) = question.expr.free_symbols - {question.variable}
+    assert sp.srepr(alpha) == "Symbol('alpha', real=True, positive=True)"
