@@ -19,6 +19,7 @@ never guesses. Provenance: derived (a decision procedure run by the code).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import sympy as sp
@@ -242,8 +243,66 @@ _TWO = sp.Integer(2)
 
 
 def range_substitution(
-    p: sp.Symbol, low: sp.Expr = sp.S.Zero, high: sp.Expr = _TWO
+    p: sp.Symbol, low: sp.Expr = sp.S.Zero, high: sp.Expr = _TWO, t: sp.Symbol = tools.t_range
 ) -> dict[sp.Symbol, sp.Expr]:
     """p -> low + (high - low) t/(1+t), t > 0: signs on p in (low, high) become decidable."""
-    t = tools.t_range
     return {p: low + (high - low) * t / (1 + t)}
+
+
+BOUNDED = "bounded"
+"""The --assume word for a positive constant (a parameter that does not grow with the variable)."""
+
+
+@dataclass(frozen=True)
+class GrowthQuestion:
+    """A user's expression of one variable with its parameters' assumptions, read by the safe language."""
+
+    text: str
+    expr: sp.Expr
+    variable: sp.Symbol
+    substitutions: dict[sp.Symbol, sp.Expr]
+
+    def growth(self) -> Growth:
+        """The class of the expression as the variable -> oo (GrowthUndecided when the rules cannot)."""
+        return growth(self.expr, self.variable, self.substitutions)
+
+
+def read_question(text: str, variable: str, assumptions: tuple[str, ...] = ()) -> GrowthQuestion:
+    """Parse ``text`` with ``variable`` (positive, tending to oo) and the parameters of ``assumptions``:
+    "alpha: bounded" (a positive constant) or "p: (0, 2)" in the --domain syntax (a parameter in that set;
+    a bounded open range is written p = low + (high - low) t/(1 + t), t > 0, so signs on it are decidable).
+    Every other name is an error (InvalidArgument naming it)."""
+    from theory.errors import InvalidArgument
+    from theory.prover.domain import MalformedDomain, parse_domain
+    from theory.prover.language import MalformedExpression, parse_expression
+
+    if not variable.isidentifier():
+        raise InvalidArgument(f"--in {variable!r} is not a variable name")
+    symbols = {variable: sp.Symbol(variable, real=True, positive=True)}  # as the --domain language makes it
+    substitutions: dict[sp.Symbol, sp.Expr] = {}
+    for entry in assumptions:
+        name, _, spec = entry.partition(":")
+        name, spec = name.strip(), spec.strip()
+        if not name.isidentifier() or name == variable or name in symbols:
+            raise InvalidArgument(f"--assume {entry!r}: give 'name: bounded' or 'name: SET', once per name")
+        if spec == BOUNDED:
+            symbols[name] = sp.Symbol(name, real=True, positive=True)
+            continue
+        try:
+            (domain,) = parse_domain(f"{name}: {spec}").variables
+        except (MalformedDomain, ValueError) as error:
+            raise InvalidArgument(f"--assume {entry!r}: {error}") from None
+        symbols[name] = domain.symbol()
+        finite = not (math.isinf(domain.lower) or math.isinf(domain.upper))
+        if finite and not domain.integer:
+            low, high = (sp.Rational(str(e)) for e in (domain.lower, domain.upper))
+            t = sp.Symbol(f"t_{name}", positive=True)
+            substitutions.update(range_substitution(symbols[name], low, high, t))
+    try:
+        expr = parse_expression(text, symbols, "the expression")
+    except MalformedExpression as error:
+        message = str(error).replace(
+            "add it to --domain", "declare it with --assume 'NAME: bounded' (or a set)"
+        )
+        raise InvalidArgument(message) from None
+    return GrowthQuestion(text, expr, symbols[variable], substitutions)

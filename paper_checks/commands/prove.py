@@ -150,6 +150,7 @@ def _certificates(document: Any) -> list[Any]:
 
 
 def _check(path: Path) -> int:
+    from theory.derive import DERIVATION_FORMAT, check_derivation
     from theory.prover import check_certificate
     from theory.prover.chain import CHAIN_FORMAT, check_chain
 
@@ -166,11 +167,18 @@ def _check(path: Path) -> int:
         if isinstance(certificate, dict) and certificate.get("format") == CHAIN_FORMAT:
             chain = check_chain(certificate)
             accepted, reason, boxes = chain.accepted, chain.reason, 0
+        elif isinstance(certificate, dict) and certificate.get("format") == DERIVATION_FORMAT:
+            derivation = check_derivation(certificate)
+            accepted, reason, boxes = derivation.accepted, derivation.reason, 0
+            if derivation.hypotheses:
+                reason += f"; under {', '.join(derivation.hypotheses)}"
         else:
             verdict = check_certificate(certificate)
             accepted, reason, boxes = verdict.accepted, verdict.reason, verdict.boxes
         word = "accepted" if accepted else "REJECTED"
-        print(f"{word}: {certificate.get('inequality', '')} ({boxes} boxes): {reason}")
+        print(
+            f"{word}: {certificate.get('inequality', certificate.get('title', ''))} ({boxes} boxes): {reason}"
+        )
         status = status if accepted else 1
     return status
 

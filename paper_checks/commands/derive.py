@@ -1,0 +1,90 @@
+"""``specbound derive FILE``: decide every step of a derivation file and certify the whole chain.
+
+Exit status: 0 proved or derived (every step holds; "derived" when an identity is sympy's only), 1 a step
+refuted (the first failing step and a witness are printed), 3 a step undecided, 2 a malformed file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from theory.errors import InvalidArgument
+
+HELP = "decide every step of a derivation file E0 = E1 <= E2 ... (exit 0 proved, 1 refuted, 3 undecided)"
+
+EPILOG = """\
+examples:
+  specbound derive docs/examples/log_below_quadratic.toml
+  specbound derive docs/examples/log_below_quadratic.toml --certificate chain.json
+  specbound prove --check chain.json
+
+the format (TOML): [variables] name = "set" in the --domain syntax of `specbound prove`; [assumptions]
+name = "inequality"; [definitions] name = "expression"; then [[steps]]: the first with expr only (E0),
+each next one with relation (= <= < >= >), expr, and optionally name and uses = ["assumption",
+"lemma:NAME", "file:earlier.toml"]. See docs/derive.md."""
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """FILE, --budget, --json, --certificate."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument("file", metavar="FILE", help="the derivation file (TOML, see docs/derive.md)")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, metavar="SECONDS", help="CPU seconds per inequality step (20)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the verdicts (and certificate) as JSON")
+    parser.add_argument(
+        "--certificate", metavar="OUT.json", help="write the chain's certificate (proved or derived only)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Decide the file, print per step, write the certificate when asked."""
+    from theory.derive import derive
+    from theory.errors import require
+
+    if not args.budget > 0:
+        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    require("flint", purpose="the prover (its interval arithmetic)")
+    result = derive(Path(args.file), args.budget)
+    certificate = result.certificate()
+    if args.certificate is not None:
+        if certificate is None:
+            raise InvalidArgument(f"no certificate: the derivation is {result.status}, not proved")
+        from paper_checks.output_files import json_text
+
+        Path(args.certificate).write_text(json_text(certificate, "the certificate") + "\n", encoding="utf-8")
+    if args.json:
+        from paper_checks.output_files import json_text
+        from paper_checks.run_metadata import run_block
+
+        document = result.to_json()
+        document["exit_status"] = result.exit_status
+        document["run"] = run_block(args)
+        print(json_text(document, "the derivation's result"))
+        return result.exit_status
+    print(f"{result.status}: {result.conclusion}  over  {result.derivation.domain.to_text()}")
+    if result.hypotheses:
+        print(f"  under the assumptions {', '.join(result.hypotheses)}")
+    for outcome in result.steps:
+        how = {"exact": "kernel exact normal form", "sympy": "sympy normal form only", "prover": "prover"}
+        step = outcome.step
+        print(
+            f"  [{outcome.status}] {step.name} (line {step.line}): {step.relation} {step.text}  "
+            f"({how[outcome.method]}, {outcome.boxes} boxes, {outcome.seconds:.2f} CPU s)"
+        )
+        if outcome.witness is not None:
+            point = ", ".join(f"{k} = {v}" for k, v in outcome.witness.point.items())
+            print(f"      witness: {point}; gap in {list(outcome.witness.gap_enclosure)}")
+        if outcome.reason and outcome.status != "proved":
+            print(f"      ({outcome.reason})")
+    failure = result.first_failure
+    if failure is not None:
+        print(f"first failing step: {failure.step.name} (line {failure.step.line})")
+    elif certificate is not None:
+        kind = "every step kernel-checked" if result.status == "proved" else "identities by sympy only"
+        print(
+            f"certificate: {len(certificate['steps'])} steps ({kind}); re-check with specbound prove --check"
+        )
+    return result.exit_status

@@ -1,0 +1,140 @@
+"""``specbound growth EXPR --in L``: the growth class of an expression as L -> oo; with ``--versus``, which
+of two grows faster and the crossover depth L0 from which the slower stays below the faster.
+
+Exit status: 0 decided (a crossover proved or derived), 3 undecided (the growth rules or the prover could
+not decide), 2 malformed input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from theory.errors import InvalidArgument
+
+HELP = "the growth class of an expression in one variable; with --versus, which grows faster and where"
+
+EPILOG = """\
+examples:
+  specbound growth "sqrt(L) * log(L)^(1/2)" --in L
+  specbound growth "exp(rho * L) * L" --in L --assume "rho: (0, oo)"
+  specbound growth "alpha * L^p" --in L --assume "alpha: bounded" --assume "p: (0, 2)"
+  specbound growth "100 * sqrt(L) * log(L)^(1/2)" --versus "L^(3/2)" --in L --integer
+
+the class is e^(rate L) L^power (ln L)^log_power (ln ln L)^loglog_power, compared in that order.
+--assume NAME: bounded declares a positive constant; NAME: SET a parameter in a set (--domain syntax).
+The crossover (--versus, expressions of L alone) is the smallest L0 >= --from from which the slower
+expression is <= the faster for every L >= L0: proved by the prover over [L0, oo) (or over [L0, X] and,
+for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a witness point)."""
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """EXPR, --in, --assume, --versus, --integer, --from, --budget, --no-crossover, --json."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
+    parser.add_argument("expr", metavar="EXPR", help='the expression, e.g. "sqrt(L) * log(L)^(1/2)"')
+    parser.add_argument("--in", dest="variable", required=True, metavar="L", help="the variable that grows")
+    parser.add_argument(
+        "--assume",
+        action="append",
+        default=[],
+        metavar="'NAME: bounded|SET'",
+        help="a parameter (repeatable)",
+    )
+    parser.add_argument("--versus", metavar="EXPR2", help="compare with a second expression")
+    parser.add_argument("--integer", action="store_true", help="the crossover over integers L")
+    parser.add_argument(
+        "--from", dest="start", default="1", metavar="L_MIN", help="smallest L considered (1)"
+    )
+    parser.add_argument(
+        "--budget", type=float, default=20.0, metavar="SECONDS", help="CPU seconds of the crossover's proofs"
+    )
+    parser.add_argument(
+        "--no-crossover", action="store_true", help="with --versus: compare the classes only (no prover)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _class_record(cls: Any) -> dict[str, str]:
+    return {
+        "rate": str(cls.rate),
+        "power": str(cls.power),
+        "log_power": str(cls.log_power),
+        "log_log_power": str(cls.log_log_power),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Decide the class (and the comparison and crossover), print, exit with the verdict."""
+    from theory.growth import GrowthUndecided, compare, read_question
+
+    assumptions = tuple(args.assume)
+    try:
+        start = Fraction(args.start)
+    except (ValueError, ZeroDivisionError):
+        raise InvalidArgument(f"--from={args.start!r} is not a rational number") from None
+    if not args.budget > 0:
+        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    questions = [read_question(args.expr, args.variable, assumptions)]
+    if args.versus is not None:
+        questions.append(read_question(args.versus, args.variable, assumptions))
+    document: dict[str, Any] = {"in": args.variable, "assume": list(assumptions), "expressions": []}
+    try:
+        classes = [q.growth() for q in questions]
+    except GrowthUndecided as error:
+        return _finish(args, document, 3, f"undecided: {error}")
+    for question, cls in zip(questions, classes, strict=True):
+        document["expressions"].append(
+            {"expr": question.text, "class": cls.text(args.variable), **_class_record(cls)}
+        )
+    lines = [f"{q.text}:  {c.text(args.variable)}" for q, c in zip(questions, classes, strict=True)]
+    if args.versus is None:
+        return _finish(args, document, 0, "\n".join(lines))
+    try:
+        order = compare(classes[0], classes[1], questions[0].substitutions | questions[1].substitutions)
+    except GrowthUndecided as error:
+        return _finish(args, document, 3, "\n".join([*lines, f"undecided: {error}"]))
+    slower, faster = (questions[1], questions[0]) if order > 0 else (questions[0], questions[1])
+    document["faster"] = None if order == 0 else faster.text
+    lines.append("same growth class" if order == 0 else f"grows faster: {faster.text}")
+    if args.no_crossover or assumptions:
+        why = "--no-crossover" if args.no_crossover else "the expressions have parameters (--assume)"
+        lines.append(f"crossover not computed: {why}")
+        return _finish(args, document, 0, "\n".join(lines))
+    from theory.derive.crossover import crossover
+
+    found = crossover(slower.text, faster.text, args.variable, start, args.integer, args.budget)
+    document["crossover"] = found.to_json()
+    if found.threshold is None:
+        lines.append(
+            f"no crossover: {slower.text} <= {faster.text} for every {args.variable} >= {start} "
+            f"({found.status})"
+        )
+    else:
+        lines.append(
+            f"crossover: {slower.text} <= {faster.text} for every {args.variable} >= {found.threshold} "
+            f"(~{float(found.threshold):.6g}; {found.status})"
+        )
+    if found.below is not None:
+        point = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
+        lines.append(f"  refuted just below: {point} (~{float(found.below.point[args.variable]):.6g})")
+    if found.tail is not None:
+        lines.append(
+            f"  [{found.tail.head.status}] on [L0, X] by the prover; [{found.tail.log_form.status}] for "
+            f"u = ln {args.variable} >= {found.tail.u1}: {found.tail.log_form.text} (identity by sympy: "
+            f"{found.tail.identity})"
+        )
+    status = 0 if found.status in ("proved", "derived") else 3
+    return _finish(args, document, status, "\n".join(lines))
+
+
+def _finish(args: argparse.Namespace, document: dict[str, Any], status: int, text: str) -> int:
+    if args.json:
+        from paper_checks.output_files import json_text
+
+        document["exit_status"] = status
+        print(json_text(document, "the growth result"))
+    else:
+        print(text)
+    return status

@@ -1,0 +1,162 @@
+"""specbound growth agrees with `specbound theory --regimes` on every cell of the project's tables (each
+cell's bound, as text, read back by the safe language and classified by the command), and --versus finds
+the crossover depth with a proof above it and a witness just below it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+
+import pytest
+import sympy as sp
+
+from paper_checks.cli import main
+from theory import regimes
+from theory.prover.language import parse_expression
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sympy_cache_left_empty():
+    """sympy caches expressions by equality, and Symbol("N", positive=True) equals the --domain language's
+    Symbol("N", real=True, positive=True): a cached sqrt(N) built here with the table's symbols would be
+    handed to later tests that compare printed forms (srepr), so the module leaves the cache empty."""
+    yield
+    from sympy.core.cache import clear_cache
+
+    clear_cache()
+
+
+def _run(argv: list[str]) -> tuple[int, dict]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main([*argv, "--json"])
+    return status, json.loads(out.getvalue())
+
+
+def _generic_branch(expr: sp.Expr) -> sp.Expr:
+    """A geometric sum's Piecewise((L, Eq(exp(k rho), 1)), (closed form, True)) at rho > 0: exp(k rho) = 1
+    only at rho = 0, so the closed form applies (asserted, not assumed)."""
+
+    def branch(piecewise: sp.Piecewise) -> sp.Expr:
+        for _, condition in piecewise.args[:-1]:
+            assert isinstance(condition, sp.Eq) and condition.rhs == 1, condition
+            (argument,) = condition.lhs.args
+            assert isinstance(condition.lhs, sp.exp) and sp.simplify(argument / regimes.rho).is_nonzero
+        assert piecewise.args[-1][1] is sp.true
+        return piecewise.args[-1][0]
+
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), branch)
+
+
+def _read(text: str) -> sp.Expr:
+    """A component the command printed, read back by the safe language (rho, p as the table has them)."""
+    return parse_expression(text, {"rho": regimes.rho, "p": regimes.p})
+
+
+def _same(found: str, expected: sp.Expr) -> bool:
+    """The command's component (text) equals the table's (sympy)."""
+    return sp.simplify(_read(found) - expected) == 0
+
+
+def _class_of(text: str, variable: str, *assume: str) -> dict:
+    argv = ["growth", text, "--in", variable]
+    for entry in assume:
+        argv += ["--assume", entry]
+    status, document = _run(argv)
+    assert status == 0, document
+    return document["expressions"][0]
+
+
+def _depth_class(bound: str, assumption: str, p_value: int) -> dict:
+    expr = _generic_branch(regimes.depth_bound(bound, assumption, sp.Integer(p_value)))
+    return _class_of(sp.sstr(expr), "L", "rho: (0, oo)")
+
+
+@pytest.mark.parametrize("row", regimes.depth_table(), ids=lambda r: f"{r.regime}-{r.bound}-{r.assumption}")
+def test_growth_agrees_with_every_cell_of_the_regimes_table(row):
+    fixed = _depth_class(row.bound, row.assumption, int(row.p))
+    for part in ("rate", "power", "log_power"):
+        assert _same(fixed[part], getattr(row.depth_growth, part)), (part, fixed, row.depth_growth)
+    # post hoc: p = 0 is always available, so the post hoc class is the slower of (fixed p, p = 0)
+    at_zero = _depth_class(row.bound, row.assumption, 0)
+    slower = min(
+        (fixed, at_zero),
+        key=lambda c: tuple(float(_read(c[k]).subs(regimes.rho, 1)) for k in ("rate", "power", "log_power")),
+    )
+    for part in ("rate", "power", "log_power"):
+        assert _same(slower[part], getattr(row.posthoc_depth_growth, part)), (part, slower)
+    # width at L = 6, bounded alpha: the exponent of N at the regime's p, and Edelman's
+    width = regimes.width_bound(row.regime, row.bound, row.p)
+    assert _same(_class_of(sp.sstr(width), "N")["power"], row.width_exponent)
+    edelman = regimes.width_bound(row.regime, "edelman_proxy", sp.Integer(0))
+    assert _same(_class_of(sp.sstr(edelman), "N")["power"], row.edelman_width_exponent)
+
+
+@pytest.mark.parametrize("regime", regimes.REGIMES)
+@pytest.mark.parametrize("bound", regimes.AGGREGATIONS)
+def test_growth_gives_the_post_hoc_width_exponent_as_the_infimum_over_p(regime, bound):
+    """The post hoc width exponent: the exponent of N as a function of p (the command, p assumed in each
+    sub-range of the regime) minimised over the range, and the p = 0 exponent: the smallest is the cell."""
+    row = regimes.row(regime, bound, "bounded_alpha")
+    candidates = [
+        sp.sympify(_class_of(sp.sstr(regimes.width_bound(regime, bound, sp.Integer(0))), "N")["power"])
+    ]
+    p = sp.Symbol("p", positive=True)
+    for low, high in ((0, sp.Rational(1, 2)), (sp.Rational(1, 2), 2)) if regime == "power_law" else ((0, 2),):
+        branch = 0 if low >= sp.Rational(1, 2) else 1
+        expr = regimes.width_bound(regime, bound, regimes.p).replace(
+            lambda e: isinstance(e, sp.Piecewise), lambda e, b=branch: e.args[b][0]
+        )
+        power = _read(_class_of(sp.sstr(expr), "N", f"p: ({low}, {high})")["power"])
+        candidates.append(sp.minimum(power, p, sp.Interval(low, high)))
+    assert sp.simplify(sp.Min(*candidates) - row.posthoc_width_exponent) == 0
+
+
+def test_versus_finds_the_crossover_depth_proved_above_and_refuted_below():
+    pytest.importorskip("flint", reason="the prover needs python-flint")
+    status, document = _run(
+        [
+            "growth",
+            "100*sqrt(L)*log(L)^(1/2)",
+            "--versus",
+            "L^(3/2)",
+            "--in",
+            "L",
+            "--integer",
+            "--budget",
+            "4",
+        ]
+    )
+    assert status == 0 and document["faster"] == "L^(3/2)"
+    crossing = document["crossover"]
+    assert crossing["crossover"] == "234" and crossing["status"] in ("proved", "derived")
+    assert crossing["refuted_below_at"]["point"] == {"L": "233"}
+    # independently: 100 sqrt(L ln L) > L^(3/2) at 233 and < at 234 (floats far from the tie)
+    assert 100 * math.sqrt(233 * math.log(233)) > 233**1.5
+    assert 100 * math.sqrt(234 * math.log(234)) < 234**1.5
+
+
+def test_versus_with_no_crossover_and_a_bad_expression():
+    pytest.importorskip("flint", reason="the prover needs python-flint")
+    status, document = _run(
+        ["growth", "sqrt(L)*log(L)^(1/2)", "--versus", "L^(3/2)", "--in", "L", "--budget", "4"]
+    )
+    assert status == 0 and document["crossover"]["crossover"] is None
+    assert document["crossover"]["status"] in ("proved", "derived")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["growth", "L^q", "--in", "L"]) == 2
+    assert len(err.getvalue().strip().splitlines()) == 1 and "q" in err.getvalue()
+
+
+def test_the_variable_and_bounded_parameters_carry_the_domain_languages_assumptions():
+    """Regression: the command made Symbol("N", positive=True), which sympy's cache confuses with the
+    --domain language's Symbol("N", real=True, positive=True) (equal, printed differently)."""
+    from theory.growth import read_question
+
+    question = read_question("alpha * N", "N", ("alpha: bounded",))
+    assert sp.srepr(question.variable) == "Symbol('N', real=True, positive=True)"
+    (alpha,) = question.expr.free_symbols - {question.variable}
+    assert sp.srepr(alpha) == "Symbol('alpha', real=True, positive=True)"

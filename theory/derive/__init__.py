@@ -1,0 +1,34 @@
+"""Derivations a user writes: a TOML file of variables, assumptions, definitions and a chain of steps
+E0 = E1 <= E2 < ..., each step decided (identities by normal forms, inequalities by the prover over the
+domain its assumptions cut out), with one certificate for the whole chain that the kernel re-checks.
+
+>>> from theory.derive import derive  # doctest: +SKIP
+>>> derive("docs/examples/log_below_quadratic.toml").status  # doctest: +SKIP
+'proved'
+
+Modules: file_format (reading the file, every error naming file and line), decide (the steps' verdicts and
+the certificate), check (the derivation checker, on the kernel's entry points), crossover (where one
+expression of L stays below another). Provenance: derived (decided by the code).
+"""
+
+from __future__ import annotations
+
+from theory.derive.check import (
+    DERIVATION_FORMAT,
+    DerivationCheck,
+    InvalidDerivationCertificate,
+    check_derivation,
+)
+from theory.derive.decide import DerivationResult, StepResult, derive
+from theory.derive.file_format import MalformedDerivation
+
+__all__ = [
+    "DERIVATION_FORMAT",
+    "DerivationCheck",
+    "DerivationResult",
+    "InvalidDerivationCertificate",
+    "MalformedDerivation",
+    "StepResult",
+    "check_derivation",
+    "derive",
+]

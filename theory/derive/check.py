@@ -1,0 +1,271 @@
+"""The derivation checker: re-checks a derivation certificate from its JSON alone, step by step.
+
+Format ``specbound-derivation-certificate/1`` (docs/derive.md)::
+
+    {"format": "specbound-derivation-certificate/1", "title": "...",
+     "domain": [...],                                  # the prover's domain records
+     "conclusion": {"lhs": tree, "relation": "<=", "rhs": tree},
+     "steps": [{"name", "lhs": tree, "relation", "rhs": tree, "method": "exact" | "sympy" | "prover",
+                "assumptions": [record, ...], "certificate": {...}}, ...]}
+
+An assumption record is ``{"kind": "bound", "variable", "relation", "value"}`` (the step's domain is the
+derivation's cut by it), ``{"kind": "given", "name", "gap", "strict"}`` (a hypothesis of the derivation),
+or ``{"kind": "lemma" | "derivation", "name", "gap", "strict", "certificate"}`` (a proved statement whose
+certificate is re-checked here). The meaning: at every point of the domain where every bound and given
+hypothesis holds, lhs relation rhs of the conclusion. The check:
+
+- the steps chain: E0 is the conclusion's lhs, each step starts where the previous ended, the last ends at
+  the conclusion's rhs, and the conclusion's relation is the steps' composition (= if all are =, else the
+  common direction, strict when one step is);
+- ``exact``: the kernel's exact ring normal form (:mod:`theory.prover.kernel.exact`) of lhs - rhs is 0:
+  proved; ``sympy``: sympy's normal form reaches 0 (:func:`theory.prover.chain.identically_zero`): derived,
+  not proved (the kernel cannot re-check it);
+- ``prover``: the step's gap g (rhs - lhs for <, <=; lhs - rhs for >, >=), with assumptions a_j >= 0
+  entering as Max(g, -a_1, ..., -a_n) >= 0 (> 0 when the step is strict or an assumption is not: then it
+  is stronger than the implication, hence sound), is the certificate's gap over the step's domain, and the
+  kernel accepts the certificate;
+- a lemma or derivation used: its certificate is accepted (recursively), its gap is the record's, it is
+  unconditional and its domain contains the step's.
+
+Provenance: derived (each step re-checked by the kernel, or by sympy for a "derived" identity).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy as sp
+
+from theory.errors import InvalidArgument
+from theory.prover.certificate import domain_data, domain_of
+from theory.prover.domain import Domain, MalformedDomain, VariableDomain
+from theory.prover.language import MalformedExpression, from_tree, to_tree
+
+DERIVATION_FORMAT = "specbound-derivation-certificate/1"
+EXACT, SYMPY, PROVER = "exact", "sympy", "prover"
+INEQUALITIES = ("<=", "<", ">=", ">")
+
+
+class InvalidDerivationCertificate(InvalidArgument):
+    """Data that is not a derivation certificate (a missing field, a tree outside the language)."""
+
+
+def negated(tree: Any) -> list[Any]:
+    """-tree."""
+    return ["mul", ["num", "-1"], tree]
+
+
+def difference_tree(lhs: Any, rhs: Any) -> list[Any]:
+    """lhs - rhs."""
+    return ["add", lhs, negated(rhs)]
+
+
+def step_gap_tree(
+    lhs: Any, rhs: Any, relation: str, assumptions: list[tuple[Any, bool]]
+) -> tuple[list[Any], bool]:
+    """(gap, strict) the prover decides for ``lhs relation rhs`` under assumptions (gap_j, strict_j):
+    Max(g, -a_1, ...) >= 0 when every assumption is strict and the step is not, else > 0."""
+    gap = difference_tree(rhs, lhs) if relation in ("<=", "<") else difference_tree(lhs, rhs)
+    strict = relation in ("<", ">")
+    if assumptions:
+        gap = ["max", gap, *(negated(a) for a, _ in assumptions)]
+        strict = strict or not all(s for _, s in assumptions)
+    return gap, strict
+
+
+def compose(relations: list[str]) -> str:
+    """The relation of a chain of steps (they go one way: the caller checks)."""
+    inequalities = [r for r in relations if r != "="]
+    if not inequalities:
+        return "="
+    direction = inequalities[0][0]
+    return direction if any(r in ("<", ">") for r in inequalities) else direction + "="
+
+
+def cut(domain: Domain, variable: str, relation: str, value: Fraction) -> Domain:
+    """The domain with ``variable relation value`` (relation in <=, <, >=, >) imposed."""
+    old = domain[variable]
+    strict = relation in ("<", ">")
+    if relation.startswith(">"):
+        tighter = value > old.lower or (value == old.lower and strict and not old.lower_open)
+        new = (
+            VariableDomain(old.name, value, old.upper, strict, old.upper_open, old.integer)
+            if tighter
+            else old
+        )
+    else:
+        tighter = value < old.upper or (value == old.upper and strict and not old.upper_open)
+        new = (
+            VariableDomain(old.name, old.lower, value, old.lower_open, strict, old.integer)
+            if tighter
+            else old
+        )
+    return Domain(tuple(new if v.name == variable else v for v in domain.variables))
+
+
+def covers(outer: Domain, inner: Domain) -> bool:
+    """Every variable of ``outer`` is one of ``inner`` and inner's set lies in outer's."""
+    from theory.prover.chain import range_holds
+
+    return all(
+        name in inner.names and range_holds(sp.Symbol(name), outer[name], inner) for name in outer.names
+    )
+
+
+def exact_zero(tree: Any) -> bool:
+    """The kernel's exact ring normal form of the tree is 0 (None, too large, is not 0)."""
+    from theory.prover.kernel.exact import normal_form
+
+    return normal_form(tree, {}) == {}
+
+
+@dataclass(frozen=True)
+class DerivationCheck:
+    """accepted; status proved (every step kernel-checked) or derived (a step by sympy only); the reason of
+    a rejection; the hypotheses the conclusion is conditional on; CPU seconds."""
+
+    accepted: bool
+    status: str
+    reason: str
+    hypotheses: tuple[str, ...]
+    seconds: float
+
+
+class _Rejected(Exception):
+    pass
+
+
+def check_derivation(data: Any) -> DerivationCheck:
+    """Re-check a derivation certificate (see the module docstring); InvalidDerivationCertificate when the
+    data is not one."""
+    start = time.process_time()
+    try:
+        status, hypotheses = _check(data)
+    except _Rejected as rejection:
+        return DerivationCheck(False, "rejected", str(rejection), (), time.process_time() - start)
+    except (KeyError, TypeError, ValueError, IndexError, MalformedDomain, MalformedExpression) as error:
+        if isinstance(error, InvalidDerivationCertificate):
+            raise
+        raise InvalidDerivationCertificate(
+            f"malformed derivation certificate: {type(error).__name__}: {str(error)[:200]}"
+        ) from None
+    steps = len(data["steps"])
+    reason = f"{steps} steps re-checked ({status})"
+    return DerivationCheck(True, status, reason, tuple(hypotheses), time.process_time() - start)
+
+
+def _read(tree: Any, domain: Domain, where: str) -> sp.Expr:
+    expr = from_tree(tree, domain.symbols(), where)
+    if not isinstance(expr, sp.Expr):
+        raise InvalidDerivationCertificate(f"{where} is not an expression")
+    return expr
+
+
+def _check(data: Any) -> tuple[str, list[str]]:
+    if not isinstance(data, dict) or data.get("format") != DERIVATION_FORMAT:
+        raise InvalidDerivationCertificate(
+            f"not a derivation certificate: format must be {DERIVATION_FORMAT!r}"
+        )
+    domain = domain_of(data["domain"])
+    conclusion, steps = data["conclusion"], data["steps"]
+    if not isinstance(steps, list) or not steps:
+        raise _Rejected("a derivation needs at least one step")
+    if steps[0]["lhs"] != conclusion["lhs"] or steps[-1]["rhs"] != conclusion["rhs"]:
+        raise _Rejected("the steps do not start at the conclusion's lhs and end at its rhs")
+    for before, after in itertools.pairwise(steps):
+        if after["lhs"] != before["rhs"]:
+            raise _Rejected(f"step {after['name']!r} does not start where {before['name']!r} ends")
+    relations = [str(step["relation"]) for step in steps]
+    if len({r[0] for r in relations if r != "="}) > 1 or compose(relations) != conclusion["relation"]:
+        raise _Rejected("the conclusion's relation is not the composition of the steps'")
+    derived, hypotheses = False, []
+    for step in steps:
+        name = str(step["name"])
+        _read(step["lhs"], domain, f"step {name}")
+        _read(step["rhs"], domain, f"step {name}")
+        if step["method"] == EXACT:
+            if step["relation"] != "=" or not exact_zero(difference_tree(step["lhs"], step["rhs"])):
+                raise _Rejected(f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0")
+        elif step["method"] == SYMPY:
+            from theory.prover.chain import identically_zero
+
+            difference = _read(difference_tree(step["lhs"], step["rhs"]), domain, f"step {name}")
+            if step["relation"] != "=" or not identically_zero(difference):
+                raise _Rejected(f"step {name!r}: sympy's normal form of lhs - rhs does not reach 0")
+            derived = True
+        elif step["method"] == PROVER:
+            hypotheses += _check_inequality(step, domain)
+        else:
+            raise _Rejected(f"step {name!r}: unknown method {step['method']!r}")
+    return ("derived" if derived else "proved"), sorted(set(hypotheses))
+
+
+def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
+    from theory.prover import check_certificate
+
+    name, relation = str(step["name"]), str(step["relation"])
+    if relation not in INEQUALITIES:
+        raise _Rejected(f"step {name!r}: the prover decides inequalities, not {relation!r}")
+    step_domain, gaps, hypotheses = domain, [], []
+    for record in step["assumptions"]:
+        kind = record["kind"]
+        if kind == "bound":
+            variable, bound = str(record["variable"]), str(record["relation"])
+            if bound not in INEQUALITIES or variable not in domain.names:
+                raise _Rejected(f"step {name!r}: a bound assumption must bound a variable by a number")
+            step_domain = cut(step_domain, variable, bound, Fraction(str(record["value"])))
+            hypotheses.append(f"{variable} {bound} {record['value']}")
+            continue
+        gaps.append((record["gap"], record["strict"] is True))
+        if kind == "given":
+            hypotheses.append(str(record["name"]))
+        elif kind in ("lemma", "derivation"):
+            _check_used(record, step_domain, name)
+        else:
+            raise _Rejected(f"step {name!r}: unknown assumption kind {kind!r}")
+    expected, strict = step_gap_tree(step["lhs"], step["rhs"], relation, gaps)
+    certificate = step["certificate"]
+    if (
+        certificate["gap"] != to_tree(_read(expected, step_domain, f"step {name}"))
+        or certificate["strict"] != strict
+    ):
+        raise _Rejected(f"step {name!r}: the certificate does not state the step's gap under its assumptions")
+    if certificate["domain"] != domain_data(step_domain):
+        raise _Rejected(f"step {name!r}: the certificate's domain is not the step's")
+    verdict = check_certificate(certificate)
+    if not verdict.accepted:
+        raise _Rejected(f"step {name!r}: the kernel rejects its certificate ({verdict.reason})")
+    return hypotheses
+
+
+def _check_used(record: dict[str, Any], step_domain: Domain, step: str) -> None:
+    """A lemma's or an earlier derivation's certificate, accepted and unconditional, states the record's
+    gap over a domain containing the step's."""
+    from theory.prover import check_certificate
+    from theory.prover.chain import CHAIN_FORMAT, check_chain
+
+    certificate, what = record["certificate"], f"{record['kind']} {record['name']!r} of step {step!r}"
+    if certificate.get("format") == DERIVATION_FORMAT:
+        checked = check_derivation(certificate)
+        if not checked.accepted or checked.hypotheses:
+            raise _Rejected(f"{what}: not an accepted unconditional derivation ({checked.reason})")
+        conclusion = certificate["conclusion"]
+        gap, strict = step_gap_tree(conclusion["lhs"], conclusion["rhs"], conclusion["relation"], [])
+    elif certificate.get("format") == CHAIN_FORMAT:
+        chained = check_chain(certificate)
+        if not chained.accepted:
+            raise _Rejected(f"{what}: its chain certificate is rejected ({chained.reason})")
+        gap, strict = certificate["gap"], False
+    else:
+        verdict = check_certificate(certificate)
+        if not verdict.accepted:
+            raise _Rejected(f"{what}: its certificate is rejected ({verdict.reason})")
+        gap, strict = certificate["gap"], certificate["strict"] is True
+    if gap != record["gap"] or strict != (record["strict"] is True):
+        raise _Rejected(f"{what}: the record's gap is not the one its certificate proves")
+    if not covers(domain_of(certificate["domain"]), step_domain):
+        raise _Rejected(f"{what}: its domain does not contain the step's")

@@ -1,0 +1,424 @@
+"""Deciding a derivation: every step of the chain proved, refuted with a witness, or left undecided.
+
+- an identity E_{i-1} = E_i: sympy's normal form of the difference must reach 0
+  (:func:`theory.prover.chain.identically_zero`, not a sampled check); it is *proved* when the kernel's own
+  exact ring normal form also reaches 0, else *derived* (sympy only). When sympy's form does not reach 0, a
+  probe point where the difference's ball excludes 0 refutes it;
+- an inequality: the prover (:func:`theory.prover.search.search`) over the domain cut by the step's bound
+  assumptions (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations
+  entering as Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is
+  a point where every assumption holds and the step fails;
+- a step that uses an unproved lemma or derivation is decided under it but reported undecided ("depends on
+  the unproved ...").
+
+The chain's verdict: refuted at the first refuted step, else undecided if a step is, else derived if an
+identity is sympy's only, else proved; a proved or derived chain has a certificate
+(:mod:`theory.derive.check` re-checks it). Provenance: derived (decided by the code).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from theory.derive.check import (
+    DERIVATION_FORMAT,
+    EXACT,
+    PROVER,
+    SYMPY,
+    compose,
+    cut,
+    difference_tree,
+    exact_zero,
+    step_gap_tree,
+)
+from theory.derive.file_format import (
+    FILE_PREFIX,
+    LEMMA_PREFIX,
+    Assumption,
+    DerivationFile,
+    MalformedDerivation,
+    Step,
+    read_derivation,
+)
+from theory.prover.certificate import domain_data, domain_of
+from theory.prover.chain import ChainResult
+from theory.prover.domain import Domain, MalformedDomain
+from theory.prover.language import from_tree, to_tree
+from theory.prover.result import PROVED, REFUTED, UNDECIDED, ProofResult, Witness
+from theory.prover.statement import Inequality
+
+DERIVED = "derived"
+DEFAULT_STEP_BUDGET = 20.0
+"""CPU seconds the prover may spend on one inequality step."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One step's verdict with its evidence; ``record`` is its part of the derivation certificate."""
+
+    step: Step
+    status: str
+    method: str
+    seconds: float
+    boxes: int = 0
+    witness: Witness | None = None
+    remaining: int = 0
+    reason: str = ""
+    record: dict[str, Any] | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """{"name", "line", "relation", "status", "method", "seconds", "boxes", "witness"?, "reason"?}."""
+        result: dict[str, Any] = {
+            "name": self.step.name,
+            "line": self.step.line,
+            "relation": self.step.relation,
+            "to": self.step.text,
+            "status": self.status,
+            "method": self.method,
+            "seconds": round(self.seconds, 3),
+            "boxes": self.boxes,
+            "uses": list(self.step.uses),
+        }
+        if self.witness is not None:
+            result["witness"] = self.witness.to_json()
+        if self.remaining:
+            result["remaining_boxes"] = self.remaining
+        if self.reason:
+            result["reason"] = self.reason
+        return result
+
+
+@dataclass(frozen=True)
+class DerivationResult:
+    """The verdict on a derivation file: per step, and for the chain E0 relation E_n."""
+
+    derivation: DerivationFile
+    steps: tuple[StepResult, ...]
+    seconds: float
+
+    @property
+    def relation(self) -> str:
+        """The conclusion's relation (the steps' composition)."""
+        return compose([s.relation for s in self.derivation.steps])
+
+    @property
+    def conclusion(self) -> str:
+        """E0 relation E_n, as sympy prints it."""
+        first, last = self.derivation.steps[0].lhs, self.derivation.steps[-1].rhs
+        return f"{sp.sstr(first)} {self.relation} {sp.sstr(last)}"
+
+    @property
+    def status(self) -> str:
+        """refuted / undecided / derived / proved (module docstring)."""
+        statuses = [s.status for s in self.steps]
+        for word in (REFUTED, UNDECIDED, DERIVED):
+            if word in statuses:
+                return word
+        return PROVED
+
+    @property
+    def first_failure(self) -> StepResult | None:
+        """The first refuted step."""
+        return next((s for s in self.steps if s.status == REFUTED), None)
+
+    @property
+    def hypotheses(self) -> tuple[str, ...]:
+        """The named assumptions the conclusion is conditional on."""
+        names = {u for s in self.derivation.steps for u in s.uses if u in self.derivation.assumptions}
+        return tuple(sorted(names))
+
+    def certificate(self) -> dict[str, Any] | None:
+        """The derivation certificate (proved or derived chains only)."""
+        if self.status not in (PROVED, DERIVED):
+            return None
+        first, last = self.derivation.steps[0].lhs, self.derivation.steps[-1].rhs
+        return {
+            "format": DERIVATION_FORMAT,
+            "title": self.derivation.title,
+            "domain": domain_data(self.derivation.domain),
+            "conclusion": {"lhs": to_tree(first), "relation": self.relation, "rhs": to_tree(last)},
+            "steps": [s.record for s in self.steps],
+        }
+
+    @property
+    def exit_status(self) -> int:
+        """0 proved or derived, 1 refuted, 3 undecided."""
+        return {PROVED: 0, DERIVED: 0, REFUTED: 1, UNDECIDED: 3}[self.status]
+
+    def to_json(self, with_certificate: bool = True) -> dict[str, Any]:
+        """{"file", "title", "conclusion", "status", "hypotheses", "seconds", "steps", "certificate"?}."""
+        document: dict[str, Any] = {
+            "file": str(self.derivation.path),
+            "title": self.derivation.title,
+            "domain": self.derivation.domain.to_text(),
+            "conclusion": self.conclusion,
+            "status": self.status,
+            "hypotheses": list(self.hypotheses),
+            "seconds": round(self.seconds, 3),
+            "steps": [s.to_json() for s in self.steps],
+        }
+        failure = self.first_failure
+        if failure is not None:
+            document["first_failing_step"] = failure.step.name
+        certificate = self.certificate()
+        if with_certificate and certificate is not None:
+            document["certificate"] = certificate
+        return document
+
+
+@dataclass(frozen=True)
+class _Used:
+    """An assumption as the step uses it: a bound (variable, relation, value) or a gap with its record."""
+
+    record: dict[str, Any]
+    gap: Any = None
+    strict: bool = False
+    unproved: str = ""
+
+
+def derive(path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET) -> DerivationResult:
+    """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input."""
+    return _derive(Path(path), budget_seconds, ())
+
+
+def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationResult:
+    start = time.process_time()
+    derivation = read_derivation(path)
+    results = tuple(_decide(derivation, step, budget, (*stack, path.resolve())) for step in derivation.steps)
+    return DerivationResult(derivation, results, time.process_time() - start)
+
+
+def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
+    start = time.process_time()
+    base = {"name": step.name, "lhs": to_tree(step.lhs), "relation": step.relation, "rhs": to_tree(step.rhs)}
+    if step.relation == "=":
+        return _identity(derivation, step, base, start)
+    domain, used = derivation.domain, []
+    for use in step.uses:
+        found = _resolve(derivation, step, use, budget, stack)
+        if "variable" in found.record:
+            try:
+                domain = cut(
+                    domain,
+                    found.record["variable"],
+                    found.record["relation"],
+                    Fraction(found.record["value"]),
+                )
+            except MalformedDomain as error:
+                raise MalformedDerivation(f"{derivation.where(step.line)}: {use} leaves {error}") from None
+        else:
+            if found.unproved == "" and "certificate" in found.record and not _applies(found, domain):
+                reason = f"{use} does not apply: its domain does not contain the step's"
+                return StepResult(step, UNDECIDED, PROVER, time.process_time() - start, reason=reason)
+        used.append(found)
+    gaps = [(u.gap, u.strict) for u in used if u.gap is not None]
+    tree, strict = step_gap_tree(base["lhs"], base["rhs"], step.relation, gaps)
+    gap = from_tree(tree, domain.symbols(), f"step {step.name}")
+    from theory.prover.search import search
+
+    text = f"{sp.sstr(gap)} {'>' if strict else '>='} 0"  # what the kernel's binding re-reads
+    result = search(Inequality(text, gap, strict), domain, budget)
+    seconds = time.process_time() - start
+    status, reason = result.status, result.reason
+    unproved = [u.unproved for u in used if u.unproved]
+    if status == PROVED and not _text_states(text, gap, domain):
+        status, reason = UNDECIDED, "the certificate's text does not re-read to its gap (a printing problem)"
+    elif status == PROVED and unproved:
+        status, reason = UNDECIDED, f"proved under {', '.join(unproved)}, which is not proved"
+    elif status == UNDECIDED and len(result.remaining):
+        reason = f"{len(result.remaining)} boxes left, e.g. {result.remaining[0].to_json()}; {reason}".strip(
+            "; "
+        )
+    record = None
+    if status == PROVED and result.certificate is not None:
+        record = {
+            **base,
+            "method": PROVER,
+            "assumptions": [u.record for u in used],
+            "certificate": result.certificate.to_json(),
+        }
+    return StepResult(
+        step, status, PROVER, seconds, result.boxes, result.witness, len(result.remaining), reason, record
+    )
+
+
+def _text_states(text: str, gap: sp.Basic, domain: Domain) -> bool:
+    """The certificate's inequality text, read by the safe language, gives the step's gap tree (what
+    :func:`theory.prover.check_certificate` binds before it accepts)."""
+    from theory.prover.statement import MalformedStatement, parse_statement
+
+    try:
+        (inequality,) = parse_statement(text, domain).inequalities
+    except (MalformedStatement, ValueError):
+        return False
+    return to_tree(inequality.gap) == to_tree(gap)
+
+
+def _applies(found: _Used, domain: Domain) -> bool:
+    from theory.derive.check import covers
+
+    return covers(domain_of(found.record["certificate"]["domain"]), domain)
+
+
+def _identity(derivation: DerivationFile, step: Step, base: dict[str, Any], start: float) -> StepResult:
+    from theory.prover.chain import identically_zero
+
+    if step.uses:
+        raise MalformedDerivation(f"{derivation.where(step.line)}: an identity step (=) uses nothing")
+    difference = sp.expand(step.lhs - step.rhs)
+    if identically_zero(step.lhs - step.rhs):
+        method = EXACT if exact_zero(difference_tree(base["lhs"], base["rhs"])) else SYMPY
+        status = PROVED if method == EXACT else DERIVED
+        reason = "" if method == EXACT else "sympy's normal form reaches 0; the kernel's exact form does not"
+        record = {**base, "method": method}
+        return StepResult(step, status, method, time.process_time() - start, reason=reason, record=record)
+    witness = _separating_point(difference, derivation.domain)
+    seconds = time.process_time() - start
+    if witness is not None:
+        return StepResult(
+            step, REFUTED, SYMPY, seconds, witness=witness, reason="the two sides differ at the witness"
+        )
+    return StepResult(
+        step, UNDECIDED, SYMPY, seconds, reason="sympy's normal form does not reach 0, no probe separates"
+    )
+
+
+PROBE_VALUES = tuple(Fraction(v) for v in ("1", "2", "3", "1/2", "1/3", "5/2", "7", "-1", "-2", "0"))
+
+
+def probe_points(domain: Domain, per_variable: int = 3, limit: int = 81) -> list[dict[str, Fraction]]:
+    """Exact points of the domain: per variable its finite closed ends, then small numbers it contains."""
+    choices = []
+    for variable in domain.variables:
+        values = [
+            e for e in (variable.lower, variable.upper) if isinstance(e, Fraction) and variable.contains(e)
+        ]
+        values += [v for v in PROBE_VALUES if variable.contains(v) and v not in values]
+        if not values and isinstance(variable.lower, Fraction) and isinstance(variable.upper, Fraction):
+            values = [(variable.lower + variable.upper) / 2]
+        choices.append(values[:per_variable] or [Fraction(0)])
+    points = [
+        dict(zip(domain.names, combination, strict=True)) for combination in itertools.product(*choices)
+    ]
+    return [p for p in points if all(domain[n].contains(v) for n, v in p.items())][:limit]
+
+
+def _separating_point(difference: sp.Expr, domain: Domain) -> Witness | None:
+    """A point where the difference's ball excludes 0 (the sides differ there)."""
+    from theory.prover.kernel.verify import read_domain
+    from theory.prover.search import point_value
+
+    tree, kernel_domain = to_tree(difference), read_domain(domain_data(domain))
+    for point in probe_points(domain):
+        value = point_value(tree, point, kernel_domain)
+        if value is not None and (value.at_least_zero(True) or value.at_most_zero(True)):
+            return Witness(point, (str(value.lo), str(value.hi)))
+    return None
+
+
+def _resolve(
+    derivation: DerivationFile, step: Step, use: str, budget: float, stack: tuple[Path, ...]
+) -> _Used:
+    if use.startswith(LEMMA_PREFIX):
+        return _lemma(derivation, step, use[len(LEMMA_PREFIX) :])
+    if use.startswith(FILE_PREFIX):
+        return _earlier(derivation, step, use[len(FILE_PREFIX) :], budget, stack)
+    assumption = derivation.assumptions[use]
+    bound = _bound(assumption, derivation.domain)
+    if bound is not None:
+        return _Used(bound)
+    tree = to_tree(assumption.gap)
+    return _Used(
+        {"kind": "given", "name": use, "gap": tree, "strict": assumption.strict}, tree, assumption.strict
+    )
+
+
+def _bound(assumption: Assumption, domain: Domain) -> dict[str, Any] | None:
+    """{"kind": "bound", "variable", "relation", "value"} when the assumption is a variable against a
+    number (its gap is c (x - v), c a nonzero rational)."""
+    symbols = assumption.gap.free_symbols
+    if len(symbols) != 1:
+        return None
+    (symbol,) = symbols
+    if not (isinstance(symbol, sp.Symbol) and symbol.name in domain.names):
+        return None
+    polynomial = sp.Poly(assumption.gap, symbol) if assumption.gap.is_polynomial(symbol) else None
+    if (
+        polynomial is None
+        or polynomial.degree() != 1
+        or not all(c.is_Rational for c in polynomial.all_coeffs())
+    ):
+        return None
+    slope, offset = polynomial.all_coeffs()
+    value = -offset / slope
+    relation = (">" if slope > 0 else "<") + ("" if assumption.strict else "=")
+    return {"kind": "bound", "variable": symbol.name, "relation": relation, "value": str(value)}
+
+
+def _lemma(derivation: DerivationFile, step: Step, name: str) -> _Used:
+    from theory.prover.lemma_inequalities import all_lemma_inequalities, decide
+
+    entries = {entry.name: entry for entry in all_lemma_inequalities()}
+    if name not in entries:
+        raise MalformedDerivation(
+            f"{derivation.where(step.line)}: unknown lemma {name!r} (the inequality names `specbound "
+            f"theory` lists, e.g. {', '.join(sorted(entries)[:3])})"
+        )
+    entry = entries[name]
+    unknown = {s.name for s in entry.statement.domain.symbols().values()} - set(derivation.domain.names)
+    if unknown or len(entry.statement.inequalities) != 1:
+        raise MalformedDerivation(
+            f"{derivation.where(step.line)}: lemma {name!r} is not one inequality over the derivation's "
+            f"variables (it needs {', '.join(entry.statement.domain.names)})"
+        )
+    verdict = decide(entry)
+    (inequality,) = entry.statement.inequalities
+    tree = to_tree(inequality.gap)
+    certificate = None
+    if verdict.status == PROVED:
+        certificate = _lemma_certificate(verdict.result)
+    record = {"kind": "lemma", "name": name, "gap": tree, "strict": inequality.strict}
+    if certificate is None:
+        return _Used(record, tree, inequality.strict, unproved=f"lemma {name} ({verdict.status})")
+    return _Used({**record, "certificate": certificate}, tree, inequality.strict)
+
+
+def _lemma_certificate(result: ProofResult | ChainResult) -> dict[str, Any] | None:
+    """A proved lemma's certificate: its chain certificate, or its one inequality's."""
+    if isinstance(result, ChainResult):
+        return result.certificate()
+    (part,) = result.parts
+    return part.certificate.to_json() if part.certificate is not None else None
+
+
+def _earlier(
+    derivation: DerivationFile, step: Step, name: str, budget: float, stack: tuple[Path, ...]
+) -> _Used:
+    path = (derivation.path.parent / name).resolve()
+    if path in stack:
+        raise MalformedDerivation(f"{derivation.where(step.line)}: circular reference to {name}")
+    if not path.is_file():
+        raise MalformedDerivation(f"{derivation.where(step.line)}: no derivation file {name}")
+    earlier = _derive(path, budget, stack)
+    unknown = set(earlier.derivation.domain.names) - set(derivation.domain.names)
+    if unknown:
+        raise MalformedDerivation(
+            f"{derivation.where(step.line)}: {name} has variables {', '.join(sorted(unknown))} "
+            "this file does not declare"
+        )
+    certificate = earlier.certificate()
+    conclusion = certificate["conclusion"] if certificate else None
+    first, last = earlier.derivation.steps[0].lhs, earlier.derivation.steps[-1].rhs
+    tree, strict = step_gap_tree(to_tree(first), to_tree(last), earlier.relation, [])
+    record = {"kind": "derivation", "name": name, "gap": tree, "strict": strict}
+    if conclusion is None or earlier.hypotheses:
+        why = earlier.status if conclusion is None else f"conditional on {', '.join(earlier.hypotheses)}"
+        return _Used(record, tree, strict, unproved=f"derivation {name} ({why})")
+    return _Used({**record, "certificate": certificate}, tree, strict)

@@ -1,0 +1,276 @@
+"""A derivation file (TOML) read into plain records: variables, assumptions, definitions and the chain.
+
+Format (docs/derive.md)::
+
+    title = "ln(1 + x) <= x <= x + x^2 on [0, oo)"
+    [variables]                       # every variable's set, in the prover's --domain syntax
+    x = "[0, oo)"
+    [assumptions]                     # named inequalities over the variables (a step may use them)
+    small = "x <= 1"
+    [definitions]                     # abbreviations, expanded wherever they appear (no cycles)
+    q = "x + x^2"
+    [[steps]]                         # E0: the first entry is an expression only
+    expr = "log(1 + x)"
+    [[steps]]                         # E_{i-1} relation E_i, optionally naming what it uses
+    name = "log below its tangent"
+    relation = "<="
+    expr = "x"
+    uses = ["small", "lemma:NAME", "file:earlier.toml"]
+
+Every expression, relation and domain is read by the prover's safe language (:mod:`theory.prover.language`;
+no code is evaluated). Every problem raises :class:`MalformedDerivation` with one line "FILE, line N:
+problem". Provenance: not applicable (parsing).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from theory.errors import InvalidArgument
+from theory.prover.domain import Domain, MalformedDomain, parse_domain
+from theory.prover.language import MalformedExpression, parse_expression, parse_inequalities
+
+RELATIONS = ("=", "<=", "<", ">=", ">")
+MAX_FILE_BYTES = 1_000_000
+LEMMA_PREFIX, FILE_PREFIX = "lemma:", "file:"
+
+
+class MalformedDerivation(InvalidArgument):
+    """A derivation file that cannot be read: bad TOML, an unknown variable, lemma or assumption, a circular
+    definition or reference, a malformed expression, relation or domain."""
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """gap >= 0 (> 0 when strict), named; ``text`` as written."""
+
+    name: str
+    text: str
+    gap: sp.Expr
+    strict: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """E_{i-1} relation E_i; ``uses`` names assumptions, ``lemma:NAME`` or ``file:PATH`` entries."""
+
+    name: str
+    relation: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    text: str
+    uses: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class DerivationFile:
+    """A read derivation: the domain, its named assumptions and the steps (definitions expanded)."""
+
+    path: Path
+    title: str
+    domain: Domain
+    assumptions: dict[str, Assumption]
+    steps: tuple[Step, ...]
+
+    def where(self, line: int) -> str:
+        """'FILE, line N' for messages."""
+        return f"{self.path}, line {line}"
+
+
+class _Source:
+    """The file's text, to name the line of a key or value in messages."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.lines = path, text.splitlines()
+
+    def line_of(self, *needles: str, after: int = 1) -> int:
+        """The first line from ``after`` on holding every needle (``after`` when none does)."""
+        for number, line in enumerate(self.lines[after - 1 :], start=after):
+            if all(needle in line for needle in needles):
+                return number
+        return after
+
+    def fail(self, line: int, problem: str) -> MalformedDerivation:
+        return MalformedDerivation(f"{self.path}, line {line}: {problem}")
+
+
+def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
+    try:
+        raw = path.read_bytes()[: MAX_FILE_BYTES + 1]
+    except OSError as error:
+        raise MalformedDerivation(f"{path}: cannot read the derivation file ({error.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise MalformedDerivation(f"{path}: the derivation file exceeds {MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedDerivation(f"{path}, line 1: not UTF-8 text (a derivation file is TOML)") from None
+    source = _Source(path, text)
+    try:
+        return source, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found = re.search(r"line (\d+)", str(error))
+        line = int(found.group(1)) if found else 1
+        raise source.fail(line, f"bad TOML: {str(error).split(' (at')[0]}") from None
+
+
+def _table(source: _Source, data: dict[str, Any], key: str) -> dict[str, str]:
+    table = data.get(key, {})
+    if not isinstance(table, dict):
+        raise source.fail(source.line_of(key), f'[{key}] must be a table of name = "text" entries')
+    for name, value in table.items():
+        if not isinstance(value, str):
+            raise source.fail(source.line_of(name), f"{key}.{name} must be a string")
+    return table
+
+
+def _domain(source: _Source, table: dict[str, str]) -> Domain:
+    if not table:
+        raise source.fail(source.line_of("[variables]"), "[variables] must declare at least one variable")
+    variables = []
+    for name, spec in table.items():
+        try:
+            (variable,) = parse_domain(f"{name}: {spec}").variables
+        except (MalformedDomain, ValueError) as error:
+            raise source.fail(source.line_of(name, spec), f"variable {name}: {error}") from None
+        variables.append(variable)
+    return Domain(tuple(variables))
+
+
+def _definitions(source: _Source, table: dict[str, str], domain: Domain) -> dict[sp.Symbol, sp.Expr]:
+    """name -> expression in the variables only (definitions expanded in dependency order)."""
+    clash = set(table) & set(domain.names)
+    if clash:
+        name = sorted(clash)[0]
+        raise source.fail(source.line_of(name), f"definition {name} has the name of a variable")
+    placeholders = {name: sp.Symbol(name) for name in table}
+    symbols = {**domain.symbols(), **placeholders}
+    parsed = {}
+    for name, text in table.items():
+        line = source.line_of(name, text)
+        parsed[name] = _expression(source, line, text, symbols, f"definition {name}")
+    expanded: dict[str, sp.Expr] = {}
+
+    def expand(name: str, path: tuple[str, ...]) -> sp.Expr:
+        if name in path:
+            cycle = " -> ".join((*path[path.index(name) :], name))
+            raise source.fail(source.line_of(name, table[name]), f"circular definition: {cycle}")
+        if name not in expanded:
+            expr = parsed[name]
+            inner = {
+                placeholders[d]: expand(d, (*path, name))
+                for d in table
+                if placeholders[d] in expr.free_symbols
+            }
+            expanded[name] = expr.xreplace(inner)
+        return expanded[name]
+
+    for name in table:
+        expand(name, ())
+    return {placeholders[name]: expanded[name] for name in table}
+
+
+def _expression(source: _Source, line: int, text: str, symbols: dict[str, sp.Symbol], where: str) -> sp.Expr:
+    try:
+        return parse_expression(text, symbols, where)
+    except MalformedExpression as error:
+        message = str(error).replace("has no domain; add it to --domain", "is not declared in [variables]")
+        raise source.fail(line, message) from None
+
+
+def _assumptions(
+    source: _Source,
+    table: dict[str, str],
+    symbols: dict[str, sp.Symbol],
+    definitions: dict[sp.Symbol, sp.Expr],
+) -> dict[str, Assumption]:
+    found = {}
+    for name, text in table.items():
+        line = source.line_of(name, text)
+        try:
+            parts = parse_inequalities(text, symbols, f"assumption {name}")
+        except MalformedExpression as error:
+            raise source.fail(line, str(error)) from None
+        if len(parts) != 1:
+            raise source.fail(line, f"assumption {name} must be one inequality (name each one separately)")
+        ((_, left, relation, right),) = parts
+        gap = (right - left if relation.startswith("<") else left - right).xreplace(definitions)
+        found[name] = Assumption(name, text, gap, relation in ("<", ">"), line)
+    return found
+
+
+def _steps(
+    source: _Source,
+    data: dict[str, Any],
+    symbols: dict[str, sp.Symbol],
+    definitions: dict[sp.Symbol, sp.Expr],
+    assumptions: dict[str, Assumption],
+) -> tuple[Step, ...]:
+    entries = data.get("steps")
+    if not isinstance(entries, list) or len(entries) < 2 or not all(isinstance(e, dict) for e in entries):
+        raise source.fail(
+            source.line_of("steps"), "give at least two [[steps]]: the start E0, then E0 relation E1"
+        )
+    starts = [n for n, line in enumerate(source.lines, start=1) if line.strip().startswith("[[steps]]")]
+    steps: list[Step] = []
+    previous: sp.Expr | None = None
+    for index, entry in enumerate(entries):
+        line = starts[index] if index < len(starts) else 1
+        text = entry.get("expr")
+        if not isinstance(text, str):
+            raise source.fail(line, f'step {index} needs expr = "an expression"')
+        line = source.line_of("expr", text, after=line)
+        unknown = set(entry) - {"expr", "relation", "name", "uses"}
+        if unknown:
+            raise source.fail(
+                line, f"step {index}: unknown key {sorted(unknown)[0]!r} (expr, relation, name, uses)"
+            )
+        expr = _expression(source, line, text, symbols, f"step {index}").xreplace(definitions)
+        relation, uses = entry.get("relation"), entry.get("uses", [])
+        if previous is None:
+            if relation is not None or uses:
+                raise source.fail(line, "the first step is the start E0: an expr only, no relation or uses")
+            previous = expr
+            continue
+        if relation not in RELATIONS:
+            raise source.fail(
+                line, f"step {index}: relation must be one of {', '.join(RELATIONS)}, not {relation!r}"
+            )
+        if not isinstance(uses, list) or not all(isinstance(u, str) for u in uses):
+            raise source.fail(line, f"step {index}: uses must be a list of names")
+        for use in uses:
+            if not use.startswith((LEMMA_PREFIX, FILE_PREFIX)) and use not in assumptions:
+                known = ", ".join(assumptions) or "none"
+                raise source.fail(line, f"step {index}: unknown assumption {use!r} (assumptions: {known})")
+        name = entry.get("name", f"step {index}")
+        steps.append(Step(str(name), relation, previous, expr, text, tuple(uses), line))
+        previous = expr
+    directions = {step.relation[0] for step in steps if step.relation != "="}
+    if len(directions) > 1:
+        raise source.fail(starts[0] if starts else 1, "the steps mix <= and >=: a chain goes one way")
+    return tuple(steps)
+
+
+def read_derivation(path: Path) -> DerivationFile:
+    """Read and check the structure of a derivation file (nothing is decided here)."""
+    source, data = _load(path)
+    unknown = set(data) - {"title", "variables", "assumptions", "definitions", "steps"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise source.fail(
+            source.line_of(key), f"unknown key {key!r} (title, variables, assumptions, definitions, steps)"
+        )
+    domain = _domain(source, _table(source, data, "variables"))
+    definitions = _definitions(source, _table(source, data, "definitions"), domain)
+    symbols = {**domain.symbols(), **{s.name: s for s in definitions}}
+    assumptions = _assumptions(source, _table(source, data, "assumptions"), symbols, definitions)
+    steps = _steps(source, data, symbols, definitions, assumptions)
+    return DerivationFile(path, str(data.get("title", path.stem)), domain, assumptions, steps)
