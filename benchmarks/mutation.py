@@ -56,6 +56,7 @@ FLOAT_BOUNDS = "tests/unit/test_certify_float_bounds.py"
 ENCLOSURE = "tests/unit/test_certify_enclosure.py"
 THIN = "tests/unit/test_certify_thin.py"
 KERNEL = "tests/unit/test_prover_kernel.py"
+KERNEL_STEPS = "tests/unit/test_prover_kernel_steps.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -417,6 +418,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)",
         "inner.lower == outer.lower",
         ("tests/unit/test_prover_chain.py", KERNEL),
+    ),
+    Mutant(
+        "prover-normal-form-root-of-a-power-merged",
+        "theory/prover/kernel/exact.py",
+        "        if exponent == 1:\n            return {(((atom, power),), ()): Fraction(1)}",
+        "        return {(((atom, power * exponent),), ()): Fraction(1)}",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-normal-form-min-as-max",
+        "theory/prover/kernel/exact.py",
+        'sign = Fraction(1 if op == "max" else -1)',
+        "sign = Fraction(1)",
+        (KERNEL_STEPS,),
     ),
 )
 

@@ -54,6 +54,11 @@ KERNEL_PROVED = {
     "log_factor_dominates",
     "lambda_positive",
     "token_growth_coefficient_positive",
+    "tail_bound",
+    "monotone_in_p_scalar_core",
+    "head_dimension",
+    "l2_aggregation_below_l1",
+    "k_star_is_a_minimum",
 }
 """The registered inequalities the kernel re-checks a proof of (measured at 5 s; the others touch 0 along a
 set no ball enclosure decides, e.g. a diagonal, or need an identity the kernel does not re-derive, or, as

@@ -1,0 +1,154 @@
+"""The kernel's exact normal form and its certificate steps beyond enclosure and monotonicity: identities
+it re-derives itself, checked against an independent evaluation (mpmath) and against tampering."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from theory.prover import prove
+from theory.prover.kernel import balls, exact, trees, verify
+
+X, Y, S, P = ["var", "x"], ["var", "y"], ["var", "s"], ["var", "p"]
+
+
+def _minus(a: list, b: list) -> list:
+    return ["add", a, ["mul", ["num", "-1"], b]]
+
+
+@pytest.mark.parametrize(
+    ("tree", "fixed"),
+    [
+        (_minus(["pow", ["add", ["var", "d"], S], P], ["pow", S, P]), {"d": Fraction(0)}),
+        (_minus(["pow", ["pow", X, ["num", "1/2"]], ["num", "2"]], X), {}),
+        (_minus(["mul", ["pow", X, ["num", "1/2"]], ["pow", X, ["num", "1/2"]]], X), {}),
+        (
+            _minus(
+                ["pow", ["pow", ["add", ["mul", X, X], Y], ["num", "1/2"]], ["num", "2"]],
+                ["add", ["mul", X, X], Y],
+            ),
+            {},
+        ),
+        (_minus(["pow", S, ["add", ["var", "e"], P]], ["pow", S, P]), {"e": Fraction(0)}),
+        (_minus(["mul", ["num", "2"], ["max", X, Y]], ["add", X, Y, ["abs", _minus(X, Y)]]), {}),
+        (_minus(["mul", ["num", "2"], ["min", X, Y]], _minus(["add", X, Y], ["abs", _minus(X, Y)])), {}),
+    ],
+)
+def test_the_normal_form_cancels_what_holds_wherever_the_tree_is_defined(tree, fixed):
+    assert exact.normal_form(tree, fixed) == {}
+
+
+def test_a_power_of_a_square_is_not_the_base():
+    # (x^2)^(1/2) is |x|, not x: the normal form must not cancel it against x
+    assert exact.normal_form(_minus(["pow", ["pow", X, ["num", "2"]], ["num", "1/2"]], X), {}) != {}
+    # x^(1/2) x^(1/2) = x only where x >= 0; for x < 0 the tree is undefined, and the kernel encloses it first
+    assert exact.normal_form(_minus(["pow", ["mul", X, X], ["num", "1/2"]], ["abs", X]), {}) != {}
+
+
+def _mp(tree: list, values: dict[str, mpmath.mpf]) -> mpmath.mpf:
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        value = Fraction(args[0])
+        return mpmath.mpf(value.numerator) / value.denominator
+    if op == "var":
+        return values[args[0]]
+    parts = [_mp(a, values) for a in args]
+    if op == "add":
+        return mpmath.fsum(parts)
+    if op == "mul":
+        return mpmath.fprod(parts)
+    if op == "pow":
+        if parts[0] < 0 and parts[1] != int(parts[1]):
+            raise ValueError("a fractional power of a negative number")
+        if parts[0] == 0 and parts[1] < 0:
+            raise ZeroDivisionError
+        return parts[0] ** parts[1]
+    if op == "abs":
+        return abs(parts[0])
+    if op == "exp":
+        return mpmath.exp(parts[0])
+    if op in ("max", "min"):
+        return max(parts) if op == "max" else min(parts)
+    raise AssertionError(op)
+
+
+LEAVES = st.sampled_from([X, Y, ["num", "1/3"], ["num", "-2"], ["num", "4"]])
+EXPONENTS = st.sampled_from([["num", e] for e in ("2", "3", "-1", "1/2", "-1/2", "3/2", "1/3")])
+TREES = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["add", "mul", "max", "min"]), inner, inner).map(list),
+        st.tuples(st.sampled_from(["abs", "exp"]), inner).map(list),
+        st.tuples(st.just("pow"), inner, EXPONENTS).map(list),
+    ),
+    max_leaves=6,
+)
+POINTS = st.fractions(min_value=-3, max_value=3, max_denominator=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TREES, POINTS, POINTS)
+def test_the_normal_form_equals_the_tree_wherever_the_tree_is_defined(tree, x, y):
+    form = exact.normal_form(tree, {})
+    if form is None:
+        return
+    values = {"x": mpmath.mpf(x.numerator) / x.denominator, "y": mpmath.mpf(y.numerator) / y.denominator}
+    with mpmath.workdps(50):
+        try:
+            value = _mp(tree, values)
+        except (ValueError, ZeroDivisionError):
+            return
+        if abs(value) > 10**12:
+            return
+        rewritten = _mp(exact.as_tree(form), values)
+        assert abs(rewritten - value) <= mpmath.mpf(10) ** -30 * (1 + abs(value)), (tree, x, y)
+
+
+def test_a_limit_at_infinity_is_not_attained():
+    # exp of (-oo, oo) is (0, oo): 0 is a limit, so exp(x y) > 0 holds strictly (it was closed at 0)
+    domain = verify.read_domain(
+        [
+            {
+                "name": "x",
+                "lower": "-oo",
+                "upper": "oo",
+                "lower_open": True,
+                "upper_open": True,
+                "integer": False,
+            },
+            {
+                "name": "y",
+                "lower": "1/2",
+                "upper": "1",
+                "lower_open": False,
+                "upper_open": False,
+                "integer": False,
+            },
+        ]
+    )
+    box = {"x": (-float("inf"), float("inf")), "y": (Fraction(1, 2), Fraction(1))}
+    value = trees.enclose(["exp", ["mul", X, Y]], verify.environment(box, domain))
+    assert value.lo_open and value.at_least_zero(True)
+    straddle = balls.multiply(balls.Set(balls.arb(-1), float("inf"), False, True), balls.point(balls.arb(2)))
+    assert straddle.hi_open
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("sigma^p <= (sigma + d)^p", "sigma: (0, oo), d: [0, oo), p: (0, 2]"),
+        ("s^(p + e) <= s^p", "s: [0, 1], p: (0, 2], e: [0, 2]"),
+        ("d1 + d2 + 1 <= 3*Max(d1, d2)", "d1: integer >= 1, d2: integer >= 1"),
+        ("a1 + a2 + a3 <= (sqrt(a1) + sqrt(a2) + sqrt(a3))^2", "a1: [0, oo), a2: [0, oo), a3: [0, oo)"),
+        ("2*B*(A^2*p^2/(4*B^2))^((p + 1)/(p + 2))*(p + 2)/p^2 > 0", "A: (0, oo), B: (0, oo), p: (0, 2]"),
+    ],
+)
+def test_statements_that_touch_0_on_a_face_through_an_identity_are_proved(statement, domain):
+    result = prove(statement, domain, budget_seconds=5)
+    assert result.status == "proved"
