@@ -422,8 +422,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-normal-form-root-of-a-power-merged",
         "theory/prover/kernel/exact.py",
-        "        if exponent == 1:\n            return {(((atom, power),), ()): Fraction(1)}",
-        "        return {(((atom, power * exponent),), ()): Fraction(1)}",
+        "monomial[0][0][1] == 1:",
+        "monomial[0][0][1] != 0:",
         (KERNEL_STEPS,),
     ),
     Mutant(

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from theory.prover import prove
-from theory.prover.kernel import balls, exact, trees, verify
+from theory.prover import check_certificate, prove
+from theory.prover.kernel import Malformed, balls, exact, trees, verify
 
 X, Y, S, P = ["var", "x"], ["var", "y"], ["var", "s"], ["var", "p"]
 
@@ -47,6 +47,8 @@ def test_the_normal_form_cancels_what_holds_wherever_the_tree_is_defined(tree, f
 def test_a_power_of_a_square_is_not_the_base():
     # (x^2)^(1/2) is |x|, not x: the normal form must not cancel it against x
     assert exact.normal_form(_minus(["pow", ["pow", X, ["num", "2"]], ["num", "1/2"]], X), {}) != {}
+    square_root = ["pow", ["pow", X, ["num", "2"]], ["num", "1/2"]]
+    assert exact.normal_form(_minus(square_root, ["pow", X, ["num", "1/2"]]), {}) != {}
     # x^(1/2) x^(1/2) = x only where x >= 0; for x < 0 the tree is undefined, and the kernel encloses it first
     assert exact.normal_form(_minus(["pow", ["mul", X, X], ["num", "1/2"]], ["abs", X]), {}) != {}
 
@@ -152,3 +154,183 @@ def test_a_limit_at_infinity_is_not_attained():
 def test_statements_that_touch_0_on_a_face_through_an_identity_are_proved(statement, domain):
     result = prove(statement, domain, budget_seconds=5)
     assert result.status == "proved"
+
+
+# --- the rewrite and derivative steps, against tampering ---------------------------------------------
+
+
+def _certificate(statement: str, domain: str) -> dict:
+    result = prove(statement, domain, budget_seconds=10)
+    assert result.status == "proved"
+    (part,) = result.parts
+    return part.certificate.to_json()
+
+
+def _find(decision: dict, method: str, key: str | None = None) -> dict:
+    """The first decision of the method (with the key) nested in ``decision``."""
+    if decision.get("method") == method and (key is None or key in decision):
+        return decision
+    for child in ("then", "slope"):
+        if isinstance(decision.get(child), dict):
+            found = _find(decision[child], method, key)
+            if found:
+                return found
+    return {}
+
+
+def test_a_sum_of_squares_rewrite_is_accepted_and_a_changed_form_rejected():
+    certificate = _certificate("2*x - x^2 <= 1", "x: real")
+    (record,) = certificate["boxes"]
+    assert record["decision"]["method"] == "rewrite"
+    assert check_certificate(certificate).accepted
+    record["decision"]["form"] = ["pow", ["add", X, ["num", "-1/2"]], ["num", "2"]]  # >= 0, not the gap
+    verdict = check_certificate(certificate)
+    assert not verdict.accepted and "normal forms differ" in verdict.reason
+
+
+def _one_box(gap: list, decision: dict, lower: str = "-1", upper: str = "1") -> dict:
+    return {
+        "format": verify.FORMAT,
+        "inequality": "by hand",
+        "gap": gap,
+        "strict": False,
+        "domain": [
+            {
+                "name": "x",
+                "lower": lower,
+                "upper": upper,
+                "lower_open": False,
+                "upper_open": False,
+                "integer": False,
+            }
+        ],
+        "boxes": [{"box": {"x": [lower, upper]}, "decision": decision}],
+    }
+
+
+def test_a_rewrite_of_a_gap_undefined_somewhere_is_rejected():
+    # x * x^(-1) - 1 is 0 wherever it is defined, but it is undefined at x = 0
+    gap = ["add", ["mul", X, ["pow", X, ["num", "-1"]]], ["num", "-1"]]
+    decision = {"method": "rewrite", "form": ["num", "0"], "then": {"method": "enclosure"}}
+    verdict = verify.check(_one_box(gap, decision))
+    assert not verdict.accepted and "not defined" in verdict.reason
+    assert verify.check(_one_box(gap, decision, "1/2", "1")).accepted
+
+
+def test_a_multiplier_that_may_vanish_is_rejected():
+    # (x - x) / anything is 0, but a multiplier x that vanishes at 0 proves nothing about a gap of -1
+    gap = ["num", "-1"]
+    decision = {"method": "rewrite", "form": ["num", "0"], "multiplier": X, "then": {"method": "enclosure"}}
+    verdict = verify.check(_one_box(gap, decision))
+    assert not verdict.accepted and "multiplier" in verdict.reason
+
+
+def test_a_malformed_form_is_malformed():
+    decision = {"method": "rewrite", "form": ["var", "z"], "then": {"method": "enclosure"}}
+    with pytest.raises(Malformed):
+        verify.check(_one_box(X, decision))
+
+
+def test_a_slope_step_is_accepted_and_its_direction_or_variable_tampered_is_rejected():
+    certificate = _certificate("x - x^3/6 <= atan(x) + x^3", "x: [0, 1]")
+    assert check_certificate(certificate).accepted
+    step = _find(certificate["boxes"][0]["decision"], "monotone", "slope")
+    assert step, "the proof uses the kernel's derivative"
+    step["direction"] = "decreasing" if step["direction"] == "increasing" else "increasing"
+    verdict = check_certificate(certificate)
+    assert not verdict.accepted
+
+
+def test_no_slope_step_through_an_abs_or_an_integer():
+    decision = {
+        "method": "monotone",
+        "variable": "x",
+        "direction": "increasing",
+        "slope": {"method": "enclosure"},
+        "then": {"method": "enclosure"},
+    }
+    verdict = verify.check(_one_box(["add", ["abs", X], ["num", "1"]], decision))
+    assert not verdict.accepted and "no derivative" in verdict.reason
+
+
+def test_a_slope_decided_on_a_derivative_that_is_negative_somewhere_is_rejected():
+    # x^2 on [-1, 1]: its derivative 2x is not >= 0 on the box, so it is not increasing there
+    decision = {
+        "method": "monotone",
+        "variable": "x",
+        "direction": "increasing",
+        "slope": {"method": "enclosure"},
+        "then": {"method": "enclosure"},
+    }
+    verdict = verify.check(_one_box(["add", ["pow", X, ["num", "2"]], ["num", "-1/4"]], decision))
+    assert not verdict.accepted and "derivative" in verdict.reason
+
+
+SMOOTH = st.recursive(
+    st.sampled_from([X, Y, ["num", "1/3"], ["num", "-2"]]),
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["add", "mul"]), inner, inner).map(list),
+        st.tuples(st.sampled_from(["exp", "atan", "tanh", "erf", "erfc"]), inner).map(list),
+        st.tuples(st.just("pow"), inner, st.sampled_from([["num", "2"], ["num", "3"], ["num", "-1"]])).map(
+            list
+        ),
+        st.tuples(
+            st.just("log"),
+            st.tuples(st.just("add"), st.just(["num", "3"]), st.tuples(st.just("tanh"), inner).map(list)).map(
+                list
+            ),
+        ).map(list),
+        st.tuples(
+            st.just("pow"),
+            st.tuples(st.just("add"), st.just(["num", "2"]), st.tuples(st.just("atan"), inner).map(list)).map(
+                list
+            ),
+            inner,
+        ).map(list),
+    ),
+    max_leaves=5,
+)
+
+
+def _mp_smooth(tree: list, values: dict[str, mpmath.mpf]) -> mpmath.mpf:
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        value = Fraction(args[0])
+        return mpmath.mpf(value.numerator) / value.denominator
+    if op == "var":
+        return values[args[0]]
+    if op == "const":
+        return mpmath.pi
+    parts = [_mp_smooth(a, values) for a in args]
+    if op == "add":
+        return mpmath.fsum(parts)
+    if op == "mul":
+        return mpmath.fprod(parts)
+    if op == "pow":
+        return parts[0] ** parts[1]
+    return {
+        "exp": mpmath.exp,
+        "log": mpmath.log,
+        "erf": mpmath.erf,
+        "erfc": mpmath.erfc,
+        "atan": mpmath.atan,
+        "tanh": mpmath.tanh,
+    }[op](parts[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(SMOOTH, POINTS, POINTS)
+def test_the_kernels_derivative_is_the_derivative(tree, x, y):
+    from theory.prover.kernel import derivative
+
+    slope = derivative.derivative(tree, "x")
+    with mpmath.workdps(40):
+        values = {"x": mpmath.mpf(x.numerator) / x.denominator, "y": mpmath.mpf(y.numerator) / y.denominator}
+        try:
+            reference = mpmath.diff(lambda t: _mp_smooth(tree, {**values, "x": t}), values["x"])
+            value = _mp_smooth(slope, values)
+        except (ZeroDivisionError, ValueError):
+            return
+        if abs(reference) > 10**8:
+            return
+        assert abs(value - reference) <= mpmath.mpf(10) ** -15 * (1 + abs(reference)), (tree, x, y)

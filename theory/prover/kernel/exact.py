@@ -143,6 +143,30 @@ def normal_form(tree: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
         return None
 
 
+def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
+    """The normal form of tree * multiplier with a compound multiplier B kept as the atom (B)^1 until
+    every product is formed (so (B)^(-1) (B) = 1 cancels first; (B)^1 is then expanded), or None when it
+    is too large."""
+    try:
+        base = _normal(multiplier, fixed)
+        factor = base
+        if not set(base) <= {ONE} and _single_atom(base) is None:
+            factor = {(((_key(as_tree(base)), Fraction(1)),), ()): Fraction(1)}
+        return _multiply(_normal(tree, fixed), factor)
+    except _TooLarge:
+        return None
+
+
+def _single_atom(base: Polynomial) -> str | None:
+    """The atom when the polynomial is exactly one atom (coefficient 1, exponent 1), else None."""
+    if len(base) != 1:
+        return None
+    ((monomial, coefficient),) = base.items()
+    if coefficient == 1 and not monomial[1] and len(monomial[0]) == 1 and monomial[0][0][1] == 1:
+        return monomial[0][0][0]
+    return None
+
+
 def _key(tree: Any) -> str:
     return json.dumps(tree, separators=(",", ":"))
 
@@ -172,12 +196,8 @@ def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[st
             return radical
     if constant:
         return _atom(tree, fixed)
-    ((monomial, coefficient),) = base.items() if len(base) == 1 else ((None, None),)
-    if coefficient == 1 and monomial is not None and not monomial[1] and len(monomial[0]) == 1:
-        ((atom, exponent),) = monomial[0]
-        if exponent == 1:
-            return {(((atom, power),), ()): Fraction(1)}
-    return {(((_key(as_tree(base)), power),), ()): Fraction(1)}
+    atom = _single_atom(base)
+    return {(((_key(as_tree(base)) if atom is None else atom, power),), ()): Fraction(1)}
 
 
 def _normal(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
