@@ -433,6 +433,35 @@ MUTANTS: tuple[Mutant, ...] = (
         "sign = Fraction(1)",
         (KERNEL_STEPS,),
     ),
+    Mutant(
+        "prover-rewrite-of-a-gap-undefined-somewhere",
+        "theory/prover/kernel/verify.py",
+        "    if not defined(tree, box, domain):\n        return f\"the gap is not defined on the whole of {show(box)}\"\n"
+        "    fixed = ",
+        "    fixed = ",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-rewrite-multiplier-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "        if not (\n            _holds(multiplier, box, domain, True)",
+        "        if False and not (\n            _holds(multiplier, box, domain, True)",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-derivative-product-rule-first-factor-only",
+        "theory/prover/kernel/derivative.py",
+        "*args[i + 1 :]] for i in range(len(args))",
+        "*args[i + 1 :]] for i in range(1)",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-slope-step-through-abs",
+        "theory/prover/kernel/derivative.py",
+        '    if len(args) != 1:\n',
+        '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
+        (KERNEL_STEPS,),
+    ),
 )
 
 
