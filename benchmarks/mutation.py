@@ -436,9 +436,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-rewrite-of-a-gap-undefined-somewhere",
         "theory/prover/kernel/verify.py",
-        "    if not defined(tree, box, domain):\n        return f\"the gap is not defined on the whole of {show(box)}\"\n"
-        "    fixed = ",
-        "    fixed = ",
+        "        return f\"the gap is not defined on the whole of {show(box)}\"\n    fixed = ",
+        "        pass\n    fixed = ",
         (KERNEL_STEPS,),
     ),
     Mutant(
