@@ -436,7 +436,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-rewrite-of-a-gap-undefined-somewhere",
         "theory/prover/kernel/verify.py",
-        "        return f\"the gap is not defined on the whole of {show(box)}\"\n    fixed = ",
+        '        return f"the gap is not defined on the whole of {show(box)}"\n    fixed = ',
         "        pass\n    fixed = ",
         (KERNEL_STEPS,),
     ),
@@ -457,7 +457,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-slope-step-through-abs",
         "theory/prover/kernel/derivative.py",
-        '    if len(args) != 1:\n',
+        "    if len(args) != 1:\n",
         '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
         (KERNEL_STEPS,),
     ),
