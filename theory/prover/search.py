@@ -32,7 +32,6 @@ from theory.prover.domain import Domain
 from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined
-from theory.prover.language import to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
@@ -60,7 +59,7 @@ class _Problem:
     """One inequality over its domain in the kernel's terms: the tree, the kernel's domain, the deadline."""
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
-        self.tree = to_tree(inequality.gap)
+        self.tree = inequality.gap_tree()
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
