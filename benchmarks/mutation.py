@@ -448,6 +448,13 @@ MUTANTS: tuple[Mutant, ...] = (
         (KERNEL_STEPS,),
     ),
     Mutant(
+        "prover-squares-sides-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "    if not (_holds(left, box, domain, False) and _holds(right, box, domain, False)):",
+        "    if False:",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
         "prover-derivative-product-rule-first-factor-only",
         "theory/prover/kernel/derivative.py",
         "*args[i + 1 :]] for i in range(len(args))",

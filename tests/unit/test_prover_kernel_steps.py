@@ -345,3 +345,21 @@ def test_f_at_least_f_is_not_certified_where_f_is_undefined():
     zero = prove("0 >= 0", "y: [-1, 1], t: [-1, 1]").parts[0].certificate.to_json()
     assert check_certificate({**zero, "inequality": statement}).accepted is False
     assert prove("x^2 + y >= y", "x: real, y: [0, 1]", budget_seconds=5).status == "proved"
+
+
+def test_a_squares_step_needs_both_sides_nonnegative_and_the_gap_their_difference():
+    certificate = _certificate("c1 + c2 <= sqrt(2)*sqrt(c1^2 + c2^2)", "c1: [0, oo), c2: [0, oo)")
+    step = _find(certificate["boxes"][0]["decision"], "squares")
+    assert step and check_certificate(certificate).accepted
+    # x - 1 >= 0 is false at x = 0, but (-x)^2 - 1^2 would "decide" it if a negative side were let in
+    decision = {
+        "method": "squares",
+        "left": ["mul", ["num", "-1"], X],
+        "right": ["num", "1"],
+        "then": step["then"],
+    }
+    verdict = verify.check(_one_box(["add", ["mul", ["num", "-1"], X], ["num", "-1"]], decision))
+    assert not verdict.accepted and "not shown >= 0" in verdict.reason
+    step["left"] = ["mul", ["num", "2"], step["left"]]
+    verdict = check_certificate(certificate)
+    assert not verdict.accepted and "left - right" in verdict.reason

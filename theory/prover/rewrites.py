@@ -5,6 +5,8 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
   atom such as exp(-x^2/2) then no longer multiplies terms of both signs);
 - :func:`together`: over a common denominator, g = n * C^(-1) with n the normal form of g * C, for C
   the base of a compound atom with exponent -1 (the kernel checks (g - form) * C = 0 with C != 0);
+- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient (for
+  the kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
   with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
   decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
@@ -115,3 +117,17 @@ def together(tree: Any, form: Polynomial, fixed: dict[str, Fraction]) -> tuple[A
                     return None
                 return ["mul", exact.as_tree(numerator), ["pow", base, ["num", "-1"]]], base
     return None
+
+
+def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
+    """(A, B) with form = A - B, A the terms with a positive coefficient and a fractional exponent, B the
+    negated others (None when either is empty)."""
+    rooted = {
+        monomial: c
+        for monomial, c in form.items()
+        if c > 0 and any(e.denominator != 1 for _, e in monomial[0])
+    }
+    rest = {monomial: -c for monomial, c in form.items() if monomial not in rooted}
+    if not rooted or not rest:
+        return None
+    return exact.as_tree(rooted), exact.as_tree(rest)

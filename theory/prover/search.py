@@ -89,6 +89,9 @@ class _Problem:
             return None
         candidates = [(rewrites.common_factor(form), None), (rewrites.sum_of_squares(form), None)]
         candidates.append(rewrites.together(tree, form, fixed) or (None, None))
+        squares = self.squares(tree, form, box, domain, strict, depth)
+        if squares is not None:
+            return squares
         for candidate, multiplier in candidates:
             if candidate is None:
                 continue
@@ -98,6 +101,21 @@ class _Problem:
                 decision["multiplier"] = multiplier
             if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
                 return decision
+        return None
+
+    def squares(
+        self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
+        """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
+        sides = rewrites.root_sides(form)
+        if sides is None:
+            return None
+        left, right = sides
+        squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+        then = self.find(squared, box, domain, strict, depth, MAX_ORDER)
+        decision = {"method": "squares", "left": left, "right": right, "then": then}
+        if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+            return decision
         return None
 
     def derived(

@@ -224,6 +224,8 @@ def decide(
         return f"the enclosure of the gap on {show(box)} is not {'> 0' if strict else '>= 0'}"
     if method == "rewrite":
         return _rewrite(decision, tree, box, domain, strict, depth)
+    if method == "squares":
+        return _squares(decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -329,6 +331,27 @@ def _rewrite(
     if remainder != {}:
         return f"the rewritten form is not the gap on {show(box)} (their exact normal forms differ)"
     return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+def _squares(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = A - B (exact normal forms) with A >= 0 and B >= 0 enclosed on the box; then ``then`` decides
+    A^2 - B^2 >= 0 (> 0), which gives A >= B (A > B): (A - B)(A + B) >= 0, and A + B = 0 only at
+    A = B = 0."""
+    left, right = decision.get("left"), decision.get("right")
+    trees.validate(left, set(box))
+    trees.validate(right, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    if not (_holds(left, box, domain, False) and _holds(right, box, domain, False)):
+        return f"the two sides are not shown >= 0 on {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    difference = ["add", tree, ["mul", ["num", "-1"], left], right]
+    if exact.normal_form(difference, fixed) != {}:
+        return f"the gap is not left - right on {show(box)} (their exact normal forms differ)"
+    squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+    return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
 
 
 def derived_direction(
