@@ -24,6 +24,7 @@ from typing import Any
 from theory.prover.kernel import exact
 
 Polynomial = exact.Polynomial
+MAX_SQUARED = 6
 Exponents = dict[str, Fraction]
 
 
@@ -121,7 +122,10 @@ def together(tree: Any, form: Polynomial, fixed: dict[str, Fraction]) -> tuple[A
 
 def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
     """(A, B) with form = A - B, A the terms with a positive coefficient and a fractional exponent, B the
-    negated others (None when either is empty)."""
+    negated others (None when either is empty, or for more than MAX_SQUARED terms: the square of a long
+    form is expanded term by term)."""
+    if len(form) > MAX_SQUARED:
+        return None
     rooted = {
         monomial: c
         for monomial, c in form.items()

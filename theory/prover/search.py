@@ -43,6 +43,8 @@ def _infinite(value: object) -> bool:
 
 
 Variables = dict[str, kernel.Variable]
+DERIVED_SECONDS = 0.25
+"""CPU seconds one derivative step may take to find its nested decision on one box."""
 MAX_ORDER = 2
 """Derivatives the search differentiates through (a touching point of second order)."""
 DEFAULT_BUDGET_SECONDS = 60.0
@@ -55,6 +57,10 @@ class OutOfTime(Exception):
     """The search's deadline passed inside a decision."""
 
 
+class _GiveUp(Exception):
+    """One attempt at a derivative step took its DERIVED_SECONDS."""
+
+
 class _Problem:
     """One inequality over its domain in the kernel's terms: the tree, the kernel's domain, the deadline."""
 
@@ -63,10 +69,14 @@ class _Problem:
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
+        self.attempt_deadline = math.inf
 
     def tick(self) -> None:
-        if time.process_time() > self.deadline:
+        now = time.process_time()
+        if now > self.deadline:
             raise OutOfTime
+        if now > self.attempt_deadline:
+            raise _GiveUp
 
     def holds(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> bool:
         self.tick()
@@ -79,7 +89,7 @@ class _Problem:
         return None if isinstance(found, str) else found
 
     def rewrite(
-        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, squaring: bool = True
     ) -> Decision | None:
         """A rewrite of the tree (:mod:`theory.prover.rewrites`) the kernel accepts with a decision."""
         self.tick()
@@ -89,7 +99,7 @@ class _Problem:
             return None
         candidates = [(rewrites.common_factor(form), None), (rewrites.sum_of_squares(form), None)]
         candidates.append(rewrites.together(tree, form, fixed) or (None, None))
-        squares = self.squares(tree, form, box, domain, strict, depth)
+        squares = self.squares(tree, form, box, domain, strict, depth) if squaring else None
         if squares is not None:
             return squares
         for candidate, multiplier in candidates:
@@ -112,7 +122,7 @@ class _Problem:
             return None
         left, right = sides
         squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
-        then = self.find(squared, box, domain, strict, depth, MAX_ORDER)
+        then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
         decision = {"method": "squares", "left": left, "right": right, "then": then}
         if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
             return decision
@@ -121,7 +131,21 @@ class _Problem:
     def derived(
         self, tree: Any, box: kernel.Box, domain: Variables, name: str, depth: int, order: int
     ) -> Decision | None:
-        """A monotone decision in name whose slope is decided on the kernel's derivative tree."""
+        """A monotone decision in name whose slope is decided on the kernel's derivative tree, looked for
+        during at most DERIVED_SECONDS (the box is split instead)."""
+        if self.attempt_deadline < math.inf:
+            return self._derived(tree, box, domain, name, order)
+        self.attempt_deadline = time.process_time() + DERIVED_SECONDS
+        try:
+            return self._derived(tree, box, domain, name, order)
+        except _GiveUp:
+            return None
+        finally:
+            self.attempt_deadline = math.inf
+
+    def _derived(
+        self, tree: Any, box: kernel.Box, domain: Variables, name: str, order: int
+    ) -> Decision | None:
         if domain[name].integer or not kernel.defined(tree, box, domain):
             return None
         try:
@@ -151,21 +175,27 @@ class _Problem:
         depth: int = 0,
         order: int = 0,
         rewriting: bool = True,
+        squaring: bool = True,
     ) -> Decision | None:
         """A decision for tree >= 0 (> 0) on the box: enclosure, a rewrite, else monotone (by the slope's
         enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
         if rewriting:
-            rewritten = self.rewrite(tree, box, domain, strict, depth)
+            rewritten = self.rewrite(tree, box, domain, strict, depth, squaring)
             if rewritten is not None:
                 return rewritten
         if depth >= len(box):
             return None
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
-        if order < MAX_ORDER:  # the kernel's derivative only where no slope enclosure has a sign
-            attempts += [(name, True) for name in ranged]
+        if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
+            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail)
+            attempts += [
+                (name, True)
+                for name in ranged
+                if box[name][0] == domain[name].lower or box[name][1] == domain[name].upper
+            ]
         for name, by_derivative in attempts:
             lo, hi = box[name]
             step: dict[str, Any] = {}
@@ -185,13 +215,15 @@ class _Problem:
             if _infinite(end):
                 for start in _tail_starts(lo, hi, increasing):
                     tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
-                    then = self.find(tree, tail, domain, strict and not strictly, depth + 1, order, rewriting)
+                    then = self.find(
+                        tree, tail, domain, strict and not strictly, depth + 1, order, rewriting, squaring
+                    )
                     if then is not None:
                         return {**step, "tail": str(start), "then": then}
                 continue
             face_strict = strict and not (strictly and domain[name].open_at(end, increasing))
             then = self.find(
-                tree, {**box, name: (end, end)}, domain, face_strict, depth + 1, order, rewriting
+                tree, {**box, name: (end, end)}, domain, face_strict, depth + 1, order, rewriting, squaring
             )
             if then is not None:
                 return {**step, "then": then}
