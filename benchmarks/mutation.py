@@ -56,6 +56,7 @@ FLOAT_BOUNDS = "tests/unit/test_certify_float_bounds.py"
 ENCLOSURE = "tests/unit/test_certify_enclosure.py"
 THIN = "tests/unit/test_certify_thin.py"
 KERNEL = "tests/unit/test_prover_kernel.py"
+KERNEL_STEPS = "tests/unit/test_prover_kernel_steps.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -417,6 +418,55 @@ MUTANTS: tuple[Mutant, ...] = (
         "inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)",
         "inner.lower == outer.lower",
         ("tests/unit/test_prover_chain.py", KERNEL),
+    ),
+    Mutant(
+        "prover-normal-form-root-of-a-power-merged",
+        "theory/prover/kernel/exact.py",
+        "monomial[0][0][1] == 1:",
+        "monomial[0][0][1] != 0:",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-normal-form-min-as-max",
+        "theory/prover/kernel/exact.py",
+        'sign = Fraction(1 if op == "max" else -1)',
+        "sign = Fraction(1)",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-rewrite-of-a-gap-undefined-somewhere",
+        "theory/prover/kernel/verify.py",
+        '        return f"the gap is not defined on the whole of {show(box)}"\n    fixed = ',
+        "        pass\n    fixed = ",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-rewrite-multiplier-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "        if not (\n            _holds(multiplier, box, domain, True)",
+        "        if False and not (\n            _holds(multiplier, box, domain, True)",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-squares-sides-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "    if not (_holds(left, box, domain, False) and _holds(right, box, domain, False)):",
+        "    if False:",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-derivative-product-rule-first-factor-only",
+        "theory/prover/kernel/derivative.py",
+        "*args[i + 1 :]] for i in range(len(args))",
+        "*args[i + 1 :]] for i in range(1)",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-slope-step-through-abs",
+        "theory/prover/kernel/derivative.py",
+        "    if len(args) != 1:\n",
+        '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
+        (KERNEL_STEPS,),
     ),
 )
 

@@ -30,6 +30,8 @@ STATEMENTS = 300
 THOROUGH_STATEMENTS = 20000
 COUNT = THOROUGH_STATEMENTS if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else STATEMENTS
 NAMES = ("x", "y", "t")
+COUNTS: dict[str, int] = {}
+"""Verdicts per status in this process (printed by ``pytest -s`` at the end of the module)."""
 
 
 def _number(value: Fraction) -> str:
@@ -143,16 +145,68 @@ def test_every_verdict_agrees_with_exact_evaluation(data):
     if touching:  # the same expression at an end of a variable's range: both sides meet on that face
         name, lower, *_ = variables[0]
         right = re.sub(rf"\b{name}\b", _number(lower), left)
+    _agrees(variables, left, relation, right, data.draw)
+
+
+OLD_BUG_SHAPES = [
+    "({0} * {1})",
+    "exp({0} * {1})",
+    "{0}^{1}",
+    "({0} * (Heaviside({1}) - 3/4))",
+    "({0} * sign({1}))",
+    "(1 + {0})^({1})",
+    "({0} + {1})",
+]
+"""Templates f(x, y) of the old search's unsound verdicts: strictness from a box with every variable
+opened, a jump of another variable at a closed end (sign and Heaviside; refused by the language now)."""
+
+
+@st.composite
+def old_bug_statements(draw: st.DrawFn) -> tuple[list, str, str, str]:
+    """A strict or non-strict claim f(x, y) R c with x open at both ends and y closed at 0, or a limit at
+    infinity exp(x^(t+a) - x) R c over x in [1, oo) with t free (the shapes of issue 27's findings 1-3)."""
+    relation = draw(st.sampled_from([">", "<", ">", "<", ">=", "<="]))
+    constant = draw(st.sampled_from(["0", "1", "1/2", "10", "-1/4"]))
+    if draw(st.integers(0, 3)) == 0:
+        top = draw(st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(2)]))
+        variables = [
+            ("x", Fraction(1), None, False, True, False),
+            ("t", Fraction(0), top, False, False, False),
+        ]
+        shift = draw(st.sampled_from(["1", "1/2", "0"]))
+        return variables, f"exp(x^(t + {shift}) - x)", relation, constant
+    low = draw(st.sampled_from([Fraction(0), Fraction(-1), Fraction(1, 2)]))
+    high = draw(st.sampled_from([Fraction(1), Fraction(2)]))
+    top = draw(st.sampled_from([Fraction(1), Fraction(2), Fraction(1, 2)]))
+    variables = [
+        ("x", low, high, True, True, False),
+        ("y", Fraction(0), top, False, draw(st.booleans()), False),
+    ]
+    first, second = draw(st.permutations(["x", "y"]))
+    return variables, draw(st.sampled_from(OLD_BUG_SHAPES)).format(first, second), relation, constant
+
+
+@settings(max_examples=COUNT // 3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_the_shapes_of_the_old_unsound_verdicts_agree_with_exact_evaluation(data):
+    variables, left, relation, right = data.draw(old_bug_statements())
+    _agrees(variables, left, relation, right, data.draw)
+
+
+def _agrees(variables: list, left: str, relation: str, right: str, draw: st.DrawFn) -> None:
+    """Prove ``left relation right`` over the variables; a proof must hold at the domain's points, a
+    refutation's witness must violate the claim (both by sympy at 60 digits)."""
     statement = f"{left} {relation} {right}"
     domain = _domain_text(variables)
     try:
         result = prove(statement, domain, budget_seconds=0.3, max_boxes=200)
     except SpecboundError:
         return  # refused with one line (a domain the generator made empty, a function refused)
+    COUNTS[result.status] = COUNTS.get(result.status, 0) + 1
     strict = relation in (">", "<")
     sign = 1 if relation.startswith(">") else -1
     if result.status == "proved":
-        for point in _points(variables, data.draw):
+        for point in _points(variables, draw):
             a, b = _mp_eval(left, point), _mp_eval(right, point)
             assert a is not None and b is not None, (
                 f"proved, but undefined at {point}: {statement} over {domain}"
@@ -165,3 +219,7 @@ def test_every_verdict_agrees_with_exact_evaluation(data):
         assert a is not None and b is not None
         gap = sign * (a - b)
         assert gap <= 0 if strict else gap < 0, (statement, domain, point, gap)
+
+
+def teardown_module() -> None:
+    print(f"\nprover soundness verdicts: {dict(sorted(COUNTS.items()))}")

@@ -433,7 +433,7 @@ def _forged(statement: str, domain: str, boxes: list) -> dict:
     return {
         "format": verify.FORMAT,
         "inequality": statement,
-        "gap": to_tree(inequality.gap),
+        "gap": inequality.gap_tree(),
         "strict": inequality.strict,
         "domain": domain_data(parsed),
         "boxes": boxes,

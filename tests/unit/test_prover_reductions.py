@@ -102,9 +102,9 @@ def test_head_dimension_is_stated_for_both_orders_without_a_reduction():
     assert {s.name for s in entry.statement.inequalities[0].gap.free_symbols} == {"d1", "d2"}
     assert "e" not in entry.statement.domain.symbols()
     # d1 + d2 + 1 = 3 max(d1, d2) at d1 = d2 = 1 and the slope of Max has no sign across the diagonal:
-    # the kernel decides it nowhere near (1, 1) without an identity it cannot re-derive, so it stays open
+    # the kernel's normal form writes max(d1, d2) = (d1 + d2 + |d1 - d2|) / 2, whose enclosure decides it
     verdict = registry.decide(entry, 3.0)
-    assert verdict.status == "undecided" and verdict.result.parts[0].remaining
+    assert verdict.status == "proved" and verdict.certificates_checked
 
 
 def test_a_planted_false_head_dimension_is_refuted_in_the_order_a_reduction_would_have_skipped():

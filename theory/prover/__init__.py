@@ -53,11 +53,10 @@ def prove_statement(
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
-    from theory.prover.language import to_tree
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
 
     for inequality in statement.inequalities:
-        to_tree(inequality.gap)  # a part outside the language is a clear error before any search
+        inequality.gap_tree()  # a part outside the language is a clear error before any search
     seconds = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     boxes = DEFAULT_MAX_BOXES if max_boxes is None else max_boxes
     deadline = time.process_time() + seconds
@@ -87,7 +86,6 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     from theory.prover.certificate import domain_of
     from theory.prover.kernel import Malformed, Verdict
     from theory.prover.kernel import check_certificate as check
-    from theory.prover.language import to_tree
 
     verdict = check(data)
     if not verdict.accepted:
@@ -97,7 +95,7 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     except (MalformedStatement, MalformedDomain) as error:
         raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)
-    if inequality is None or to_tree(inequality.gap) != data["gap"] or inequality.strict != data["strict"]:
+    if inequality is None or inequality.gap_tree() != data["gap"] or inequality.strict != data["strict"]:
         return Verdict(
             False, "the inequality text does not state the certified gap and strictness", verdict.boxes
         )

@@ -24,7 +24,6 @@ from typing import Any
 
 from theory.prover.box import Box
 from theory.prover.domain import Domain, VariableDomain, format_bound
-from theory.prover.language import to_tree
 from theory.prover.statement import Inequality
 
 CERTIFICATE_FORMAT = "specbound-certificate/2"
@@ -81,7 +80,7 @@ class Certificate:
         return {
             "format": CERTIFICATE_FORMAT,
             "inequality": self.inequality.text,
-            "gap": to_tree(self.inequality.gap),
+            "gap": self.inequality.gap_tree(),
             "strict": self.inequality.strict,
             "domain": domain_data(self.domain),
             "boxes": [{"box": box.to_json(), "decision": decision} for box, decision in self.boxes],

@@ -307,7 +307,8 @@ def find_probe_witness(chain: Chain) -> Witness | None:
 
 
 def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
-    """Probe for a witness, check identity, signs and ranges, then decide every piece (shared budget)."""
+    """Probe for a witness, check identity, signs and ranges, then decide every piece (the budget left
+    shared equally by the pieces still to search)."""
     from theory.prover.search import search
 
     start = time.process_time()
@@ -322,13 +323,15 @@ def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
     if failures:
         return finish(UNDECIDED, [], "; ".join(failures))
     outcomes: list[PieceResult] = []
+    searched = [piece for piece in chain.pieces if piece.method != SYMPY]
     for piece in chain.pieces:
         if piece.method == SYMPY:
             status = PROVED if sympy_decides_nonnegative(piece.sub.gap) else UNDECIDED
             outcomes.append(PieceResult(piece, status))
             continue
         left = max(0.0, budget_seconds - (time.process_time() - start))
-        result = search(piece.sub, piece.sub_domain, left)
+        share = left / (len(searched) - sum(o.result is not None for o in outcomes))  # an equal share each
+        result = search(piece.sub, piece.sub_domain, share)
         outcomes.append(PieceResult(piece, result.status, result))
     open_pieces = [o.piece.name for o in outcomes if o.status != PROVED]
     if open_pieces:

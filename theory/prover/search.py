@@ -25,13 +25,13 @@ from typing import Any
 
 from flint import ctx
 
+from theory.prover import rewrites
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import trees
+from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined
-from theory.prover.language import to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
@@ -42,6 +42,11 @@ def _infinite(value: object) -> bool:
     return isinstance(value, float)
 
 
+Variables = dict[str, kernel.Variable]
+DERIVED_SECONDS = 0.25
+"""CPU seconds one derivative step may take to find its nested decision on one box."""
+MAX_ORDER = 2
+"""Derivatives the search differentiates through (a touching point of second order)."""
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
 TAIL_STARTS = (Fraction(2**4), Fraction(2**16), Fraction(2**64))
@@ -52,54 +57,174 @@ class OutOfTime(Exception):
     """The search's deadline passed inside a decision."""
 
 
+class _GiveUp(Exception):
+    """One attempt at a derivative step took its DERIVED_SECONDS."""
+
+
 class _Problem:
     """One inequality over its domain in the kernel's terms: the tree, the kernel's domain, the deadline."""
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
-        self.tree = to_tree(inequality.gap)
+        self.tree = inequality.gap_tree()
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
+        self.attempt_deadline = math.inf
 
     def tick(self) -> None:
-        if time.process_time() > self.deadline:
+        now = time.process_time()
+        if now > self.deadline:
             raise OutOfTime
+        if now > self.attempt_deadline:
+            raise _GiveUp
 
-    def holds(self, box: kernel.Box, strict: bool) -> bool:
+    def holds(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> bool:
         self.tick()
-        return kernel.decide({"method": "enclosure"}, self.tree, box, self.domain, strict) is None
+        return kernel.decide({"method": "enclosure"}, tree, box, domain, strict) is None
 
-    def direction(self, box: kernel.Box, name: str) -> tuple[str, bool] | None:
+    def direction(self, tree: Any, box: kernel.Box, domain: Variables, name: str) -> tuple[str, bool] | None:
         """("increasing" | "decreasing", strictly) when the kernel shows the gap monotone in name."""
         self.tick()
-        found = kernel.monotone_direction(self.tree, box, self.domain, name)
+        found = kernel.monotone_direction(tree, box, domain, name)
         return None if isinstance(found, str) else found
 
-    def find(self, box: kernel.Box, strict: bool, depth: int = 0) -> Decision | None:
-        """A decision for gap >= 0 (> 0) on the box: enclosure, else monotone with a decided face or tail."""
-        if self.holds(box, strict):
+    def rewrite(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, squaring: bool = True
+    ) -> Decision | None:
+        """A rewrite of the tree (:mod:`theory.prover.rewrites`) the kernel accepts with a decision."""
+        self.tick()
+        fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+        form = exact.normal_form(tree, fixed)
+        if form is None:
+            return None
+        candidates = [(rewrites.common_factor(form), None), (rewrites.sum_of_squares(form), None)]
+        candidates.append(rewrites.together(tree, form, fixed) or (None, None))
+        squares = self.squares(tree, form, box, domain, strict, depth) if squaring else None
+        if squares is not None:
+            return squares
+        for candidate, multiplier in candidates:
+            if candidate is None:
+                continue
+            then = self.find(candidate, box, domain, strict, depth, MAX_ORDER, rewriting=False)
+            decision = {"method": "rewrite", "form": candidate, "then": then}
+            if multiplier is not None:
+                decision["multiplier"] = multiplier
+            if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
+        return None
+
+    def squares(
+        self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
+        """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
+        sides = rewrites.root_sides(form)
+        if sides is None:
+            return None
+        left, right = sides
+        squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+        then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
+        decision = {"method": "squares", "left": left, "right": right, "then": then}
+        if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+            return decision
+        return None
+
+    def derived(
+        self, tree: Any, box: kernel.Box, domain: Variables, name: str, depth: int, order: int
+    ) -> Decision | None:
+        """A monotone decision in name whose slope is decided on the kernel's derivative tree, looked for
+        during at most DERIVED_SECONDS (the box is split instead)."""
+        if self.attempt_deadline < math.inf:
+            return self._derived(tree, box, domain, name, order)
+        self.attempt_deadline = time.process_time() + DERIVED_SECONDS
+        try:
+            return self._derived(tree, box, domain, name, order)
+        except _GiveUp:
+            return None
+        finally:
+            self.attempt_deadline = math.inf
+
+    def _derived(
+        self, tree: Any, box: kernel.Box, domain: Variables, name: str, order: int
+    ) -> Decision | None:
+        if domain[name].integer or not kernel.defined(tree, box, domain):
+            return None
+        try:
+            slope = derivative.derivative(tree, name)
+        except trees.Discontinuous:
+            return None
+        lo, hi = box[name]
+        interior = {**domain, name: kernel.Variable(name, lo, hi, True, True, False)}
+        fixed = {n: Fraction(a) for n, (a, b) in box.items() if a == b}
+        for direction, signed in (("increasing", slope), ("decreasing", ["mul", ["num", "-1"], slope])):
+            self.tick()
+            form = exact.normal_form(signed, fixed)
+            simplified = signed if form is None else exact.as_tree(form)
+            then = self.find(simplified, box, interior, False, 0, order + 1)
+            if then is not None and simplified is not signed:
+                then = {"method": "rewrite", "form": simplified, "then": then}
+            if then is not None:
+                return {"method": "monotone", "variable": name, "direction": direction, "slope": then}
+        return None
+
+    def find(
+        self,
+        tree: Any,
+        box: kernel.Box,
+        domain: Variables,
+        strict: bool,
+        depth: int = 0,
+        order: int = 0,
+        rewriting: bool = True,
+        squaring: bool = True,
+    ) -> Decision | None:
+        """A decision for tree >= 0 (> 0) on the box: enclosure, a rewrite, else monotone (by the slope's
+        enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
+        if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
+        if rewriting:
+            rewritten = self.rewrite(tree, box, domain, strict, depth, squaring)
+            if rewritten is not None:
+                return rewritten
         if depth >= len(box):
             return None
-        for name, (lo, hi) in box.items():
-            if lo == hi:
-                continue
-            found = self.direction(box, name)
-            if found is None:
-                continue
-            direction, strictly = found
+        ranged = [name for name, (lo, hi) in box.items() if lo != hi]
+        attempts = [(name, False) for name in ranged]
+        if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
+            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail)
+            attempts += [
+                (name, True)
+                for name in ranged
+                if box[name][0] == domain[name].lower or box[name][1] == domain[name].upper
+            ]
+        for name, by_derivative in attempts:
+            lo, hi = box[name]
+            step: dict[str, Any] = {}
+            if by_derivative:
+                step = self.derived(tree, box, domain, name, depth, order) or {}
+                if not step:
+                    continue
+                direction, strictly = step["direction"], False
+            else:
+                found = self.direction(tree, box, domain, name)
+                if found is None:
+                    continue
+                direction, strictly = found
             increasing = direction == "increasing"
             end = lo if increasing else hi
-            step: dict[str, Any] = {"method": "monotone", "variable": name, "direction": direction}
+            step = {"method": "monotone", "variable": name, "direction": direction, **step}
             if _infinite(end):
                 for start in _tail_starts(lo, hi, increasing):
                     tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
-                    then = self.find(tail, strict and not strictly, depth + 1)
+                    then = self.find(
+                        tree, tail, domain, strict and not strictly, depth + 1, order, rewriting, squaring
+                    )
                     if then is not None:
                         return {**step, "tail": str(start), "then": then}
                 continue
-            face_strict = strict and not (strictly and self.domain[name].open_at(end, increasing))
-            then = self.find({**box, name: (end, end)}, face_strict, depth + 1)
+            face_strict = strict and not (strictly and domain[name].open_at(end, increasing))
+            then = self.find(
+                tree, {**box, name: (end, end)}, domain, face_strict, depth + 1, order, rewriting, squaring
+            )
             if then is not None:
                 return {**step, "then": then}
         return None
@@ -193,7 +318,7 @@ def search(
             if witness is not None:
                 return finish(REFUTED, witness=witness)
         try:
-            decision = problem.find(kernel_box(box), problem.strict)
+            decision = problem.find(problem.tree, kernel_box(box), problem.domain, problem.strict)
         except OutOfTime:
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
         if decision is not None:

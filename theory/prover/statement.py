@@ -10,12 +10,13 @@ Provenance: not applicable.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain
-from theory.prover.language import MalformedExpression, parse_inequalities
+from theory.prover.language import MalformedExpression, parse_inequalities, to_tree
 
 
 class MalformedStatement(InvalidArgument):
@@ -29,6 +30,16 @@ class Inequality:
     text: str
     gap: sp.Expr
     strict: bool
+    sides: tuple[sp.Expr, sp.Expr] | None = None
+    """(a, b) with gap = a - b as written, when the statement was parsed: sympy's gap may have cancelled a
+    term that is undefined somewhere (f - f is 0 even where f is undefined); the tree keeps it."""
+
+    def gap_tree(self) -> list[Any]:
+        """The gap's data tree: a - b from the sides when they are known (nothing cancelled), else the
+        gap's."""
+        if self.sides is None:
+            return to_tree(self.gap)
+        return ["add", to_tree(self.sides[0]), ["mul", ["num", "-1"], to_tree(self.sides[1])]]
 
     @property
     def relation(self) -> str:
@@ -59,8 +70,8 @@ def parse_statement(text: str, domain: Domain) -> Statement:
         raise MalformedStatement(str(error)) from None
     inequalities = []
     for piece, left, relation, right in parts:
-        gap = right - left if relation.startswith("<") else left - right
-        inequalities.append(Inequality(piece, gap, strict=relation in ("<", ">")))
+        sides = (right, left) if relation.startswith("<") else (left, right)
+        inequalities.append(Inequality(piece, sides[0] - sides[1], relation in ("<", ">"), sides))
     return Statement(text.strip(), tuple(inequalities), domain)
 
 

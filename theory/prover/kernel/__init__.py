@@ -10,9 +10,14 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
 - enclosures of the gap tree in arb balls on each box (domain ends not in the set left open);
 - monotonicity from a forward-mode slope enclosure (no symbolic derivative), with the face's strictness
   decided per face (:mod:`theory.prover.kernel.verify`);
-- tails at infinity as boxes [X, oo) enclosed with the functions' limits at infinity.
+- tails at infinity as boxes [X, oo) enclosed with the functions' limits at infinity;
+- monotonicity whose slope sign is a nested decision on the kernel's own symbolic derivative
+  (:mod:`theory.prover.kernel.derivative`), so a derivative 0 on a face is decided in turn;
+- rewrites: a form equal to the gap in the kernel's own exact normal form (:mod:`theory.prover.kernel.
+  exact`), optionally times a multiplier enclosed away from 0, and gap = A - B with A, B >= 0 decided
+  on A^2 - B^2; the gap must be defined on the box.
 
-It accepts no limit, no exact-zero claim and no algebraic identity it cannot evaluate in balls.
+It accepts no limit, no exact-zero claim and no identity it does not compute itself.
 
 What it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf, erfc,
 atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact
@@ -20,7 +25,9 @@ atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) 
 their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise
 smooth inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and
 Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
-are never differentiated across a possible jump).
+are never differentiated across a possible jump); the rules of differentiation of the language's smooth
+functions; the ring identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b +
+|a - b|) / 2 behind the normal form.
 """
 
 from __future__ import annotations

@@ -121,10 +121,9 @@ def multiply(a: Set, b: Set) -> Set:
     products = [_times(u, v) for u in (a.lo, a.hi) for v in (b.lo, b.hi)]
     if any(p is None for p in products):
         return Set(-math.inf, math.inf)
-    return Set(
-        _extreme([_finite(p, -math.inf) for p in products], False),
-        _extreme([_finite(p, math.inf) for p in products], True),
-    )
+    lo = _extreme([_finite(p, -math.inf) for p in products], False)
+    hi = _extreme([_finite(p, math.inf) for p in products], True)
+    return Set(lo, hi, infinite(lo), infinite(hi))
 
 
 def reciprocal(a: Set) -> Set:
@@ -152,7 +151,9 @@ def monotone(
     low_end, high_end = (a.lo, a.hi) if increasing else (a.hi, a.lo)
     low_open, high_open = (a.lo_open, a.hi_open) if increasing else (a.hi_open, a.lo_open)
     lo, hi = image(low_end, -math.inf), image(high_end, math.inf)
-    return Set(lo, hi, (low_open and strictly) or infinite(lo), (high_open and strictly) or infinite(hi))
+    low_open = (low_open or infinite(low_end)) and strictly  # a limit at infinity is not attained
+    high_open = (high_open or infinite(high_end)) and strictly
+    return Set(lo, hi, low_open or infinite(lo), high_open or infinite(hi))
 
 
 def hull(a: Set, b: Set) -> Set:

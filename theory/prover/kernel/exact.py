@@ -1,13 +1,24 @@
 """An exact normal form of a tree: a polynomial with rational coefficients in atoms and prime radicals.
 
 ``normal_form(tree, fixed)`` rewrites the tree, with the variables of ``fixed`` replaced by their exact
-rational values, by the identities of a commutative ring: sums and products are expanded, integer powers
-multiplied out, and a power r^q of positive rationals written as a rational times prime radicals
-p^f (0 < f < 1), which multiply by adding exponents. Every other subtree is an *atom*, compared as data.
-Terms that cancel then vanish exactly: t^2 - t^2 is 0 and 4 * 4^(-1/4) * 2^(-1/2) is 2, which no ball
-enclosure shows. The result is a tree again (``as_tree``), equal to the input wherever the input is
-defined (the caller encloses the input too, so nothing undefined is ever accepted through it). None when
-the form would exceed MAX_TERMS terms. Provenance: derived (ring identities; unique factorization).
+rational values, by identities that hold wherever the tree is defined:
+
+- the commutative ring: sums and products are expanded, integer powers 0..MAX_EXPONENT multiplied out;
+- a power r^q of positive rationals is a rational times prime radicals p^f (0 < f < 1), which multiply
+  by adding exponents (unique factorization);
+- a power B^q with a constant rational q is the atom B with exponent q when B is one atom, else the
+  *compound atom* (B) with exponent q; exponents of one atom add, B^a B^b = B^(a+b) (valid wherever both
+  are defined: a fractional power is defined only for B >= 0, a negative one only for B != 0), and a
+  compound atom whose exponent becomes an integer n >= 1 is expanded again as B^n;
+- max(a, b) = (a + b + |a - b|) / 2 and min(a, b) = (a + b - |a - b|) / 2.
+
+Every other subtree is an *atom*, compared as data after its arguments are put in normal form (so
+(0 + s)^p and s^p are the same atom). Terms that cancel then vanish exactly: t^2 - t^2 is 0,
+(sqrt(a))^2 - a is 0 and 4 * 4^(-1/4) * 2^(-1/2) is 2, which no ball enclosure shows. The result is a
+tree again (``as_tree``), equal to the input wherever the input is defined (the caller encloses the
+input too, so nothing undefined is ever accepted through it). None when the form would exceed MAX_TERMS
+terms. Provenance: derived (ring identities; laws of exponents for nonnegative bases; unique
+factorization).
 """
 
 from __future__ import annotations
@@ -21,10 +32,16 @@ MAX_EXPONENT = 64
 MAX_FACTOR = 10**6
 """Largest prime factor trial division looks for in a radical's base (larger bases stay atoms)."""
 
-Monomial = tuple[tuple[tuple[str, int], ...], tuple[tuple[int, Fraction], ...]]
+Monomial = tuple[tuple[tuple[str, Fraction], ...], tuple[tuple[int, Fraction], ...]]
 """(atoms with their exponents, primes with their radical exponents in (0, 1))."""
 Polynomial = dict[Monomial, Fraction]
 ONE: Monomial = ((), ())
+COMPOUND = "add"
+"""The op of a compound atom's tree (an atom of any other kind is never a sum)."""
+CANONICAL_ARGUMENTS = frozenset(
+    ("exp", "log", "erf", "erfc", "atan", "tanh", "abs", "floor", "ceiling", "pow")
+)
+"""Atoms whose arguments are trees, compared in normal form."""
 
 
 class _TooLarge(Exception):
@@ -48,10 +65,12 @@ def _add(a: Polynomial, b: Polynomial) -> Polynomial:
     return result
 
 
-def _times_monomials(m: Monomial, n: Monomial) -> tuple[Fraction, Monomial]:
-    atoms = dict(m[0])
+def _times_monomials(m: Monomial, n: Monomial) -> Polynomial:
+    """m * n: exponents of one atom or prime added, whole powers of primes into the coefficient, and a
+    compound atom with a positive integer exponent expanded."""
+    atoms: dict[str, Fraction] = dict(m[0])
     for atom, exponent in n[0]:
-        atoms[atom] = atoms.get(atom, 0) + exponent
+        atoms[atom] = atoms.get(atom, Fraction(0)) + exponent
     radicals = dict(m[1])
     for prime, fraction in n[1]:
         radicals[prime] = radicals.get(prime, Fraction(0)) + fraction
@@ -62,16 +81,27 @@ def _times_monomials(m: Monomial, n: Monomial) -> tuple[Fraction, Monomial]:
         radicals[prime] -= whole
         if not radicals[prime]:
             del radicals[prime]
-    key = (tuple(sorted((a, e) for a, e in atoms.items() if e)), tuple(sorted(radicals.items())))
-    return coefficient, key
+    expanded = [
+        (atom, int(e))
+        for atom, e in atoms.items()
+        if e.denominator == 1 and 1 <= e <= MAX_EXPONENT and json.loads(atom)[0] == COMPOUND
+    ]
+    key = (
+        tuple(sorted((a, Fraction(e)) for a, e in atoms.items() if e and a not in dict(expanded))),
+        tuple(sorted(radicals.items())),
+    )
+    result: Polynomial = {key: coefficient}
+    for atom, count in expanded:
+        result = _multiply(result, _power(_normal(json.loads(atom), {}), count))
+    return result
 
 
 def _multiply(a: Polynomial, b: Polynomial) -> Polynomial:
     result: Polynomial = {}
     for m, c in a.items():
         for n, d in b.items():
-            factor, key = _times_monomials(m, n)
-            result = _add(result, {key: c * d * factor})
+            product = _times_monomials(m, n)
+            result = _add(result, {key: c * d * value for key, value in product.items()})
     return result
 
 
@@ -101,8 +131,7 @@ def _radical(base: Fraction, exponent: Fraction) -> Polynomial | None:
         return None
     result = _constant(Fraction(1))
     for prime, count in [*top.items(), *((p, -c) for p, c in bottom.items())]:
-        factor, key = _times_monomials(ONE, ((), ((prime, count * exponent),)))
-        result = _multiply(result, {key: factor})
+        result = _multiply(result, _times_monomials(ONE, ((), ((prime, count * exponent),))))
     return result
 
 
@@ -114,16 +143,61 @@ def normal_form(tree: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
         return None
 
 
-def _atom(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
-    substituted = _substitute(tree, fixed)
-    key = json.dumps(substituted, separators=(",", ":"))
-    return {(((key, 1),), ()): Fraction(1)}
+def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
+    """The normal form of tree * multiplier with a compound multiplier B kept as the atom (B)^1 until
+    every product is formed (so (B)^(-1) (B) = 1 cancels first; (B)^1 is then expanded), or None when it
+    is too large."""
+    try:
+        base = _normal(multiplier, fixed)
+        factor = base
+        if not set(base) <= {ONE} and _single_atom(base) is None:
+            factor = {(((_key(as_tree(base)), Fraction(1)),), ()): Fraction(1)}
+        return _multiply(_normal(tree, fixed), factor)
+    except _TooLarge:
+        return None
+
+
+def _single_atom(base: Polynomial) -> str | None:
+    """The atom when the polynomial is exactly one atom (coefficient 1, exponent 1), else None."""
+    if len(base) != 1:
+        return None
+    ((monomial, coefficient),) = base.items()
+    if coefficient == 1 and not monomial[1] and len(monomial[0]) == 1 and monomial[0][0][1] == 1:
+        return monomial[0][0][0]
+    return None
+
+
+def _key(tree: Any) -> str:
+    return json.dumps(tree, separators=(",", ":"))
+
+
+def _atom(tree: Any, fixed: dict[str, Fraction], exponent: Fraction = Fraction(1)) -> Polynomial:
+    if tree[0] in CANONICAL_ARGUMENTS:
+        tree = [tree[0], *(as_tree(_normal(arg, fixed)) for arg in tree[1:])]
+    else:
+        tree = _substitute(tree, fixed)
+    return {(((_key(tree), exponent),), ()): Fraction(1)}
 
 
 def _substitute(tree: Any, fixed: dict[str, Fraction]) -> Any:
     if tree[0] == "var" and tree[1] in fixed:
         return ["num", str(fixed[tree[1]])]
     return [tree[0], *(_substitute(a, fixed) if isinstance(a, list) else a for a in tree[1:])]
+
+
+def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
+    """base^power for a constant rational power (see the module docstring)."""
+    if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
+        return _power(base, int(power))
+    constant = set(base) <= {ONE}
+    if constant and base.get(ONE, Fraction(0)) > 0 and abs(power.numerator) <= MAX_EXPONENT:
+        radical = _radical(base[ONE], power)
+        if radical is not None:
+            return radical
+    if constant:
+        return _atom(tree, fixed)
+    atom = _single_atom(base)
+    return {(((_key(as_tree(base)) if atom is None else atom, power),), ()): Fraction(1)}
 
 
 def _normal(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
@@ -138,17 +212,22 @@ def _normal(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
         for part in parts[1:]:
             result = _add(result, part) if op == "add" else _multiply(result, part)
         return result
+    if op in ("max", "min") and args:
+        sign = Fraction(1 if op == "max" else -1)
+        result = _normal(args[0], fixed)
+        for arg in args[1:]:
+            other = _normal(arg, fixed)
+            difference = as_tree(_add(result, {m: -c for m, c in other.items()}))
+            spread = _atom(["abs", difference], {})
+            result = {
+                m: c / 2
+                for m, c in _add(_add(result, other), {m: sign * c for m, c in spread.items()}).items()
+            }
+        return result
     if op == "pow":
         exponent = normal_form(args[1], fixed)
-        if exponent is not None and all(m == ONE for m in exponent):
-            power = exponent.get(ONE, Fraction(0))
-            base = _normal(args[0], fixed)
-            if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
-                return _power(base, int(power))
-            if set(base) <= {ONE} and base.get(ONE, Fraction(0)) > 0 and abs(power.numerator) <= MAX_EXPONENT:
-                radical = _radical(base[ONE], power)
-                if radical is not None:
-                    return radical
+        if exponent is not None and set(exponent) <= {ONE}:
+            return _rational_power(_normal(args[0], fixed), exponent.get(ONE, Fraction(0)), tree, fixed)
     return _atom(tree, fixed)
 
 

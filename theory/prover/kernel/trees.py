@@ -165,6 +165,47 @@ def _check(tree: Any, depth: int) -> str:
     return tree[0]
 
 
+ARITY = {"num": 1, "var": 1, "const": 1, "pow": 2, "true": 0, "lt": 2, "le": 2, **{f: 1 for f in FUNCTIONS}}
+
+
+def validate(tree: Any, names: set[str], depth: int = 0) -> None:
+    """Malformed unless ``tree`` is a tree of the format over the variables ``names``."""
+    op = _check(tree, depth)
+    args = tree[1:]
+    variadic = op in ("add", "mul", "max", "min", "piecewise", "and", "or")
+    if not (len(args) == ARITY[op] if op in ARITY else variadic and args):
+        raise Malformed(f"unknown tree node {op!r} with {len(args)} argument(s)")
+    if op == "num":
+        number(args[0])
+    elif op == "var" and not (isinstance(args[0], str) and args[0] in names):
+        raise Malformed(f"variable {str(args[0])[:40]!r} is not in the domain")
+    elif op == "const" and args not in (["pi"], ["e"]):
+        raise Malformed(f"unknown constant {str(args[0])[:40]!r}")
+    elif op == "piecewise":
+        for pair in args:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise Malformed("a Piecewise piece is not [value, condition]")
+            validate(pair[0], names, depth + 1)
+            validate(pair[1], names, depth + 1)
+    elif op not in ("var", "const"):
+        for arg in args:
+            validate(arg, names, depth + 1)
+
+
+def combine(tree: Any, values: list[Set]) -> Set:
+    """The set of an add, mul, max, min, pow or function node from its arguments' sets."""
+    op = tree[0]
+    if op == "pow":
+        return _power(values[0], tree[2], values[1])
+    if op in FUNCTIONS:
+        return FUNCTIONS[op](values[0])
+    operation = {"add": balls.add, "mul": balls.multiply, "max": balls.maximum, "min": balls.minimum}[op]
+    result = values[0]
+    for value in values[1:]:
+        result = operation(result, value)
+    return result
+
+
 def enclose(tree: Any, env: Env, depth: int = 0) -> Set:
     """A set containing every value of ``tree`` on the box ``env``."""
     op = _check(tree, depth)
@@ -177,16 +218,10 @@ def enclose(tree: Any, env: Env, depth: int = 0) -> Set:
         return env[args[0]]
     if op == "const" and args in (["pi"], ["e"]):
         return balls.point(arb.pi() if args[0] == "pi" else arb(1).exp())
-    if op in ("add", "mul", "max", "min") and args:
-        combine = {"add": balls.add, "mul": balls.multiply, "max": balls.maximum, "min": balls.minimum}[op]
-        result = enclose(args[0], env, depth + 1)
-        for arg in args[1:]:
-            result = combine(result, enclose(arg, env, depth + 1))
-        return result
-    if op == "pow" and len(args) == 2:
-        return _power(enclose(args[0], env, depth + 1), args[1], enclose(args[1], env, depth + 1))
+    if (op in ("add", "mul", "max", "min") and args) or (op == "pow" and len(args) == 2):
+        return combine(tree, [enclose(arg, env, depth + 1) for arg in args])
     if op in FUNCTIONS and len(args) == 1:
-        return FUNCTIONS[op](enclose(args[0], env, depth + 1))
+        return combine(tree, [enclose(args[0], env, depth + 1)])
     if op == "piecewise" and args:
         values = [enclose(value, env, depth + 1) for value in _branches(tree, env, depth)]
         result = values[0]
@@ -251,7 +286,11 @@ def _dual(tree: Any, env: Env, closed: Env, name: str, depth: int) -> Dual:
     if op == "piecewise":
         return _dual_piecewise(tree, env, closed, name, depth)
     duals = [_dual(arg, env, closed, name, depth + 1) for arg in args if isinstance(arg, list)]
-    value = enclose(tree, env)
+    if not (
+        (op in ("add", "mul", "max", "min") and args) or (op == "pow" and len(args) == 2) or op in FUNCTIONS
+    ):
+        raise Malformed(f"unknown tree node {op!r} with {len(args)} argument(s)")
+    value = combine(tree, [v for v, _ in duals])
     if all(t is None for _, t in duals):
         return value, None
     if op == "add":
@@ -313,7 +352,7 @@ def _dual_power(exponent_tree: Any, duals: list[Dual], value: Set) -> Set | None
 def _dual_piecewise(tree: Any, env: Env, closed: Env, name: str, depth: int) -> Dual:
     """A Piecewise whose branch is fixed on the closed box, or whose conditions are free of ``name``."""
     candidates = _branches(tree, closed, depth)
-    if len(candidates) > 1 and any(_mentions(pair[1], name) for pair in tree[1:]):
+    if len(candidates) > 1 and any(mentions(pair[1], name) for pair in tree[1:]):
         raise Discontinuous(f"a Piecewise whose branch in {name} is not fixed on the box")
     duals = [_dual(value, env, closed, name, depth + 1) for value in candidates]
     tangent = duals[0][1]
@@ -326,11 +365,12 @@ def continuous(tree: Any, names: list[str]) -> bool:
     """No floor, ceiling or Piecewise of the tree depends on one of ``names`` (the tree is then continuous
     in them wherever it is defined)."""
     if tree[0] in ("floor", "ceiling", "piecewise"):
-        return not any(_mentions(tree, name) for name in names)
+        return not any(mentions(tree, name) for name in names)
     return all(continuous(arg, names) for arg in tree[1:] if isinstance(arg, list))
 
 
-def _mentions(tree: Any, name: str) -> bool:
+def mentions(tree: Any, name: str) -> bool:
+    """The tree depends on the variable ``name`` (it names it)."""
     if tree[0] == "var":
         return bool(tree[1] == name)
-    return any(_mentions(arg, name) for arg in tree[1:] if isinstance(arg, list))
+    return any(mentions(arg, name) for arg in tree[1:] if isinstance(arg, list))

@@ -31,7 +31,7 @@ from typing import Any
 
 from flint import ctx
 
-from theory.prover.kernel import exact, trees
+from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel.balls import Set, Undefined
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -222,6 +222,10 @@ def decide(
         if _holds(tree, box, domain, strict):
             return None
         return f"the enclosure of the gap on {show(box)} is not {'> 0' if strict else '>= 0'}"
+    if method == "rewrite":
+        return _rewrite(decision, tree, box, domain, strict, depth)
+    if method == "squares":
+        return _squares(decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -230,7 +234,10 @@ def decide(
     lo, hi = box[name]
     if lo == hi:
         return f"{name} is a single point on {show(box)}: nothing to be monotone in"
-    found = monotone_direction(tree, box, domain, name)
+    if "slope" in decision:
+        found = derived_direction(decision["slope"], direction, tree, box, domain, name, depth)
+    else:
+        found = monotone_direction(tree, box, domain, name)
     if isinstance(found, str):
         return found
     if found[0] != direction:
@@ -286,6 +293,93 @@ def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: s
                 own.at_least_zero(True) if increasing else own.at_most_zero(True)
             )
     return f"the slope in {name} on {show(box)} has no sign"
+
+
+def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
+    """The tree is defined on the whole box (its enclosure raises no Undefined)."""
+    try:
+        with precision(PRECISIONS[0]):
+            trees.enclose(tree, environment(box, domain))
+    except Undefined:
+        return False
+    return True
+
+
+def _rewrite(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """The gap is defined on the box and the exact normal form of gap - form is 0, or of (gap - form) * m
+    for a ``multiplier`` m shown > 0 or < 0 on the box (so form = gap wherever form is defined on the
+    box); then ``then`` decides form >= 0 (> 0), which encloses form, so form is defined there too."""
+    form = decision.get("form")
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    trees.validate(form, set(box))
+    difference: Any = ["add", tree, ["mul", ["num", "-1"], form]]
+    if "multiplier" in decision:
+        multiplier = decision["multiplier"]
+        trees.validate(multiplier, set(box))
+        if not (
+            _holds(multiplier, box, domain, True)
+            or _holds(["mul", ["num", "-1"], multiplier], box, domain, True)
+        ):
+            return f"the multiplier is not shown nonzero on {show(box)}"
+        remainder = exact.normal_form_times(difference, multiplier, fixed)
+    else:
+        remainder = exact.normal_form(difference, fixed)
+    if remainder != {}:
+        return f"the rewritten form is not the gap on {show(box)} (their exact normal forms differ)"
+    return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+def _squares(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = A - B (exact normal forms) with A >= 0 and B >= 0 enclosed on the box; then ``then`` decides
+    A^2 - B^2 >= 0 (> 0), which gives A >= B (A > B): (A - B)(A + B) >= 0, and A + B = 0 only at
+    A = B = 0."""
+    left, right = decision.get("left"), decision.get("right")
+    trees.validate(left, set(box))
+    trees.validate(right, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    if not (_holds(left, box, domain, False) and _holds(right, box, domain, False)):
+        return f"the two sides are not shown >= 0 on {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    difference = ["add", tree, ["mul", ["num", "-1"], left], right]
+    if exact.normal_form(difference, fixed) != {}:
+        return f"the gap is not left - right on {show(box)} (their exact normal forms differ)"
+    squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+    return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
+
+
+def derived_direction(
+    slope: Any, direction: str, tree: Any, box: Box, domain: dict[str, Variable], name: str, depth: int
+) -> tuple[str, bool] | str:
+    """(direction, False) when ``slope`` decides the kernel's own derivative in ``name`` (negated for
+    "decreasing") >= 0 on the box with ``name``'s ends opened, the gap being defined on the closed box and
+    continuous in ``name``; else why not. By the mean value theorem the gap is then monotone in ``name``
+    on the closed box (not shown strictly)."""
+    variable = domain[name]
+    if variable.integer:
+        return f"{name} is an integer variable: no derivative in it"
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    if not trees.continuous(tree, [name]):
+        return f"the gap may jump in {name} on {show(box)}"
+    try:
+        slope_tree = derivative.derivative(tree, name)
+    except Discontinuous as error:
+        return f"no derivative in {name}: {error}"
+    if direction == "decreasing":
+        slope_tree = ["mul", ["num", "-1"], slope_tree]
+    lo, hi = box[name]
+    interior = {**domain, name: Variable(name, lo, hi, True, True, False)}
+    reason = decide(slope, slope_tree, box, interior, False, depth + 1)
+    if reason is not None:
+        return f"the derivative in {name} on {show(box)} is not shown {direction}: {reason}"
+    return direction, False
 
 
 def _tail(
@@ -353,6 +447,7 @@ def check(data: Any) -> Verdict:
     clear_cache()  # nothing computed before this check (by a search in this process) is reused
     domain = read_domain(data.get("domain"))
     tree = data.get("gap")
+    trees.validate(tree, set(domain))
     strict = data.get("strict")
     if not isinstance(strict, bool):
         raise Malformed(f"strict must be true or false, not {strict!r}")

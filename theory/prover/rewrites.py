@@ -1,0 +1,137 @@
+"""Candidate rewrites of a gap for the kernel's ``rewrite`` step: forms equal to the gap in exact normal
+form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's own enclosure hides.
+
+- :func:`common_factor`: the monomial common to every term factored out, g = m * (g / m) (a positive
+  atom such as exp(-x^2/2) then no longer multiplies terms of both signs);
+- :func:`together`: over a common denominator, g = n * C^(-1) with n the normal form of g * C, for C
+  the base of a compound atom with exponent -1 (the kernel checks (g - form) * C = 0 with C != 0);
+- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient (for
+  the kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
+- :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
+  with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
+  decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
+  sqrt(y))^2).
+
+The search proposes; the kernel re-derives the identity itself. Provenance: derived (algebra).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from theory.prover.kernel import exact
+
+Polynomial = exact.Polynomial
+MAX_SQUARED = 6
+Exponents = dict[str, Fraction]
+
+
+def _monomial_tree(exponents: Exponents) -> Any:
+    return exact.as_tree({(tuple(sorted(exponents.items())), ()): Fraction(1)})
+
+
+def common_factor(form: Polynomial) -> Any | None:
+    """m * (form / m) for the largest monomial m dividing every term (None when m is 1)."""
+    if len(form) < 2:
+        return None
+    terms = list(form.items())
+    common = dict(terms[0][0][0])
+    for (atoms, _), _ in terms[1:]:
+        present = dict(atoms)
+        common = {a: min(e, present[a]) for a, e in common.items() if a in present}
+    common = {a: e for a, e in common.items() if e}
+    if not common:
+        return None
+    rest: Polynomial = {}
+    for (atoms, radicals), coefficient in terms:
+        left = tuple(sorted((a, e - common.get(a, Fraction(0))) for a, e in atoms))
+        rest[(tuple((a, e) for a, e in left if e), radicals)] = coefficient
+    return ["mul", _monomial_tree(common), exact.as_tree(rest)]
+
+
+def sum_of_squares(form: Polynomial) -> Any | None:
+    """The form as sum_i d_i L_i^2 with d_i >= 0 (see the module docstring), or None."""
+    if any(radicals for (_, radicals) in form):
+        return None
+    halves = [{a: e / 2 for a, e in atoms} for (atoms, _), c in form.items() if c > 0]
+    size = len(halves)
+    if not 2 <= size <= 8:
+        return None
+    gram = [[Fraction(0)] * size for _ in range(size)]
+    for (atoms, _), coefficient in form.items():
+        pair = _pair(dict(atoms), halves)
+        if pair is None:
+            return None
+        i, j = pair
+        if i == j:
+            gram[i][i] += coefficient
+        else:
+            gram[i][j] += coefficient / 2
+            gram[j][i] += coefficient / 2
+    squares: list[Any] = []
+    for i in range(size):
+        pivot = gram[i][i]
+        if pivot < 0 or (pivot == 0 and any(gram[i][j] for j in range(i + 1, size))):
+            return None
+        if pivot == 0:
+            continue
+        linear = ["add", _monomial_tree(halves[i])]
+        linear += [
+            ["mul", ["num", str(gram[i][j] / pivot)], _monomial_tree(halves[j])] for j in range(i + 1, size)
+        ]
+        squares.append(["mul", ["num", str(pivot)], ["pow", linear, ["num", "2"]]])
+        for j in range(i + 1, size):
+            for k in range(i + 1, size):
+                gram[j][k] -= gram[j][i] * gram[i][k] / pivot
+    return ["add", *squares] if squares else None
+
+
+def _pair(atoms: Exponents, halves: list[Exponents]) -> tuple[int, int] | None:
+    """(i, j) with halves[i] * halves[j] the monomial ``atoms`` (i = j preferred)."""
+    for i, h in enumerate(halves):
+        if _times(h, h) == atoms:
+            return i, i
+    for i, h in enumerate(halves):
+        for j in range(i + 1, len(halves)):
+            if _times(h, halves[j]) == atoms:
+                return i, j
+    return None
+
+
+def _times(a: Exponents, b: Exponents) -> Exponents:
+    result = dict(a)
+    for atom, e in b.items():
+        result[atom] = result.get(atom, Fraction(0)) + e
+    return {atom: e for atom, e in result.items() if e}
+
+
+def together(tree: Any, form: Polynomial, fixed: dict[str, Fraction]) -> tuple[Any, Any] | None:
+    """(n * C^(-1), C) for the first compound atom C^(-1) of the form (see the module docstring)."""
+    for (atoms, _), _ in form.items():
+        for atom, exponent in atoms:
+            base = json.loads(atom)
+            if exponent == -1 and base[0] == exact.COMPOUND:
+                numerator = exact.normal_form_times(tree, base, fixed)
+                if numerator is None:
+                    return None
+                return ["mul", exact.as_tree(numerator), ["pow", base, ["num", "-1"]]], base
+    return None
+
+
+def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
+    """(A, B) with form = A - B, A the terms with a positive coefficient and a fractional exponent, B the
+    negated others (None when either is empty, or for more than MAX_SQUARED terms: the square of a long
+    form is expanded term by term)."""
+    if len(form) > MAX_SQUARED:
+        return None
+    rooted = {
+        monomial: c
+        for monomial, c in form.items()
+        if c > 0 and any(e.denominator != 1 for _, e in monomial[0])
+    }
+    rest = {monomial: -c for monomial, c in form.items() if monomial not in rooted}
+    if not rooted or not rest:
+        return None
+    return exact.as_tree(rooted), exact.as_tree(rest)
