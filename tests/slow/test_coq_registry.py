@@ -22,10 +22,12 @@ pytestmark = [
     ),
 ]
 
-ACCEPTED_AT_LEAST = 10
-"""Files coqc accepted without hypotheses: 12 of 19 when this test was written. The certificates depend on
-no BLAS or training, but the prover's 5 s CPU budget per inequality can leave one undecided on a loaded
-machine (then it has no file), hence 2 below the measured count."""
+ACCEPTED_AT_LEAST = 6
+"""Files coqc accepted without hypotheses: 8 measured once the kernel's rewrite, squares and slope steps
+proved more entries (a box decided by one of those methods is a named hypothesis until the exporter
+translates it). The certificates depend on no BLAS or training, but the prover's 5 s CPU budget per
+inequality can leave one undecided on a loaded machine (then it has no file), hence 2 below the measured
+count."""
 
 
 def test_every_proved_inequality_exports_and_compiles(tmp_path, capsys):

@@ -43,7 +43,8 @@ import sympy as sp
 from theory.errors import InvalidArgument
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, MalformedDomain, VariableDomain
-from theory.prover.language import MalformedExpression, from_tree, to_tree
+from theory.prover.language import MalformedExpression, from_tree
+from theory.prover.statement import Inequality
 
 DERIVATION_FORMAT = "specbound-derivation-certificate/1"
 EXACT, SYMPY, PROVER = "exact", "sympy", "prover"
@@ -204,6 +205,14 @@ def _check(data: Any) -> tuple[str, list[str]]:
     return ("derived" if derived else "proved"), sorted(set(hypotheses))
 
 
+def gap_inequality(gap: sp.Expr, strict: bool) -> Inequality:
+    """gap >= 0 (> 0 when ``strict``) with its sides (gap, 0), as
+    :func:`theory.prover.statement.parse_statement` reads the printed text: the certificate's gap tree is
+    then the one the kernel's binding re-reads."""
+    text = f"{sp.sstr(gap)} {'>' if strict else '>='} 0"
+    return Inequality(text, gap, strict, sides=(gap, sp.Integer(0)))
+
+
 def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
     from theory.prover import check_certificate
 
@@ -229,10 +238,8 @@ def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
             raise _Rejected(f"step {name!r}: unknown assumption kind {kind!r}")
     expected, strict = step_gap_tree(step["lhs"], step["rhs"], relation, gaps)
     certificate = step["certificate"]
-    if (
-        certificate["gap"] != to_tree(_read(expected, step_domain, f"step {name}"))
-        or certificate["strict"] != strict
-    ):
+    stated = gap_inequality(_read(expected, step_domain, f"step {name}"), strict)
+    if certificate["gap"] != stated.gap_tree() or certificate["strict"] != strict:
         raise _Rejected(f"step {name!r}: the certificate does not state the step's gap under its assumptions")
     if certificate["domain"] != domain_data(step_domain):
         raise _Rejected(f"step {name!r}: the certificate's domain is not the step's")

@@ -36,6 +36,7 @@ from theory.derive.check import (
     cut,
     difference_tree,
     exact_zero,
+    gap_inequality,
     step_gap_tree,
 )
 from theory.derive.file_format import (
@@ -223,12 +224,12 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     gap = from_tree(tree, domain.symbols(), f"step {step.name}")
     from theory.prover.search import search
 
-    text = f"{sp.sstr(gap)} {'>' if strict else '>='} 0"  # what the kernel's binding re-reads
-    result = search(Inequality(text, gap, strict), domain, budget)
+    inequality = gap_inequality(gap, strict)
+    result = search(inequality, domain, budget)
     seconds = time.process_time() - start
     status, reason = result.status, result.reason
     unproved = [u.unproved for u in used if u.unproved]
-    if status == PROVED and not _text_states(text, gap, domain):
+    if status == PROVED and not _text_states(inequality, domain):
         status, reason = UNDECIDED, "the certificate's text does not re-read to its gap (a printing problem)"
     elif status == PROVED and unproved:
         status, reason = UNDECIDED, f"proved under {', '.join(unproved)}, which is not proved"
@@ -249,16 +250,16 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     )
 
 
-def _text_states(text: str, gap: sp.Basic, domain: Domain) -> bool:
+def _text_states(inequality: Inequality, domain: Domain) -> bool:
     """The certificate's inequality text, read by the safe language, gives the step's gap tree (what
     :func:`theory.prover.check_certificate` binds before it accepts)."""
     from theory.prover.statement import MalformedStatement, parse_statement
 
     try:
-        (inequality,) = parse_statement(text, domain).inequalities
+        (read,) = parse_statement(inequality.text, domain).inequalities
     except (MalformedStatement, ValueError):
         return False
-    return to_tree(inequality.gap) == to_tree(gap)
+    return read.gap_tree() == inequality.gap_tree() and read.strict == inequality.strict
 
 
 def _applies(found: _Used, domain: Domain) -> bool:
