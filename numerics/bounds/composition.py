@@ -195,8 +195,7 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
         Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
         of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
         """
-        require("pandas", purpose="to_frame")
-        import pandas as pd
+        pd = require("pandas", purpose="to_frame")
 
         rows = [
             {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}

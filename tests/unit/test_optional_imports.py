@@ -30,18 +30,6 @@ NOT_YET_GUARDED: dict[str, int] = {
     "theory/prover/kernel/verify.py": 1,
     "theory/prover/kernel/trees.py": 1,
     "theory/prover/kernel/balls.py": 1,
-    # the certified chain (flint in each helper, after certify's entry points required it)
-    "numerics/certify/float_bounds.py": 7,
-    "numerics/certify/rank.py": 1,
-    "numerics/certify/enclosure.py": 3,
-    "numerics/certify/balls.py": 5,
-    "numerics/certify/certified.py": 4,
-    "numerics/certify/fast.py": 5,
-    "numerics/certify/assembled.py": 2,
-    "numerics/certify/interval_eval.py": 4,
-    "numerics/certify/norms.py": 2,
-    # the proxies' to_frame (pandas)
-    "numerics/bounds/composition.py": 1,
 }
 
 
@@ -112,3 +100,12 @@ def test_a_module_needing_a_missing_package_names_it(monkeypatch, module, packag
     monkeypatch.setitem(sys.modules, f"{package}.strategies", None)
     with pytest.raises(MissingDependency, match=rf"needs the package '{package}'"):
         __import__(module)
+
+
+def test_the_certified_chain_names_a_missing_flint(monkeypatch):
+    from numerics.certify import balls
+
+    monkeypatch.setitem(sys.modules, "flint", None)
+    for helper in (balls.arb_type, balls.arb_mat_type, balls.flint_context):
+        with pytest.raises(MissingDependency, match=r"the package 'python-flint'.*specbound\[certify\]"):
+            helper()
