@@ -148,16 +148,12 @@ class ArbArithmetic:
     @property
     def zero(self) -> arb:
         """The exact ball 0."""
-        arb = arb_type()
-
-        return arb(0)
+        return arb_type()(0)
 
     @property
     def one(self) -> arb:
         """The exact ball 1."""
-        arb = arb_type()
-
-        return arb(1)
+        return arb_type()(1)
 
     def context(self) -> AbstractContextManager[object]:
         """:func:`numerics.certify.balls.flint_context`."""
