@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from numerics.bounds.posthoc import PChoice as PChoice
     from numerics.bounds.posthoc import choose_p as choose_p
     from numerics.bounds.proxies import ProxyReport as ProxyReport
+    from numerics.bounds.proxies import SpectraOptions as SpectraOptions
     from numerics.bounds.proxies import proxies as proxies
     from numerics.formulas.evaluate import evaluate as evaluate
     from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
@@ -54,6 +55,7 @@ _HOME = {
     "PChoice": "numerics.bounds.posthoc",
     "choose_p": "numerics.bounds.posthoc",
     "ProxyReport": "numerics.bounds.proxies",
+    "SpectraOptions": "numerics.bounds.proxies",
     "Spectrum": "numerics.spectra.spectrum",
 }
 

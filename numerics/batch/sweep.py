@@ -131,13 +131,14 @@ def _finite(value: mpmath.mpf) -> float | None:
 
 def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     """The summary row of one checkpoint (module docstring); runs in a worker process."""
-    from numerics.bounds.proxies import proxies
+    from numerics.bounds.proxies import SpectraOptions, proxies
 
     checkpoint = open_checkpoint(source, num_heads=settings.num_heads, family=settings.family)
     checkpoint.coverage()  # refuses what bound refuses: a coverage value beyond float64 (never a row of inf)
-    report = proxies(
-        checkpoint, m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
+    options = SpectraOptions(
+        m=settings.m, dps=settings.dps, fast_svd=settings.fast_svd, entrywise_norms=False
     )
+    report = proxies(checkpoint, options)
     widths = checkpoint.widths
     attention = 2 * widths.hidden * (widths.query + widths.key_value)  # Wq, Wo; Wk, Wv
     feed_forward = sum(

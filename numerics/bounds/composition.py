@@ -170,9 +170,9 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
     signature: str = ""
     dps: int | None = None
     coverage: tuple[Coverage, ...] | None = None
-    """The family's coverage records, when ``proxies(..., coverage=True)`` took them from the same read."""
+    """The family's coverage records, when ``SpectraOptions(coverage=True)`` took them from the same read."""
     layer_digests: tuple[bytes, ...] | None = None
-    """Each layer's content digest, when ``proxies(..., digest=True)`` took it from the same read."""
+    """Each layer's content digest, when ``SpectraOptions(digest=True)`` took it from the same read."""
 
     @property
     def ours_below_edelman(self) -> bool | None:
@@ -195,8 +195,7 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
         Needs pandas (``specbound[analysis]``). A value beyond float64's range (alpha or a contribution
         of a very deep model) becomes inf here; the exact mpmath value stays on :attr:`matrices`.
         """
-        require("pandas", purpose="to_frame")
-        import pandas as pd
+        pd = require("pandas", purpose="to_frame")
 
         rows = [
             {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}

@@ -364,23 +364,18 @@ def model_spectra(
 
 def proxies(
     weights: TransformerWeights | Checkpoint | Sequence[tuple[NamedMatrix, Spectrum]] | ModelSpectra | object,
+    options: SpectraOptions = SpectraOptions(),
     *,
     source: str | None = None,
-    options: SpectraOptions | None = None,
-    **settings: Any,
 ) -> ProxyReport[mpmath.mpf, Spectrum, PChoice]:
     """B_ours and B_Edelman (docs: proxies, exact) of ``weights``, with every intermediate quantity.
 
-    ``weights``: anything :func:`model_spectra` reads. ``options`` (a :class:`SpectraOptions`), or its
-    fields as keywords (``m``, ``dps``, ``jobs``, ``fast_svd``, ``entrywise_norms``, ``continuous``,
-    ``device``, ``coverage``, ``digest``): how the spectra are computed and the proxies composed. The
-    spectra go to the one composition, :func:`numerics.bounds.composition.compose_proxies`, in mpmath.
-    Errors name the matrix they concern.
+    ``weights``: anything :func:`model_spectra` reads. ``options`` (one :class:`SpectraOptions`: ``m``,
+    ``dps``, ``jobs``, ``fast_svd``, ``entrywise_norms``, ``continuous``, ``device``, ``coverage``,
+    ``digest``): how the spectra are computed and the proxies composed. The spectra go to the one
+    composition, :func:`numerics.bounds.composition.compose_proxies`, in mpmath. Errors name the matrix
+    they concern.
     """
-    if options is None:
-        options = SpectraOptions(**settings)
-    elif settings:
-        raise InvalidArgument(f"give options or its fields as keywords, not both ({sorted(settings)})")
     spectra = model_spectra(weights, options, source=source)
     m = default_grid_m(spectra.num_layers, spectra.hidden_size) if options.m is None else options.m
     return compose_proxies(

@@ -35,7 +35,7 @@ from numerics.bounds.assembled import (
     readout,
 )
 from numerics.bounds.schatten import schatten_power_sum
-from numerics.certify.balls import flint_context
+from numerics.certify.balls import arb_type, flint_context
 from numerics.certify.certified import ArbSpectra, CertifiedMatrix, certify_matrices
 from numerics.certify.interval_eval import interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
@@ -57,7 +57,7 @@ class CertifiedReadOut:
 
 def certify_readout(out: ReadOut) -> CertifiedReadOut:
     """A ball containing ||w|| = sqrt(sum_i w_i^2), every float64 entry converted exactly."""
-    from flint import arb
+    arb = arb_type()
 
     with flint_context():
         total = arb(0)
@@ -71,7 +71,7 @@ def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> ar
     p = 0, the certified exact rank (every possibly nonzero sigma_i counts: the p = 0 term 3 N rank must
     cover the matrix, so the authors' tolerance rank would be too small); for the read-out ||w||^p (p > 0)
     and 1 (p = 0)."""
-    from flint import arb
+    arb = arb_type()
 
     if isinstance(c, CertifiedMatrix):
         return schatten_power_sum(ArbSpectra(), c, p, exact=True)

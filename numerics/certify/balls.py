@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from contextlib import AbstractContextManager
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,12 +25,25 @@ PRECISION = 128
 """Working precision in bits of every certificate (products of two float64 numbers need 106 bits)."""
 
 
+def flint() -> ModuleType:
+    """python-flint, imported through the one optional-import guard (:func:`theory.errors.require`): a
+    missing package is a :class:`~theory.errors.MissingDependency` naming it and the ``certify`` extra."""
+    return require("flint", purpose="certified intervals")
+
+
+def arb_type() -> type[arb]:
+    """python-flint's ball type ``arb`` (through :func:`flint`), for every certified function."""
+    return flint().arb
+
+
+def arb_mat_type() -> type[arb_mat]:
+    """python-flint's ball-matrix type ``arb_mat`` (through :func:`flint`)."""
+    return flint().arb_mat
+
+
 def flint_context() -> AbstractContextManager[object]:
     """A context manager setting python-flint's working precision to :data:`PRECISION` bits."""
-    require("flint", purpose="certified intervals")
-    from flint import ctx
-
-    return ctx.workprec(PRECISION)
+    return flint().ctx.workprec(PRECISION)
 
 
 def arb_matrix(array: np.ndarray) -> arb_mat:
@@ -43,7 +57,7 @@ def arb_matrix(array: np.ndarray) -> arb_mat:
     >>> m[0, 0].rad() == 0 and float(m[0, 0].mid()) == 0.1
     True
     """
-    from flint import arb_mat
+    arb_mat = arb_mat_type()
 
     values = np.asarray(array, dtype=np.float64)
     if values.ndim != 2 or not np.isfinite(values).all():
@@ -56,7 +70,7 @@ def arb_matrix(array: np.ndarray) -> arb_mat:
 
 def diagonal(values: np.ndarray) -> arb_mat:
     """diag(values) as an exact k x k arb matrix."""
-    from flint import arb, arb_mat
+    arb, arb_mat = arb_type(), arb_mat_type()
 
     k = len(values)
     out = arb_mat(k, k)
@@ -67,7 +81,7 @@ def diagonal(values: np.ndarray) -> arb_mat:
 
 def sum_of_squares(matrix: arb_mat) -> arb:
     """A ball containing sum_ij M_ij^2 for every matrix M inside the ball matrix, clipped at 0."""
-    from flint import arb
+    arb = arb_type()
 
     total = arb(0)
     for x in matrix.entries():
@@ -107,7 +121,7 @@ def outward(x: arb) -> tuple[float, float]:
     >>> lo <= 1 / 3 <= hi and hi - lo < 1e-15
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     if not x.is_finite():
         raise CertificationFailed(f"the enclosure {x.str(5)} is not finite; it cannot be reported as floats")

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
 from numerics.bounds.schatten import schatten_power_sum
-from numerics.certify.balls import flint_context, interval
+from numerics.certify.balls import arb_type, flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
     FloatCertificate,
@@ -182,14 +182,14 @@ class ArbSpectra(ArbArithmetic):
 
     def rank(self, spectrum: CertifiedMatrix, exact: bool) -> arb:
         """The rank interval as a ball: the authors' numerical rank, or with ``exact`` the exact rank."""
-        from flint import arb
+        arb = arb_type()
 
         rank = spectrum.exact_rank if exact else spectrum.rank
         return interval(arb(rank.lo), arb(rank.hi))
 
     def power_terms(self, spectrum: CertifiedMatrix, exponent: arb) -> Iterator[arb]:
         """[lo^p, hi^p] for every singular-value enclosure [lo, hi]."""
-        from flint import arb
+        arb = arb_type()
 
         for ball in spectrum.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
@@ -211,7 +211,7 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
     >>> [s.contains(v) for s, v in zip(sums, (2, 3, 5))]
     [True, True, True]
     """
-    from flint import arb
+    arb = arb_type()
 
     q = math.lcm(*(p.denominator for p in points))
     steps = [int(p * q) for p in points]

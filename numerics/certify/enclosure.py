@@ -37,6 +37,7 @@ import numpy as np
 
 from numerics.certify.balls import (
     arb_matrix,
+    arb_type,
     diagonal,
     flint_context,
     frobenius_norm,
@@ -66,7 +67,7 @@ class SingularValueEnclosure:
     @property
     def spectral_norm(self) -> arb:
         """A ball containing ||W||_2 = sigma_1 (0 for an empty list)."""
-        from flint import arb
+        arb = arb_type()
 
         return self.balls[0] if self.balls else arb(0)
 
@@ -88,7 +89,7 @@ def scaled_and_widened(values: Sequence[arb], f_left: arb, f_right: arb, residua
     Steps 1-3 of the module docstring: [v_lo sqrt((1-f_l)(1-f_r)) - e, v_hi sqrt((1+f_l)(1+f_r)) + e],
     clipped at 0. Raises CertificationFailed when f_left or f_right may be >= 1.
     """
-    from flint import arb
+    arb = arb_type()
 
     for name, f in (("left", f_left), ("right", f_right)):
         if not (f.is_finite() and f < 1):
@@ -145,7 +146,7 @@ def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -
     approx = (left * diagonal(s_sorted)) * right if m == k else left * (diagonal(s_sorted) * right)
     residual = frobenius_norm(target - approx)
     f_u, f_v = orthogonality_defect(left), orthogonality_defect(right.transpose())
-    from flint import arb
+    arb = arb_type()
 
     core = [arb(float(x)) for x in s_sorted] + [arb(0)] * (min(m, n) - k)
     return scaled_and_widened(core, f_u, f_v, residual)

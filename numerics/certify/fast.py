@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from numerics.certify.balls import flint_context, outward
+from numerics.certify.balls import arb_type, flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
     COLUMN_BLOCK,
@@ -126,14 +126,14 @@ def power_of_two_scaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
 
 def _loose(bound: arb, estimate: float, scale: float) -> bool:
     """True when ``bound`` > LOOSENESS_FACTOR * estimate + 8 u scale (fallback policy only)."""
-    from flint import arb
+    arb = arb_type()
 
     return not bound <= arb(LOOSENESS_FACTOR * estimate + 8 * UNIT_ROUNDOFF * scale)
 
 
 def _unscaled(balls: tuple[arb, ...], shift: int) -> tuple[arb, ...]:
     """Every ball times 2^-shift (exact)."""
-    from flint import arb
+    arb = arb_type()
 
     factor = arb(2) ** (-shift)
     return tuple(ball * factor for ball in balls)
@@ -152,7 +152,7 @@ def _certify_decomposition(
     values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
     products (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
     diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u."""
-    from flint import arb
+    arb = arb_type()
 
     k = len(s)
     diagonal_left = u.shape[0] != k
@@ -249,8 +249,6 @@ def certify_gram_fast(
     >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
     [True, True]
     """
-    from flint import arb
-
     values = _checked_dense(matrix)
     peak = max(float(np.max(values)), -float(np.min(values)))
     # a power-of-2 scaling is exact but costs a copy: taken only outside [2^-100, 2^100], where G could
@@ -262,7 +260,9 @@ def certify_gram_fast(
         gram, rest, rest_bound = gram_split_product(tall)
         gram += rest  # G~ = fl(H + R), in place
         del rest
-        gram_error = (rest_bound + arb(UNIT_ROUNDOFF) * norm_upper(gram)).upper()  # >= ||G - fl(H + R)||_F
+        gram_error = (
+            rest_bound + arb_type()(UNIT_ROUNDOFF) * norm_upper(gram)
+        ).upper()  # >= ||G - fl(H + R)||_F
         if eigen is None:
             eigenvalues, q = np.linalg.eigh(gram)
         else:  # l of G is 2^(-2t) times the scaled Gram matrix's (any l is allowed)
@@ -402,7 +402,7 @@ def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
     >>> norm_21_product_fast(a, b).contains(15)   # columns (3, 4) and (-6, -8)
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     (a, a_shift), (b, b_shift) = (power_of_two_scaled(np.asarray(x, dtype=np.float64)) for x in (left, right))
     d = a.shape[1]

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
+from numerics.certify.balls import arb_type
 from numerics.spectra.gram import UNIT_ROUNDOFF
 from theory.errors import CertificationFailed
 
@@ -75,7 +76,7 @@ def gamma(n: int) -> arb:
     >>> float(gamma(2).upper().mid()) > 2 * 2.0**-53
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     if not 2 * n * UNIT_ROUNDOFF <= 1:
         raise FastPathUnavailable(f"gamma_{n} needs n u <= 1/2; {n} terms are too many")
@@ -90,7 +91,7 @@ def square_sum(values: np.ndarray) -> arb:
     >>> square_sum(np.array([3.0, 4.0])).contains(25)
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     array = np.asarray(values, dtype=np.float64)
     # the sum is order-independent (B1): a Fortran-ordered view is read as its contiguous transpose
@@ -163,7 +164,7 @@ def split_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     (B2), ``rest`` the float value of left_lo @ right + left_hi @ right_lo (one rounding to combine) and
     ``bound`` >= ||rest - rest_exact||_F (B1, B3). Raises FastPathUnavailable outside (B2)'s range.
     """
-    from flint import arb
+    arb = arb_type()
 
     k = left.shape[1]
     bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(k, 2)))) // 2
@@ -202,7 +203,7 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
     n 2^{2b} times the unit of (B2)); in S and L^T L a term passes through at most (rows per block) +
     (blocks - 1) <= n roundings, so (B1) with gamma_n holds as for one product.
     """
-    from flint import arb
+    arb = arb_type()
 
     n, k = q.shape
     bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(n, 2)))) // 2
@@ -245,7 +246,7 @@ def _residual(
     small: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[arb, float]:
     """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`)."""
-    from flint import arb
+    arb = arb_type()
 
     unit = arb(UNIT_ROUNDOFF)
     first = target - exact
@@ -293,7 +294,7 @@ def residual_bound(
     >>> 0 <= estimate <= float(bound) < 1e-14
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     if right.shape[1] <= COLUMN_BLOCK:
         return _residual(target, *split_product(left, right), small)
@@ -412,7 +413,7 @@ def sum_of_square_roots(center: np.ndarray, radius: np.ndarray) -> arb:
     >>> sum_of_square_roots(np.array([9.0, 16.0]), np.zeros(2)).contains(7)
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     if radius.shape != center.shape:
         raise FastPathUnavailable("centers and radii of different shapes")

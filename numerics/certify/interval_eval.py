@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 from sympy.printing.pycode import PythonCodePrinter
 
-from numerics.certify.balls import flint_context
+from numerics.certify.balls import arb_type, flint_context
 from numerics.formulas.evaluate import CompiledFormula
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.formula import Formula
@@ -68,7 +68,7 @@ class ArbPrinter(PythonCodePrinter):
 @functools.cache
 def compiled_arb(formula: Formula) -> Callable[..., Any]:
     """``formula.expr`` as a Python function of arb balls over ``formula.args`` (cached)."""
-    from flint import arb
+    arb = arb_type()
 
     return sp.lambdify(formula.args, formula.expr, modules=[{"arb": arb}], printer=ArbPrinter)
 
@@ -78,7 +78,7 @@ def to_ball(value: object, name: str) -> arb:
 
     Accepts int, float, Fraction, sympy Rational or an arb ball (returned as is).
     """
-    from flint import arb
+    arb = arb_type()
 
     if isinstance(value, arb):
         return value
@@ -148,16 +148,12 @@ class ArbArithmetic:
     @property
     def zero(self) -> arb:
         """The exact ball 0."""
-        from flint import arb
-
-        return arb(0)
+        return arb_type()(0)
 
     @property
     def one(self) -> arb:
         """The exact ball 1."""
-        from flint import arb
-
-        return arb(1)
+        return arb_type()(1)
 
     def context(self) -> AbstractContextManager[object]:
         """:func:`numerics.certify.balls.flint_context`."""

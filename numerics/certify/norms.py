@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from numerics.certify.balls import arb_matrix, flint_context
+from numerics.certify.balls import arb_mat_type, arb_matrix, arb_type, flint_context
 
 if TYPE_CHECKING:
     from flint import arb
@@ -35,7 +35,7 @@ def norm_21_dense(matrix: np.ndarray) -> arb:
     >>> norm_21_dense(np.array([[3.0, 0.0], [4.0, 1.0]])).contains(6)
     True
     """
-    from flint import arb, arb_mat
+    arb, arb_mat = arb_type(), arb_mat_type()
 
     values = np.asarray(matrix, dtype=np.float64)
     with flint_context():
@@ -57,7 +57,7 @@ def norm_21_product(left: np.ndarray, right: np.ndarray) -> arb:
     >>> norm_21_product(a, b).contains(15)   # columns (3, 4) and (-6, -8)
     True
     """
-    from flint import arb
+    arb = arb_type()
 
     with flint_context():
         a, b = arb_matrix(left), arb_matrix(right)

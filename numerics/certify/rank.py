@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from numerics.certify.balls import arb_type
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
 
@@ -59,7 +60,7 @@ def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     >>> str(certified_numerical_rank(certify_dense(np.diag([2.0, 1.0, 0.0]))))
     '2'
     """
-    from flint import arb
+    arb = arb_type()
 
     count = max(min(enclosure.rows, enclosure.cols), 1)
     tolerance = arb(RANK_TOLERANCE) * count * enclosure.spectral_norm.max(arb(1))

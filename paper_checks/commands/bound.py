@@ -224,7 +224,7 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
-    from numerics.bounds.proxies import proxies
+    from numerics.bounds.proxies import SpectraOptions, proxies
     from numerics.loading import open_checkpoint
     from numerics.loading.coverage import coverage_lines
     from numerics.spectra.spectrum import linalg_for
@@ -247,8 +247,7 @@ def run(args: argparse.Namespace) -> int:
     # only the JSON, CSV and Parquet rows show the (1,1) norm (an N x N product per head) and the minimum
     # over [0, 2] (p_continuous, contribution_continuous): skip both otherwise
     rows_wanted = args.json or csv_path is not None or parquet_path is not None
-    report = proxies(
-        checkpoint,
+    options = SpectraOptions(
         m=args.grid_m,
         dps=args.dps,
         jobs=jobs,
@@ -259,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
         coverage=True,
         digest=args.json,  # only the JSON's run block shows the content hash
     )
+    report = proxies(checkpoint, options)
     payload = report_json(report, args.model) if rows_wanted else {}
     payload["spectra_backend"] = linalg.name
     payload["jobs"] = {"workers": jobs, "chosen": chosen}

@@ -9,7 +9,7 @@ import mpmath
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
-from numerics.bounds.proxies import proxies
+from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights
 from paper_checks.cli import main
 from paper_checks.commands.bound import number
@@ -68,7 +68,7 @@ def test_json_layout_is_design_md(tiny_model, capsys):
 def test_json_numbers_equal_the_library(tiny_model, capsys):
     assert main(["bound", str(tiny_model), "--json", "--grid-m", "3", "--dps", "30"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    report = proxies(load_weights(tiny_model), m=3, dps=30)
+    report = proxies(load_weights(tiny_model), SpectraOptions(m=3, dps=30))
     assert payload["m"] == 3
     assert payload["proxies"]["ours"] == float(report.ours)
     assert payload["proxies"]["edelman"] == float(report.edelman)

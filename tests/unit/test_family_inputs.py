@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from family_models import FAMILY_NAMES, build, torch
 
-from numerics.bounds.proxies import proxies
+from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights, open_checkpoint
 from paper_checks.cli import main
 from theory.errors import UnsupportedCheckpoint
@@ -89,9 +89,9 @@ def test_an_in_memory_module_and_its_state_dict_give_the_saved_weights(tiny_mode
 def test_proxies_of_a_module_equal_proxies_of_its_folder(tiny_models):
     tiny = tiny_models("distilbert")
     assert (
-        proxies(tiny.model, m=3).ours
-        == proxies(tiny.folder, m=3).ours
-        == proxies(load_weights(tiny.folder), m=3).ours
+        proxies(tiny.model, SpectraOptions(m=3)).ours
+        == proxies(tiny.folder, SpectraOptions(m=3)).ours
+        == proxies(load_weights(tiny.folder), SpectraOptions(m=3)).ours
     )
 
 

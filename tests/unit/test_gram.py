@@ -108,11 +108,11 @@ def test_bound_fast_svd_reports_the_path_of_every_matrix(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("model", ["minilm-l6", "minilm-l3"])
 def test_minilm_gram_values_stay_within_the_guaranteed_precision_of_the_svd(model):
-    from numerics.bounds.proxies import proxies
+    from numerics.bounds.proxies import SpectraOptions, proxies
     from numerics.loading import open_checkpoint
 
     checkpoint = open_checkpoint(model)
-    fast, exact = proxies(checkpoint, fast_svd=True), proxies(checkpoint)
+    fast, exact = proxies(checkpoint, SpectraOptions(fast_svd=True)), proxies(checkpoint)
     taken = [(f.spectrum, e.spectrum) for f, e in zip(fast.matrices, exact.matrices, strict=True)]
     gram_taken = [(f, e) for f, e in taken if f.svd_path == "gram"]
     assert gram_taken, "no matrix took the Gram path"

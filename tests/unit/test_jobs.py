@@ -85,11 +85,14 @@ def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edel
 
 
 def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):
-    from numerics.bounds.proxies import proxies
+    from numerics.bounds.proxies import SpectraOptions, proxies
     from numerics.loading import open_checkpoint
 
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
-    lean, full = proxies(open_checkpoint(folder), entrywise_norms=False), proxies(open_checkpoint(folder))
+    lean, full = (
+        proxies(open_checkpoint(folder), SpectraOptions(entrywise_norms=False)),
+        proxies(open_checkpoint(folder)),
+    )
     assert (lean.ours, lean.edelman) == (full.ours, full.edelman)
     with pytest.raises(InvalidArgument, match=r"\(1,1\) norm of L0.H0.QK was not computed"):
         _ = lean.matrices[0].spectrum.norm_11

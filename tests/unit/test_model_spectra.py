@@ -32,10 +32,10 @@ def test_model_spectra_reads_layers_width_heads_and_backend_from_the_weights():
 
 def test_precomputed_spectra_give_the_same_digits_as_the_weights():
     weights = diagonal_model(2, 1.5, 0.5, 2.0, 0.25, 1.0, 0.75)
-    direct = proxies(weights, dps=40)
+    direct = proxies(weights, SpectraOptions(dps=40))
     given = model_spectra(matrix_spectra(weights), source=weights.source)
     assert given.backend == GIVEN_BACKEND
-    again = proxies(given, options=SpectraOptions(dps=40))
+    again = proxies(given, SpectraOptions(dps=40))
     assert mpmath.nstr(again.ours, 40) == mpmath.nstr(direct.ours, 40)
     assert mpmath.nstr(again.edelman, 40) == mpmath.nstr(direct.edelman, 40)
 
@@ -53,9 +53,9 @@ def test_options_are_checked_before_any_spectrum(settings, message):
         SpectraOptions(**settings)
 
 
-def test_options_and_keywords_together_are_refused():
-    with pytest.raises(InvalidArgument, match="not both"):
-        proxies(diagonal_model(1, 1, 1, 1, 1, 1, 1), options=SpectraOptions(), dps=30)
+def test_options_travel_in_the_one_record_only():
+    with pytest.raises(TypeError, match="dps"):
+        proxies(diagonal_model(1, 1, 1, 1, 1, 1, 1), dps=30)
 
 
 def test_no_matrices_is_refused():
@@ -65,7 +65,7 @@ def test_no_matrices_is_refused():
 
 def test_the_one_composition_in_arb_contains_the_mpmath_composition():
     weights = diagonal_model(2, 1.5, 0.5, 2.0, 0.25, 1.0, 0.75)
-    points = proxies(weights, dps=50)
+    points = proxies(weights, SpectraOptions(dps=50))
     balls = certify_proxies(weights, show_progress=False)
     assert type(points) is type(balls)  # one generic result type
     from flint import arb

@@ -6,9 +6,7 @@ ModuleNotFoundError without the extra, which the CLI can only translate after th
 pyproject.toml's extras (``theory.errors.OPTIONAL_MODULES``, which tests/unit/test_optional.py keeps in
 step with them). Only imports under ``if TYPE_CHECKING:`` (never run) are exempt.
 
-``NOT_YET_GUARDED`` lists the modules of other work in progress that still import bare, with how many
-such imports each had: the test fails when any other module has one, or when a listed one has more (so
-the list only shrinks; remove a module's entry once it is clean).
+Every module is clean (issue 24): the test fails on any bare import at all.
 """
 
 from __future__ import annotations
@@ -23,26 +21,6 @@ from theory.errors import OPTIONAL_MODULES, MissingDependency
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theory", "numerics", "paper_checks")
-
-NOT_YET_GUARDED: dict[str, int] = {
-    # the prover and its kernel (flint at module level; the prover's own work)
-    "theory/prover/search.py": 1,
-    "theory/prover/kernel/verify.py": 1,
-    "theory/prover/kernel/trees.py": 1,
-    "theory/prover/kernel/balls.py": 1,
-    # the certified chain (flint in each helper, after certify's entry points required it)
-    "numerics/certify/float_bounds.py": 7,
-    "numerics/certify/rank.py": 1,
-    "numerics/certify/enclosure.py": 3,
-    "numerics/certify/balls.py": 5,
-    "numerics/certify/certified.py": 4,
-    "numerics/certify/fast.py": 5,
-    "numerics/certify/assembled.py": 2,
-    "numerics/certify/interval_eval.py": 4,
-    "numerics/certify/norms.py": 2,
-    # the proxies' to_frame (pandas)
-    "numerics/bounds/composition.py": 1,
-}
 
 
 def _type_checking_blocks(tree: ast.AST) -> set[int]:
@@ -83,9 +61,7 @@ def _counts() -> dict[str, int]:
 
 
 def test_no_module_imports_an_optional_package_bare():
-    counts = _counts()
-    over = {path: n for path, n in counts.items() if n > NOT_YET_GUARDED.get(path, 0)}
-    assert over == {}, "import these through theory.errors.require (see the module docstring)"
+    assert _counts() == {}, "import these through theory.errors.require (see the module docstring)"
     assert len(list((ROOT / "numerics").rglob("*.py"))) > 50  # the scan reads the packages' files
 
 
@@ -112,3 +88,12 @@ def test_a_module_needing_a_missing_package_names_it(monkeypatch, module, packag
     monkeypatch.setitem(sys.modules, f"{package}.strategies", None)
     with pytest.raises(MissingDependency, match=rf"needs the package '{package}'"):
         __import__(module)
+
+
+def test_the_certified_chain_names_a_missing_flint(monkeypatch):
+    from numerics.certify import balls
+
+    monkeypatch.setitem(sys.modules, "flint", None)
+    for helper in (balls.arb_type, balls.arb_mat_type, balls.flint_context):
+        with pytest.raises(MissingDependency, match=r"the package 'python-flint'.*specbound\[certify\]"):
+            helper()

@@ -14,7 +14,7 @@ import pytest
 from reference_proxies import reference_proxies
 
 from numerics.bounds.assembled import assembled_bound
-from numerics.bounds.proxies import default_grid_m, proxies
+from numerics.bounds.proxies import SpectraOptions, default_grid_m, proxies
 from numerics.loading.weights import LayerWeights, TransformerWeights
 from theory.errors import InvalidArgument
 
@@ -105,7 +105,7 @@ def relative_error(x, y):
 )
 def test_shallow_model_matches_hand_values(params):
     depth, m = 3, 4
-    report = proxies(diagonal_model(depth, *params), m=m)
+    report = proxies(diagonal_model(depth, *params), SpectraOptions(m=m))
     alphas, ours, edelman, p_opts = expected(depth, *params, m=m)
     assert report.num_layers == depth and report.hidden_size == N and report.num_heads == H and report.m == m
     assert len(report.matrices) == depth * (2 * H + 2)
@@ -127,7 +127,7 @@ def test_distinct_layers_match_hand_values():
         (1.0, 0.5, 0.75, 0.5, 1.25, 0.5),
     ]
     m = 4
-    report = proxies(layered_model(params), m=m)
+    report = proxies(layered_model(params), SpectraOptions(m=m))
     alphas, ours, edelman, p_opts = expected_layers(params, m)
     assert len({mpmath.nstr(x, 20) for x in alphas}) == 3
     for got, want in zip(report.alphas, alphas, strict=True):
@@ -167,7 +167,7 @@ def test_reference_sees_the_qk_sensitivity_where_qk_chooses_p_above_zero():
 
 def test_some_matrices_choose_p_above_zero():
     # tiny weights make the scale small, so the Frobenius end of the grid wins for every matrix
-    report = proxies(diagonal_model(2, *(2**-7,) * 6), m=3)
+    report = proxies(diagonal_model(2, *(2**-7,) * 6), SpectraOptions(m=3))
     _, ours, _, p_opts = expected(2, *(2**-7,) * 6, m=3)
     assert {float(row.p_opt) for row in report.matrices} == {2.0}
     assert all(set(layer.values()) == {2.0} for layer in p_opts)
@@ -177,7 +177,7 @@ def test_some_matrices_choose_p_above_zero():
 def test_too_deep_for_float64_is_finite_and_correct():
     # 150 layers, every spectral norm 10: alpha_0 = 92660^149 ~ 1e739 and B_Edelman ~ 1e745 overflow float64
     depth, params, m = 150, (10.0, 1.0, 10.0, 1.0, 10.0, 10.0), 2
-    report = proxies(diagonal_model(depth, *params), m=m)
+    report = proxies(diagonal_model(depth, *params), SpectraOptions(m=m))
     alphas, ours, edelman, _ = expected(depth, *params, m=m)
     assert float(alphas[0]) == float("inf")  # the point of the test: float64 cannot hold it
     assert mpmath.isfinite(report.alphas[0]) and mpmath.isfinite(report.edelman)
@@ -196,7 +196,7 @@ def test_default_grid_m_is_ceil_l_plus_ln_n():
 
 
 def test_signature_records_method_grid_and_precision():
-    report = proxies(diagonal_model(1, *(1.0,) * 6), m=3, dps=30)
+    report = proxies(diagonal_model(1, *(1.0,) * 6), SpectraOptions(m=3, dps=30))
     assert "grid:m=3" in report.signature
     assert "eval:mpmath-dps=30" in report.signature
     assert "svd:f64-lapack" in report.signature
@@ -210,9 +210,9 @@ def test_errors_name_the_matrix_and_bad_m_fails_first():
     with pytest.raises(InvalidArgument, match=r"L1\.M_in"):
         proxies(weights)
     with pytest.raises(InvalidArgument, match="m=0"):
-        proxies(weights, m=0)
+        proxies(weights, SpectraOptions(m=0))
     with pytest.raises(InvalidArgument, match="dps"):
-        proxies(weights, dps=10)
+        proxies(weights, SpectraOptions(dps=10))
 
 
 def test_assembled_bound_by_hand_on_a_one_layer_model():
@@ -243,7 +243,7 @@ def test_assembled_bound_by_hand_on_a_one_layer_model():
 
 
 def test_assembled_bound_reuses_a_report_and_shrinks_with_more_samples():
-    report = proxies(diagonal_model(2, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5), m=4)
+    report = proxies(diagonal_model(2, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5), SpectraOptions(m=4))
     few = assembled_bound(report, n=100, delta=0.1, margin=0.5, T=4)
     many = assembled_bound(report, n=10_000, delta=0.1, margin=0.5, T=4)
     assert few.m == many.m == 4

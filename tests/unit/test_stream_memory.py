@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numerics.bounds.proxies import proxies
+from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
@@ -133,7 +133,7 @@ def test_stored_layer_keeps_the_checkpoint_width_and_bounds_match_the_float64_pa
     assert np.array_equal(stored.w_gate.astype(np.float64), upcast.w_gate)  # exact upcast
     m_in = next(m for m in layer_matrices(1, stored, 4, 4) if m.kind is MatrixKind.M_IN)
     assert m_in.second_block is not None and np.shares_memory(m_in.second_block, stored.w_in)
-    streamed = proxies(checkpoint, jobs=1)
+    streamed = proxies(checkpoint, SpectraOptions(jobs=1))
     whole = proxies(load_weights(str(folder)))  # float64 layers in memory: scaled copies, not in place
     assert (streamed.ours, streamed.edelman) == (whole.ours, whole.edelman)
     assert [r.spectrum.singular_values.tolist() for r in streamed.matrices] == [

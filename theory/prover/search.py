@@ -23,18 +23,19 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from flint import ctx
-
 from theory.prover import rewrites
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
 from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel import verify as kernel
-from theory.prover.kernel.balls import Undefined
+from theory.prover.kernel.balls import Undefined, flint
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
+
+ctx = flint().ctx
+"""python-flint's context (the working precision the search raises), through the kernel's guard."""
 
 
 def _infinite(value: object) -> bool:

@@ -10,9 +10,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flint import arb
+from theory.errors import require
+
+
+def flint() -> Any:
+    """python-flint (the kernel's trusted ball arithmetic), imported through the one optional-import guard
+    (:func:`theory.errors.require`): without it, a :class:`~theory.errors.MissingDependency` naming it."""
+    return require("flint", purpose="the prover's kernel (its ball arithmetic)")
+
+
+if TYPE_CHECKING:
+    from flint import arb
+else:
+    arb = flint().arb
 
 End = Any
 """An arb ball or the float -inf / +inf."""

@@ -15,13 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
-
-from flint import arb, fmpq
+from typing import TYPE_CHECKING, Any
 
 from theory.errors import InvalidArgument
 from theory.prover.kernel import balls
-from theory.prover.kernel.balls import Set, Undefined
+from theory.prover.kernel.balls import Set, Undefined, flint
+
+if TYPE_CHECKING:
+    from flint import arb, fmpq
+else:
+    arb, fmpq = flint().arb, flint().fmpq
 
 Env = Mapping[str, Set]
 Dual = tuple[Set, Set | None]

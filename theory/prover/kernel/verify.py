@@ -29,11 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flint import ctx
-
 from theory.prover.kernel import derivative, exact, trees
-from theory.prover.kernel.balls import Set, Undefined
+from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
+
+ctx = flint().ctx
+"""python-flint's context (its working precision), through the kernel's guard."""
 
 
 def _infinite(value: object) -> bool:
