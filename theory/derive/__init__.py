@@ -2,9 +2,8 @@
 E0 = E1 <= E2 < ..., each step decided (identities by normal forms, inequalities by the prover over the
 domain its assumptions cut out), with one certificate for the whole chain that the kernel re-checks.
 
->>> from theory.derive import derive  # doctest: +SKIP
->>> derive("docs/examples/log_below_quadratic.toml").status  # doctest: +SKIP
-'proved'
+For example, ``derive("docs/examples/log_below_quadratic.toml").status`` is ``"proved"`` (run from the
+repository's root; tests/unit/test_derive.py runs it).
 
 Modules: file_format (reading the file, every error naming file and line), decide (the steps' verdicts and
 the certificate), check (the derivation checker, on the kernel's entry points), crossover (where one
