@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from mp_reference import evaluate
+
 from paper_checks.cli import main
 from theory.prover import check_certificate, parse_domain, parse_statement, prove
 from theory.prover.chain import check_chain
@@ -47,7 +49,7 @@ def test_the_false_statements_of_the_issue_are_refuted_with_an_exact_witness(sta
     inequality = parse_statement(statement, parse_domain(domain)).inequalities[0]
     with mpmath.workdps(50):
         names = {name: mpmath.mpf(value.numerator) / value.denominator for name, value in point.items()}
-        gap = _mp(to_tree(inequality.gap), names)
+        gap = evaluate(to_tree(inequality.gap), names)
     assert gap <= 0 if inequality.strict else gap < 0
 
 
@@ -258,47 +260,6 @@ def test_the_kernel_imports_nothing_of_the_search_nor_sympy():
                 assert all(alias.name in ALLOWED_IMPORTS for alias in node.names), path
 
 
-def _mp(tree: list, values: dict[str, object]) -> mpmath.mpf:
-    """An independent evaluation of a tree in mpmath (the reference of the containment properties)."""
-    op, args = tree[0], tree[1:]
-    if op == "num":
-        value = Fraction(args[0])
-        return mpmath.mpf(value.numerator) / value.denominator
-    if op == "var":
-        return values[args[0]]
-    if op == "const":
-        return mpmath.pi if args[0] == "pi" else mpmath.e
-    if op == "true":
-        return True
-    if op == "piecewise":
-        return next(_mp(value, values) for value, condition in args if _mp(condition, values))
-    parts = [_mp(a, values) for a in args]
-    if op in ("lt", "le"):
-        return parts[0] < parts[1] if op == "lt" else parts[0] <= parts[1]
-    if op == "add":
-        return mpmath.fsum(parts)
-    if op == "mul":
-        return mpmath.fprod(parts)
-    if op == "pow":
-        return parts[0] ** parts[1]
-    functions = {
-        "exp": mpmath.exp,
-        "log": mpmath.log,
-        "erf": mpmath.erf,
-        "erfc": mpmath.erfc,
-        "atan": mpmath.atan,
-        "tanh": mpmath.tanh,
-        "abs": abs,
-        "floor": mpmath.floor,
-        "ceiling": mpmath.ceil,
-    }
-    if op in functions:
-        return functions[op](parts[0])
-    if op in ("max", "min"):
-        return max(parts) if op == "max" else min(parts)
-    raise AssertionError(op)
-
-
 LEAVES = st.sampled_from([["var", "x"], ["var", "y"], ["num", "1/3"], ["num", "-2"], ["const", "pi"]])
 TREES = st.recursive(
     LEAVES,
@@ -354,7 +315,7 @@ def test_every_enclosure_contains_the_value_at_a_rational_point_of_the_box(tree,
             return
     with mpmath.workdps(60):
         try:
-            value = _mp(
+            value = evaluate(
                 tree,
                 {"x": mpmath.mpf(x.numerator) / x.denominator, "y": mpmath.mpf(y.numerator) / y.denominator},
             )
@@ -402,9 +363,9 @@ def test_every_slope_contains_the_derivative_inside_the_box(tree, a, b, s):
     with mpmath.workdps(40):
         here = mpmath.mpf(x.numerator) / x.denominator
         try:
-            left = _mp(tree, {"x": here - mpmath.mpf(10) ** -25, "y": mpmath.mpf(1) / 2})
-            right = _mp(tree, {"x": here + mpmath.mpf(10) ** -25, "y": mpmath.mpf(1) / 2})
-            middle = _mp(tree, {"x": here, "y": mpmath.mpf(1) / 2})
+            left = evaluate(tree, {"x": here - mpmath.mpf(10) ** -25, "y": mpmath.mpf(1) / 2})
+            right = evaluate(tree, {"x": here + mpmath.mpf(10) ** -25, "y": mpmath.mpf(1) / 2})
+            middle = evaluate(tree, {"x": here, "y": mpmath.mpf(1) / 2})
         except (ZeroDivisionError, ValueError):
             return
         for quotient in ((right - middle) * mpmath.mpf(10) ** 25, (middle - left) * mpmath.mpf(10) ** 25):

@@ -1,0 +1,56 @@
+"""An independent evaluation of the prover's expression trees in mpmath: the reference the kernel's
+containment, normal-form and derivative properties are checked against (it shares no code with the
+kernel). A point where the tree is undefined raises ValueError (a fractional power of a negative number)
+or ZeroDivisionError (0 to a negative power, a log of 0)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+
+FUNCTIONS = {
+    "exp": mpmath.exp,
+    "log": mpmath.log,
+    "erf": mpmath.erf,
+    "erfc": mpmath.erfc,
+    "atan": mpmath.atan,
+    "tanh": mpmath.tanh,
+    "abs": abs,
+    "floor": mpmath.floor,
+    "ceiling": mpmath.ceil,
+}
+
+
+def evaluate(tree: list, values: dict[str, object]) -> mpmath.mpf:
+    """``tree`` at the point ``values`` (variable name to mpf), in mpmath's working precision."""
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        value = Fraction(args[0])
+        return mpmath.mpf(value.numerator) / value.denominator
+    if op == "var":
+        return values[args[0]]
+    if op == "const":
+        return mpmath.pi if args[0] == "pi" else mpmath.e
+    if op == "true":
+        return True
+    if op == "piecewise":
+        return next(evaluate(value, values) for value, condition in args if evaluate(condition, values))
+    parts = [evaluate(a, values) for a in args]
+    if op in ("lt", "le"):
+        return parts[0] < parts[1] if op == "lt" else parts[0] <= parts[1]
+    if op == "add":
+        return mpmath.fsum(parts)
+    if op == "mul":
+        return mpmath.fprod(parts)
+    if op == "pow":
+        if parts[0] < 0 and parts[1] != int(parts[1]):
+            raise ValueError("a fractional power of a negative number")
+        if parts[0] == 0 and parts[1] < 0:
+            raise ZeroDivisionError
+        return parts[0] ** parts[1]
+    if op in FUNCTIONS:
+        return FUNCTIONS[op](parts[0])
+    if op in ("max", "min"):
+        return max(parts) if op == "max" else min(parts)
+    raise AssertionError(op)
