@@ -118,7 +118,9 @@ def test_a_dask_cluster_trains_the_same_records_as_local_processes(tmp_path) -> 
     distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (sweep extra)")
     points = TINY_PROFILE.points()
     local = study.run_study(points, jobs=1, cache=tmp_path / "local")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+    ) as cluster:
         remote = study.run_study(points, cache=tmp_path / "remote", scheduler=cluster.scheduler_address)
     keep = ("key", "gap", "measures")  # the timings differ; the trained models and their numbers must not
     assert [{k: r.as_dict()[k] for k in keep} for r in remote] == [

@@ -103,7 +103,9 @@ def test_a_local_dask_cluster_of_two_workers_gives_the_local_rows(run_folder, tm
     distributed = pytest.importorskip("distributed", reason="needs dask[distributed] (sweep extra)")
     sources = expand([str(run_folder)])
     local, _ = sweep(sources, SweepSettings(), tmp_path / "local", jobs=1)
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+    ) as cluster:
         address = cluster.scheduler_address
         remote, hits = sweep(sources, SweepSettings(), tmp_path / "remote", scheduler=address)
     assert hits == 0 and remote == local
