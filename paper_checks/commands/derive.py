@@ -68,8 +68,13 @@ def run(args: argparse.Namespace) -> int:
     if result.hypotheses:
         print(f"  under the assumptions {', '.join(result.hypotheses)}")
     for outcome in result.steps:
-        how = {"exact": "kernel exact normal form", "sympy": "sympy normal form only", "prover": "prover"}
         step = outcome.step
+        how = {
+            "exact": "kernel exact normal form",
+            "sympy": "sympy normal form only",
+            "prover": "prover",
+            "fact": f"by {step.by.name if step.by else ''}",
+        }
         print(
             f"  [{outcome.status}] {step.name} (line {step.line}): {step.relation} {step.text}  "
             f"({how[outcome.method]}, {outcome.boxes} boxes, {outcome.seconds:.2f} CPU s)"

@@ -1,0 +1,195 @@
+"""Deciding a step ``by`` a fact under a substitution (the conditions of :mod:`theory.derive.instance`).
+
+The fact is a lemma of ``specbound theory`` (``lemma:NAME``), a piece of Theorem 4.1's chain
+(``piece:NAME``, :func:`theory.interpolation.theorem_chain`), an earlier derivation (``file:PATH``,
+unconditional) or a named assumption of the file (then without substitution: a hypothesis holds at the
+point, not at another one). The fact is decided on its own domain (the prover, or sympy for the chain's
+ceiling facts, which makes the step derived), the identity by the kernel's exact normal form, and every
+obligation by the prover over the step's domain (the file's, cut by the step's bound assumptions).
+Provenance: derived (decided by the code).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from theory.derive.check import gap_inequality, step_gap_tree
+from theory.derive.file_format import (
+    FILE_PREFIX,
+    LEMMA_PREFIX,
+    PIECE_PREFIX,
+    DerivationFile,
+    FactUse,
+    MalformedDerivation,
+    Step,
+)
+from theory.derive.instance import SYMPY, defined_on, identity, obligations, sign_by_sympy
+from theory.prover.certificate import domain_data
+from theory.prover.domain import Domain
+from theory.prover.language import from_tree, to_tree
+from theory.prover.result import PROVED, UNDECIDED
+
+if TYPE_CHECKING:
+    from theory.derive.decide import StepResult
+
+FACT = "fact"
+DERIVED = "derived"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """h >= 0 (> 0 when strict) over ``domain``; ``record`` its part of the step's certificate; status
+    proved (a certificate), derived (sympy decides it) or undecided (``reason``)."""
+
+    gap: Any
+    strict: bool
+    domain: Domain
+    record: dict[str, Any]
+    status: str
+    reason: str = ""
+
+
+@functools.cache
+def _piece(name: str, budget: float) -> Fact:
+    from theory.interpolation import theorem_chain
+    from theory.prover.chain import SYMPY as CHAIN_SYMPY
+    from theory.prover.chain import sympy_decides_nonnegative
+    from theory.prover.search import search
+
+    pieces = {piece.name: piece for piece in theorem_chain().pieces}
+    if name not in pieces:
+        raise KeyError(name)
+    piece = pieces[name]
+    gap, domain = to_tree(piece.sub.gap), piece.sub_domain
+    record: dict[str, Any] = {"kind": "piece", "name": name, "gap": gap, "strict": False}
+    if piece.method == CHAIN_SYMPY:
+        decided = sympy_decides_nonnegative(piece.sub.gap)
+        record = {**record, "method": SYMPY, "domain": domain_data(domain)}
+        return Fact(gap, False, domain, record, DERIVED if decided else UNDECIDED, "sympy does not decide it")
+    result = search(piece.sub, domain, budget)
+    if result.status != PROVED or result.certificate is None:
+        return Fact(gap, False, domain, record, UNDECIDED, f"the chain piece {name} is {result.status}")
+    certificate = result.certificate.to_json()
+    record = {**record, "gap": certificate["gap"], "certificate": certificate}
+    return Fact(certificate["gap"], False, domain, record, PROVED)
+
+
+def _fact(
+    derivation: DerivationFile, step: Step, use: FactUse, budget: float, stack: tuple[Any, ...]
+) -> Fact:
+    from theory.derive.decide import earlier_fact, lemma_fact
+
+    where = derivation.where(step.line)
+    if use.name.startswith(PIECE_PREFIX):
+        name = use.name[len(PIECE_PREFIX) :]
+        try:
+            return _piece(name, budget)
+        except KeyError:
+            from theory.interpolation import theorem_chain
+
+            names = ", ".join(piece.name for piece in theorem_chain().pieces)
+            raise MalformedDerivation(
+                f"{where}: unknown piece {name!r} (Theorem 4.1's chain: {names})"
+            ) from None
+    if use.name.startswith(LEMMA_PREFIX):
+        return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
+    if use.name.startswith(FILE_PREFIX):
+        return earlier_fact(derivation, step, use.name[len(FILE_PREFIX) :], budget, stack)
+    if use.substitution:
+        raise MalformedDerivation(
+            f"{where}: an assumption holds at the point, not under a substitution (drop the substitution)"
+        )
+    assumption = derivation.assumptions[use.name]
+    gap = to_tree(assumption.gap)
+    record = {"kind": "given", "name": use.name, "gap": gap, "strict": assumption.strict}
+    return Fact(gap, assumption.strict, derivation.domain, record, PROVED)
+
+
+def decide_by_fact(
+    derivation: DerivationFile,
+    step: Step,
+    domain: Domain,
+    bounds: list[dict[str, Any]],
+    budget: float,
+    stack: tuple[Any, ...],
+) -> StepResult:
+    """The step's verdict as an instance of its ``by`` fact over ``domain`` (the file's, cut by the
+    ``bounds`` records of its assumptions)."""
+    from theory.derive.decide import StepResult
+    from theory.prover.search import search
+
+    start = time.process_time()
+    use = step.by
+    assert use is not None
+    fact = _fact(derivation, step, use, budget, stack)
+
+    def verdict(
+        status: str, reason: str, method: str = FACT, record: dict[str, Any] | None = None
+    ) -> StepResult:
+        return StepResult(step, status, method, time.process_time() - start, reason=reason, record=record)
+
+    lhs, rhs = to_tree(step.lhs), to_tree(step.rhs)
+    gap, strict = step_gap_tree(lhs, rhs, step.relation, [])
+    substitution = (
+        {name: to_tree(value) for name, value in use.substitution.items()}
+        if fact.record["kind"] != "given"
+        else {name: ["var", name] for name in domain.names}
+    )
+    factor = to_tree(use.factor)
+    multiplier = None if use.multiplier is None else to_tree(use.multiplier)
+    fact_domain = fact.domain if fact.record["kind"] != "given" else domain
+    needed = obligations(factor, multiplier, substitution, fact_domain, domain, strict)
+    if isinstance(needed, str):
+        raise MalformedDerivation(f"{derivation.where(step.line)}: {use.name}: {needed}")
+    if strict and not fact.strict:
+        return verdict(UNDECIDED, f"a strict step needs a strict fact; {use.name} is not")
+    if not defined_on(gap, domain):
+        return verdict(UNDECIDED, "the step's gap is not shown defined on the whole of its domain")
+    method = identity(gap, factor, fact.gap, substitution, multiplier, domain)
+    if method is None:
+        return verdict(
+            UNDECIDED, f"the step's gap is not {use.name}'s times the factor (normal forms differ)"
+        )
+    proofs, boxes = [], 0
+    for what, tree, strict_obligation in needed:
+        claim = gap_inequality(from_tree(tree, domain.symbols(), what), strict_obligation)
+        result = search(claim, domain, budget)
+        boxes += result.boxes
+        if result.status == PROVED and result.certificate is not None:
+            proofs.append({"what": what, "certificate": result.certificate.to_json()})
+        elif sign_by_sympy(tree, strict_obligation, domain):
+            proofs.append({"what": what, "method": SYMPY})
+        else:
+            return verdict(UNDECIDED, f"{what} is not proved over the step's domain ({result.status})")
+    if fact.status == UNDECIDED:
+        return verdict(UNDECIDED, f"the instance holds but {use.name} is not decided: {fact.reason}")
+    record = {
+        "name": step.name,
+        "lhs": lhs,
+        "relation": step.relation,
+        "rhs": rhs,
+        "method": FACT,
+        "assumptions": bounds,
+        "fact": fact.record,
+        "substitution": substitution if fact.record["kind"] != "given" else {},
+        "factor": factor,
+        "obligations": proofs,
+    }
+    if multiplier is not None:
+        record["multiplier"] = multiplier
+    by_sympy = [
+        part
+        for part, used in (
+            ("the fact", fact.status == DERIVED),
+            ("the identity", method == SYMPY),
+            ("a sign", any(proof.get("method") == SYMPY for proof in proofs)),
+        )
+        if used
+    ]
+    derived = bool(by_sympy)
+    reason = f"by sympy only: {', '.join(by_sympy)}" if derived else ""
+    outcome = verdict(DERIVED if derived else PROVED, reason, FACT, record)
+    return StepResult(step, outcome.status, FACT, outcome.seconds, boxes, reason=reason, record=record)
