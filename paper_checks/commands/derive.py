@@ -22,7 +22,9 @@ examples:
 the format (TOML): [variables] name = "set" in the --domain syntax of `specbound prove`; [assumptions]
 name = "inequality"; [definitions] name = "expression"; then [[steps]]: the first with expr only (E0),
 each next one with relation (= <= < >= >), expr, and optionally name and uses = ["assumption",
-"lemma:NAME", "file:earlier.toml"]. See docs/derive.md."""
+"lemma:NAME", "file:earlier.toml"], or by = "lemma:NAME" (or piece:NAME, file:PATH, an assumption) with
+substitution = { x = "expression" } and factor = "f": the step's gap is f times the fact's at the
+substitution, f >= 0 and the substitution's ranges kernel-proved. See docs/derive.md."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:

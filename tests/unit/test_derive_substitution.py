@@ -6,6 +6,7 @@ steps decided through the pieces of the project's chain."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,6 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
-from theory.prover.certificate import domain_data
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SUBSTITUTION = EXAMPLES / "lemma_under_substitution.toml"
@@ -166,40 +166,36 @@ def test_an_identity_that_divides_by_zero_somewhere_is_not_proved(tmp_path):
 
 
 EXPECTED_THEOREM_STEPS = {
-    "head log": ("derived",),  # ln b - ln c = ln(b/c): sympy's identity (logs are atoms to the kernel)
-    "tail log: ln a": ("undecided", "proved"),  # the chain piece awaits a kernel method (issue 27b)
-    "tail log: ceil": ("derived",),  # ceiling(z) <= z + 1: sympy (periodic), w > 0 by sympy's signs
-    "tail log: Min": ("proved",),
-    "tail radius": ("derived",),  # ((S/k)^(1/p))^2 = S^(2/p) k^(-2/p): sympy's identity
-    "collect": ("proved",),
-    "rounding k* up, head": ("proved",),
-    "rounding k* up, tail: k^(-2/p)": ("undecided", "proved", "derived"),  # awaits issue 27b
-    "rounding k* up, tail: k >=": ("proved",),
-    "the balance": ("derived",),
+    "head log": "derived",  # ln b - ln c = ln(b/c): sympy's identity (logs are atoms to the kernel)
+    "tail log: ln a": "derived",  # ln t <= t - 1 at t = a/b: ln(a/b) = ln a - ln b by sympy
+    "tail log: ceil": "derived",  # ceiling(z) <= z + 1: sympy (periodic), w > 0 by sympy's signs
+    "tail log: Min": "proved",
+    "tail radius": "derived",  # ((S/k)^(1/p))^2 = S^(2/p) k^(-2/p): sympy's identity
+    "collect": "proved",
+    "rounding k* up, head": "proved",
+    "rounding k* up, tail: k^(-2/p)": "derived",  # (k*/k)^(-2/p) k^(-2/p) = k*^(-2/p): sympy
+    "rounding k* up, tail: k >=": "proved",
+    "the balance": "derived",
 }
 
 
-def test_theorem_4_1_steps_are_decided_through_the_chains_pieces():
-    """Every step of the restated Theorem 4.1's proof is an instance of a piece of theorem_chain (or an
-    identity, or one of the two hypotheses on k): each holds (proved or derived), except the two whose
-    chain pieces the prover does not decide yet, which are undecided for that reason alone (the instance
-    itself is checked). Each decided step's record is re-checked alone as a one-step derivation."""
-    result = derive(THEOREM, 0.5)
-    assert len(result.steps) == len(EXPECTED_THEOREM_STEPS)
-    for outcome, (prefix, allowed) in zip(result.steps, EXPECTED_THEOREM_STEPS.items(), strict=True):
-        assert outcome.step.name.startswith(prefix), (outcome.step.name, prefix)
-        assert outcome.status in allowed, (prefix, outcome.status, outcome.reason)
-        if outcome.status == "undecided":
-            assert "the instance holds" in outcome.reason, outcome.reason
-            continue
-        record = outcome.record
-        alone = {
-            "format": "specbound-derivation-certificate/1",
-            "title": prefix,
-            "domain": domain_data(result.derivation.domain),
-            "conclusion": {"lhs": record["lhs"], "relation": record["relation"], "rhs": record["rhs"]},
-            "steps": [record],
-        }
-        checked = check_derivation(alone)
-        assert checked.accepted and checked.status == outcome.status, (prefix, checked.reason)
+def test_theorem_4_1_derivation_passes_through_the_chains_pieces_and_two_tangent_facts(tmp_path, capsys):
+    """Every step of the restated Theorem 4.1's proof is an identity, or an instance of a piece of
+    theorem_chain, of one of the two hypotheses on k, or of a tangent fact proved in its own file: the
+    chain is derived (four identities, one fact and one sign rest on sympy; none is refuted or left open),
+    and its certificate is accepted by the checker and by prove --check."""
+    result = derive(THEOREM, 2)
+    assert [(o.step.name, o.status) for o in result.steps] == [
+        (o.step.name, status)
+        for o, (prefix, status) in zip(result.steps, EXPECTED_THEOREM_STEPS.items(), strict=True)
+        if o.step.name.startswith(prefix)
+    ]
+    assert result.status == "derived" and result.exit_status == 0
     assert result.hypotheses == ("k_above", "k_below")
+    checked = check_derivation(result.certificate())
+    assert checked.accepted and checked.status == "derived", checked.reason
+    assert checked.hypotheses == ("k_above", "k_below")
+    out = tmp_path / "theorem.json"
+    out.write_text(json.dumps(result.certificate()), encoding="utf-8")
+    assert main(["prove", "--check", str(out)]) == 0
+    assert "10 steps re-checked (derived)" in capsys.readouterr().out

@@ -125,23 +125,24 @@ def decide_by_fact(
     use = step.by
     assert use is not None
     fact = _fact(derivation, step, use, budget, stack)
+    given = fact.record["kind"] == "given"
 
-    def verdict(
-        status: str, reason: str, method: str = FACT, record: dict[str, Any] | None = None
-    ) -> StepResult:
-        return StepResult(step, status, method, time.process_time() - start, reason=reason, record=record)
+    def verdict(status: str, reason: str, boxes: int = 0, record: dict[str, Any] | None = None) -> StepResult:
+        return StepResult(
+            step, status, FACT, time.process_time() - start, boxes, reason=reason, record=record
+        )
 
     lhs, rhs = to_tree(step.lhs), to_tree(step.rhs)
     gap, strict = step_gap_tree(lhs, rhs, step.relation, [])
+    # an assumption is used at the point itself: the identity substitution over the step's domain
     substitution = (
-        {name: to_tree(value) for name, value in use.substitution.items()}
-        if fact.record["kind"] != "given"
-        else {name: ["var", name] for name in domain.names}
+        {name: ["var", name] for name in domain.names}
+        if given
+        else {name: to_tree(value) for name, value in use.substitution.items()}
     )
     factor = to_tree(use.factor)
     multiplier = None if use.multiplier is None else to_tree(use.multiplier)
-    fact_domain = fact.domain if fact.record["kind"] != "given" else domain
-    needed = obligations(factor, multiplier, substitution, fact_domain, domain, strict)
+    needed = obligations(factor, multiplier, substitution, domain if given else fact.domain, domain, strict)
     if isinstance(needed, str):
         raise MalformedDerivation(f"{derivation.where(step.line)}: {use.name}: {needed}")
     if strict and not fact.strict:
@@ -163,9 +164,9 @@ def decide_by_fact(
         elif sign_by_sympy(tree, strict_obligation, domain):
             proofs.append({"what": what, "method": SYMPY})
         else:
-            return verdict(UNDECIDED, f"{what} is not proved over the step's domain ({result.status})")
+            return verdict(UNDECIDED, f"{what} is not proved over the step's domain ({result.status})", boxes)
     if fact.status == UNDECIDED:
-        return verdict(UNDECIDED, f"the instance holds but {use.name} is not decided: {fact.reason}")
+        return verdict(UNDECIDED, f"the instance holds but {use.name} is not decided: {fact.reason}", boxes)
     record = {
         "name": step.name,
         "lhs": lhs,
@@ -174,7 +175,7 @@ def decide_by_fact(
         "method": FACT,
         "assumptions": bounds,
         "fact": fact.record,
-        "substitution": substitution if fact.record["kind"] != "given" else {},
+        "substitution": {} if given else substitution,
         "factor": factor,
         "obligations": proofs,
     }
@@ -189,7 +190,6 @@ def decide_by_fact(
         )
         if used
     ]
-    derived = bool(by_sympy)
-    reason = f"by sympy only: {', '.join(by_sympy)}" if derived else ""
-    outcome = verdict(DERIVED if derived else PROVED, reason, FACT, record)
-    return StepResult(step, outcome.status, FACT, outcome.seconds, boxes, reason=reason, record=record)
+    if by_sympy:
+        return verdict(DERIVED, f"by sympy only: {', '.join(by_sympy)}", boxes, record)
+    return verdict(PROVED, "", boxes, record)

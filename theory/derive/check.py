@@ -223,8 +223,6 @@ def gap_inequality(gap: sp.Expr, strict: bool) -> Inequality:
 
 
 def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
-    from theory.prover import check_certificate
-
     name, relation = str(step["name"]), str(step["relation"])
     if relation not in INEQUALITIES:
         raise _Rejected(f"step {name!r}: the prover decides inequalities, not {relation!r}")
@@ -242,16 +240,23 @@ def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
         else:
             raise _Rejected(f"step {name!r}: unknown assumption kind {kind!r}")
     expected, strict = step_gap_tree(step["lhs"], step["rhs"], relation, gaps)
-    certificate = step["certificate"]
-    stated = gap_inequality(_read(expected, step_domain, f"step {name}"), strict)
+    _check_states(step["certificate"], expected, strict, step_domain, f"step {name!r}: its certificate")
+    return hypotheses
+
+
+def _check_states(certificate: Any, tree: Any, strict: bool, domain: Domain, what: str) -> None:
+    """The certificate states tree >= 0 (> 0 when strict) over exactly ``domain``, and the kernel
+    accepts it (its text must re-read to that gap)."""
+    from theory.prover import check_certificate
+
+    stated = gap_inequality(_read(tree, domain, what), strict)
     if certificate["gap"] != stated.gap_tree() or certificate["strict"] != strict:
-        raise _Rejected(f"step {name!r}: the certificate does not state the step's gap under its assumptions")
-    if certificate["domain"] != domain_data(step_domain):
-        raise _Rejected(f"step {name!r}: the certificate's domain is not the step's")
+        raise _Rejected(f"{what} states another inequality")
+    if certificate["domain"] != domain_data(domain):
+        raise _Rejected(f"{what} is over another domain")
     verdict = check_certificate(certificate)
     if not verdict.accepted:
-        raise _Rejected(f"step {name!r}: the kernel rejects its certificate ({verdict.reason})")
-    return hypotheses
+        raise _Rejected(f"{what} is rejected by the kernel ({verdict.reason})")
 
 
 def _cut_by_bounds(step: dict[str, Any], domain: Domain) -> tuple[Domain, list[str]]:
@@ -270,7 +275,6 @@ def _cut_by_bounds(step: dict[str, Any], domain: Domain) -> tuple[Domain, list[s
 
 def _check_fact(step: dict[str, Any], domain: Domain) -> tuple[bool, list[str]]:
     """A step by a fact (theory.derive.instance): (derived by sympy somewhere, hypotheses)."""
-    from theory.prover import check_certificate
     from theory.prover.chain import sympy_decides_nonnegative
 
     name, relation = str(step["name"]), str(step["relation"])
@@ -320,15 +324,8 @@ def _check_fact(step: dict[str, Any], domain: Domain) -> tuple[bool, list[str]]:
                 raise _Rejected(f"step {name!r}: sympy's assumptions do not show {purpose}")
             derived = True
             continue
-        certificate = proof["certificate"]
-        stated = gap_inequality(_read(tree, step_domain, f"step {name}"), strict_obligation)
-        if certificate["gap"] != stated.gap_tree() or certificate["strict"] != strict_obligation:
-            raise _Rejected(f"step {name!r}: the certificate for {purpose} states another inequality")
-        if certificate["domain"] != domain_data(step_domain):
-            raise _Rejected(f"step {name!r}: the certificate for {purpose} is over another domain")
-        verdict = check_certificate(certificate)
-        if not verdict.accepted:
-            raise _Rejected(f"step {name!r}: the kernel rejects the certificate for {purpose}")
+        what = f"step {name!r}: the certificate for {purpose}"
+        _check_states(proof["certificate"], tree, strict_obligation, step_domain, what)
     return derived or method == SYMPY, hypotheses
 
 
