@@ -199,3 +199,20 @@ def test_theorem_4_1_derivation_passes_through_the_chains_pieces_and_two_tangent
     out.write_text(json.dumps(result.certificate()), encoding="utf-8")
     assert main(["prove", "--check", str(out)]) == 0
     assert "10 steps re-checked (derived)" in capsys.readouterr().out
+
+
+def test_a_registry_lemma_used_by_name_is_accepted_by_the_checker(tmp_path):
+    """Regression: a registry lemma's certificate states its gap as sympy's tree, which its inequality text
+    does not re-read to; the checker used to bind the text and rejected every derivation that used such a
+    lemma. It now takes what the kernel proves, the certificate's gap tree."""
+    path = tmp_path / "uses.toml"
+    path.write_text(
+        'title = "t"\n[variables]\nx = "[0, oo)"\ny = "[0, oo)"\n[[steps]]\nexpr = "(sqrt(x) + sqrt(y))^2"\n'
+        '[[steps]]\nrelation = "<="\nexpr = "2*x + 2*y + 1"\n'
+        'uses = ["lemma:optimal_split_below_equal_split"]\n',
+        encoding="utf-8",
+    )
+    result = derive(path, 5)
+    assert result.status == "proved"
+    checked = check_derivation(result.certificate())
+    assert checked.accepted, checked.reason
