@@ -12,28 +12,16 @@ Provenance: derived (decided by the code).
 from __future__ import annotations
 
 import functools
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from theory.derive.check import gap_inequality, step_gap_tree
-from theory.derive.file_format import (
-    FILE_PREFIX,
-    LEMMA_PREFIX,
-    PIECE_PREFIX,
-    DerivationFile,
-    FactUse,
-    MalformedDerivation,
-    Step,
-)
+from theory.derive.file_format import DerivationFile, MalformedDerivation, Step
 from theory.derive.instance import SYMPY, defined_on, identity, obligations, sign_by_sympy
 from theory.prover.certificate import domain_data
 from theory.prover.domain import Domain
 from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, UNDECIDED
-
-if TYPE_CHECKING:
-    from theory.derive.decide import StepResult
 
 FACT = "fact"
 DERIVED = "derived"
@@ -53,7 +41,8 @@ class Fact:
 
 
 @functools.cache
-def _piece(name: str, budget: float) -> Fact:
+def piece_fact(name: str, budget: float) -> Fact:
+    """The piece ``name`` of theorem_chain as a fact over its own domain (KeyError when there is none)."""
     from theory.interpolation import theorem_chain
     from theory.prover.chain import SYMPY as CHAIN_SYMPY
     from theory.prover.chain import sympy_decides_nonnegative
@@ -77,60 +66,40 @@ def _piece(name: str, budget: float) -> Fact:
     return Fact(certificate["gap"], False, domain, record, PROVED)
 
 
-def _fact(
-    derivation: DerivationFile, step: Step, use: FactUse, budget: float, stack: tuple[Any, ...]
-) -> Fact:
-    from theory.derive.decide import earlier_fact, lemma_fact
-
-    where = derivation.where(step.line)
-    if use.name.startswith(PIECE_PREFIX):
-        name = use.name[len(PIECE_PREFIX) :]
-        try:
-            return _piece(name, budget)
-        except KeyError:
-            from theory.interpolation import theorem_chain
-
-            names = ", ".join(piece.name for piece in theorem_chain().pieces)
-            raise MalformedDerivation(
-                f"{where}: unknown piece {name!r} (Theorem 4.1's chain: {names})"
-            ) from None
-    if use.name.startswith(LEMMA_PREFIX):
-        return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
-    if use.name.startswith(FILE_PREFIX):
-        return earlier_fact(derivation, step, use.name[len(FILE_PREFIX) :], budget, stack)
-    if use.substitution:
-        raise MalformedDerivation(
-            f"{where}: an assumption holds at the point, not under a substitution (drop the substitution)"
-        )
-    assumption = derivation.assumptions[use.name]
+def given_fact(derivation: DerivationFile, name: str) -> Fact:
+    """The file's assumption ``name`` as a fact over the file's domain (a hypothesis of the conclusion)."""
+    assumption = derivation.assumptions[name]
     gap = to_tree(assumption.gap)
-    record = {"kind": "given", "name": use.name, "gap": gap, "strict": assumption.strict}
+    record = {"kind": "given", "name": name, "gap": gap, "strict": assumption.strict}
     return Fact(gap, assumption.strict, derivation.domain, record, PROVED)
+
+
+@dataclass(frozen=True)
+class InstanceVerdict:
+    """A step's verdict as an instance of its fact: status, reason, boxes the prover examined, and its
+    certificate record (proved or derived)."""
+
+    status: str
+    reason: str
+    boxes: int = 0
+    record: dict[str, Any] | None = None
 
 
 def decide_by_fact(
     derivation: DerivationFile,
     step: Step,
+    fact: Fact,
     domain: Domain,
     bounds: list[dict[str, Any]],
     budget: float,
-    stack: tuple[Any, ...],
-) -> StepResult:
-    """The step's verdict as an instance of its ``by`` fact over ``domain`` (the file's, cut by the
+) -> InstanceVerdict:
+    """The step's verdict as an instance of ``fact`` (its ``by``) over ``domain`` (the file's, cut by the
     ``bounds`` records of its assumptions)."""
-    from theory.derive.decide import StepResult
     from theory.prover.search import search
 
-    start = time.process_time()
     use = step.by
     assert use is not None
-    fact = _fact(derivation, step, use, budget, stack)
     given = fact.record["kind"] == "given"
-
-    def verdict(status: str, reason: str, boxes: int = 0, record: dict[str, Any] | None = None) -> StepResult:
-        return StepResult(
-            step, status, FACT, time.process_time() - start, boxes, reason=reason, record=record
-        )
 
     lhs, rhs = to_tree(step.lhs), to_tree(step.rhs)
     gap, strict = step_gap_tree(lhs, rhs, step.relation, [])
@@ -146,12 +115,12 @@ def decide_by_fact(
     if isinstance(needed, str):
         raise MalformedDerivation(f"{derivation.where(step.line)}: {use.name}: {needed}")
     if strict and not fact.strict:
-        return verdict(UNDECIDED, f"a strict step needs a strict fact; {use.name} is not")
+        return InstanceVerdict(UNDECIDED, f"a strict step needs a strict fact; {use.name} is not")
     if not defined_on(gap, domain):
-        return verdict(UNDECIDED, "the step's gap is not shown defined on the whole of its domain")
+        return InstanceVerdict(UNDECIDED, "the step's gap is not shown defined on the whole of its domain")
     method = identity(gap, factor, fact.gap, substitution, multiplier, domain)
     if method is None:
-        return verdict(
+        return InstanceVerdict(
             UNDECIDED, f"the step's gap is not {use.name}'s times the factor (normal forms differ)"
         )
     proofs, boxes = [], 0
@@ -164,9 +133,13 @@ def decide_by_fact(
         elif sign_by_sympy(tree, strict_obligation, domain):
             proofs.append({"what": what, "method": SYMPY})
         else:
-            return verdict(UNDECIDED, f"{what} is not proved over the step's domain ({result.status})", boxes)
+            return InstanceVerdict(
+                UNDECIDED, f"{what} is not proved over the step's domain ({result.status})", boxes
+            )
     if fact.status == UNDECIDED:
-        return verdict(UNDECIDED, f"the instance holds but {use.name} is not decided: {fact.reason}", boxes)
+        return InstanceVerdict(
+            UNDECIDED, f"the instance holds but {use.name} is not decided: {fact.reason}", boxes
+        )
     record = {
         "name": step.name,
         "lhs": lhs,
@@ -191,5 +164,5 @@ def decide_by_fact(
         if used
     ]
     if by_sympy:
-        return verdict(DERIVED, f"by sympy only: {', '.join(by_sympy)}", boxes, record)
-    return verdict(PROVED, "", boxes, record)
+        return InstanceVerdict(DERIVED, f"by sympy only: {', '.join(by_sympy)}", boxes, record)
+    return InstanceVerdict(PROVED, "", boxes, record)

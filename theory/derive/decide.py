@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from theory.derive.by_fact import Fact, decide_by_fact
+from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
     EXACT,
@@ -43,8 +43,10 @@ from theory.derive.check import (
 from theory.derive.file_format import (
     FILE_PREFIX,
     LEMMA_PREFIX,
+    PIECE_PREFIX,
     Assumption,
     DerivationFile,
+    FactUse,
     MalformedDerivation,
     Step,
     read_derivation,
@@ -227,7 +229,12 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
             raise MalformedDerivation(
                 f"{derivation.where(step.line)}: a step by a fact uses only bound assumptions (x <= 3)"
             )
-        return decide_by_fact(derivation, step, domain, [u.record for u in used], budget, stack)
+        fact = _fact_of(derivation, step, step.by, budget, stack)
+        outcome = decide_by_fact(derivation, step, fact, domain, [u.record for u in used], budget)
+        seconds = time.process_time() - start
+        return StepResult(
+            step, outcome.status, FACT, seconds, outcome.boxes, reason=outcome.reason, record=outcome.record
+        )
     gaps = [(u.gap, u.strict) for u in used if u.gap is not None]
     tree, strict = step_gap_tree(base["lhs"], base["rhs"], step.relation, gaps)
     gap = from_tree(tree, domain.symbols(), f"step {step.name}")
@@ -334,6 +341,34 @@ def _separating_point(difference: sp.Expr, domain: Domain) -> Witness | None:
         if value is not None and (value.at_least_zero(True) or value.at_most_zero(True)):
             return Witness(point, (str(value.lo), str(value.hi)))
     return None
+
+
+def _fact_of(
+    derivation: DerivationFile, step: Step, use: FactUse, budget: float, stack: tuple[Path, ...]
+) -> Fact:
+    """The fact a step is ``by``: a chain piece, a lemma, an earlier derivation or an assumption (this one
+    without a substitution: it holds at the point, not at another one)."""
+    where = derivation.where(step.line)
+    if use.name.startswith(PIECE_PREFIX):
+        name = use.name[len(PIECE_PREFIX) :]
+        try:
+            return piece_fact(name, budget)
+        except KeyError:
+            from theory.interpolation import theorem_chain
+
+            names = ", ".join(piece.name for piece in theorem_chain().pieces)
+            raise MalformedDerivation(
+                f"{where}: unknown piece {name!r} (Theorem 4.1's chain: {names})"
+            ) from None
+    if use.name.startswith(LEMMA_PREFIX):
+        return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
+    if use.name.startswith(FILE_PREFIX):
+        return earlier_fact(derivation, step, use.name[len(FILE_PREFIX) :], budget, stack)
+    if use.substitution:
+        raise MalformedDerivation(
+            f"{where}: an assumption holds at the point, not under a substitution (drop the substitution)"
+        )
+    return given_fact(derivation, use.name)
 
 
 def _resolve(
