@@ -180,12 +180,28 @@ def _edelman(
 
 def depth_bound(bound: str, assumption: str, p_value: sp.Expr) -> sp.Expr:
     """The bound as an expression of L (per-layer quantities fixed, module docstring)."""
+    return depth_bound_at(bound, assumption, p_value)
+
+
+def depth_bound_at(
+    bound: str,
+    assumption: str,
+    p_value: sp.Expr,
+    *,
+    schatten: sp.Expr | int = SCHATTEN,
+    width: sp.Expr | int = DEPTH_WIDTH,
+    spectral: sp.Expr = SPECTRAL_NORM,
+    frobenius: sp.Expr | int = 1,
+) -> sp.Expr:
+    """The bound as an expression of L with every layer matrix's S_p (``schatten``), spectral norm and
+    Frobenius norm (the Edelman forms' (2,1) norm is sqrt(N) ||W||_F) and the width N given; the
+    defaults are the table's (module docstring)."""
     if bound == "ours_l1":
-        return _ours_l1(p_value, SCHATTEN, assumption, L, DEPTH_WIDTH)
+        return _ours_l1(p_value, sp.sympify(schatten), assumption, L, sp.sympify(width))
     if bound == "ours_l2":
-        return _ours_l2(p_value, SCHATTEN, assumption, L, DEPTH_WIDTH)
+        return _ours_l2(p_value, sp.sympify(schatten), assumption, L, sp.sympify(width), spectral)
     if bound in ("edelman_proxy", "edelman_bound"):
-        return _edelman(bound, assumption, L, sp.Integer(1), DEPTH_WIDTH)
+        return _edelman(bound, assumption, L, sp.sympify(frobenius), sp.sympify(width), spectral)
     raise ValueError(f"bound {bound!r} is not one of {BOUNDS}")
 
 

@@ -22,7 +22,9 @@ examples:
 the format (TOML): [variables] name = "set" in the --domain syntax of `specbound prove`; [assumptions]
 name = "inequality"; [definitions] name = "expression"; then [[steps]]: the first with expr only (E0),
 each next one with relation (= <= < >= >), expr, and optionally name and uses = ["assumption",
-"lemma:NAME", "file:earlier.toml"]. See docs/derive.md."""
+"lemma:NAME", "file:earlier.toml"], or by = "lemma:NAME" (or piece:NAME, file:PATH, an assumption) with
+substitution = { x = "expression" } and factor = "f": the step's gap is f times the fact's at the
+substitution, f >= 0 and the substitution's ranges kernel-proved. See docs/derive.md."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -68,8 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if result.hypotheses:
         print(f"  under the assumptions {', '.join(result.hypotheses)}")
     for outcome in result.steps:
-        how = {"exact": "kernel exact normal form", "sympy": "sympy normal form only", "prover": "prover"}
         step = outcome.step
+        how = {
+            "exact": "kernel exact normal form",
+            "sympy": "sympy normal form only",
+            "prover": "prover",
+            "fact": f"by {step.by.name if step.by else ''}",
+        }
         print(
             f"  [{outcome.status}] {step.name} (line {step.line}): {step.relation} {step.text}  "
             f"({how[outcome.method]}, {outcome.boxes} boxes, {outcome.seconds:.2f} CPU s)"

@@ -21,20 +21,35 @@ examples:
   specbound growth "exp(rho * L) * L" --in L --assume "rho: (0, oo)"
   specbound growth "alpha * L^p" --in L --assume "alpha: bounded" --assume "p: (0, 2)"
   specbound growth "100 * sqrt(L) * log(L)^(1/2)" --versus "L^(3/2)" --in L --integer
+  specbound growth --edelman-at minilm-l6 --integer
 
 the class is e^(rate L) L^power (ln L)^log_power (ln ln L)^loglog_power, compared in that order.
 --assume NAME: bounded declares a positive constant; NAME: SET a parameter in a set (--domain syntax).
 The crossover (--versus, expressions of L alone) is the smallest L0 >= --from from which the slower
 expression is <= the faster for every L >= L0: proved by the prover over [L0, oo) (or over [L0, X] and,
-for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a witness point)."""
+for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a witness point).
+--edelman-at MODEL compares the project's l2 bound with B_Edelman's shape in depth L at the model's
+per-layer constants (its width N; every layer matrix as large as its largest spectral norm, S_p at --p
+and Frobenius norm, rounded up to 3 significant digits; bounded alpha), with their crossover depth."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """EXPR, --in, --assume, --versus, --integer, --from, --budget, --no-crossover, --json."""
+    """EXPR, --in, --edelman-at, --p, --assume, --versus, --integer, --from, --budget, --no-crossover,
+    --json."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
-    parser.add_argument("expr", metavar="EXPR", help='the expression, e.g. "sqrt(L) * log(L)^(1/2)"')
-    parser.add_argument("--in", dest="variable", required=True, metavar="L", help="the variable that grows")
+    parser.add_argument(
+        "expr", nargs="?", metavar="EXPR", help='the expression, e.g. "sqrt(L) * log(L)^(1/2)"'
+    )
+    parser.add_argument("--in", dest="variable", metavar="L", help="the variable that grows")
+    parser.add_argument(
+        "--edelman-at",
+        metavar="MODEL",
+        help="the project's l2 bound versus B_Edelman in depth L at MODEL's constants (an alias or path)",
+    )
+    parser.add_argument(
+        "--p", default="0", metavar="P", help="with --edelman-at: the Schatten index in [0, 2] (0: the rank)"
+    )
     parser.add_argument(
         "--assume",
         action="append",
@@ -69,6 +84,16 @@ def run(args: argparse.Namespace) -> int:
     """Decide the class (and the comparison and crossover), print, exit with the verdict."""
     from theory.growth import GrowthUndecided, compare, read_question
 
+    document: dict[str, Any] = {}
+    if args.edelman_at is not None:
+        if args.expr is not None or args.versus is not None or args.assume:
+            raise InvalidArgument("--edelman-at MODEL takes no EXPR, --versus or --assume (it builds both)")
+        from paper_checks.commands._depth_constants import edelman_versus_l2
+
+        args.expr, args.versus, document["constants"] = edelman_versus_l2(args.edelman_at, args.p)
+        args.variable = "L"
+    elif args.expr is None or args.variable is None:
+        raise InvalidArgument("give EXPR and --in VARIABLE (or --edelman-at MODEL)")
     assumptions = tuple(args.assume)
     try:
         start = Fraction(args.start)
@@ -79,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     questions = [read_question(args.expr, args.variable, assumptions)]
     if args.versus is not None:
         questions.append(read_question(args.versus, args.variable, assumptions))
-    document: dict[str, Any] = {"in": args.variable, "assume": list(assumptions), "expressions": []}
+    document.update({"in": args.variable, "assume": list(assumptions), "expressions": []})
     try:
         classes = [q.growth() for q in questions]
     except GrowthUndecided as error:
@@ -89,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
             {"expr": question.text, "class": cls.text(args.variable), **_class_record(cls)}
         )
     lines = [f"{q.text}:  {c.text(args.variable)}" for q, c in zip(questions, classes, strict=True)]
+    if "constants" in document:
+        given = ", ".join(f"{k} = {v}" for k, v in document["constants"].items())
+        lines.insert(0, f"the l2 bound (first) versus B_Edelman's shape (second) at {given}")
     if args.versus is None:
         return _finish(args, document, 0, "\n".join(lines))
     try:

@@ -154,19 +154,3 @@ def test_the_bartlett_example_is_proved_and_accepted():
     assert result.status == "proved"
     checked = check_derivation(result.certificate())
     assert checked.accepted and checked.status == "proved"
-
-
-def test_theorem_4_1_derivation_decides_its_identities_and_reports_the_open_steps():
-    """The identities (collecting Lambda g(k): kernel; the balance: sympy) hold; the four inequality steps
-    over eight variables are left undecided by the prover today (not weakened): each is reported with the
-    boxes left, and the chain is undecided, not proved."""
-    result = derive(EXAMPLES / "theorem_4_1.toml", 0.5)
-    collect, balance = result.steps[3], result.steps[5]
-    assert collect.step.name == "collect Lambda g(k)" and collect.status == "proved"
-    assert balance.step.name.startswith("the balance") and balance.status == "derived"
-    assert result.status in ("undecided", "proved", "derived")
-    for outcome in result.steps:
-        assert outcome.status != "refuted", outcome.step.name
-        if outcome.status == "undecided":
-            assert outcome.remaining > 0
-    assert result.hypotheses == ("k_above", "k_below")

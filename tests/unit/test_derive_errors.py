@@ -32,6 +32,21 @@ expr = "q"
         ('relation = "<="', 'relation = "=<"', 10, "relation must be one of"),
         ('x = "[0, 1]"', 'x = "[1, 0]"', 3, "variable x"),
         ('expr = "q"', 'expr = "q"\nuses = ["file:missing.toml"]', 10, "no derivation file missing.toml"),
+        ('expr = "q"', 'expr = "q"\nby = "nothing"', 10, "by must be lemma:NAME, piece:NAME"),
+        ('expr = "q"', 'expr = "q"\nby = "piece:no_such_piece"', 10, "unknown piece 'no_such_piece'"),
+        ('expr = "q"', 'expr = "q"\nfactor = "2"', 10, "substitution, factor and multiplier need by"),
+        (
+            'expr = "q"',
+            'expr = "q"\nby = "lemma:entropy_exponent_below_2"\nsubstitution = { q = "x" }',
+            10,
+            "the substitution must give exactly the fact's variables p",
+        ),
+        (
+            'expr = "q"',
+            'expr = "q"\nby = "lemma:entropy_exponent_below_2"\nsubstitution = { p = "y" }',
+            10,
+            "variable y is not declared in [variables]",
+        ),
     ],
 )
 def test_a_malformed_file_exits_2_with_one_line_naming_file_line_and_problem(

@@ -6,8 +6,10 @@ For example, ``derive("docs/examples/log_below_quadratic.toml").status`` is ``"p
 repository's root; tests/unit/test_derive.py runs it).
 
 Modules: file_format (reading the file, every error naming file and line), decide (the steps' verdicts and
-the certificate), check (the derivation checker, on the kernel's entry points), crossover (where one
-expression of L stays below another). Provenance: derived (decided by the code).
+the certificate), instance and by_fact (a step as an instance of a fact under a substitution: its
+conditions, and deciding them), check (the derivation checker, on the kernel's entry points), crossover
+(where one expression of L stays below another) and tail (one kernel certificate for the half-line above
+it). Provenance: derived (decided by the code).
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from typing import Any
 
 import sympy as sp
 
+from theory.derive.instance import defined_on, identity, obligations, sign_by_sympy
 from theory.errors import InvalidArgument
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, MalformedDomain, VariableDomain
@@ -47,7 +48,7 @@ from theory.prover.language import MalformedExpression, from_tree
 from theory.prover.statement import Inequality
 
 DERIVATION_FORMAT = "specbound-derivation-certificate/1"
-EXACT, SYMPY, PROVER = "exact", "sympy", "prover"
+EXACT, SYMPY, PROVER, FACT = "exact", "sympy", "prover", "fact"
 INEQUALITIES = ("<=", "<", ">=", ">")
 
 
@@ -188,6 +189,10 @@ def _check(data: Any) -> tuple[str, list[str]]:
         name = str(step["name"])
         _read(step["lhs"], domain, f"step {name}")
         _read(step["rhs"], domain, f"step {name}")
+        if step["method"] in (EXACT, SYMPY) and not (
+            defined_on(step["lhs"], domain) and defined_on(step["rhs"], domain)
+        ):
+            raise _Rejected(f"step {name!r}: its sides are not shown defined on the whole domain")
         if step["method"] == EXACT:
             if step["relation"] != "=" or not exact_zero(difference_tree(step["lhs"], step["rhs"])):
                 raise _Rejected(f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0")
@@ -200,6 +205,10 @@ def _check(data: Any) -> tuple[str, list[str]]:
             derived = True
         elif step["method"] == PROVER:
             hypotheses += _check_inequality(step, domain)
+        elif step["method"] == FACT:
+            by_sympy, given = _check_fact(step, domain)
+            derived = derived or by_sympy
+            hypotheses += given
         else:
             raise _Rejected(f"step {name!r}: unknown method {step['method']!r}")
     return ("derived" if derived else "proved"), sorted(set(hypotheses))
@@ -214,20 +223,14 @@ def gap_inequality(gap: sp.Expr, strict: bool) -> Inequality:
 
 
 def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
-    from theory.prover import check_certificate
-
     name, relation = str(step["name"]), str(step["relation"])
     if relation not in INEQUALITIES:
         raise _Rejected(f"step {name!r}: the prover decides inequalities, not {relation!r}")
-    step_domain, gaps, hypotheses = domain, [], []
+    step_domain, hypotheses = _cut_by_bounds(step, domain)
+    gaps = []
     for record in step["assumptions"]:
         kind = record["kind"]
         if kind == "bound":
-            variable, bound = str(record["variable"]), str(record["relation"])
-            if bound not in INEQUALITIES or variable not in domain.names:
-                raise _Rejected(f"step {name!r}: a bound assumption must bound a variable by a number")
-            step_domain = cut(step_domain, variable, bound, Fraction(str(record["value"])))
-            hypotheses.append(f"{variable} {bound} {record['value']}")
             continue
         gaps.append((record["gap"], record["strict"] is True))
         if kind == "given":
@@ -237,25 +240,114 @@ def _check_inequality(step: dict[str, Any], domain: Domain) -> list[str]:
         else:
             raise _Rejected(f"step {name!r}: unknown assumption kind {kind!r}")
     expected, strict = step_gap_tree(step["lhs"], step["rhs"], relation, gaps)
-    certificate = step["certificate"]
-    stated = gap_inequality(_read(expected, step_domain, f"step {name}"), strict)
+    _check_states(step["certificate"], expected, strict, step_domain, f"step {name!r}: its certificate")
+    return hypotheses
+
+
+def _check_states(certificate: Any, tree: Any, strict: bool, domain: Domain, what: str) -> None:
+    """The certificate states tree >= 0 (> 0 when strict) over exactly ``domain``, and the kernel
+    accepts it (its text must re-read to that gap)."""
+    from theory.prover import check_certificate
+
+    stated = gap_inequality(_read(tree, domain, what), strict)
     if certificate["gap"] != stated.gap_tree() or certificate["strict"] != strict:
-        raise _Rejected(f"step {name!r}: the certificate does not state the step's gap under its assumptions")
-    if certificate["domain"] != domain_data(step_domain):
-        raise _Rejected(f"step {name!r}: the certificate's domain is not the step's")
+        raise _Rejected(f"{what} states another inequality")
+    if certificate["domain"] != domain_data(domain):
+        raise _Rejected(f"{what} is over another domain")
     verdict = check_certificate(certificate)
     if not verdict.accepted:
-        raise _Rejected(f"step {name!r}: the kernel rejects its certificate ({verdict.reason})")
-    return hypotheses
+        raise _Rejected(f"{what} is rejected by the kernel ({verdict.reason})")
+
+
+def _cut_by_bounds(step: dict[str, Any], domain: Domain) -> tuple[Domain, list[str]]:
+    """The step's domain: the derivation's cut by the step's bound records; with the bounds as text."""
+    step_domain, hypotheses = domain, []
+    for record in step["assumptions"]:
+        if record["kind"] != "bound":
+            continue
+        variable, bound = str(record["variable"]), str(record["relation"])
+        if bound not in INEQUALITIES or variable not in domain.names:
+            raise _Rejected(f"step {step['name']!r}: a bound assumption must bound a variable by a number")
+        step_domain = cut(step_domain, variable, bound, Fraction(str(record["value"])))
+        hypotheses.append(f"{variable} {bound} {record['value']}")
+    return step_domain, hypotheses
+
+
+def _check_fact(step: dict[str, Any], domain: Domain) -> tuple[bool, list[str]]:
+    """A step by a fact (theory.derive.instance): (derived by sympy somewhere, hypotheses)."""
+    from theory.prover.chain import sympy_decides_nonnegative
+
+    name, relation = str(step["name"]), str(step["relation"])
+    if relation not in INEQUALITIES:
+        raise _Rejected(f"step {name!r}: a fact gives an inequality, not {relation!r}")
+    step_domain, hypotheses = _cut_by_bounds(step, domain)
+    if any(record["kind"] != "bound" for record in step["assumptions"]):
+        raise _Rejected(f"step {name!r}: a step by a fact takes bound assumptions only")
+    fact, what = step["fact"], f"the fact {step['fact']['name']!r} of step {name!r}"
+    derived, strict_fact = False, fact["strict"] is True
+    substitution = {str(k): v for k, v in step["substitution"].items()}
+    if fact["kind"] == "given":
+        if substitution:
+            raise _Rejected(f"{what}: an assumption takes no substitution")
+        fact_gap, fact_domain = fact["gap"], step_domain
+        substitution = {n: ["var", n] for n in step_domain.names}
+        hypotheses.append(str(fact["name"]))
+    elif fact["kind"] == "piece" and fact.get("method") == SYMPY:
+        fact_domain = domain_of(fact["domain"])
+        if strict_fact or not sympy_decides_nonnegative(_read(fact["gap"], fact_domain, what)):
+            raise _Rejected(f"{what}: sympy does not decide it >= 0")
+        fact_gap, derived = fact["gap"], True
+    elif fact["kind"] in ("piece", "lemma", "derivation"):
+        fact_gap, strict_proved, fact_domain = accepted_statement(fact["certificate"], what)
+        if fact_gap != fact["gap"] or strict_proved != strict_fact:
+            raise _Rejected(f"{what}: the record's gap is not the one its certificate proves")
+    else:
+        raise _Rejected(f"{what}: unknown kind {fact['kind']!r}")
+    gap, strict = step_gap_tree(step["lhs"], step["rhs"], relation, [])
+    if strict and not strict_fact:
+        raise _Rejected(f"step {name!r}: a strict step needs a strict fact")
+    multiplier = step.get("multiplier")
+    needed = obligations(step["factor"], multiplier, substitution, fact_domain, step_domain, strict)
+    if isinstance(needed, str):
+        raise _Rejected(f"step {name!r}: {needed}")
+    if not defined_on(gap, step_domain):
+        raise _Rejected(f"step {name!r}: its gap is not shown defined on the whole of its domain")
+    method = identity(gap, step["factor"], fact_gap, substitution, multiplier, step_domain)
+    if method is None:
+        raise _Rejected(f"step {name!r}: its gap is not the factor times the fact under the substitution")
+    proofs = step["obligations"]
+    if len(proofs) != len(needed):
+        raise _Rejected(f"step {name!r}: {len(needed)} obligations to prove, {len(proofs)} given")
+    for (purpose, tree, strict_obligation), proof in zip(needed, proofs, strict=True):
+        if proof.get("method") == SYMPY:
+            if not sign_by_sympy(tree, strict_obligation, step_domain):
+                raise _Rejected(f"step {name!r}: sympy's assumptions do not show {purpose}")
+            derived = True
+            continue
+        what = f"step {name!r}: the certificate for {purpose}"
+        _check_states(proof["certificate"], tree, strict_obligation, step_domain, what)
+    return derived or method == SYMPY, hypotheses
 
 
 def _check_used(record: dict[str, Any], step_domain: Domain, step: str) -> None:
     """A lemma's or an earlier derivation's certificate, accepted and unconditional, states the record's
     gap over a domain containing the step's."""
-    from theory.prover import check_certificate
-    from theory.prover.chain import CHAIN_FORMAT, check_chain
+    what = f"{record['kind']} {record['name']!r} of step {step!r}"
+    gap, strict, domain = accepted_statement(record["certificate"], what)
+    if gap != record["gap"] or strict != (record["strict"] is True):
+        raise _Rejected(f"{what}: the record's gap is not the one its certificate proves")
+    if not covers(domain, step_domain):
+        raise _Rejected(f"{what}: its domain does not contain the step's")
 
-    certificate, what = record["certificate"], f"{record['kind']} {record['name']!r} of step {step!r}"
+
+def accepted_statement(certificate: Any, what: str) -> tuple[Any, bool, Domain]:
+    """(gap tree, strict, domain) of what an accepted certificate proves: a derivation's conclusion (it
+    must be unconditional), a chain's gap >= 0, or a prover certificate's gap (the kernel's verdict on the
+    gap tree itself: its inequality text is only a label here, since the gap is what the step uses);
+    rejected otherwise."""
+    from theory.prover.chain import CHAIN_FORMAT, check_chain
+    from theory.prover.kernel import check_certificate
+
     if certificate.get("format") == DERIVATION_FORMAT:
         checked = check_derivation(certificate)
         if not checked.accepted or checked.hypotheses:
@@ -272,7 +364,4 @@ def _check_used(record: dict[str, Any], step_domain: Domain, step: str) -> None:
         if not verdict.accepted:
             raise _Rejected(f"{what}: its certificate is rejected ({verdict.reason})")
         gap, strict = certificate["gap"], certificate["strict"] is True
-    if gap != record["gap"] or strict != (record["strict"] is True):
-        raise _Rejected(f"{what}: the record's gap is not the one its certificate proves")
-    if not covers(domain_of(certificate["domain"]), step_domain):
-        raise _Rejected(f"{what}: its domain does not contain the step's")
+    return gap, strict, domain_of(certificate["domain"])

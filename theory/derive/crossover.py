@@ -6,7 +6,9 @@ off its ball enclosure (the kernel's arithmetic, :func:`theory.prover.search.poi
 L0 candidates start, start + 1, ..., start + 63 and start 2^k (k <= 64), takes the last sample where the
 difference is negative, and bisects between it and the next sample where the difference is positive
 (integers: down to consecutive integers; reals: to a bracket of relative width 2^-40). The claim
-"lower <= upper for every L >= L0" is then decided by the prover (a certificate the kernel re-checked);
+"lower <= upper for every L >= L0" is then proved by one kernel certificate over the real half-line
+[L0, oo) built from the kernel's squares, rewrite and monotone-with-slope steps (:mod:`theory.derive.tail`),
+else decided by the prover (a certificate the kernel re-checked);
 a refutation beyond the samples moves the search past its witness (at most ``ROUNDS`` times). When no
 sample is negative the answer is "no crossover": lower <= upper on the whole domain, proved the same way.
 Provenance: derived (decided by the code).
@@ -21,6 +23,7 @@ from typing import Any
 
 import sympy as sp
 
+from theory.derive.tail import tail_certificate
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain, VariableDomain
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
@@ -46,6 +49,9 @@ class Crossover:
     proof: InequalityResult
     seconds: float
     tail: Tail | None = None
+    kernel_tail: dict[str, Any] | None = None
+    """One kernel certificate of lower <= upper over the real half-line [L0, oo)
+    (:func:`theory.derive.tail.tail_certificate`), when it was found."""
 
     @property
     def status(self) -> str:
@@ -76,6 +82,8 @@ class Crossover:
             record["witness"] = self.proof.witness.to_json()
         if self.proof.certificate is not None:
             record["certificate"] = self.proof.certificate.to_json()
+        if self.kernel_tail is not None:
+            record["certificate"] = self.kernel_tail
         if self.tail is not None:
             record["tail"] = self.tail.to_json()
         return record
@@ -158,6 +166,7 @@ def crossover(
     claim = Inequality(f"{lower} <= {upper}", difference, False)
     threshold: Fraction | None = None
     below: Witness | None = None
+    kernel_tail: dict[str, Any] | None = None
     proof = InequalityResult(claim.text, UNDECIDED, 0, 0.0, reason="no sign change of the difference found")
     for _ in range(ROUNDS):
         signs = [(x, _sign(tree, variable, x, domain)) for x in samples]
@@ -170,6 +179,10 @@ def crossover(
                 break
             candidate, below = _bisect(tree, variable, last, min(after), domain, integer)
             threshold = candidate
+        kernel_tail = tail_certificate(lower, upper, variable, candidate)
+        if kernel_tail is not None:
+            proof = InequalityResult(claim.text, PROVED, 1, time.process_time() - begin)
+            break
         proof = search(claim, _domain(variable, candidate, integer), budget_seconds / 4)
         if proof.status != REFUTED or proof.witness is None:
             break
@@ -179,7 +192,9 @@ def crossover(
     if proof.status == UNDECIDED:
         tail = _tail(claim, low, high, variable, threshold or start, integer, budget_seconds / 2)
     seconds = time.process_time() - begin
-    return Crossover(lower, upper, variable, integer, start, threshold, below, proof, seconds, tail)
+    return Crossover(
+        lower, upper, variable, integer, start, threshold, below, proof, seconds, tail, kernel_tail
+    )
 
 
 HEAD_FACTOR = 2**20

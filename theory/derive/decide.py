@@ -27,6 +27,7 @@ from typing import Any
 
 import sympy as sp
 
+from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
     EXACT,
@@ -42,12 +43,15 @@ from theory.derive.check import (
 from theory.derive.file_format import (
     FILE_PREFIX,
     LEMMA_PREFIX,
+    PIECE_PREFIX,
     Assumption,
     DerivationFile,
+    FactUse,
     MalformedDerivation,
     Step,
     read_derivation,
 )
+from theory.derive.instance import defined_on
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.chain import ChainResult
 from theory.prover.domain import Domain, MalformedDomain
@@ -132,7 +136,8 @@ class DerivationResult:
     @property
     def hypotheses(self) -> tuple[str, ...]:
         """The named assumptions the conclusion is conditional on."""
-        names = {u for s in self.derivation.steps for u in s.uses if u in self.derivation.assumptions}
+        used = [(*s.uses, *((s.by.name,) if s.by else ())) for s in self.derivation.steps]
+        names = {u for uses in used for u in uses if u in self.derivation.assumptions}
         return tuple(sorted(names))
 
     def certificate(self) -> dict[str, Any] | None:
@@ -219,6 +224,17 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
                 reason = f"{use} does not apply: its domain does not contain the step's"
                 return StepResult(step, UNDECIDED, PROVER, time.process_time() - start, reason=reason)
         used.append(found)
+    if step.by is not None:
+        if any(u.gap is not None for u in used):
+            raise MalformedDerivation(
+                f"{derivation.where(step.line)}: a step by a fact uses only bound assumptions (x <= 3)"
+            )
+        fact = _fact_of(derivation, step, step.by, budget, stack)
+        outcome = decide_by_fact(derivation, step, fact, domain, [u.record for u in used], budget)
+        seconds = time.process_time() - start
+        return StepResult(
+            step, outcome.status, FACT, seconds, outcome.boxes, reason=outcome.reason, record=outcome.record
+        )
     gaps = [(u.gap, u.strict) for u in used if u.gap is not None]
     tree, strict = step_gap_tree(base["lhs"], base["rhs"], step.relation, gaps)
     gap = from_tree(tree, domain.symbols(), f"step {step.name}")
@@ -274,6 +290,9 @@ def _identity(derivation: DerivationFile, step: Step, base: dict[str, Any], star
     if step.uses:
         raise MalformedDerivation(f"{derivation.where(step.line)}: an identity step (=) uses nothing")
     difference = sp.expand(step.lhs - step.rhs)
+    if not (defined_on(base["lhs"], derivation.domain) and defined_on(base["rhs"], derivation.domain)):
+        reason = "its sides are not shown defined on the whole domain (a division by 0, a log of 0, ...)"
+        return StepResult(step, UNDECIDED, SYMPY, time.process_time() - start, reason=reason)
     if identically_zero(step.lhs - step.rhs):
         method = EXACT if exact_zero(difference_tree(base["lhs"], base["rhs"])) else SYMPY
         status = PROVED if method == EXACT else DERIVED
@@ -324,6 +343,34 @@ def _separating_point(difference: sp.Expr, domain: Domain) -> Witness | None:
     return None
 
 
+def _fact_of(
+    derivation: DerivationFile, step: Step, use: FactUse, budget: float, stack: tuple[Path, ...]
+) -> Fact:
+    """The fact a step is ``by``: a chain piece, a lemma, an earlier derivation or an assumption (this one
+    without a substitution: it holds at the point, not at another one)."""
+    where = derivation.where(step.line)
+    if use.name.startswith(PIECE_PREFIX):
+        name = use.name[len(PIECE_PREFIX) :]
+        try:
+            return piece_fact(name, budget)
+        except KeyError:
+            from theory.interpolation import theorem_chain
+
+            names = ", ".join(piece.name for piece in theorem_chain().pieces)
+            raise MalformedDerivation(
+                f"{where}: unknown piece {name!r} (Theorem 4.1's chain: {names})"
+            ) from None
+    if use.name.startswith(LEMMA_PREFIX):
+        return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
+    if use.name.startswith(FILE_PREFIX):
+        return earlier_fact(derivation, step, use.name[len(FILE_PREFIX) :], budget, stack)
+    if use.substitution:
+        raise MalformedDerivation(
+            f"{where}: an assumption holds at the point, not under a substitution (drop the substitution)"
+        )
+    return given_fact(derivation, use.name)
+
+
 def _resolve(
     derivation: DerivationFile, step: Step, use: str, budget: float, stack: tuple[Path, ...]
 ) -> _Used:
@@ -364,6 +411,19 @@ def _bound(assumption: Assumption, domain: Domain) -> dict[str, Any] | None:
 
 
 def _lemma(derivation: DerivationFile, step: Step, name: str) -> _Used:
+    fact = lemma_fact(derivation, step, name)
+    if set(fact.domain.names) - set(derivation.domain.names):
+        raise MalformedDerivation(
+            f"{derivation.where(step.line)}: lemma {name!r} is not one inequality over the derivation's "
+            f"variables (it needs {', '.join(fact.domain.names)}; or use it by a substitution)"
+        )
+    unproved = "" if fact.status == PROVED else f"lemma {name} ({fact.reason})"
+    return _Used(fact.record, fact.gap, fact.strict, unproved=unproved)
+
+
+def lemma_fact(derivation: DerivationFile, step: Step, name: str) -> Fact:
+    """The lemma ``name`` of ``specbound theory`` as a fact over its own domain (MalformedDerivation when
+    there is no such lemma of one inequality)."""
     from theory.prover.lemma_inequalities import all_lemma_inequalities, decide
 
     entries = {entry.name: entry for entry in all_lemma_inequalities()}
@@ -373,22 +433,17 @@ def _lemma(derivation: DerivationFile, step: Step, name: str) -> _Used:
             f"theory` lists, e.g. {', '.join(sorted(entries)[:3])})"
         )
     entry = entries[name]
-    unknown = {s.name for s in entry.statement.domain.symbols().values()} - set(derivation.domain.names)
-    if unknown or len(entry.statement.inequalities) != 1:
-        raise MalformedDerivation(
-            f"{derivation.where(step.line)}: lemma {name!r} is not one inequality over the derivation's "
-            f"variables (it needs {', '.join(entry.statement.domain.names)})"
-        )
+    if len(entry.statement.inequalities) != 1:
+        raise MalformedDerivation(f"{derivation.where(step.line)}: lemma {name!r} is not one inequality")
     verdict = decide(entry)
     (inequality,) = entry.statement.inequalities
     tree = to_tree(inequality.gap)
-    certificate = None
-    if verdict.status == PROVED:
-        certificate = _lemma_certificate(verdict.result)
+    certificate = _lemma_certificate(verdict.result) if verdict.status == PROVED else None
     record = {"kind": "lemma", "name": name, "gap": tree, "strict": inequality.strict}
+    domain = entry.statement.domain
     if certificate is None:
-        return _Used(record, tree, inequality.strict, unproved=f"lemma {name} ({verdict.status})")
-    return _Used({**record, "certificate": certificate}, tree, inequality.strict)
+        return Fact(tree, inequality.strict, domain, record, UNDECIDED, str(verdict.status))
+    return Fact(tree, inequality.strict, domain, {**record, "certificate": certificate}, PROVED)
 
 
 def _lemma_certificate(result: ProofResult | ChainResult) -> dict[str, Any] | None:
@@ -402,24 +457,34 @@ def _lemma_certificate(result: ProofResult | ChainResult) -> dict[str, Any] | No
 def _earlier(
     derivation: DerivationFile, step: Step, name: str, budget: float, stack: tuple[Path, ...]
 ) -> _Used:
+    fact = earlier_fact(derivation, step, name, budget, stack)
+    unknown = set(fact.domain.names) - set(derivation.domain.names)
+    if unknown:
+        raise MalformedDerivation(
+            f"{derivation.where(step.line)}: {name} has variables {', '.join(sorted(unknown))} "
+            "this file does not declare"
+        )
+    unproved = "" if fact.status == PROVED else f"derivation {name} ({fact.reason})"
+    return _Used(fact.record, fact.gap, fact.strict, unproved=unproved)
+
+
+def earlier_fact(
+    derivation: DerivationFile, step: Step, name: str, budget: float, stack: tuple[Path, ...]
+) -> Fact:
+    """The conclusion of an earlier derivation file as a fact over its domain (proved only when its
+    certificate exists and it is unconditional)."""
     path = (derivation.path.parent / name).resolve()
     if path in stack:
         raise MalformedDerivation(f"{derivation.where(step.line)}: circular reference to {name}")
     if not path.is_file():
         raise MalformedDerivation(f"{derivation.where(step.line)}: no derivation file {name}")
     earlier = _derive(path, budget, stack)
-    unknown = set(earlier.derivation.domain.names) - set(derivation.domain.names)
-    if unknown:
-        raise MalformedDerivation(
-            f"{derivation.where(step.line)}: {name} has variables {', '.join(sorted(unknown))} "
-            "this file does not declare"
-        )
     certificate = earlier.certificate()
-    conclusion = certificate["conclusion"] if certificate else None
     first, last = earlier.derivation.steps[0].lhs, earlier.derivation.steps[-1].rhs
     tree, strict = step_gap_tree(to_tree(first), to_tree(last), earlier.relation, [])
     record = {"kind": "derivation", "name": name, "gap": tree, "strict": strict}
-    if conclusion is None or earlier.hypotheses:
-        why = earlier.status if conclusion is None else f"conditional on {', '.join(earlier.hypotheses)}"
-        return _Used(record, tree, strict, unproved=f"derivation {name} ({why})")
-    return _Used({**record, "certificate": certificate}, tree, strict)
+    domain = earlier.derivation.domain
+    if certificate is None or earlier.hypotheses:
+        why = earlier.status if certificate is None else f"conditional on {', '.join(earlier.hypotheses)}"
+        return Fact(tree, strict, domain, record, UNDECIDED, why)
+    return Fact(tree, strict, domain, {**record, "certificate": certificate}, PROVED)

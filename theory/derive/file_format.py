@@ -16,6 +16,12 @@ Format (docs/derive.md)::
     relation = "<="
     expr = "x"
     uses = ["small", "lemma:NAME", "file:earlier.toml"]
+    [[steps]]                         # or: by a fact under a substitution (docs/derive.md)
+    relation = "<="
+    expr = "x + x^2 + 1"
+    by = "lemma:NAME"                 # lemma:NAME, piece:NAME (Theorem 4.1's chain), file:PATH, an assumption
+    substitution = { t = "x^2" }      # the fact's variable -> an expression of this file
+    factor = "1"                      # the step's gap is factor * the fact's gap (factor >= 0, proved)
 
 Every expression, relation and domain is read by the prover's safe language (:mod:`theory.prover.language`;
 no code is evaluated). Every problem raises :class:`MalformedDerivation` with one line "FILE, line N:
@@ -38,7 +44,8 @@ from theory.prover.language import MalformedExpression, parse_expression, parse_
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000
-LEMMA_PREFIX, FILE_PREFIX = "lemma:", "file:"
+LEMMA_PREFIX, FILE_PREFIX, PIECE_PREFIX = "lemma:", "file:", "piece:"
+STEP_KEYS = ("expr", "relation", "name", "uses", "by", "substitution", "factor", "multiplier")
 
 
 class MalformedDerivation(InvalidArgument):
@@ -58,8 +65,21 @@ class Assumption:
 
 
 @dataclass(frozen=True)
+class FactUse:
+    """A step by a fact under a substitution: the step's gap is ``factor`` times the fact's gap with each
+    of its variables replaced by ``substitution``'s expression (times ``multiplier``, when given, before
+    the normal forms are compared)."""
+
+    name: str
+    substitution: dict[str, sp.Expr]
+    factor: sp.Expr
+    multiplier: sp.Expr | None
+
+
+@dataclass(frozen=True)
 class Step:
-    """E_{i-1} relation E_i; ``uses`` names assumptions, ``lemma:NAME`` or ``file:PATH`` entries."""
+    """E_{i-1} relation E_i; ``uses`` names assumptions, ``lemma:NAME`` or ``file:PATH`` entries; ``by``
+    a fact it is an instance of."""
 
     name: str
     relation: str
@@ -68,6 +88,7 @@ class Step:
     text: str
     uses: tuple[str, ...]
     line: int
+    by: FactUse | None = None
 
 
 @dataclass(frozen=True)
@@ -228,15 +249,15 @@ def _steps(
         if not isinstance(text, str):
             raise source.fail(line, f'step {index} needs expr = "an expression"')
         line = source.line_of("expr", text, after=line)
-        unknown = set(entry) - {"expr", "relation", "name", "uses"}
+        unknown = set(entry) - set(STEP_KEYS)
         if unknown:
             raise source.fail(
-                line, f"step {index}: unknown key {sorted(unknown)[0]!r} (expr, relation, name, uses)"
+                line, f"step {index}: unknown key {sorted(unknown)[0]!r} ({', '.join(STEP_KEYS)})"
             )
         expr = _expression(source, line, text, symbols, f"step {index}").xreplace(definitions)
         relation, uses = entry.get("relation"), entry.get("uses", [])
         if previous is None:
-            if relation is not None or uses:
+            if relation is not None or uses or "by" in entry:
                 raise source.fail(line, "the first step is the start E0: an expr only, no relation or uses")
             previous = expr
             continue
@@ -251,12 +272,59 @@ def _steps(
                 known = ", ".join(assumptions) or "none"
                 raise source.fail(line, f"step {index}: unknown assumption {use!r} (assumptions: {known})")
         name = entry.get("name", f"step {index}")
-        steps.append(Step(str(name), relation, previous, expr, text, tuple(uses), line))
+        by = _fact_use(source, line, index, entry, symbols, definitions, assumptions)
+        if by is not None and relation == "=":
+            raise source.fail(
+                line, f"step {index}: an identity (=) is decided by normal forms, not by a fact"
+            )
+        steps.append(Step(str(name), relation, previous, expr, text, tuple(uses), line, by))
         previous = expr
     directions = {step.relation[0] for step in steps if step.relation != "="}
     if len(directions) > 1:
         raise source.fail(starts[0] if starts else 1, "the steps mix <= and >=: a chain goes one way")
     return tuple(steps)
+
+
+def _fact_use(
+    source: _Source,
+    line: int,
+    index: int,
+    entry: dict[str, Any],
+    symbols: dict[str, sp.Symbol],
+    definitions: dict[sp.Symbol, sp.Expr],
+    assumptions: dict[str, Assumption],
+) -> FactUse | None:
+    """The step's ``by``, ``substitution``, ``factor`` and ``multiplier`` (None without ``by``)."""
+    by = entry.get("by")
+    if by is None:
+        if set(entry) & {"substitution", "factor", "multiplier"}:
+            raise source.fail(line, f'step {index}: substitution, factor and multiplier need by = "FACT"')
+        return None
+    prefixes = (LEMMA_PREFIX, FILE_PREFIX, PIECE_PREFIX)
+    if not isinstance(by, str) or not (by.startswith(prefixes) or by in assumptions):
+        known = ", ".join(assumptions) or "none"
+        raise source.fail(
+            line, f"step {index}: by must be lemma:NAME, piece:NAME, file:PATH or an assumption ({known})"
+        )
+    table = entry.get("substitution", {})
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise source.fail(line, f'step {index}: substitution must be a table {{ variable = "expression" }}')
+
+    def read(text: str, where: str) -> sp.Expr:
+        return _expression(source, line, text, symbols, f"step {index}'s {where}").xreplace(definitions)
+
+    substitution = {str(name): read(text, f"substitution of {name}") for name, text in table.items()}
+    texts = {key: entry.get(key, default) for key, default in (("factor", "1"), ("multiplier", None))}
+    for key, text in texts.items():
+        if text is not None and not isinstance(text, str):
+            raise source.fail(line, f'step {index}: {key} must be a string "expression"')
+    multiplier = texts["multiplier"]
+    return FactUse(
+        by,
+        substitution,
+        read(str(texts["factor"]), "factor"),
+        None if multiplier is None else read(multiplier, "multiplier"),
+    )
 
 
 def read_derivation(path: Path) -> DerivationFile:

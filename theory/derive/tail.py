@@ -1,0 +1,122 @@
+"""One kernel certificate for lower <= upper on a half-line [L0, oo): the tail of a crossover.
+
+The decision is built, in one box [L0, oo), from the kernel's own methods (:mod:`theory.prover.kernel`):
+
+- ``squares``: upper - lower with both sides >= 0 holds when upper^2 - lower^2 >= 0 (so a square root or
+  a half power of a log becomes a polynomial in L and ln L);
+- ``rewrite`` to the exact normal form (exponents of one base added, like terms collected);
+- ``monotone`` increasing in L, its ``slope`` (the kernel's own symbolic derivative) decided the same way
+  on the half-line, then the face L = L0 by enclosure: g' >= 0 on [L0, oo) and g(L0) >= 0 give g >= 0;
+- ``enclosure`` where the ball enclosure on the whole half-line is already >= 0.
+
+e.g. L^(3/2) - 100 sqrt(L ln L) >= 0 on [234, oo): squares give L^3 - 10^4 L ln L, whose slope
+3 L^2 - 10^4 (ln L + 1) has the slope 6 L - 10^4 / L, enclosed >= 0 on [234, oo); each face at 234 is
+enclosed. The search below only proposes the decision: the kernel re-checks the whole certificate (and
+``prove --check`` can again). A claim over the reals [L0, oo) covers the integers L >= L0 too.
+Provenance: derived (decided by the code; every step kernel-checked).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from theory.prover.domain import Domain, VariableDomain
+
+MAX_SLOPES = 12
+"""How many derivatives deep the decision may go (one monotone step each)."""
+
+
+def half_line(name: str, start: Fraction) -> Domain:
+    """[start, oo) over the reals."""
+    return Domain((VariableDomain(name, start, float("inf"), False, True, False),))
+
+
+def tail_certificate(lower: str, upper: str, name: str, start: Fraction) -> dict[str, Any] | None:
+    """A ``specbound-certificate/2`` of ``lower <= upper`` over the real half-line [start, oo) that the
+    kernel accepts (the text binds its gap), or None when the methods above do not give one."""
+    from theory.prover import check_certificate
+    from theory.prover.certificate import domain_data
+    from theory.prover.kernel.verify import read_box, read_domain
+    from theory.prover.statement import MalformedStatement, parse_statement
+
+    domain = half_line(name, start)
+    text = f"{lower} <= {upper}"
+    try:
+        (inequality,) = parse_statement(text, domain).inequalities
+    except (MalformedStatement, ValueError):
+        return None
+    gap = inequality.gap_tree()
+    kernel_domain = read_domain(domain_data(domain))
+    box = read_box({name: [str(start), "oo"]}, kernel_domain)
+    decision = _squares_first(gap, name, box, kernel_domain)
+    if decision is None:
+        return None
+    certificate = {
+        "format": "specbound-certificate/2",
+        "inequality": text,
+        "gap": gap,
+        "strict": False,
+        "domain": domain_data(domain),
+        "boxes": [{"box": {name: [str(start), "oo"]}, "decision": decision}],
+    }
+    return certificate if check_certificate(certificate).accepted else None
+
+
+def _accepted(decision: dict[str, Any], tree: Any, box: Any, domain: Any) -> bool:
+    from theory.prover.kernel import Malformed
+    from theory.prover.kernel.verify import decide
+
+    try:
+        return decide(decision, tree, box, domain, False) is None
+    except (Malformed, ArithmeticError, ValueError, TypeError):
+        return False
+
+
+def _squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | None:
+    """The decision for gap = upper - lower: by squares when both sides are >= 0, else directly."""
+    direct = _decision(gap, name, box, domain, MAX_SLOPES)
+    if direct is not None:
+        return direct
+    if not (gap[0] == "add" and len(gap) == 3 and gap[2][:2] == ["mul", ["num", "-1"]]):
+        return None
+    upper, lower = gap[1], gap[2][2]
+    squares = ["add", ["mul", upper, upper], ["mul", ["num", "-1"], lower, lower]]
+    then = _decision(squares, name, box, domain, MAX_SLOPES)
+    if then is None:
+        return None
+    decision = {"method": "squares", "left": upper, "right": lower, "then": then}
+    return decision if _accepted(decision, gap, box, domain) else None
+
+
+def _decision(
+    tree: Any, name: str, box: Any, domain: Any, slopes: int, normal: bool = False
+) -> dict[str, Any] | None:
+    """enclosure; else the rewrite to the exact normal form (``normal``: the tree is one already), decided
+    the same way; else monotone increasing with a decided slope and the face L = L0 enclosed."""
+    from theory.prover.kernel.derivative import derivative
+    from theory.prover.kernel.exact import as_tree, normal_form
+    from theory.prover.kernel.trees import Discontinuous
+
+    enclosure = {"method": "enclosure"}
+    if _accepted(enclosure, tree, box, domain):
+        return enclosure
+    if not normal:
+        form = normal_form(tree, {})
+        if form is None:
+            return None
+        inner = _decision(as_tree(form), name, box, domain, slopes, normal=True)
+        decision = None if inner is None else {"method": "rewrite", "form": as_tree(form), "then": inner}
+        return decision if decision is not None and _accepted(decision, tree, box, domain) else None
+    if slopes == 0:
+        return None
+    try:
+        slope_tree = derivative(tree, name)
+    except Discontinuous:
+        return None
+    slope = _decision(slope_tree, name, box, domain, slopes - 1)
+    if slope is None:
+        return None
+    monotone = {"method": "monotone", "variable": name, "direction": "increasing", "slope": slope}
+    decision = {**monotone, "then": enclosure}
+    return decision if _accepted(decision, tree, box, domain) else None
