@@ -24,7 +24,16 @@ import sympy as sp
 from theory import proxy
 from theory.formula import Formula
 from theory.kinds import MatrixKind
-from theory.proxy_steps import MEASURED, PROXY_COMPOSITION, Over, Reduce, Scope, Step
+from theory.proxy_steps import (
+    MEASURED,
+    PROXY_COMPOSITION,
+    SPECTRAL_NORMS,
+    Over,
+    Reduce,
+    Scope,
+    Step,
+    scope_of,
+)
 
 l_, h_, k_, i_ = sp.symbols("l h k i", integer=True, nonnegative=True)
 """The indices l, h, k, i: a layer, a head, a later layer (of a product), a matrix."""
@@ -37,8 +46,6 @@ min_over_grid = sp.Function("min_over_P_m")
 KIND_CODES = {kind: index for index, kind in enumerate(MatrixKind)}
 """The code ``kind[i]`` of each matrix kind."""
 
-_PER_HEAD_MEASURED = {"C2_QK": MatrixKind.QK, "C2_Vt": MatrixKind.VT}
-_PER_LAYER_MEASURED = {"C2_M_in": MatrixKind.M_IN, "C2_M_out": MatrixKind.M_OUT}
 _SIZES = {"N": sp.Symbol("N", positive=True), "L": L, "L_phi": sp.Symbol("L_phi", positive=True)}
 
 
@@ -47,25 +54,19 @@ def formula_of(step: Step) -> Formula | dict[MatrixKind, Formula] | None:
     return None if step.formula is None else getattr(proxy, step.formula)
 
 
-def _scopes() -> dict[str, Scope]:
-    return {step.target: step.scope for step in PROXY_COMPOSITION}
-
-
 def quantity(name: str, *, layer: sp.Expr, head: sp.Expr | None, matrix: sp.Expr | None) -> sp.Expr:
     """The sympy object of quantity ``name`` read at a body's index (its layer, head and matrix)."""
     if name in _SIZES:
         return _SIZES[name]
     if name == "p":
         return proxy.p
-    if name in _PER_HEAD_MEASURED:
-        return sp.IndexedBase(name)[layer, head]
-    if name in _PER_LAYER_MEASURED:
-        return sp.IndexedBase(name)[layer]
+    if name in SPECTRAL_NORMS:
+        return sp.IndexedBase(name)[(layer, head) if SPECTRAL_NORMS[name].per_head else (layer,)]
     if name == "S":
         return sp.IndexedBase("S")[matrix, proxy.p]
     if name == "n21":
         return sp.IndexedBase("n21")[matrix]
-    scope = _scopes()[name]
+    scope = scope_of(name)
     if scope is Scope.MODEL:
         return sp.Symbol(name)
     return sp.IndexedBase(name)[layer if scope is Scope.LAYER else matrix]
@@ -179,7 +180,7 @@ def _known(model: ToyModel) -> dict[sp.Basic, sp.Expr]:
         known |= {layer_of[index]: layer, head_of[index]: head, kind_of[index]: KIND_CODES[kind]}
         known[sp.IndexedBase("n21")[index]] = model.norm_21[index]
     for (layer, head, kind), value in model.norms.items():
-        name = next(n for n, kd in (_PER_HEAD_MEASURED | _PER_LAYER_MEASURED).items() if kd is kind)
+        name = next(n for n, measured in SPECTRAL_NORMS.items() if measured is kind)
         known[sp.IndexedBase(name)[(layer, head) if kind.per_head else (layer,)]] = value
     return known
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from theory.kinds import MatrixKind
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
 
 
@@ -67,6 +68,15 @@ MEASURED = {
     "p": "the Schatten index, bound by the minimum over P_m",
 }
 """The quantities a step may read that no step defines: the model's sizes and its matrices' norms."""
+
+SPECTRAL_NORMS = {
+    "C2_QK": MatrixKind.QK,
+    "C2_Vt": MatrixKind.VT,
+    "C2_M_in": MatrixKind.M_IN,
+    "C2_M_out": MatrixKind.M_OUT,
+}
+"""The measured spectral norms by the kind of matrix they are of: indexed by layer and head for a per-head
+kind, by layer for a layer-wide one."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -200,6 +210,11 @@ PROXY_COMPOSITION = (
     ),
 )
 """The composition of B_ours and B_Edelman (module docstring), in the order a runner evaluates it."""
+
+
+def scope_of(target: str, steps: tuple[Step, ...] = PROXY_COMPOSITION) -> Scope:
+    """The scope of the quantity a step defines (KeyError for a measured one)."""
+    return next(step.scope for step in steps if step.target == target)
 
 
 def steps_for(target: str, steps: tuple[Step, ...] = PROXY_COMPOSITION) -> tuple[Step, ...]:

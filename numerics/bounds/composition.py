@@ -33,7 +33,16 @@ from numerics.loading.coverage import Coverage
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
-from theory.proxy_steps import PROXY_COMPOSITION, Over, Reduce, Scope, Step, steps_for
+from theory.proxy_steps import (
+    PROXY_COMPOSITION,
+    SPECTRAL_NORMS,
+    Over,
+    Reduce,
+    Scope,
+    Step,
+    scope_of,
+    steps_for,
+)
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -200,10 +209,6 @@ Quantities = dict[str, Any]
 """The values of a run of the table: a model-wide quantity by name, a per-layer one as a list by layer, a
 per-matrix one as a list by matrix (in the order of the spectra)."""
 
-_PER_HEAD_NORMS = {"C2_QK": MatrixKind.QK, "C2_Vt": MatrixKind.VT}
-_PER_LAYER_NORMS = {"C2_M_in": MatrixKind.M_IN, "C2_M_out": MatrixKind.M_OUT}
-_SCOPES = {step.target: step.scope for step in PROXY_COMPOSITION}
-
 
 @dataclass(frozen=True, kw_only=True)
 class _Model:
@@ -225,15 +230,14 @@ def _read(
     name: str, values: Quantities, model: _Model, layer: int, head: int | None, row: int | None
 ) -> object:
     """Quantity ``name`` at a body's index (:data:`theory.proxy_steps.MEASURED` or an earlier target)."""
-    if name in _PER_HEAD_NORMS:
-        return model.norms[layer, head, _PER_HEAD_NORMS[name]]  # type: ignore[index]
-    if name in _PER_LAYER_NORMS:
-        return model.norms[layer, -1, _PER_LAYER_NORMS[name]]
+    if name in SPECTRAL_NORMS:
+        kind = SPECTRAL_NORMS[name]
+        return model.norms[layer, head if kind.per_head else -1, kind]  # type: ignore[index]
     if name == "n21":
         return model.spectra[row][1].norm_21  # type: ignore[index]
     if name in ("L", "N", "L_phi"):
         return {"L": model.num_layers, "N": model.hidden_size, "L_phi": L_PHI_VALUE}[name]
-    scope = _SCOPES[name]
+    scope = scope_of(name)
     if scope is Scope.MODEL:
         return values[name]
     return values[name][layer if scope is Scope.LAYER else row]
