@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -265,8 +265,32 @@ def _body(
     return arithmetic.evaluate(formula, **bound)
 
 
-def _reduce(arithmetic: Arithmetic[Number], step: Step, terms: Iterable[Number]) -> Number:
-    """The step's reduction of ``terms``: their sum (:meth:`Arithmetic.total`) or their product from one."""
+Index = tuple[int, int | None, int | None]
+"""Where a body reads its quantities: (layer, head or None, matrix row or None)."""
+
+
+def _indices(over: Over, model: _Model, layer: int) -> Iterator[Index]:
+    """The body's indices a reduction over ``over`` runs through, for a step at ``layer`` (a product over
+    the later layers runs from k = L - 1 down, as alpha_l = alpha_{l+1} lambda_{l+1})."""
+    if over is Over.HEADS:
+        yield from ((layer, head, None) for head in model.heads)
+    elif over is Over.LATER_LAYERS:
+        yield from ((later, None, None) for later in reversed(range(layer + 1, model.num_layers)))
+    elif over is Over.LAYERS:
+        yield from ((each, None, None) for each in range(model.num_layers))
+    else:
+        for row, (matrix, _) in enumerate(model.spectra):
+            if over is Over.MATRICES or matrix.layer == layer:
+                yield matrix.layer, matrix.head, row
+
+
+def _value(
+    arithmetic: Arithmetic[Number], step: Step, values: Quantities, model: _Model, at: Index
+) -> Number:
+    """The step's value at index ``at``: its body there, or its sum or product (from one) over its index."""
+    if step.over is None:
+        return _body(arithmetic, step, values, model, *at)
+    terms = (_body(arithmetic, step, values, model, *where) for where in _indices(step.over, model, at[0]))
     if step.reduce is Reduce.SUM:
         return arithmetic.total(terms)
     if step.reduce is Reduce.PRODUCT:
@@ -274,90 +298,19 @@ def _reduce(arithmetic: Arithmetic[Number], step: Step, terms: Iterable[Number])
     raise InvalidArgument(f"{step.target}: a {step.reduce} over {step.over} is not a reduction of the table")
 
 
-def _layer_value(
-    arithmetic: SpectralArithmetic[Number, Any, Any], step: Step, values: Quantities, model: _Model
-) -> list[Number]:
-    """A per-layer step at every layer; over the later layers k > l the terms run from k = L - 1 down."""
-    layers = range(model.num_layers)
-    if step.over is Over.LATER_LAYERS:
-        return [
-            _reduce(
-                arithmetic,
-                step,
-                (
-                    _body(arithmetic, step, values, model, later)
-                    for later in reversed(range(layer + 1, len(layers)))
-                ),
-            )
-            for layer in layers
-        ]
-    if step.over is Over.HEADS:
-        return [
-            _reduce(
-                arithmetic,
-                step,
-                (_body(arithmetic, step, values, model, layer, head) for head in model.heads),
-            )
-            for layer in layers
-        ]
-    if step.over is Over.LAYER_MATRICES:
-        return [
-            _reduce(
-                arithmetic,
-                step,
-                (
-                    _body(arithmetic, step, values, model, matrix.layer, matrix.head, row)
-                    for row, (matrix, _) in enumerate(model.spectra)
-                    if matrix.layer == layer
-                ),
-            )
-            for layer in layers
-        ]
-    return [_body(arithmetic, step, values, model, layer) for layer in layers]
-
-
-def _matrix_value(
-    arithmetic: SpectralArithmetic[Number, Any, Any],
-    step: Step,
-    values: Quantities,
-    model: _Model,
-    source: str,
-) -> list[Any]:
-    """A per-matrix step at every matrix; the minimum over P_m is the arithmetic's post hoc choice
-    (:meth:`SpectralArithmetic.post_hoc`, which evaluates SUMMAND): (choice, value) per matrix."""
-    results: list[Any] = []
+def _post_hoc(
+    arithmetic: SpectralArithmetic[Number, Any, Any], values: Quantities, model: _Model, source: str
+) -> list[tuple[Any, Number]]:
+    """min_{p in P_m} SUMMAND of every matrix: the arithmetic's post hoc choice
+    (:meth:`SpectralArithmetic.post_hoc`, which evaluates SUMMAND), (choice, value) per matrix."""
+    results = []
     for row, (matrix, spec) in enumerate(model.spectra):
-        if step.over is Over.GRID:
-            scale: Any = _read("s", values, model, matrix.layer, matrix.head, row)
-            try:
-                results.append(arithmetic.post_hoc(spec, scale, model.hidden_size))
-            except InvalidArgument as error:
-                raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
-        else:
-            results.append(_body(arithmetic, step, values, model, matrix.layer, matrix.head, row))
+        scale: Any = _read("s", values, model, matrix.layer, matrix.head, row)
+        try:
+            results.append(arithmetic.post_hoc(spec, scale, model.hidden_size))
+        except InvalidArgument as error:
+            raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
     return results
-
-
-def _model_value(
-    arithmetic: SpectralArithmetic[Number, Any, Any], step: Step, values: Quantities, model: _Model
-) -> Number:
-    """A model-wide step: its body, or its reduction over every matrix or every layer."""
-    if step.over is Over.MATRICES:
-        return _reduce(
-            arithmetic,
-            step,
-            (
-                _body(arithmetic, step, values, model, matrix.layer, matrix.head, row)
-                for row, (matrix, _) in enumerate(model.spectra)
-            ),
-        )
-    if step.over is Over.LAYERS:
-        return _reduce(
-            arithmetic,
-            step,
-            (_body(arithmetic, step, values, model, layer) for layer in range(model.num_layers)),
-        )
-    return _body(arithmetic, step, values, model, 0)
 
 
 def run_composition(
@@ -372,16 +325,18 @@ def run_composition(
     choices: list[Any] = []
     with arithmetic.context():
         for step in steps:
-            if step.scope is Scope.LAYER:
-                values[step.target] = _layer_value(arithmetic, step, values, model)
-            elif step.scope is Scope.MODEL:
-                values[step.target] = _model_value(arithmetic, step, values, model)
-            elif step.over is Over.GRID:
-                found = _matrix_value(arithmetic, step, values, model, source)
+            if step.over is Over.GRID:
+                found = _post_hoc(arithmetic, values, model, source)
                 choices = [choice for choice, _ in found]
                 values[step.target] = [value for _, value in found]
+            elif step.scope is Scope.MODEL:
+                values[step.target] = _value(arithmetic, step, values, model, (0, None, None))
+            elif step.scope is Scope.LAYER:
+                at = ((layer, None, None) for layer in range(model.num_layers))
+                values[step.target] = [_value(arithmetic, step, values, model, where) for where in at]
             else:
-                values[step.target] = _matrix_value(arithmetic, step, values, model, source)
+                rows = ((m.layer, m.head, row) for row, (m, _) in enumerate(model.spectra))
+                values[step.target] = [_value(arithmetic, step, values, model, where) for where in rows]
     return values, choices
 
 
