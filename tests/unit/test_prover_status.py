@@ -8,6 +8,7 @@ from theory.prover import PROVED, REFUTED, UNDECIDED, ProverStatus, prove
 def test_statuses_are_the_enum_members_and_print_as_their_words() -> None:
     assert list(ProverStatus) == [PROVED, REFUTED, UNDECIDED]
     assert [f"{s}" for s in ProverStatus] == ["proved", "refuted", "undecided"]
+    assert [repr(s) for s in ProverStatus] == ["'proved'", "'refuted'", "'undecided'"]
 
 
 def test_a_proof_and_a_refutation_serialise_their_status_as_the_bare_word() -> None:

@@ -24,6 +24,10 @@ class ProverStatus(StrEnum):
     REFUTED = "refuted"
     UNDECIDED = "undecided"
 
+    def __repr__(self) -> str:
+        """The word's repr, as when the statuses were strings (a repr printed anywhere stays the same)."""
+        return repr(self.value)
+
 
 PROVED, REFUTED, UNDECIDED = ProverStatus.PROVED, ProverStatus.REFUTED, ProverStatus.UNDECIDED
 EXIT_STATUS = {PROVED: 0, REFUTED: 1, UNDECIDED: 3}
