@@ -41,7 +41,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from numerics.bounds.proxies import proxies  # noqa: E402
+from numerics.bounds.proxies import SpectraOptions, proxies  # noqa: E402
 from numerics.certify.certified import ARB_PATH, CertifiedProxies, certify_proxies  # noqa: E402
 from numerics.loading import DEFAULT_MODELS, load_weights  # noqa: E402
 from numerics.loading.weights import TransformerWeights  # noqa: E402
@@ -70,7 +70,8 @@ def relative_width(ball: object) -> float:
 def measure(name: str, weights: TransformerWeights, rounds: int) -> CertifiedProxies:
     """Print one model's plain and certified times and ratio; return the certified proxies."""
     (plain_s, _), (certified_s, certified) = interleaved(
-        [lambda: proxies(weights), lambda: certify_proxies(weights, show_progress=False)], rounds
+        [lambda: proxies(weights), lambda: certify_proxies(weights, SpectraOptions(certify_progress=False))],
+        rounds,
     )
     assert certified.dps is None  # balls, not mpmath points
     paths = Counter(c.spectrum.path for c in certified.matrices)
@@ -88,7 +89,7 @@ def measure(name: str, weights: TransformerWeights, rounds: int) -> CertifiedPro
 def compare_with_arb(name: str, weights: TransformerWeights, fast: CertifiedProxies) -> None:
     """Print the width ratios float-bounds / arb and whether every decision is the same."""
     start = time.perf_counter()
-    slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
+    slow = certify_proxies(weights, SpectraOptions(certify_progress=False, certify_path=ARB_PATH))
     arb_s = time.perf_counter() - start
     values, norms, same = [], [], True
     for a, b in zip(fast.matrices, slow.matrices, strict=True):

@@ -86,8 +86,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "alpha-layer-off-by-one",
         "numerics/bounds/composition.py",
-        "alphas[layer] = alphas[layer + 1] * factors[layer + 1]",
-        "alphas[layer] = alphas[layer + 1] * factors[layer]",
+        "for later in reversed(range(layer + 1, model.num_layers))",
+        "for later in reversed(range(layer, model.num_layers))",
         (PROXIES,),
         ("10", "11"),
     ),

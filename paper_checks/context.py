@@ -87,12 +87,15 @@ class RunContext:
 
     def certified_summary(self, source: str) -> dict[str, Any]:
         """The interval-decided facts about ``source`` (numerics.certify.report.model_summary), once."""
+        from numerics.bounds.proxies import SpectraOptions
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import model_summary
 
         return self.memo(
             ("certified", source),
-            lambda: model_summary(certify_proxies(self.weights(source), show_progress=False)),
+            lambda: model_summary(
+                certify_proxies(self.weights(source), SpectraOptions(certify_progress=False))
+            ),
         )
 
     def spectrum_curves(self, source: str, layers: int) -> list[SpectrumCurve]:

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy as sp
+if TYPE_CHECKING:
+    import sympy as sp
 
 
 class Provenance(StrEnum):
@@ -77,6 +78,8 @@ class Tagged:
 def _same(produced: Any, stated: Any) -> bool:
     if produced == stated:
         return True
+    import sympy as sp  # only a derivation's check needs sympy (the tags themselves are read at run time)
+
     if isinstance(produced, sp.Expr) and isinstance(stated, sp.Expr):
         return bool(sp.simplify(produced - stated) == 0)
     if isinstance(produced, sp.Rel) and isinstance(stated, sp.Rel) and type(produced) is type(stated):

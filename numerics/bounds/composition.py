@@ -1,47 +1,48 @@
 """The proxies B_ours and B_Edelman composed once, over any :class:`SpectralArithmetic` (docs: proxies).
 
-Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``); every
-number is a formula of :mod:`theory.proxy` evaluated in the arithmetic given (mpmath points in
-:func:`numerics.bounds.proxies.proxies`, arb balls in :func:`numerics.certify.certified.certify_proxies`).
-For a model of L layers, heads h and matrices i (layer l_i, kind k_i):
+Provenance: exact (the authors' ``bounds.py``: ``ours_posthoc_proxy``, ``edelman_multihead_proxy``). The
+composition itself is theory's table :data:`theory.proxy_steps.PROXY_COMPOSITION` (A_l = sum_h
+HEAD_LIPSCHITZ, lambda_l = LAYER_LIPSCHITZ, alpha_l = prod_{k > l} lambda_k, s_i = SCALE, c_i = min_{p in
+P_m} SUMMAND, B_ours = OURS_PROXY(sum_i c_i, L), xi_l, B_Edelman = EDELMAN_PROXY(sum_l
+EDELMAN_LAYER_WEIGHT(alpha_l) xi_l)), stated as sympy equations over indexed sums in
+:mod:`theory.proxy_composition`. :func:`run_composition` runs that table without sympy: each step's
+formula is the :mod:`numerics.formulas.generated` formula of that name, evaluated in the arithmetic given
+(mpmath points in :func:`numerics.bounds.proxies.proxies`, arb balls in
+:func:`numerics.certify.certified.certify_proxies`); the minimum over P_m is the arithmetic's
+:meth:`SpectralArithmetic.post_hoc`.
 
-- A_l = sum_h HEAD_LIPSCHITZ(C2(Vt_h^l), C2(QK_h^l)), lambda_l = LAYER_LIPSCHITZ(L_phi, C2(M_in^l),
-  C2(M_out^l), A_l), and alpha_l = prod_{k > l} lambda_k (alpha_{L-1} = 1);
-- gamma_i = GAMMA[k_i], s_i = SCALE(gamma_i, alpha_{l_i}, L), and the post hoc contribution
-  c_i = min_{p in P_m} SUMMAND(p, S_p(W_i), s_i, N) (the arithmetic's :meth:`SpectralArithmetic.post_hoc`);
-- B_ours = OURS_PROXY(sum_i c_i, L);
-- xi_l = sum_{i: l_i = l} EDELMAN_TERM[k_i], B_Edelman = EDELMAN_PROXY(sum_l EDELMAN_LAYER_WEIGHT(alpha_l)
-  xi_l).
-
-Only these indexed sums and products are written here; the summands are theory's formulas.
+Only the indices a reduction runs over are interpreted here; which formula is reduced how is theory's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import mpmath
 
+from numerics.formulas import generated
 from numerics.formulas.arithmetic import Arithmetic
 from numerics.formulas.evaluate import CompiledFormula, argument_names
-from numerics.formulas.generated import (
-    EDELMAN_LAYER_WEIGHT,
-    EDELMAN_PROXY,
-    EDELMAN_TERM,
-    GAMMA,
-    HEAD_LIPSCHITZ,
-    L_PHI_VALUE,
-    LAYER_LIPSCHITZ,
-    OURS_PROXY,
-    SCALE,
-)
+from numerics.formulas.generated import HEAD_LIPSCHITZ, L_PHI_VALUE
 from numerics.loading.coverage import Coverage
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
+from theory.proxy_steps import (
+    PROXY_COMPOSITION,
+    SPECTRAL_NORMS,
+    Over,
+    Reduce,
+    Scope,
+    Step,
+    scope_of,
+    steps_for,
+)
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -204,40 +205,139 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
         return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
 
 
-def layer_factors(
-    arithmetic: Arithmetic[Number],
-    norms: Mapping[tuple[int, int, MatrixKind], object],
-    num_layers: int,
-    head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
-) -> list[Number]:
-    """lambda_l = LAYER_LIPSCHITZ(L_phi, C2(M_in^l), C2(M_out^l), A_l) of every layer (exact, docs: proxies).
+Quantities = dict[str, Any]
+"""The values of a run of the table: a model-wide quantity by name, a per-layer one as a list by layer, a
+per-matrix one as a list by matrix (in the order of the spectra)."""
 
-    A_l = sum_h head_factor(C2(Vt_h^l), C2(QK_h^l)), ``head_factor`` the exact HEAD_LIPSCHITZ of the
-    proxies unless given (the assembled bound passes ``theory.assembled.HEAD_LIPSCHITZ``); ``norms`` maps
-    (layer, head, kind) to C2 (head -1 for M_in, M_out).
-    """
-    heads = sorted({head for (_, head, _) in norms if head >= 0})
-    factors = []
-    for layer in range(num_layers):
-        head_sum = sum(
-            (
-                arithmetic.evaluate(
-                    head_factor, C_V=norms[layer, h, MatrixKind.VT], C_QK=norms[layer, h, MatrixKind.QK]
-                )
-                for h in heads
-            ),
-            arithmetic.zero,
-        )
-        factors.append(
-            arithmetic.evaluate(
-                LAYER_LIPSCHITZ,
-                L_phi=L_PHI_VALUE,
-                C_in=norms[layer, -1, MatrixKind.M_IN],
-                C_out=norms[layer, -1, MatrixKind.M_OUT],
-                A=head_sum,
-            )
-        )
-    return factors
+
+@dataclass(frozen=True, kw_only=True)
+class _Model:
+    """What the table reads of a model: the spectral norms by (layer, head, kind) (head -1 for M_in and
+    M_out), the matrices with their spectra, L, N, and the formulas to use instead of theory's by name."""
+
+    norms: Mapping[tuple[int, int, MatrixKind], object]
+    spectra: Sequence[tuple[NamedMatrix, Any]]
+    num_layers: int
+    hidden_size: int
+    formulas: Mapping[str, Formula | CompiledFormula]
+
+    @functools.cached_property
+    def heads(self) -> list[int]:
+        return sorted({head for (_, head, _) in self.norms if head >= 0})
+
+
+def _read(
+    name: str, values: Quantities, model: _Model, layer: int, head: int | None, row: int | None
+) -> object:
+    """Quantity ``name`` at a body's index (:data:`theory.proxy_steps.MEASURED` or an earlier target)."""
+    if name in SPECTRAL_NORMS:
+        kind = SPECTRAL_NORMS[name]
+        return model.norms[layer, head if kind.per_head else -1, kind]  # type: ignore[index]
+    if name == "n21":
+        return model.spectra[row][1].norm_21  # type: ignore[index]
+    if name in ("L", "N", "L_phi"):
+        return {"L": model.num_layers, "N": model.hidden_size, "L_phi": L_PHI_VALUE}[name]
+    scope = scope_of(name)
+    if scope is Scope.MODEL:
+        return values[name]
+    return values[name][layer if scope is Scope.LAYER else row]
+
+
+def _body(
+    arithmetic: Arithmetic[Number],
+    step: Step,
+    values: Quantities,
+    model: _Model,
+    layer: int,
+    head: int | None = None,
+    row: int | None = None,
+) -> Number:
+    """The step's body at one index: its formula at the bound quantities, or the product of its factors."""
+    if step.formula is None:
+        factors: list[Any] = [_read(name, values, model, layer, head, row) for name in step.factors]
+        product: Number = functools.reduce(operator.mul, factors)
+        return product
+    formula = model.formulas.get(step.formula) or getattr(generated, step.formula)
+    if isinstance(formula, dict):
+        formula = formula[model.spectra[row][0].kind]  # type: ignore[index]
+    names = argument_names(formula)
+    bound = {a: _read(q, values, model, layer, head, row) for a, q in step.inputs if a in names}
+    return arithmetic.evaluate(formula, **bound)
+
+
+Index = tuple[int, int | None, int | None]
+"""Where a body reads its quantities: (layer, head or None, matrix row or None)."""
+
+
+def _indices(over: Over, model: _Model, layer: int) -> Iterator[Index]:
+    """The body's indices a reduction over ``over`` runs through, for a step at ``layer`` (a product over
+    the later layers runs from k = L - 1 down, as alpha_l = alpha_{l+1} lambda_{l+1})."""
+    if over is Over.HEADS:
+        yield from ((layer, head, None) for head in model.heads)
+    elif over is Over.LATER_LAYERS:
+        yield from ((later, None, None) for later in reversed(range(layer + 1, model.num_layers)))
+    elif over is Over.LAYERS:
+        yield from ((each, None, None) for each in range(model.num_layers))
+    else:
+        for row, (matrix, _) in enumerate(model.spectra):
+            if over is Over.MATRICES or matrix.layer == layer:
+                yield matrix.layer, matrix.head, row
+
+
+def _value(
+    arithmetic: Arithmetic[Number], step: Step, values: Quantities, model: _Model, at: Index
+) -> Number:
+    """The step's value at index ``at``: its body there, or its sum or product (from one) over its index."""
+    if step.over is None:
+        return _body(arithmetic, step, values, model, *at)
+    terms = (_body(arithmetic, step, values, model, *where) for where in _indices(step.over, model, at[0]))
+    if step.reduce is Reduce.SUM:
+        return arithmetic.total(terms)
+    if step.reduce is Reduce.PRODUCT:
+        return functools.reduce(operator.mul, terms, arithmetic.one)
+    raise InvalidArgument(f"{step.target}: a {step.reduce} over {step.over} is not a reduction of the table")
+
+
+def _post_hoc(
+    arithmetic: SpectralArithmetic[Number, Any, Any], values: Quantities, model: _Model, source: str
+) -> list[tuple[Any, Number]]:
+    """min_{p in P_m} SUMMAND of every matrix: the arithmetic's post hoc choice
+    (:meth:`SpectralArithmetic.post_hoc`, which evaluates SUMMAND), (choice, value) per matrix."""
+    results = []
+    for row, (matrix, spec) in enumerate(model.spectra):
+        scale: Any = _read("s", values, model, matrix.layer, matrix.head, row)
+        try:
+            results.append(arithmetic.post_hoc(spec, scale, model.hidden_size))
+        except InvalidArgument as error:
+            raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
+    return results
+
+
+def run_composition(
+    arithmetic: SpectralArithmetic[Number, Any, Any],
+    steps: Sequence[Step],
+    model: _Model,
+    source: str = "the model",
+) -> tuple[Quantities, list[Any]]:
+    """Every quantity of ``steps`` (a part of :data:`theory.proxy_steps.PROXY_COMPOSITION`, in its order)
+    in ``arithmetic``, and the post hoc choice of each matrix (empty when no step minimises over P_m)."""
+    values: Quantities = {}
+    choices: list[Any] = []
+    with arithmetic.context():
+        for step in steps:
+            if step.over is Over.GRID:
+                found = _post_hoc(arithmetic, values, model, source)
+                choices = [choice for choice, _ in found]
+                values[step.target] = [value for _, value in found]
+            elif step.scope is Scope.MODEL:
+                values[step.target] = _value(arithmetic, step, values, model, (0, None, None))
+            elif step.scope is Scope.LAYER:
+                at = ((layer, None, None) for layer in range(model.num_layers))
+                values[step.target] = [_value(arithmetic, step, values, model, where) for where in at]
+            else:
+                rows = ((m.layer, m.head, row) for row, (m, _) in enumerate(model.spectra))
+                values[step.target] = [_value(arithmetic, step, values, model, where) for where in rows]
+    return values, choices
 
 
 def depth_factors(
@@ -246,21 +346,23 @@ def depth_factors(
     num_layers: int,
     head_factor: Formula | CompiledFormula = HEAD_LIPSCHITZ,
 ) -> tuple[Number, ...]:
-    """alpha_l = prod_{k > l} lambda_k for every layer l, alpha_{L-1} = 1 (exact; :func:`layer_factors`).
+    """alpha_l = prod_{k > l} lambda_k for every layer l, alpha_{L-1} = 1, lambda_l = LAYER_LIPSCHITZ(L_phi,
+    C2(M_in^l), C2(M_out^l), A_l), A_l = sum_h head_factor(C2(Vt_h^l), C2(QK_h^l)) (exact; the steps of
+    :data:`theory.proxy_steps.PROXY_COMPOSITION` alpha depends on). ``head_factor`` is the exact
+    HEAD_LIPSCHITZ of the proxies unless given (the assembled bound passes
+    ``theory.assembled.HEAD_LIPSCHITZ``); ``norms`` maps (layer, head, kind) to C2 (head -1 for M_in, M_out).
 
     In mpmath the products overflow float64 on deep models, not here.
     """
-    with arithmetic.context():
-        factors = layer_factors(arithmetic, norms, num_layers, head_factor)
-        alphas = [arithmetic.one] * num_layers
-        for layer in range(num_layers - 2, -1, -1):
-            alphas[layer] = alphas[layer + 1] * factors[layer + 1]
-        return tuple(alphas)
-
-
-def _by_name(formula: CompiledFormula, available: Mapping[str, object]) -> dict[str, object]:
-    """The formula's arguments taken by name from ``available`` (extra keys ignored)."""
-    return {name: available[name] for name in argument_names(formula)}
+    model = _Model(
+        norms=norms,
+        spectra=(),
+        num_layers=num_layers,
+        hidden_size=0,
+        formulas={"HEAD_LIPSCHITZ": head_factor},
+    )
+    values, _ = run_composition(arithmetic, steps_for("alpha"), model)  # type: ignore[arg-type]
+    return tuple(values["alpha"])
 
 
 def compose_proxies(
@@ -274,65 +376,39 @@ def compose_proxies(
     source: str,
     **metadata: Any,
 ) -> ProxyReport[Number, Spectral, Choice]:
-    """B_ours and B_Edelman of the matrices ``spectra`` in ``arithmetic`` (module docstring), with every
-    per-matrix and per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to
-    the :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
+    """B_ours and B_Edelman of the matrices ``spectra`` in ``arithmetic``: the table
+    :data:`theory.proxy_steps.PROXY_COMPOSITION` run by :func:`run_composition`, with every per-matrix and
+    per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to the
+    :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
     norms = {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
-    alphas = depth_factors(arithmetic, norms, num_layers)
-    rows = []
-    with arithmetic.context():
-        for matrix, spec in spectra:
-            layer = matrix.layer
-            available: dict[str, object] = {
-                "C_in": norms[layer, -1, MatrixKind.M_IN],
-                "C_out": norms[layer, -1, MatrixKind.M_OUT],
-                "n21": spec.norm_21,
-            }
-            if matrix.kind.per_head:
-                available["C_V"] = norms[layer, matrix.head, MatrixKind.VT]
-            gamma = arithmetic.evaluate(GAMMA[matrix.kind], **_by_name(GAMMA[matrix.kind], available))
-            scale = arithmetic.evaluate(SCALE, gamma=gamma, alpha=alphas[layer], L=num_layers)
-            try:
-                choice, value = arithmetic.post_hoc(spec, scale, hidden_size)
-            except InvalidArgument as error:
-                raise InvalidArgument(f"{matrix.label} of {source}: {error}") from None
-            term = EDELMAN_TERM[matrix.kind]
-            edelman_term = arithmetic.evaluate(term, **_by_name(term, available))
-            rows.append(
-                MatrixProxy(
-                    matrix=matrix,
-                    spectrum=spec,
-                    alpha=alphas[layer],
-                    gamma=gamma,
-                    scale=scale,
-                    choice=choice,
-                    contribution=value,
-                    edelman_term=edelman_term,
-                )
-            )
-        leading = arithmetic.total(row.contribution for row in rows)
-        ours = arithmetic.evaluate(OURS_PROXY, Sigma=leading, L=num_layers)
-        xis = tuple(
-            arithmetic.total(row.edelman_term for row in rows if row.matrix.layer == layer)
-            for layer in range(num_layers)
+    model = _Model(norms=norms, spectra=spectra, num_layers=num_layers, hidden_size=hidden_size, formulas={})
+    values, choices = run_composition(arithmetic, PROXY_COMPOSITION, model, source)
+    alphas = tuple(values["alpha"])
+    rows = tuple(
+        MatrixProxy(
+            matrix=matrix,
+            spectrum=spec,
+            alpha=alphas[matrix.layer],
+            gamma=values["gamma"][row],
+            scale=values["s"][row],
+            choice=choices[row],
+            contribution=values["c"][row],
+            edelman_term=values["xi_term"][row],
         )
-        xi_total = arithmetic.total(
-            arithmetic.evaluate(EDELMAN_LAYER_WEIGHT, alpha=alphas[layer]) * xis[layer]
-            for layer in range(num_layers)
-        )
-        edelman = arithmetic.evaluate(EDELMAN_PROXY, Xi=xi_total)
+        for row, (matrix, spec) in enumerate(spectra)
+    )
     return ProxyReport(
         source=source,
         num_layers=num_layers,
         hidden_size=hidden_size,
         num_heads=num_heads,
         m=m,
-        matrices=tuple(rows),
+        matrices=rows,
         alphas=alphas,
-        xis=xis,
-        leading=leading,
-        ours=ours,
-        edelman=edelman,
+        xis=tuple(values["xi"]),
+        leading=values["Sigma"],
+        ours=values["B_ours"],
+        edelman=values["B_Edelman"],
         decide=arithmetic.less,
         **metadata,
     )

@@ -256,7 +256,10 @@ class SpectraOptions:
     (reported only, used by no bound); ``continuous=False`` skips each matrix's minimisation over [0, 2]
     (reported only: the grid choice, and so every proxy, is the same); ``dps`` decimal digits of mpmath;
     ``m`` the grid P_m (None: ceil(L + ln N)); ``coverage`` and ``digest`` also take a checkpoint's
-    coverage records and layer digests from the same read (:func:`streamed_pass`).
+    coverage records and layer digests from the same read (:func:`streamed_pass`). The certified proxies
+    (:func:`numerics.certify.certified.certify_proxies`) read ``m``, ``certify_path`` (the certificate
+    path of :func:`numerics.certify.certified.certify_matrix`: "auto", "float-bounds" or "arb") and
+    ``certify_progress`` (a progress report of the certified layers on stderr).
     """
 
     jobs: int = 1
@@ -268,6 +271,8 @@ class SpectraOptions:
     m: int | None = None
     coverage: bool = False
     digest: bool = False
+    certify_path: str = "auto"
+    certify_progress: bool = True
 
     def __post_init__(self) -> None:
         check_dps(self.dps)
@@ -277,6 +282,10 @@ class SpectraOptions:
             raise InvalidArgument(
                 "fast_svd runs numpy's eigensolver (the Gram path); use it without a device"
             )
+
+
+DEFAULT_OPTIONS = SpectraOptions()
+"""The options every entry point takes when none are given."""
 
 
 GIVEN_BACKEND = "given"

@@ -28,6 +28,7 @@ from functools import reduce
 from typing import TYPE_CHECKING
 
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
+from numerics.bounds.proxies import DEFAULT_OPTIONS, SpectraOptions
 from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import arb_type, flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
@@ -342,23 +343,20 @@ def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> 
 
 
 def certify_proxies(
-    weights: TransformerWeights | Checkpoint,
-    *,
-    m: int | None = None,
-    show_progress: bool = True,
-    path: str = AUTO_PATH,
+    weights: TransformerWeights | Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS
 ) -> CertifiedProxies:
-    """Both BERT proxies of ``weights`` (docs: proxies) as certified balls.
+    """Both BERT proxies of ``weights`` (docs: proxies) as certified balls, with the options record of
+    :func:`numerics.bounds.proxies.proxies` (``m``: the grid P_m, None for ceil(L + ln N);
+    ``certify_path``; ``certify_progress``).
 
     ``weights`` may be a lazily opened checkpoint: it is certified layer by layer
-    (:func:`certify_matrices`). ``m`` defaults to ceil(L + ln N). Cost: one certificate per matrix
-    (float64 SVD or QR plus a few BLAS products with rigorous error bounds, or arb products on the
-    ``path`` of :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
+    (:func:`certify_matrices`). Cost: one certificate per matrix (float64 SVD or QR plus a few BLAS
+    products with rigorous error bounds, or arb products on the ``certify_path`` of
+    :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
-    if m is None:
-        m = grid_size(weights.num_layers, weights.hidden_size)
+    m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
     points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
-    certified = certify_matrices(weights, show_progress=show_progress, path=path)
+    certified = certify_matrices(weights, show_progress=options.certify_progress, path=options.certify_path)
     return compose_proxies(
         ArbSpectralArithmetic(points),
         [(item.matrix, item) for item in certified],

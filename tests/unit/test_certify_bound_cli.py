@@ -83,14 +83,15 @@ def test_without_the_flag_nothing_is_certified(tiny_model, capsys):
 
 
 def test_certify_streams_the_checkpoint_and_gives_the_in_memory_balls(tiny_model, monkeypatch):
+    from numerics.bounds.proxies import SpectraOptions
     from numerics.certify.certified import certify_proxies
     from numerics.loading import load_weights, open_checkpoint
     from numerics.loading.stream import Checkpoint
 
-    whole = certify_proxies(load_weights(tiny_model), show_progress=False)
+    whole = certify_proxies(load_weights(tiny_model), SpectraOptions(certify_progress=False))
     asked: list[str] = []
     monkeypatch.setattr(Checkpoint, "weights", lambda self: asked.append("whole model") or None)
-    streamed = certify_proxies(open_checkpoint(tiny_model), show_progress=False)
+    streamed = certify_proxies(open_checkpoint(tiny_model), SpectraOptions(certify_progress=False))
     assert asked == []  # never the whole model in memory
     assert (streamed.ours.mid(), streamed.ours.rad()) == (whole.ours.mid(), whole.ours.rad())
     assert (streamed.edelman.mid(), streamed.edelman.rad()) == (whole.edelman.mid(), whole.edelman.rad())

@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, ctx
 
+from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.certified import certify_proxies
 from numerics.certify.interval_eval import ArbArithmetic
 from numerics.loading.weights import LayerWeights, TransformerWeights
@@ -98,7 +99,7 @@ def assert_certified_matches_reference(
     weights: TransformerWeights, max_relative_width: float = 1e-10
 ) -> None:
     """Every certified ball contains the reference float64 value (up to its rounding) and is narrow."""
-    certified = certify_proxies(weights, show_progress=False)
+    certified = certify_proxies(weights, SpectraOptions(certify_progress=False))
     reference = reference_proxies(weights)
     assert certified.m == reference["m"]
     for name in ("ours", "edelman"):
@@ -130,7 +131,7 @@ def test_reference_on_the_identity_model_matches_the_hand_computation():
 
 
 def test_certified_identity_model_contains_the_exact_values_and_reports_ties():
-    certified = certify_proxies(identity_model(), show_progress=False)
+    certified = certify_proxies(identity_model(), SpectraOptions(certify_progress=False))
     assert certified.ours.contains(arb(9))
     with ctx.workprec(200):
         assert certified.edelman.contains((1 + 4 * arb(2) ** (arb(2) / 3)) ** (arb(3) / 2))
@@ -164,7 +165,7 @@ def test_rank_deficient_head_gives_a_decided_smaller_rank():
     layer = model.layers[0]
     layer.wq[:4, :] = 0.0
     layer.wq[0, :] = 1.0  # head 0 of QK has rank exactly 1
-    certified = certify_proxies(model, show_progress=False)
+    certified = certify_proxies(model, SpectraOptions(certify_progress=False))
     qk0 = certified.matrices[0].spectrum
     assert qk0.matrix.label == "L0.H0.QK" and str(qk0.rank) == "1" and str(qk0.exact_rank) == "[1, 4]"
     assert_certified_matches_reference(model)
@@ -174,7 +175,7 @@ def test_model_summary_decides_the_rank_and_p_facts_of_a_random_model():
     from numerics.certify.report import model_summary
 
     model = random_model(1, 8, 2, 16, seed=7)
-    summary = model_summary(certify_proxies(model, show_progress=False))
+    summary = model_summary(certify_proxies(model, SpectraOptions(certify_progress=False)))
     reference = reference_proxies(model)
     assert summary["attention_rank_at_most_head_dim"] == "yes"
     assert summary["feed_forward_full_rank"] == "yes"  # Gaussian matrices are full rank
@@ -190,4 +191,5 @@ def test_model_summary_sees_a_rank_deficient_feed_forward_matrix():
 
     model = random_model(1, 8, 2, 16, seed=8)
     model.layers[0].w_in[:, 0] = 0.0  # M_in = Win^T loses a row: rank 7 < 8
-    assert model_summary(certify_proxies(model, show_progress=False))["feed_forward_full_rank"] == "no"
+    summary = model_summary(certify_proxies(model, SpectraOptions(certify_progress=False)))
+    assert summary["feed_forward_full_rank"] == "no"

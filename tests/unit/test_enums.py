@@ -41,3 +41,22 @@ def test_the_figures_draw_one_panel_per_matrix_kind_in_its_order():
     from paper_checks.figures import KIND_ORDER
 
     assert tuple(MatrixKind) == KIND_ORDER and [kind.per_head for kind in KIND_ORDER] == [1, 1, 0, 0]
+
+
+def test_a_coverage_provenance_is_checked_against_theory_provenance_tags():
+    from theory.provenance import Provenance
+
+    for tag in Provenance:
+        assert Coverage("attention", CoverageStatus.EXACT, "q/k norms", f"{tag}: the class").provenance
+    named = "'guessed: x' must start with one of " + ", ".join(Provenance)
+    with pytest.raises(InvalidArgument, match=named):
+        Coverage("attention", CoverageStatus.EXACT, "q/k norms", "guessed: x")
+
+
+def test_the_provenance_tags_load_without_sympy():
+    import subprocess
+    import sys
+
+    probe = "import sys, theory.provenance, numerics.loading.coverage; print('sympy' in sys.modules)"
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "False"

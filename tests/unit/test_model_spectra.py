@@ -54,8 +54,21 @@ def test_options_are_checked_before_any_spectrum(settings, message):
 
 
 def test_options_travel_in_the_one_record_only():
+    weights = diagonal_model(1, 1, 1, 1, 1, 1, 1)
     with pytest.raises(TypeError, match="dps"):
-        proxies(diagonal_model(1, 1, 1, 1, 1, 1, 1), dps=30)
+        proxies(weights, dps=30)
+    with pytest.raises(TypeError, match="show_progress"):
+        certify_proxies(weights, show_progress=False)  # type: ignore[call-arg]
+
+
+def test_the_certified_proxies_take_the_grid_and_path_from_the_options_record():
+    weights = diagonal_model(1, 1.5, 0.5, 2.0, 0.25, 1.0, 0.75)
+    options = SpectraOptions(m=3, certify_progress=False, certify_path="arb")
+    balls = certify_proxies(weights, options)
+    assert balls.m == proxies(weights, options).m == 3
+    assert {row.spectrum.path for row in balls.matrices} == {"arb"}
+    with pytest.raises(InvalidArgument, match="path='guess'"):
+        certify_proxies(weights, SpectraOptions(certify_progress=False, certify_path="guess"))
 
 
 def test_no_matrices_is_refused():
@@ -66,7 +79,7 @@ def test_no_matrices_is_refused():
 def test_the_one_composition_in_arb_contains_the_mpmath_composition():
     weights = diagonal_model(2, 1.5, 0.5, 2.0, 0.25, 1.0, 0.75)
     points = proxies(weights, SpectraOptions(dps=50))
-    balls = certify_proxies(weights, show_progress=False)
+    balls = certify_proxies(weights, SpectraOptions(certify_progress=False))
     assert type(points) is type(balls)  # one generic result type
     from flint import arb
 

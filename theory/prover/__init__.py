@@ -22,7 +22,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from theory.prover.domain import Domain, MalformedDomain, parse_domain
-from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProofResult
+from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProofResult, ProverStatus
 from theory.prover.statement import MalformedStatement, Statement, parse_statement
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ __all__ = [
     "MalformedDomain",
     "MalformedStatement",
     "ProofResult",
+    "ProverStatus",
     "Statement",
     "check_certificate",
     "parse_domain",

@@ -40,7 +40,7 @@ from theory.errors import InvalidArgument
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, VariableDomain
 from theory.prover.language import from_tree, to_tree
-from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
+from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 
 CHAIN_FORMAT = "specbound-chain-certificate/1"
@@ -200,7 +200,7 @@ class PieceResult:
     """A piece's verdict: the prover's result (method prover) or sympy's decision (method sympy)."""
 
     piece: Piece
-    status: str
+    status: ProverStatus
     result: InequalityResult | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -222,7 +222,7 @@ class ChainResult:
     undecided (with the reason); quacks like :class:`~theory.prover.result.ProofResult`."""
 
     chain: Chain
-    status: str
+    status: ProverStatus
     pieces: tuple[PieceResult, ...]
     seconds: float
     reason: str = ""
@@ -313,7 +313,9 @@ def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
 
     start = time.process_time()
 
-    def finish(status: str, outcomes: list[PieceResult], reason: str = "", **extra: Any) -> ChainResult:
+    def finish(
+        status: ProverStatus, outcomes: list[PieceResult], reason: str = "", **extra: Any
+    ) -> ChainResult:
         return ChainResult(chain, status, tuple(outcomes), time.process_time() - start, reason, **extra)
 
     witness = find_probe_witness(chain)

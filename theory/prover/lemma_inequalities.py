@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import sympy as sp
 
 from theory.prover.domain import Domain, parse_domain
-from theory.prover.result import ProofResult
+from theory.prover.result import PROVED, UNDECIDED, ProofResult, ProverStatus
 from theory.prover.statement import Inequality, Statement
 
 if TYPE_CHECKING:
@@ -714,21 +714,21 @@ class LemmaVerdict:
         return False not in self.steps_hold
 
     @property
-    def status(self) -> str:
+    def status(self) -> ProverStatus:
         """The lemma's verdict: "proved" only when the proof's certificate was accepted by the kernel and
         every checked reduction step holds (a proof of a wrongly reduced statement proves nothing about the
         lemma: then "undecided"); otherwise the prover's own status."""
-        if self.result.status == "proved" and not (self.certificates_checked and self.reduction_checked):
-            return "undecided"
+        if self.result.status == PROVED and not (self.certificates_checked and self.reduction_checked):
+            return UNDECIDED
         return self.result.status
 
     def line(self) -> str:
         """One line of ``specbound theory``: verdict, boxes, seconds, the statement and its domain, and which
         instances of the lemma it covers (with how many reduction steps are checked and cited)."""
-        verdict = "proved, kernel-checked" if self.status == "proved" else self.status
-        if self.result.status == "proved" and not self.certificates_checked:
+        verdict = "proved, kernel-checked" if self.status == PROVED else str(self.status)
+        if self.result.status == PROVED and not self.certificates_checked:
             verdict = "undecided: the proof's certificate was REJECTED by the kernel"
-        elif self.result.status == "proved" and not self.reduction_checked:
+        elif self.result.status == PROVED and not self.reduction_checked:
             failed = [s.text for s, ok in zip(self.entry.steps, self.steps_hold, strict=True) if ok is False]
             verdict = "undecided: the reduced statement is proved but the reduction is REJECTED: "
             verdict += "; ".join(failed)

@@ -8,13 +8,28 @@ is refuted if one inequality is, proved if all are, undecided otherwise. Everyth
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate
 
-PROVED, REFUTED, UNDECIDED = "proved", "refuted", "undecided"
+
+class ProverStatus(StrEnum):
+    """The prover's verdict on an inequality, a statement or a chain (str-valued: JSON and printed text
+    carry the word itself)."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNDECIDED = "undecided"
+
+    def __repr__(self) -> str:
+        """The word's repr, as when the statuses were strings (a repr printed anywhere stays the same)."""
+        return repr(self.value)
+
+
+PROVED, REFUTED, UNDECIDED = ProverStatus.PROVED, ProverStatus.REFUTED, ProverStatus.UNDECIDED
 EXIT_STATUS = {PROVED: 0, REFUTED: 1, UNDECIDED: 3}
 """CLI exit status per verdict (2 is reserved for malformed input)."""
 
@@ -37,7 +52,7 @@ class InequalityResult:
     are CPU seconds of the search."""
 
     text: str
-    status: str
+    status: ProverStatus
     boxes: int
     seconds: float
     certificate: Certificate | None = None
@@ -74,7 +89,7 @@ class ProofResult:
     parts: tuple[InequalityResult, ...] = field(default_factory=tuple)
 
     @property
-    def status(self) -> str:
+    def status(self) -> ProverStatus:
         """refuted if any part is, proved if all are, undecided otherwise."""
         statuses = {part.status for part in self.parts}
         if REFUTED in statuses:

@@ -30,7 +30,7 @@ from theory.prover.domain import Domain
 from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint
-from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
+from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
 
@@ -300,7 +300,7 @@ def search(
     stuck: list[Box] = []
     examined = 0
 
-    def finish(status: str, **evidence: object) -> InequalityResult:
+    def finish(status: ProverStatus, **evidence: object) -> InequalityResult:
         return InequalityResult(
             inequality.text,
             status,
