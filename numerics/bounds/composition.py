@@ -6,7 +6,9 @@ number is a formula of :mod:`theory.proxy` evaluated in the arithmetic given (mp
 For a model of L layers, heads h and matrices i (layer l_i, kind k_i):
 
 - A_l = sum_h HEAD_LIPSCHITZ(C2(Vt_h^l), C2(QK_h^l)), lambda_l = LAYER_LIPSCHITZ(L_phi, C2(M_in^l),
-  C2(M_out^l), A_l), and alpha_l = prod_{k > l} lambda_k (alpha_{L-1} = 1);
+  C2(M_out^l), A_l), and alpha_l = prod_{k > l} lambda_k (alpha_{L-1} = 1); in a mixture-of-experts
+  layer C2(M_in^l) C2(M_out^l) is theory.mixture's max over experts (:func:`layer_norms`) and an expert's
+  own M_in, M_out read that expert's norms;
 - gamma_i = GAMMA[k_i], s_i = SCALE(gamma_i, alpha_{l_i}, L), and the post hoc contribution
   c_i = min_{p in P_m} SUMMAND(p, S_p(W_i), s_i, N) (the arithmetic's :meth:`SpectralArithmetic.post_hoc`);
 - B_ours = OURS_PROXY(sum_i c_i, L);
@@ -39,6 +41,7 @@ from numerics.formulas.generated import (
     SCALE,
 )
 from numerics.loading.coverage import Coverage
+from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
@@ -89,14 +92,17 @@ class MatrixProxy(Generic[Number, Spectral, Choice]):
         return self.choice.p_grid  # type: ignore[attr-defined]
 
     def row(self) -> dict[str, Any]:
-        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`; mpmath composition, a stored
-        spectrum); derived quantities stay mpf."""
+        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`, and ``expert``, an index or
+        "shared", for an expert's M_in / M_out; mpmath composition, a stored spectrum); derived quantities
+        stay mpf."""
         spec: Any = self.spectrum
         choice: Any = self.choice
         rows, cols = spec.shape
+        expert = self.matrix.expert
         return {
             "layer": self.matrix.layer,
             "head": self.matrix.head,
+            **({} if expert is None else {"expert": "shared" if expert == SHARED_EXPERT else expert}),
             "kind": self.matrix.kind.value,
             "rows": rows,
             "cols": cols,
@@ -141,6 +147,14 @@ ROW_COLUMNS = (
     "svd_path",
 )
 """Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
+
+
+def row_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:data:`ROW_COLUMNS`, with ``expert`` after ``head`` when a row is an expert's (a mixture model)."""
+    columns = list(ROW_COLUMNS)
+    if any("expert" in row for row in rows):
+        columns.insert(columns.index("head") + 1, "expert")
+    return columns
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -201,7 +215,7 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
             {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
             for row in self.matrices
         ]
-        return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
+        return pd.DataFrame(rows, columns=row_columns(rows))
 
 
 def layer_factors(
@@ -258,6 +272,42 @@ def depth_factors(
         return tuple(alphas)
 
 
+def layer_norms(
+    arithmetic: Arithmetic[Number], spectra: Sequence[tuple[NamedMatrix, Spectral]]
+) -> tuple[dict[tuple[int, int, MatrixKind], Any], dict[tuple[int, int, MatrixKind], Any]]:
+    """C2 of every matrix keyed (layer, head, kind), and of every expert's M_in, M_out keyed (layer,
+    expert, kind).
+
+    A mixture layer's (layer, -1, M_in) is theory.mixture's MIXTURE_FEED_FORWARD_NORM,
+    max_e C2(M_in^e) C2(M_out^e) + C2(M_in^s) C2(M_out^s) (the shared term absent without a shared
+    expert), with (layer, -1, M_out) = 1, so that every formula reading C_in C_out of the layer (its
+    LAYER_LIPSCHITZ, the attention matrices' GAMMA and EDELMAN_TERM) reads the mixture's product; a dense
+    layer's entries are its matrices' norms as they are. Call inside ``arithmetic.context()``.
+    """
+    norms: dict[tuple[int, int, MatrixKind], Any] = {}
+    experts: dict[tuple[int, int, MatrixKind], Any] = {}
+    for matrix, spec in spectra:
+        if matrix.expert is None:
+            norms[matrix.layer, matrix.head, matrix.kind] = spec.spectral_norm
+        else:
+            experts[matrix.layer, matrix.expert, matrix.kind] = spec.spectral_norm
+
+    def product(layer: int, expert: int) -> Number:
+        c_in, c_out = (
+            arithmetic.number(experts[layer, expert, kind], f"C2 of L{layer} expert {expert} {kind.value}")
+            for kind in (MatrixKind.M_IN, MatrixKind.M_OUT)
+        )
+        return c_in * c_out
+
+    for layer in sorted({layer for layer, _, _ in experts}):
+        indices = sorted({expert for key_layer, expert, _ in experts if key_layer == layer})
+        routed = arithmetic.maximum(product(layer, e) for e in indices if e != SHARED_EXPERT)
+        shared = product(layer, SHARED_EXPERT) if SHARED_EXPERT in indices else arithmetic.zero
+        norms[layer, -1, MatrixKind.M_IN] = routed + shared
+        norms[layer, -1, MatrixKind.M_OUT] = arithmetic.one
+    return norms, experts
+
+
 def _by_name(formula: CompiledFormula, available: Mapping[str, object]) -> dict[str, object]:
     """The formula's arguments taken by name from ``available`` (extra keys ignored)."""
     return {name: available[name] for name in argument_names(formula)}
@@ -277,15 +327,18 @@ def compose_proxies(
     """B_ours and B_Edelman of the matrices ``spectra`` in ``arithmetic`` (module docstring), with every
     per-matrix and per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to
     the :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
-    norms = {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
+    with arithmetic.context():
+        norms, expert_norms = layer_norms(arithmetic, spectra)
     alphas = depth_factors(arithmetic, norms, num_layers)
     rows = []
     with arithmetic.context():
         for matrix, spec in spectra:
             layer = matrix.layer
+            block = norms if matrix.expert is None else expert_norms
+            index = -1 if matrix.expert is None else matrix.expert
             available: dict[str, object] = {
-                "C_in": norms[layer, -1, MatrixKind.M_IN],
-                "C_out": norms[layer, -1, MatrixKind.M_OUT],
+                "C_in": block[layer, index, MatrixKind.M_IN],
+                "C_out": block[layer, index, MatrixKind.M_OUT],
                 "n21": spec.norm_21,
             }
             if matrix.kind.per_head:

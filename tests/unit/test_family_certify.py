@@ -9,7 +9,7 @@ from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
 
 
-@pytest.mark.parametrize("name", ["llama", "qwen3", "gemma"])
+@pytest.mark.parametrize("name", ["llama", "qwen3", "gemma", "mixtral", "qwen2_moe"])
 def test_certified_intervals_contain_the_plain_values_of_gated_blocks(tiny_models, name):
     """Regression: the float certificate of a gated M_in = [W_gate^T, W_up^T] took its first block only, so
     the certified B_ours of every gated model excluded the plain value (LLaMA: 26.80 vs 28.47)."""
