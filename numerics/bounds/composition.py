@@ -92,9 +92,9 @@ class MatrixProxy(Generic[Number, Spectral, Choice]):
         return self.choice.p_grid  # type: ignore[attr-defined]
 
     def row(self) -> dict[str, Any]:
-        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`, and ``expert``, an index or
-        "shared", for an expert's M_in / M_out; mpmath composition, a stored spectrum); derived quantities
-        stay mpf."""
+        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`, and ``expert`` for an expert's
+        M_in / M_out: its index, -1 for a shared expert; mpmath composition, a stored spectrum); derived
+        quantities stay mpf."""
         spec: Any = self.spectrum
         choice: Any = self.choice
         rows, cols = spec.shape
@@ -102,7 +102,7 @@ class MatrixProxy(Generic[Number, Spectral, Choice]):
         return {
             "layer": self.matrix.layer,
             "head": self.matrix.head,
-            **({} if expert is None else {"expert": "shared" if expert == SHARED_EXPERT else expert}),
+            **({} if expert is None else {"expert": expert}),
             "kind": self.matrix.kind.value,
             "rows": rows,
             "cols": cols,

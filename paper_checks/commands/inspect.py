@@ -54,11 +54,10 @@ def inspect_model(model: str, weights: TransformerWeights) -> dict:
     wo, w_in, w_out, m_in, qk_max, qk_max_head}, with w_gate too for a gated feed-forward (w_in is then its
     up projection and m_in = sigma_1([W_gate; W_up]), the input norm the bound uses). A mixture layer has,
     instead of w_in, w_out, w_gate and m_in, ``experts``: one {expert, w_in, w_out, w_gate, m_in} per
-    expert (expert "shared" for a shared one), and ``router`` (and ``shared_expert_gate``), the spectral
+    expert (expert -1 for a shared one), and ``router`` (and ``shared_expert_gate``), the spectral
     norms of the routing matrices the bound holds fixed.
     """
     from numerics.loading.families import weights_coverage
-    from numerics.loading.weights import SHARED_EXPERT
     from numerics.spectra.matrices import extract_matrices
     from numerics.spectra.spectrum import spectrum
 
@@ -80,7 +79,7 @@ def inspect_model(model: str, weights: TransformerWeights) -> dict:
             entry: dict[str, object] = {name: norm(label + name, array) for name, array in block.items()}
             entry["m_in"] = m_in[index, expert]
             if expert is not None:
-                entry = {"expert": "shared" if expert == SHARED_EXPERT else expert, **entry}
+                entry = {"expert": expert, **entry}
             blocks.append(entry)
         if layer.experts:
             row["experts"] = blocks
@@ -131,6 +130,8 @@ def format_table(report: dict) -> str:
 
     Columns are as wide as their widest cell (norms of any size stay separated by at least two spaces).
     """
+    from numerics.spectra.matrices import expert_label
+
     gated = any("w_gate" in block for row in report["layers"] for block in _blocks(row))
     columns = _GATED_HEADERS if gated else _HEADERS
     header = ["layer", *columns.values(), "max_h QK_h (head)"]
@@ -141,7 +142,7 @@ def format_table(report: dict) -> str:
             expert = block.get("expert")
             rows.append(
                 [
-                    str(row["layer"]) + ("" if expert is None else f" E{expert}"),
+                    str(row["layer"]) + ("" if expert is None else f" {expert_label(expert)}"),
                     *(_norm_text(cells[name]) if name in cells else "" for name in columns),
                     f"{_norm_text(row['qk_max'])} ({row['qk_max_head']})" if number == 0 else "",
                 ]

@@ -178,12 +178,18 @@ def test_a_dense_model_keeps_its_composition(tiny_models):
     assert float(proxies(weights).alphas[0]) == pytest.approx(L_PHI * a * p, rel=1e-12)
 
 
-def test_bound_json_names_each_expert_and_the_records_say_how_the_mixture_is_treated(tiny_models, capsys):
-    status, out, err = run_cli(capsys, "bound", tiny_models("qwen2_moe").folder, "--json")
+def test_bound_json_names_each_expert_and_the_records_say_how_the_mixture_is_treated(
+    tiny_models, capsys, tmp_path
+):
+    status, out, err = run_cli(
+        capsys, "bound", tiny_models("qwen2_moe").folder, "--json", "--csv", tmp_path / "rows.csv"
+    )
     assert status == 0, err
     report = json.loads(out)
+    header, first = (tmp_path / "rows.csv").read_text().splitlines()[:2]
+    assert header.startswith("layer,head,expert,kind,") and first.startswith("0,0,,QK,")
     experts = [row.get("expert") for row in report["matrices"] if row["layer"] == 0 and row["head"] < 0]
-    assert experts == [0, 0, 1, 1, 2, 2, 3, 3, "shared", "shared"]
+    assert experts == [0, 0, 1, 1, 2, 2, 3, 3, SHARED_EXPERT, SHARED_EXPERT]
     assert all("expert" not in row for row in report["matrices"] if row["layer"] == 1)
     records = {r["block"]: r for r in report["coverage"]}
     assert records["router"]["status"] == "outside"
@@ -203,8 +209,19 @@ def test_inspect_shows_every_input_matrix_of_each_expert(tiny_models, capsys):
         assert entry["w_gate"] == pytest.approx(norm(block.w_gate), rel=1e-12)
         assert entry["m_in"] == pytest.approx(norm(np.vstack((block.w_gate, block.w_in))), rel=1e-12)
     assert row["router"] == pytest.approx(norm(layer.router), rel=1e-12)
-    status, text, _ = run_cli(capsys, "inspect", tiny.folder)
-    assert status == 0 and "0 E3" in text and "router sigma_1" in text
+    status, text, _ = run_cli(capsys, "inspect", tiny_models("qwen2_moe").folder)
+    assert status == 0 and "0 E3" in text and "0 Eshared" in text and "router sigma_1" in text
+
+
+def test_the_parquet_rows_of_a_mixture_keep_the_expert_column(tiny_models, tmp_path, capsys):
+    """Regression: a shared expert labelled "shared" among integer indices broke pyarrow (a traceback)."""
+    pd = pytest.importorskip("pandas", reason="--parquet needs pandas")
+    pytest.importorskip("pyarrow", reason="--parquet needs pyarrow")
+    path = tmp_path / "rows.parquet"
+    status, _, err = run_cli(capsys, "bound", tiny_models("qwen2_moe").folder, "--parquet", path)
+    assert status == 0, err
+    experts = pd.read_parquet(path)["expert"]
+    assert experts.isna().sum() == 2 * 8 + 2 and set(experts.dropna()) == {0, 1, 2, 3, SHARED_EXPERT}
 
 
 def test_a_sweep_over_three_mixtral_checkpoints_works(tmp_path, capsys):
