@@ -274,19 +274,41 @@ def test_layers_that_contradict_the_config_are_refused_in_one_line(tiny_models, 
     assert "mixture-of-experts layers [0] differ from those its config makes sparse []" in err
 
 
-def test_an_expert_without_a_projection_is_named_in_one_line(tiny_models, tmp_path, capsys):
+def test_a_config_with_another_expert_count_is_refused_in_one_line(tiny_models, tmp_path, capsys):
+    folder = with_config(tiny_models("mixtral"), tmp_path / "eight", num_local_experts=8)
+    status, _, err = run_cli(capsys, "bound", folder)
+    assert status == 2 and err.count("\n") == 1
+    assert "layer 0 has 4 experts but its config.json says num_local_experts=8" in err
+
+
+def damaged(tiny, folder, suffix: str, change) -> None:
+    """``folder`` with the tiny model's tensors, the one named ``...suffix`` changed (``change`` returns
+    its new value, or None to drop it), and its config.json."""
     from safetensors.numpy import load_file, save_file
 
-    tiny = tiny_models("mixtral")
-    folder = tmp_path / "damaged"
     folder.mkdir()
     state = load_file(tiny.folder / "model.safetensors")
-    (name,) = (k for k in state if k.endswith("layers.1.block_sparse_moe.experts.2.w3.weight"))
-    del state[name]
-    save_file(state, folder / "model.safetensors")
+    (name,) = (k for k in state if k.endswith(suffix))
+    value = change(state.pop(name))
+    save_file(state if value is None else {**state, name: value}, folder / "model.safetensors")
     (folder / "config.json").write_text((tiny.folder / "config.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("suffix", "change", "named"),
+    [
+        ("layers.1.block_sparse_moe.experts.2.w3.weight", lambda a: None, "experts.2.w3.weight"),
+        ("layers.1.block_sparse_moe.experts.3.w2.weight", lambda a: a * np.nan, "layer 1 expert.3.w_out"),
+        ("layers.0.block_sparse_moe.gate.weight", lambda a: a * np.inf, "layer 0 router"),
+    ],
+)
+def test_a_missing_or_non_finite_expert_or_router_is_named_in_one_line(
+    tiny_models, tmp_path, capsys, suffix, change, named
+):
+    folder = tmp_path / "damaged"
+    damaged(tiny_models("mixtral"), folder, suffix, change)
     status, _, err = run_cli(capsys, "bound", folder)
-    assert status == 2 and err.count("\n") == 1 and "experts.2.w3.weight" in err
+    assert status == 2 and err.count("\n") == 1 and named in err, err
 
 
 def test_the_assembled_bound_refuses_a_mixture(tiny_models):

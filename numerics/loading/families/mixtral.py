@@ -85,6 +85,24 @@ def expert_roles(
     return {**roles, "router": router}
 
 
+EXPERT_TENSOR = re.compile(r"(?:^|\.)layers\.(\d+)\.(?:mlp|block_sparse_moe)\.experts\.(\d+)\.")
+
+
+def expert_count_refusal(config: Mapping[str, Any], names: tuple[str, ...], key: str) -> str | None:
+    """Why saved experts contradict the config: a layer whose number of experts is not its ``key``
+    (``num_local_experts``, ``num_experts``); None when they agree or either says nothing. (Stacked
+    experts in memory are counted by their router's rows, :func:`~numerics.loading.weights.check_layer`.)"""
+    declared = config.get(key)
+    found: dict[int, set[int]] = {}
+    for match in filter(None, map(EXPERT_TENSOR.search, names)):
+        found.setdefault(int(match[1]), set()).add(int(match[2]))
+    wrong = {layer: len(experts) for layer, experts in sorted(found.items()) if len(experts) != declared}
+    if not isinstance(declared, int) or not wrong:
+        return None
+    layer, count = next(iter(wrong.items()))
+    return f"its layer {layer} has {count} experts but its config.json says {key}={declared}"
+
+
 def mixture_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     """A layer from its attention, and its experts (stacked or one tensor per projection), router and
     optional shared expert; a layer with ``w_in`` is a dense one (:func:`linear_layer`)."""
@@ -238,5 +256,6 @@ FAMILY = Family(
     coverage=mixtral_coverage,
     assemble=mixture_layer,
     measures=mixture_measures,
+    refusal=lambda config, names: expert_count_refusal(config, names, "num_local_experts"),
     layer_roles=mixtral_roles,
 )

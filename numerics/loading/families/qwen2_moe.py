@@ -26,6 +26,7 @@ from numerics.loading.families.llama import DECODER_KEYS
 from numerics.loading.families.mixtral import (
     ATTENTION_SCHEME,
     ROLES,
+    expert_count_refusal,
     expert_roles,
     mixture_coverage,
     mixture_layer,
@@ -70,11 +71,15 @@ def sparse_layers(config: Mapping[str, Any], num_layers: int) -> set[int]:
 
 
 def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
-    """Why the layers cannot be read as the config builds them: its sparse layers (routers found) differ
-    from those ``decoder_sparse_step`` / ``mlp_only_layers`` / ``num_experts`` make sparse."""
+    """Why the layers cannot be read as the config builds them: a layer's saved experts are not
+    ``num_experts``, or its sparse layers (routers found) differ from those ``decoder_sparse_step`` /
+    ``mlp_only_layers`` / ``num_experts`` make sparse."""
     step = config.get("decoder_sparse_step", 1)
     if not isinstance(step, int) or isinstance(step, bool) or step < 1:
         return f"config decoder_sparse_step={step!r} must be a positive integer"
+    count = expert_count_refusal(config, names, "num_experts")
+    if count is not None:
+        return count
     layers = config.get("num_hidden_layers")
     found = {int(m[1]) for m in map(SPARSE_ROUTER.search, names) if m is not None}
     if not isinstance(layers, int) or "num_experts" not in config:
