@@ -196,6 +196,10 @@ def test_bound_json_names_each_expert_and_the_records_say_how_the_mixture_is_tre
     mixture = records["mixture of experts"]
     assert mixture["status"] == "assumption" and "not renormalised (sum <= 1)" in mixture["statement"]
     assert "shared expert" in mixture["statement"] and mixture["provenance"].startswith("reconstructed")
+    assert (
+        "mixtures in layers [0] of 2 (decoder_sparse_step, mlp_only_layers), the rest dense"
+        in (mixture["statement"])
+    )
 
 
 def test_inspect_shows_every_input_matrix_of_each_expert(tiny_models, capsys):

@@ -196,9 +196,10 @@ ROUTER = c.Coverage(
 )
 
 
-def mixture_record(config: Mapping[str, Any], experts_key: str, shared: bool) -> c.Coverage:
+def mixture_record(config: Mapping[str, Any], experts_key: str, shared: bool, layers: str = "") -> c.Coverage:
     """The mixture's record from the config: how many experts, top-k, whether the gates are renormalised,
-    and the bound's treatment (theory.mixture)."""
+    which layers are mixtures (``layers``, a clause; empty: every layer), and the bound's treatment
+    (theory.mixture)."""
     count = config.get(experts_key)
     top_k = config.get("num_experts_per_tok")
     normalised = config.get("norm_topk_prob", True) is not False
@@ -212,20 +213,26 @@ def mixture_record(config: Mapping[str, Any], experts_key: str, shared: bool) ->
         "mixture of experts",
         c.CoverageStatus.ASSUMPTION,
         f"{count if count is not None else 'the read'} experts, top-{top_k if top_k is not None else 'k'}, "
-        f"{gates}{shared_text}: with the router held fixed the layer's C2(M_in) C2(M_out) is max over "
-        "experts of C2(M_in^e) C2(M_out^e)" + (" + the shared expert's" if shared else "") + ", and the "
+        f"{gates}{shared_text}{layers}: with the router held fixed the layer's C2(M_in) C2(M_out) is max "
+        "over experts of C2(M_in^e) C2(M_out^e)" + (" + the shared expert's" if shared else "") + ", and the "
         "complexity sum covers every expert's M_in and M_out (any expert can serve some token)",
         "reconstructed: theory.mixture",
     )
 
 
 def mixture_coverage(
-    config: Mapping[str, Any], measures: Mapping[str, float], *, experts_key: str, shared: bool
+    config: Mapping[str, Any],
+    measures: Mapping[str, float],
+    *,
+    experts_key: str,
+    shared: bool,
+    layers: str = "",
 ) -> tuple[c.Coverage, ...]:
-    """The rotary decoder's records (feed-forward: the gated experts), then the mixture and the router."""
+    """The rotary decoder's records (feed-forward: the gated experts), then the mixture
+    (:func:`mixture_record`) and the router."""
     return (
         *rotary_decoder_coverage(config, measures, activation=gate_activation(config)),
-        mixture_record(config, experts_key, shared),
+        mixture_record(config, experts_key, shared, layers),
         ROUTER,
     )
 

@@ -96,8 +96,15 @@ def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
 def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
     """Qwen2's records (q/k/v biases always), the mixture (shared expert) and the router."""
     shared = bool(config.get("shared_expert_intermediate_size", 1))
+    count = config.get("num_hidden_layers")
+    layers = ""
+    if isinstance(count, int):
+        sparse = sorted(sparse_layers(config, count))
+        layers = (
+            f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
+        )
     return mixture_coverage(
-        {**config, "attention_bias": True}, measures, experts_key="num_experts", shared=shared
+        {**config, "attention_bias": True}, measures, experts_key="num_experts", shared=shared, layers=layers
     )
 
 
