@@ -310,6 +310,11 @@ def compose_assembled(
     P = sum_i (PEEL_COST(j_i) + PEEL_COST(j'_i)), Q = max_i SENSITIVITY_i and GAP_TERM. ``m`` defaults to
     ceil(L + ln N); ``metadata`` (dps, signature) is passed to the :class:`AssembledBound`."""
     layers = [matrix for matrix, _ in entries if isinstance(matrix, NamedMatrix)]
+    if any(matrix.expert is not None for matrix in layers):
+        raise InvalidArgument(
+            "the assembled bound (reconstructed Theorem 3.1) counts K = L (2H + 2) + 1 matrices of dense "
+            "layers; a mixture-of-experts model has only the proxies (specbound bound)"
+        )
     num_layers = 1 + max(matrix.layer for matrix in layers)
     num_heads = len({matrix.head for matrix in layers if matrix.head >= 0})
     hidden_size = layers[0].shape[0]

@@ -11,7 +11,9 @@ formula is the :mod:`numerics.formulas.generated` formula of that name, evaluate
 :func:`numerics.certify.certified.certify_proxies`); the minimum over P_m is the arithmetic's
 :meth:`SpectralArithmetic.post_hoc`.
 
-Only the indices a reduction runs over are interpreted here; which formula is reduced how is theory's.
+In a mixture-of-experts layer C2(M_in^l) C2(M_out^l) is theory.mixture's max over experts
+(:func:`layer_norms`), and an expert's own M_in, M_out read that expert's norms. Only the indices a
+reduction runs over are interpreted here; which formula is reduced how is theory's.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -30,6 +32,7 @@ from numerics.formulas.arithmetic import Arithmetic
 from numerics.formulas.evaluate import CompiledFormula, argument_names
 from numerics.formulas.generated import HEAD_LIPSCHITZ, L_PHI_VALUE
 from numerics.loading.coverage import Coverage
+from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
@@ -90,14 +93,17 @@ class MatrixProxy(Generic[Number, Spectral, Choice]):
         return self.choice.p_grid  # type: ignore[attr-defined]
 
     def row(self) -> dict[str, Any]:
-        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`; mpmath composition, a stored
-        spectrum); derived quantities stay mpf."""
+        """This matrix as one table row (the columns of :data:`ROW_COLUMNS`, and ``expert`` for an expert's
+        M_in / M_out: its index, -1 for a shared expert; mpmath composition, a stored spectrum); derived
+        quantities stay mpf."""
         spec: Any = self.spectrum
         choice: Any = self.choice
         rows, cols = spec.shape
+        expert = self.matrix.expert
         return {
             "layer": self.matrix.layer,
             "head": self.matrix.head,
+            **({} if expert is None else {"expert": expert}),
             "kind": self.matrix.kind.value,
             "rows": rows,
             "cols": cols,
@@ -142,6 +148,14 @@ ROW_COLUMNS = (
     "svd_path",
 )
 """Columns of a per-matrix row (head is -1 for the layer-wide M_in and M_out)."""
+
+
+def row_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """:data:`ROW_COLUMNS`, with ``expert`` after ``head`` when a row is an expert's (a mixture model)."""
+    columns = list(ROW_COLUMNS)
+    if any("expert" in row for row in rows):
+        columns.insert(columns.index("head") + 1, "expert")
+    return columns
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -202,7 +216,7 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
             {k: float(v) if isinstance(v, mpmath.mpf) else v for k, v in row.row().items()}
             for row in self.matrices
         ]
-        return pd.DataFrame(rows, columns=list(ROW_COLUMNS))
+        return pd.DataFrame(rows, columns=row_columns(rows))
 
 
 Quantities = dict[str, Any]
@@ -220,6 +234,7 @@ class _Model:
     num_layers: int
     hidden_size: int
     formulas: Mapping[str, Formula | CompiledFormula]
+    expert_norms: Mapping[tuple[int, int, MatrixKind], object] = field(default_factory=dict)
 
     @functools.cached_property
     def heads(self) -> list[int]:
@@ -232,6 +247,9 @@ def _read(
     """Quantity ``name`` at a body's index (:data:`theory.proxy_steps.MEASURED` or an earlier target)."""
     if name in SPECTRAL_NORMS:
         kind = SPECTRAL_NORMS[name]
+        expert = None if row is None or kind.per_head else model.spectra[row][0].expert
+        if expert is not None:
+            return model.expert_norms[layer, expert, kind]
         return model.norms[layer, head if kind.per_head else -1, kind]  # type: ignore[index]
     if name == "n21":
         return model.spectra[row][1].norm_21  # type: ignore[index]
@@ -365,6 +383,42 @@ def depth_factors(
     return tuple(values["alpha"])
 
 
+def layer_norms(
+    arithmetic: Arithmetic[Number], spectra: Sequence[tuple[NamedMatrix, Spectral]]
+) -> tuple[dict[tuple[int, int, MatrixKind], Any], dict[tuple[int, int, MatrixKind], Any]]:
+    """C2 of every matrix keyed (layer, head, kind), and of every expert's M_in, M_out keyed (layer,
+    expert, kind).
+
+    A mixture layer's (layer, -1, M_in) is theory.mixture's MIXTURE_FEED_FORWARD_NORM,
+    max_e C2(M_in^e) C2(M_out^e) + C2(M_in^s) C2(M_out^s) (the shared term absent without a shared
+    expert), with (layer, -1, M_out) = 1, so that every formula reading C_in C_out of the layer (its
+    LAYER_LIPSCHITZ, the attention matrices' GAMMA and EDELMAN_TERM) reads the mixture's product; a dense
+    layer's entries are its matrices' norms as they are. Call inside ``arithmetic.context()``.
+    """
+    norms: dict[tuple[int, int, MatrixKind], Any] = {}
+    experts: dict[tuple[int, int, MatrixKind], Any] = {}
+    for matrix, spec in spectra:
+        if matrix.expert is None:
+            norms[matrix.layer, matrix.head, matrix.kind] = spec.spectral_norm
+        else:
+            experts[matrix.layer, matrix.expert, matrix.kind] = spec.spectral_norm
+
+    def product(layer: int, expert: int) -> Number:
+        c_in, c_out = (
+            arithmetic.number(experts[layer, expert, kind], f"C2 of L{layer} expert {expert} {kind.value}")
+            for kind in (MatrixKind.M_IN, MatrixKind.M_OUT)
+        )
+        return c_in * c_out
+
+    for layer in sorted({layer for layer, _, _ in experts}):
+        indices = sorted({expert for key_layer, expert, _ in experts if key_layer == layer})
+        routed = arithmetic.maximum(product(layer, e) for e in indices if e != SHARED_EXPERT)
+        shared = product(layer, SHARED_EXPERT) if SHARED_EXPERT in indices else arithmetic.zero
+        norms[layer, -1, MatrixKind.M_IN] = routed + shared
+        norms[layer, -1, MatrixKind.M_OUT] = arithmetic.one
+    return norms, experts
+
+
 def compose_proxies(
     arithmetic: SpectralArithmetic[Number, Spectral, Choice],
     spectra: Sequence[tuple[NamedMatrix, Spectral]],
@@ -380,8 +434,16 @@ def compose_proxies(
     :data:`theory.proxy_steps.PROXY_COMPOSITION` run by :func:`run_composition`, with every per-matrix and
     per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to the
     :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
-    norms = {(matrix.layer, matrix.head, matrix.kind): spec.spectral_norm for matrix, spec in spectra}
-    model = _Model(norms=norms, spectra=spectra, num_layers=num_layers, hidden_size=hidden_size, formulas={})
+    with arithmetic.context():
+        norms, expert_norms = layer_norms(arithmetic, spectra)
+    model = _Model(
+        norms=norms,
+        spectra=spectra,
+        num_layers=num_layers,
+        hidden_size=hidden_size,
+        formulas={},
+        expert_norms=expert_norms,
+    )
     values, choices = run_composition(arithmetic, PROXY_COMPOSITION, model, source)
     alphas = tuple(values["alpha"])
     rows = tuple(

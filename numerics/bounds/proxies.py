@@ -36,15 +36,12 @@ from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import GRAM_RTOL
-from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.matrices import NamedMatrix, Place, expert_label, layer_matrices
 from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
 from theory.errors import InvalidArgument
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
 from theory.version import installed_version
-
-Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]
-"""Where a matrix sits and its factors' shapes (:meth:`NamedMatrix.place`)."""
 
 
 def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
@@ -187,13 +184,15 @@ def layer_part_norms(spectra: Sequence[tuple[NamedMatrix, Spectrum]]) -> dict[st
     """The spectral norms of a layer's projections its spectra (taken with ``part_norms``) already hold,
     keyed as the family measures read them: ``w_out`` = sigma_1(M_out) (M_out = W_out^T), ``w_gate`` and
     ``w_in`` from a gated M_in's two blocks, and per query head h ``wq.h`` and ``wk.h`` from QK_h's two
-    factors (Wq_h^T and the transposed key block head h reads)."""
+    factors (Wq_h^T and the transposed key block head h reads); an expert's under its label
+    (``E3.w_out``, ``Eshared.w_gate``)."""
     norms: dict[str, float] = {}
     for matrix, spec in spectra:
+        block = "" if matrix.expert is None else f"{expert_label(matrix.expert)}."
         if matrix.kind is MatrixKind.M_OUT:
-            norms["w_out"] = spec.spectral_norm
+            norms[f"{block}w_out"] = spec.spectral_norm
         elif matrix.kind is MatrixKind.M_IN and len(spec.part_norms) == 2:
-            norms["w_gate"], norms["w_in"] = spec.part_norms
+            norms[f"{block}w_gate"], norms[f"{block}w_in"] = spec.part_norms
         elif matrix.kind is MatrixKind.QK and spec.part_norms:
             norms[f"wq.{matrix.head}"], norms[f"wk.{matrix.head}"] = spec.part_norms
     return norms

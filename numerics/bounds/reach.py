@@ -25,7 +25,7 @@ import mpmath
 import numpy as np
 
 from numerics.formulas.evaluate import evaluate
-from numerics.loading.weights import LayerWeights
+from numerics.loading.weights import FeedForward, LayerWeights
 from theory.errors import InvalidArgument
 from theory.gated import SWIGLU_LIPSCHITZ, activation_prime_sup
 
@@ -56,7 +56,10 @@ def spectral_norm(matrix: np.ndarray) -> float:
 
 
 def swiglu_lipschitz(
-    layer: LayerWeights, radius: float = 1.0, gate: str = "silu", norms: Mapping[str, float] | None = None
+    layer: LayerWeights | FeedForward,
+    radius: float = 1.0,
+    gate: str = "silu",
+    norms: Mapping[str, float] | None = None,
 ) -> mpmath.mpf:
     """The Lipschitz constant of the layer's gated block on ||x||_2 <= ``radius`` (module docstring), its
     gate activation ``gate`` one of silu, tanh (tanh-GELU), gelu.

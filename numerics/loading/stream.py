@@ -131,11 +131,17 @@ def read_layer(
     """One layer's tensors as read-only float64 arrays (with ``stored``: at their stored width), assembled
     by the family adapter (unvalidated). The upcast replaces one tensor at a time, so at most one tensor
     is held at both widths."""
-    names = scheme.names(prefix, index)
+    try:
+        names = family.roles(scheme, prefix, index, frozenset(tensors.names))
+    except CheckpointError as error:  # a mixture layer without its experts
+        raise CheckpointError(f"{where}: {error}") from None
     arrays = tensors.read(names.values())
-    for name in names.values():
-        if arrays[name].ndim != 2:
-            raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected a matrix")
+    for role, name in names.items():
+        if arrays[name].ndim != (3 if role.startswith("stacked.") else 2):
+            kind = (
+                "a stack of matrices (experts x rows x cols)" if role.startswith("stacked.") else "a matrix"
+            )
+            raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected {kind}")
         if not stored:
             arrays[name] = np.asarray(arrays[name], dtype=np.float64)
     try:
@@ -195,6 +201,8 @@ def open_tensors(
         "hidden_size": int(first.wq.shape[1]),
         "ffn_size": int(first.w_in.shape[0]),
     }
+    if first.experts and sizes.ffn_size is not None:  # a mixture layer: its experts have their own width
+        found_sizes["ffn_size"] = sizes.ffn_size
     for name, value in found_sizes.items():
         declared = getattr(sizes, name)
         if declared is not None and declared != value:

@@ -39,11 +39,59 @@ class LayerWeights:
     w_out: np.ndarray
     w_gate: np.ndarray | None = None
     """The gate of a SwiGLU feed-forward, W_down (silu(W_gate x) * W_up x); None for GELU/ReLU blocks."""
+    experts: tuple[FeedForward, ...] = field(default=(), kw_only=True)
+    """A mixture-of-experts layer's routed experts (:mod:`theory.mixture`), empty for a dense layer; the
+    fields ``w_in``, ``w_out``, ``w_gate`` are then expert 0's (the same arrays), so code that reads one
+    feed-forward block sees one of the layer's."""
+    shared_expert: FeedForward | None = field(default=None, kw_only=True)
+    """Qwen2-MoE's shared expert (every token, sigmoid gate), or None."""
+    router: np.ndarray | None = field(default=None, kw_only=True)
+    """The router's matrix (experts x N) of a mixture layer: read, kept outside the bound."""
+    shared_expert_gate: np.ndarray | None = field(default=None, kw_only=True)
+    """The shared expert's gate vector (1 x N): read, kept outside the bound."""
+
+    def feed_forwards(self) -> tuple[tuple[int | None, FeedForward], ...]:
+        """(expert, block) of every feed-forward block: ((None, the dense block),) for a dense layer, else
+        each routed expert e, then the shared expert as SHARED_EXPERT (-1)."""
+        if not self.experts:
+            return ((None, FeedForward(self.w_in, self.w_out, self.w_gate)),)
+        shared = () if self.shared_expert is None else ((SHARED_EXPERT, self.shared_expert),)
+        return tuple(enumerate(self.experts)) + shared
 
     def items(self) -> tuple[tuple[str, np.ndarray], ...]:
-        """(name, array) pairs in the docs' order, then ``w_gate`` when the block is gated."""
+        """(name, array) pairs in the docs' order, then ``w_gate`` when the block is gated; in a mixture
+        layer then every further expert's (``expert.{e}.w_in`` ...), the shared expert's
+        (``shared_expert.w_in`` ...) and the router's (``router``, ``shared_expert_gate``)."""
         gate = (("w_gate", self.w_gate),) if self.w_gate is not None else ()
-        return tuple((name, getattr(self, name)) for name in PROJECTIONS) + gate
+        extra: list[tuple[str, np.ndarray]] = []
+        for expert, block in self.feed_forwards()[1:] if self.experts else ():
+            name = "shared_expert" if expert == SHARED_EXPERT else f"expert.{expert}"
+            extra.extend((f"{name}.{role}", array) for role, array in block.items())
+        extra.extend(
+            (name, array)
+            for name, array in (("router", self.router), ("shared_expert_gate", self.shared_expert_gate))
+            if array is not None
+        )
+        return tuple((name, getattr(self, name)) for name in PROJECTIONS) + gate + tuple(extra)
+
+
+SHARED_EXPERT = -1
+"""The expert index of a shared expert (:meth:`LayerWeights.feed_forwards`, NamedMatrix.expert)."""
+
+
+@dataclass(frozen=True, eq=False)
+class FeedForward:
+    """One feed-forward block (a dense layer's or one expert's), ``nn.Linear`` layout: W_in (up) F x N,
+    W_out (down) N x F, and the gate W_gate F x N of a gated block."""
+
+    w_in: np.ndarray
+    w_out: np.ndarray
+    w_gate: np.ndarray | None = None
+
+    def items(self) -> tuple[tuple[str, np.ndarray], ...]:
+        """(role, array): ``w_in``, ``w_out``, then ``w_gate`` when gated."""
+        gate = (("w_gate", self.w_gate),) if self.w_gate is not None else ()
+        return (("w_in", self.w_in), ("w_out", self.w_out), *gate)
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,10 +205,14 @@ def check_sizes(n: int, h: int, k: int, f: int, source: str, head_dim: int | Non
 def check_layer(
     index: int, layer: LayerWeights, widths: Widths, source: str, *, stored: bool = False
 ) -> None:
-    """Every array of a layer is a finite float64 matrix of its expected shape (:class:`Widths`); with
-    ``stored`` any float width (a layer at its stored width) is accepted."""
+    """Every array of a layer is a finite float64 matrix of its expected shape (:class:`Widths`; in a
+    mixture layer every routed expert has expert 0's width, the shared expert its own, the router one row
+    per expert); with ``stored`` any float width (a layer at its stored width) is accepted."""
     where = f"in {source}"
-    n, f = widths.hidden, widths.ffn
+    n = widths.hidden
+    f = int(layer.experts[0].w_in.shape[0]) if layer.experts else widths.ffn
+    shared = layer.shared_expert
+    f_shared = int(shared.w_in.shape[0]) if shared is not None else 0
     expected = {
         "wq": (widths.query, n),
         "wk": (widths.key_value, n),
@@ -169,7 +221,13 @@ def check_layer(
         "w_in": (f, n),
         "w_out": (n, f),
         "w_gate": (f, n),
+        "router": (len(layer.experts), n),
+        "shared_expert_gate": (1, n),
     }
+    for role in ("w_in", "w_out", "w_gate"):  # every expert as expert 0; the shared one at its own width
+        expected[f"shared_expert.{role}"] = (n, f_shared) if role == "w_out" else (f_shared, n)
+        for expert in range(1, len(layer.experts)):
+            expected[f"expert.{expert}.{role}"] = expected[role]
     for name, array in layer.items():
         if not isinstance(array, np.ndarray) or not (
             array.dtype == np.float64 or (stored and array.dtype.kind == "f")

@@ -12,7 +12,9 @@ Vt_h = Wv[gs,:]^T (Wo^T)[hs,:] with gs = [g d_h, (g+1) d_h). A gated feed-forwar
 W_down (silu(W_gate x) * W_up x) enters as M_in = [W_gate; W_up]^T (N x 2F, the linear map before the
 fixed nonlinearity (u, v) -> silu(u) v; kept as its two column blocks W_gate^T and W_up^T, never
 concatenated) and M_out = W_down^T (F x N); that nonlinearity is only locally
-Lipschitz (see ``numerics.bounds.reach``). Provenance: reconstructed (our mapping of those blocks onto the
+Lipschitz (see ``numerics.bounds.reach``). A mixture-of-experts layer has one such M_in, M_out pair per
+expert (``expert`` e, the shared expert SHARED_EXPERT; :mod:`theory.mixture`); the router is not a matrix
+of the bound. Provenance: reconstructed (our mapping of those blocks onto the
 analysed class; tested against the transformers forward pass).
 
 A product is stored as its thin factors (M = A B^T) so that its singular values come from a d_h x d_h
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import SHARED_EXPERT, LayerWeights, TransformerWeights
 from theory.kinds import MatrixKind
 
 
@@ -46,6 +48,9 @@ class NamedMatrix:
     left: np.ndarray
     right: np.ndarray | None = None
     second_block: np.ndarray | None = None
+    expert: int | None = None
+    """The expert an M_in / M_out belongs to in a mixture layer (e >= 0, SHARED_EXPERT for the shared
+    one); None for every matrix of a dense layer and for attention."""
 
     @property
     def is_product(self) -> bool:
@@ -69,7 +74,8 @@ class NamedMatrix:
     def label(self) -> str:
         """A short name such as ``L0.H3.QK`` or ``L2.M_in``."""
         head = f".H{self.head}" if self.head >= 0 else ""
-        return f"L{self.layer}{head}.{self.kind.value}"
+        expert = "" if self.expert is None else f".{expert_label(self.expert)}"
+        return f"L{self.layer}{head}{expert}.{self.kind.value}"
 
     def dense(self) -> np.ndarray:
         """The matrix itself (the product of the factors, or the column blocks side by side, materialised)."""
@@ -85,31 +91,53 @@ class NamedMatrix:
         """
         return NamedMatrix.placeholder(*self.place())
 
-    def place(self) -> tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None]:
-        """(layer, head, kind, left shape, right shape or None): all :meth:`released` keeps, in a few bytes.
+    def place(self) -> Place:
+        """(layer, head, kind, left shape, right shape or None, expert): all :meth:`released` keeps, in a
+        few bytes.
 
         A released matrix's NaN views would pickle as full arrays; worker processes send this instead.
         A dense matrix's "left shape" is its whole shape (its column blocks are not kept apart).
         """
         if self.right is None:
-            return (self.layer, self.head, self.kind, self.shape, None)
-        return (self.layer, self.head, self.kind, tuple(self.left.shape), tuple(self.right.shape))
+            return (self.layer, self.head, self.kind, self.shape, None, self.expert)
+        return (
+            self.layer,
+            self.head,
+            self.kind,
+            tuple(self.left.shape),
+            tuple(self.right.shape),
+            self.expert,
+        )
 
     @staticmethod
     def placeholder(
-        layer: int, head: int, kind: MatrixKind, left: tuple[int, ...], right: tuple[int, ...] | None
+        layer: int,
+        head: int,
+        kind: MatrixKind,
+        left: tuple[int, ...],
+        right: tuple[int, ...] | None,
+        expert: int | None = None,
     ) -> NamedMatrix:
         """The released matrix of a :meth:`place`: zero-memory NaN views of the given shapes."""
         nan = np.float64(np.nan)
         right_view = None if right is None else np.broadcast_to(nan, right)
-        return NamedMatrix(layer, head, kind, np.broadcast_to(nan, left), right_view)
+        return NamedMatrix(layer, head, kind, np.broadcast_to(nan, left), right_view, expert=expert)
+
+
+Place = tuple[int, int, MatrixKind, tuple[int, ...], tuple[int, ...] | None, int | None]
+"""Where a matrix sits, its factors' shapes and its expert (:meth:`NamedMatrix.place`)."""
+
+
+def expert_label(expert: int) -> str:
+    """``E3`` for routed expert 3, ``Eshared`` for the shared expert."""
+    return "Eshared" if expert == SHARED_EXPERT else f"E{expert}"
 
 
 def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
     """All matrices of the bound, layer by layer: per head QK_h then Vt_h, then M_in and M_out.
 
     >>> import numpy as np
-    >>> from numerics.loading.weights import LayerWeights, TransformerWeights
+    >>> from numerics.loading.weights import SHARED_EXPERT, LayerWeights, TransformerWeights
     >>> rng = np.random.default_rng(0)
     >>> layer = LayerWeights(*(rng.standard_normal(s) for s in [(4, 4)] * 4 + [(8, 4), (4, 8)]))
     >>> ms = extract_matrices(TransformerWeights((layer,), 4, 2, 8, "random"))
@@ -126,7 +154,8 @@ def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
 
 
 def layer_matrices(index: int, layer: LayerWeights, num_heads: int, kv_heads: int) -> tuple[NamedMatrix, ...]:
-    """The matrices of one layer (module docstring): per head QK_h then Vt_h, then M_in and M_out."""
+    """The matrices of one layer (module docstring): per head QK_h then Vt_h, then M_in and M_out (of
+    each expert in turn in a mixture layer)."""
     dh = layer.wq.shape[0] // num_heads
     group = num_heads // kv_heads
     out: list[NamedMatrix] = []
@@ -135,9 +164,14 @@ def layer_matrices(index: int, layer: LayerWeights, num_heads: int, kv_heads: in
         gs = slice((head // group) * dh, (head // group + 1) * dh)
         out.append(NamedMatrix(index, head, MatrixKind.QK, layer.wq[hs, :].T, layer.wk[gs, :].T))
         out.append(NamedMatrix(index, head, MatrixKind.VT, layer.wv[gs, :].T, layer.wo[:, hs]))
-    if layer.w_gate is None:
-        out.append(NamedMatrix(index, -1, MatrixKind.M_IN, layer.w_in.T))
-    else:
-        out.append(NamedMatrix(index, -1, MatrixKind.M_IN, layer.w_gate.T, second_block=layer.w_in.T))
-    out.append(NamedMatrix(index, -1, MatrixKind.M_OUT, layer.w_out.T))
+    for expert, block in layer.feed_forwards():
+        if block.w_gate is None:
+            out.append(NamedMatrix(index, -1, MatrixKind.M_IN, block.w_in.T, expert=expert))
+        else:
+            out.append(
+                NamedMatrix(
+                    index, -1, MatrixKind.M_IN, block.w_gate.T, second_block=block.w_in.T, expert=expert
+                )
+            )
+        out.append(NamedMatrix(index, -1, MatrixKind.M_OUT, block.w_out.T, expert=expert))
     return tuple(out)

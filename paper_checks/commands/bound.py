@@ -139,15 +139,15 @@ def report_json(report: ProxyReport, model: str) -> dict[str, Any]:
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    """One line per matrix, the columns of :data:`numerics.bounds.composition.ROW_COLUMNS` (the documented
-    keys first, then extras), written atomically (whole or not at all)."""
+    """One line per matrix, the columns of :func:`numerics.bounds.composition.row_columns` (the documented
+    keys first, then extras; ``expert`` for a mixture model), written atomically (whole or not at all)."""
     import csv
 
-    from numerics.bounds.composition import ROW_COLUMNS
+    from numerics.bounds.composition import row_columns
 
     try:
         with atomic_path(path) as temporary, temporary.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=ROW_COLUMNS)
+            writer = csv.DictWriter(handle, fieldnames=row_columns(rows))
             writer.writeheader()
             writer.writerows(rows)
     except OSError as error:
@@ -209,7 +209,12 @@ def format_table(report: ProxyReport, model: str) -> str:
     lines = [
         f"model {model}: L={report.num_layers}, N={report.hidden_size}, heads={report.num_heads}, "
         f"grid m={report.m} ({2 * report.m + 1} points), {len(report.matrices)} matrices",
-        "per layer and kind; heads summarised as min/median/max",
+        "per layer and kind; heads summarised as min/median/max"
+        + (
+            ", a mixture's experts likewise"
+            if any(r.matrix.expert is not None for r in report.matrices)
+            else ""
+        ),
         "",
     ]
     lines += ["  ".join(cell.rjust(w) for cell, w in zip(line, widths, strict=True)) for line in table]

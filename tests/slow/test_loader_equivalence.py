@@ -85,6 +85,21 @@ def test_task_head_wrappers_are_unwrapped(tmp_path, wrapper):
 
 LARGER = {"hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 8}
 """A larger member of each new family: 3 layers, N = 64, 8 heads (d_h 8, or the family's declared one)."""
+MIXTURES_LARGER = [
+    ("mixtral", {"num_key_value_heads": 4, "intermediate_size": 48, "num_local_experts": 8}),
+    (
+        "qwen2_moe",
+        {
+            "num_key_value_heads": 2,
+            "moe_intermediate_size": 48,
+            "shared_expert_intermediate_size": 64,
+            "num_experts": 8,
+            "decoder_sparse_step": 2,
+            "mlp_only_layers": [],
+        },
+    ),
+]
+"""8 experts; Qwen2-MoE sparse every second layer (decoder_sparse_step 2: layer 1 only)."""
 
 
 @pytest.mark.parametrize(
@@ -96,6 +111,7 @@ LARGER = {"hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 8}
         ("phi3", {"num_key_value_heads": 4, "head_dim": 8, "intermediate_size": 96}),
         ("gpt_neox", {"intermediate_size": 128, "rotary_pct": 0.5}),
         ("opt", {"ffn_dim": 128, "word_embed_proj_dim": 64}),
+        *MIXTURES_LARGER,
     ],
 )
 def test_larger_models_of_the_new_families_rebuild_the_forward_pass_sharded(tmp_path, name, extra):
@@ -112,3 +128,26 @@ def test_larger_models_of_the_new_families_rebuild_the_forward_pass_sharded(tmp_
     for layer in range(3):
         errors = relative_errors(tiny, layer, seed=layer)
         assert max(errors.values()) < TOLERANCE, (name, layer, errors)
+
+
+@pytest.mark.parametrize(("name", "extra"), MIXTURES_LARGER)
+def test_larger_mixtures_rebuild_every_expert_sharded(tmp_path, name, extra):
+    """Every mixture layer of a sharded save rebuilds transformers' feed-forward from the experts read
+    (1e-13), and the dense layers are read as dense."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
+    from family_models import build
+    from test_family_mixtures import TOLERANCE, capture_mixture, rebuilt_mixture, relative
+
+    tiny = build(name, tmp_path / name, sizes={**LARGER, **extra}, max_shard_size="100KB")
+    assert len(list(tiny.folder.glob("model-*.safetensors"))) > 1
+    weights = load_weights(tiny.folder)
+    sparse = [index for index, layer in enumerate(weights.layers) if layer.experts]
+    assert sparse == ([0, 1, 2] if name == "mixtral" else [1])
+    for index in sparse:
+        layer = weights.layers[index]
+        assert len(layer.experts) == 8
+        x, out, (_, gates, chosen) = capture_mixture(tiny, index, seed=index)
+        assert relative(rebuilt_mixture(layer, x, gates, chosen), out) < TOLERANCE, (name, index)

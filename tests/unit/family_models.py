@@ -11,6 +11,7 @@ float64 (:class:`Float64RMSNorm`, same parameter name). Norm gains are drawn at 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,18 @@ def _configs() -> dict[str, Any]:
             eos_token_id=1,
         ),
         "opt": t.OPTConfig(**_opt()),
+        "mixtral": t.MixtralConfig(
+            **_decoder(intermediate_size=24, num_local_experts=4, num_experts_per_tok=2)
+        ),
+        "qwen2_moe": t.Qwen2MoeConfig(
+            **_decoder(
+                moe_intermediate_size=24,
+                shared_expert_intermediate_size=28,
+                num_experts=4,
+                num_experts_per_tok=2,
+                mlp_only_layers=[1],
+            )
+        ),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
@@ -158,8 +171,15 @@ FAMILY_NAMES = (
     "gpt_neox",
     "opt",
     "opt_post_ln",
+    "mixtral",
+    "qwen2_moe",
 )
-ROTARY = set(FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1])
+MIXTURES = {"mixtral", "qwen2_moe"}
+"""Mixture-of-experts decoders (4 experts, top-2; Qwen2-MoE's layer 1 dense through mlp_only_layers)."""
+FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1)}
+"""Feed-forward blocks (each an M_in, M_out pair) of layers 0 and 1 where not one: the experts, and
+Qwen2-MoE's shared expert."""
+ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}
 DECODERS = {"gpt2", "opt", "opt_post_ln", *ROTARY}
 
 
@@ -190,7 +210,9 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
     if sizes:
         fields = {k: v for k, v in config.to_dict().items() if k != "layer_types"}  # one per layer: redrawn
         config = type(config)(**{**fields, **sizes})
-    model = transformers.AutoModel.from_config(config, attn_implementation=ATTENTION).double().eval()
+    experts = {"experts_implementation": "eager"} if name in MIXTURES else {}  # grouped_mm: no float64
+    model = transformers.AutoModel.from_config(config, attn_implementation=ATTENTION, **experts)
+    model = model.double().eval()
     with torch.no_grad():
         for module_name, module in model.named_modules():
             bias = getattr(module, "bias", None)
@@ -213,6 +235,38 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
     if rotary is not None:
         rotary.register_forward_hook(lambda module, args, out: tiny.rotary.append(out))
     return tiny
+
+
+def forward_with(tiny: TinyModel, seed: int, handles: list[Any]) -> None:
+    """One forward pass of ``tiny`` on :meth:`TinyModel.inputs` (``seed``), attention and rotary recorded
+    afresh; the hooks ``handles`` are removed afterwards."""
+    RECORDED.clear()
+    tiny.rotary.clear()
+    try:
+        with torch.no_grad():
+            tiny.model(**tiny.inputs(seed))
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def with_config(tiny: TinyModel, folder: Path, **changes: Any) -> Path:
+    """``folder`` holding the tiny model's weights and its config.json with ``changes`` applied."""
+    folder.mkdir()
+    (folder / "model.safetensors").write_bytes((tiny.folder / "model.safetensors").read_bytes())
+    config = json.loads((tiny.folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, **changes}))
+    return folder
+
+
+def run_cli(capsys: Any, *argv: object) -> tuple[int, str, str]:
+    """``specbound argv`` in process: (exit status, stdout, stderr), what building models printed dropped."""
+    from paper_checks.cli import main
+
+    capsys.readouterr()
+    status = main([*map(str, argv)])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

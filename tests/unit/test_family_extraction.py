@@ -17,7 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from family_models import DECODERS, FAMILY_NAMES, RECORDED, ROTARY, TinyModel, build, softmax, torch
+from family_models import (
+    DECODERS,
+    FAMILY_NAMES,
+    RECORDED,
+    ROTARY,
+    TinyModel,
+    build,
+    forward_with,
+    softmax,
+)
 
 from numerics.loading import load_weights
 from numerics.loading.families import detect
@@ -41,14 +50,7 @@ def forward_capture(tiny: TinyModel, layer: int, seed: int):
         query.register_forward_pre_hook(lambda module, args: seen.setdefault("x", args[0])),
         modules[names["wo"]].register_forward_hook(lambda module, args, out: seen.setdefault("out", out)),
     ]
-    RECORDED.clear()
-    tiny.rotary.clear()
-    try:
-        with torch.no_grad():
-            tiny.model(**tiny.inputs(seed))
-    finally:
-        for handle in handles:
-            handle.remove()
+    forward_with(tiny, seed, handles)
     return seen["x"].numpy(), RECORDED[layer], seen["out"].numpy()
 
 

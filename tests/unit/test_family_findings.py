@@ -7,20 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from family_models import FAMILY_NAMES, build, transformers
+from family_models import FAMILY_NAMES, build, run_cli, transformers, with_config
 
 from numerics.loading import load_weights, open_checkpoint
 from numerics.spectra.matrices import extract_matrices
-from paper_checks.cli import main
 from theory.errors import UnsupportedCheckpoint
 from theory.proxy import MatrixKind
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    capsys.readouterr()  # drop what building the models printed (transformers' save progress)
-    status = main([*map(str, argv)])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def bare_file(tiny, folder):
@@ -39,7 +31,7 @@ def test_an_explicit_head_dim_sizes_the_heads_and_the_bound_runs(tiny_models, ca
     assert weights.layers[0].wo.shape == (32, 4 * head_dim)
     qk = [m for m in extract_matrices(weights) if m.kind is MatrixKind.QK]
     assert {m.left.shape for m in qk} == {(32, head_dim)} and len(qk) == 8
-    status, out, err = run(capsys, "inspect", tiny_models(name).folder, "--json")
+    status, out, err = run_cli(capsys, "inspect", tiny_models(name).folder, "--json")
     assert status == 0, err
     assert json.loads(out)["head_dim"] == head_dim
     from numerics.batch.sweep import SweepSettings, sweep_row
@@ -50,12 +42,8 @@ def test_an_explicit_head_dim_sizes_the_heads_and_the_bound_runs(tiny_models, ca
 
 def test_a_declared_head_dim_the_weights_contradict_is_one_line(tiny_models, tmp_path, capsys):
     tiny = tiny_models("llama_head_dim")
-    folder = tmp_path / "lying"
-    folder.mkdir()
-    (folder / "model.safetensors").write_bytes((tiny.folder / "model.safetensors").read_bytes())
-    config = json.loads((tiny.folder / "config.json").read_text())
-    (folder / "config.json").write_text(json.dumps({**config, "head_dim": 8}))
-    status, _, err = run(capsys, "bound", folder)
+    folder = with_config(tiny, tmp_path / "lying", head_dim=8)
+    status, _, err = run_cli(capsys, "bound", folder)
     assert status == 2 and err.count("\n") == 1
     assert "query projection has 64 rows" in err and "head_dim=8" in err
 
@@ -70,11 +58,11 @@ def test_qwen3_and_gemma2_without_model_type_are_told_by_their_marker_tensors(ti
 
 def test_names_that_several_families_share_are_refused_with_the_choice(tiny_models, tmp_path, capsys):
     path = bare_file(tiny_models("llama"), tmp_path / "bare")
-    status, _, err = run(capsys, "bound", path, "--num-heads", "4")
+    status, _, err = run_cli(capsys, "bound", path, "--num-heads", "4")
     assert status == 2 and err.count("\n") == 1
     assert "fit the families llama, gemma" in err and "--family NAME" in err
     for family, gate in (("llama", "SwiGLU"), ("gemma", "GeGLU")):
-        status, out, err = run(capsys, "bound", path, "--num-heads", "4", "--family", family, "--json")
+        status, out, err = run_cli(capsys, "bound", path, "--num-heads", "4", "--family", family, "--json")
         assert status == 0, err
         records = {r["block"]: r for r in json.loads(out)["coverage"]}
         assert records["feed-forward"]["statement"].startswith(gate)
@@ -82,14 +70,14 @@ def test_names_that_several_families_share_are_refused_with_the_choice(tiny_mode
 
 def test_a_chosen_family_must_have_its_marker_tensors(tiny_models, tmp_path, capsys):
     path = bare_file(tiny_models("llama"), tmp_path / "bare")
-    status, _, err = run(capsys, "bound", path, "--num-heads", "4", "--family", "qwen3")
+    status, _, err = run_cli(capsys, "bound", path, "--num-heads", "4", "--family", "qwen3")
     assert status == 2 and err.count("\n") == 1 and "lack self_attn.q_norm.weight" in err
 
 
 def test_a_family_choice_that_contradicts_the_config_is_refused(tiny_models, capsys):
-    status, _, err = run(capsys, "bound", tiny_models("llama").folder, "--family", "gemma")
+    status, _, err = run_cli(capsys, "bound", tiny_models("llama").folder, "--family", "gemma")
     assert status == 2 and "model_type='llama' (family llama), not --family gemma" in err
-    status, _, err = run(capsys, "inspect", tiny_models("llama").folder, "--family", "t5")
+    status, _, err = run_cli(capsys, "inspect", tiny_models("llama").folder, "--family", "t5")
     assert status == 2 and "--family 't5' is not a family specbound reads" in err
 
 
@@ -101,7 +89,7 @@ def test_encoder_decoders_stay_refused_in_one_line(tmp_path, capsys, config_clas
         encoder_ffn_dim=24, decoder_ffn_dim=24,
     )  # fmt: skip
     transformers.AutoModel.from_config(config).save_pretrained(tmp_path)
-    status, _, err = run(capsys, "bound", tmp_path)
+    status, _, err = run_cli(capsys, "bound", tmp_path)
     assert status == 2 and err.count("\n") == 1 and f"model_type={config.model_type!r}" in err
 
 
@@ -111,7 +99,7 @@ def test_gpt2_with_cross_attention_is_refused_in_one_line(tmp_path, capsys):
     model = transformers.AutoModel.from_config(config)
     assert any(".crossattention." in name for name in model.state_dict())
     model.save_pretrained(tmp_path)
-    status, _, err = run(capsys, "bound", tmp_path)
+    status, _, err = run_cli(capsys, "bound", tmp_path)
     assert status == 2 and err.count("\n") == 1 and "cross-attention" in err
     with pytest.raises(UnsupportedCheckpoint, match="cross-attention"):
         load_weights(model.state_dict())  # no config: the tensors alone say it
@@ -161,7 +149,7 @@ def test_softmax_is_described_with_the_sharp_constant(tiny_models, name):
 # 5. inspect shows every input matrix of a gated block and the bound's input norm
 def test_inspect_shows_gate_and_up_and_the_stacked_input_norm(tiny_models, capsys):
     folder = tiny_models("llama").folder
-    status, out, err = run(capsys, "inspect", folder, "--json")
+    status, out, err = run_cli(capsys, "inspect", folder, "--json")
     assert status == 0, err
     weights = load_weights(folder)
     for row, layer in zip(json.loads(out)["layers"], weights.layers, strict=True):
@@ -169,7 +157,7 @@ def test_inspect_shows_gate_and_up_and_the_stacked_input_norm(tiny_models, capsy
         assert row["m_in"] == pytest.approx(stacked, rel=1e-12)
         assert row["w_gate"] == pytest.approx(np.linalg.norm(layer.w_gate, ord=2), rel=1e-12)
         assert row["m_in"] > max(row["w_gate"], row["w_in"])
-    status, out, _ = run(capsys, "inspect", folder)
+    status, out, _ = run_cli(capsys, "inspect", folder)
     header = next(line for line in out.splitlines() if line.lstrip().startswith("layer"))
     assert header.split()[1:9] == ["Wq", "Wk", "Wv", "Wo", "Wgate", "Wup", "M_in=[Wgate;Wup]", "Wdown"]
 
@@ -179,7 +167,7 @@ def test_a_sweep_over_three_checkpoints_of_one_family_works(tmp_path, capsys):
     for step in (1000, 2000, 3000):
         build("gpt_neox", tmp_path / "pythia" / f"step{step}")
     out = tmp_path / "table.csv"
-    status, text, err = run(
+    status, text, err = run_cli(
         capsys, "sweep", tmp_path / "pythia", "--out", out, "--cache", tmp_path / "cache", "--jobs", "1",
         "--family", "gpt_neox",
     )  # fmt: skip
@@ -202,26 +190,11 @@ def test_the_certified_rank_claim_reads_the_head_size_from_the_factors(tiny_mode
     assert summary["attention_rank_at_most_head_dim"] == "yes"
 
 
-@pytest.mark.parametrize("config_class", ["MixtralConfig", "Qwen2MoeConfig"])
-def test_a_mixture_of_experts_is_refused_in_one_line_not_read_without_its_experts(capsys, config_class):
-    config = getattr(transformers, config_class)(
-        hidden_size=16, num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=1,
-        intermediate_size=24, moe_intermediate_size=8, shared_expert_intermediate_size=8, vocab_size=40,
-        num_local_experts=2, num_experts=2, num_experts_per_tok=1,
-    )  # fmt: skip
-    state = transformers.AutoModel.from_config(config).state_dict()
-    without_type = {k: v for k, v in config.to_dict().items() if k != "model_type"}
-    with pytest.raises(UnsupportedCheckpoint, match=r"mixture-of-experts feed-forward \(layers\.0\.mlp"):
-        load_weights(state, config=without_type)
-    with pytest.raises(UnsupportedCheckpoint, match=f"model_type={config.model_type!r}"):
-        load_weights(state, config=config.to_dict())
-
-
 @pytest.mark.parametrize("name", ["phi3", "gpt_neox"])
 def test_a_fused_projection_without_the_head_counts_is_refused_in_one_line(
     tiny_models, tmp_path, capsys, name
 ):
     path = bare_file(tiny_models(name), tmp_path / "bare")
-    status, _, err = run(capsys, "bound", path, "--num-heads", "4")
+    status, _, err = run_cli(capsys, "bound", path, "--num-heads", "4")
     assert status == 2 and err.count("\n") == 1
     assert str(path) in err and "needs a config.json with num_attention_heads" in err

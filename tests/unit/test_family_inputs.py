@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from family_models import FAMILY_NAMES, build, torch
+from family_models import FAMILY_NAMES, FEED_FORWARD_BLOCKS, build, torch
 
 from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights, open_checkpoint
@@ -42,7 +42,8 @@ def test_bound_and_inspect_run_and_report_coverage(tiny_models, capsys, name):
     bound = run(capsys, "bound", folder, "--json")
     inspect = run(capsys, "inspect", folder, "--json")
     assert (bound["L"], bound["N"], bound["heads"]) == (2, 32, 4)
-    assert len(bound["matrices"]) == 2 * (2 * 4 + 2)
+    blocks_per_layer = FEED_FORWARD_BLOCKS.get(name, (1, 1))
+    assert len(bound["matrices"]) == sum(2 * 4 + 2 * blocks for blocks in blocks_per_layer)
     # bound's figures reuse the spectra's SVDs (of triangular factors), inspect takes its own: the same
     # records, the values equal to rounding (two backward-stable SVDs of one matrix)
     values = [

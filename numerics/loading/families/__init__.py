@@ -7,12 +7,15 @@ fit, a family whose markers are present (a tensor only it has, such as Qwen3's
 ``self_attn.q_norm.weight``) decides, and where nothing decides the checkpoint is refused with the
 families that fit and how to choose (``--family NAME``). Where no layer is complete, the families whose
 first projection is present are the candidates (so that the missing projection is then named).
-Mixture-of-experts feed-forwards (``.experts`` or ``.block_sparse_moe.`` tensors: Mixtral, Qwen2-MoE) are
-refused: reading their attention alone would drop the experts.
+A family's markers may sit in any layer of the stack (Qwen2-MoE's shared-expert gate is absent from its
+dense layers). Mixture-of-experts tensors (``.experts`` or ``.block_sparse_moe.``) are read only by a
+mixture family (Mixtral, Qwen2-MoE); taken for another family they are refused, since reading the
+attention alone would drop the experts.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from numerics.loading.coverage import Coverage
@@ -23,8 +26,10 @@ from numerics.loading.families import (
     gpt2,
     gpt_neox,
     llama,
+    mixtral,
     opt,
     phi3,
+    qwen2_moe,
     qwen3,
     vit,
 )
@@ -56,6 +61,8 @@ FAMILIES: tuple[Family, ...] = (
     phi3.FAMILY,
     gpt_neox.FAMILY,
     opt.FAMILY,
+    mixtral.FAMILY,
+    qwen2_moe.FAMILY,
 )
 
 
@@ -90,12 +97,20 @@ def detect(
     marker tensor decides.
     """
     names = tuple(names)
+    found = _detected(config, names, choice)
     mixture = next((name for name in names if ".experts" in name or ".block_sparse_moe." in name), None)
-    if mixture is not None:
+    if found is not None and mixture is not None and found[0].layer_roles is None:
         raise UnsupportedCheckpoint(
-            f"it has a mixture-of-experts feed-forward ({mixture}); specbound does not read "
-            "mixture-of-experts models (Mixtral, Qwen2-MoE) yet"
+            f"it has a mixture-of-experts feed-forward ({mixture}), which family {found[0].key} does not "
+            "read; pass --family mixtral or --family qwen2_moe (or give its config.json with model_type)"
         )
+    return found
+
+
+def _detected(
+    config: Mapping | None, names: tuple[str, ...], choice: str | None
+) -> tuple[Family, Scheme, str] | None:
+    """:func:`detect` before the mixture-of-experts check."""
     model_type = config.get("model_type") if config else None
     family = by_name(choice) if choice is not None else None
     declared = by_model_type(model_type) if isinstance(model_type, str) else None
@@ -109,17 +124,16 @@ def detect(
         found = _anchored(family, names, present if declared is None else None)
         if found is None and declared is None and _anchored(family, names) is not None:
             raise UnsupportedCheckpoint(
-                f"--family {choice}: its layers lack {' and '.join(family.markers)}, which every "
-                f"{family.title} layer has"
+                f"--family {choice}: its layers lack {_marker_text(family)}, which {family.title} layers have"
             )
         return found
     fitting = [fit for fit in (_fit(f, present) for f in FAMILIES) if fit is not None]
     if not fitting:
         fitting = [fit for fit in (_anchored(f, names, present) for f in FAMILIES) if fit is not None]
     if len(fitting) > 1:
-        marked = [fit for fit in fitting if fit[0].markers]
+        marked = [fit for fit in fitting if _markers(fit[0], fit[1])]
         if len(marked) != 1:
-            keys = ", ".join(fit[0].key for fit in fitting)
+            keys = ", ".join(fit[0].key for fit in marked or fitting)
             raise UnsupportedCheckpoint(
                 f"its tensors fit the families {keys} and no config model_type says which; pass "
                 f"--family NAME (family= in Python) with NAME one of {keys}"
@@ -144,8 +158,25 @@ def _anchored(
     return None
 
 
+def _marker_text(family: Family) -> str:
+    """The marker tensors a layer of ``family`` has, per naming (``a and b`` or ``c``)."""
+    return " or ".join(" and ".join(_markers(family, scheme)) for scheme in family.schemes)
+
+
+def _markers(family: Family, scheme: Scheme) -> tuple[str, ...]:
+    """The family's markers and those of its naming ``scheme``."""
+    return family.markers + scheme.markers
+
+
 def _has_markers(family: Family, scheme: Scheme, prefix: str, layer: int, present: set[str]) -> bool:
-    return all(f"{prefix}{scheme.layer_path}.{layer}.{marker}" in present for marker in family.markers)
+    """Every marker of the family and scheme in some layer under ``prefix`` (``layer``: the layer found
+    first, looked at first)."""
+    markers = _markers(family, scheme)
+    if all(f"{prefix}{scheme.layer_path}.{layer}.{marker}" in present for marker in markers):
+        return True
+    stack = re.compile(rf"^{re.escape(prefix + scheme.layer_path)}\.\d+\.(.+)$")
+    inside = {m[1] for m in map(stack.match, present) if m is not None}
+    return all(marker in inside for marker in markers)
 
 
 def _fit(family: Family, present: set[str]) -> tuple[Family, Scheme, str] | None:

@@ -47,6 +47,9 @@ class Scheme:
 
     layer_path: str
     modules: Mapping[str, str]
+    markers: tuple[str, ...] = ()
+    """Tensors inside a layer that this naming has besides the family's markers (Mixtral's saved
+    ``block_sparse_moe.gate.weight`` or its stacked experts in memory)."""
 
     @cached_property
     def anchor(self) -> re.Pattern[str]:
@@ -133,6 +136,17 @@ class Family:
     that lacks them is not of this family, and one that has them is of no family without them."""
     refusal: Callable[[Mapping[str, Any], tuple[str, ...]], str | None] | None = None
     """Why a checkpoint of this family cannot be read faithfully (config, tensor names -> reason), or None."""
+    layer_roles: Callable[[str, frozenset[str]], dict[str, str]] | None = None
+    """Role -> tensor name of the layer's further tensors beyond the scheme's (a mixture's experts and
+    router), given the layer's name prefix (``model.layers.3.``) and every tensor name; roles named
+    ``stacked.*`` are 3-d (one slice per expert). Raises CheckpointError naming what a layer lacks."""
+
+    def roles(self, scheme: Scheme, prefix: str, layer: int, present: frozenset[str]) -> dict[str, str]:
+        """Role -> full tensor name of every tensor layer ``layer`` is read from (scheme and layer_roles)."""
+        names = scheme.names(prefix, layer)
+        if self.layer_roles is not None:
+            names.update(self.layer_roles(f"{prefix}{scheme.layer_path}.{layer}.", present))
+        return names
 
 
 def family_coverage(
