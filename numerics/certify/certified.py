@@ -44,12 +44,13 @@ from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
+from numerics.formulas.generated import GRID_M, SUMMAND
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from theory.errors import CertificationFailed, InvalidArgument
-from theory.proxy import GRID_M, SUMMAND, grid
+from theory.grid import grid_fractions
 
 if TYPE_CHECKING:
     from flint import arb
@@ -357,7 +358,7 @@ def certify_proxies(
     """
     if m is None:
         m = grid_size(weights.num_layers, weights.hidden_size)
-    points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
+    points = grid_fractions(m)
     certified = certify_matrices(weights, show_progress=show_progress, path=path)
     return compose_proxies(
         ArbSpectralArithmetic(points),
