@@ -303,12 +303,13 @@ def certify_matrices(
     of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
-    layers = weights.layers() if isinstance(weights, Checkpoint) else weights.layers
     kv_heads = weights.num_kv_heads if isinstance(weights, Checkpoint) else weights.kv_heads
-    indexed = enumerate(layers)
-    items = progress(indexed, total=weights.num_layers, label="certify") if show_progress else indexed
+    # the loop runs over indices and reads each layer in its body: an iterator of layers (enumerate's
+    # reused tuple, a progress generator's loop variable) would hold the previous layer during the next read
+    indices = range(weights.num_layers)
     certified: list[CertifiedMatrix] = []
-    for index, layer in items:
+    for index in progress(indices, label="certify") if show_progress else indices:
+        layer = weights.layer(index) if isinstance(weights, Checkpoint) else weights.layers[index]
         matrices = list(layer_matrices(index, layer, weights.num_heads, kv_heads))
         del layer  # the matrices' views keep what is needed, released with them
         certified.extend(_certified_layer(matrices, path, streamed))
