@@ -12,7 +12,9 @@ is the largest eigenvalue of A = R R^T. Steps (provenance ``standard`` for each 
 3. mu = theta (1 + 2^-24) + 2^-40 ||R||_F^2, M = fl(mu I - A) (lower triangle). If the float Cholesky
    factorisation M = L L^T runs to completion, L L^T = M + dM with |dM| <= gamma_{n+1} |L| |L|^T
    (Higham, Thm 10.5), so M + dM is positive semidefinite and lambda_max(A) <= mu + ||dM||_2 + the
-   rounding of the diagonal of M, with ||dM||_2 <= gamma_{n+1} ||L||_F^2.
+   rounding of the diagonal of M, with ||dM||_2 <= gamma_{n+1} ||L||_F^2 and
+   ||L||_F^2 = trace(M + dM) <= trace(M) / (1 - gamma_{n+1}). Only the factorisation's success is used, so
+   it runs in place (LAPACK's dpotrf of numpy's OpenBLAS; numpy's cholesky, which copies, otherwise).
 
 Hence sigma_1(R)^2 <= mu + gamma_{n+1} ||L||_F^2 + u (mu + max_i A_ii) + gamma_n ||R||_F^2, each term doubled
 for the rounding of the bound's own evaluation (a few operations, far below the factor 2); the returned
@@ -27,8 +29,11 @@ Cholesky (n^3 / 3), against the values-only SVD's 8/3 n^3 flops, half of them at
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+
+from numerics.spectra.blas import openblas_libraries
 
 UNIT_ROUNDOFF = 2.0**-53
 SHIFT = 2.0**-24
@@ -80,6 +85,43 @@ def _tridiagonal(alphas: list[float], betas: list[float]) -> np.ndarray:
     return t
 
 
+def _potrf() -> Any | None:
+    """LAPACK's dpotrf (64-bit integers) of the OpenBLAS numpy bundles, or None."""
+    import ctypes
+
+    for library in openblas_libraries():
+        function = getattr(library, "scipy_dpotrf_64_", None)
+        if function is not None:
+            function.restype = None
+            return function, ctypes
+    return None
+
+
+def cholesky_succeeds(matrix: np.ndarray) -> bool:
+    """Whether the float Cholesky factorisation of the symmetric ``matrix`` runs to completion (all pivots
+    positive). In place through LAPACK's dpotrf when numpy's OpenBLAS exports it (``matrix``, a C-ordered
+    symmetric array, is then overwritten: no copy of the n x n array), else numpy's cholesky (two copies)."""
+    found = _potrf()
+    if found is None or not matrix.flags.c_contiguous or matrix.dtype != np.float64:
+        try:
+            np.linalg.cholesky(matrix)
+        except np.linalg.LinAlgError:
+            return False
+        return True
+    potrf, ctypes = found
+    n, info = ctypes.c_int64(matrix.shape[0]), ctypes.c_int64(0)
+    # column-major view of a C-ordered symmetric matrix is the matrix itself; "L" factors one triangle
+    potrf(
+        ctypes.c_char_p(b"L"),
+        ctypes.byref(n),
+        matrix.ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
+        ctypes.byref(n),
+        ctypes.byref(info),
+        ctypes.c_size_t(1),
+    )
+    return info.value == 0
+
+
 def top_singular_upper(factor: np.ndarray) -> float | None:
     """An upper bound of sigma_1(``factor``) (a float64 matrix of finite entries, scaled so that
     ||factor||_F^2 is finite), within about 2^-25 relative of it; None when the Cholesky certificate
@@ -97,13 +139,12 @@ def top_singular_upper(factor: np.ndarray) -> float | None:
     largest_diagonal = float(np.max(np.diagonal(gram)))
     np.negative(gram, out=gram)
     gram[np.diag_indices(n)] += mu
-    try:
-        lower = np.linalg.cholesky(gram)
-    except np.linalg.LinAlgError:
+    trace = float(np.trace(gram))
+    if not cholesky_succeeds(gram):
         return None
     del gram
-    cholesky_squared = float(np.einsum("ij,ij->", lower, lower))
-    del lower
+    # ||L||_F^2 = trace(L L^T) = trace(M + dM) <= trace(M) + gamma_{n+1} ||L||_F^2 (|dM| <= gamma |L||L^T|)
+    cholesky_squared = trace / (1 - _gamma(n + 1))
     bound = mu + 2 * (
         _gamma(n + 1) * cholesky_squared
         + UNIT_ROUNDOFF * (mu + largest_diagonal)

@@ -70,3 +70,18 @@ def test_a_gated_m_ins_part_norms_are_upper_bounds_of_each_blocks_sigma_1():
     for part, block in zip(parts, blocks, strict=True):
         exact = np.linalg.svd(block, compute_uv=False)[0]
         assert exact * (1 - SVD_ERROR) <= part <= exact * (1 + SLACK)
+
+
+@pytest.mark.parametrize("in_place", [True, False], ids=["dpotrf", "numpy"])
+def test_the_cholesky_test_agrees_with_the_eigenvalues(monkeypatch, in_place):
+    if not in_place:
+        monkeypatch.setattr(top_singular, "_potrf", lambda: None)
+    elif top_singular._potrf() is None:
+        pytest.skip("numpy's OpenBLAS exports no dpotrf here")
+    rng = np.random.default_rng(8)
+    for shift in (-0.5, 0.5, 3.0):
+        x = rng.standard_normal((40, 40))
+        matrix = x @ x.T / 40 - (1.0 - shift) * np.eye(40)
+        smallest = np.linalg.eigvalsh(matrix)[0]
+        if abs(smallest) > 1e-6:
+            assert top_singular.cholesky_succeeds(matrix.copy()) == (smallest > 0)
