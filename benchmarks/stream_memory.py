@@ -5,7 +5,8 @@ weights, by default 24 layers of width N = 1024 (16 heads, FFN 4096; 2.3 GB: the
 a float64 sqrt(fan-in) are float64 under NumPy 2), saved as one shard per layer with a
 ``model.safetensors.index.json``, in a temporary folder. Then runs
 ``python -m paper_checks.cli bound DIR --json`` in a child process and reads the child's peak resident
-set size (``ru_maxrss`` of that child, from ``os.wait4``). Target: peak <= the largest layer's float64
+set size (``ru_maxrss`` of that child, from ``os.wait4`` in a small launcher that forks it: see
+:data:`LAUNCHER`). Target: peak <= the largest layer's float64
 matrices + 300 MB. Prints the figures and the ratio peak / target (at most 1 meets it); exit
 status 1 when it is missed. With ``--eager`` it also measures the same model loaded whole
 (``load_weights`` then ``proxies``) for comparison.
@@ -17,11 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -77,20 +76,37 @@ def in_fresh_process(function: Callable[..., T], *args: Any) -> T:
         return pool.apply(function, args)
 
 
+LAUNCHER = """
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss, time.perf_counter() - start,
+      usage.ru_utime + usage.ru_stime)
+"""
+"""Forks and execs the measured command, as GNU time does, and prints its exit status, ru_maxrss (KB), wall
+and CPU seconds. A process started directly by the benchmark would not do: Linux carries the parent's
+high-water RSS into a vforked child's ru_maxrss at its exec (a parent holding 300 MB makes ``python -c
+pass`` report 328 MB), so every peak read that way is at least the benchmark's own. This launcher is a
+fresh interpreter of a few MB, and its forked child's ru_maxrss is the measured process's own peak."""
+
+
 def child_peak(code: list[str], cwd: str | None = None) -> tuple[float, float, float]:
-    """Run ``python code...`` in a fresh child (in ``cwd``, default here): its own peak RSS in MB (os.wait4's
-    ru_maxrss, KB on Linux), its wall time and its CPU time (user + system: robust on a shared machine)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, *code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd
+    """Run ``python code...`` in a fresh child (in ``cwd``, default here), forked by :data:`LAUNCHER`: its
+    peak RSS in MB (the whole process's maximum resident set size, ru_maxrss, as ``/usr/bin/time -v`` reports
+    it), its wall time and its CPU time (user + system: robust on a shared machine)."""
+    child = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, sys.executable, *code], capture_output=True, cwd=cwd, check=False
     )
-    assert child.stderr is not None
-    errors = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"child failed: {errors.decode().strip()}")
-    return usage.ru_maxrss / 1024, time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+    fields = child.stdout.split()
+    if child.returncode != 0 or len(fields) != 4 or int(fields[0]) != 0:
+        raise SystemExit(f"child failed: {child.stderr.decode().strip()}")
+    peak_kb, wall, cpu = int(fields[1]), float(fields[2]), float(fields[3])
+    return peak_kb / 1024, wall, cpu
 
 
 def main() -> int:

@@ -14,7 +14,9 @@ Modules, one job each:
   bounded by float_bounds (the default path; arb per matrix as the fallback);
 - :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
 - :mod:`numerics.certify.norms`: (2,1) norms of dense matrices and thin products in arb;
-- :mod:`numerics.certify.interval_eval`: theory's sympy Formulas evaluated in arb;
+- :mod:`numerics.certify.interval_eval`: theory's formulas evaluated in arb, through
+  :mod:`numerics.certify.stored_arb` (the bound path's stored formulas, no sympy) or
+  :mod:`numerics.certify.arb_printer` (any other sympy Formula, printed to arb code);
 - :mod:`numerics.certify.certified`: per-matrix certificates, contributions, post hoc minima and both
   proxies as enclosures, with verdicts decided by intervals;
 - :mod:`numerics.certify.assembled`: the assembled bound (reconstructed Theorem 3.1) as a ball, with

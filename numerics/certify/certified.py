@@ -45,12 +45,13 @@ from numerics.certify.interval_eval import ArbArithmetic, interval_evaluate
 from numerics.certify.norms import norm_21_dense, norm_21_product
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import Factorization, batched_qr, certify_product
+from numerics.formulas.generated import GRID_M, SUMMAND
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
 from theory.errors import CertificationFailed, InvalidArgument
-from theory.proxy import GRID_M, SUMMAND, grid
+from theory.grid import grid_fractions
 
 if TYPE_CHECKING:
     from flint import arb
@@ -304,12 +305,13 @@ def certify_matrices(
     of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
-    layers = weights.layers() if isinstance(weights, Checkpoint) else weights.layers
     kv_heads = weights.num_kv_heads if isinstance(weights, Checkpoint) else weights.kv_heads
-    indexed = enumerate(layers)
-    items = progress(indexed, total=weights.num_layers, label="certify") if show_progress else indexed
+    # the loop runs over indices and reads each layer in its body: an iterator of layers (enumerate's
+    # reused tuple, a progress generator's loop variable) would hold the previous layer during the next read
+    indices = range(weights.num_layers)
     certified: list[CertifiedMatrix] = []
-    for index, layer in items:
+    for index in progress(indices, label="certify") if show_progress else indices:
+        layer = weights.layer(index) if isinstance(weights, Checkpoint) else weights.layers[index]
         matrices = list(layer_matrices(index, layer, weights.num_heads, kv_heads))
         del layer  # the matrices' views keep what is needed, released with them
         certified.extend(_certified_layer(matrices, path, streamed))
@@ -356,7 +358,7 @@ def certify_proxies(
     :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
     m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
-    points = tuple(Fraction(int(q.p), int(q.q)) for q in grid(m))
+    points = grid_fractions(m)
     certified = certify_matrices(weights, show_progress=options.certify_progress, path=options.certify_path)
     return compose_proxies(
         ArbSpectralArithmetic(points),

@@ -1,10 +1,11 @@
-"""Theory's sympy Formulas evaluated in ball arithmetic: the same expressions, lambdified to python-flint arb.
+"""Theory's formulas evaluated in ball arithmetic: the same expressions, over python-flint arb balls.
 
-A small printer turns ``Formula.expr`` into Python over ``arb`` balls: integers and rationals become
-exact balls (``arb(2)/arb(3)`` contains 2/3), ``x**y`` is arb's power, sqrt/log/exp/ceiling are arb's
-methods. Arb's operations are inclusion-isotone (Johansson 2017, provenance ``standard``), so the
-result is a ball containing the formula's exact value at every point of the argument balls. No formula
-is retyped here: the number comes from the very expression theory checks symbolically.
+A stored formula of the bound path (:class:`numerics.formulas.evaluate.CompiledFormula`) runs its stored
+lambdify source over balls (:mod:`numerics.certify.stored_arb`, no sympy); any other theory Formula is
+printed to arb code from its sympy expression (:mod:`numerics.certify.arb_printer`, imported only then).
+Arb's operations are inclusion-isotone (Johansson 2017, provenance ``standard``), so the result is a ball
+containing the formula's exact value at every point of the argument balls. No formula is retyped here:
+the number comes from the very expression theory checks symbolically.
 """
 
 from __future__ import annotations
@@ -15,62 +16,15 @@ from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import sympy as sp
-from sympy.printing.pycode import PythonCodePrinter
-
 from numerics.certify.balls import arb_type, flint_context
-from numerics.formulas.evaluate import CompiledFormula
+from numerics.certify.stored_arb import stored_arb_function
+from numerics.formulas.evaluate import CompiledFormula, argument_names, rational_as_fraction
 from theory.errors import CertificationFailed, InvalidArgument
-from theory.formula import Formula
 
 if TYPE_CHECKING:
     from flint import arb
 
-
-class ArbPrinter(PythonCodePrinter):
-    """Prints a sympy expression as Python code over python-flint ``arb`` balls (namespace: ``arb``)."""
-
-    def _print_Integer(self, expr: sp.Integer) -> str:
-        return f"arb({int(expr)})"
-
-    def _print_Rational(self, expr: sp.Rational) -> str:
-        return f"(arb({int(expr.p)})/arb({int(expr.q)}))"
-
-    def _print_Float(self, expr: sp.Float) -> str:
-        # a decimal literal becomes a ball containing that decimal number
-        return f"arb({str(expr)!r})"
-
-    def _print_Pi(self, expr: sp.Expr) -> str:
-        return "arb.pi()"
-
-    def _print_Exp1(self, expr: sp.Expr) -> str:
-        return "arb.const_e()"
-
-    def _print_Pow(self, expr: sp.Pow, rational: bool = False) -> str:
-        base = self._print(expr.base)
-        if expr.exp == sp.S.Half:
-            return f"({base}).sqrt()"
-        return f"({base})**({self._print(expr.exp)})"
-
-    def _print_log(self, expr: sp.Expr) -> str:
-        return f"({self._print(expr.args[0])}).log()"
-
-    def _print_exp(self, expr: sp.Expr) -> str:
-        return f"({self._print(expr.args[0])}).exp()"
-
-    def _print_ceiling(self, expr: sp.Expr) -> str:
-        return f"({self._print(expr.args[0])}).ceil()"
-
-    def _print_floor(self, expr: sp.Expr) -> str:
-        return f"({self._print(expr.args[0])}).floor()"
-
-
-@functools.cache
-def compiled_arb(formula: Formula) -> Callable[..., Any]:
-    """``formula.expr`` as a Python function of arb balls over ``formula.args`` (cached)."""
-    arb = arb_type()
-
-    return sp.lambdify(formula.args, formula.expr, modules=[{"arb": arb}], printer=ArbPrinter)
+    from theory.formula import Formula
 
 
 def to_ball(value: object, name: str) -> arb:
@@ -82,8 +36,7 @@ def to_ball(value: object, name: str) -> arb:
 
     if isinstance(value, arb):
         return value
-    if isinstance(value, sp.Rational):
-        value = Fraction(int(value.p), int(value.q))
+    value = rational_as_fraction(value)
     if isinstance(value, Fraction):
         return arb(value.numerator) / value.denominator
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -121,9 +74,7 @@ def interval_evaluate(formula: Formula | CompiledFormula, **values: object) -> a
     >>> ball.contains(6), float(ball.rad()) < 1e-30
     (True, True)
     """
-    if isinstance(formula, CompiledFormula):
-        formula = formula.formula  # theory's sympy Formula the stored mpmath source was written from
-    names = [str(a) for a in formula.args]
+    names = list(argument_names(formula))
     missing = [n for n in names if n not in values]
     unknown = sorted(set(values) - set(names))
     if missing or unknown:
@@ -131,7 +82,7 @@ def interval_evaluate(formula: Formula | CompiledFormula, **values: object) -> a
             f"formula {formula.name!r} takes {names}; missing {missing}, unknown {unknown} among the values"
         )
     with flint_context():
-        result = compiled_arb(formula)(*(to_ball(values[n], n) for n in names))
+        result = _ball_function(formula)(*(to_ball(values[n], n) for n in names))
         result = to_ball(result, formula.name) if not hasattr(result, "is_finite") else result
         if not result.is_finite():
             raise CertificationFailed(
@@ -139,6 +90,15 @@ def interval_evaluate(formula: Formula | CompiledFormula, **values: object) -> a
                 f"({', '.join(f'{n}={to_ball(values[n], n).str(5)}' for n in names)}); tighten the inputs"
             )
         return result
+
+
+def _ball_function(formula: Formula | CompiledFormula) -> Callable[..., Any]:
+    """The formula as a function of arb balls: a stored formula's own source, else sympy's printing."""
+    if isinstance(formula, CompiledFormula):
+        return stored_arb_function(formula)
+    from numerics.certify.arb_printer import compiled_arb
+
+    return compiled_arb(formula)
 
 
 class ArbArithmetic:

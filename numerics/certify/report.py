@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from numerics.certify.balls import PRECISION, flint_context, outward
 from numerics.certify.certified import TAKEN_PATHS, CertifiedMatrixProxy, CertifiedProxies
 from numerics.certify.rank import RankInterval
-from theory.proxy import MatrixKind
+from theory.kinds import MatrixKind
 
 if TYPE_CHECKING:
     from flint import arb

@@ -137,13 +137,24 @@ def _symbol_names(formula: Formula) -> tuple[str, ...]:
     return tuple(str(a) for a in formula.args)
 
 
+def rational_as_fraction(value: object) -> object:
+    """A sympy Rational as the equal Fraction; any other value unchanged (sympy is not imported: a Rational
+    exists only once something else imported it).
+
+    >>> rational_as_fraction(0.5)
+    0.5
+    """
+    sympy = sys.modules.get("sympy")
+    if sympy is not None and isinstance(value, sympy.Rational):
+        return Fraction(int(value.p), int(value.q))
+    return value
+
+
 def to_mpf(value: object, name: str) -> mpmath.mpf:
     """A finite real value as an mpf at the current precision (exact for floats, ints and rationals)."""
     if type(value) is float and math.isfinite(value):  # the common case, fast
         return mpmath.mpf(value)
-    sympy = sys.modules.get("sympy")  # a sympy Rational exists only once sympy is imported
-    if sympy is not None and isinstance(value, sympy.Rational):
-        value = Fraction(int(value.p), int(value.q))
+    value = rational_as_fraction(value)
     if isinstance(value, Fraction):
         result = mpmath.mpf(value.numerator) / value.denominator
     elif isinstance(value, bool) or not isinstance(

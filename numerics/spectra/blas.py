@@ -17,6 +17,7 @@ import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 _SYMBOLS = (
     ("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
@@ -27,19 +28,28 @@ _SYMBOLS = (
 
 
 @functools.cache
-def _openblas() -> tuple[object, object] | None:
-    """(get, set) thread-count functions of the OpenBLAS numpy uses, or None."""
-    import ctypes  # only when no thread count was chosen by environment (3 ms of start-up otherwise)
+def openblas_libraries() -> tuple[Any, ...]:
+    """The OpenBLAS shared libraries bundled with numpy, loaded through ctypes (empty when there is none)."""
+    import ctypes  # only when a caller needs the library (3 ms of start-up otherwise)
 
     import numpy as np
 
     root = Path(np.__file__).resolve().parent
-    candidates = [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".libs/*openblas*")]
-    for path in candidates:
+    libraries = []
+    for path in [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".libs/*openblas*")]:
         try:
-            library = ctypes.CDLL(str(path))
+            libraries.append(ctypes.CDLL(str(path)))
         except OSError:
             continue
+    return tuple(libraries)
+
+
+@functools.cache
+def _openblas() -> tuple[object, object] | None:
+    """(get, set) thread-count functions of the OpenBLAS numpy uses, or None."""
+    import ctypes
+
+    for library in openblas_libraries():
         for get_name, set_name in _SYMBOLS:
             getter, setter = getattr(library, get_name, None), getattr(library, set_name, None)
             if getter is not None and setter is not None:

@@ -30,6 +30,7 @@ from numerics.spectra.backend import NUMPY_LINALG, Linalg
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.gram import gram_values
 from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.top_singular import MIN_SIZE, top_singular_upper
 from theory.errors import InvalidArgument
 
 RANK_TOLERANCE = 1e-10
@@ -287,7 +288,15 @@ def core_singular_values(
 
 def _spectral_norm_of_factor(factor: np.ndarray, unit: float, linalg: Linalg, what: str) -> float:
     """sigma_1 of a triangular factor R of the matrix divided by ``unit`` (a power of two), times ``unit``:
-    the spectral norm of that matrix (sigma(X) = sigma(R) for X = Q R, Q with orthonormal columns)."""
+    the spectral norm of that matrix (sigma(X) = sigma(R) for X = Q R, Q with orthonormal columns).
+
+    With numpy and both sides of R at least :data:`~numerics.spectra.top_singular.MIN_SIZE`: the certified
+    upper bound of :func:`numerics.spectra.top_singular.top_singular_upper` (no SVD; within about 2^-25
+    relative of sigma_1), else (or when its certificate fails) the largest singular value of R's SVD."""
+    if linalg is NUMPY_LINALG and min(factor.shape) >= MIN_SIZE:
+        upper = top_singular_upper(factor)
+        if upper is not None:
+            return float(_unscaled(np.array([upper]), unit, what)[0])
     return float(_unscaled(linalg.singular_values(factor)[:1], unit, what)[0])
 
 

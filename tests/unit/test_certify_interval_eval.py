@@ -1,4 +1,5 @@
-"""Theory's formulas evaluated in arb: balls contain sympy's exact values, bad inputs fail loudly."""
+"""Theory's formulas evaluated in arb (sympy Formulas and the bound path's stored sources): balls contain
+sympy's exact values, bad inputs fail loudly."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import sympy as sp
 from flint import arb
 
 from numerics.certify.interval_eval import interval_evaluate
+from numerics.formulas import codegen as formula_codegen
+from numerics.formulas import generated
+from numerics.formulas.evaluate import CompiledFormula
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.formula import Formula
 from theory.provenance import Provenance, Tagged
@@ -83,3 +87,43 @@ def test_missing_unknown_and_non_real_arguments_are_refused():
 def test_ball_outside_the_domain_fails_loudly():
     with pytest.raises(CertificationFailed, match="no finite enclosure"):
         interval_evaluate(SUMMAND, p=Fraction(1, 2), S=arb(0, 1), s=1, N=4)
+
+
+def _stored_formulas() -> list[CompiledFormula]:
+    out = []
+    for name in formula_codegen.BOUND_FORMULAS:
+        value = getattr(generated, name)
+        out.extend(value.values() if isinstance(value, dict) else [value])
+    return out
+
+
+@pytest.mark.parametrize("stored", _stored_formulas(), ids=lambda f: f.key)
+def test_a_stored_formula_in_balls_contains_sympys_exact_value(stored):
+    # the ball comes from the stored lambdify source (no sympy); the reference is theory's sympy expression
+    values = {name: Fraction(7 + 5 * i, 3 + i) for i, name in enumerate(stored.arg_names)}
+    ball = interval_evaluate(stored, **values)
+    assert ball.overlaps(exact_ball(stored.formula, values))
+    assert float(ball.rad()) <= 1e-30 * max(1.0, abs(float(ball.mid())))
+    assert ball.mid() == interval_evaluate(stored.formula, **values).mid()  # sympy's printing to arb agrees
+
+
+def _with_source(source: str, names: tuple[str, ...] = ()) -> CompiledFormula:
+    return CompiledFormula("test:stored", "stored", ("x",), names, source, None, None)
+
+
+def test_a_stored_source_with_a_rounded_literal_or_an_unknown_name_is_refused():
+    with pytest.raises(CertificationFailed, match="not an exact integer"):
+        interval_evaluate(_with_source("def _lambdifygenerated(x):\n    return 0.1*x\n"), x=1)
+    with pytest.raises(CertificationFailed, match="not an exact integer"):
+        interval_evaluate(
+            _with_source("def _lambdifygenerated(x):\n    return mpf('0.1')*x\n", ("mpf",)), x=1
+        )
+    with pytest.raises(CertificationFailed, match="no ball meaning"):
+        interval_evaluate(_with_source("def _lambdifygenerated(x):\n    return gamma(x)\n", ("gamma",)), x=1)
+
+
+def test_a_stored_rational_constant_is_an_exact_ball_not_a_float():
+    # 1/3 of Python ints would be the float 0.333...3 (3 x it is 1 - 2^-54 exactly at 128 bits, not 1); the
+    # rewrite makes it arb(1)/arb(3), a ball containing 1/3
+    ball = interval_evaluate(_with_source("def _lambdifygenerated(x):\n    return x*(1/3)\n"), x=3)
+    assert ball.contains(1) and float(ball.rad()) < 1e-35

@@ -1,7 +1,8 @@
 """Start-up cost of ``specbound bound``: what it does not use is not imported (lazy imports).
 
-sympy is the largest of them (0.3 s): the bound path evaluates theory's formulas from their generated
-lambdify source (numerics.formulas.generated), so neither the CLI nor ``bound`` may import it.
+sympy is the largest of them (0.3 s, about 45 MB resident): the bound path evaluates theory's formulas from
+their generated lambdify source (numerics.formulas.generated), in mpmath and, with ``--certify``, over arb
+balls (numerics.certify.stored_arb), so neither the CLI nor ``bound`` nor ``bound --certify`` may import it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ PROBE = """
 import contextlib, io, sys
 from paper_checks.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
-    status = main(["bound", sys.argv[1], "--jobs", "1"])
+    status = main(["bound", sys.argv[1], "--jobs", "1", *sys.argv[2:]])
 heavy = ("numerics.bounds.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
          "sympy", "transformers", "matplotlib", "pandas", "theory.proxy", "paper_checks.commands.check")
 print(status, *[name for name in heavy if name in sys.modules])
@@ -40,10 +41,17 @@ def test_importing_the_cli_imports_neither_sympy_nor_torch():
     assert done.stdout.split() == [], done.stdout + done.stderr
 
 
-def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path):
+@pytest.mark.parametrize("extra", [[], ["--certify"]], ids=["plain", "certify"])
+def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path, extra):
+    if extra:
+        pytest.importorskip("flint", reason="--certify needs python-flint (certify extra)")
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(folder)], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", PROBE, str(folder), *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert done.stdout.split() == ["0"], done.stdout + done.stderr
 
