@@ -410,14 +410,19 @@ def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
             if members[0] != region:
                 return f"the box {show(members[0])} differs from the region {show(region)} left to cover"
             continue
-        split = _cut(members, region, domain)
+        split = guillotine_cut(members, region, domain)
         if split is None:
             return f"the boxes over {show(region)} overlap or leave a gap (no cut separates them)"
         stack.extend(split)
     return None
 
 
-def _cut(members: list[Box], region: Box, domain: dict[str, Variable]) -> list[tuple[list[Box], Box]] | None:
+def guillotine_cut(
+    members: list[Box], region: Box, domain: dict[str, Variable]
+) -> list[tuple[list[Box], Box]] | None:
+    """[(boxes left of c, region with v <= c), (boxes right of c, region with v >= c)] for the first
+    variable v and cut c that separate ``members`` inside ``region`` (for an integer variable the left
+    region ends at c - 1), or None when no cut separates them."""
     for name, (region_lo, region_hi) in region.items():
         step = 1 if domain[name].integer else 0
         ordered = sorted(members, key=lambda b: b[name][0])
