@@ -468,6 +468,20 @@ MUTANTS: tuple[Mutant, ...] = (
         '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
         (KERNEL_STEPS,),
     ),
+    Mutant(
+        "prover-face-at-an-open-end-without-continuity",
+        "theory/prover/kernel/verify.py",
+        "    if variable.open_at(end, increasing):\n        reason = _reaches(",
+        "    if False:\n        reason = _reaches(",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-unsigned-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "        if _holds(argument, box, domain, False):\n            return 1",
+        "        if True:\n            return 1",
+        (KERNEL_STEPS,),
+    ),
 )
 
 

@@ -16,16 +16,16 @@ pytestmark = pytest.mark.slow
 
 
 def test_a_step_under_an_unproved_lemma_is_undecided_and_says_so(tmp_path: Path):
-    (entry,) = [e for e in inequalities_of("gelu_lipschitz") if e.name == "gelu_below_identity"]
-    assert decide(entry).status != "proved"  # the premise: its tail x >= ~23 is below the balls' precision
+    (entry,) = [e for e in inequalities_of("interpolation_covering") if e.name == "c_p_in_1_2"]
+    assert decide(entry).status != "proved"  # the premise: c_p touches 1 at p -> 0, where no step reaches
     path = tmp_path / "uses_unproved.toml"
     path.write_text(
         '[variables]\nx = "real"\n'
         '[[steps]]\nexpr = "x^2"\n[[steps]]\nrelation = "<="\nexpr = "x^2 + 1"\n'
-        'uses = ["lemma:gelu_below_identity"]\n',
+        'uses = ["lemma:c_p_in_1_2"]\n',
         encoding="utf-8",
     )
     result = derive(path, 5)
     (step,) = result.steps
-    assert step.status == "undecided" and "lemma gelu_below_identity" in step.reason
+    assert step.status == "undecided" and "lemma c_p_in_1_2" in step.reason
     assert result.status == "undecided" and result.certificate() is None

@@ -312,3 +312,46 @@ def test_a_squares_step_needs_both_sides_nonnegative_and_the_gap_their_differenc
     step["left"] = ["mul", ["num", "2"], step["left"]]
     verdict = check_certificate(certificate)
     assert not verdict.accepted and "left - right" in verdict.reason
+
+
+def test_a_face_at_an_open_end_is_the_gaps_limit_there_or_rejected():
+    # Piecewise((5, x <= 0), (0, True)) - 1 is -1 on all of (0, 1], but its value on the face x = 0 (a point
+    # not in the domain) is 4: a monotone step to that face proves nothing unless the gap is continuous there
+    jump = ["piecewise", [["num", "5"], ["le", X, ["num", "0"]]], [["num", "0"], ["true"]]]
+    monotone = {
+        "method": "monotone",
+        "variable": "x",
+        "direction": "increasing",
+        "then": {"method": "enclosure"},
+    }
+    certificate = _one_box(["add", jump, ["num", "-1"]], monotone, "0", "1")
+    certificate["domain"][0]["lower_open"] = True
+    verdict = verify.check(certificate)
+    assert not verdict.accepted and "continuous up to the open end x = 0" in verdict.reason
+    # a gap continuous up to the open end reaches its face: x^2 on (0, 1]
+    assert verify.check({**certificate, "gap": ["pow", X, ["num", "2"]]}).accepted
+
+
+def test_an_unsigned_step_removes_abs_only_where_its_argument_has_a_sign():
+    # x - |x| >= 0 holds on [0, 1] (|x| = x there) and is false at x = -1: on [-1, 1] no sign of x is
+    # known, so the step has nothing to remove and is rejected
+    gap = _minus(X, ["abs", X])
+    decision = {"method": "unsigned", "then": {"method": "enclosure"}}
+    assert verify.check(_one_box(gap, decision, "0", "1")).accepted
+    verdict = verify.check(_one_box(gap, decision))
+    assert not verdict.accepted and "known sign" in verdict.reason
+    # -x - |x| on [-1, 0]: |x| = -x, the form is 0; on [-1, 0] with |x| taken as x it would be -2x >= 0
+    assert verify.check(_one_box(_minus(["mul", ["num", "-1"], X], ["abs", X]), decision, "-1", "0")).accepted
+    assert not verify.check(_one_box(_minus(X, ["abs", X]), decision, "-1", "0")).accepted
+    domain = verify.read_domain(_one_box(X, decision)["domain"])
+    nested = verify.unsigned_form(["abs", ["abs", X]], {"x": (Fraction(-1), Fraction(1))}, domain)
+    assert nested == ["abs", X]  # the inner |x| has no sign on [-1, 1]; the outer one's argument is >= 0
+
+
+def test_gelu_is_below_the_identity_through_the_unsigned_step():
+    certificate = _certificate("Abs(x*Phi(x)) <= Abs(x)", "x: real")
+    assert check_certificate(certificate).accepted
+    assert all(_find(box["decision"], "unsigned") for box in certificate["boxes"])
+    # the same certificate for |x Phi(x)| <= |x| - 1/100 (false at x = 0) is rejected
+    gap = ["add", certificate["gap"], ["num", "-1/100"]]
+    assert not verify.check({**certificate, "gap": gap}).accepted

@@ -17,6 +17,7 @@ Provenance: derived (the decision procedure itself; the kernel decides).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import time
 from collections import deque
@@ -114,6 +115,19 @@ class _Problem:
                 return decision
         return None
 
+    def unsigned(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``unsigned`` step (abs of an argument of known sign removed) with a decision."""
+        if '"abs"' not in json.dumps(tree):
+            return None
+        self.tick()
+        form = kernel.unsigned_form(tree, box, domain)
+        if form == tree:
+            return None
+        then = self.find(form, box, domain, strict, depth, order)
+        return None if then is None else {"method": "unsigned", "then": then}
+
     def squares(
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
@@ -182,6 +196,9 @@ class _Problem:
         enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
+        unsigned = self.unsigned(tree, box, domain, strict, depth, order)
+        if unsigned is not None:
+            return unsigned
         if rewriting:
             rewritten = self.rewrite(tree, box, domain, strict, depth, squaring)
             if rewritten is not None:

@@ -12,7 +12,12 @@ ends, open flags and integer flags; the gap as a data tree; ``strict`` a JSON bo
   claim keeps the box's strictness, except at an open end of the domain (a point not in the set) with a
   strictly signed slope: there the face need only be >= 0 (the gap is strictly above it inside). At an
   infinite end the decision names ``"tail": X`` and ``then`` decides the gap on the tail [X, oo) (or
-  (-oo, X]); every other point of the box lies on the monotone path to X.
+  (-oo, X]); every other point of the box lies on the monotone path to X. A face at a finite end the
+  domain leaves open is the gap's limit there only when the gap is defined on the box with that end
+  closed and has no floor, ceiling or Piecewise in v (it is then continuous up to the end); otherwise
+  the step is rejected.
+- ``{"method": "unsigned", "then": decision}``: every |u| of the gap whose argument's enclosure on the box
+  is >= 0 (<= 0) is written u (-u), which equals the gap on the box, and ``then`` decides that form.
 
 Provenance: derived (interval analysis; mean value theorem for functions continuous on the closed box
 and piecewise smooth inside).
@@ -29,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import derivative, exact, trees
+from theory.prover.kernel import derivative, exact, signs, trees
 from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -227,6 +232,8 @@ def decide(
         return _rewrite(decision, tree, box, domain, strict, depth)
     if method == "squares":
         return _squares(decision, tree, box, domain, strict, depth)
+    if method == "unsigned":
+        return _unsigned(decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -248,9 +255,32 @@ def decide(
     variable = domain[name]
     if _infinite(end):
         return _tail(decision, tree, box, domain, strict and not strictly, depth)
+    if variable.open_at(end, increasing):
+        reason = _reaches(tree, box, domain, name, increasing)
+        if reason is not None:
+            return reason
     face = {**box, name: (end, end)}
     face_strict = strict and not (strictly and variable.open_at(end, increasing))
     return decide(decision.get("then"), tree, face, domain, face_strict, depth + 1)
+
+
+def _reaches(tree: Any, box: Box, domain: dict[str, Variable], name: str, lower: bool) -> str | None:
+    """None when the gap's value on the face at an open end of ``name``'s domain (a point not in the set)
+    is its limit from inside the box: the gap is defined on the box with that end closed and has no floor,
+    ceiling or Piecewise in ``name``, so it is continuous there; else why not."""
+    variable = domain[name]
+    closed = Variable(
+        name,
+        variable.lower,
+        variable.upper,
+        variable.lower_open and not lower,
+        variable.upper_open and lower,
+        variable.integer,
+    )
+    if not trees.continuous(tree, [name]) or not defined(tree, box, {**domain, name: closed}):
+        end = box[name][0 if lower else 1]
+        return f"the gap on {show(box)} is not shown continuous up to the open end {name} = {end}"
+    return None
 
 
 def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: str) -> tuple[str, bool] | str:
@@ -353,6 +383,28 @@ def _squares(
         return f"the gap is not left - right on {show(box)} (their exact normal forms differ)"
     squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
     return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
+
+
+def unsigned_form(tree: Any, box: Box, domain: dict[str, Variable]) -> Any:
+    """The tree with |u| written u (or -u) wherever the enclosure of u on the box is >= 0 (or <= 0)
+    (:mod:`signs`): equal to the tree on the box."""
+
+    def sign(argument: Any) -> int | None:
+        if _holds(argument, box, domain, False):
+            return 1
+        return -1 if _holds(["mul", ["num", "-1"], argument], box, domain, False) else None
+
+    return signs.resolved(tree, sign)
+
+
+def _unsigned(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """``then`` decides the gap with every abs of a signed argument removed (:func:`unsigned_form`)."""
+    form = unsigned_form(tree, box, domain)
+    if form == tree:
+        return f"no abs of the gap has an argument of known sign on {show(box)}"
+    return decide(decision.get("then"), form, box, domain, strict, depth + 1)
 
 
 def derived_direction(
