@@ -471,8 +471,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-face-at-an-open-end-without-continuity",
         "theory/prover/kernel/verify.py",
-        "    if variable.open_at(end, increasing):\n        reason = _reaches(",
-        "    if False:\n        reason = _reaches(",
+        "    if variable.open_at(end, increasing):\n        reason = reaches(",
+        "    if False:\n        reason = reaches(",
         (KERNEL_STEPS,),
     ),
     Mutant(
@@ -480,6 +480,27 @@ MUTANTS: tuple[Mutant, ...] = (
         "theory/prover/kernel/verify.py",
         "        if _holds(argument, box, domain, False):\n            return 1",
         "        if True:\n            return 1",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-scale-multiplier-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "    if not _holds(multiplier, box, domain, True):\n",
+        "    if False:\n",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-log-of-a-factor-not-shown-positive",
+        "theory/prover/kernel/logs.py",
+        "    if not positive(tree):\n        return None",
+        "    if False:\n        return None",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-sum-part-left-undecided",
+        "theory/prover/kernel/verify.py",
+        '        reason = decide(part.get("then"), part["form"], box, domain, strict, depth + 1)',
+        "        reason = None",
         (KERNEL_STEPS,),
     ),
 )

@@ -18,6 +18,9 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   on A^2 - B^2; the gap must be defined on the box;
 - |u| written u or -u where the enclosure of u on the box has that sign (:mod:`theory.prover.kernel.
   signs`);
+- gap * m = form for a multiplier m enclosed > 0 (the form decided instead); gap = A - B with A, B > 0
+  decided on log A - log B, the kernel expanding the logarithms of products and powers of factors it
+  encloses > 0 (:mod:`theory.prover.kernel.logs`); gap = a sum of forms, each decided;
 - a face at an open end of the domain only where the gap is continuous up to it (defined there, no
   floor, ceiling or Piecewise in that variable).
 
@@ -31,8 +34,9 @@ smooth inside (every function of the language is piecewise real-analytic in each
 Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
 are never differentiated across a possible jump); the continuity of the language's functions where
 they are defined, except floor, ceiling and Piecewise; the rules of differentiation of the language's
-smooth functions; the definition of |u|; the ring identities, the laws of exponents for nonnegative bases
-and max(a, b) = (a + b + |a - b|) / 2 behind the normal form.
+smooth functions; the definition of |u|; the laws of logarithms for positive arguments; the ring
+identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b + |a - b|) / 2 behind the
+normal form.
 """
 
 from __future__ import annotations

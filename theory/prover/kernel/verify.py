@@ -16,6 +16,12 @@ ends, open flags and integer flags; the gap as a data tree; ``strict`` a JSON bo
   domain leaves open is the gap's limit there only when the gap is defined on the box with that end
   closed and has no floor, ceiling or Piecewise in v (it is then continuous up to the end); otherwise
   the step is rejected.
+- ``{"method": "scale", "by": m, "form": f, "then": decision}``: m is enclosed > 0 on the box, the gap
+  is defined there and gap * m = f in exact normal form; ``then`` decides f (which has the gap's sign).
+- ``{"method": "log", "left": A, "right": B, "then": decision}``: gap = A - B in exact normal form, A and B
+  enclosed > 0 on the box; ``then`` decides log A - log B, each expanded by the kernel (:mod:`logs`).
+- ``{"method": "sum", "parts": [{"form": T, "then": decision}, ...]}``: gap = the sum of the forms in
+  exact normal form; each decision decides its form (with the claim's strictness).
 - ``{"method": "unsigned", "then": decision}``: every |u| of the gap whose argument's enclosure on the box
   is >= 0 (<= 0) is written u (-u), which equals the gap on the box, and ``then`` decides that form.
 
@@ -34,7 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import derivative, exact, signs, trees
+from theory.prover.kernel import derivative, exact, logs, signs, trees
 from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -234,6 +240,12 @@ def decide(
         return _squares(decision, tree, box, domain, strict, depth)
     if method == "unsigned":
         return _unsigned(decision, tree, box, domain, strict, depth)
+    if method == "scale":
+        return _scale(decision, tree, box, domain, strict, depth)
+    if method == "log":
+        return _log(decision, tree, box, domain, strict, depth)
+    if method == "sum":
+        return _sum(decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -256,7 +268,7 @@ def decide(
     if _infinite(end):
         return _tail(decision, tree, box, domain, strict and not strictly, depth)
     if variable.open_at(end, increasing):
-        reason = _reaches(tree, box, domain, name, increasing)
+        reason = reaches(tree, box, domain, name, increasing)
         if reason is not None:
             return reason
     face = {**box, name: (end, end)}
@@ -264,7 +276,7 @@ def decide(
     return decide(decision.get("then"), tree, face, domain, face_strict, depth + 1)
 
 
-def _reaches(tree: Any, box: Box, domain: dict[str, Variable], name: str, lower: bool) -> str | None:
+def reaches(tree: Any, box: Box, domain: dict[str, Variable], name: str, lower: bool) -> str | None:
     """None when the gap's value on the face at an open end of ``name``'s domain (a point not in the set)
     is its limit from inside the box: the gap is defined on the box with that end closed and has no floor,
     ceiling or Piecewise in ``name``, so it is continuous there; else why not."""
@@ -362,6 +374,75 @@ def _rewrite(
     if remainder != {}:
         return f"the rewritten form is not the gap on {show(box)} (their exact normal forms differ)"
     return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+def _scale(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap * m = form (exact normal forms, the compound factors of m kept as atoms until the products are
+    formed: :func:`exact.normal_form_times`) for a multiplier m (``by``) enclosed > 0 on the box, where the
+    gap is defined; then ``then`` decides form >= 0 (> 0), which has the gap's sign there."""
+    multiplier, form = decision.get("by"), decision.get("form")
+    trees.validate(multiplier, set(box))
+    trees.validate(form, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    if not _holds(multiplier, box, domain, True):
+        return f"the multiplier is not shown > 0 on {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    scaled = exact.normal_form_times(tree, multiplier, fixed)
+    if scaled is None or scaled != exact.normal_form(form, fixed):
+        return f"the gap times the multiplier is not the form on {show(box)} (exact normal forms differ)"
+    return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+def _sides(tree: Any, parts: list[Any], box: Box, domain: dict[str, Variable]) -> str | None:
+    """None when the gap is defined on the box and its exact normal form is that of the sum of ``parts``."""
+    for part in parts:
+        trees.validate(part, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    if exact.normal_form(["add", tree, *(["mul", ["num", "-1"], part] for part in parts)], fixed) != {}:
+        return f"the gap is not the sum of its parts on {show(box)} (their exact normal forms differ)"
+    return None
+
+
+def _log(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = A - B (exact normal forms) with A > 0 and B > 0 on the box; then ``then`` decides
+    log A - log B >= 0 (> 0), both logarithms expanded by the kernel (:mod:`logs`, every factor and base
+    shown > 0 by its enclosure on the box): log is strictly increasing, so A >= B (A > B)."""
+    left, right = decision.get("left"), decision.get("right")
+    reason = _sides(tree, [left, ["mul", ["num", "-1"], right]], box, domain)
+    if reason is not None:
+        return reason
+
+    def positive(factor: Any) -> bool:
+        return _holds(factor, box, domain, True)
+
+    logs_of = [logs.expanded(side, positive) for side in (left, right)]
+    if logs_of[0] is None or logs_of[1] is None:
+        return f"a side or one of its factors is not shown > 0 on {show(box)}"
+    difference = ["add", logs_of[0], ["mul", ["num", "-1"], logs_of[1]]]
+    return decide(decision.get("then"), difference, box, domain, strict, depth + 1)
+
+
+def _sum(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = T_1 + ... + T_n (exact normal forms) on the box, where the gap is defined, and each
+    ``{"form": T_i, "then": D_i}`` of ``parts`` has D_i deciding T_i >= 0 (> 0 when strict)."""
+    parts = decision.get("parts")
+    if not (isinstance(parts, list) and parts and all(isinstance(part, dict) for part in parts)):
+        raise Malformed("a sum decision needs a non-empty list of parts {form, then}")
+    reason = _sides(tree, [part.get("form") for part in parts], box, domain)
+    for part in parts:
+        if reason is not None:
+            return reason
+        reason = decide(part.get("then"), part["form"], box, domain, strict, depth + 1)
+    return reason
 
 
 def _squares(
