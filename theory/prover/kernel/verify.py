@@ -35,7 +35,7 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -234,18 +234,8 @@ def decide(
         if _holds(tree, box, domain, strict):
             return None
         return f"the enclosure of the gap on {show(box)} is not {'> 0' if strict else '>= 0'}"
-    if method == "rewrite":
-        return _rewrite(decision, tree, box, domain, strict, depth)
-    if method == "squares":
-        return _squares(decision, tree, box, domain, strict, depth)
-    if method == "unsigned":
-        return _unsigned(decision, tree, box, domain, strict, depth)
-    if method == "scale":
-        return _scale(decision, tree, box, domain, strict, depth)
-    if method == "log":
-        return _log(decision, tree, box, domain, strict, depth)
-    if method == "sum":
-        return _sum(decision, tree, box, domain, strict, depth)
+    if method in STEPS:
+        return STEPS[method](decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -488,6 +478,9 @@ def _unsigned(
     return decide(decision.get("then"), form, box, domain, strict, depth + 1)
 
 
+Step = Callable[[dict[str, Any], Any, Box, dict[str, Variable], bool, int], str | None]
+
+
 def derived_direction(
     slope: Any, direction: str, tree: Any, box: Box, domain: dict[str, Variable], name: str, depth: int
 ) -> tuple[str, bool] | str:
@@ -530,6 +523,17 @@ def _tail(
         return f"the tail start {start} lies outside the range of {name} on {show(box)}"
     tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
     return decide(decision.get("then"), tree, tail, domain, strict, depth + 1)
+
+
+STEPS: dict[str, Step] = {
+    "rewrite": _rewrite,
+    "squares": _squares,
+    "unsigned": _unsigned,
+    "scale": _scale,
+    "log": _log,
+    "sum": _sum,
+}
+"""The decisions on a form of the gap, by method (enclosure and monotone are decided in :func:`decide`)."""
 
 
 def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
