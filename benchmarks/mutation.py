@@ -436,8 +436,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-rewrite-of-a-gap-undefined-somewhere",
         "theory/prover/kernel/verify.py",
-        '        return f"the gap is not defined on the whole of {show(box)}"\n    fixed = ',
-        "        pass\n    fixed = ",
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        return f"the gap',
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        pass  # f"the gap',
         (KERNEL_STEPS,),
     ),
     Mutant(
