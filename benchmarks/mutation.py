@@ -436,8 +436,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-rewrite-of-a-gap-undefined-somewhere",
         "theory/prover/kernel/verify.py",
-        '        return f"the gap is not defined on the whole of {show(box)}"\n    fixed = ',
-        "        pass\n    fixed = ",
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        return f"the gap',
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        pass  # f"the gap',
         (KERNEL_STEPS,),
     ),
     Mutant(
@@ -466,6 +466,41 @@ MUTANTS: tuple[Mutant, ...] = (
         "theory/prover/kernel/derivative.py",
         "    if len(args) != 1:\n",
         '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-face-at-an-open-end-without-continuity",
+        "theory/prover/kernel/verify.py",
+        "    if variable.open_at(end, increasing):\n        reason = reaches(",
+        "    if False:\n        reason = reaches(",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-unsigned-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "        if _holds(argument, box, domain, False):\n            return 1",
+        "        if True:\n            return 1",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-scale-multiplier-sign-unchecked",
+        "theory/prover/kernel/verify.py",
+        "    if not _holds(multiplier, box, domain, True):\n",
+        "    if False:\n",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-log-of-a-factor-not-shown-positive",
+        "theory/prover/kernel/logs.py",
+        "    if not positive(tree):\n        return None",
+        "    if False:\n        return None",
+        (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-sum-part-left-undecided",
+        "theory/prover/kernel/verify.py",
+        '        reason = decide(part.get("then"), part["form"], box, domain, strict, depth + 1)',
+        "        reason = None",
         (KERNEL_STEPS,),
     ),
 )

@@ -312,3 +312,128 @@ def test_a_squares_step_needs_both_sides_nonnegative_and_the_gap_their_differenc
     step["left"] = ["mul", ["num", "2"], step["left"]]
     verdict = check_certificate(certificate)
     assert not verdict.accepted and "left - right" in verdict.reason
+
+
+def test_a_face_at_an_open_end_is_the_gaps_limit_there_or_rejected():
+    # Piecewise((5, x <= 0), (0, True)) - 1 is -1 on all of (0, 1], but its value on the face x = 0 (a point
+    # not in the domain) is 4: a monotone step to that face proves nothing unless the gap is continuous there
+    jump = ["piecewise", [["num", "5"], ["le", X, ["num", "0"]]], [["num", "0"], ["true"]]]
+    monotone = {
+        "method": "monotone",
+        "variable": "x",
+        "direction": "increasing",
+        "then": {"method": "enclosure"},
+    }
+    certificate = _one_box(["add", jump, ["num", "-1"]], monotone, "0", "1")
+    certificate["domain"][0]["lower_open"] = True
+    verdict = verify.check(certificate)
+    assert not verdict.accepted and "continuous up to the open end x = 0" in verdict.reason
+    # a gap continuous up to the open end reaches its face: x^2 on (0, 1]
+    assert verify.check({**certificate, "gap": ["pow", X, ["num", "2"]]}).accepted
+
+
+def test_an_unsigned_step_removes_abs_only_where_its_argument_has_a_sign():
+    # x - |x| >= 0 holds on [0, 1] (|x| = x there) and is false at x = -1: on [-1, 1] no sign of x is
+    # known, so the step has nothing to remove and is rejected
+    gap = _minus(X, ["abs", X])
+    decision = {"method": "unsigned", "then": {"method": "enclosure"}}
+    assert verify.check(_one_box(gap, decision, "0", "1")).accepted
+    verdict = verify.check(_one_box(gap, decision))
+    assert not verdict.accepted and "known sign" in verdict.reason
+    # -x - |x| on [-1, 0]: |x| = -x, the form is 0; on [-1, 0] with |x| taken as x it would be -2x >= 0
+    assert verify.check(_one_box(_minus(["mul", ["num", "-1"], X], ["abs", X]), decision, "-1", "0")).accepted
+    assert not verify.check(_one_box(_minus(X, ["abs", X]), decision, "-1", "0")).accepted
+    domain = verify.read_domain(_one_box(X, decision)["domain"])
+    nested = verify.unsigned_form(["abs", ["abs", X]], {"x": (Fraction(-1), Fraction(1))}, domain)
+    assert nested == ["abs", X]  # the inner |x| has no sign on [-1, 1]; the outer one's argument is >= 0
+
+
+def test_gelu_is_below_the_identity_through_the_unsigned_step():
+    certificate = _certificate("Abs(x*Phi(x)) <= Abs(x)", "x: real")
+    assert check_certificate(certificate).accepted
+    assert all(_find(box["decision"], "unsigned") for box in certificate["boxes"])
+    # the same certificate for |x Phi(x)| <= |x| - 1/100 (false at x = 0) is rejected
+    gap = ["add", certificate["gap"], ["num", "-1/100"]]
+    assert not verify.check({**certificate, "gap": gap}).accepted
+
+
+def test_a_multipliers_integer_power_of_a_compound_is_kept_until_it_cancels():
+    # (x + 1)^(-2) (x + 1)^2 = 1, and x (x + 1)^(-1) (x + 1)^2 = x^2 + x: with the square expanded first
+    # (x^2 + 2x + 1 an atom of its own) nothing would cancel
+    base = ["add", X, ["num", "1"]]
+    tree = ["add", ["pow", base, ["num", "-2"]], ["mul", X, ["pow", base, ["num", "-1"]]]]
+    square = ["pow", base, ["num", "2"]]
+    expected = exact.normal_form(["add", ["num", "1"], ["mul", X, X], X], {})
+    assert exact.normal_form_times(tree, square, {}) == expected
+    with_x = exact.normal_form(["mul", X, exact.as_tree(expected)], {})
+    assert exact.normal_form_times(tree, ["mul", square, X], {}) == with_x
+
+
+def _scale_box(gap: list, multiplier: list, form: list, lower: str = "0", upper: str = "1") -> dict:
+    decision = {"method": "scale", "by": multiplier, "form": form, "then": {"method": "enclosure"}}
+    return _one_box(gap, decision, lower, upper)
+
+
+def test_a_scale_step_needs_a_positive_multiplier_and_the_scaled_gap():
+    # (x + 1)^(-1) - 1/2 >= 0 on [0, 1] times (x + 1) > 0 is 1 - (x + 1)/2 = (1 - x)/2 >= 0
+    gap = ["add", ["pow", ["add", X, ["num", "1"]], ["num", "-1"]], ["num", "-1/2"]]
+    form = ["add", ["num", "1/2"], ["mul", ["num", "-1/2"], X]]
+    assert verify.check(_scale_box(gap, ["add", X, ["num", "1"]], form)).accepted
+    # x - 1/2 (false at 0) times -(x + 1) < 0 would be (1/2 - x)(x + 1), still false somewhere, but a form
+    # of the wrong sign must be refused before any decision: the multiplier is not > 0
+    verdict = verify.check(_scale_box(["add", X, ["num", "-1/2"]], ["mul", ["num", "-1"], X], ["num", "1"]))
+    assert not verdict.accepted and "not shown > 0" in verdict.reason
+    changed = ["add", ["num", "1/2"], ["mul", ["num", "-1/4"], X]]
+    verdict = verify.check(_scale_box(gap, ["add", X, ["num", "1"]], changed))
+    assert not verdict.accepted and "exact normal forms differ" in verdict.reason
+
+
+def test_a_log_step_needs_positive_sides_and_factors():
+    # 2^x (x + 1) - 1 >= 0 on [0, 1]: log(2^x (x + 1)) - log 1 = x log 2 + log(x + 1)
+    product = ["mul", ["pow", ["num", "2"], X], ["add", X, ["num", "1"]]]
+    gap = ["add", product, ["num", "-1"]]
+    decision = {"method": "log", "left": product, "right": ["num", "1"], "then": {"method": "enclosure"}}
+    assert verify.check(_one_box(gap, decision, "0", "1")).accepted
+    # (-x)(-x) - 1/4 on [-1, -1/4] (false at -1/4): log(ab) = log a + log b needs a, b > 0, and the kernel
+    # expands -x = (-1) x into factors too, so the -1 stops it
+    negatives = ["mul", ["mul", ["num", "-1"], X], ["mul", ["num", "-1"], X]]
+    decision = {"method": "log", "left": negatives, "right": ["num", "1/4"], "then": {"method": "enclosure"}}
+    verdict = verify.check(_one_box(["add", negatives, ["num", "-1/4"]], decision, "-1", "-1/4"))
+    assert not verdict.accepted and "not shown > 0" in verdict.reason
+    decision = {"method": "log", "left": product, "right": ["num", "2"], "then": {"method": "enclosure"}}
+    verdict = verify.check(_one_box(gap, decision, "0", "1"))
+    assert not verdict.accepted and "sum of its parts" in verdict.reason
+
+
+def test_a_sum_step_needs_every_part_decided_and_the_parts_to_add_up():
+    # x + (1 - x) >= 0 on [0, 1] by its two parts; a part -x (so the other is 1 + ... ) is not >= 0
+    gap = ["num", "1"]
+    parts = [
+        {"form": X, "then": {"method": "enclosure"}},
+        {"form": _minus(["num", "1"], X), "then": {"method": "enclosure"}},
+    ]
+    assert verify.check(_one_box(gap, {"method": "sum", "parts": parts}, "0", "1")).accepted
+    negative = [
+        {"form": ["mul", ["num", "-1"], X], "then": {"method": "enclosure"}},
+        {"form": ["add", ["num", "1"], X], "then": {"method": "enclosure"}},
+    ]
+    verdict = verify.check(_one_box(gap, {"method": "sum", "parts": negative}, "0", "1"))
+    assert not verdict.accepted and "enclosure" in verdict.reason
+    verdict = verify.check(_one_box(["num", "-1"], {"method": "sum", "parts": parts}, "0", "1"))
+    assert not verdict.accepted and "sum of its parts" in verdict.reason
+    with pytest.raises(Malformed):
+        verify.check(_one_box(gap, {"method": "sum", "parts": []}, "0", "1"))
+
+
+def test_c_p_is_between_1_and_2_through_the_log_sum_and_scale_steps():
+    from theory.prover import lemma_inequalities as registry
+
+    (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == "c_p_in_1_2"]
+    verdict = registry.decide(entry)
+    assert verdict.status == "proved" and verdict.certificates_checked
+    lower, upper = (part.certificate.to_json() for part in verdict.result.parts)
+    assert any(_find(box["decision"], "log") for box in lower["boxes"])
+    assert any(_find(box["decision"], "monotone", "slope") for box in upper["boxes"])
+    # the same cover for c_p >= 1.01 (false as p -> 0) and c_p <= 1.99 (false at p = 2) is rejected
+    for certificate, shift in ((lower, "-1/100"), (upper, "-1/100")):
+        assert not verify.check({**certificate, "gap": ["add", certificate["gap"], ["num", shift]]}).accepted

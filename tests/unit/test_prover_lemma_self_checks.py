@@ -18,6 +18,7 @@ NEW = ["frobenius_radius", "tail_prefactor_below_144", "sharp_tail_termwise"]
 NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
 NEW += ["token_growth_coefficient_positive", "ramp_between_indicators"]
 NEW += ["head_dimension", "k_star_is_a_minimum", "balanced_term_positive", "grid_rounding_factor"]
+NEW += ["gelu_below_identity", "c_p_in_1_2"]
 
 
 def _entry(name: str) -> registry.LemmaInequality:

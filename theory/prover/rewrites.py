@@ -5,6 +5,12 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
   atom such as exp(-x^2/2) then no longer multiplies terms of both signs);
 - :func:`together`: over a common denominator, g = n * C^(-1) with n the normal form of g * C, for C
   the base of a compound atom with exponent -1 (the kernel checks (g - form) * C = 0 with C != 0);
+- :func:`cleared`: the gap times m = B^k / c > 0, for B^(-k) the lowest power of a compound atom B
+  and c the monomial common to every term, expanded (for the kernel's ``scale`` step): a derivative
+  A P (2 (p + 2)^(-2) log 2 - (p + 2)^(-1) log p + p (p + 2)^(-2) log p) becomes 2 log 2 - 2 log p,
+  whose enclosure has no p log p left to lose its sign to;
+- :func:`constant_sides`: a gap T - c or c - T with c a positive number, as the sides (T, c) or (c, T)
+  (for the kernel's ``log`` step, which decides log T - log c with the logarithm of a product expanded);
 - :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient (for
   the kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
@@ -135,3 +141,45 @@ def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
     if not rooted or not rest:
         return None
     return exact.as_tree(rooted), exact.as_tree(rest)
+
+
+def cleared(form: Polynomial) -> tuple[Any, Any] | None:
+    """(f, m) with f the normal form of form * m (see the module docstring), or None when there is no
+    compound atom with a negative exponent and no common monomial."""
+    compound: dict[str, Fraction] = {}
+    for (atoms, _), _ in form.items():
+        for atom, exponent in atoms:
+            if exponent < 0 and exponent.denominator == 1 and json.loads(atom)[0] == exact.COMPOUND:
+                compound[atom] = min(compound.get(atom, Fraction(0)), exponent)
+    terms = list(form)
+    common = dict(terms[0][0]) if terms else {}
+    for atoms, _ in terms[1:]:
+        present = dict(atoms)
+        common = {a: min(e, present[a]) for a, e in common.items() if a in present}
+    factors = [["pow", json.loads(a), ["num", str(-e)]] for a, e in common.items() if e and a not in compound]
+    if compound:
+        atom, lowest = min(compound.items(), key=lambda item: item[1])
+        factors.append(["pow", json.loads(atom), ["num", str(-lowest)]])
+    if not factors:
+        return None
+    multiplier = ["mul", *factors]
+    scaled = exact.normal_form_times(exact.as_tree(form), multiplier, {})
+    return None if scaled is None else (exact.as_tree(scaled), multiplier)
+
+
+def constant_sides(tree: Any) -> tuple[Any, Any] | None:
+    """(T, c) for the tree T + (-c), (c, T) for c + (-1) T, c > 0 a number; else None."""
+    if not (tree[0] == "add" and len(tree) == 3):
+        return None
+    numbers = [child for child in tree[1:] if child[0] == "num"]
+    if len(numbers) != 1:
+        return None
+    (number,) = numbers
+    other = tree[2] if tree[1] is number else tree[1]
+    value = Fraction(number[1])
+    if value < 0:
+        return other, ["num", str(-value)]
+    if value > 0 and other[0] == "mul" and other[1] == ["num", "-1"]:
+        rest = other[2:]
+        return ["num", str(value)], rest[0] if len(rest) == 1 else ["mul", *rest]
+    return None

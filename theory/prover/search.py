@@ -17,6 +17,7 @@ Provenance: derived (the decision procedure itself; the kernel decides).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import time
 from collections import deque
@@ -27,7 +28,7 @@ from theory.prover import rewrites
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import derivative, exact, trees
+from theory.prover.kernel import derivative, exact, logs, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
@@ -103,6 +104,16 @@ class _Problem:
         squares = self.squares(tree, form, box, domain, strict, depth) if squaring else None
         if squares is not None:
             return squares
+        for attempt in (self.logarithm, self.parts):
+            found = attempt(tree, form, box, domain, strict, depth)
+            if found is not None:
+                return found
+        scaled = rewrites.cleared(form)
+        if scaled is not None:
+            scale = {"method": "scale", "form": scaled[0], "by": scaled[1]}
+            then = self.find(scaled[0], box, domain, strict, depth, MAX_ORDER, rewriting=False)
+            if then is not None and kernel.decide({**scale, "then": then}, tree, box, domain, strict) is None:
+                return {**scale, "then": then}
         for candidate, multiplier in candidates:
             if candidate is None:
                 continue
@@ -112,6 +123,65 @@ class _Problem:
                 decision["multiplier"] = multiplier
             if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
                 return decision
+        return None
+
+    def unsigned(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``unsigned`` step (abs of an argument of known sign removed) with a decision."""
+        if '"abs"' not in json.dumps(tree):
+            return None
+        self.tick()
+        form = kernel.unsigned_form(tree, box, domain)
+        if form == tree:
+            return None
+        then = self.find(form, box, domain, strict, depth, order)
+        return None if then is None else {"method": "unsigned", "then": then}
+
+    def logarithm(
+        self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
+        """The kernel's ``log`` step for a gap T - c or c - T (c a positive number): decide log T - log c."""
+        sides = rewrites.constant_sides(tree)
+        if sides is None:
+            return None
+        left, right = sides
+        expanded = [logs.expanded(side, lambda t: self.holds(t, box, domain, True)) for side in sides]
+        if expanded[0] is None or expanded[1] is None:
+            return None
+        difference = ["add", expanded[0], ["mul", ["num", "-1"], expanded[1]]]
+        then = self.find(difference, box, domain, strict, depth, MAX_ORDER)
+        decision = {"method": "log", "left": left, "right": right, "then": then}
+        if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+            return decision
+        return None
+
+    def parts(
+        self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
+        """The kernel's ``sum`` step on a box at an open end of the domain: the terms continuous up to that
+        end (whose face there counts) and the others, each decided on its own."""
+        for name, (lo, hi) in box.items():
+            for end, lower in ((lo, True), (hi, False)):
+                if lo == hi or _infinite(end) or not domain[name].open_at(end, lower):
+                    continue
+                reaching: exact.Polynomial = {}
+                rest: exact.Polynomial = {}
+                for monomial, coefficient in form.items():
+                    term = exact.as_tree({monomial: coefficient})
+                    side = rest if kernel.reaches(term, box, domain, name, lower) else reaching
+                    side[monomial] = coefficient
+                if not (reaching and rest):
+                    continue
+                parts = []
+                for part in (exact.as_tree(reaching), exact.as_tree(rest)):
+                    then = self.find(part, box, domain, strict, depth, MAX_ORDER, rewriting=False)
+                    if then is None:
+                        break
+                    parts.append({"form": part, "then": then})
+                decision = {"method": "sum", "parts": parts}
+                if len(parts) == 2 and kernel.decide(decision, tree, box, domain, strict) is None:
+                    return decision
         return None
 
     def squares(
@@ -156,8 +226,12 @@ class _Problem:
         lo, hi = box[name]
         interior = {**domain, name: kernel.Variable(name, lo, hi, True, True, False)}
         fixed = {n: Fraction(a) for n, (a, b) in box.items() if a == b}
+        inner = {n: finite_inner_point(a, b) for n, (a, b) in box.items()}
         for direction, signed in (("increasing", slope), ("decreasing", ["mul", ["num", "-1"], slope])):
             self.tick()
+            value = point_value(signed, inner, interior)
+            if value is not None and value.at_most_zero(True):
+                continue  # negative at a point of the box: not this direction
             form = exact.normal_form(signed, fixed)
             simplified = signed if form is None else exact.as_tree(form)
             then = self.find(simplified, box, interior, False, 0, order + 1)
@@ -182,6 +256,9 @@ class _Problem:
         enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
+        unsigned = self.unsigned(tree, box, domain, strict, depth, order)
+        if unsigned is not None:
+            return unsigned
         if rewriting:
             rewritten = self.rewrite(tree, box, domain, strict, depth, squaring)
             if rewritten is not None:
@@ -222,6 +299,8 @@ class _Problem:
                     if then is not None:
                         return {**step, "tail": str(start), "then": then}
                 continue
+            if domain[name].open_at(end, increasing) and kernel.reaches(tree, box, domain, name, increasing):
+                continue  # the face is outside the domain and the gap not shown continuous up to it
             face_strict = strict and not (strictly and domain[name].open_at(end, increasing))
             then = self.find(
                 tree, {**box, name: (end, end)}, domain, face_strict, depth + 1, order, rewriting, squaring

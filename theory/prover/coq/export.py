@@ -33,8 +33,8 @@ from theory.prover.kernel.verify import (
     FORMAT,
     Box,
     Variable,
-    _cut,
     environment,
+    guillotine_cut,
     precision,
     read_box,
     read_domain,
@@ -180,7 +180,7 @@ class _Writer:
         pad = "  " * depth
         if len(entries) == 1:
             return f"{pad}apply {entries[0][1]}; lra.\n"
-        split = _cut([box for box, _ in entries], region, self.domain)
+        split = guillotine_cut([box for box, _ in entries], region, self.domain)
         if split is None:
             raise Untranslatable("the boxes do not form a guillotine cover")
         (left_boxes, left), (right_boxes, right) = split

@@ -15,7 +15,14 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   (:mod:`theory.prover.kernel.derivative`), so a derivative 0 on a face is decided in turn;
 - rewrites: a form equal to the gap in the kernel's own exact normal form (:mod:`theory.prover.kernel.
   exact`), optionally times a multiplier enclosed away from 0, and gap = A - B with A, B >= 0 decided
-  on A^2 - B^2; the gap must be defined on the box.
+  on A^2 - B^2; the gap must be defined on the box;
+- |u| written u or -u where the enclosure of u on the box has that sign (:mod:`theory.prover.kernel.
+  signs`);
+- gap * m = form for a multiplier m enclosed > 0 (the form decided instead); gap = A - B with A, B > 0
+  decided on log A - log B, the kernel expanding the logarithms of products and powers of factors it
+  encloses > 0 (:mod:`theory.prover.kernel.logs`); gap = a sum of forms, each decided;
+- a face at an open end of the domain only where the gap is continuous up to it (defined there, no
+  floor, ceiling or Piecewise in that variable).
 
 It accepts no limit, no exact-zero claim and no identity it does not compute itself.
 
@@ -25,9 +32,11 @@ atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) 
 their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise
 smooth inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and
 Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
-are never differentiated across a possible jump); the rules of differentiation of the language's smooth
-functions; the ring identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b +
-|a - b|) / 2 behind the normal form.
+are never differentiated across a possible jump); the continuity of the language's functions where
+they are defined, except floor, ceiling and Piecewise; the rules of differentiation of the language's
+smooth functions; the definition of |u|; the laws of logarithms for positive arguments; the ring
+identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b + |a - b|) / 2 behind the
+normal form.
 """
 
 from __future__ import annotations

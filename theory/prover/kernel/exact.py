@@ -144,17 +144,28 @@ def normal_form(tree: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
 
 
 def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
-    """The normal form of tree * multiplier with a compound multiplier B kept as the atom (B)^1 until
-    every product is formed (so (B)^(-1) (B) = 1 cancels first; (B)^1 is then expanded), or None when it
-    is too large."""
+    """The normal form of tree * multiplier with the multiplier's compound factors kept as atoms until
+    every product is formed: a factor B whose normal form is a compound becomes the atom (B)^1, and a
+    factor B^n (n a positive integer, B compound) the atom (B)^n, so (B)^(-2) (B)^2 = 1 cancels first and
+    what is left of (B)^n is then expanded; or None when it is too large."""
     try:
-        base = _normal(multiplier, fixed)
-        factor = base
-        if not set(base) <= {ONE} and _single_atom(base) is None:
-            factor = {(((_key(as_tree(base)), Fraction(1)),), ()): Fraction(1)}
-        return _multiply(_normal(tree, fixed), factor)
+        result = _normal(tree, fixed)
+        for factor in multiplier[1:] if multiplier[0] == "mul" else [multiplier]:
+            result = _multiply(result, _kept(factor, fixed))
+        return result
     except _TooLarge:
         return None
+
+
+def _kept(factor: Any, fixed: dict[str, Fraction]) -> Polynomial:
+    """One factor of a multiplier: (B)^n as an atom for a compound B, else its normal form."""
+    base, count = factor, Fraction(1)
+    if factor[0] == "pow" and factor[2][0] == "num" and Fraction(factor[2][1]) in range(1, MAX_EXPONENT + 1):
+        base, count = factor[1], Fraction(factor[2][1])
+    form = _normal(base, fixed)
+    if set(form) <= {ONE} or _single_atom(form) is not None:
+        return _normal(factor, fixed)
+    return {(((_key(as_tree(form)), count),), ()): Fraction(1)}
 
 
 def _single_atom(base: Polynomial) -> str | None:

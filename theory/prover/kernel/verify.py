@@ -12,7 +12,18 @@ ends, open flags and integer flags; the gap as a data tree; ``strict`` a JSON bo
   claim keeps the box's strictness, except at an open end of the domain (a point not in the set) with a
   strictly signed slope: there the face need only be >= 0 (the gap is strictly above it inside). At an
   infinite end the decision names ``"tail": X`` and ``then`` decides the gap on the tail [X, oo) (or
-  (-oo, X]); every other point of the box lies on the monotone path to X.
+  (-oo, X]); every other point of the box lies on the monotone path to X. A face at a finite end the
+  domain leaves open is the gap's limit there only when the gap is defined on the box with that end
+  closed and has no floor, ceiling or Piecewise in v (it is then continuous up to the end); otherwise
+  the step is rejected.
+- ``{"method": "scale", "by": m, "form": f, "then": decision}``: m is enclosed > 0 on the box, the gap
+  is defined there and gap * m = f in exact normal form; ``then`` decides f (which has the gap's sign).
+- ``{"method": "log", "left": A, "right": B, "then": decision}``: gap = A - B in exact normal form, A and B
+  enclosed > 0 on the box; ``then`` decides log A - log B, each expanded by the kernel (:mod:`logs`).
+- ``{"method": "sum", "parts": [{"form": T, "then": decision}, ...]}``: gap = the sum of the forms in
+  exact normal form; each decision decides its form (with the claim's strictness).
+- ``{"method": "unsigned", "then": decision}``: every |u| of the gap whose argument's enclosure on the box
+  is >= 0 (<= 0) is written u (-u), which equals the gap on the box, and ``then`` decides that form.
 
 Provenance: derived (interval analysis; mean value theorem for functions continuous on the closed box
 and piecewise smooth inside).
@@ -24,12 +35,12 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import derivative, exact, trees
+from theory.prover.kernel import derivative, exact, logs, signs, trees
 from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -223,10 +234,8 @@ def decide(
         if _holds(tree, box, domain, strict):
             return None
         return f"the enclosure of the gap on {show(box)} is not {'> 0' if strict else '>= 0'}"
-    if method == "rewrite":
-        return _rewrite(decision, tree, box, domain, strict, depth)
-    if method == "squares":
-        return _squares(decision, tree, box, domain, strict, depth)
+    if method in STEPS:
+        return STEPS[method](decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
@@ -248,9 +257,32 @@ def decide(
     variable = domain[name]
     if _infinite(end):
         return _tail(decision, tree, box, domain, strict and not strictly, depth)
+    if variable.open_at(end, increasing):
+        reason = reaches(tree, box, domain, name, increasing)
+        if reason is not None:
+            return reason
     face = {**box, name: (end, end)}
     face_strict = strict and not (strictly and variable.open_at(end, increasing))
     return decide(decision.get("then"), tree, face, domain, face_strict, depth + 1)
+
+
+def reaches(tree: Any, box: Box, domain: dict[str, Variable], name: str, lower: bool) -> str | None:
+    """None when the gap's value on the face at an open end of ``name``'s domain (a point not in the set)
+    is its limit from inside the box: the gap is defined on the box with that end closed and has no floor,
+    ceiling or Piecewise in ``name``, so it is continuous there; else why not."""
+    variable = domain[name]
+    closed = Variable(
+        name,
+        variable.lower,
+        variable.upper,
+        variable.lower_open and not lower,
+        variable.upper_open and lower,
+        variable.integer,
+    )
+    if not trees.continuous(tree, [name]) or not defined(tree, box, {**domain, name: closed}):
+        end = box[name][0 if lower else 1]
+        return f"the gap on {show(box)} is not shown continuous up to the open end {name} = {end}"
+    return None
 
 
 def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: str) -> tuple[str, bool] | str:
@@ -334,6 +366,75 @@ def _rewrite(
     return decide(decision.get("then"), form, box, domain, strict, depth + 1)
 
 
+def _scale(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap * m = form (exact normal forms, the compound factors of m kept as atoms until the products are
+    formed: :func:`exact.normal_form_times`) for a multiplier m (``by``) enclosed > 0 on the box, where the
+    gap is defined; then ``then`` decides form >= 0 (> 0), which has the gap's sign there."""
+    multiplier, form = decision.get("by"), decision.get("form")
+    trees.validate(multiplier, set(box))
+    trees.validate(form, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    if not _holds(multiplier, box, domain, True):
+        return f"the multiplier is not shown > 0 on {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    scaled = exact.normal_form_times(tree, multiplier, fixed)
+    if scaled is None or scaled != exact.normal_form(form, fixed):
+        return f"the gap times the multiplier is not the form on {show(box)} (exact normal forms differ)"
+    return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+def _sides(tree: Any, parts: list[Any], box: Box, domain: dict[str, Variable]) -> str | None:
+    """None when the gap is defined on the box and its exact normal form is that of the sum of ``parts``."""
+    for part in parts:
+        trees.validate(part, set(box))
+    if not defined(tree, box, domain):
+        return f"the gap is not defined on the whole of {show(box)}"
+    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    if exact.normal_form(["add", tree, *(["mul", ["num", "-1"], part] for part in parts)], fixed) != {}:
+        return f"the gap is not the sum of its parts on {show(box)} (their exact normal forms differ)"
+    return None
+
+
+def _log(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = A - B (exact normal forms) with A > 0 and B > 0 on the box; then ``then`` decides
+    log A - log B >= 0 (> 0), both logarithms expanded by the kernel (:mod:`logs`, every factor and base
+    shown > 0 by its enclosure on the box): log is strictly increasing, so A >= B (A > B)."""
+    left, right = decision.get("left"), decision.get("right")
+    reason = _sides(tree, [left, ["mul", ["num", "-1"], right]], box, domain)
+    if reason is not None:
+        return reason
+
+    def positive(factor: Any) -> bool:
+        return _holds(factor, box, domain, True)
+
+    logs_of = [logs.expanded(side, positive) for side in (left, right)]
+    if logs_of[0] is None or logs_of[1] is None:
+        return f"a side or one of its factors is not shown > 0 on {show(box)}"
+    difference = ["add", logs_of[0], ["mul", ["num", "-1"], logs_of[1]]]
+    return decide(decision.get("then"), difference, box, domain, strict, depth + 1)
+
+
+def _sum(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """gap = T_1 + ... + T_n (exact normal forms) on the box, where the gap is defined, and each
+    ``{"form": T_i, "then": D_i}`` of ``parts`` has D_i deciding T_i >= 0 (> 0 when strict)."""
+    parts = decision.get("parts")
+    if not (isinstance(parts, list) and parts and all(isinstance(part, dict) for part in parts)):
+        raise Malformed("a sum decision needs a non-empty list of parts {form, then}")
+    reason = _sides(tree, [part.get("form") for part in parts], box, domain)
+    for part in parts:
+        if reason is not None:
+            return reason
+        reason = decide(part.get("then"), part["form"], box, domain, strict, depth + 1)
+    return reason
+
+
 def _squares(
     decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
 ) -> str | None:
@@ -353,6 +454,31 @@ def _squares(
         return f"the gap is not left - right on {show(box)} (their exact normal forms differ)"
     squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
     return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
+
+
+def unsigned_form(tree: Any, box: Box, domain: dict[str, Variable]) -> Any:
+    """The tree with |u| written u (or -u) wherever the enclosure of u on the box is >= 0 (or <= 0)
+    (:mod:`signs`): equal to the tree on the box."""
+
+    def sign(argument: Any) -> int | None:
+        if _holds(argument, box, domain, False):
+            return 1
+        return -1 if _holds(["mul", ["num", "-1"], argument], box, domain, False) else None
+
+    return signs.resolved(tree, sign)
+
+
+def _unsigned(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
+    """``then`` decides the gap with every abs of a signed argument removed (:func:`unsigned_form`)."""
+    form = unsigned_form(tree, box, domain)
+    if form == tree:
+        return f"no abs of the gap has an argument of known sign on {show(box)}"
+    return decide(decision.get("then"), form, box, domain, strict, depth + 1)
+
+
+Step = Callable[[dict[str, Any], Any, Box, dict[str, Variable], bool, int], str | None]
 
 
 def derived_direction(
@@ -399,6 +525,17 @@ def _tail(
     return decide(decision.get("then"), tree, tail, domain, strict, depth + 1)
 
 
+STEPS: dict[str, Step] = {
+    "rewrite": _rewrite,
+    "squares": _squares,
+    "unsigned": _unsigned,
+    "scale": _scale,
+    "log": _log,
+    "sum": _sum,
+}
+"""The decisions on a form of the gap, by method (enclosure and monotone are decided in :func:`decide`)."""
+
+
 def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
     """None when the boxes cover the domain's closure as a guillotine partition (every region is one box,
     or a cut c of some variable separates its boxes: hi <= c <= lo, for integers hi <= c - 1 < c <= lo)."""
@@ -410,14 +547,19 @@ def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
             if members[0] != region:
                 return f"the box {show(members[0])} differs from the region {show(region)} left to cover"
             continue
-        split = _cut(members, region, domain)
+        split = guillotine_cut(members, region, domain)
         if split is None:
             return f"the boxes over {show(region)} overlap or leave a gap (no cut separates them)"
         stack.extend(split)
     return None
 
 
-def _cut(members: list[Box], region: Box, domain: dict[str, Variable]) -> list[tuple[list[Box], Box]] | None:
+def guillotine_cut(
+    members: list[Box], region: Box, domain: dict[str, Variable]
+) -> list[tuple[list[Box], Box]] | None:
+    """[(boxes left of c, region with v <= c), (boxes right of c, region with v >= c)] for the first
+    variable v and cut c that separate ``members`` inside ``region`` (for an integer variable the left
+    region ends at c - 1), or None when no cut separates them."""
     for name, (region_lo, region_hi) in region.items():
         step = 1 if domain[name].integer else 0
         ordered = sorted(members, key=lambda b: b[name][0])
