@@ -57,6 +57,7 @@ ENCLOSURE = "tests/unit/test_certify_enclosure.py"
 THIN = "tests/unit/test_certify_thin.py"
 KERNEL = "tests/unit/test_prover_kernel.py"
 KERNEL_STEPS = "tests/unit/test_prover_kernel_steps.py"
+SUBSTITUTION = "tests/unit/test_prover_chain_substitution.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -467,6 +468,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "    if len(args) != 1:\n",
         '    if op == "abs":\n        return derivative(args[0], name)\n    if len(args) != 1:\n',
         (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-substitution-range-unchecked",
+        "theory/prover/kernel/substitution.py",
+        "        if not _within(values, variable):",
+        "        if False:",
+        (SUBSTITUTION,),
+    ),
+    Mutant(
+        "prover-substitution-closed-zero-taken-positive",
+        "theory/prover/kernel/substitution.py",
+        "(values.lo_open and values.lo.is_zero())",
+        "values.lo.is_zero()",
+        (SUBSTITUTION,),
     ),
 )
 

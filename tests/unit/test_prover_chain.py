@@ -165,13 +165,17 @@ def test_planted_false_variants_are_refuted_with_a_witness_rechecked_in_mpmath(r
 
 
 @pytest.mark.slow
-@pytest.mark.slow
-def test_theorem_4_1_is_never_proved_without_the_kernel_and_its_open_pieces_are_named():
-    # The pieces ln(b/a) >= 1 - a/b and the tangent bound of the convex k^(-2/p) touch 0 along a diagonal,
-    # which no ball enclosure decides: the kernel cannot re-check them, so the chain stays undecided.
+def test_theorem_4_1_is_proved_and_its_diagonal_pieces_take_the_kernels_change_of_variables():
+    # ln(b/a) >= 1 - a/b and the tangent bound of the convex k^(-2/p) touch 0 along the diagonal a = b, which
+    # no guillotine cover separates; with u = a / b each is one box whose substitution the kernel re-checks.
     result = ch.prove_chain(thm.theorem_chain(), budget_seconds=20)
-    assert result.status == "undecided" and result.certificate() is None
-    assert "tail_log_tangent" in result.reason and "rounding_tail_convexity" in result.reason
+    assert result.status == "proved", result.reason
+    certificate = result.certificate()
+    assert certificate is not None and ch.check_chain(certificate).accepted
+    for record in certificate["pieces"]:
+        if record["name"] in ("tail_log_tangent", "rounding_tail_convexity"):
+            (box,) = record["certificate"]["boxes"]
+            assert box["decision"]["method"] == "substitute"
 
 
 @pytest.mark.slow

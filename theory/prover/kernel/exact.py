@@ -10,15 +10,23 @@ rational values, by identities that hold wherever the tree is defined:
   *compound atom* (B) with exponent q; exponents of one atom add, B^a B^b = B^(a+b) (valid wherever both
   are defined: a fractional power is defined only for B >= 0, a negative one only for B != 0), and a
   compound atom whose exponent becomes an integer n >= 1 is expanded again as B^n;
-- max(a, b) = (a + b + |a - b|) / 2 and min(a, b) = (a + b - |a - b|) / 2.
+- max(a, b) = (a + b + |a - b|) / 2 and min(a, b) = (a + b - |a - b|) / 2;
+- only for the variables ``positive`` (the caller proves them > 0 on its box), and subtrees positive by
+  syntax (:func:`positive_tree`: positive numbers and constants, those variables, exp, sums, products,
+  powers, max and min of positive trees, ceiling of a positive tree): a power P^E of a positive monomial P
+  is distributed over its factors, (c a^e)^E = c^E a^(e E), for a rational E and for a symbolic one, whose
+  constant part splits off (a^(E + r) = a^E a^r) and whose rest is written k E1 with E1 of leading
+  coefficient 1, the atom a^E1 with exponent k (so a^(-2/p) a^(2/p) = 1 and b^(-2/p - 1) = b^(-1)
+  b^(-2/p)); a rational c > 0 under a symbolic power is split into primes; log of a positive monomial is
+  log c + sum e log a (log c over the primes of c, log exp(t) = t).
 
 Every other subtree is an *atom*, compared as data after its arguments are put in normal form (so
 (0 + s)^p and s^p are the same atom). Terms that cancel then vanish exactly: t^2 - t^2 is 0,
 (sqrt(a))^2 - a is 0 and 4 * 4^(-1/4) * 2^(-1/2) is 2, which no ball enclosure shows. The result is a
 tree again (``as_tree``), equal to the input wherever the input is defined (the caller encloses the
 input too, so nothing undefined is ever accepted through it). None when the form would exceed MAX_TERMS
-terms. Provenance: derived (ring identities; laws of exponents for nonnegative bases; unique
-factorization).
+terms. Provenance: derived (ring identities; laws of exponents for nonnegative bases, and for
+positive bases with real exponents; log of a product of positive numbers; unique factorization).
 """
 
 from __future__ import annotations
@@ -92,7 +100,7 @@ def _times_monomials(m: Monomial, n: Monomial) -> Polynomial:
     )
     result: Polynomial = {key: coefficient}
     for atom, count in expanded:
-        result = _multiply(result, _power(_normal(json.loads(atom), {}), count))
+        result = _multiply(result, _power(_normal(json.loads(atom), {}, frozenset()), count))
     return result
 
 
@@ -135,10 +143,13 @@ def _radical(base: Fraction, exponent: Fraction) -> Polynomial | None:
     return result
 
 
-def normal_form(tree: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
-    """The polynomial of the tree (see the module docstring), or None when it is too large."""
+def normal_form(
+    tree: Any, fixed: dict[str, Fraction], positive: frozenset[str] = frozenset()
+) -> Polynomial | None:
+    """The polynomial of the tree (see the module docstring; ``positive`` the variables the caller proves
+    > 0), or None when it is too large."""
     try:
-        return _normal(tree, fixed)
+        return _normal(tree, fixed, positive)
     except _TooLarge:
         return None
 
@@ -148,11 +159,11 @@ def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) ->
     every product is formed (so (B)^(-1) (B) = 1 cancels first; (B)^1 is then expanded), or None when it
     is too large."""
     try:
-        base = _normal(multiplier, fixed)
+        base = _normal(multiplier, fixed, frozenset())
         factor = base
         if not set(base) <= {ONE} and _single_atom(base) is None:
             factor = {(((_key(as_tree(base)), Fraction(1)),), ()): Fraction(1)}
-        return _multiply(_normal(tree, fixed), factor)
+        return _multiply(_normal(tree, fixed, frozenset()), factor)
     except _TooLarge:
         return None
 
@@ -171,9 +182,11 @@ def _key(tree: Any) -> str:
     return json.dumps(tree, separators=(",", ":"))
 
 
-def _atom(tree: Any, fixed: dict[str, Fraction], exponent: Fraction = Fraction(1)) -> Polynomial:
+def _atom(
+    tree: Any, fixed: dict[str, Fraction], positive: frozenset[str], exponent: Fraction = Fraction(1)
+) -> Polynomial:
     if tree[0] in CANONICAL_ARGUMENTS:
-        tree = [tree[0], *(as_tree(_normal(arg, fixed)) for arg in tree[1:])]
+        tree = [tree[0], *(as_tree(_normal(arg, fixed, positive)) for arg in tree[1:])]
     else:
         tree = _substitute(tree, fixed)
     return {(((_key(tree), exponent),), ()): Fraction(1)}
@@ -185,7 +198,9 @@ def _substitute(tree: Any, fixed: dict[str, Fraction]) -> Any:
     return [tree[0], *(_substitute(a, fixed) if isinstance(a, list) else a for a in tree[1:])]
 
 
-def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
+def _rational_power(
+    base: Polynomial, power: Fraction, tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]
+) -> Polynomial:
     """base^power for a constant rational power (see the module docstring)."""
     if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
         return _power(base, int(power))
@@ -195,40 +210,146 @@ def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[st
         if radical is not None:
             return radical
     if constant:
-        return _atom(tree, fixed)
+        return _atom(tree, fixed, positive)
+    if _positive_monomial(base, positive):
+        return _monomial_power(base, _constant(power), positive)
     atom = _single_atom(base)
     return {(((_key(as_tree(base)) if atom is None else atom, power),), ()): Fraction(1)}
 
 
-def _normal(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
+def _normal(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]) -> Polynomial:
     op, args = tree[0], tree[1:]
     if op == "num":
         return _constant(Fraction(args[0]))
     if op == "var" and args[0] in fixed:
         return _constant(fixed[args[0]])
     if op in ("add", "mul"):
-        parts = [_normal(arg, fixed) for arg in args]
+        parts = [_normal(arg, fixed, positive) for arg in args]
         result = parts[0]
         for part in parts[1:]:
             result = _add(result, part) if op == "add" else _multiply(result, part)
         return result
     if op in ("max", "min") and args:
         sign = Fraction(1 if op == "max" else -1)
-        result = _normal(args[0], fixed)
+        result = _normal(args[0], fixed, positive)
         for arg in args[1:]:
-            other = _normal(arg, fixed)
+            other = _normal(arg, fixed, positive)
             difference = as_tree(_add(result, {m: -c for m, c in other.items()}))
-            spread = _atom(["abs", difference], {})
+            spread = _atom(["abs", difference], {}, positive)
             result = {
                 m: c / 2
                 for m, c in _add(_add(result, other), {m: sign * c for m, c in spread.items()}).items()
             }
         return result
     if op == "pow":
-        exponent = normal_form(args[1], fixed)
+        exponent = normal_form(args[1], fixed, positive)
         if exponent is not None and set(exponent) <= {ONE}:
-            return _rational_power(_normal(args[0], fixed), exponent.get(ONE, Fraction(0)), tree, fixed)
-    return _atom(tree, fixed)
+            base = _normal(args[0], fixed, positive)
+            return _rational_power(base, exponent.get(ONE, Fraction(0)), tree, fixed, positive)
+        if exponent is not None and positive:
+            base = _normal(args[0], fixed, positive)
+            if _positive_monomial(base, positive):
+                return _monomial_power(base, exponent, positive)
+    if op == "log" and positive:
+        argument = _normal(args[0], fixed, positive)
+        if _positive_monomial(argument, positive):
+            return _log_monomial(argument, positive)
+    return _atom(tree, fixed, positive)
+
+
+def positive_tree(tree: Any, positive: frozenset[str]) -> bool:
+    """The tree is > 0 wherever it is defined, by syntax, given the variables ``positive`` > 0."""
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        return Fraction(args[0]) > 0
+    if op == "var":
+        return args[0] in positive
+    if op in ("const", "exp"):
+        return True
+    if op in ("add", "mul", "min"):
+        return all(positive_tree(arg, positive) for arg in args)
+    if op == "max":
+        return any(positive_tree(arg, positive) for arg in args)
+    if op in ("pow", "ceiling"):  # a positive base to any power; ceiling(z) >= z > 0
+        return positive_tree(args[0], positive)
+    return False
+
+
+def _positive_monomial(form: Polynomial, positive: frozenset[str]) -> bool:
+    """The form is one term c * atoms * prime radicals with c > 0 and every atom positive by syntax."""
+    if not positive or len(form) != 1:
+        return False
+    ((atoms, _), coefficient), *_ = form.items()
+    return coefficient > 0 and all(positive_tree(json.loads(atom), positive) for atom, _ in atoms)
+
+
+def _bases(form: Polynomial, positive: frozenset[str]) -> list[tuple[Polynomial, Polynomial]]:
+    """A positive monomial as (base, exponent) pairs with rational or symbolic exponents (normal forms):
+    its coefficient over primes, its radicals, and its atoms, an atom a^E1 with exponent k as a to k E1."""
+    ((atoms, radicals), coefficient), *_ = form.items()
+    pairs: list[tuple[Polynomial, Polynomial]] = []
+    for value, sign in ((coefficient.numerator, 1), (coefficient.denominator, -1)):
+        primes = _factor(value)
+        if primes is None:
+            pairs.append((_constant(Fraction(value)), _constant(Fraction(sign))))
+            continue
+        pairs += [(_constant(Fraction(p)), _constant(Fraction(sign * n))) for p, n in primes.items()]
+    pairs += [(_constant(Fraction(p)), _constant(f)) for p, f in radicals]
+    for atom, exponent in atoms:
+        tree = json.loads(atom)
+        if tree[0] == "pow" and not set(_normal(tree[2], {}, positive)) <= {ONE}:
+            inner = _normal(tree[2], {}, positive)
+            pairs.append((_normal(tree[1], {}, positive), {m: c * exponent for m, c in inner.items()}))
+        else:
+            pairs.append(({((((atom, Fraction(1)),), ())): Fraction(1)}, _constant(exponent)))
+    return pairs
+
+
+def _monomial_power(form: Polynomial, exponent: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """P^E for a positive monomial P, base by base: b^(r + k E1) = b^r (b^E1)^k with r the constant part
+    of the exponent and E1 its rest over its leading coefficient k (see the module docstring)."""
+    result = _constant(Fraction(1))
+    for base, inner in _bases(form, positive):
+        total = _multiply(inner, exponent)
+        rational = total.pop(ONE, Fraction(0))
+        if rational:
+            result = _multiply(result, _base_power(base, rational))
+        if total:
+            lead = sorted(total.items(), key=lambda item: repr(item[0]))[0][1]
+            unit = as_tree({m: c / lead for m, c in total.items()})
+            atom = _key(["pow", as_tree(base), unit])
+            result = _multiply(result, {(((atom, lead),), ()): Fraction(1)})
+    return result
+
+
+def _base_power(base: Polynomial, power: Fraction) -> Polynomial:
+    """b^power for one base of :func:`_bases`: a rational > 0 (over primes) or one atom."""
+    if set(base) <= {ONE}:
+        value = base[ONE]
+        if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
+            return _constant(value ** int(power))
+        radical = _radical(value, power) if abs(power.numerator) <= MAX_EXPONENT else None
+        if radical is not None:
+            return radical
+        return {(((_key(["pow", as_tree(base), ["num", "1"]]), power),), ()): Fraction(1)}
+    (((atom, _),), _), *_ = base
+    return {(((atom, power),), ()): Fraction(1)}
+
+
+def _log_monomial(form: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """log P = sum over P's bases b^E of E log b for a positive monomial P (log exp(t) = t; log 1 = 0)."""
+    result: Polynomial = {}
+    for base, exponent in _bases(form, positive):
+        if base == _constant(Fraction(1)):
+            continue
+        tree = as_tree(base)
+        ((atoms, _), _), *_ = base.items()
+        if len(atoms) == 1 and json.loads(atoms[0][0])[0] == "exp":
+            logarithm = _normal(json.loads(atoms[0][0])[1], {}, positive)
+        else:
+            logarithm = _atom(["log", tree], {}, positive)
+        result = _add(result, _multiply(exponent, logarithm))
+    return result
 
 
 def as_tree(form: Polynomial) -> list[Any]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import derivative, exact, trees
+from theory.prover.kernel import derivative, exact, substitution, trees
 from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -227,6 +227,8 @@ def decide(
         return _rewrite(decision, tree, box, domain, strict, depth)
     if method == "squares":
         return _squares(decision, tree, box, domain, strict, depth)
+    if method == "substitute":
+        return substitution.decide(decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
