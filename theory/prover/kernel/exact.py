@@ -149,9 +149,21 @@ def normal_form(
     """The polynomial of the tree (see the module docstring; ``positive`` the variables the caller proves
     > 0), or None when it is too large."""
     try:
-        return _normal(tree, fixed, positive)
+        return _canonical(_normal(tree, fixed, positive), positive)
     except _TooLarge:
         return None
+
+
+def vanishes(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str] = frozenset()) -> bool:
+    """The tree is 0 wherever it is defined: its normal form is 0, or the numerator of that form over a
+    common denominator of compound atoms is (the denominators are nonzero wherever they are defined)."""
+    form = normal_form(tree, fixed, positive)
+    if form is None:
+        return False
+    try:
+        return form == {} or _canonical(_over_common_denominator(form, numerator=True), positive) == {}
+    except _TooLarge:
+        return False
 
 
 def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
@@ -186,7 +198,7 @@ def _atom(
     tree: Any, fixed: dict[str, Fraction], positive: frozenset[str], exponent: Fraction = Fraction(1)
 ) -> Polynomial:
     if tree[0] in CANONICAL_ARGUMENTS:
-        tree = [tree[0], *(as_tree(_normal(arg, fixed, positive)) for arg in tree[1:])]
+        tree = [tree[0], *(as_tree(_canonical(_normal(arg, fixed, positive), positive)) for arg in tree[1:])]
     else:
         tree = _substitute(tree, fixed)
     return {(((_key(tree), exponent),), ()): Fraction(1)}
@@ -251,9 +263,12 @@ def _normal(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]) -> 
             if _positive_monomial(base, positive):
                 return _monomial_power(base, exponent, positive)
     if op == "log" and positive:
-        argument = _normal(args[0], fixed, positive)
+        argument = _canonical(_normal(args[0], fixed, positive), positive)
         if _positive_monomial(argument, positive):
             return _log_monomial(argument, positive)
+        content = _content(argument, positive)
+        if content is not None:
+            return _add(_log_monomial(content, positive), _log_primitive(argument, content))
     return _atom(tree, fixed, positive)
 
 
@@ -299,10 +314,19 @@ def _bases(form: Polynomial, positive: frozenset[str]) -> list[tuple[Polynomial,
         tree = json.loads(atom)
         if tree[0] == "pow" and not set(_normal(tree[2], {}, positive)) <= {ONE}:
             inner = _normal(tree[2], {}, positive)
-            pairs.append((_normal(tree[1], {}, positive), {m: c * exponent for m, c in inner.items()}))
+            pairs.append(
+                (_as_base(_normal(tree[1], {}, positive)), {m: c * exponent for m, c in inner.items()})
+            )
         else:
             pairs.append(({((((atom, Fraction(1)),), ())): Fraction(1)}, _constant(exponent)))
     return pairs
+
+
+def _as_base(form: Polynomial) -> Polynomial:
+    """A power's base as one factor: a rational or one atom as it is, anything else as its compound atom."""
+    if set(form) <= {ONE} or _single_atom(form) is not None:
+        return form
+    return {(((_key(as_tree(form)), Fraction(1)),), ()): Fraction(1)}
 
 
 def _monomial_power(form: Polynomial, exponent: Polynomial, positive: frozenset[str]) -> Polynomial:
@@ -320,6 +344,87 @@ def _monomial_power(form: Polynomial, exponent: Polynomial, positive: frozenset[
             atom = _key(["pow", as_tree(base), unit])
             result = _multiply(result, {(((atom, lead),), ()): Fraction(1)})
     return result
+
+
+def _content(form: Polynomial, positive: frozenset[str]) -> Polynomial | None:
+    """For a sum of positive terms (positive coefficients, atoms positive by syntax): the monomial m = c
+    * prod a^(min exponent of a over the terms), c the coefficient of the first term of form / (m / c),
+    so that form = m * P with P's first coefficient 1 (None for anything else, or when m is 1)."""
+    if not positive or len(form) < 2 or any(c <= 0 for c in form.values()):
+        return None
+    atoms = {atom for (monomial, _) in form for atom, _ in monomial}
+    if not all(positive_tree(json.loads(atom), positive) for atom in atoms):
+        return None
+    lowest = {a: min(dict(monomial).get(a, Fraction(0)) for (monomial, _) in form) for a in atoms}
+    divisor: Polynomial = {(tuple(sorted((a, -e) for a, e in lowest.items() if e)), ()): Fraction(1)}
+    scaled = _multiply(form, divisor)
+    first = sorted(scaled.items(), key=lambda item: repr(item[0]))[0][1]
+    content: Polynomial = {(tuple(sorted((a, e) for a, e in lowest.items() if e)), ()): first}
+    return None if content == _constant(Fraction(1)) else content
+
+
+def _log_primitive(form: Polynomial, content: Polynomial) -> Polynomial:
+    """The atom log(form / content) (form / content a sum of positive terms)."""
+    ((atoms, _), coefficient), *_ = content.items()
+    inverse: Polynomial = {(tuple((a, -e) for a, e in atoms), ()): 1 / coefficient}
+    return _atom(["log", as_tree(_multiply(form, inverse))], {}, frozenset())
+
+
+def _canonical(form: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """With ``positive``: every term with a symbolic power written base by base, the exponents of one base
+    (and the coefficient's powers of a prime that has a symbolic one) added and put over a common
+    denominator of compound atoms, then a constant exponent as usual and a symbolic one as (b^E1)^k with
+    E1 of leading coefficient 1 (one form per value, so equal power products cancel)."""
+    if not positive or not any(_symbolic(atom) for (atoms, _) in form for atom, _ in atoms):
+        return form
+    result: Polynomial = {}
+    for monomial, coefficient in form.items():
+        sign = 1 if coefficient > 0 else -1
+        canonical = _canonical_monomial(monomial, sign * coefficient, positive)
+        result = _add(result, {m: sign * c for m, c in canonical.items()})
+    return result
+
+
+def _symbolic(atom: str) -> bool:
+    """The atom is a power b^E1 with a non-constant exponent."""
+    tree = json.loads(atom)
+    return bool(tree[0] == "pow" and not set(_normal(tree[2], {}, frozenset())) <= {ONE})
+
+
+def _canonical_monomial(monomial: Monomial, coefficient: Fraction, positive: frozenset[str]) -> Polynomial:
+    """coefficient * monomial (coefficient > 0) base by base (see :func:`_canonical`)."""
+    if not any(_symbolic(atom) for atom, _ in monomial[0]):
+        return {monomial: coefficient}
+    exponents: dict[str, tuple[Polynomial, Polynomial]] = {}
+    for base, exponent in _bases({monomial: coefficient}, positive):
+        key = _key(as_tree(base))
+        previous = exponents.get(key, (base, {}))[1]
+        exponents[key] = (base, _add(previous, exponent))
+    result = _constant(Fraction(1))
+    for base, exponent in exponents.values():
+        total = _over_common_denominator(exponent)
+        if set(total) <= {ONE}:
+            result = _multiply(result, _base_power(base, total.get(ONE, Fraction(0))))
+            continue
+        lead = sorted(total.items(), key=lambda item: repr(item[0]))[0][1]
+        unit = as_tree({m: c / lead for m, c in total.items()})
+        result = _multiply(result, {(((_key(["pow", as_tree(base), unit]), lead),), ()): Fraction(1)})
+    return result
+
+
+def _over_common_denominator(form: Polynomial, numerator: bool = False) -> Polynomial:
+    """The form as N * prod B^(-k): compound atoms B with negative exponents multiplied out of the terms
+    (N expanded), so that 1 + p (p + 2)^-1 and 2 (p + 1) (p + 2)^-1 have one form; N alone when
+    ``numerator``."""
+    lowest: dict[str, Fraction] = {}
+    for atoms, _ in form:
+        for atom, exponent in atoms:
+            if exponent < 0 and exponent.denominator == 1 and json.loads(atom)[0] == COMPOUND:
+                lowest[atom] = min(lowest.get(atom, Fraction(0)), exponent)
+    if not lowest:
+        return form
+    cleared = _multiply(form, {(tuple(sorted((a, -e) for a, e in lowest.items())), ()): Fraction(1)})
+    return cleared if numerator else _multiply(cleared, {(tuple(sorted(lowest.items())), ()): Fraction(1)})
 
 
 def _base_power(base: Polynomial, power: Fraction) -> Polynomial:

@@ -80,6 +80,24 @@ def _range(tree: Any, env: dict[str, Set]) -> Set:
     return trees.enclose(tree, env)
 
 
+def range_failure(
+    name: str, value: Any, target: verify.Variable, box: verify.Box, domain: dict[str, verify.Variable]
+) -> str | None:
+    """Why the values of ``value`` on the box are not shown inside ``target``'s set (None when they are):
+    by their enclosure at the kernel's highest precision (ceiling(Z) - Z by its rule); an integer target
+    needs an integer variable of the domain."""
+    if target.integer and not (value[0] == "var" and domain[value[1]].integer):
+        return f"{name} is an integer variable but its value is not one"
+    try:
+        with verify.precision(verify.PRECISIONS[-1]):
+            values = _range(value, verify.environment(box, domain))
+    except Undefined:
+        return f"the value of {name} is not defined on the whole of {verify.show(box)}"
+    if not _within(values, target):
+        return f"the values of {name} on {verify.show(box)} are not shown inside its domain"
+    return None
+
+
 def positive_names(env: dict[str, Set]) -> frozenset[str]:
     """The variables whose range on the box lies in (0, oo)."""
     return frozenset(
@@ -110,21 +128,13 @@ def decide(
         return f"the gap is not defined on the whole of {verify.show(box)}"
     if verify.decide({"method": "enclosure"}, multiplier, box, domain, strict) is not None:
         return f"the multiplier is not shown {'> 0' if strict else '>= 0'} on {verify.show(box)}"
-    env = verify.environment(box, domain)
     for name, value in mapping.items():
-        variable = target[name]
-        if variable.integer and not (value[0] == "var" and domain[value[1]].integer):
-            return f"{name} is an integer variable of the substitution but its value is not one"
-        try:
-            with verify.precision(verify.PRECISIONS[-1]):
-                values = _range(value, env)
-        except Undefined:
-            return f"the value of {name} is not defined on the whole of {verify.show(box)}"
-        if not _within(values, variable):
-            return f"the values of {name} on {verify.show(box)} are not shown inside its domain"
+        failure = range_failure(name, value, target[name], box, domain)
+        if failure is not None:
+            return failure
     fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
     difference = ["add", tree, ["mul", ["num", "-1"], multiplier, substitute(form, mapping)]]
-    if exact.normal_form(difference, fixed, positive_names(env)) != {}:
+    if not exact.vanishes(difference, fixed, positive_names(verify.environment(box, domain))):
         return (
             f"the gap is not multiplier * form(map) on {verify.show(box)} (their exact normal forms differ)"
         )
