@@ -408,9 +408,16 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "prover-chain-factor-of-unknown-sign-accepted",
-        "theory/prover/chain.py",
-        "return factor.is_nonnegative is True",
-        "return factor.is_nonnegative is not False",
+        "theory/prover/kernel/chain.py",
+        'if verify.decide({"method": "enclosure"}, piece.factor, whole, domain, False) is not None:',
+        "if False:",
+        ("tests/unit/test_prover_chain.py",),
+    ),
+    Mutant(
+        "prover-chain-compound-denominators-cleared-without-check",
+        "theory/prover/kernel/exact.py",
+        "return form == {} or _canonical(_over_common_denominator(form, numerator=True), positive) == {}",
+        "return True",
         ("tests/unit/test_prover_chain.py",),
     ),
     Mutant(

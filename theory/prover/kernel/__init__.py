@@ -15,7 +15,12 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   (:mod:`theory.prover.kernel.derivative`), so a derivative 0 on a face is decided in turn;
 - rewrites: a form equal to the gap in the kernel's own exact normal form (:mod:`theory.prover.kernel.
   exact`), optionally times a multiplier enclosed away from 0, and gap = A - B with A, B >= 0 decided
-  on A^2 - B^2; the gap must be defined on the box.
+  on A^2 - B^2; the gap must be defined on the box;
+- changes of variables gap = M * H(phi) (:mod:`theory.prover.kernel.substitution`): M >= 0 and phi's
+  range in balls, the identity by the normal form, H decided by a nested cover of a set containing the
+  range;
+- chain certificates (:mod:`theory.prover.kernel.chain`): pieces' certificates, ranges and factors' signs
+  in balls, the identity by the normal form.
 
 It accepts no limit, no exact-zero claim and no identity it does not compute itself.
 
@@ -26,8 +31,9 @@ their limits at infinity; the mean value theorem for functions continuous on a c
 smooth inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and
 Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
 are never differentiated across a possible jump); the rules of differentiation of the language's smooth
-functions; the ring identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b +
-|a - b|) / 2 behind the normal form.
+functions; the ring identities, the laws of exponents for nonnegative bases (for positive bases with real
+exponents), log of a product of positive numbers, and max(a, b) = (a + b + |a - b|) / 2 behind the normal
+form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an integer.
 """
 
 from __future__ import annotations
