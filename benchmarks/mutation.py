@@ -479,8 +479,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-substitution-range-unchecked",
         "theory/prover/kernel/substitution.py",
-        "        if not _within(values, variable):",
-        "        if False:",
+        "    if not _within(values, target):",
+        "    if False:",
         (SUBSTITUTION,),
     ),
     Mutant(
