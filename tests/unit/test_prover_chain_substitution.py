@@ -203,3 +203,16 @@ def test_the_positive_normal_form_equals_the_tree_wherever_it_is_defined(tree, x
     form = exact.normal_form(tree, {}, frozenset({"x", "y"}))
     if form is not None:
         assert form_agrees(tree, exact.as_tree(form), {"x": x, "y": y}, digits=300), (tree, x, y)
+
+
+def test_a_symbolic_power_of_a_sum_raised_back_is_the_sum():
+    # ((x + y)^(1/x))^x = x + y: the exponents multiply to 1 and the base is the whole sum (an early version
+    # of the positive rules took the sum's first term, x, as the base)
+    inner = ["pow", ["add", X, Y], ["pow", X, ["num", "-1"]]]
+    tree = ["add", ["pow", inner, X], ["mul", ["num", "-1"], ["add", X, Y]]]
+    assert exact.normal_form(tree, {}, frozenset({"x", "y"})) == {}
+    assert form_agrees(
+        ["pow", inner, X],
+        exact.as_tree(exact.normal_form(["pow", inner, X], {}, frozenset("xy"))),
+        {"x": Fraction(1, 8), "y": Fraction(1, 8)},
+    )

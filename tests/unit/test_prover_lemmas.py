@@ -63,13 +63,13 @@ KERNEL_PROVED = {
     "optimal_split_below_equal_split",
     "grid_rounding_factor",
     "norm_21_below_sqrt_d2_frobenius",
-    "theorem_4_1_statement",
 }
-"""The registered inequalities the kernel re-checks a proof of (measured at 5 s: 28 of 30; Theorem 4.1's
-chain included, its identity, signs and ranges re-checked by the kernel too). The others touch 0 where the
-kernel's steps do not reach yet: c_p_in_1_2 at p -> 0 and at p = 2 (where c_p's slope is 0) and
-gelu_below_identity on the far tail x -> oo (|x| - |x Phi(x)| = x erfc(x/sqrt 2)/2 below the balls'
-precision)."""
+"""The registered inequalities the kernel re-checks a proof of at 5 s under the suite's load (27 of 30).
+Theorem 4.1's chain is proved and kernel-checked at 5 s on an idle machine (2.9 s measured, 28 of 30), but
+its probes take 2.1 s of those 5, so under load it may run out: tests/unit/test_prover_chain.py proves it
+at 20 s. The others touch 0 where the kernel's steps do not reach yet: c_p_in_1_2 at p -> 0 and at p = 2
+(where c_p's slope is 0) and gelu_below_identity on the far tail x -> oo (|x| - |x Phi(x)| = x erfc(x/sqrt
+2)/2 below the balls' precision)."""
 
 
 @pytest.mark.parametrize("name", KEY_INEQUALITIES)

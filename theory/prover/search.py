@@ -16,6 +16,7 @@ Provenance: derived (the decision procedure itself; the kernel decides).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -313,8 +314,9 @@ def search(
 
     if substituting:
         whole = queue[0]
+        nested = functools.partial(search, substituting=False)
         changed = substitutions.find(
-            problem.tree, problem.strict, kernel_box(whole), problem.domain, problem.deadline
+            problem.tree, problem.strict, kernel_box(whole), problem.domain, problem.deadline, nested
         )
         if changed is not None:
             decided.append((whole, changed))

@@ -15,15 +15,17 @@ the identity, the ranges and the nested cover itself. Provenance: derived (the d
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from theory.prover import rewrites
 from theory.prover.certificate import Decision, domain_of
+from theory.prover.domain import Domain
 from theory.prover.kernel import exact, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.substitution import positive_names, substitute
 from theory.prover.language import from_tree
+from theory.prover.result import InequalityResult
 from theory.prover.statement import Inequality
 
 Variables = dict[str, kernel.Variable]
@@ -141,11 +143,16 @@ def candidates(tree: Any, box: kernel.Box, domain: Variables) -> Iterator[Candid
     yield from ratio_candidates(tree, box, domain)
 
 
-def find(tree: Any, strict: bool, box: kernel.Box, domain: Variables, deadline: float) -> Decision | None:
-    """A ``substitute`` decision the kernel accepts on the box, each candidate's form decided by a nested
-    search (without substitutions) within half the time left, or None."""
-    from theory.prover.search import search
-
+def find(
+    tree: Any,
+    strict: bool,
+    box: kernel.Box,
+    domain: Variables,
+    deadline: float,
+    search: Callable[[Inequality, Domain, float], InequalityResult],
+) -> Decision | None:
+    """A ``substitute`` decision the kernel accepts on the box, each candidate's form decided by ``search``
+    (the search without substitutions) within half the time left, or None."""
     for multiplier, form, mapping, records in candidates(tree, box, domain):
         left = deadline - time.process_time()
         if left <= 0:
@@ -154,7 +161,7 @@ def find(tree: Any, strict: bool, box: kernel.Box, domain: Variables, deadline: 
         inequality = Inequality(
             "the gap after a change of variables", from_tree(form, target.symbols()), strict
         )
-        result = search(inequality, target, left / 2, substituting=False)
+        result = search(inequality, target, left / 2)
         certificate = result.certificate
         if certificate is None:
             continue

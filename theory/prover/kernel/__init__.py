@@ -38,10 +38,11 @@ form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an integer.
 
 from __future__ import annotations
 
+from theory.prover.kernel import substitution  # registers its decision method with verify
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate"]
+__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate", "substitution"]
 
 
 def check_certificate(data: object) -> Verdict:

@@ -154,3 +154,6 @@ def decide(
         if reason is not None:
             return f"after the substitution, box {verify.show(inner)}: {reason}"
     return None
+
+
+verify.STEPS["substitute"] = decide

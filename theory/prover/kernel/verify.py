@@ -24,12 +24,12 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import derivative, exact, substitution, trees
+from theory.prover.kernel import derivative, exact, trees
 from theory.prover.kernel.balls import Set, Undefined, flint
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
@@ -49,6 +49,8 @@ MAX_NESTING = 64
 
 Bound = Fraction | float
 Box = dict[str, tuple[Bound, Bound]]
+STEPS: dict[str, Callable[..., str | None]] = {}
+"""Decision methods of their own modules by name (theory.prover.kernel.substitution adds "substitute")."""
 
 
 @dataclass(frozen=True)
@@ -227,8 +229,8 @@ def decide(
         return _rewrite(decision, tree, box, domain, strict, depth)
     if method == "squares":
         return _squares(decision, tree, box, domain, strict, depth)
-    if method == "substitute":
-        return substitution.decide(decision, tree, box, domain, strict, depth)
+    if method in STEPS:
+        return STEPS[method](decision, tree, box, domain, strict, depth)
     if method != "monotone":
         return f"unknown method {method!r}"
     name, direction = decision.get("variable"), decision.get("direction")
