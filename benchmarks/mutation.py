@@ -57,6 +57,7 @@ ENCLOSURE = "tests/unit/test_certify_enclosure.py"
 THIN = "tests/unit/test_certify_thin.py"
 KERNEL = "tests/unit/test_prover_kernel.py"
 KERNEL_STEPS = "tests/unit/test_prover_kernel_steps.py"
+SUBSTITUTION = "tests/unit/test_prover_chain_substitution.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -407,9 +408,16 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "prover-chain-factor-of-unknown-sign-accepted",
-        "theory/prover/chain.py",
-        "return factor.is_nonnegative is True",
-        "return factor.is_nonnegative is not False",
+        "theory/prover/kernel/chain.py",
+        'if verify.decide({"method": "enclosure"}, piece.factor, whole, domain, False) is not None:',
+        "if False:",
+        ("tests/unit/test_prover_chain.py",),
+    ),
+    Mutant(
+        "prover-chain-compound-denominators-cleared-without-check",
+        "theory/prover/kernel/exact.py",
+        "return form == {} or _canonical(_over_common_denominator(form, numerator=True), positive) == {}",
+        "return True",
         ("tests/unit/test_prover_chain.py",),
     ),
     Mutant(
@@ -502,6 +510,20 @@ MUTANTS: tuple[Mutant, ...] = (
         '        reason = decide(part.get("then"), part["form"], box, domain, strict, depth + 1)',
         "        reason = None",
         (KERNEL_STEPS,),
+    ),
+    Mutant(
+        "prover-substitution-range-unchecked",
+        "theory/prover/kernel/substitution.py",
+        "    if not _within(values, target):",
+        "    if False:",
+        (SUBSTITUTION,),
+    ),
+    Mutant(
+        "prover-substitution-closed-zero-taken-positive",
+        "theory/prover/kernel/substitution.py",
+        "(values.lo_open and values.lo.is_zero())",
+        "values.lo.is_zero()",
+        (SUBSTITUTION,),
     ),
 )
 

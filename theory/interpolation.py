@@ -30,7 +30,10 @@ Proof, with the steps the code does marked [code]:
 ``theorem_chain()``: right-hand side - left-hand side = sum of 8 terms factor * piece (head log <= Lambda
 in y = eps/(C s); ln(b/a) >= 1 - a/b for the tail log; min(C, Y) <= C and <= Y; the ceiling step as
 ceil(z) <= z + 1, ceil(z) >= z and the convexity of k^{-2/p}), each piece proved on its own 1-3 variable
-domain, each factor shown >= 0 and the sum shown equal to the statement by sympy (theory.prover.chain);
+domain (the two pieces that vanish on a diagonal a = b and the ceiling facts through the kernel's change
+of variables u = a/b, t = ceil(z) - z), and the chain certificate re-checked by the kernel with no sympy:
+each factor >= 0 and each substitution's range in balls, the sum equal to the statement by its exact
+normal form (theory.prover.chain, theory.prover.kernel.chain);
 ``specbound theory`` reports the verdict (proved) with its boxes and seconds. The self-check
 ``statement_on_grid`` is a cheap mpmath cross-check on a grid, whose exact points are also the chain's
 witness probes (ball arithmetic).
@@ -51,8 +54,8 @@ Endpoints (what exactly holds; each a self-check):
 
 Provenance: reconstructed statement (Sakai & Imaizumi 2026, Thm 4.1, not read; Ledent et al. 2025 style
 interpolation); the balance, the exponents, c_p, the log bounds, the ceiling step and the endpoint limits
-are derived here by sympy; the inequality as a whole is proved by the prover (a chain certificate that its
-checker re-verifies), as a statement about our reading of the theorem, not about the paper's text.
+are derived here by sympy; the inequality as a whole is proved by the prover (a chain certificate that the
+kernel re-checks), as a statement about our reading of the theorem, not about the paper's text.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ from theory import _sympy_tools as tools
 from theory import covering
 from theory.lemma import Check, Lemma
 from theory.provenance import Provenance, Tagged
-from theory.prover.chain import SYMPY, Chain, Piece
+from theory.prover.chain import Chain, Piece
 from theory.prover.domain import Domain, parse_domain
 from theory.prover.statement import Inequality, parse_statement
 from theory.proxy import SUMMAND
@@ -352,7 +355,9 @@ def theorem_chain() -> Chain:
 
     with k = ceil(k*), T L_t the tail lemma, A k L_h the head lemma, g* = g(k*) the balanced term; every
     quantity is read off the objects above (nothing retyped but the generic facts). The prover decides the
-    pieces; sympy the identity, the factors' signs and the substitutions' ranges (theory.prover.chain).
+    pieces; the kernel re-checks them, the identity, the factors' signs and the substitutions' ranges
+    (theory.prover.kernel.chain). ceil(z) <= z + 1 is stated over z >= 0: the tail's argument w is enclosed
+    in [0, oo).
     """
     d = derive_balance()
     head_a, tail_b = d.head_coefficient, d.tail_coefficient
@@ -377,7 +382,7 @@ def theorem_chain() -> Chain:
     )
     below_first = _generic("x - Min(x, y)", "x: (0, oo), y: (0, oo)")
     below_second = _generic("y - Min(x, y)", "x: (0, oo), y: (0, oo)")
-    round_up = _generic("z + 1 - ceiling(z)", "z: (0, oo)")
+    round_up = _generic("z + 1 - ceiling(z)", "z: [0, oo)")
     round_down = _generic("ceiling(z) - z", "z: (0, oo)")
     a_, b_ = sp.symbols("a b", positive=True)
     convex = f.subs(k, a_) - f.subs(k, b_) - slope.subs(k, b_) * (a_ - b_)
@@ -399,7 +404,6 @@ def theorem_chain() -> Chain:
             weight * per_unit / lam_arg,
             *_sub_statement("ceiling(z) <= z + 1", *round_up),
             {"z": w},
-            SYMPY,
         ),
         Piece(
             "tail_radius_below_schatten",
@@ -412,7 +416,6 @@ def theorem_chain() -> Chain:
             LOG_FACTOR * head_a,
             *_sub_statement("ceiling(z) <= z + 1", *round_up),
             {"z": k_real},
-            SYMPY,
         ),
         Piece(
             "rounding_tail_convexity",
@@ -425,7 +428,6 @@ def theorem_chain() -> Chain:
             LOG_FACTOR * tail_b * (-slope.subs(k, k_int)),
             *_sub_statement("ceiling(z) >= z", *round_down),
             {"z": k_real},
-            SYMPY,
         ),
     ]
     domain = parse_domain(domain_text())
@@ -440,7 +442,6 @@ def theorem_chain() -> Chain:
             piece.sub,
             piece.sub_domain,
             {name: _rebound(value, symbols) for name, value in piece.substitution.items()},
-            piece.method,
         )
         for piece in pieces
     )

@@ -54,3 +54,22 @@ def evaluate(tree: list, values: dict[str, object]) -> mpmath.mpf:
     if op in ("max", "min"):
         return max(parts) if op == "max" else min(parts)
     raise AssertionError(op)
+
+
+def form_agrees(tree: list, form: list, point: dict[str, Fraction], digits: int = 50) -> bool:
+    """The rewritten ``form`` equals ``tree`` at the rational ``point`` to 30 digits (both evaluated at
+    ``digits``, and again at 4 ``digits`` when they differ: a form may cancel terms far larger than the
+    value, min(1/3, e^(e^4)) = 1/6 + e^(e^4)/2 - |1/3 - e^(e^4)|/2), or the tree is undefined, complex or
+    beyond 10^12 there (nothing to compare)."""
+    values = {name: mpmath.mpf(v.numerator) / v.denominator for name, v in point.items()}
+    for precision in (digits, 4 * digits):
+        with mpmath.workdps(precision):
+            try:
+                value = evaluate(tree, values)
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):  # TypeError: a complex value
+                return True
+            if not isinstance(value, mpmath.mpf) or not mpmath.isfinite(value) or abs(value) > 10**12:
+                return True
+            if abs(evaluate(form, values) - value) <= mpmath.mpf(10) ** -30 * (1 + abs(value)):
+                return True
+    return False

@@ -1,5 +1,6 @@
-"""Chain proofs (theory.prover.chain): Theorem 4.1's statement decided over its whole domain, the chain
-certificate re-checked from its JSON, tampering rejected, planted false variants refuted or left open."""
+"""Chain proofs (theory.prover.chain, re-checked by theory.prover.kernel.chain): Theorem 4.1's statement
+decided over its whole domain, the chain certificate re-checked by the kernel from its JSON (no sympy),
+tampering rejected, planted false variants refuted or left open."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def _small_chain() -> ch.Chain:
     up, up_domain = _gap("ceiling(z) - z", "z: (0, oo)")
     pieces = (
         ch.Piece("min_below_first", 1 + a, below, below_domain, {"x": a, "y": b}),
-        ch.Piece("ceiling_above", a + b, up, up_domain, {"z": b}, ch.SYMPY),
+        ch.Piece("ceiling_above", a + b, up, up_domain, {"z": b}),
     )
     return ch.Chain(Inequality("small", gap, False), domain, pieces)
 
@@ -74,7 +75,7 @@ def test_a_factor_of_unknown_sign_is_rejected(small_certificate):
     symbols = parse_domain("a: (0, oo), b: (0, oo)").symbols()
     tampered["pieces"][0]["factor"] = to_tree(symbols["a"] - symbols["b"])
     report = ch.check_chain(tampered)
-    assert not report.accepted and "cannot show its factor" in report.reason
+    assert not report.accepted and "factor is not shown >= 0" in report.reason
 
 
 @pytest.mark.parametrize("shift", [sp.Rational(1, 10**6), -sp.Rational(1, 10**6)])
@@ -87,28 +88,39 @@ def test_a_moved_constant_in_a_piece_is_rejected(small_certificate, shift):
     assert not ch.check_chain(tampered).accepted
 
 
-def test_a_false_sympy_piece_is_not_decided(small_certificate):
+def test_a_false_ceiling_piece_is_not_accepted(small_certificate):
+    # z + 2/3 - ceiling(z) >= 0 is false (z = 1/2): its forged certificate (the true boxes) is rejected
     tampered = copy.deepcopy(small_certificate)
     z = parse_domain("z: (0, oo)").symbols()["z"]
-    tampered["pieces"][1]["gap"] = to_tree(z + sp.Rational(2, 3) - sp.ceiling(z))
+    tampered["pieces"][1]["certificate"]["gap"] = to_tree(z + sp.Rational(2, 3) - sp.ceiling(z))
     report = ch.check_chain(tampered)
-    assert not report.accepted and "sympy does not decide" in report.reason
+    assert not report.accepted and "ceiling_above" in report.reason
 
 
-def test_sympy_decides_the_two_ceiling_facts_and_not_their_near_misses():
-    z = sp.Symbol("z", positive=True)
-    assert ch.sympy_decides_nonnegative(sp.ceiling(z) - z)
-    assert ch.sympy_decides_nonnegative(z + 1 - sp.ceiling(z))
-    assert not ch.sympy_decides_nonnegative(z + sp.Rational(999999, 10**6) - sp.ceiling(z))
-    assert not ch.sympy_decides_nonnegative(sp.ceiling(z) - z - sp.Rational(1, 10**6))
+def test_the_ceiling_pieces_take_the_change_of_variables_and_their_near_misses_are_refuted():
+    from theory.prover import prove
+
+    for fact in ("ceiling(z) >= z", "ceiling(z) <= z + 1"):
+        result = prove(fact, "z: (0, oo)", budget_seconds=10)
+        assert result.status == "proved"
+        (box,) = result.parts[0].certificate.to_json()["boxes"]
+        assert box["decision"]["method"] == "substitute"
+    for near_miss in ("ceiling(z) >= z + 1/1000000", "ceiling(z) <= z + 999999/1000000"):
+        assert prove(near_miss, "z: (0, oo)", budget_seconds=10).status == "refuted"
+
+
+def test_a_v1_chain_certificate_is_malformed(small_certificate):
+    old = {**small_certificate, "format": "specbound-chain-certificate/1"}
+    with pytest.raises(ch.InvalidChain):
+        ch.check_chain(old)
 
 
 def test_a_substitution_outside_the_piece_domain_is_rejected():
     chain = _small_chain()
     a = chain.domain.symbols()["a"]
     moved = dataclasses.replace(chain.pieces[0], substitution={"x": a - 1, "y": a})
-    failures = ch.structural_failures(dataclasses.replace(chain, pieces=(moved, chain.pieces[1])))
-    assert any("x := a - 1" in failure for failure in failures)
+    failure = ch.structural_failure(dataclasses.replace(chain, pieces=(moved, chain.pieces[1])))
+    assert failure is not None and "min_below_first" in failure and "values of x" in failure
 
 
 # --- Theorem 4.1 ------------------------------------------------------------------------------------------
@@ -165,13 +177,39 @@ def test_planted_false_variants_are_refuted_with_a_witness_rechecked_in_mpmath(r
 
 
 @pytest.mark.slow
-@pytest.mark.slow
-def test_theorem_4_1_is_never_proved_without_the_kernel_and_its_open_pieces_are_named():
-    # The pieces ln(b/a) >= 1 - a/b and the tangent bound of the convex k^(-2/p) touch 0 along a diagonal,
-    # which no ball enclosure decides: the kernel cannot re-check them, so the chain stays undecided.
+def test_theorem_4_1_is_proved_and_its_diagonal_pieces_take_the_kernels_change_of_variables():
+    # ln(b/a) >= 1 - a/b and the tangent bound of the convex k^(-2/p) touch 0 along the diagonal a = b, which
+    # no guillotine cover separates; with u = a / b each is one box whose substitution the kernel re-checks.
     result = ch.prove_chain(thm.theorem_chain(), budget_seconds=20)
-    assert result.status == "undecided" and result.certificate() is None
-    assert "tail_log_tangent" in result.reason and "rounding_tail_convexity" in result.reason
+    assert result.status == "proved", result.reason
+    certificate = result.certificate()
+    assert certificate is not None and ch.check_chain(certificate).accepted
+    for record in certificate["pieces"]:
+        if record["name"] in ("tail_log_tangent", "rounding_tail_convexity"):
+            (box,) = record["certificate"]["boxes"]
+            assert box["decision"]["method"] == "substitute"
+    # tampered: a factor scaled by 1 + 10^-6, the rounded k replaced by k* in the convexity piece, a piece
+    # dropped, and a factor made negative: the kernel rejects each (identity, identity, identity, sign)
+    pieces = {record["name"]: index for index, record in enumerate(certificate["pieces"])}
+    scaled = copy.deepcopy(certificate)
+    factor = scaled["pieces"][pieces["tail_log_tangent"]]["factor"]
+    scaled["pieces"][pieces["tail_log_tangent"]]["factor"] = ["mul", ["num", "1000001/1000000"], factor]
+    unrounded = copy.deepcopy(certificate)
+    convexity = unrounded["pieces"][pieces["rounding_tail_convexity"]]["substitution"]
+    convexity["b"] = convexity["a"]
+    dropped = copy.deepcopy(certificate)
+    dropped["pieces"].pop(pieces["rounding_tail_step"])
+    negative = copy.deepcopy(certificate)
+    record = negative["pieces"][pieces["rounding_head"]]
+    record["factor"] = ["mul", ["num", "-1"], record["factor"]]
+    for tampered, word in (
+        (scaled, "identity"),
+        (unrounded, "identity"),
+        (dropped, "identity"),
+        (negative, "factor"),
+    ):
+        report = ch.check_chain(tampered)
+        assert not report.accepted and word in report.reason
 
 
 @pytest.mark.slow
@@ -194,3 +232,31 @@ def test_min_facts_are_proved_through_the_derivative_of_min_and_a_near_miss_is_r
     assert near_miss.status == "refuted"
     point = near_miss.parts[0].witness.point
     assert min(point["a"], point["b"]) > point["a"] * (1 - Fraction(1, 10**6))
+
+
+def test_prove_check_accepts_the_saved_chain_certificate_and_rejects_a_tampered_one(
+    small_certificate, tmp_path, capsys
+):
+    import json
+
+    from paper_checks.cli import main
+
+    saved = tmp_path / "chain.json"
+    saved.write_text(json.dumps(small_certificate), encoding="utf-8")
+    assert main(["prove", "--check", str(saved)]) == 0
+    assert "accepted" in capsys.readouterr().out
+    tampered = copy.deepcopy(small_certificate)
+    tampered["pieces"][0]["factor"] = ["num", "2"]  # the identity no longer holds
+    saved.write_text(json.dumps(tampered), encoding="utf-8")
+    assert main(["prove", "--check", str(saved)]) == 1
+    assert "identity" in capsys.readouterr().out
+    tampered["pieces"][0]["factor"] = ["call", "os.system"]
+    saved.write_text(json.dumps(tampered), encoding="utf-8")
+    assert main(["prove", "--check", str(saved)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_the_chain_check_is_the_kernels_and_its_format_constant_is_the_kernels():
+    from theory.prover.kernel import chain as kernel_chain
+
+    assert ch.CHAIN_FORMAT == kernel_chain.FORMAT

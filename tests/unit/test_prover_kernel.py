@@ -132,7 +132,7 @@ def test_a_removed_box_and_a_moved_end_are_rejected(certificate):
 
 def test_a_chain_without_pieces_is_rejected():
     chain = {
-        "format": "specbound-chain-certificate/1",
+        "format": "specbound-chain-certificate/2",
         "inequality": "x >= 0",
         "gap": ["var", "x"],
         "domain": [

@@ -5,25 +5,21 @@ A chain proves ``gap >= 0`` over a domain D (variables x) from pieces i = 1..n, 
     factor_i(x) * sub_i(sigma_i(x)),
 
 where ``sub_i(y) >= 0`` is a statement over its own, smaller domain D_i (variables y), ``sigma_i`` maps x to
-y (y_j := e_ij(x)) and ``factor_i`` is an expression in x. The chain holds when
+y (y_j := e_ij(x)) and ``factor_i`` is an expression in x. :func:`prove_chain` decides every piece with the
+interval prover (a certificate each; the ceiling facts ceiling(z) >= z and z + 1 - ceiling(z) >= 0 through
+the kernel's change of variables t = ceiling(z) - z in [0, 1)) and writes the chain certificate
+(``specbound-chain-certificate/2``: trees and the pieces' certificates), which the kernel re-checks from its
+JSON alone with no sympy (:mod:`theory.prover.kernel.chain`): every piece's certificate, the substitutions'
+ranges and the factors' signs in balls over D, and the identity gap - sum_i factor_i sub_i(sigma_i) = 0 by
+its exact normal form. Then gap = sum of products of nonnegative numbers, hence >= 0 on D.
 
-1. identity: ``gap - sum_i factor_i * sub_i(sigma_i(x))`` simplifies to 0 (sympy);
-2. signs: every ``factor_i`` is >= 0 on D (sympy's assumptions, from the symbols D implies);
-3. ranges: ``sigma_i`` maps D into D_i: a y_j that is a variable of D must have its set inside D_i's, any
-   other e_ij must have the sign D_i requires (sympy's assumptions; D_i's ends at 0 or +-oo);
-4. pieces: every ``sub_i >= 0`` is decided on D_i, by the interval prover (method ``prover``: a certificate
-   the kernel of :mod:`theory.prover.kernel` re-checks) or, for the two facts about ceiling that no
-   branch and bound over a half-line can decide (ceiling(z) - z >= 0, z + 1 - ceiling(z) >= 0: periodic),
-   by sympy's own relational evaluation (method ``sympy``: ceiling(z) >= z, and frac(-z) <= 1 after the
-   identity ceiling(z) = z + frac(-z), itself checked).
+Before the pieces, the statement itself is evaluated in ball arithmetic at the chain's probe points: a
+point where its gap's ball is < 0 refutes it (a rigorous witness); then the kernel's structural checks
+(identity, signs, ranges) run on the chain's trees, so a chain that cannot sum to the statement is left
+undecided with the reason before any piece is searched. :func:`identically_zero` and :func:`range_holds`
+are sympy's identity and range checks, kept for theory.derive's ``sympy`` steps (not the chain's).
 
-Then gap = sum of products of nonnegative numbers, hence >= 0 on D: every step is a computation that
-:func:`check_chain` repeats from the certificate's JSON alone. Before the pieces, the statement itself is
-evaluated in ball arithmetic at the chain's probe points: a point where its gap's ball is < 0 refutes it
-(a rigorous witness). A piece that is not decided, or a failed identity, sign or range, leaves the statement
-undecided with the reason (never proved).
-
-Provenance: derived (the decomposition is checked by sympy, each piece decided by the prover).
+Provenance: derived (the decomposition and every piece re-checked by the kernel).
 """
 
 from __future__ import annotations
@@ -37,14 +33,14 @@ from typing import Any
 import sympy as sp
 
 from theory.errors import InvalidArgument
-from theory.prover.certificate import domain_data, domain_of
+from theory.prover.certificate import domain_data
 from theory.prover.domain import Domain, VariableDomain
-from theory.prover.language import from_tree, to_tree
+from theory.prover.language import to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 
-CHAIN_FORMAT = "specbound-chain-certificate/1"
-PROVER, SYMPY = "prover", "sympy"
+CHAIN_FORMAT = "specbound-chain-certificate/2"
+"""The kernel's chain format (theory.prover.kernel.chain.FORMAT, which imports python-flint: read lazily)."""
 
 
 class InvalidChain(InvalidArgument):
@@ -60,14 +56,6 @@ class Piece:
     sub: Inequality
     sub_domain: Domain
     substitution: dict[str, sp.Expr]
-    method: str = PROVER
-
-    def term(self) -> sp.Expr:
-        """factor * sub's gap with its variables replaced by the substitution."""
-        replace = {
-            s: self.substitution[s.name] for s in self.sub.gap.free_symbols if isinstance(s, sp.Symbol)
-        }
-        return self.factor * self.sub.gap.xreplace(replace)
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,7 @@ class Chain:
     probes: tuple[dict[str, Fraction], ...] = field(default=(), compare=False, hash=False)
 
 
-# --- the mechanical steps (shared by the prover and the chain checker) ---
+# --- sympy's identity and range checks (theory.derive's sympy steps) ---
 
 
 def identically_zero(expr: sp.Expr) -> bool:
@@ -116,38 +104,6 @@ def _group_vanishes(terms: list[sp.Expr]) -> bool:
     return sp.simplify(sp.Add(*parts)) == 0
 
 
-def _ceiling_as_frac(expr: sp.Expr) -> sp.Expr | None:
-    """expr with ceiling(u) -> u + frac(-u) (sympy checks each replacement), or None if none applies."""
-    replacements = {}
-    for part in expr.atoms(sp.ceiling):
-        (u,) = part.args
-        replacement = u + sp.frac(-u)
-        if sp.simplify(replacement.rewrite(sp.ceiling) - part) != 0:
-            return None
-        replacements[part] = replacement
-    return expr.xreplace(replacements) if replacements else None
-
-
-def sympy_decides_nonnegative(gap: sp.Expr) -> bool:
-    """sympy's relational evaluation gives ``rest >= -term`` as true for one split gap = term + rest (of gap
-    or of its frac form): e.g. ceiling(z) >= z, frac(-z) <= 1."""
-    forms = [gap]
-    as_frac = _ceiling_as_frac(gap)
-    if as_frac is not None:
-        forms.append(sp.expand(as_frac))
-    for form in forms:
-        for term in sp.Add.make_args(form):
-            rest = form - term
-            if (rest >= -term) is sp.true or ((-term) <= rest) is sp.true:
-                return True
-    return False
-
-
-def factor_sign(factor: sp.Expr) -> bool:
-    """factor >= 0 by sympy's assumptions (the symbols carry what their domain implies)."""
-    return factor.is_nonnegative is True
-
-
 def _contains(outer: VariableDomain, inner: VariableDomain) -> bool:
     """inner's set lies in outer's (reals; integers only inside integers)."""
     if outer.integer and not inner.integer:
@@ -173,23 +129,32 @@ def range_holds(value: sp.Expr, target: VariableDomain, domain: Domain) -> bool:
     return (shifted.is_positive if target.lower_open else shifted.is_nonnegative) is True
 
 
-def structural_failures(chain: Chain) -> list[str]:
-    """Everything but the pieces' own decisions: identity, signs, ranges (empty when all hold)."""
-    failures = []
-    for piece in chain.pieces:
-        if set(piece.substitution) != set(piece.sub_domain.names):
-            failures.append(f"{piece.name}: the substitution does not give every variable of its domain")
-            continue
-        if not factor_sign(piece.factor):
-            failures.append(f"{piece.name}: sympy cannot show its factor {piece.factor} >= 0")
-        for name, value in piece.substitution.items():
-            if not range_holds(value, piece.sub_domain[name], chain.domain):
-                failures.append(f"{piece.name}: {name} := {value} is not shown to lie in its domain")
-    if not failures:
-        remainder = chain.inequality.gap - sp.Add(*(piece.term() for piece in chain.pieces))
-        if not identically_zero(remainder):
-            failures.append("identity: gap - sum of factor * piece does not simplify to 0")
-    return failures
+def kernel_pieces(chain: Chain) -> list[Any]:
+    """The chain's pieces as the kernel reads them (:class:`theory.prover.kernel.chain.Piece`: trees, the
+    pieces' domains as kernel records)."""
+    from theory.prover.kernel import chain as kernel_chain
+    from theory.prover.kernel.verify import read_domain
+
+    return [
+        kernel_chain.Piece(
+            piece.name,
+            to_tree(piece.factor),
+            {name: to_tree(value) for name, value in piece.substitution.items()},
+            to_tree(piece.sub.gap),
+            read_domain(domain_data(piece.sub_domain)),
+        )
+        for piece in chain.pieces
+    ]
+
+
+def structural_failure(chain: Chain) -> str | None:
+    """Everything but the pieces' own decisions, by the kernel: identity, signs, ranges (None when all
+    hold)."""
+    from theory.prover.kernel import chain as kernel_chain
+    from theory.prover.kernel.verify import read_domain
+
+    domain = read_domain(domain_data(chain.domain))
+    return kernel_chain.structure_failure(to_tree(chain.inequality.gap), domain, kernel_pieces(chain))
 
 
 # --- proving ---
@@ -197,22 +162,21 @@ def structural_failures(chain: Chain) -> list[str]:
 
 @dataclass(frozen=True)
 class PieceResult:
-    """A piece's verdict: the prover's result (method prover) or sympy's decision (method sympy)."""
+    """A piece's verdict: the prover's result on it."""
 
     piece: Piece
     status: ProverStatus
-    result: InequalityResult | None = None
+    result: InequalityResult
 
     def to_json(self) -> dict[str, Any]:
-        """{"name", "method", "statement", "domain", "status", "boxes", "seconds"}."""
+        """{"name", "statement", "domain", "status", "boxes", "seconds"}."""
         return {
             "name": self.piece.name,
-            "method": self.piece.method,
             "statement": f"{self.piece.sub.gap} >= 0",
             "domain": self.piece.sub_domain.to_text(),
             "status": self.status,
-            "boxes": self.result.boxes if self.result else 0,
-            "seconds": round(self.result.seconds, 4) if self.result else 0.0,
+            "boxes": self.result.boxes,
+            "seconds": round(self.result.seconds, 4),
         }
 
 
@@ -231,7 +195,7 @@ class ChainResult:
     @property
     def boxes(self) -> int:
         """Boxes examined over all pieces."""
-        return sum(p.result.boxes for p in self.pieces if p.result is not None)
+        return sum(p.result.boxes for p in self.pieces)
 
     @property
     def parts(self) -> tuple[InequalityResult, ...]:
@@ -241,25 +205,21 @@ class ChainResult:
 
     def certificate(self) -> dict[str, Any] | None:
         """The chain certificate (proved only): statement, domain, and per piece its factor, substitution
-        and either the prover's certificate or the sympy-decided gap."""
+        and the prover's certificate (:mod:`theory.prover.kernel.chain`)."""
         if self.status != PROVED:
             return None
         pieces = []
         for outcome in self.pieces:
             piece = outcome.piece
-            record: dict[str, Any] = {
-                "name": piece.name,
-                "factor": to_tree(piece.factor),
-                "substitution": {k: to_tree(v) for k, v in piece.substitution.items()},
-                "method": piece.method,
-            }
-            if piece.method == PROVER:
-                assert outcome.result is not None and outcome.result.certificate is not None
-                record["certificate"] = outcome.result.certificate.to_json()
-            else:
-                record["gap"] = to_tree(piece.sub.gap)
-                record["domain"] = domain_data(piece.sub_domain)
-            pieces.append(record)
+            assert outcome.result.certificate is not None
+            pieces.append(
+                {
+                    "name": piece.name,
+                    "factor": to_tree(piece.factor),
+                    "substitution": {k: to_tree(v) for k, v in piece.substitution.items()},
+                    "certificate": outcome.result.certificate.to_json(),
+                }
+            )
         return {
             "format": CHAIN_FORMAT,
             "inequality": self.chain.inequality.text,
@@ -289,9 +249,7 @@ class ChainResult:
 
 def find_probe_witness(chain: Chain) -> Witness | None:
     """The first probe point where the statement's gap is rigorously < 0 in ball arithmetic."""
-    from theory.prover.certificate import domain_data
     from theory.prover.kernel.verify import read_domain
-    from theory.prover.language import to_tree
     from theory.prover.search import witness_at
 
     tree, domain = to_tree(chain.inequality.gap), read_domain(domain_data(chain.domain))
@@ -321,18 +279,13 @@ def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
     witness = find_probe_witness(chain)
     if witness is not None:
         return finish(REFUTED, [], "a probe point violates the statement", witness=witness)
-    failures = structural_failures(chain)
-    if failures:
-        return finish(UNDECIDED, [], "; ".join(failures))
+    failure = structural_failure(chain)
+    if failure is not None:
+        return finish(UNDECIDED, [], failure)
     outcomes: list[PieceResult] = []
-    searched = [piece for piece in chain.pieces if piece.method != SYMPY]
     for piece in chain.pieces:
-        if piece.method == SYMPY:
-            status = PROVED if sympy_decides_nonnegative(piece.sub.gap) else UNDECIDED
-            outcomes.append(PieceResult(piece, status))
-            continue
         left = max(0.0, budget_seconds - (time.process_time() - start))
-        share = left / (len(searched) - sum(o.result is not None for o in outcomes))  # an equal share each
+        share = left / (len(chain.pieces) - len(outcomes))  # an equal share each
         result = search(piece.sub, piece.sub_domain, share)
         outcomes.append(PieceResult(piece, result.status, result))
     open_pieces = [o.piece.name for o in outcomes if o.status != PROVED]
@@ -353,63 +306,15 @@ class ChainCheckReport:
     seconds: float
 
 
-def _read(tree: Any, domain: Domain, where: str) -> sp.Expr:
-    """A data tree read with the domain's symbols (nothing of the certificate's own is trusted)."""
-    expr = from_tree(tree, domain.symbols(), where)
-    if not isinstance(expr, sp.Expr):
-        raise InvalidChain(f"{where} is not an expression")
-    return expr
-
-
 def check_chain(data: dict[str, Any]) -> ChainCheckReport:
-    """Re-verify a chain certificate from its JSON: every prover certificate by the kernel, every sympy
-    piece by sympy, then signs, ranges and the identity (nothing the prover computed is trusted)."""
-    from theory.prover.kernel import check_certificate
+    """Re-check a chain certificate from its JSON by the kernel (:mod:`theory.prover.kernel.chain`: no
+    sympy, nothing the prover computed trusted); InvalidChain when it is not a chain certificate."""
+    from theory.prover.kernel import chain as kernel_chain
+    from theory.prover.kernel.trees import Malformed
 
     start = time.process_time()
-
-    def report(accepted: bool, reason: str) -> ChainCheckReport:
-        return ChainCheckReport(accepted, reason, time.process_time() - start)
-
-    if not isinstance(data, dict) or data.get("format") != CHAIN_FORMAT:
-        raise InvalidChain(f"not a chain certificate: format must be {CHAIN_FORMAT!r}")
     try:
-        domain = domain_of(data["domain"])
-        gap = _read(data["gap"], domain, "the statement")
-        if not isinstance(data["pieces"], list) or not data["pieces"]:
-            return report(False, "a chain needs at least one piece")
-        pieces = []
-        for record in data["pieces"]:
-            name = str(record["name"])
-            if record["method"] == PROVER:
-                sub_data = record["certificate"]
-                checked = check_certificate(sub_data)
-                if not checked.accepted:
-                    return report(False, f"piece {name}: its certificate is rejected ({checked.reason})")
-                sub_domain = domain_of(sub_data["domain"])
-                sub_gap = _read(sub_data["gap"], sub_domain, f"piece {name}")
-                if sub_data["strict"] is not False:
-                    return report(False, f"piece {name}: a strict sub-statement is not a gap >= 0")
-            elif record["method"] == SYMPY:
-                sub_domain = domain_of(record["domain"])
-                sub_gap = _read(record["gap"], sub_domain, f"piece {name}")
-                if not sympy_decides_nonnegative(sub_gap):
-                    return report(False, f"piece {name}: sympy does not decide {sub_gap} >= 0")
-            else:
-                return report(False, f"piece {name}: unknown method {record['method']!r}")
-            factor = _read(record["factor"], domain, f"factor of {name}")
-            substitution = {
-                str(k): _read(v, domain, f"substitution of {name}") for k, v in record["substitution"].items()
-            }
-            pieces.append(
-                Piece(
-                    name, factor, Inequality(name, sub_gap, False), sub_domain, substitution, record["method"]
-                )
-            )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidChain(f"malformed chain certificate: {type(error).__name__}: {error}") from None
-    chain = Chain(Inequality(str(data.get("inequality", "")), gap, False), domain, tuple(pieces))
-    failures = structural_failures(chain)
-    if failures:
-        return report(False, "; ".join(failures))
-    return report(True, f"{len(pieces)} pieces decided, signs, ranges and the identity hold")
+        verdict = kernel_chain.check(data)
+    except Malformed as error:
+        raise InvalidChain(str(error)) from None
+    return ChainCheckReport(verdict.accepted, verdict.reason, time.process_time() - start)

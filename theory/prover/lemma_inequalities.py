@@ -386,7 +386,8 @@ def _theorem_4_1() -> LemmaInequality:
         Statement(text, (Inequality(text, gap, False),), domain),
         "the restated Theorem 4.1 (reconstructed: our reading of the paper) over its whole domain, decided "
         "as a chain: 8 pieces (head log, tail log, both arguments of the tail's min, the ceiling step) each "
-        "proved on its own domain, summed with nonnegative factors to the statement (identity by sympy)",
+        "proved on its own domain, summed with nonnegative factors to the statement (the identity by the "
+        "kernel's exact normal form)",
         chain=interpolation.theorem_chain,
     )
 
@@ -765,8 +766,8 @@ class LemmaVerdict:
 
         if isinstance(self.result, ChainResult):
             record["provenance"] = (
-                "derived (chain: identity, signs and ranges by sympy, pieces by the prover, each piece's "
-                "certificate re-checked by the kernel)"
+                "derived (chain: pieces by the prover; the kernel re-checks each piece's certificate, the "
+                "factors' signs, the substitutions' ranges and the identity)"
             )
             record["pieces"] = [piece.to_json() for piece in self.result.pieces]
             if self.result.reason:

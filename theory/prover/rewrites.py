@@ -38,11 +38,11 @@ def _monomial_tree(exponents: Exponents) -> Any:
     return exact.as_tree({(tuple(sorted(exponents.items())), ()): Fraction(1)})
 
 
-def common_factor(form: Polynomial) -> Any | None:
-    """m * (form / m) for the largest monomial m dividing every term (None when m is 1)."""
-    if len(form) < 2:
-        return None
+def common_monomial(form: Polynomial) -> tuple[Any, Polynomial] | None:
+    """(m, form / m) for the largest monomial m (as a tree) dividing every term (None when m is 1)."""
     terms = list(form.items())
+    if not terms:
+        return None
     common = dict(terms[0][0][0])
     for (atoms, _), _ in terms[1:]:
         present = dict(atoms)
@@ -54,7 +54,15 @@ def common_factor(form: Polynomial) -> Any | None:
     for (atoms, radicals), coefficient in terms:
         left = tuple(sorted((a, e - common.get(a, Fraction(0))) for a, e in atoms))
         rest[(tuple((a, e) for a, e in left if e), radicals)] = coefficient
-    return ["mul", _monomial_tree(common), exact.as_tree(rest)]
+    return _monomial_tree(common), rest
+
+
+def common_factor(form: Polynomial) -> Any | None:
+    """m * (form / m) for the largest monomial m dividing every term (None when m is 1)."""
+    split = common_monomial(form) if len(form) >= 2 else None
+    if split is None:
+        return None
+    return ["mul", split[0], exact.as_tree(split[1])]
 
 
 def sum_of_squares(form: Polynomial) -> Any | None:

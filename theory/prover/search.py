@@ -16,6 +16,7 @@ Provenance: derived (the decision procedure itself; the kernel decides).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -24,7 +25,7 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import rewrites
+from theory.prover import rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
@@ -370,8 +371,10 @@ def search(
     domain: Domain,
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     max_boxes: int = DEFAULT_MAX_BOXES,
+    substituting: bool = True,
 ) -> InequalityResult:
-    """Decide one inequality over its domain (see the module docstring)."""
+    """Decide one inequality over its domain (see the module docstring); with ``substituting``, a change
+    of variables on the whole domain is tried first (:mod:`theory.prover.substitutions`)."""
     start = time.process_time()
     problem = _Problem(inequality, domain, start + budget_seconds)
     queue: deque[Box] = deque([Box.of_domain(domain)])
@@ -388,6 +391,16 @@ def search(
             **evidence,  # type: ignore[arg-type]
         )
 
+    if substituting:
+        whole = queue[0]
+        nested = functools.partial(search, substituting=False)
+        changed = substitutions.find(
+            problem.tree, problem.strict, kernel_box(whole), problem.domain, problem.deadline, nested
+        )
+        if changed is not None:
+            decided.append((whole, changed))
+            queue.clear()
+            examined = 1
     while queue:
         if examined >= max_boxes or time.process_time() > problem.deadline:
             return finish(UNDECIDED, remaining=tuple(queue), reason="budget exhausted")

@@ -23,6 +23,11 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   encloses > 0 (:mod:`theory.prover.kernel.logs`); gap = a sum of forms, each decided;
 - a face at an open end of the domain only where the gap is continuous up to it (defined there, no
   floor, ceiling or Piecewise in that variable).
+- changes of variables gap = M * H(phi) (:mod:`theory.prover.kernel.substitution`): M >= 0 and phi's
+  range in balls, the identity by the normal form, H decided by a nested cover of a set containing the
+  range;
+- chain certificates (:mod:`theory.prover.kernel.chain`): pieces' certificates, ranges and factors' signs
+  in balls, the identity by the normal form.
 
 It accepts no limit, no exact-zero claim and no identity it does not compute itself.
 
@@ -35,16 +40,18 @@ Min get Clarke's generalized gradient, the hull of their pieces' slopes, and flo
 are never differentiated across a possible jump); the continuity of the language's functions where
 they are defined, except floor, ceiling and Piecewise; the rules of differentiation of the language's
 smooth functions; the definition of |u|; the laws of logarithms for positive arguments; the ring
-identities, the laws of exponents for nonnegative bases and max(a, b) = (a + b + |a - b|) / 2 behind the
-normal form.
+identities, the laws of exponents for nonnegative bases (for positive bases with real exponents) and
+max(a, b) = (a + b + |a - b|) / 2 behind the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1
+for z > n, an integer.
 """
 
 from __future__ import annotations
 
+from theory.prover.kernel import substitution  # registers its decision method with verify
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate"]
+__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate", "substitution"]
 
 
 def check_certificate(data: object) -> Verdict:

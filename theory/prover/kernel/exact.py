@@ -10,15 +10,23 @@ rational values, by identities that hold wherever the tree is defined:
   *compound atom* (B) with exponent q; exponents of one atom add, B^a B^b = B^(a+b) (valid wherever both
   are defined: a fractional power is defined only for B >= 0, a negative one only for B != 0), and a
   compound atom whose exponent becomes an integer n >= 1 is expanded again as B^n;
-- max(a, b) = (a + b + |a - b|) / 2 and min(a, b) = (a + b - |a - b|) / 2.
+- max(a, b) = (a + b + |a - b|) / 2 and min(a, b) = (a + b - |a - b|) / 2;
+- only for the variables ``positive`` (the caller proves them > 0 on its box), and subtrees positive by
+  syntax (:func:`positive_tree`: positive numbers and constants, those variables, exp, sums, products,
+  powers, max and min of positive trees, ceiling of a positive tree): a power P^E of a positive monomial P
+  is distributed over its factors, (c a^e)^E = c^E a^(e E), for a rational E and for a symbolic one, whose
+  constant part splits off (a^(E + r) = a^E a^r) and whose rest is written k E1 with E1 of leading
+  coefficient 1, the atom a^E1 with exponent k (so a^(-2/p) a^(2/p) = 1 and b^(-2/p - 1) = b^(-1)
+  b^(-2/p)); a rational c > 0 under a symbolic power is split into primes; log of a positive monomial is
+  log c + sum e log a (log c over the primes of c, log exp(t) = t).
 
 Every other subtree is an *atom*, compared as data after its arguments are put in normal form (so
 (0 + s)^p and s^p are the same atom). Terms that cancel then vanish exactly: t^2 - t^2 is 0,
 (sqrt(a))^2 - a is 0 and 4 * 4^(-1/4) * 2^(-1/2) is 2, which no ball enclosure shows. The result is a
 tree again (``as_tree``), equal to the input wherever the input is defined (the caller encloses the
 input too, so nothing undefined is ever accepted through it). None when the form would exceed MAX_TERMS
-terms. Provenance: derived (ring identities; laws of exponents for nonnegative bases; unique
-factorization).
+terms. Provenance: derived (ring identities; laws of exponents for nonnegative bases, and for
+positive bases with real exponents; log of a product of positive numbers; unique factorization).
 """
 
 from __future__ import annotations
@@ -92,7 +100,7 @@ def _times_monomials(m: Monomial, n: Monomial) -> Polynomial:
     )
     result: Polynomial = {key: coefficient}
     for atom, count in expanded:
-        result = _multiply(result, _power(_normal(json.loads(atom), {}), count))
+        result = _multiply(result, _power(_normal(json.loads(atom), {}, frozenset()), count))
     return result
 
 
@@ -135,12 +143,27 @@ def _radical(base: Fraction, exponent: Fraction) -> Polynomial | None:
     return result
 
 
-def normal_form(tree: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
-    """The polynomial of the tree (see the module docstring), or None when it is too large."""
+def normal_form(
+    tree: Any, fixed: dict[str, Fraction], positive: frozenset[str] = frozenset()
+) -> Polynomial | None:
+    """The polynomial of the tree (see the module docstring; ``positive`` the variables the caller proves
+    > 0), or None when it is too large."""
     try:
-        return _normal(tree, fixed)
+        return _canonical(_normal(tree, fixed, positive), positive)
     except _TooLarge:
         return None
+
+
+def vanishes(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str] = frozenset()) -> bool:
+    """The tree is 0 wherever it is defined: its normal form is 0, or the numerator of that form over a
+    common denominator of compound atoms is (the denominators are nonzero wherever they are defined)."""
+    form = normal_form(tree, fixed, positive)
+    if form is None:
+        return False
+    try:
+        return form == {} or _canonical(_over_common_denominator(form, numerator=True), positive) == {}
+    except _TooLarge:
+        return False
 
 
 def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) -> Polynomial | None:
@@ -149,7 +172,7 @@ def normal_form_times(tree: Any, multiplier: Any, fixed: dict[str, Fraction]) ->
     factor B^n (n a positive integer, B compound) the atom (B)^n, so (B)^(-2) (B)^2 = 1 cancels first and
     what is left of (B)^n is then expanded; or None when it is too large."""
     try:
-        result = _normal(tree, fixed)
+        result = _normal(tree, fixed, frozenset())
         for factor in multiplier[1:] if multiplier[0] == "mul" else [multiplier]:
             result = _multiply(result, _kept(factor, fixed))
         return result
@@ -162,9 +185,9 @@ def _kept(factor: Any, fixed: dict[str, Fraction]) -> Polynomial:
     base, count = factor, Fraction(1)
     if factor[0] == "pow" and factor[2][0] == "num" and Fraction(factor[2][1]) in range(1, MAX_EXPONENT + 1):
         base, count = factor[1], Fraction(factor[2][1])
-    form = _normal(base, fixed)
+    form = _normal(base, fixed, frozenset())
     if set(form) <= {ONE} or _single_atom(form) is not None:
-        return _normal(factor, fixed)
+        return _normal(factor, fixed, frozenset())
     return {(((_key(as_tree(form)), count),), ()): Fraction(1)}
 
 
@@ -182,9 +205,11 @@ def _key(tree: Any) -> str:
     return json.dumps(tree, separators=(",", ":"))
 
 
-def _atom(tree: Any, fixed: dict[str, Fraction], exponent: Fraction = Fraction(1)) -> Polynomial:
+def _atom(
+    tree: Any, fixed: dict[str, Fraction], positive: frozenset[str], exponent: Fraction = Fraction(1)
+) -> Polynomial:
     if tree[0] in CANONICAL_ARGUMENTS:
-        tree = [tree[0], *(as_tree(_normal(arg, fixed)) for arg in tree[1:])]
+        tree = [tree[0], *(as_tree(_canonical(_normal(arg, fixed, positive), positive)) for arg in tree[1:])]
     else:
         tree = _substitute(tree, fixed)
     return {(((_key(tree), exponent),), ()): Fraction(1)}
@@ -196,7 +221,9 @@ def _substitute(tree: Any, fixed: dict[str, Fraction]) -> Any:
     return [tree[0], *(_substitute(a, fixed) if isinstance(a, list) else a for a in tree[1:])]
 
 
-def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
+def _rational_power(
+    base: Polynomial, power: Fraction, tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]
+) -> Polynomial:
     """base^power for a constant rational power (see the module docstring)."""
     if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
         return _power(base, int(power))
@@ -206,40 +233,239 @@ def _rational_power(base: Polynomial, power: Fraction, tree: Any, fixed: dict[st
         if radical is not None:
             return radical
     if constant:
-        return _atom(tree, fixed)
+        return _atom(tree, fixed, positive)
+    if _positive_monomial(base, positive):
+        return _monomial_power(base, _constant(power), positive)
     atom = _single_atom(base)
     return {(((_key(as_tree(base)) if atom is None else atom, power),), ()): Fraction(1)}
 
 
-def _normal(tree: Any, fixed: dict[str, Fraction]) -> Polynomial:
+def _normal(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]) -> Polynomial:
     op, args = tree[0], tree[1:]
     if op == "num":
         return _constant(Fraction(args[0]))
     if op == "var" and args[0] in fixed:
         return _constant(fixed[args[0]])
     if op in ("add", "mul"):
-        parts = [_normal(arg, fixed) for arg in args]
+        parts = [_normal(arg, fixed, positive) for arg in args]
         result = parts[0]
         for part in parts[1:]:
             result = _add(result, part) if op == "add" else _multiply(result, part)
         return result
     if op in ("max", "min") and args:
         sign = Fraction(1 if op == "max" else -1)
-        result = _normal(args[0], fixed)
+        result = _normal(args[0], fixed, positive)
         for arg in args[1:]:
-            other = _normal(arg, fixed)
+            other = _normal(arg, fixed, positive)
             difference = as_tree(_add(result, {m: -c for m, c in other.items()}))
-            spread = _atom(["abs", difference], {})
+            spread = _atom(["abs", difference], {}, positive)
             result = {
                 m: c / 2
                 for m, c in _add(_add(result, other), {m: sign * c for m, c in spread.items()}).items()
             }
         return result
     if op == "pow":
-        exponent = normal_form(args[1], fixed)
+        exponent = normal_form(args[1], fixed, positive)
         if exponent is not None and set(exponent) <= {ONE}:
-            return _rational_power(_normal(args[0], fixed), exponent.get(ONE, Fraction(0)), tree, fixed)
-    return _atom(tree, fixed)
+            base = _normal(args[0], fixed, positive)
+            return _rational_power(base, exponent.get(ONE, Fraction(0)), tree, fixed, positive)
+        if exponent is not None and positive:
+            base = _normal(args[0], fixed, positive)
+            if _positive_monomial(base, positive):
+                return _monomial_power(base, exponent, positive)
+    if op == "log" and positive:
+        argument = _canonical(_normal(args[0], fixed, positive), positive)
+        if _positive_monomial(argument, positive):
+            return _log_monomial(argument, positive)
+        content = _content(argument, positive)
+        if content is not None:
+            return _add(_log_monomial(content, positive), _log_primitive(argument, content))
+    return _atom(tree, fixed, positive)
+
+
+def positive_tree(tree: Any, positive: frozenset[str]) -> bool:
+    """The tree is > 0 wherever it is defined, by syntax, given the variables ``positive`` > 0."""
+    op, args = tree[0], tree[1:]
+    if op == "num":
+        return Fraction(args[0]) > 0
+    if op == "var":
+        return args[0] in positive
+    if op in ("const", "exp"):
+        return True
+    if op in ("add", "mul", "min"):
+        return all(positive_tree(arg, positive) for arg in args)
+    if op == "max":
+        return any(positive_tree(arg, positive) for arg in args)
+    if op in ("pow", "ceiling"):  # a positive base to any power; ceiling(z) >= z > 0
+        return positive_tree(args[0], positive)
+    return False
+
+
+def _positive_monomial(form: Polynomial, positive: frozenset[str]) -> bool:
+    """The form is one term c * atoms * prime radicals with c > 0 and every atom positive by syntax."""
+    if not positive or len(form) != 1:
+        return False
+    ((atoms, _), coefficient), *_ = form.items()
+    return coefficient > 0 and all(positive_tree(json.loads(atom), positive) for atom, _ in atoms)
+
+
+def _bases(form: Polynomial, positive: frozenset[str]) -> list[tuple[Polynomial, Polynomial]]:
+    """A positive monomial as (base, exponent) pairs with rational or symbolic exponents (normal forms):
+    its coefficient over primes, its radicals, and its atoms, an atom a^E1 with exponent k as a to k E1."""
+    ((atoms, radicals), coefficient), *_ = form.items()
+    pairs: list[tuple[Polynomial, Polynomial]] = []
+    for value, sign in ((coefficient.numerator, 1), (coefficient.denominator, -1)):
+        primes = _factor(value)
+        if primes is None:
+            pairs.append((_constant(Fraction(value)), _constant(Fraction(sign))))
+            continue
+        pairs += [(_constant(Fraction(p)), _constant(Fraction(sign * n))) for p, n in primes.items()]
+    pairs += [(_constant(Fraction(p)), _constant(f)) for p, f in radicals]
+    for atom, exponent in atoms:
+        tree = json.loads(atom)
+        if tree[0] == "pow" and not set(_normal(tree[2], {}, positive)) <= {ONE}:
+            inner = _normal(tree[2], {}, positive)
+            pairs.append(
+                (_as_base(_normal(tree[1], {}, positive)), {m: c * exponent for m, c in inner.items()})
+            )
+        else:
+            pairs.append(({((((atom, Fraction(1)),), ())): Fraction(1)}, _constant(exponent)))
+    return pairs
+
+
+def _as_base(form: Polynomial) -> Polynomial:
+    """A power's base as one factor: a rational or one atom as it is, anything else as its compound atom."""
+    if set(form) <= {ONE} or _single_atom(form) is not None:
+        return form
+    return {(((_key(as_tree(form)), Fraction(1)),), ()): Fraction(1)}
+
+
+def _monomial_power(form: Polynomial, exponent: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """P^E for a positive monomial P, base by base: b^(r + k E1) = b^r (b^E1)^k with r the constant part
+    of the exponent and E1 its rest over its leading coefficient k (see the module docstring)."""
+    result = _constant(Fraction(1))
+    for base, inner in _bases(form, positive):
+        total = _multiply(inner, exponent)
+        rational = total.pop(ONE, Fraction(0))
+        if rational:
+            result = _multiply(result, _base_power(base, rational))
+        if total:
+            lead = sorted(total.items(), key=lambda item: repr(item[0]))[0][1]
+            unit = as_tree({m: c / lead for m, c in total.items()})
+            atom = _key(["pow", as_tree(base), unit])
+            result = _multiply(result, {(((atom, lead),), ()): Fraction(1)})
+    return result
+
+
+def _content(form: Polynomial, positive: frozenset[str]) -> Polynomial | None:
+    """For a sum of positive terms (positive coefficients, atoms positive by syntax): the monomial m = c
+    * prod a^(min exponent of a over the terms), c the coefficient of the first term of form / (m / c),
+    so that form = m * P with P's first coefficient 1 (None for anything else, or when m is 1)."""
+    if not positive or len(form) < 2 or any(c <= 0 for c in form.values()):
+        return None
+    atoms = {atom for (monomial, _) in form for atom, _ in monomial}
+    if not all(positive_tree(json.loads(atom), positive) for atom in atoms):
+        return None
+    lowest = {a: min(dict(monomial).get(a, Fraction(0)) for (monomial, _) in form) for a in atoms}
+    divisor: Polynomial = {(tuple(sorted((a, -e) for a, e in lowest.items() if e)), ()): Fraction(1)}
+    scaled = _multiply(form, divisor)
+    first = sorted(scaled.items(), key=lambda item: repr(item[0]))[0][1]
+    content: Polynomial = {(tuple(sorted((a, e) for a, e in lowest.items() if e)), ()): first}
+    return None if content == _constant(Fraction(1)) else content
+
+
+def _log_primitive(form: Polynomial, content: Polynomial) -> Polynomial:
+    """The atom log(form / content) (form / content a sum of positive terms)."""
+    ((atoms, _), coefficient), *_ = content.items()
+    inverse: Polynomial = {(tuple((a, -e) for a, e in atoms), ()): 1 / coefficient}
+    return _atom(["log", as_tree(_multiply(form, inverse))], {}, frozenset())
+
+
+def _canonical(form: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """With ``positive``: every term with a symbolic power written base by base, the exponents of one base
+    (and the coefficient's powers of a prime that has a symbolic one) added and put over a common
+    denominator of compound atoms, then a constant exponent as usual and a symbolic one as (b^E1)^k with
+    E1 of leading coefficient 1 (one form per value, so equal power products cancel)."""
+    if not positive or not any(_symbolic(atom) for (atoms, _) in form for atom, _ in atoms):
+        return form
+    result: Polynomial = {}
+    for monomial, coefficient in form.items():
+        sign = 1 if coefficient > 0 else -1
+        canonical = _canonical_monomial(monomial, sign * coefficient, positive)
+        result = _add(result, {m: sign * c for m, c in canonical.items()})
+    return result
+
+
+def _symbolic(atom: str) -> bool:
+    """The atom is a power b^E1 with a non-constant exponent."""
+    tree = json.loads(atom)
+    return bool(tree[0] == "pow" and not set(_normal(tree[2], {}, frozenset())) <= {ONE})
+
+
+def _canonical_monomial(monomial: Monomial, coefficient: Fraction, positive: frozenset[str]) -> Polynomial:
+    """coefficient * monomial (coefficient > 0) base by base (see :func:`_canonical`)."""
+    if not any(_symbolic(atom) for atom, _ in monomial[0]):
+        return {monomial: coefficient}
+    exponents: dict[str, tuple[Polynomial, Polynomial]] = {}
+    for base, exponent in _bases({monomial: coefficient}, positive):
+        key = _key(as_tree(base))
+        previous = exponents.get(key, (base, {}))[1]
+        exponents[key] = (base, _add(previous, exponent))
+    result = _constant(Fraction(1))
+    for base, exponent in exponents.values():
+        total = _over_common_denominator(exponent)
+        if set(total) <= {ONE}:
+            result = _multiply(result, _base_power(base, total.get(ONE, Fraction(0))))
+            continue
+        lead = sorted(total.items(), key=lambda item: repr(item[0]))[0][1]
+        unit = as_tree({m: c / lead for m, c in total.items()})
+        result = _multiply(result, {(((_key(["pow", as_tree(base), unit]), lead),), ()): Fraction(1)})
+    return result
+
+
+def _over_common_denominator(form: Polynomial, numerator: bool = False) -> Polynomial:
+    """The form as N * prod B^(-k): compound atoms B with negative exponents multiplied out of the terms
+    (N expanded), so that 1 + p (p + 2)^-1 and 2 (p + 1) (p + 2)^-1 have one form; N alone when
+    ``numerator``."""
+    lowest: dict[str, Fraction] = {}
+    for atoms, _ in form:
+        for atom, exponent in atoms:
+            if exponent < 0 and exponent.denominator == 1 and json.loads(atom)[0] == COMPOUND:
+                lowest[atom] = min(lowest.get(atom, Fraction(0)), exponent)
+    if not lowest:
+        return form
+    cleared = _multiply(form, {(tuple(sorted((a, -e) for a, e in lowest.items())), ()): Fraction(1)})
+    return cleared if numerator else _multiply(cleared, {(tuple(sorted(lowest.items())), ()): Fraction(1)})
+
+
+def _base_power(base: Polynomial, power: Fraction) -> Polynomial:
+    """b^power for one base of :func:`_bases`: a rational > 0 (over primes) or one atom."""
+    if set(base) <= {ONE}:
+        value = base[ONE]
+        if power.denominator == 1 and 0 <= power <= MAX_EXPONENT:
+            return _constant(value ** int(power))
+        radical = _radical(value, power) if abs(power.numerator) <= MAX_EXPONENT else None
+        if radical is not None:
+            return radical
+        return {(((_key(["pow", as_tree(base), ["num", "1"]]), power),), ()): Fraction(1)}
+    (((atom, _),), _), *_ = base
+    return {(((atom, power),), ()): Fraction(1)}
+
+
+def _log_monomial(form: Polynomial, positive: frozenset[str]) -> Polynomial:
+    """log P = sum over P's bases b^E of E log b for a positive monomial P (log exp(t) = t; log 1 = 0)."""
+    result: Polynomial = {}
+    for base, exponent in _bases(form, positive):
+        if base == _constant(Fraction(1)):
+            continue
+        tree = as_tree(base)
+        ((atoms, _), _), *_ = base.items()
+        if len(atoms) == 1 and json.loads(atoms[0][0])[0] == "exp":
+            logarithm = _normal(json.loads(atoms[0][0])[1], {}, positive)
+        else:
+            logarithm = _atom(["log", tree], {}, positive)
+        result = _add(result, _multiply(exponent, logarithm))
+    return result
 
 
 def as_tree(form: Polynomial) -> list[Any]:

@@ -88,8 +88,17 @@ FUNCTIONS: dict[str, Callable[[Set], Set]] = {
     "tanh": lambda a: balls.monotone(a, lambda x: x.tanh(), (arb(-1), arb(1))),
     "abs": balls.absolute,
     "floor": lambda a: balls.monotone(a, lambda x: x.floor(), (-math.inf, math.inf), strictly=False),
-    "ceiling": lambda a: balls.monotone(a, lambda x: x.ceil(), (-math.inf, math.inf), strictly=False),
+    "ceiling": lambda a: _ceiling(a),
 }
+
+
+def _ceiling(a: Set) -> Set:
+    """ceiling of a set: non-strictly increasing, and >= n + 1 above an integer n that is an open lower end
+    (ceiling(z) >= 1 for every z > 0)."""
+    image = balls.monotone(a, lambda x: x.ceil(), (-math.inf, math.inf), strictly=False)
+    if not balls.infinite(a.lo) and a.lo_open and a.lo.is_exact() and a.lo.is_integer():
+        return Set(a.lo + 1, image.hi, False, image.hi_open)
+    return image
 
 
 def _is_constant(tree: Any) -> bool:

@@ -533,7 +533,8 @@ STEPS: dict[str, Step] = {
     "log": _log,
     "sum": _sum,
 }
-"""The decisions on a form of the gap, by method (enclosure and monotone are decided in :func:`decide`)."""
+"""The decisions on a form of the gap, by method (enclosure and monotone are decided in :func:`decide`;
+theory.prover.kernel.substitution adds "substitute")."""
 
 
 def covers(boxes: list[Box], domain: dict[str, Variable]) -> str | None:
