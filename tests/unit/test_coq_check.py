@@ -152,3 +152,12 @@ def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_p
 def test_the_unplanted_files_of_the_mistranslation_tests_are_accepted(statement, domain, tmp_path):
     verdict = _checked(_certificate(statement, domain), tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+def test_a_rewrite_certificate_is_accepted(tmp_path):
+    """4 q (1 - q) <= 1 on [0, 1]: the kernel rewrites the gap as (1 - 2q)^2; coqc proves the identity by
+    ring and the square's sign by Interval (a hypothesis before the rewrite step was translated)."""
+    certificate = _certificate("4*q*(1 - q) <= 1", "q: [0, 1]")
+    assert {box["decision"]["method"] for box in certificate["boxes"]} == {"rewrite"}
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

@@ -156,3 +156,51 @@ def test_an_integer_variable_is_not_stated_over_the_reals():
 def test_a_malformed_certificate_is_malformed(broken):
     with pytest.raises(Malformed):
         export_certificate(broken)
+
+
+def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_its_own():
+    """p/(p + 2) < 1 on [0, 2] rewritten as 2/(p + 2) > 0: the box lemma proves gap = form (sb_identity) and
+    applies the form's lemma, which the nested enclosure proves; nothing is left as a hypothesis."""
+    gap = [
+        "add",
+        ["num", "1"],
+        ["mul", ["num", "-1"], ["var", "p"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]],
+    ]
+    form = ["mul", ["num", "2"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]]
+    certificate = _certificate(
+        gap,
+        [_variable("p", "0", "2")],
+        [
+            {
+                "box": {"p": ["0", "2"]},
+                "decision": {"method": "rewrite", "form": form, "then": {"method": "enclosure"}},
+            }
+        ],
+        strict=True,
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "Lemma box_1_form : forall v_p, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
+    assert "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; sb_identity);" in exported.text
+    assert "apply box_1_form; lra" in exported.text
+
+
+def test_a_slope_step_is_still_a_named_hypothesis():
+    certificate = _certificate(
+        LOG_GAP,
+        [_variable("x", "0", "1")],
+        [
+            {
+                "box": {"x": ["0", "1"]},
+                "decision": {
+                    "method": "monotone",
+                    "variable": "x",
+                    "direction": "increasing",
+                    "slope": {"method": "enclosure"},
+                    "then": {"method": "enclosure"},
+                },
+            }
+        ],
+    )
+    (hypothesis,) = export_certificate(certificate).hypotheses
+    assert hypothesis.name == "box_1" and "slope" in hypothesis.reason

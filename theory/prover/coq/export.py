@@ -20,6 +20,7 @@ A box that cannot be proved in Coq yet (a range reaching infinity, an unknown me
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -65,17 +66,26 @@ class CoqExport:
 class _Writer:
     """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
 
-    def __init__(self, domain: dict[str, Variable], assumed: dict[str, str], probe: bool) -> None:
+    def __init__(
+        self,
+        domain: dict[str, Variable],
+        assumed: dict[str, str],
+        probe: bool,
+        positive: Callable[[Any], bool],
+    ) -> None:
         self.domain = domain
         self.assumed = assumed
         self.probe = probe
+        self.positive = positive
         self.names = [variable(name) for name in domain]
+        self.gap = f"gap {' '.join(self.names)}"
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
 
-    def claim(self, strict: bool) -> str:
-        """0 <= gap v.. (0 < when strict)."""
-        return f"0 {'<' if strict else '<='} gap {' '.join(self.names)}"
+    def claim(self, strict: bool, subject: str | None = None) -> str:
+        """0 <= subject (0 < when strict); the subject is the gap unless a nested decision names a
+        rewritten form (a Coq term in the variables)."""
+        return f"0 {'<' if strict else '<='} {subject or self.gap}"
 
     def bounds(self, box: Box) -> list[str]:
         """The box's bounds as premises: an end outside the domain strict, a point range as lo <= v <= lo."""
@@ -104,12 +114,12 @@ class _Writer:
         """The Coq names of the variables with a range (not a point) on the box."""
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
 
-    def statement(self, box: Box, strict: bool) -> str:
+    def statement(self, box: Box, strict: bool, subject: str | None = None) -> str:
         """forall v.., <the box's bounds> -> <the claim>."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict)}"
+        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict, subject)}"
 
-    def lemma(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+    def lemma(self, name: str, decision: Any, box: Box, strict: bool, subject: str | None = None) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
         it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
         ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
@@ -117,19 +127,21 @@ class _Writer:
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
-            script = self._proof(name, decision, box, strict)
+            script = self._proof(name, decision, box, strict, subject)
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict)}.\n")
+            self.lemmas.append(
+                f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict, subject)}.\n"
+            )
             return name
         if self.probe:
             proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
         else:
             proof = f"{script}.\nQed."
-        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict)}.\nProof.\n  {proof}\n")
+        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict, subject)}.\nProof.\n  {proof}\n")
         return name
 
-    def _proof(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+    def _proof(self, name: str, decision: Any, box: Box, strict: bool, subject: str | None) -> str:
         """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
         if any(math.isinf(end) for pair in box.values() for end in pair):
             raise Untranslatable(
@@ -139,10 +151,37 @@ class _Writer:
         intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure":
-            return intros + f"unfold gap; {bisecting(self.ranged(box))}"
-        if method == "monotone":
+            return intros + f"try unfold gap; {bisecting(self.ranged(box))}"
+        if method == "rewrite":
+            return intros + self._rewrite(name, decision, box, strict, subject)
+        if method == "monotone" and subject is None and "slope" not in decision:
             return intros + self._monotone(name, decision, box, strict)
+        if method == "monotone":
+            raise Untranslatable(
+                "a monotone step "
+                + (
+                    "decided by the kernel's derivative (slope)"
+                    if "slope" in decision
+                    else "of a rewritten form"
+                )
+                + " has no Coq proof in the exporter yet"
+            )
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
+
+    def _rewrite(
+        self, name: str, decision: dict[str, Any], box: Box, strict: bool, subject: str | None
+    ) -> str:
+        """The kernel's rewrite step: subject = form on the box (an identity of rational functions proved by
+        ``sb_identity``, its denominators nonzero by ``sb_side``), then the nested decision on the form."""
+        try:
+            form = term(decision["form"], self.positive)
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
+            raise Malformed("a rewrite decision needs a form tree") from None
+        nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, form)
+        return (
+            f"assert (E : {subject or self.gap} = {form}) by (try unfold gap; sb_identity);\n"
+            f"  rewrite E; apply {nested}; lra"
+        )
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]
@@ -229,11 +268,15 @@ def export_certificate(
     if any(v.integer for v in domain.values()):
         raise Untranslatable("an integer variable (integrality is not translated yet)")
     whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
+
+    def positive(base: Any) -> bool:
+        return _positive_on(base, whole, domain)
+
     try:
-        gap = term(data.get("gap"), lambda base: _positive_on(base, whole, domain))
+        gap = term(data.get("gap"), positive)
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         raise Malformed("the certificate's gap is not a tree of the certificate format") from None
-    writer = _Writer(domain, assumed or {}, probe)
+    writer = _Writer(domain, assumed or {}, probe, positive)
     entries = []
     for index, record in enumerate(data["boxes"], start=1):
         if not isinstance(record, dict):
