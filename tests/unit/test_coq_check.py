@@ -161,3 +161,32 @@ def test_a_rewrite_certificate_is_accepted(tmp_path):
     assert {box["decision"]["method"] for box in certificate["boxes"]} == {"rewrite"}
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)"),
+        ("exp(-x)*sqrt(y)/(1 + y^2) >= 0", "x: [0, oo), y: [0, oo)"),
+    ],
+)
+def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statement, domain, tmp_path):
+    """Interval ignores one-sided bounds, so these were named hypotheses before; the kernel's enclosure
+    carried node by node (lra, nra, monotonicity lemmas, Interval on constants) is accepted."""
+    certificate = _certificate(statement, domain)
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
+
+
+def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monkeypatch):
+    """The node facts are checked by Coq, not trusted: a kernel set shifted up by 1 (a planted fault in
+    the exported ends) makes log(2 + x y) > 0's file fail where its facts are used."""
+    from theory.prover.coq import unbounded
+
+    certificate = _certificate("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)")
+    real = unbounded.exact
+    monkeypatch.setattr(unbounded, "exact", lambda end, lower: real(end, lower) + 1)
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "rejected"

@@ -25,7 +25,7 @@ def test_prove_writes_the_coq_file_without_checking_it_when_asked(tmp_path, caps
     assert status == 0
     out = capsys.readouterr().out
     assert f"coq: unchecked: {target} (2 boxes" in out
-    assert "box_2 (a box reaching infinity" in out
+    assert "box_2 (a box reaching infinity decided by a monotone step" in out
     text = target.read_text(encoding="utf-8")
     assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in text
     assert not FORBIDDEN.search(text)

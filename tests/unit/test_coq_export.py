@@ -204,3 +204,21 @@ def test_a_slope_step_is_still_a_named_hypothesis():
     )
     (hypothesis,) = export_certificate(certificate).hypotheses
     assert hypothesis.name == "box_1" and "slope" in hypothesis.reason
+
+
+def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
+    """log(2 + x) > 0 on [0, oo): the facts 0 <= x, 2 <= 2 + x, ln 2's printed end <= ln (2 + x) (its constant
+    goal by Interval), and the claim from the root's lower fact; no hypothesis (Interval alone would need
+    a bounded range)."""
+    certificate = _certificate(
+        ["log", ["add", ["num", "2"], ["var", "x"]]],
+        [_variable("x", "0", "oo", upper_open=True)],
+        [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}],
+        strict=True,
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "assert (N1 : 2 <= 2) by (lra)" in exported.text
+    assert "assert (N3 : 0 <= v_x) by (lra)" in exported.text
+    assert "assert (N4 : 2 <= (2 + v_x)) by (clear - N1 N2 N3; lra)" in exported.text
+    assert "<= (ln 2)) by interval with (i_prec 320)" in exported.text

@@ -19,6 +19,7 @@ A box that cannot be proved in Coq yet (a range reaching infinity, an unknown me
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,11 +28,13 @@ from typing import Any
 
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
+from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import trees
 from theory.prover.kernel.balls import Undefined
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import (
     FORMAT,
+    PRECISIONS,
     Box,
     Variable,
     _cut,
@@ -39,6 +42,7 @@ from theory.prover.kernel.verify import (
     precision,
     read_box,
     read_domain,
+    simplified,
 )
 
 
@@ -64,7 +68,7 @@ class CoqExport:
 
 
 class _Writer:
-    """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
+    """The lemmas of one certificate, in order, named box_k (and box_k_face_j, box_k_form)."""
 
     def __init__(
         self,
@@ -72,20 +76,30 @@ class _Writer:
         assumed: dict[str, str],
         probe: bool,
         positive: Callable[[Any], bool],
+        tree: Any,
     ) -> None:
         self.domain = domain
         self.assumed = assumed
         self.probe = probe
         self.positive = positive
+        self.tree = tree
         self.names = [variable(name) for name in domain]
         self.gap = f"gap {' '.join(self.names)}"
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
 
-    def claim(self, strict: bool, subject: str | None = None) -> str:
-        """0 <= subject (0 < when strict); the subject is the gap unless a nested decision names a
-        rewritten form (a Coq term in the variables)."""
-        return f"0 {'<' if strict else '<='} {subject or self.gap}"
+    def subject(self, form: Any) -> str:
+        """The Coq term a claim is about: the gap (``form`` None), or a rewritten form's tree printed."""
+        if form is None:
+            return self.gap
+        try:
+            return term(form, self.positive)
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
+            raise Malformed("a rewrite decision's form is not a tree of the certificate format") from None
+
+    def claim(self, strict: bool, form: Any = None) -> str:
+        """0 <= subject (0 < when strict)."""
+        return f"0 {'<' if strict else '<='} {self.subject(form)}"
 
     def bounds(self, box: Box) -> list[str]:
         """The box's bounds as premises: an end outside the domain strict, a point range as lo <= v <= lo."""
@@ -102,24 +116,25 @@ class _Writer:
         return premises
 
     def closed(self, box: Box) -> str:
-        """The box's bounds as closed hypotheses lo <= v <= hi, the form Interval reads (from the premises,
-        by lra)."""
+        """The bounded ranges of the box as closed hypotheses lo <= v <= hi, the form Interval reads (from
+        the premises, by lra)."""
         return "".join(
             f"assert (B_{variable(name)} : {rational(Fraction(lo))} <= {variable(name)} <= "
             f"{rational(Fraction(hi))}) by lra;\n  "
             for name, (lo, hi) in box.items()
+            if not (math.isinf(lo) or math.isinf(hi))
         )
 
     def ranged(self, box: Box) -> list[str]:
         """The Coq names of the variables with a range (not a point) on the box."""
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
 
-    def statement(self, box: Box, strict: bool, subject: str | None = None) -> str:
+    def statement(self, box: Box, strict: bool, form: Any = None) -> str:
         """forall v.., <the box's bounds> -> <the claim>."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict, subject)}"
+        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict, form)}"
 
-    def lemma(self, name: str, decision: Any, box: Box, strict: bool, subject: str | None = None) -> str:
+    def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
         it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
         ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
@@ -127,61 +142,83 @@ class _Writer:
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
-            script = self._proof(name, decision, box, strict, subject)
+            script = self._proof(name, decision, box, strict, form)
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(
-                f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict, subject)}.\n"
-            )
+            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict, form)}.\n")
             return name
         if self.probe:
             proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
         else:
             proof = f"{script}.\nQed."
-        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict, subject)}.\nProof.\n  {proof}\n")
+        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict, form)}.\nProof.\n  {proof}\n")
         return name
 
-    def _proof(self, name: str, decision: Any, box: Box, strict: bool, subject: str | None) -> str:
+    def _proof(self, name: str, decision: Any, box: Box, strict: bool, form: Any) -> str:
         """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
-        if any(math.isinf(end) for pair in box.values() for end in pair):
-            raise Untranslatable(
-                "a box reaching infinity: Interval needs bounded ranges (no compactifying substitution yet)"
-            )
+        unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
         premises = [f"H{index}" for index in range(len(self.bounds(box)))]
         intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
         method = decision.get("method") if isinstance(decision, dict) else None
+        if method == "enclosure" and unbounded:
+            return intros + self._unbounded(box, strict, form)
         if method == "enclosure":
             return intros + f"try unfold gap; {bisecting(self.ranged(box))}"
         if method == "rewrite":
-            return intros + self._rewrite(name, decision, box, strict, subject)
-        if method == "monotone" and subject is None and "slope" not in decision:
-            return intros + self._monotone(name, decision, box, strict)
-        if method == "monotone":
+            return intros + self._rewrite(name, decision, box, strict, form)
+        if method == "monotone" and "slope" in decision:
             raise Untranslatable(
-                "a monotone step "
-                + (
-                    "decided by the kernel's derivative (slope)"
-                    if "slope" in decision
-                    else "of a rewritten form"
-                )
-                + " has no Coq proof in the exporter yet"
+                "a monotone step decided by the kernel's derivative (slope) has no Coq proof yet"
             )
+        if method == "monotone" and unbounded:
+            raise Untranslatable(
+                "a box reaching infinity decided by a monotone step (no Coq proof of it there yet: the "
+                "derivative's sign on the half-line, then the face or the tail)"
+            )
+        if method == "monotone" and form is not None:
+            raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
+        if method == "monotone":
+            return intros + self._monotone(name, decision, box, strict)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
 
-    def _rewrite(
-        self, name: str, decision: dict[str, Any], box: Box, strict: bool, subject: str | None
-    ) -> str:
-        """The kernel's rewrite step: subject = form on the box (an identity of rational functions proved by
-        ``sb_identity``, its denominators nonzero by ``sb_side``), then the nested decision on the form."""
-        try:
-            form = term(decision["form"], self.positive)
-        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
-            raise Malformed("a rewrite decision needs a form tree") from None
-        nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, form)
-        return (
-            f"assert (E : {subject or self.gap} = {form}) by (try unfold gap; sb_identity);\n"
-            f"  rewrite E; apply {nested}; lra"
+    def _rewrite(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+        """The kernel's rewrite step: subject = form on the box (an identity proved by ``sb_identity``, its
+        denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
+        rewritten = decision.get("form")
+        nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
+        return f"{self._identity(form, rewritten)};\n  rewrite E; apply {nested}; lra"
+
+    def _identity(self, form: Any, rewritten: Any) -> str:
+        """assert (E : subject = rewritten), by ``sb_identity`` after sqrt a * sqrt a = a is stated for every
+        square root of either side (so that lra can use it)."""
+        roots = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        facts = "".join(
+            f"assert (sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
+            for root in (term(json.loads(tree), self.positive) for tree in roots)
         )
+        return (
+            f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "
+            f"by (try unfold gap; {facts}sb_identity)"
+        )
+
+    def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
+        """An enclosure on a box reaching infinity, node by node (:mod:`theory.prover.coq.unbounded`): of
+        the tree, else of its exact normal form (the kernel's enclosure step tries both), the identity
+        proved first."""
+        tree = self.tree if form is None else form
+        normal = simplified(tree, box)
+        reason = Untranslatable("the enclosure on a box reaching infinity has no node-by-node proof")
+        for candidate in [tree] if normal is tree else [tree, normal]:
+            try:
+                with precision(PRECISIONS[-1]):
+                    script = NodeProof(environment(box, self.domain), self.positive).claim(candidate, strict)
+            except Untranslatable as error:
+                reason = error
+                continue
+            if candidate is tree:
+                return f"try unfold gap; {script}"
+            return f"{self._identity(form, candidate)};\n  rewrite E; {script}"
+        raise reason
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]
@@ -237,6 +274,8 @@ class _Writer:
         )
 
 
+NONNEGATIVE = "first [ lra | nra | sb_close ]"
+"""The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
 PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
@@ -276,7 +315,7 @@ def export_certificate(
         gap = term(data.get("gap"), positive)
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         raise Malformed("the certificate's gap is not a tree of the certificate format") from None
-    writer = _Writer(domain, assumed or {}, probe, positive)
+    writer = _Writer(domain, assumed or {}, probe, positive, data["gap"])
     entries = []
     for index, record in enumerate(data["boxes"], start=1):
         if not isinstance(record, dict):
@@ -306,6 +345,16 @@ def export_certificate(
         + "\nPrint Assumptions statement.\n"
     )
     return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def _roots(tree: Any) -> list[str]:
+    """The arguments of the square roots in a tree (powers with an exponent k/2), as JSON texts."""
+    if not isinstance(tree, list) or not tree:
+        return []
+    found = [root for arg in tree[1:] for root in _roots(arg)]
+    if tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 2:
+        found.append(json.dumps(tree[1]))
+    return found
 
 
 def _comment(text: str) -> str:

@@ -38,6 +38,19 @@ Qed.
 """
 
 
+MONOTONE_FUNCTIONS = """\
+Lemma sb_exp_le : forall x y, x <= y -> exp x <= exp y.
+Proof.
+  intros x y H. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, exp_increasing; lra].
+Qed.
+Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
+Proof.
+  intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
+Qed.
+"""
+"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses; standard)."""
+
+
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
     end_ = "a" if increasing else "b"
     left = "Rmin_left" if increasing else "Rmin_right"
@@ -98,5 +111,6 @@ def preamble() -> str:
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ] ].\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
+        f"{MONOTONE_FUNCTIONS}\n"
         f"{lemmas}"
     )
