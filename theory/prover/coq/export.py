@@ -125,6 +125,14 @@ class _Writer:
             if not (math.isinf(lo) or math.isinf(hi))
         )
 
+    def _open(self, box: Box) -> bool:
+        """The box has a range with an end outside the domain (Interval evaluates the closed range, where
+        the gap may be undefined or its strictness lost)."""
+        return any(
+            lo != hi and (self.domain[name].open_at(lo, True) or self.domain[name].open_at(hi, False))
+            for name, (lo, hi) in box.items()
+        )
+
     def ranged(self, box: Box) -> list[str]:
         """The Coq names of the variables with a range (not a point) on the box."""
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
@@ -163,7 +171,14 @@ class _Writer:
         if method == "enclosure" and unbounded:
             return intros + self._unbounded(box, strict, form)
         if method == "enclosure":
-            return intros + f"try unfold gap; {bisecting(self.ranged(box))}"
+            closed = f"try unfold gap; {bisecting(self.ranged(box))}"
+            if not self._open(box):
+                return intros + closed
+            try:
+                nodes = self._unbounded(box, strict, form)
+            except Untranslatable:
+                return intros + closed
+            return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
         if method == "rewrite":
             return intros + self._rewrite(name, decision, box, strict, form)
         if method == "monotone" and "slope" in decision:
@@ -202,9 +217,9 @@ class _Writer:
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
-        """An enclosure on a box reaching infinity, node by node (:mod:`theory.prover.coq.unbounded`): of
-        the tree, else of its exact normal form (the kernel's enclosure step tries both), the identity
-        proved first."""
+        """An enclosure node by node (:mod:`theory.prover.coq.unbounded`), on a box reaching infinity or
+        with an open end: of the tree, else of its exact normal form (the kernel's enclosure step tries
+        both), the identity proved first."""
         tree = self.tree if form is None else form
         normal = simplified(tree, box)
         reason = Untranslatable("the enclosure on a box reaching infinity has no node-by-node proof")

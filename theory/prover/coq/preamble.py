@@ -47,8 +47,18 @@ Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
 Proof.
   intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
 Qed.
+Lemma sb_pow_lt : forall x y n, 0 <= x -> x < y -> (0 < n)%nat -> x ^ n < y ^ n.
+Proof.
+  intros x y n Hx Hy Hn. induction n as [|n IH]; [lia |].
+  destruct n as [|n]; [simpl; lra |].
+  change (x * x ^ S n < y * y ^ S n).
+  assert (x ^ S n < y ^ S n) by (apply IH; lia).
+  assert (0 <= x ^ S n) by (apply pow_le; lra).
+  nra.
+Qed.
 """
-"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses; standard)."""
+"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
+x >= 0 for n >= 1, strictly (standard)."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:

@@ -1,17 +1,19 @@
-"""An enclosure on a box reaching infinity, proved in Coq node by node.
+"""An enclosure on a box reaching infinity (or with an open end), proved in Coq node by node.
 
-Interval reads only two-sided bounds, so it cannot take a box with an infinite range. The kernel's
-enclosure is interval arithmetic whose ends may be infinite; this module carries it into Coq node by
-node. For each node of the tree (an n-ary sum or product as the left fold Coq parses it; a^b as
-exp(b ln a), which is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the box gives
-the facts ``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends
-of the set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's
-arguments alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's
-premises), ``nra`` for products, and for powers, reciprocals, sqrt, exp and ln their monotonicity and sign
-lemmas (``pow_incr``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le`` and their
-strict forms), with Interval comparing the printed end with the function's value at the argument's end
-(a constant goal). The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a
-translation of the kernel's enclosure; interval arithmetic with monotone functions).
+Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an
+open end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is
+interval arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For
+each node of the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which
+is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the box gives the facts
+``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the
+set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
+alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
+``nra`` for products and squares, and for powers, reciprocals, sqrt, exp and ln their monotonicity and
+sign lemmas (``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``,
+``sb_ln_le`` and their strict forms), with Interval comparing the printed end with the function's value
+at the argument's end (a constant goal). The claim 0 <= gap (0 < gap) is then the root's lower fact.
+Provenance: derived (a translation of the kernel's enclosure; interval arithmetic with monotone
+functions).
 """
 
 from __future__ import annotations
@@ -203,7 +205,10 @@ class NodeProof:
             if end is not None and end >= 0:
                 at_end = f"({rational(end)} ^ {count})"
                 low, high = (at_end, coq)[:: 1 if side == "lo" else -1]
-                steps.append(f"assert (M : {low} <= {high}) by (apply pow_incr; split; lra)")
+                steps.append(
+                    f"first [ assert (M : {low} < {high}) by (apply sb_pow_lt; [ lra | lra | lia ])"
+                    f" | assert (M : {low} <= {high}) by (apply pow_incr; split; lra) ]"
+                )
                 steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
             return "; ".join(steps) + "; lra"
 
