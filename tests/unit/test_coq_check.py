@@ -190,3 +190,14 @@ def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monke
     monkeypatch.setattr(unbounded, "exact", lambda end, lower: real(end, lower) + 1)
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "rejected"
+
+
+def test_a_cover_with_an_integer_cut_is_accepted(tmp_path):
+    """The integer cut 2 | 3 of n - 1 >= 0 over 1..5: coqc accepts the integrality step; the same boxes over
+    the reals leave (2, 3) uncovered, and that file is rejected (the cut needs the integrality premise)."""
+    from test_coq_export import INTEGER_CUT
+
+    verdict = _checked(INTEGER_CUT, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+    real = {**INTEGER_CUT, "domain": [{**INTEGER_CUT["domain"][0], "integer": False}]}
+    assert _checked(real, tmp_path).status == "rejected"

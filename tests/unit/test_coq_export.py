@@ -134,14 +134,28 @@ def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_
     assert "Section Certificate." in exported.text and "End Certificate." in exported.text
 
 
-def test_an_integer_variable_is_not_stated_over_the_reals():
-    certificate = _certificate(
-        ["var", "n"],
-        [_variable("n", "1", "oo", upper_open=True, integer=True)],
-        [{"box": {"n": ["1", "oo"]}, "decision": {"method": "enclosure"}}],
+INTEGER_CUT = _certificate(
+    ["add", ["var", "n"], ["num", "-1"]],
+    [_variable("n", "1", "5", integer=True)],
+    [
+        {"box": {"n": ["1", "2"]}, "decision": {"method": "enclosure"}},
+        {"box": {"n": ["3", "5"]}, "decision": {"method": "enclosure"}},
+    ],
+)
+"""n - 1 >= 0 over the integers 1..5, two boxes with the integer cut 2 | 3 (the reals in (2, 3) are in no
+box: only integrality closes that gap)."""
+
+
+def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrality():
+    exported = export_certificate(INTEGER_CUT)
+    assert (
+        "Theorem statement : forall v_n, (exists k : Z, v_n = IZR k) -> 1 <= v_n -> v_n <= 5 -> "
+        "0 <= gap v_n." in exported.text
     )
-    with pytest.raises(Untranslatable, match="integer"):
-        export_certificate(certificate)
+    assert "intros v_n I_v_n D0 D1." in exported.text
+    assert "destruct (Rle_lt_dec v_n 2) as [C|C]." in exported.text
+    assert "assert (3 <= v_n) by (sb_integer I_v_n C)." in exported.text
+    assert exported.hypotheses == []
 
 
 @pytest.mark.parametrize(

@@ -137,6 +137,19 @@ class _Writer:
         """The Coq names of the variables with a range (not a point) on the box."""
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
 
+    def integers(self) -> list[str]:
+        """The names of the theorem's integrality premises (I_v for an integer variable v)."""
+        return [f"I_{variable(name)}" for name, v in self.domain.items() if v.integer]
+
+    def theorem(self, box: Box, strict: bool) -> str:
+        """The statement over the domain: an integer variable v ranges over the reals IZR k (premise
+        exists k : Z, v = IZR k), the box lemmas over the reals of their ranges."""
+        integral = "".join(
+            f"(exists k : Z, {variable(name)} = IZR k) -> " for name, v in self.domain.items() if v.integer
+        )
+        premises = "".join(f"{p} -> " for p in self.bounds(box))
+        return f"forall {' '.join(self.names)}, {integral}{premises}{self.claim(strict)}"
+
     def statement(self, box: Box, strict: bool, form: Any = None) -> str:
         """forall v.., <the box's bounds> -> <the claim>."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
@@ -267,7 +280,8 @@ class _Writer:
 
     def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
         """The proof of the claim on ``region`` from the box lemmas, split as the kernel's cover check
-        splits it (integer cuts are not translated yet)."""
+        splits it; at a cut c of an integer variable the right half c - 1 < v gives c <= v by the
+        theorem's integrality premise (``sb_integer``)."""
         pad = "  " * depth
         if len(entries) == 1:
             return f"{pad}apply {entries[0][1]}; lra.\n"
@@ -276,15 +290,21 @@ class _Writer:
             raise Untranslatable("the boxes do not form a guillotine cover")
         (left_boxes, left), (right_boxes, right) = split
         cut_name = next(n for n in region if left[n] != region[n])
-        if self.domain[cut_name].integer:
-            raise Untranslatable("a cut of an integer variable (integrality is not translated yet)")
         cut = right[cut_name][0]
+        coq = variable(cut_name)
         lemma_of = {id(box): lemma for box, lemma in entries}
         halves = [
             self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
             for boxes, part in ((left_boxes, left), (right_boxes, right))
         ]
-        return f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n" + "".join(
+        if self.domain[cut_name].integer:
+            below = rational(Fraction(cut) - 1)
+            halves[1] = (
+                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C).\n" + halves[1]
+            )
+        else:
+            below = rational(Fraction(cut))
+        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C|C].\n" + "".join(
             f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
@@ -319,8 +339,6 @@ def export_certificate(
     strict = data.get("strict")
     if not isinstance(strict, bool) or not isinstance(data.get("boxes"), list):
         raise Malformed("a certificate needs strict (true or false) and a list of boxes")
-    if any(v.integer for v in domain.values()):
-        raise Untranslatable("an integer variable (integrality is not translated yet)")
     whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
 
     def positive(base: Any) -> bool:
@@ -339,6 +357,7 @@ def export_certificate(
         entries.append((box, writer.lemma(f"box_{index}", record.get("decision"), box, strict)))
     cover = writer.cover(entries, whole)
     binders = " ".join(writer.names)
+    premises = [f"D{i}" for i in range(len(writer.bounds(whole)))]
     header = (
         f"(* Exported by specbound from a {FORMAT} certificate{': ' + _comment(title) if title else ''}.\n"
         f"   Inequality: {_comment(str(data.get('inequality', '')))}\n"
@@ -352,8 +371,8 @@ def export_certificate(
         + f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
         + section
         + "\n".join(writer.lemmas)
-        + f"\nTheorem statement : {writer.statement(whole, strict)}.\nProof.\n"
-        + f"  intros {binders} {' '.join(f'D{i}' for i in range(len(writer.bounds(whole))))}.\n"
+        + f"\nTheorem statement : {writer.theorem(whole, strict)}.\nProof.\n"
+        + f"  intros {' '.join(writer.names + writer.integers() + premises)}.\n"
         + cover
         + "Qed.\n"
         + closing

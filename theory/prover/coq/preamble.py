@@ -7,6 +7,7 @@ ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``
 ``sb_identity`` proves an identity of the gap and a rewritten form (``field``, its denominators nonzero by
 ``sb_side``; else ``ring`` or ``lra``). ``sb_side`` closes a domain condition of ``auto_derive`` (an
 inequality, or e <> 0 from e > 0 or e < 0);
+``sb_integer I C`` turns c - 1 < v into c <= v for an integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -119,6 +120,9 @@ def preamble() -> str:
         "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ] ].\n"
+        "Ltac sb_integer I C :=\n"
+        "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
+        "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{MONOTONE_FUNCTIONS}\n"
