@@ -84,7 +84,7 @@ def test_rationals_are_exact():
     assert rational(Fraction(10**40)) == str(10**40)
 
 
-def test_the_theorem_states_the_domain_as_given_and_a_half_line_box_becomes_a_named_hypothesis():
+def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_through_the_kernels_derivative():
     certificate = _certificate(
         LOG_GAP,
         [_variable("x", "-1", "oo", lower_open=True, upper_open=True)],
@@ -112,8 +112,11 @@ def test_the_theorem_states_the_domain_as_given_and_a_half_line_box_becomes_a_na
     exported = export_certificate(certificate)
     assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in exported.text
     assert "Definition gap (v_x : R) : R := (v_x + ((-1) * (ln (1 + v_x))))." in exported.text
-    assert [h.name for h in exported.hypotheses] == ["box_2"]
-    assert "Hypothesis box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert exported.hypotheses == []
+    assert "Lemma box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert "Lemma box_2_slope : forall v_x, 0 < v_x -> 0 <= (" in exported.text
+    assert "refine (sb_increasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
+    assert "refine (sb_decreasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
     assert "destruct (Rle_lt_dec v_x 0)" in exported.text
     assert "Lemma box_1_face : forall v_x, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
     assert not re.search(r"\b(Admitted|Axiom|admit)\b", exported.text)
@@ -199,7 +202,7 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
     assert "apply box_1_form; lra" in exported.text
 
 
-def test_a_slope_step_is_still_a_named_hypothesis():
+def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_lemma_of_its_own():
     certificate = _certificate(
         LOG_GAP,
         [_variable("x", "0", "1")],
@@ -216,8 +219,10 @@ def test_a_slope_step_is_still_a_named_hypothesis():
             }
         ],
     )
-    (hypothesis,) = export_certificate(certificate).hypotheses
-    assert hypothesis.name == "box_1" and "slope" in hypothesis.reason
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "Lemma box_1_slope : forall v_x, 0 < v_x -> v_x < 1 -> 0 <= (" in exported.text
+    assert "apply box_1_slope; lra" in exported.text
 
 
 def test_an_enclosure_on_a_half_line_is_stated_node_by_node():

@@ -29,9 +29,9 @@ from typing import Any
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
 from theory.prover.coq.unbounded import NodeProof
-from theory.prover.kernel import trees
+from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
-from theory.prover.kernel.trees import Malformed
+from theory.prover.kernel.trees import Discontinuous, Malformed
 from theory.prover.kernel.verify import (
     FORMAT,
     PRECISIONS,
@@ -194,17 +194,10 @@ class _Writer:
             return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
         if method == "rewrite":
             return intros + self._rewrite(name, decision, box, strict, form)
-        if method == "monotone" and "slope" in decision:
-            raise Untranslatable(
-                "a monotone step decided by the kernel's derivative (slope) has no Coq proof yet"
-            )
-        if method == "monotone" and unbounded:
-            raise Untranslatable(
-                "a box reaching infinity decided by a monotone step (no Coq proof of it there yet: the "
-                "derivative's sign on the half-line, then the face or the tail)"
-            )
         if method == "monotone" and form is not None:
             raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
+        if method == "monotone" and ("slope" in decision or unbounded or self._open(box)):
+            return intros + self._derived(name, decision, box, strict)
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
@@ -214,11 +207,17 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self._identity(form, rewritten)};\n  rewrite E; apply {nested}; lra"
+        return f"{self._identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
 
-    def _identity(self, form: Any, rewritten: Any) -> str:
-        """assert (E : subject = rewritten), by ``sb_identity`` after sqrt a * sqrt a = a is stated for every
-        square root of either side (so that lra can use it)."""
+    def _identity(self, form: Any, rewritten: Any, box: Box) -> str:
+        """assert (E : subject = rewritten), by ``sb_identity`` after the box's point ranges are substituted
+        (the kernel's normal form fixes them) and sqrt a * sqrt a = a is stated for every square root of
+        either side (so that lra can use it)."""
+        points = "".join(
+            f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
+            for name, (lo, hi) in box.items()
+            if lo == hi
+        )
         roots = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
         facts = "".join(
             f"assert (sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
@@ -226,7 +225,7 @@ class _Writer:
         )
         return (
             f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {facts}sb_identity)"
+            f"by (try unfold gap; {points}{facts}sb_identity)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
@@ -245,8 +244,55 @@ class _Writer:
                 continue
             if candidate is tree:
                 return f"try unfold gap; {script}"
-            return f"{self._identity(form, candidate)};\n  rewrite E; {script}"
+            return f"{self._identity(form, candidate, box)};\n  rewrite E; {script}"
         raise reason
+
+    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
+        """A monotone step through the kernel's own symbolic derivative D of the gap in v: auto_derive
+        proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
+        ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
+        nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
+        ``sb_decreasing_open`` (the mean value theorem with an interior point) bound the gap by its face
+        on the segment from the face to v, so an open or infinite far end needs nothing there."""
+        target = decision["variable"]
+        lo, hi = box[target]
+        increasing = decision["direction"] == "increasing"
+        end = lo if increasing else hi
+        if math.isinf(end):
+            raise Untranslatable(
+                "a monotone step whose face is at infinity (the kernel's tail) has no Coq proof yet"
+            )
+        coq = variable(target)
+        try:
+            slope = derivative.derivative(self.tree, target)
+        except Discontinuous as error:
+            raise Untranslatable(f"no derivative of the gap in {target}: {error}") from None
+        signed = slope if increasing else ["mul", ["num", "-1"], slope]
+        interior = {**self.domain, target: Variable(target, lo, hi, True, True, False)}
+        outer, self.domain = self.domain, interior
+        try:
+            sign = self.lemma(
+                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, False, signed
+            )
+        finally:
+            self.domain = outer
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict)
+        at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
+        face_value = f"gap {' '.join(at_face)}"
+        ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
+        rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
+        function = f"(fun {coq} => {self.gap})"
+        slope_function = f"(fun {coq} => {term(slope, self.positive)})"
+        return (
+            f"assert (Hface : 0 {'<' if strict else '<='} {face_value}) by (apply {face}; lra);\n"
+            f"  assert (Hmono : {face_value} <= {self.gap})\n"
+            f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
+            "      [ intros t Ht; unfold gap; auto_derive;\n"
+            "        lazymatch goal with |- _ = _ => sb_identity | |- _ => repeat split; sb_side end\n"
+            f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
+            "      | lra ]);\n"
+            "  lra"
+        )
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]

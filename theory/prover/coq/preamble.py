@@ -4,9 +4,10 @@
 Interval's ``interval`` at the kernel's two ball precisions (64 and 256 bits), then the exact values
 ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``nra``.
 
-``sb_identity`` proves an identity of the gap and a rewritten form (``field``, its denominators nonzero by
-``sb_side``; else ``ring`` or ``lra``). ``sb_side`` closes a domain condition of ``auto_derive`` (an
-inequality, or e <> 0 from e > 0 or e < 0);
+``sb_identity`` proves an identity of the gap and a rewritten form, or of two derivatives (``field``,
+its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` after 0 + a, a * 1, ...
+are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
+condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
 ``sb_integer I C`` turns c - 1 < v into c <= v for an integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
@@ -58,6 +59,31 @@ Proof.
   nra.
 Qed.
 """
+OPEN_MVT = """\
+Lemma sb_increasing_open : forall (f df : R -> R) (a b : R),
+  (forall t, a <= t <= b -> is_derive f t (df t)) ->
+  (forall t, a < t < b -> 0 <= df t) ->
+  forall x, a <= x <= b -> f a <= f x.
+Proof.
+  intros f df a b Hd Hs x Hx. destruct (Req_dec x a) as [E|E]; [subst; lra |].
+  destruct (MVT_cor2 f df a x) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 <= df c) by (apply Hs; lra). nra.
+Qed.
+Lemma sb_decreasing_open : forall (f df : R -> R) (a b : R),
+  (forall t, a <= t <= b -> is_derive f t (df t)) ->
+  (forall t, a < t < b -> 0 <= (-1) * df t) ->
+  forall x, a <= x <= b -> f b <= f x.
+Proof.
+  intros f df a b Hd Hs x Hx. destruct (Req_dec x b) as [E|E]; [subst; lra |].
+  destruct (MVT_cor2 f df x b) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 <= (-1) * df c) by (apply Hs; lra). nra.
+Qed.
+"""
+"""The mean value theorem with an interior point (Coquelicot's ``MVT_cor2``): a derivative of f on [a, b]
+with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
+the box's far end may be open or infinite (standard)."""
 """exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
 x >= 0 for n >= 1, strictly (standard)."""
 
@@ -119,12 +145,15 @@ def preamble() -> str:
         "     first [ lra | nra ]) ].\n"
         "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
         "Ltac sb_identity :=\n"
-        "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ] ].\n"
+        "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
+        "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
+        "            ring ] ].\n"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{MONOTONE_FUNCTIONS}\n"
+        f"{OPEN_MVT}\n"
         f"{lemmas}"
     )
