@@ -201,3 +201,13 @@ def test_a_cover_with_an_integer_cut_is_accepted(tmp_path):
     assert verdict.status == "accepted", verdict.reason
     real = {**INTEGER_CUT, "domain": [{**INTEGER_CUT["domain"][0], "integer": False}]}
     assert _checked(real, tmp_path).status == "rejected"
+
+
+def test_a_monotone_box_of_a_general_power_on_a_half_line_is_accepted(tmp_path):
+    """s^p <= (d + s)^p, increasing in d from the face d = 0 over d in [0, oo): Coquelicot's derivative of
+    exp(p ln(d + s)) equals the kernel's p (d + s)^(p - 1) only after exp((p - 1) L) = exp(p L) / (d + s)
+    (sb_powers); the sign is proved node by node on the half-line (a hypothesis before)."""
+    certificate = _certificate("s^p <= (d + s)^p", "s: (0, oo), d: [0, oo), p: (0, 2]")
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["monotone"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

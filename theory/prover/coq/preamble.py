@@ -8,7 +8,9 @@ ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``
 its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` after 0 + a, a * 1, ...
 are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
 condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
-``sb_integer I C`` turns c - 1 < v into c <= v for an integer v (I: exists k, v = IZR k).
+``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
+of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_integer I C`` turns c - 1 < v into c <= v for an
+integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -48,6 +50,10 @@ Qed.
 Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
 Proof.
   intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
+Qed.
+Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
+Proof.
+  intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
 Qed.
 Lemma sb_pow_lt : forall x y n, 0 <= x -> x < y -> (0 < n)%nat -> x ^ n < y ^ n.
 Proof.
@@ -153,7 +159,9 @@ def preamble() -> str:
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
-        f"{MONOTONE_FUNCTIONS}\n"
+        f"{MONOTONE_FUNCTIONS}"
+        "Ltac sb_powers :=\n"
+        "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}\n"
         f"{lemmas}"
     )
