@@ -211,3 +211,13 @@ def test_a_monotone_box_of_a_general_power_on_a_half_line_is_accepted(tmp_path):
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["monotone"]
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+def test_max_on_a_half_line_is_accepted_through_its_normal_form(tmp_path):
+    """x + y + 1 <= 3 Max(x, y) on [1, oo)^2: the kernel encloses the exact normal form (with |x - y|); the
+    identity with the printed (a + b + Rabs (a - b)) / 2 and the Rabs node are proved by sign splits."""
+    certificate = _certificate("x + y + 1 <= 3*Max(x, y)", "x: [1, oo), y: [1, oo)")
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
+    assert "sb_unabs" in export_certificate(certificate).text
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

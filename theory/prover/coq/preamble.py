@@ -9,8 +9,8 @@ its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` a
 are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
 condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
 ``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
-of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_integer I C`` turns c - 1 < v into c <= v for an
-integer v (I: exists k, v = IZR k).
+of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_unabs`` splits each Rabs of the goal by the sign of
+its argument. ``sb_integer I C`` turns c - 1 < v into c <= v for an integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -150,10 +150,15 @@ def preamble() -> str:
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
         "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_unabs :=\n"
+        "  repeat match goal with |- context [Rabs ?x] =>\n"
+        "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
+        "    [ rewrite (Rabs_left x H) | rewrite (Rabs_right x H) ] end.\n"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
         "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
-        "            ring ] ].\n"
+        "            ring ]\n"
+        "  | solve [ sb_unabs; lra ] ].\n"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"

@@ -8,12 +8,12 @@ is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the bo
 ``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the
 set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
 alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
-``nra`` for products and squares, and for powers, reciprocals, sqrt, exp and ln their monotonicity and
-sign lemmas (``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``,
-``sb_ln_le`` and their strict forms), with Interval comparing the printed end with the function's value
-at the argument's end (a constant goal). The claim 0 <= gap (0 < gap) is then the root's lower fact.
-Provenance: derived (a translation of the kernel's enclosure; interval arithmetic with monotone
-functions).
+``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
+powers, reciprocals, sqrt, exp and ln their monotonicity and sign lemmas (``pow_incr``, ``sb_pow_lt``,
+``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le`` and their strict forms), with
+Interval comparing the printed end with the function's value at the argument's end (a constant goal).
+The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the
+kernel's enclosure; interval arithmetic with monotone functions).
 """
 
 from __future__ import annotations
@@ -116,11 +116,30 @@ class NodeProof:
             return result
         if head == "pow":
             return self._power(tree[1], tree[2])
+        if head == "abs":
+            child = self.node(tree[1])
+            return self._facts(
+                f"(Rabs {child.coq})", balls.absolute(child.values), self._from([child], UNABS)
+            )
+        if head in ("max", "min"):
+            return self._extremum(head, [self.node(arg) for arg in tree[1:]])
         if head == "exp":
             return self._exp(self.node(tree[1]))
         if head == "log":
             return self._log(self.node(tree[1]))
         raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
+
+    def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
+        """max / min folded from the left as terms prints them, (a + b +- Rabs (a - b)) / 2."""
+        sign = "+" if head == "max" else "-"
+        operation = balls.maximum if head == "max" else balls.minimum
+        result = nodes[0]
+        for other in nodes[1:]:
+            coq = f"(({result.coq} + {other.coq} {sign} Rabs ({result.coq} - {other.coq})) / 2)"
+            result = self._facts(
+                coq, operation(result.values, other.values), self._from([result, other], UNABS)
+            )
+        return result
 
     def _power(self, base_tree: Any, exponent: Any) -> _Node:
         base = self.node(base_tree)
@@ -240,6 +259,8 @@ class NodeProof:
         return self._facts(coq, values, proof)
 
 
+UNABS = "sb_unabs; lra"
+"""The tactic of a fact about Rabs: each Rabs split by the sign of its argument (``sb_unabs``), then lra."""
 INTERVAL = f"interval with (i_prec {CONSTANT_PRECISION})"
 """The tactic of a constant goal: the printed end against the function's value at its argument's end."""
 
