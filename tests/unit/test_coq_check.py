@@ -221,3 +221,19 @@ def test_max_on_a_half_line_is_accepted_through_its_normal_form(tmp_path):
     assert "sb_unabs" in export_certificate(certificate).text
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("c1 + c2 <= sqrt(2)*sqrt(c1^2 + c2^2)", "c1: [0, oo), c2: [0, oo)"),
+        ("x + 1 <= sqrt(2)*sqrt(x^2 + 1)", "x: [0, 3]"),
+    ],
+)
+def test_a_squares_step_is_accepted(statement, domain, tmp_path):
+    """The kernel's squares step (A >= B from A, B >= 0 and A^2 - B^2 >= 0) on a half-line and on a bounded
+    box: sb_squares, the two signs, then the nested decision on A A - B B (a hypothesis before)."""
+    certificate = _certificate(statement, domain)
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["squares"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

@@ -194,6 +194,8 @@ class _Writer:
             return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
         if method == "rewrite":
             return intros + self._rewrite(name, decision, box, strict, form)
+        if method == "squares":
+            return intros + self._squares(name, decision, box, strict, form, unbounded)
         if method == "monotone" and form is not None:
             raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
         if method == "monotone" and ("slope" in decision or unbounded or self._open(box)):
@@ -209,19 +211,49 @@ class _Writer:
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
         return f"{self._identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
 
+    def _squares(
+        self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
+    ) -> str:
+        """The kernel's squares step: subject = A + (-1) B (an identity), A >= 0 and B >= 0 (Interval, or
+        node by node on a box reaching infinity), and the nested decision on A A + (-1) B B in a lemma of
+        its own; ``sb_squares`` (A^2 >= B^2 with A, B >= 0 gives A >= B, by nra) concludes."""
+        left, right = decision.get("left"), decision.get("right")
+        difference = ["add", left, ["mul", ["num", "-1"], right]]
+        squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+        nested = self.lemma(f"{name}_squares", decision.get("then"), box, strict, squares)
+        signs = []
+        for side in (left, right):
+            if unbounded:
+                with precision(PRECISIONS[-1]):
+                    signs.append(NodeProof(environment(box, self.domain), self.positive).claim(side, False))
+            else:
+                signs.append(bisecting(self.ranged(box)))
+        rule = "sb_squares_strict" if strict else "sb_squares"
+        return (
+            f"{self._identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"  [ {signs[0]}\n  | {signs[1]}\n  | apply {nested}; lra ]"
+        )
+
     def _identity(self, form: Any, rewritten: Any, box: Box) -> str:
         """assert (E : subject = rewritten), by ``sb_identity`` after the box's point ranges are substituted
         (the kernel's normal form fixes them) and sqrt a * sqrt a = a is stated for every square root of
-        either side (so that lra can use it)."""
+        either side, with the products of two such (so that lra can use them)."""
         points = "".join(
             f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
             for name, (lo, hi) in box.items()
             if lo == hi
         )
-        roots = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        trees_ = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        roots = [term(json.loads(tree), self.positive) for tree in trees_]
         facts = "".join(
-            f"assert (sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
-            for root in (term(json.loads(tree), self.positive) for tree in roots)
+            f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
+            for i, root in enumerate(roots)
+        ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
+            f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "
+            f"by (rewrite R{i}, R{j}; ring); "
+            for i, a in enumerate(roots)
+            for j, b in enumerate(roots)
+            if i < j
         )
         return (
             f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "

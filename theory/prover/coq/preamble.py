@@ -9,8 +9,10 @@ its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` a
 are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
 condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
 ``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
-of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_unabs`` splits each Rabs of the goal by the sign of
-its argument. ``sb_integer I C`` turns c - 1 < v into c <= v for an integer v (I: exists k, v = IZR k).
+of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_atoms`` makes two sqrt, ln or exp atoms whose
+arguments are equal by ``ring`` one (``ring`` and ``lra`` compare atoms syntactically). ``sb_unabs``
+splits each Rabs of the goal by the sign of its argument. ``sb_integer I C`` turns c - 1 < v into
+c <= v for an integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -55,6 +57,10 @@ Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
 Proof.
   intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
 Qed.
+Lemma sb_squares : forall a b, 0 <= a -> 0 <= b -> 0 <= a * a + (-1) * b * b -> 0 <= a + (-1) * b.
+Proof. intros a b Ha Hb H. nra. Qed.
+Lemma sb_squares_strict : forall a b, 0 <= a -> 0 <= b -> 0 < a * a + (-1) * b * b -> 0 < a + (-1) * b.
+Proof. intros a b Ha Hb H. nra. Qed.
 Lemma sb_pow_lt : forall x y n, 0 <= x -> x < y -> (0 < n)%nat -> x ^ n < y ^ n.
 Proof.
   intros x y n Hx Hy Hn. induction n as [|n IH]; [lia |].
@@ -91,7 +97,7 @@ Qed.
 with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
 the box's far end may be open or infinite (standard)."""
 """exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
-x >= 0 for n >= 1, strictly (standard)."""
+x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
@@ -154,11 +160,20 @@ def preamble() -> str:
         "  repeat match goal with |- context [Rabs ?x] =>\n"
         "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
         "    [ rewrite (Rabs_left x H) | rewrite (Rabs_right x H) ] end.\n"
+        "Ltac sb_atoms :=\n"
+        "  repeat match goal with\n"
+        + "".join(
+            f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
+            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
+            for f in ("sqrt", "ln", "exp")
+        )
+        + "  end.\n"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
         "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
         "            ring ]\n"
-        "  | solve [ sb_unabs; lra ] ].\n"
+        "  | solve [ sb_unabs; lra ]\n"
+        "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
