@@ -237,3 +237,30 @@ def test_a_squares_step_is_accepted(statement, domain, tmp_path):
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["squares"]
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+def test_a_cover_with_nested_cuts_is_accepted(tmp_path):
+    """Three boxes of [0, 3]: two nested cuts, whose case hypotheses need names of their own (one name for
+    both made coqc refuse every cover deeper than one cut)."""
+    certificate = {
+        "format": "specbound-certificate/2",
+        "inequality": "",
+        "gap": ["var", "x"],
+        "strict": False,
+        "domain": [
+            {
+                "name": "x",
+                "lower": "0",
+                "upper": "3",
+                "lower_open": False,
+                "upper_open": False,
+                "integer": False,
+            }
+        ],
+        "boxes": [
+            {"box": {"x": [lo, hi]}, "decision": {"method": "enclosure"}}
+            for lo, hi in (("0", "1"), ("1", "2"), ("2", "3"))
+        ],
+    }
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

@@ -156,8 +156,8 @@ def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrali
         "0 <= gap v_n." in exported.text
     )
     assert "intros v_n I_v_n D0 D1." in exported.text
-    assert "destruct (Rle_lt_dec v_n 2) as [C|C]." in exported.text
-    assert "assert (3 <= v_n) by (sb_integer I_v_n C)." in exported.text
+    assert "destruct (Rle_lt_dec v_n 2) as [C1|C1]." in exported.text
+    assert "assert (3 <= v_n) by (sb_integer I_v_n C1)." in exported.text
     assert exported.hypotheses == []
 
 

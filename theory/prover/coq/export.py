@@ -380,11 +380,12 @@ class _Writer:
         if self.domain[cut_name].integer:
             below = rational(Fraction(cut) - 1)
             halves[1] = (
-                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C).\n" + halves[1]
+                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C{depth}).\n"
+                + halves[1]
             )
         else:
             below = rational(Fraction(cut))
-        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C|C].\n" + "".join(
+        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C{depth}|C{depth}].\n" + "".join(
             f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
