@@ -152,3 +152,115 @@ def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_p
 def test_the_unplanted_files_of_the_mistranslation_tests_are_accepted(statement, domain, tmp_path):
     verdict = _checked(_certificate(statement, domain), tmp_path)
     assert verdict.status == "accepted", verdict.reason
+
+
+def test_a_rewrite_certificate_is_accepted(tmp_path):
+    """4 q (1 - q) <= 1 on [0, 1]: the kernel rewrites the gap as (1 - 2q)^2; coqc proves the identity by
+    ring and the square's sign by Interval (a hypothesis before the rewrite step was translated)."""
+    certificate = _certificate("4*q*(1 - q) <= 1", "q: [0, 1]")
+    assert {box["decision"]["method"] for box in certificate["boxes"]} == {"rewrite"}
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)"),
+        ("exp(-x)*sqrt(y)/(1 + y^2) >= 0", "x: [0, oo), y: [0, oo)"),
+    ],
+)
+def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statement, domain, tmp_path):
+    """Interval ignores one-sided bounds, so these were named hypotheses before; the kernel's enclosure
+    carried node by node (lra, nra, monotonicity lemmas, Interval on constants) is accepted."""
+    certificate = _certificate(statement, domain)
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
+
+
+def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monkeypatch):
+    """The node facts are checked by Coq, not trusted: a kernel set shifted up by 1 (a planted fault in
+    the exported ends) makes log(2 + x y) > 0's file fail where its facts are used."""
+    from theory.prover.coq import unbounded
+
+    certificate = _certificate("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)")
+    real = unbounded.exact
+    monkeypatch.setattr(unbounded, "exact", lambda end, lower: real(end, lower) + 1)
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "rejected"
+
+
+def test_a_cover_with_an_integer_cut_is_accepted(tmp_path):
+    """The integer cut 2 | 3 of n - 1 >= 0 over 1..5: coqc accepts the integrality step; the same boxes over
+    the reals leave (2, 3) uncovered, and that file is rejected (the cut needs the integrality premise)."""
+    from test_coq_export import INTEGER_CUT
+
+    verdict = _checked(INTEGER_CUT, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+    real = {**INTEGER_CUT, "domain": [{**INTEGER_CUT["domain"][0], "integer": False}]}
+    assert _checked(real, tmp_path).status == "rejected"
+
+
+def test_a_monotone_box_of_a_general_power_on_a_half_line_is_accepted(tmp_path):
+    """s^p <= (d + s)^p, increasing in d from the face d = 0 over d in [0, oo): Coquelicot's derivative of
+    exp(p ln(d + s)) equals the kernel's p (d + s)^(p - 1) only after exp((p - 1) L) = exp(p L) / (d + s)
+    (sb_powers); the sign is proved node by node on the half-line (a hypothesis before)."""
+    certificate = _certificate("s^p <= (d + s)^p", "s: (0, oo), d: [0, oo), p: (0, 2]")
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["monotone"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+
+
+def test_max_on_a_half_line_is_accepted_through_its_normal_form(tmp_path):
+    """x + y + 1 <= 3 Max(x, y) on [1, oo)^2: the kernel encloses the exact normal form (with |x - y|); the
+    identity with the printed (a + b + Rabs (a - b)) / 2 and the Rabs node are proved by sign splits."""
+    certificate = _certificate("x + y + 1 <= 3*Max(x, y)", "x: [1, oo), y: [1, oo)")
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
+    assert "sb_unabs" in export_certificate(certificate).text
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("c1 + c2 <= sqrt(2)*sqrt(c1^2 + c2^2)", "c1: [0, oo), c2: [0, oo)"),
+        ("x + 1 <= sqrt(2)*sqrt(x^2 + 1)", "x: [0, 3]"),
+    ],
+)
+def test_a_squares_step_is_accepted(statement, domain, tmp_path):
+    """The kernel's squares step (A >= B from A, B >= 0 and A^2 - B^2 >= 0) on a half-line and on a bounded
+    box: sb_squares, the two signs, then the nested decision on A A - B B (a hypothesis before)."""
+    certificate = _certificate(statement, domain)
+    assert [box["decision"]["method"] for box in certificate["boxes"]] == ["squares"]
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+
+
+def test_a_cover_with_nested_cuts_is_accepted(tmp_path):
+    """Three boxes of [0, 3]: two nested cuts, whose case hypotheses need names of their own (one name for
+    both made coqc refuse every cover deeper than one cut)."""
+    certificate = {
+        "format": "specbound-certificate/2",
+        "inequality": "",
+        "gap": ["var", "x"],
+        "strict": False,
+        "domain": [
+            {
+                "name": "x",
+                "lower": "0",
+                "upper": "3",
+                "lower_open": False,
+                "upper_open": False,
+                "integer": False,
+            }
+        ],
+        "boxes": [
+            {"box": {"x": [lo, hi]}, "decision": {"method": "enclosure"}}
+            for lo, hi in (("0", "1"), ("1", "2"), ("2", "3"))
+        ],
+    }
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason

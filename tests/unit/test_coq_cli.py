@@ -25,7 +25,7 @@ def test_prove_writes_the_coq_file_without_checking_it_when_asked(tmp_path, caps
     assert status == 0
     out = capsys.readouterr().out
     assert f"coq: unchecked: {target} (2 boxes" in out
-    assert "box_2 (a box reaching infinity" in out
+    assert "hypotheses" not in out
     text = target.read_text(encoding="utf-8")
     assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in text
     assert not FORBIDDEN.search(text)
@@ -58,6 +58,18 @@ def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     assert record["coq"] == "accepted", record
     assert record["file"] == str(target) and record["bytes"] == target.stat().st_size
     assert record["hypotheses"] == [] and record["coqc_cpu_seconds"] > 0
+
+
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
+def test_the_readme_log_example_over_its_half_line_is_accepted(tmp_path, capsys):
+    """The README's log(1 + x) <= x over (-1, oo): a monotone box with a singular open end and one reaching
+    infinity, both named hypotheses before the kernel's derivative was carried into Coq."""
+    target = tmp_path / "log.v"
+    status = main(["prove", "log(1 + x) <= x", "--domain", "x: (-1, oo)", "--coq", str(target), "--json"])
+    assert status == 0
+    (record,) = json.loads(capsys.readouterr().out)["coq"]
+    assert record["coq"] == "accepted", record
+    assert record["hypotheses"] == []
 
 
 def test_several_inequalities_get_one_numbered_file_each(tmp_path, capsys):

@@ -84,7 +84,7 @@ def test_rationals_are_exact():
     assert rational(Fraction(10**40)) == str(10**40)
 
 
-def test_the_theorem_states_the_domain_as_given_and_a_half_line_box_becomes_a_named_hypothesis():
+def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_through_the_kernels_derivative():
     certificate = _certificate(
         LOG_GAP,
         [_variable("x", "-1", "oo", lower_open=True, upper_open=True)],
@@ -112,8 +112,11 @@ def test_the_theorem_states_the_domain_as_given_and_a_half_line_box_becomes_a_na
     exported = export_certificate(certificate)
     assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in exported.text
     assert "Definition gap (v_x : R) : R := (v_x + ((-1) * (ln (1 + v_x))))." in exported.text
-    assert [h.name for h in exported.hypotheses] == ["box_2"]
-    assert "Hypothesis box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert exported.hypotheses == []
+    assert "Lemma box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert "Lemma box_2_slope : forall v_x, 0 < v_x -> 0 <= (" in exported.text
+    assert "refine (sb_increasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
+    assert "refine (sb_decreasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
     assert "destruct (Rle_lt_dec v_x 0)" in exported.text
     assert "Lemma box_1_face : forall v_x, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
     assert not re.search(r"\b(Admitted|Axiom|admit)\b", exported.text)
@@ -134,14 +137,28 @@ def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_
     assert "Section Certificate." in exported.text and "End Certificate." in exported.text
 
 
-def test_an_integer_variable_is_not_stated_over_the_reals():
-    certificate = _certificate(
-        ["var", "n"],
-        [_variable("n", "1", "oo", upper_open=True, integer=True)],
-        [{"box": {"n": ["1", "oo"]}, "decision": {"method": "enclosure"}}],
+INTEGER_CUT = _certificate(
+    ["add", ["var", "n"], ["num", "-1"]],
+    [_variable("n", "1", "5", integer=True)],
+    [
+        {"box": {"n": ["1", "2"]}, "decision": {"method": "enclosure"}},
+        {"box": {"n": ["3", "5"]}, "decision": {"method": "enclosure"}},
+    ],
+)
+"""n - 1 >= 0 over the integers 1..5, two boxes with the integer cut 2 | 3 (the reals in (2, 3) are in no
+box: only integrality closes that gap)."""
+
+
+def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrality():
+    exported = export_certificate(INTEGER_CUT)
+    assert (
+        "Theorem statement : forall v_n, (exists k : Z, v_n = IZR k) -> 1 <= v_n -> v_n <= 5 -> "
+        "0 <= gap v_n." in exported.text
     )
-    with pytest.raises(Untranslatable, match="integer"):
-        export_certificate(certificate)
+    assert "intros v_n I_v_n D0 D1." in exported.text
+    assert "destruct (Rle_lt_dec v_n 2) as [C1|C1]." in exported.text
+    assert "assert (3 <= v_n) by (sb_integer I_v_n C1)." in exported.text
+    assert exported.hypotheses == []
 
 
 @pytest.mark.parametrize(
@@ -156,3 +173,71 @@ def test_an_integer_variable_is_not_stated_over_the_reals():
 def test_a_malformed_certificate_is_malformed(broken):
     with pytest.raises(Malformed):
         export_certificate(broken)
+
+
+def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_its_own():
+    """p/(p + 2) < 1 on [0, 2] rewritten as 2/(p + 2) > 0: the box lemma proves gap = form (sb_identity) and
+    applies the form's lemma, which the nested enclosure proves; nothing is left as a hypothesis."""
+    gap = [
+        "add",
+        ["num", "1"],
+        ["mul", ["num", "-1"], ["var", "p"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]],
+    ]
+    form = ["mul", ["num", "2"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]]
+    certificate = _certificate(
+        gap,
+        [_variable("p", "0", "2")],
+        [
+            {
+                "box": {"p": ["0", "2"]},
+                "decision": {"method": "rewrite", "form": form, "then": {"method": "enclosure"}},
+            }
+        ],
+        strict=True,
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "Lemma box_1_form : forall v_p, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
+    assert "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; sb_identity);" in exported.text
+    assert "apply box_1_form; lra" in exported.text
+
+
+def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_lemma_of_its_own():
+    certificate = _certificate(
+        LOG_GAP,
+        [_variable("x", "0", "1")],
+        [
+            {
+                "box": {"x": ["0", "1"]},
+                "decision": {
+                    "method": "monotone",
+                    "variable": "x",
+                    "direction": "increasing",
+                    "slope": {"method": "enclosure"},
+                    "then": {"method": "enclosure"},
+                },
+            }
+        ],
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "Lemma box_1_slope : forall v_x, 0 < v_x -> v_x < 1 -> 0 <= (" in exported.text
+    assert "apply box_1_slope; lra" in exported.text
+
+
+def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
+    """log(2 + x) > 0 on [0, oo): the facts 0 <= x, 2 <= 2 + x, ln 2's printed end <= ln (2 + x) (its constant
+    goal by Interval), and the claim from the root's lower fact; no hypothesis (Interval alone would need
+    a bounded range)."""
+    certificate = _certificate(
+        ["log", ["add", ["num", "2"], ["var", "x"]]],
+        [_variable("x", "0", "oo", upper_open=True)],
+        [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}],
+        strict=True,
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "assert (N1 : 2 <= 2) by (lra)" in exported.text
+    assert "assert (N3 : 0 <= v_x) by (lra)" in exported.text
+    assert "assert (N4 : 2 <= (2 + v_x)) by (clear - N1 N2 N3; lra)" in exported.text
+    assert "<= (ln 2)) by interval with (i_prec 320)" in exported.text

@@ -19,18 +19,22 @@ A box that cannot be proved in Coq yet (a range reaching infinity, an unknown me
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
-from theory.prover.kernel import trees
+from theory.prover.coq.unbounded import NodeProof
+from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
-from theory.prover.kernel.trees import Malformed
+from theory.prover.kernel.trees import Discontinuous, Malformed
 from theory.prover.kernel.verify import (
     FORMAT,
+    PRECISIONS,
     Box,
     Variable,
     environment,
@@ -38,6 +42,7 @@ from theory.prover.kernel.verify import (
     precision,
     read_box,
     read_domain,
+    simplified,
 )
 
 
@@ -63,19 +68,38 @@ class CoqExport:
 
 
 class _Writer:
-    """The lemmas of one certificate, in order, named box_k (and box_k_face_j)."""
+    """The lemmas of one certificate, in order, named box_k (and box_k_face_j, box_k_form)."""
 
-    def __init__(self, domain: dict[str, Variable], assumed: dict[str, str], probe: bool) -> None:
+    def __init__(
+        self,
+        domain: dict[str, Variable],
+        assumed: dict[str, str],
+        probe: bool,
+        positive: Callable[[Any], bool],
+        tree: Any,
+    ) -> None:
         self.domain = domain
         self.assumed = assumed
         self.probe = probe
+        self.positive = positive
+        self.tree = tree
         self.names = [variable(name) for name in domain]
+        self.gap = f"gap {' '.join(self.names)}"
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
 
-    def claim(self, strict: bool) -> str:
-        """0 <= gap v.. (0 < when strict)."""
-        return f"0 {'<' if strict else '<='} gap {' '.join(self.names)}"
+    def subject(self, form: Any) -> str:
+        """The Coq term a claim is about: the gap (``form`` None), or a rewritten form's tree printed."""
+        if form is None:
+            return self.gap
+        try:
+            return term(form, self.positive)
+        except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
+            raise Malformed("a rewrite decision's form is not a tree of the certificate format") from None
+
+    def claim(self, strict: bool, form: Any = None) -> str:
+        """0 <= subject (0 < when strict)."""
+        return f"0 {'<' if strict else '<='} {self.subject(form)}"
 
     def bounds(self, box: Box) -> list[str]:
         """The box's bounds as premises: an end outside the domain strict, a point range as lo <= v <= lo."""
@@ -92,11 +116,20 @@ class _Writer:
         return premises
 
     def closed(self, box: Box) -> str:
-        """The box's bounds as closed hypotheses lo <= v <= hi, the form Interval reads (from the premises,
-        by lra)."""
+        """The bounded ranges of the box as closed hypotheses lo <= v <= hi, the form Interval reads (from
+        the premises, by lra)."""
         return "".join(
             f"assert (B_{variable(name)} : {rational(Fraction(lo))} <= {variable(name)} <= "
             f"{rational(Fraction(hi))}) by lra;\n  "
+            for name, (lo, hi) in box.items()
+            if not (math.isinf(lo) or math.isinf(hi))
+        )
+
+    def _open(self, box: Box) -> bool:
+        """The box has a range with an end outside the domain (Interval evaluates the closed range, where
+        the gap may be undefined or its strictness lost)."""
+        return any(
+            lo != hi and (self.domain[name].open_at(lo, True) or self.domain[name].open_at(hi, False))
             for name, (lo, hi) in box.items()
         )
 
@@ -104,12 +137,25 @@ class _Writer:
         """The Coq names of the variables with a range (not a point) on the box."""
         return [variable(name) for name, (lo, hi) in box.items() if lo != hi]
 
-    def statement(self, box: Box, strict: bool) -> str:
+    def integers(self) -> list[str]:
+        """The names of the theorem's integrality premises (I_v for an integer variable v)."""
+        return [f"I_{variable(name)}" for name, v in self.domain.items() if v.integer]
+
+    def theorem(self, box: Box, strict: bool) -> str:
+        """The statement over the domain: an integer variable v ranges over the reals IZR k (premise
+        exists k : Z, v = IZR k), the box lemmas over the reals of their ranges."""
+        integral = "".join(
+            f"(exists k : Z, {variable(name)} = IZR k) -> " for name, v in self.domain.items() if v.integer
+        )
+        premises = "".join(f"{p} -> " for p in self.bounds(box))
+        return f"forall {' '.join(self.names)}, {integral}{premises}{self.claim(strict)}"
+
+    def statement(self, box: Box, strict: bool, form: Any = None) -> str:
         """forall v.., <the box's bounds> -> <the claim>."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict)}"
+        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict, form)}"
 
-    def lemma(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+    def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
         it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
         ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
@@ -117,32 +163,170 @@ class _Writer:
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
-            script = self._proof(name, decision, box, strict)
+            script = self._proof(name, decision, box, strict, form)
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict)}.\n")
+            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict, form)}.\n")
             return name
         if self.probe:
             proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
         else:
             proof = f"{script}.\nQed."
-        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict)}.\nProof.\n  {proof}\n")
+        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict, form)}.\nProof.\n  {proof}\n")
         return name
 
-    def _proof(self, name: str, decision: Any, box: Box, strict: bool) -> str:
+    def _proof(self, name: str, decision: Any, box: Box, strict: bool, form: Any) -> str:
         """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
-        if any(math.isinf(end) for pair in box.values() for end in pair):
-            raise Untranslatable(
-                "a box reaching infinity: Interval needs bounded ranges (no compactifying substitution yet)"
-            )
+        unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
         premises = [f"H{index}" for index in range(len(self.bounds(box)))]
         intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
         method = decision.get("method") if isinstance(decision, dict) else None
+        if method == "enclosure" and unbounded:
+            return intros + self._unbounded(box, strict, form)
         if method == "enclosure":
-            return intros + f"unfold gap; {bisecting(self.ranged(box))}"
+            closed = f"try unfold gap; {bisecting(self.ranged(box))}"
+            if not self._open(box):
+                return intros + closed
+            try:
+                nodes = self._unbounded(box, strict, form)
+            except Untranslatable:
+                return intros + closed
+            return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
+        if method == "rewrite":
+            return intros + self._rewrite(name, decision, box, strict, form)
+        if method == "squares":
+            return intros + self._squares(name, decision, box, strict, form, unbounded)
+        if method == "monotone" and form is not None:
+            raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
+        if method == "monotone" and ("slope" in decision or unbounded or self._open(box)):
+            return intros + self._derived(name, decision, box, strict)
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
+
+    def _rewrite(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+        """The kernel's rewrite step: subject = form on the box (an identity proved by ``sb_identity``, its
+        denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
+        rewritten = decision.get("form")
+        nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
+        return f"{self._identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
+
+    def _squares(
+        self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
+    ) -> str:
+        """The kernel's squares step: subject = A + (-1) B (an identity), A >= 0 and B >= 0 (Interval, or
+        node by node on a box reaching infinity), and the nested decision on A A + (-1) B B in a lemma of
+        its own; ``sb_squares`` (A^2 >= B^2 with A, B >= 0 gives A >= B, by nra) concludes."""
+        left, right = decision.get("left"), decision.get("right")
+        difference = ["add", left, ["mul", ["num", "-1"], right]]
+        squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+        nested = self.lemma(f"{name}_squares", decision.get("then"), box, strict, squares)
+        signs = []
+        for side in (left, right):
+            if unbounded:
+                with precision(PRECISIONS[-1]):
+                    signs.append(NodeProof(environment(box, self.domain), self.positive).claim(side, False))
+            else:
+                signs.append(bisecting(self.ranged(box)))
+        rule = "sb_squares_strict" if strict else "sb_squares"
+        return (
+            f"{self._identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"  [ {signs[0]}\n  | {signs[1]}\n  | apply {nested}; lra ]"
+        )
+
+    def _identity(self, form: Any, rewritten: Any, box: Box) -> str:
+        """assert (E : subject = rewritten), by ``sb_identity`` after the box's point ranges are substituted
+        (the kernel's normal form fixes them) and sqrt a * sqrt a = a is stated for every square root of
+        either side, with the products of two such (so that lra can use them)."""
+        points = "".join(
+            f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
+            for name, (lo, hi) in box.items()
+            if lo == hi
+        )
+        trees_ = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        roots = [term(json.loads(tree), self.positive) for tree in trees_]
+        facts = "".join(
+            f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
+            for i, root in enumerate(roots)
+        ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
+            f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "
+            f"by (rewrite R{i}, R{j}; ring); "
+            for i, a in enumerate(roots)
+            for j, b in enumerate(roots)
+            if i < j
+        )
+        return (
+            f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "
+            f"by (try unfold gap; {points}{facts}sb_identity)"
+        )
+
+    def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
+        """An enclosure node by node (:mod:`theory.prover.coq.unbounded`), on a box reaching infinity or
+        with an open end: of the tree, else of its exact normal form (the kernel's enclosure step tries
+        both), the identity proved first."""
+        tree = self.tree if form is None else form
+        normal = simplified(tree, box)
+        reason = Untranslatable("the enclosure on a box reaching infinity has no node-by-node proof")
+        for candidate in [tree] if normal is tree else [tree, normal]:
+            try:
+                with precision(PRECISIONS[-1]):
+                    script = NodeProof(environment(box, self.domain), self.positive).claim(candidate, strict)
+            except Untranslatable as error:
+                reason = error
+                continue
+            if candidate is tree:
+                return f"try unfold gap; {script}"
+            return f"{self._identity(form, candidate, box)};\n  rewrite E; {script}"
+        raise reason
+
+    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
+        """A monotone step through the kernel's own symbolic derivative D of the gap in v: auto_derive
+        proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
+        ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
+        nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
+        ``sb_decreasing_open`` (the mean value theorem with an interior point) bound the gap by its face
+        on the segment from the face to v, so an open or infinite far end needs nothing there."""
+        target = decision["variable"]
+        lo, hi = box[target]
+        increasing = decision["direction"] == "increasing"
+        end = lo if increasing else hi
+        if math.isinf(end):
+            raise Untranslatable(
+                "a monotone step whose face is at infinity (the kernel's tail) has no Coq proof yet"
+            )
+        coq = variable(target)
+        try:
+            slope = derivative.derivative(self.tree, target)
+        except Discontinuous as error:
+            raise Untranslatable(f"no derivative of the gap in {target}: {error}") from None
+        signed = slope if increasing else ["mul", ["num", "-1"], slope]
+        interior = {**self.domain, target: Variable(target, lo, hi, True, True, False)}
+        outer, self.domain = self.domain, interior
+        try:
+            sign = self.lemma(
+                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, False, signed
+            )
+        finally:
+            self.domain = outer
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict)
+        at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
+        face_value = f"gap {' '.join(at_face)}"
+        ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
+        rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
+        function = f"(fun {coq} => {self.gap})"
+        slope_function = f"(fun {coq} => {term(slope, self.positive)})"
+        return (
+            f"assert (Hface : 0 {'<' if strict else '<='} {face_value}) by (apply {face}; lra);\n"
+            f"  assert (Hmono : {face_value} <= {self.gap})\n"
+            f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
+            "      [ intros t Ht; unfold gap; try unfold Rpower; auto_derive;\n"
+            "        lazymatch goal with\n"
+            "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
+            "        | |- _ => repeat split; sb_side end\n"
+            f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
+            "      | lra ]);\n"
+            "  lra"
+        )
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]
@@ -176,7 +360,8 @@ class _Writer:
 
     def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
         """The proof of the claim on ``region`` from the box lemmas, split as the kernel's cover check
-        splits it (integer cuts are not translated yet)."""
+        splits it; at a cut c of an integer variable the right half c - 1 < v gives c <= v by the
+        theorem's integrality premise (``sb_integer``)."""
         pad = "  " * depth
         if len(entries) == 1:
             return f"{pad}apply {entries[0][1]}; lra.\n"
@@ -185,19 +370,28 @@ class _Writer:
             raise Untranslatable("the boxes do not form a guillotine cover")
         (left_boxes, left), (right_boxes, right) = split
         cut_name = next(n for n in region if left[n] != region[n])
-        if self.domain[cut_name].integer:
-            raise Untranslatable("a cut of an integer variable (integrality is not translated yet)")
         cut = right[cut_name][0]
+        coq = variable(cut_name)
         lemma_of = {id(box): lemma for box, lemma in entries}
         halves = [
             self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
             for boxes, part in ((left_boxes, left), (right_boxes, right))
         ]
-        return f"{pad}destruct (Rle_lt_dec {variable(cut_name)} {rational(Fraction(cut))}).\n" + "".join(
+        if self.domain[cut_name].integer:
+            below = rational(Fraction(cut) - 1)
+            halves[1] = (
+                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C{depth}).\n"
+                + halves[1]
+            )
+        else:
+            below = rational(Fraction(cut))
+        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C{depth}|C{depth}].\n" + "".join(
             f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
 
+NONNEGATIVE = "first [ lra | nra | sb_close ]"
+"""The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
 PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
@@ -226,14 +420,16 @@ def export_certificate(
     strict = data.get("strict")
     if not isinstance(strict, bool) or not isinstance(data.get("boxes"), list):
         raise Malformed("a certificate needs strict (true or false) and a list of boxes")
-    if any(v.integer for v in domain.values()):
-        raise Untranslatable("an integer variable (integrality is not translated yet)")
     whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
+
+    def positive(base: Any) -> bool:
+        return _positive_on(base, whole, domain)
+
     try:
-        gap = term(data.get("gap"), lambda base: _positive_on(base, whole, domain))
+        gap = term(data.get("gap"), positive)
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
         raise Malformed("the certificate's gap is not a tree of the certificate format") from None
-    writer = _Writer(domain, assumed or {}, probe)
+    writer = _Writer(domain, assumed or {}, probe, positive, data["gap"])
     entries = []
     for index, record in enumerate(data["boxes"], start=1):
         if not isinstance(record, dict):
@@ -242,6 +438,7 @@ def export_certificate(
         entries.append((box, writer.lemma(f"box_{index}", record.get("decision"), box, strict)))
     cover = writer.cover(entries, whole)
     binders = " ".join(writer.names)
+    premises = [f"D{i}" for i in range(len(writer.bounds(whole)))]
     header = (
         f"(* Exported by specbound from a {FORMAT} certificate{': ' + _comment(title) if title else ''}.\n"
         f"   Inequality: {_comment(str(data.get('inequality', '')))}\n"
@@ -255,14 +452,24 @@ def export_certificate(
         + f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
         + section
         + "\n".join(writer.lemmas)
-        + f"\nTheorem statement : {writer.statement(whole, strict)}.\nProof.\n"
-        + f"  intros {binders} {' '.join(f'D{i}' for i in range(len(writer.bounds(whole))))}.\n"
+        + f"\nTheorem statement : {writer.theorem(whole, strict)}.\nProof.\n"
+        + f"  intros {' '.join(writer.names + writer.integers() + premises)}.\n"
         + cover
         + "Qed.\n"
         + closing
         + "\nPrint Assumptions statement.\n"
     )
     return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def _roots(tree: Any) -> list[str]:
+    """The arguments of the square roots in a tree (powers with an exponent k/2), as JSON texts."""
+    if not isinstance(tree, list) or not tree:
+        return []
+    found = [root for arg in tree[1:] for root in _roots(arg)]
+    if tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 2:
+        found.append(json.dumps(tree[1]))
+    return found
 
 
 def _comment(text: str) -> str:

@@ -4,7 +4,15 @@
 Interval's ``interval`` at the kernel's two ball precisions (64 and 256 bits), then the exact values
 ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``nra``.
 
-``sb_side`` closes a domain condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+``sb_identity`` proves an identity of the gap and a rewritten form, or of two derivatives (``field``,
+its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` after 0 + a, a * 1, ...
+are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
+condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
+of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_atoms`` makes two sqrt, ln or exp atoms whose
+arguments are equal by ``ring`` one (``ring`` and ``lra`` compare atoms syntactically). ``sb_unabs``
+splits each Rabs of the goal by the sign of its argument. ``sb_integer I C`` turns c - 1 < v into
+c <= v for an integer v (I: exists k, v = IZR k).
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -34,6 +42,62 @@ Proof.
   - {fold_c} assert (Hc' : {sign_c}) by (apply Hs; lra). {finish}
 Qed.
 """
+
+
+MONOTONE_FUNCTIONS = """\
+Lemma sb_exp_le : forall x y, x <= y -> exp x <= exp y.
+Proof.
+  intros x y H. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, exp_increasing; lra].
+Qed.
+Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
+Proof.
+  intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
+Qed.
+Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
+Proof.
+  intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
+Qed.
+Lemma sb_squares : forall a b, 0 <= a -> 0 <= b -> 0 <= a * a + (-1) * b * b -> 0 <= a + (-1) * b.
+Proof. intros a b Ha Hb H. nra. Qed.
+Lemma sb_squares_strict : forall a b, 0 <= a -> 0 <= b -> 0 < a * a + (-1) * b * b -> 0 < a + (-1) * b.
+Proof. intros a b Ha Hb H. nra. Qed.
+Lemma sb_pow_lt : forall x y n, 0 <= x -> x < y -> (0 < n)%nat -> x ^ n < y ^ n.
+Proof.
+  intros x y n Hx Hy Hn. induction n as [|n IH]; [lia |].
+  destruct n as [|n]; [simpl; lra |].
+  change (x * x ^ S n < y * y ^ S n).
+  assert (x ^ S n < y ^ S n) by (apply IH; lia).
+  assert (0 <= x ^ S n) by (apply pow_le; lra).
+  nra.
+Qed.
+"""
+OPEN_MVT = """\
+Lemma sb_increasing_open : forall (f df : R -> R) (a b : R),
+  (forall t, a <= t <= b -> is_derive f t (df t)) ->
+  (forall t, a < t < b -> 0 <= df t) ->
+  forall x, a <= x <= b -> f a <= f x.
+Proof.
+  intros f df a b Hd Hs x Hx. destruct (Req_dec x a) as [E|E]; [subst; lra |].
+  destruct (MVT_cor2 f df a x) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 <= df c) by (apply Hs; lra). nra.
+Qed.
+Lemma sb_decreasing_open : forall (f df : R -> R) (a b : R),
+  (forall t, a <= t <= b -> is_derive f t (df t)) ->
+  (forall t, a < t < b -> 0 <= (-1) * df t) ->
+  forall x, a <= x <= b -> f b <= f x.
+Proof.
+  intros f df a b Hd Hs x Hx. destruct (Req_dec x b) as [E|E]; [subst; lra |].
+  destruct (MVT_cor2 f df x b) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 <= (-1) * df c) by (apply Hs; lra). nra.
+Qed.
+"""
+"""The mean value theorem with an interior point (Coquelicot's ``MVT_cor2``): a derivative of f on [a, b]
+with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
+the box's far end may be open or infinite (standard)."""
+"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
+x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
@@ -92,7 +156,32 @@ def preamble() -> str:
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
         "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_unabs :=\n"
+        "  repeat match goal with |- context [Rabs ?x] =>\n"
+        "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
+        "    [ rewrite (Rabs_left x H) | rewrite (Rabs_right x H) ] end.\n"
+        "Ltac sb_atoms :=\n"
+        "  repeat match goal with\n"
+        + "".join(
+            f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
+            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
+            for f in ("sqrt", "ln", "exp")
+        )
+        + "  end.\n"
+        "Ltac sb_identity :=\n"
+        "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
+        "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
+        "            ring ]\n"
+        "  | solve [ sb_unabs; lra ]\n"
+        "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
+        "Ltac sb_integer I C :=\n"
+        "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
+        "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
+        f"{MONOTONE_FUNCTIONS}"
+        "Ltac sb_powers :=\n"
+        "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
+        f"{OPEN_MVT}\n"
         f"{lemmas}"
     )

@@ -1,0 +1,272 @@
+"""An enclosure on a box reaching infinity (or with an open end), proved in Coq node by node.
+
+Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an
+open end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is
+interval arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For
+each node of the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which
+is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the box gives the facts
+``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the
+set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
+alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
+``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
+powers, reciprocals, sqrt, exp and ln their monotonicity and sign lemmas (``pow_incr``, ``sb_pow_lt``,
+``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le`` and their strict forms), with
+Interval comparing the printed end with the function's value at the argument's end (a constant goal).
+The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the
+kernel's enclosure; interval arithmetic with monotone functions).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from theory.prover.coq.terms import Untranslatable, rational, variable
+from theory.prover.kernel import balls, trees
+from theory.prover.kernel.balls import Set, Undefined
+from theory.prover.kernel.trees import ball, number
+
+CONSTANT_PRECISION = 320
+"""Interval's precision (bits) on a constant goal f(l) against an end the kernel rounded at 256 bits."""
+
+
+def exact(end: Any, lower: bool) -> Fraction:
+    """The exact dyadic rational at the outer end of an arb ball (its lower end for a lower bound)."""
+    mantissa, exponent = (end.lower() if lower else end.upper()).mid().man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
+@dataclass
+class _Node:
+    """A node's Coq term, the kernel's set of its values and the names of the facts proved about it."""
+
+    coq: str
+    values: Set
+    facts: list[str] = field(default_factory=list)
+    lower: Fraction | None = None
+    upper: Fraction | None = None
+
+
+@dataclass
+class NodeProof:
+    """The Coq script proving bounds of every node of a tree on a box, bottom-up."""
+
+    env: dict[str, Set]
+    positive: Callable[[Any], bool]
+    steps: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def claim(self, tree: Any, strict: bool) -> str:
+        """The script: every node's facts, then ``0 <= t`` (``0 < t``) for the root t by lra; Untranslatable
+        when a node has no translation here or the root's set does not show the sign."""
+        root = self.node(tree)
+        if not root.values.at_least_zero(strict):
+            raise Untranslatable("the node-by-node enclosure on the half-line does not show the sign")
+        return "".join(f"{step};\n  " for step in self.steps) + "lra"
+
+    def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str]) -> _Node:
+        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``."""
+        node = _Node(coq, values)
+        for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
+            if balls.infinite(end):
+                continue
+            self.count += 1
+            name = f"N{self.count}"
+            bound = exact(end, side == "lo")
+            relation = "<" if is_open else "<="
+            fact = (
+                f"{rational(bound)} {relation} {coq}"
+                if side == "lo"
+                else f"{coq} {relation} {rational(bound)}"
+            )
+            self.steps.append(f"assert ({name} : {fact}) by ({proof(side, is_open)})")
+            node.facts.append(name)
+            if side == "lo":
+                node.lower = bound
+            else:
+                node.upper = bound
+        return node
+
+    def _from(self, children: list[_Node], tactic: str) -> Callable[[str, bool], str]:
+        kept = " ".join(f for child in children for f in child.facts)
+        return lambda side, strict: f"clear - {kept}; {tactic}" if kept else tactic
+
+    def node(self, tree: Any) -> _Node:
+        """The facts of ``tree``'s node (after those of its arguments)."""
+        head = tree[0]
+        if head == "num":
+            value = Fraction(number(tree[1]))
+            return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra")
+        if head == "var":
+            return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra")
+        if head in ("add", "mul"):
+            nodes = [self.node(arg) for arg in tree[1:]]
+            result = nodes[0]
+            for other in nodes[1:]:
+                operation = balls.add if head == "add" else balls.multiply
+                symbol, tactic = ("+", "lra") if head == "add" else ("*", "first [ lra | nra ]")
+                result = self._facts(
+                    f"({result.coq} {symbol} {other.coq})",
+                    operation(result.values, other.values),
+                    self._from([result, other], tactic),
+                )
+            return result
+        if head == "pow":
+            return self._power(tree[1], tree[2])
+        if head == "abs":
+            child = self.node(tree[1])
+            return self._facts(
+                f"(Rabs {child.coq})", balls.absolute(child.values), self._from([child], UNABS)
+            )
+        if head in ("max", "min"):
+            return self._extremum(head, [self.node(arg) for arg in tree[1:]])
+        if head == "exp":
+            return self._exp(self.node(tree[1]))
+        if head == "log":
+            return self._log(self.node(tree[1]))
+        raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
+
+    def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
+        """max / min folded from the left as terms prints them, (a + b +- Rabs (a - b)) / 2."""
+        sign = "+" if head == "max" else "-"
+        operation = balls.maximum if head == "max" else balls.minimum
+        result = nodes[0]
+        for other in nodes[1:]:
+            coq = f"(({result.coq} + {other.coq} {sign} Rabs ({result.coq} - {other.coq})) / 2)"
+            result = self._facts(
+                coq, operation(result.values, other.values), self._from([result, other], UNABS)
+            )
+        return result
+
+    def _power(self, base_tree: Any, exponent: Any) -> _Node:
+        base = self.node(base_tree)
+        if exponent[0] == "num" and Fraction(number(exponent[1])).denominator in (1, 2):
+            value = Fraction(number(exponent[1]))
+            root = base if value.denominator == 1 else self._sqrt(base)
+            count = abs(value.numerator)
+            powered = root if count == 1 else self._integer_power(root, count)
+            return self._reciprocal(powered) if value < 0 else powered
+        if not self.positive(base_tree):
+            raise Untranslatable("a general power whose base may reach 0")
+        power = self.node(exponent)
+        log = self._log(base)
+        inner = self._facts(
+            f"({power.coq} * {log.coq})",
+            balls.multiply(power.values, log.values),
+            self._from([power, log], "first [ lra | nra ]"),
+        )
+        image = self._exp(inner)
+        return self._facts(
+            f"(Rpower {base.coq} {power.coq})", image.values, self._from([image], "unfold Rpower; lra")
+        )
+
+    def _monotone(
+        self, child: _Node, function: str, values: Set, lemmas: tuple[str, str], sign: str
+    ) -> _Node:
+        """An increasing function f of the child: L <= f(t) from l <= t by ``lemmas`` (non-strict, strict:
+        each concludes f x <= f y from x <= y or its strict form) and L <= f(l) by Interval (a constant
+        goal); likewise above. ``sign`` states what the function's range gives (e.g. 0 < exp t)."""
+        kept = " ".join(child.facts)
+
+        def proof(side: str, strict: bool) -> str:
+            end = child.lower if side == "lo" else child.upper
+            steps = [f"clear - {kept}" if kept else "idtac", sign]
+            if end is not None:
+                at_end = f"({function} {rational(end)})"
+                low, high = (at_end, f"({function} {child.coq})")[:: 1 if side == "lo" else -1]
+                steps.append(
+                    f"first [ assert (M : {low} < {high}) by (apply {lemmas[1]}; repeat split; lra)"
+                    f" | assert (M : {low} <= {high}) by (apply {lemmas[0]}; repeat split; lra) ]"
+                )
+                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
+            return "; ".join(steps) + "; lra"
+
+        return self._facts(f"({function} {child.coq})", values, proof)
+
+    def _exp(self, child: _Node) -> _Node:
+        values = trees.FUNCTIONS["exp"](child.values)
+        sign = f"pose proof (exp_pos {child.coq})"
+        return self._monotone(child, "exp", values, ("sb_exp_le", "exp_increasing"), sign)
+
+    def _log(self, child: _Node) -> _Node:
+        try:
+            values = trees.FUNCTIONS["log"](child.values)
+        except Undefined:
+            raise Untranslatable("ln of a set reaching 0 on a box reaching infinity") from None
+        return self._monotone(child, "ln", values, ("sb_ln_le", "ln_increasing"), "idtac")
+
+    def _sqrt(self, child: _Node) -> _Node:
+        if not child.values.at_least_zero(False):
+            raise Untranslatable("sqrt of a set reaching below 0 on a box reaching infinity")
+        values = balls.monotone(child.values, lambda x: x.sqrt(), (balls.arb(0), math.inf))
+        sign = f"pose proof (sqrt_pos {child.coq})"
+        if child.values.at_least_zero(True):
+            sign += f"; pose proof (sqrt_lt_R0 {child.coq} ltac:(lra))"
+        return self._monotone(child, "sqrt", values, ("sqrt_le_1_alt", "sqrt_lt_1_alt"), sign)
+
+    def _integer_power(self, child: _Node, count: int) -> _Node:
+        values = balls.power_integer(child.values, count)
+        coq = f"({child.coq} ^ {count})"
+        if count == 2 and not child.values.at_least_zero(False):
+            return self._facts(coq, values, self._from([child], "first [ apply pow2_ge_0 | nra ]"))
+        if not child.values.at_least_zero(False):
+            raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
+        sign = [f"clear - {' '.join(child.facts)}", f"pose proof (pow_le {child.coq} {count} ltac:(lra))"]
+        if child.values.at_least_zero(True):
+            sign.append(f"pose proof (pow_lt {child.coq} {count} ltac:(lra))")
+
+        def proof(side: str, strict: bool) -> str:
+            end = child.lower if side == "lo" else child.upper
+            steps = list(sign)
+            if end is not None and end >= 0:
+                at_end = f"({rational(end)} ^ {count})"
+                low, high = (at_end, coq)[:: 1 if side == "lo" else -1]
+                steps.append(
+                    f"first [ assert (M : {low} < {high}) by (apply sb_pow_lt; [ lra | lra | lia ])"
+                    f" | assert (M : {low} <= {high}) by (apply pow_incr; split; lra) ]"
+                )
+                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
+            return "; ".join(steps) + "; lra"
+
+        return self._facts(coq, values, proof)
+
+    def _reciprocal(self, child: _Node) -> _Node:
+        if not child.values.at_least_zero(True):
+            raise Untranslatable("a quotient by a set reaching 0 or below on a box reaching infinity")
+        try:
+            values = balls.reciprocal(child.values)
+        except Undefined:
+            raise Untranslatable("a quotient by a set reaching 0 on a box reaching infinity") from None
+        coq = f"(/ {child.coq})"
+        sign = [f"clear - {' '.join(child.facts)}", f"pose proof (Rinv_0_lt_compat {child.coq} ltac:(lra))"]
+
+        def proof(side: str, strict: bool) -> str:
+            end = child.upper if side == "lo" else child.lower
+            steps = list(sign)
+            if end is not None and end > 0:
+                at_end = f"(/ {rational(end)})"
+                low, high = (at_end, coq)[:: 1 if side == "lo" else -1]
+                steps.append(
+                    f"first [ assert (M : {low} < {high}) by (apply Rinv_lt_contravar; [ nra | lra ])"
+                    f" | assert (M : {low} <= {high}) by (apply Rinv_le_contravar; lra) ]"
+                )
+                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
+            return "; ".join(steps) + "; lra"
+
+        return self._facts(coq, values, proof)
+
+
+UNABS = "sb_unabs; lra"
+"""The tactic of a fact about Rabs: each Rabs split by the sign of its argument (``sb_unabs``), then lra."""
+INTERVAL = f"interval with (i_prec {CONSTANT_PRECISION})"
+"""The tactic of a constant goal: the printed end against the function's value at its argument's end."""
+
+
+def _constant(values: Set, side: str, at_end: str) -> str:
+    """L <= f(l) (side "lo") or f(u) <= U: the printed end of the set against the function at the end."""
+    if side == "lo":
+        return f"{rational(exact(values.lo, True))} <= {at_end}"
+    return f"{at_end} <= {rational(exact(values.hi, False))}"
