@@ -168,7 +168,7 @@ def test_an_identity_that_divides_by_zero_somewhere_is_not_proved(tmp_path):
 EXPECTED_THEOREM_STEPS = {
     "head log": "derived",  # ln b - ln c = ln(b/c): sympy's identity (logs are atoms to the kernel)
     "tail log: ln a": "derived",  # ln t <= t - 1 at t = a/b: ln(a/b) = ln a - ln b by sympy
-    "tail log: ceil": "derived",  # ceiling(z) <= z + 1: sympy (periodic), w > 0 by sympy's signs
+    "tail log: ceil": "proved",  # ceiling(z) <= z + 1: the chain's piece, kernel-proved (t = ceiling(z) - z)
     "tail log: Min": "proved",
     "tail radius": "derived",  # ((S/k)^(1/p))^2 = S^(2/p) k^(-2/p): sympy's identity
     "collect": "proved",
@@ -182,7 +182,7 @@ EXPECTED_THEOREM_STEPS = {
 def test_theorem_4_1_derivation_passes_through_the_chains_pieces_and_two_tangent_facts(tmp_path, capsys):
     """Every step of the restated Theorem 4.1's proof is an identity, or an instance of a piece of
     theorem_chain, of one of the two hypotheses on k, or of a tangent fact proved in its own file: the
-    chain is derived (four identities, one fact and one sign rest on sympy; none is refuted or left open),
+    chain is derived (five steps rest on identities only sympy shows; none is refuted or left open),
     and its certificate is accepted by the checker and by prove --check."""
     result = derive(THEOREM, 2)
     assert [(o.step.name, o.status) for o in result.steps] == [

@@ -18,7 +18,6 @@ from typing import Any
 from theory.derive.check import gap_inequality, step_gap_tree
 from theory.derive.file_format import DerivationFile, MalformedDerivation, Step
 from theory.derive.instance import SYMPY, defined_on, identity, obligations, sign_by_sympy
-from theory.prover.certificate import domain_data
 from theory.prover.domain import Domain
 from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, UNDECIDED
@@ -44,8 +43,6 @@ class Fact:
 def piece_fact(name: str, budget: float) -> Fact:
     """The piece ``name`` of theorem_chain as a fact over its own domain (KeyError when there is none)."""
     from theory.interpolation import theorem_chain
-    from theory.prover.chain import SYMPY as CHAIN_SYMPY
-    from theory.prover.chain import sympy_decides_nonnegative
     from theory.prover.search import search
 
     pieces = {piece.name: piece for piece in theorem_chain().pieces}
@@ -54,10 +51,6 @@ def piece_fact(name: str, budget: float) -> Fact:
     piece = pieces[name]
     gap, domain = to_tree(piece.sub.gap), piece.sub_domain
     record: dict[str, Any] = {"kind": "piece", "name": name, "gap": gap, "strict": False}
-    if piece.method == CHAIN_SYMPY:
-        decided = sympy_decides_nonnegative(piece.sub.gap)
-        record = {**record, "method": SYMPY, "domain": domain_data(domain)}
-        return Fact(gap, False, domain, record, DERIVED if decided else UNDECIDED, "sympy does not decide it")
     result = search(piece.sub, domain, budget)
     if result.status != PROVED or result.certificate is None:
         return Fact(gap, False, domain, record, UNDECIDED, f"the chain piece {name} is {result.status}")

@@ -275,8 +275,6 @@ def _cut_by_bounds(step: dict[str, Any], domain: Domain) -> tuple[Domain, list[s
 
 def _check_fact(step: dict[str, Any], domain: Domain) -> tuple[bool, list[str]]:
     """A step by a fact (theory.derive.instance): (derived by sympy somewhere, hypotheses)."""
-    from theory.prover.chain import sympy_decides_nonnegative
-
     name, relation = str(step["name"]), str(step["relation"])
     if relation not in INEQUALITIES:
         raise _Rejected(f"step {name!r}: a fact gives an inequality, not {relation!r}")
@@ -292,11 +290,6 @@ def _check_fact(step: dict[str, Any], domain: Domain) -> tuple[bool, list[str]]:
         fact_gap, fact_domain = fact["gap"], step_domain
         substitution = {n: ["var", n] for n in step_domain.names}
         hypotheses.append(str(fact["name"]))
-    elif fact["kind"] == "piece" and fact.get("method") == SYMPY:
-        fact_domain = domain_of(fact["domain"])
-        if strict_fact or not sympy_decides_nonnegative(_read(fact["gap"], fact_domain, what)):
-            raise _Rejected(f"{what}: sympy does not decide it >= 0")
-        fact_gap, derived = fact["gap"], True
     elif fact["kind"] in ("piece", "lemma", "derivation"):
         fact_gap, strict_proved, fact_domain = accepted_statement(fact["certificate"], what)
         if fact_gap != fact["gap"] or strict_proved != strict_fact:
