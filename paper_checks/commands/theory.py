@@ -209,10 +209,20 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
                 else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
             )
             exported[name] = [
-                export_to(part.certificate.to_json(), path, not args.no_coq_check, f"{name}: {part.text}")
+                export_to(_certificate(verdict, part), path, not args.no_coq_check, f"{name}: {part.text}")
                 for part, path in zip(parts, paths, strict=True)
             ]
     return exported
+
+
+def _certificate(verdict: Any, part: Any) -> dict[str, Any]:
+    """The certificate a proved part rests on: its own, or for a chain (whose one part has none) the
+    chain certificate."""
+    if part.certificate is not None:
+        certificate: dict[str, Any] = part.certificate.to_json()
+        return certificate
+    chain: dict[str, Any] = verdict.result.certificate()
+    return chain
 
 
 def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:

@@ -12,10 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from theory.errors import InvalidArgument
+from theory.prover.chain import CHAIN_FORMAT
 from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.terms import Untranslatable
 
+CHAIN_UNTRANSLATED = (
+    "a chain certificate (its pieces, factors and substitutions) has no Coq translation in the exporter yet"
+)
 UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
     "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends)"
@@ -27,6 +31,8 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
     probe (never written to ``path``) finds the box and face lemmas coqc cannot prove by the
     certificate's method; they are stated as named hypotheses, so the record names every premise the
     theorem still rests on."""
+    if certificate.get("format") == CHAIN_FORMAT:
+        return {"file": None, "coq": "untranslated", "reason": CHAIN_UNTRANSLATED}
     assumed: dict[str, str] = {}
     probe_seconds = 0.0
     try:
