@@ -20,6 +20,8 @@ import sympy as sp
 from theory.formula import Formula
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind as MatrixKind
+from theory.mixture import MIXTURE_FEED_FORWARD_NORM as MIXTURE_FEED_FORWARD_NORM
+from theory.mixture import MIXTURE_LIPSCHITZ as MIXTURE_LIPSCHITZ
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
 
 _EXACT = Tagged(Provenance.EXACT, AUTHORS_CODE)

@@ -414,7 +414,9 @@ def layer_norms(
         indices = sorted({expert for key_layer, expert, _ in experts if key_layer == layer})
         routed = arithmetic.maximum(product(layer, e) for e in indices if e != SHARED_EXPERT)
         shared = product(layer, SHARED_EXPERT) if SHARED_EXPERT in indices else arithmetic.zero
-        norms[layer, -1, MatrixKind.M_IN] = routed + shared
+        norms[layer, -1, MatrixKind.M_IN] = arithmetic.evaluate(
+            generated.MIXTURE_FEED_FORWARD_NORM, P_experts=routed, P_shared=shared
+        )
         norms[layer, -1, MatrixKind.M_OUT] = arithmetic.one
     return norms, experts
 

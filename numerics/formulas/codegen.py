@@ -35,8 +35,11 @@ BOUND_FORMULAS = (
     "EDELMAN_PROXY",
     "OURS_PROXY",
     "GRID_M",
+    "MIXTURE_FEED_FORWARD_NORM",
+    "MIXTURE_LIPSCHITZ",
 )
-"""The names in :mod:`theory.proxy` of the formulas (or dicts of formulas by matrix kind) of the bound."""
+"""The names in :mod:`theory.proxy` of the formulas (or dicts of formulas by matrix kind) of the bound
+(the two mixture formulas are theory.mixture's, which theory.proxy names for the bound path)."""
 
 TARGET = Path(__file__).with_name("generated.py")
 

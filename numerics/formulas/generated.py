@@ -173,3 +173,23 @@ GRID_M = CompiledFormula(
     None,
     None,
 )
+
+MIXTURE_FEED_FORWARD_NORM = CompiledFormula(
+    'theory.proxy:MIXTURE_FEED_FORWARD_NORM',
+    'mixture_feed_forward_norm',
+    ('P_experts', 'P_shared'),
+    (),
+    'def _lambdifygenerated(P_experts, P_shared):\n    return P_experts + P_shared\n',
+    None,
+    None,
+)
+
+MIXTURE_LIPSCHITZ = CompiledFormula(
+    'theory.proxy:MIXTURE_LIPSCHITZ',
+    'mixture_lipschitz',
+    ('Lip_max', 'Lip_shared'),
+    (),
+    'def _lambdifygenerated(Lip_max, Lip_shared):\n    return Lip_max + Lip_shared\n',
+    None,
+    None,
+)

@@ -165,6 +165,8 @@ def mixture_measures(
     shared expert's (theory.mixture's MIXTURE_LIPSCHITZ); ``norms`` holds each expert's under its label
     (``E3.w_out``)."""
     from numerics.bounds import reach  # here: reach's formulas import sympy, needed only when measuring
+    from numerics.formulas.evaluate import evaluate
+    from numerics.formulas.generated import MIXTURE_LIPSCHITZ
     from numerics.spectra.matrices import expert_label
 
     if not layer.experts:
@@ -182,7 +184,7 @@ def mixture_measures(
     blocks = layer.feed_forwards()
     routed = max(lipschitz(e, block) for e, block in blocks if e != SHARED_EXPERT)
     shared = sum((lipschitz(e, block) for e, block in blocks if e == SHARED_EXPERT), 0)
-    out["gated_lipschitz_unit_ball"] = routed + shared
+    out["gated_lipschitz_unit_ball"] = float(evaluate(MIXTURE_LIPSCHITZ, Lip_max=routed, Lip_shared=shared))
     return out
 
 
