@@ -71,11 +71,12 @@ def weights_sha256(
     taken from the read that computed the spectra (:func:`numerics.bounds.proxies.proxies`), so the
     checkpoint is not read again."""
     from numerics.loading.digest import layer_digest, weights_digest
+    from numerics.loading.weights import each_layer
 
     if layer_digests is None:
         # a checkpoint's layers at their stored width, each matrix upcast alone (memory: one float64 matrix)
         layers = weights.stored_layers() if callable(weights.layers) else weights.layers
-        layer_digests = [layer_digest(layer) for layer in layers]
+        layer_digests = list(each_layer(layers, layer_digest))  # one layer held at a time
     return weights_digest(weights.num_layers, weights.hidden_size, weights.num_heads, layer_digests)
 
 

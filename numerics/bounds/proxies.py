@@ -214,12 +214,15 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
         matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
     )
     # one spectrum at a time: its deferred (1,1) norm holds a float64 copy of the matrix, dropped here
-    for matrix, spec in zip(matrices, spectra, strict=True):
+    # (not a zip: its reused result tuple would hold the previous spectrum during the next one's SVD)
+    for matrix in matrices:
+        spec = next(spectra)
         if options.entrywise_norms:
             entrywise = functools.partial(float, spec.norm_11)
         else:
             entrywise = functools.partial(_not_computed, matrix.label)
         pairs.append((matrix, dataclasses.replace(spec, entrywise_sum=entrywise)))
+        del spec  # else the loop variable holds that copy while the next spectrum is computed
     measures = None
     if measure is not None:
         norms = layer_part_norms(pairs)

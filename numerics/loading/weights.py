@@ -11,13 +11,15 @@ model family what that leaves out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from theory.errors import InvalidArgument
+
+T = TypeVar("T")
 
 PROJECTIONS = ("wq", "wk", "wv", "wo", "w_in", "w_out")
 """The six projection names of a layer, in the docs' order (Wq, Wk, Wv, Wo, Win, Wout)."""
@@ -244,3 +246,16 @@ def check_layer(
                 f"layer {index} {name} {where} has {bad} NaN or infinite entries; "
                 "the checkpoint is damaged or was saved mid-divergence"
             )
+
+
+def each_layer(layers: Iterable[LayerWeights], function: Callable[[LayerWeights], T]) -> Iterator[T]:
+    """``function(layer)`` for each layer in turn, each layer released before the next is read.
+
+    A plain ``for layer in layers`` (or a comprehension over them) keeps layer i bound while the iterator
+    reads layer i + 1, so a streamed checkpoint (:meth:`numerics.loading.stream.Checkpoint.stored_layers`)
+    would hold two layers at once; here the name is deleted before the next read.
+    """
+    for layer in layers:
+        result = function(layer)
+        del layer  # the iterator's next read happens with no reference to this layer left
+        yield result

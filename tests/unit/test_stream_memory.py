@@ -215,3 +215,80 @@ def test_certify_reads_a_layer_only_once_the_previous_one_is_gone(tmp_path, monk
     certified = certify_matrices(checkpoint, show_progress=show_progress)
     assert alive_at_read == {0: [], 1: [], 2: []}
     assert [c.matrix.layer for c in certified] == [i for i in range(3) for _ in range(per_layer)]
+
+
+def _reads_with_the_layers_alive(monkeypatch) -> dict[int, list[int]]:
+    """Patch Checkpoint._validated to record, at each layer read, which earlier layers are still alive."""
+    import weakref
+
+    from numerics.loading.stream import Checkpoint
+
+    read: list[tuple[int, weakref.ref]] = []
+    alive_at_read: dict[int, list[int]] = {}
+    original = Checkpoint._validated
+
+    def tracking(self, index, *, stored):
+        alive_at_read[index] = [i for i, ref in read if ref() is not None]
+        layer = original(self, index, stored=stored)
+        read.append((index, weakref.ref(layer.wq)))
+        return layer
+
+    monkeypatch.setattr(Checkpoint, "_validated", tracking)
+    return alive_at_read
+
+
+def test_coverage_and_the_weight_hash_read_a_layer_only_once_the_previous_one_is_gone(tmp_path, monkeypatch):
+    # a generator or comprehension over the layers keeps layer i - 1 bound while layer i is read
+    from paper_checks.run_metadata import weights_sha256
+
+    checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16, layers=3))
+    alive_at_read = _reads_with_the_layers_alive(monkeypatch)
+    records = checkpoint.coverage()
+    assert alive_at_read == {0: [], 1: [], 2: []} and any(r.value is not None for r in records)
+    alive_at_read.clear()
+    assert len(weights_sha256(checkpoint)) == 64
+    assert alive_at_read == {0: [], 1: [], 2: []}
+
+
+def test_a_streamed_layer_drops_each_spectrum_before_the_next_is_computed(tmp_path, monkeypatch):
+    # the deferred (1,1) norm of a narrow dense matrix holds its float64 copy: a loop variable or zip's
+    # reused result tuple kept it alive during the next matrix's SVD (M_in's copy during M_out's)
+    import weakref
+
+    from numerics.bounds.proxies import StreamOptions, layer_pass
+    from numerics.spectra import spectrum as module
+
+    checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
+    made: list[weakref.ref] = []
+    alive_at_start: list[int] = []
+    original = module.spectrum
+
+    def tracking(matrix, *args, **kwargs):
+        alive_at_start.append(sum(ref() is not None for ref in made))
+        result = original(matrix, *args, **kwargs)
+        made.append(weakref.ref(result))
+        return result
+
+    monkeypatch.setattr(module, "spectrum", tracking)
+    passed = layer_pass(StreamOptions(checkpoint, fast_svd=False, entrywise_norms=True), 0)
+    assert len(alive_at_start) == len(passed.spectra) > 2
+    assert alive_at_start == [0] * len(alive_at_start)
+
+
+def test_largest_row_norm_upcasts_a_block_of_rows_at_a_time_with_the_whole_matrix_digits(monkeypatch):
+    from numerics.bounds import reach
+
+    rng = np.random.default_rng(3)
+    with np.errstate(under="ignore"):  # float16 rounds a few tiny draws to subnormals
+        matrix = (rng.standard_normal((512, 96)) * np.linspace(0.5, 3.0, 512)[:, None]).astype(np.float16)
+    whole = matrix.astype(np.float64)
+    scale = float(np.max(np.abs(whole)))
+    unit = whole / scale  # the whole-matrix computation, as a reference for the digits
+    expected = scale * float(np.sqrt(np.max(np.sum(unit * unit, axis=1))))
+    assert expected == pytest.approx(float(np.max(np.linalg.norm(whole, axis=1))), rel=1e-14)
+    monkeypatch.setattr(reach, "ROW_BLOCK_ENTRIES", 40 * 96)  # 13 blocks, the last one short
+    assert reach.largest_row_norm(matrix) == expected
+    upcast = whole.nbytes
+    budget = upcast // 4  # the old path held the upcast, |W|, W / scale and its square: 4 upcasts
+    assert traced_peak(reach.largest_row_norm, matrix) <= budget
+    assert reach.largest_row_norm(np.zeros((3, 4), dtype=np.float16)) == 0.0

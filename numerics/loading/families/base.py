@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from numerics.loading.coverage import Coverage, coverage_value
-from numerics.loading.weights import LayerWeights
+from numerics.loading.weights import LayerWeights, each_layer
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def family_coverage(
     measures = family.measures
     if measures is None:
         return family.coverage(config, {})
-    per_layer = (measures(layer, num_heads, kv_heads, config) for layer in layers)
+    per_layer = each_layer(layers, lambda layer: measures(layer, num_heads, kv_heads, config))
     return coverage_from_measures(family, config, per_layer, where)
 
 
