@@ -49,7 +49,7 @@ def largest_row_norm(matrix: np.ndarray) -> float:
 
     A matrix at its stored width (float16: a quarter of float64) is upcast a block of rows at a time
     (:data:`ROW_BLOCK_ENTRIES`), never whole: each row's sum is the same reduction of the same row, so the
-    result is that of the whole float64 matrix bit for bit; max |w_ij| = max(max w, -max -w) is exact at
+    result is that of the whole float64 matrix bit for bit; max |w_ij| = max(max w, -min w) is exact at
     any width."""
     if matrix.size == 0:
         return 0.0
