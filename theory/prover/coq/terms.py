@@ -8,11 +8,12 @@ Each node prints as the Coq function with the same value wherever the language's
   over a natural number) or ``/ (a ^ -n)``; an exponent p/2 as a power of ``sqrt a``; any other exponent b
   as ``Rpower a b`` = exp(b ln a), which is the language's a^b only where a > 0, so it is printed only when
   the kernel encloses the base above 0 on the whole domain (:func:`positive_on`);
-- exp log atan abs as ``exp ln atan Rabs``; max(a, b) as ``((a + b + Rabs (a - b)) / 2)`` and min(a, b)
-  as ``((a + b - Rabs (a - b)) / 2)`` (the same real functions; Interval evaluates Rabs, not Rmax or
-  Rmin), folded from the left over more arguments.
+- exp log atan abs as ``exp ln atan Rabs``; floor(t) and ceiling(t) as ``IZR (Raux.Zfloor t)`` and
+  ``IZR (Raux.Zceil t)`` (Flocq's integer floor and ceiling, which Interval evaluates); max(a, b) as
+  ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
+  functions; Interval evaluates Rabs, not Rmax or Rmin), folded from the left over more arguments.
 
-erf, erfc, tanh, floor, ceiling and Piecewise have no printed form yet: :class:`Untranslatable`.
+erf, erfc, tanh and Piecewise have no printed form yet: :class:`Untranslatable`.
 Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
 against arb at rational points).
 """
@@ -30,6 +31,8 @@ FUNCTIONS = {"exp": "exp", "log": "ln", "atan": "atan", "abs": "Rabs"}
 FOLDS = {"max": "+", "min": "-"}
 """max / min of two arguments a, b -> the sign of |a - b| in (a + b +- |a - b|) / 2."""
 CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
+ROUNDINGS = {"floor": "Raux.Zfloor", "ceiling": "Raux.Zceil"}
+"""floor / ceiling -> Flocq's integer function (Zfloor x <= x < Zfloor x + 1, Zceil x - 1 < x <= Zceil x)."""
 
 
 class Untranslatable(SpecboundError):
@@ -68,6 +71,8 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
         return _power(tree[1], tree[2], positive)
     if head in FUNCTIONS:
         return f"({FUNCTIONS[head]} {term(tree[1], positive)})"
+    if head in ROUNDINGS:
+        return rounding(head, term(tree[1], positive))
     if head in FOLDS:
         printed = [term(arg, positive) for arg in tree[1:]]
         folded = printed[0]
@@ -75,6 +80,11 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
             folded = f"(({folded} + {other} {FOLDS[head]} Rabs ({folded} - {other})) / 2)"
         return folded
     raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
+
+
+def rounding(head: str, argument: str) -> str:
+    """floor(t) or ceiling(t) as the real IZR (Raux.Zfloor t) or IZR (Raux.Zceil t)."""
+    return f"(IZR ({ROUNDINGS[head]} {argument}))"
 
 
 def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
