@@ -42,6 +42,12 @@ from theory.prover.kernel import trees, verify
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
 
+IDENTITY_UNPROVED = (
+    "sb_identity (field, ring) takes each Rpower a b, ln and ceiling as an atom, and the kernel's normal "
+    "form also applies the laws of exponents a^x a^y = a^(x + y), (a b)^x = a^x b^x, (a^x)^y = a^(x y) "
+    "for positive bases and symbolic x, y, and ln of a product; the exporter has no Coq tactic for them yet"
+)
+"""The reason the chain's identity is a premise when coqc does not prove it by ``sb_identity``."""
 PIECE_HYPOTHESES = "its certificate's Coq file leaves hypotheses"
 """The reason a piece's theorem is a premise of the chain (its own lemmas are named in its module)."""
 
@@ -156,15 +162,20 @@ def export_chain(
     title: str = "",
     assumed: dict[str, str] | None = None,
     probe: bool = False,
-    pieces_assumed: dict[str, dict[str, str]] | None = None,
 ) -> CoqExport:
-    """The Coq file of a chain certificate (see the module). ``assumed``: chain lemmas stated as
-    hypotheses with the reason; ``pieces_assumed``: per piece, its certificate's lemmas so stated (what
-    a probe of the piece found); ``probe``: the file that finds the chain's own unprovable lemmas.
+    """The Coq file of a chain certificate (see the module). ``assumed``: lemmas stated as hypotheses
+    with the reason, the chain's own by name and a piece's as ``piece_<name>.<lemma>`` (what a probe
+    reports); ``probe``: the file that finds them (each piece's marks carry its module's name).
     :class:`Malformed` when it is not a chain certificate."""
     if not isinstance(data, dict) or data.get("format") != kernel_chain.FORMAT:
         raise Malformed(f"not a chain certificate: format must be {kernel_chain.FORMAT!r}")
-    chain = _ChainWriter(data, assumed or {}, probe)
+    assumed = {n: IDENTITY_UNPROVED if n == "identity" else r for n, r in (assumed or {}).items()}
+    pieces_assumed: dict[str, dict[str, str]] = {}
+    for name, reason in assumed.items():
+        if "." in name:
+            module, lemma = name.split(".", 1)
+            pieces_assumed.setdefault(module, {})[lemma] = reason
+    chain = _ChainWriter(data, assumed, probe)
     records = data.get("pieces")
     if not isinstance(records, list) or not records:
         raise Malformed("a chain certificate needs a non-empty list of pieces")
@@ -173,10 +184,11 @@ def export_chain(
     for piece, certificate in pieces:
         module = module_name(piece.name)
         exported = export_certificate(
-            certificate, piece.name, (pieces_assumed or {}).get(piece.name), probe, standalone=False
+            certificate, piece.name, pieces_assumed.get(module), probe, standalone=False
         )
         boxes += exported.boxes
-        modules.append(f"Module {module}.\n{exported.text}\nEnd {module}.\n")
+        text = exported.text.replace(f'"{PROBE_MARK} ', f'"{PROBE_MARK} {module}.')
+        modules.append(f"Module {module}.\n{text}\nEnd {module}.\n")
         piece_hypotheses += [Hypothesis(f"{module}.{h.name}", h.reason) for h in exported.hypotheses]
     names = chain.writer.names
     terms, uses = [], []

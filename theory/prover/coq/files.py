@@ -1,8 +1,10 @@
 """Write the Coq files of proved statements and check them: the step ``prove --coq`` and ``theory --coq``
 share.
 
-``export_to(certificate, path, check)`` writes the file (unless the certificate cannot be stated in Coq
-yet) and, when ``check``, runs coqc on it; the record it returns is what the JSON outputs carry:
+``export_to(certificate, path, check)`` writes the file (a box certificate's by
+:mod:`theory.prover.coq.export`, a chain certificate's by :mod:`theory.prover.coq.chain`; nothing when
+the certificate cannot be stated in Coq yet) and, when ``check``, runs coqc on it; the record it
+returns is what the JSON outputs carry:
 {"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | unchecked | untranslated, ...}.
 """
 
@@ -13,16 +15,15 @@ from typing import Any
 
 from theory.errors import InvalidArgument
 from theory.prover.chain import CHAIN_FORMAT
+from theory.prover.coq.chain import export_chain
 from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.terms import Untranslatable
 
-CHAIN_UNTRANSLATED = (
-    "a chain certificate (its pieces, factors and substitutions) has no Coq translation in the exporter yet"
-)
 UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
-    "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends)"
+    "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends; a "
+    "chain's ranges and factors node by node, its identity by sb_identity)"
 )
 
 
@@ -31,18 +32,17 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
     probe (never written to ``path``) finds the box and face lemmas coqc cannot prove by the
     certificate's method; they are stated as named hypotheses, so the record names every premise the
     theorem still rests on."""
-    if certificate.get("format") == CHAIN_FORMAT:
-        return {"file": None, "coq": "untranslated", "reason": CHAIN_UNTRANSLATED}
+    exporter = export_chain if certificate.get("format") == CHAIN_FORMAT else export_certificate
     assumed: dict[str, str] = {}
     probe_seconds = 0.0
     try:
         if check:
-            probe = export_certificate(certificate, title, probe=True)
+            probe = exporter(certificate, title, probe=True)
             found = unproved(probe.text, PROBE_MARK)
             if found is not None:
                 names, probe_seconds = found
                 assumed = {name: UNPROVED for name in names}
-        exported = export_certificate(certificate, title, assumed)
+        exported = exporter(certificate, title, assumed)
     except Untranslatable as reason:
         return {"file": None, "coq": "untranslated", "reason": str(reason)}
     _write(path, exported.text)
