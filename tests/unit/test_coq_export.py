@@ -68,11 +68,10 @@ def test_each_node_prints_as_the_coq_function_of_the_same_value(tree, printed):
     assert term(tree, _never_positive) == printed
 
 
-def test_a_general_power_is_printed_only_where_its_base_is_positive():
+def test_a_general_power_is_rpower_only_where_its_base_is_positive_else_the_definition_by_cases():
     power = ["pow", ["var", "x"], ["var", "p"]]
     assert term(power, lambda base: True) == "(Rpower v_x v_p)"
-    with pytest.raises(Untranslatable, match="Rpower"):
-        term(power, lambda base: False)
+    assert term(power, lambda base: False) == "(sb_rpow v_x v_p)"
 
 
 @pytest.mark.parametrize("function", ["erf", "erfc", "tanh"])

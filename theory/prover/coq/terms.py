@@ -6,8 +6,10 @@ Each node prints as the Coq function with the same value wherever the language's
 - ``["num", "p/q"]`` as ``(p / q)``, ``["var", v]`` as ``v_<v>``, ``pi`` as ``PI``, ``e`` as ``(exp 1)``;
 - add and mul as ``+`` and ``*``; ``["pow", a, n]`` for an integer literal n as ``a ^ n`` (Coq's ``pow``
   over a natural number) or ``/ (a ^ -n)``; an exponent p/2 as a power of ``sqrt a``; any other exponent b
-  as ``Rpower a b`` = exp(b ln a), which is the language's a^b only where a > 0, so it is printed only when
-  the kernel encloses the base above 0 on the whole domain (:func:`positive_on`);
+  as ``Rpower a b`` = exp(b ln a) where the kernel encloses the base above 0 on the whole domain (the
+  language's a^b only where a > 0: Coq's ln 0 = 0 makes Rpower 0 b = 1), else as ``sb_rpow a b``, the
+  preamble's definition by cases (Rpower a b for a > 0, else 0), which is the language's a^b wherever
+  the kernel defines it (a > 0, or a = 0 with b > 0);
 - exp log atan abs as ``exp ln atan Rabs``; floor(t) and ceiling(t) as ``IZR (Raux.Zfloor t)`` and
   ``IZR (Raux.Zceil t)`` (Flocq's integer floor and ceiling, which Interval evaluates); max(a, b) as
   ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
@@ -56,7 +58,7 @@ def rational(value: Fraction) -> str:
 
 def term(tree: Any, positive: Callable[[Any], bool]) -> str:
     """The Coq term of ``tree``; ``positive(base)`` says whether the base of a general power is shown > 0
-    on the domain (else the power is :class:`Untranslatable`)."""
+    on the domain (``Rpower``; else ``sb_rpow``)."""
     head = tree[0]
     if head == "num":
         return rational(Fraction(tree[1]))
@@ -97,8 +99,5 @@ def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
             power = root if count == 1 else f"({root} ^ {count})"
             return f"(/ {power})" if value < 0 else power
     if not positive(base):
-        raise Untranslatable(
-            "a power a^b with b not an integer or half-integer, where the base may reach 0 (Coq's "
-            "Rpower a b = exp(b ln a) is 1 at a = 0, the language's a^b is 0)"
-        )
+        return f"(sb_rpow {printed} {term(exponent, positive)})"
     return f"(Rpower {printed} {term(exponent, positive)})"
