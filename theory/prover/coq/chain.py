@@ -14,9 +14,10 @@ gap = sum_i factor_i * sub_i(sigma_i) holds exactly. The file states the same st
 - ``statement``: 0 <= gap over D exactly as given: the identity, then each term is a product of two
   numbers >= 0 (the factor's lemma and the piece's theorem at the ranges' facts), so lra concludes.
 
-A lemma coqc cannot prove (the probe finds them, as for a box certificate) and a piece whose own file
-leaves hypotheses become named ``Hypothesis`` premises of a ``Section`` with the reason: never
-``Admitted`` or ``Axiom``. Provenance: derived (a translation of the kernel's chain check).
+A lemma coqc cannot prove (the probe finds them, as for a box certificate) and the theorem of a piece
+whose module leaves hypotheses (``piece_<name>_statement``, the reason naming the module's own) become
+named ``Hypothesis`` premises of a ``Section`` with the reason: never ``Admitted`` or ``Axiom``.
+Provenance: derived (a translation of the kernel's chain check).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ IDENTITY_UNPROVED = (
     "for positive bases and symbolic x, y, and ln of a product; the exporter has no Coq tactic for them yet"
 )
 """The reason the chain's identity is a premise when coqc does not prove it by ``sb_identity``."""
-PIECE_HYPOTHESES = "its certificate's Coq file leaves hypotheses"
-"""The reason a piece's theorem is a premise of the chain (its own lemmas are named in its module)."""
+PIECE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
+"""The reason a piece's theorem is a premise of the chain, followed by the module's hypotheses."""
 
 
 def module_name(piece: str) -> str:
@@ -180,7 +181,8 @@ def export_chain(
     if not isinstance(records, list) or not records:
         raise Malformed("a chain certificate needs a non-empty list of pieces")
     pieces = [kernel_chain.read_piece(record, set(chain.domain)) for record in records]
-    modules, boxes, piece_hypotheses = [], 0, []
+    modules, boxes = [], 0
+    left: dict[str, list[Hypothesis]] = {}
     for piece, certificate in pieces:
         module = module_name(piece.name)
         exported = export_certificate(
@@ -189,7 +191,7 @@ def export_chain(
         boxes += exported.boxes
         text = exported.text.replace(f'"{PROBE_MARK} ', f'"{PROBE_MARK} {module}.')
         modules.append(f"Module {module}.\n{text}\nEnd {module}.\n")
-        piece_hypotheses += [Hypothesis(f"{module}.{h.name}", h.reason) for h in exported.hypotheses]
+        left[module] = exported.hypotheses
     names = chain.writer.names
     terms, uses = [], []
     for piece, _ in pieces:
@@ -207,15 +209,14 @@ def export_chain(
         "identity", f"gap {' '.join(names)} = {' + '.join(terms)}", lambda: f"unfold {unfold}; sb_identity"
     )
     for piece, module, _, _ in uses:
-        if any(h.name.startswith(module + ".") for h in piece_hypotheses):
-            chain.hypotheses.append(Hypothesis(f"{module}_statement", PIECE_HYPOTHESES))
-            piece_statement = _piece_statement(piece, module)
+        if left[module]:
+            reason = f"{PIECE_HYPOTHESES}: " + "; ".join(f"{h.name} ({h.reason})" for h in left[module])
+            chain.hypotheses.append(Hypothesis(f"{module}_statement", reason))
             chain.lemmas.append(
-                f"(* {PIECE_HYPOTHESES} *)\nHypothesis {module}_statement : {piece_statement}.\n"
+                f"(* {_comment(reason)} *)\n"
+                f"Hypothesis {module}_statement : {_piece_statement(piece, module)}.\n"
             )
-    return CoqExport(
-        _text(data, title, chain, modules, uses, boxes), boxes, piece_hypotheses + chain.hypotheses
-    )
+    return CoqExport(_text(data, title, chain, modules, uses, boxes), boxes, chain.hypotheses)
 
 
 def _piece_statement(piece: kernel_chain.Piece, module: str) -> str:
