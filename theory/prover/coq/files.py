@@ -18,6 +18,7 @@ from theory.prover.chain import CHAIN_FORMAT
 from theory.prover.coq.chain import export_chain
 from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
+from theory.prover.coq.softmax import NOT_EXPORTED, export_reduction
 from theory.prover.coq.terms import Untranslatable
 
 UNPROVED = (
@@ -45,6 +46,26 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
         exported = exporter(certificate, title, assumed)
     except Untranslatable as reason:
         return {"file": None, "coq": "untranslated", "reason": str(reason)}
+    return _checked(path, exported, check, probe_seconds)
+
+
+def export_reduction_to(entry: Any, path: Path, check: bool) -> dict[str, Any]:
+    """The softmax reduction's identity steps (:mod:`theory.prover.coq.softmax`) for the registered
+    inequality ``entry`` it reduces to, written to ``path`` and checked like a certificate's file; the
+    record names the steps not exported ("not_exported", with reasons)."""
+    from theory.lipschitz import softmax_constant
+    from theory.prover.softmax_every_length import vertex_value_every_length
+
+    (inequality,) = entry.statement.inequalities
+    try:
+        exported = export_reduction(vertex_value_every_length(), inequality.gap, softmax_constant())
+    except Untranslatable as reason:
+        return {"file": None, "coq": "untranslated", "reason": str(reason)}
+    return {**_checked(path, exported, check, 0.0), "not_exported": [h.to_json() for h in NOT_EXPORTED]}
+
+
+def _checked(path: Path, exported: Any, check: bool, probe_seconds: float) -> dict[str, Any]:
+    """Write the exported file and, when ``check``, compile it: the record of :func:`export_to`."""
     _write(path, exported.text)
     if not check:
         return {**_record(path, exported), "coq": "unchecked"}
