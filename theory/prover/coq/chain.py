@@ -23,6 +23,7 @@ Provenance: derived (a translation of the kernel's chain check).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -84,7 +85,7 @@ class _ChainWriter:
         premises = "".join(f"{p} -> " for p in self.writer.bounds(self.whole))
         return f"forall {' '.join(self.writer.names)}, {premises}{claim}"
 
-    def lemma(self, name: str, claim: str, script: Any) -> None:
+    def lemma(self, name: str, claim: str, script: Callable[[], str]) -> None:
         """Lemma ``name`` over D proved by ``script()`` (a tactic expression after the intros), or a
         Hypothesis with the reason when it raises Untranslatable or is in ``assumed``."""
         try:
@@ -93,7 +94,7 @@ class _ChainWriter:
             tactic = script()
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.over(claim)}.\n")
+            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {self.over(claim)}.\n")
             return
         intros = f"intros {' '.join(self.writer.names + self.premises)};\n  "
         if self.probe:
