@@ -22,6 +22,7 @@ Provenance: derived (a translation of the kernel's chain check).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -200,7 +201,9 @@ def export_chain(
         arguments = " ".join(term(piece.substitution[y], chain.positive) for y in piece.domain)
         factor = term(piece.factor, chain.positive)
         terms.append(f"{factor} * {module}.gap {arguments}")
-        chain.lemma(f"factor_{module[6:]}", f"0 <= {factor}", lambda f=piece.factor: chain.signed(f, False))
+        chain.lemma(
+            f"factor_{module[6:]}", f"0 <= {factor}", functools.partial(chain.signed, piece.factor, False)
+        )
         ranges = chain.range_facts(piece)
         for name, claim, facts in ranges:
             chain.range_lemma(name, claim, facts)
