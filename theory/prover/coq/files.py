@@ -19,12 +19,17 @@ from theory.prover.coq.chain import export_chain
 from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.softmax import NOT_EXPORTED, export_reduction
-from theory.prover.coq.terms import Untranslatable
+from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable
 
 UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
     "the box; Interval reads closed bounded ranges, the kernel's balls also open and infinite ends; a "
     "chain's ranges and factors node by node, its identity by sb_identity)"
+)
+
+AT_ZERO = (
+    "; the gap has sb_rpow (a power whose base reaches 0, defined by cases), which Interval and "
+    "auto_derive do not evaluate"
 )
 
 
@@ -42,7 +47,8 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
             found = unproved(probe.text, PROBE_MARK)
             if found is not None:
                 names, probe_seconds = found
-                assumed = {name: UNPROVED for name in names}
+                at_zero = f"({POWER_AT_ZERO} " in probe.text  # a power of a base reaching 0 is printed
+                assumed = {name: UNPROVED + (AT_ZERO if at_zero else "") for name in names}
         exported = exporter(certificate, title, assumed)
     except Untranslatable as reason:
         return {"file": None, "coq": "untranslated", "reason": str(reason)}

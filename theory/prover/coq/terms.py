@@ -33,6 +33,8 @@ FUNCTIONS = {"exp": "exp", "log": "ln", "atan": "atan", "abs": "Rabs"}
 FOLDS = {"max": "+", "min": "-"}
 """max / min of two arguments a, b -> the sign of |a - b| in (a + b +- |a - b|) / 2."""
 CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
+POWER_AT_ZERO = "sb_rpow"
+"""The preamble's a^b for a base that may reach 0 (Rpower a b for a > 0, else 0)."""
 ROUNDINGS = {"floor": "Raux.Zfloor", "ceiling": "Raux.Zceil"}
 """floor / ceiling -> Flocq's integer function (Zfloor x <= x < Zfloor x + 1, Zceil x - 1 < x <= Zceil x)."""
 
@@ -105,5 +107,5 @@ def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
             power = root if count == 1 else f"({root} ^ {count})"
             return f"(/ {power})" if value < 0 else power
     if not positive(base):
-        return f"(sb_rpow {printed} {term(exponent, positive)})"
+        return f"({POWER_AT_ZERO} {printed} {term(exponent, positive)})"
     return f"(Rpower {printed} {term(exponent, positive)})"
