@@ -65,6 +65,20 @@ Qed.
 the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 otherwise, the
 language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
 sign and its monotonicity in the base for b >= 0 proved (standard)."""
+ROUNDINGS = """\
+Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
+Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
+Lemma sb_ceil_le : forall x y, x <= y -> IZR (Raux.Zceil x) <= IZR (Raux.Zceil y).
+Proof. intros x y H. apply IZR_le, Raux.Zceil_le, H. Qed.
+Lemma sb_ceil_above : forall (n : Z) x, IZR n < x -> IZR n + 1 <= IZR (Raux.Zceil x).
+Proof.
+  intros n x H. pose proof (Raux.Zceil_ub x) as U.
+  assert (L : (n < Raux.Zceil x)%Z) by (apply lt_IZR; lra).
+  rewrite <- plus_IZR. apply IZR_le. lia.
+Qed.
+"""
+"""floor and ceiling are non-strictly increasing, and ceiling(x) >= n + 1 for x > n an integer (Flocq's
+Zfloor_le, Zceil_le, Zceil_ub; standard)."""
 MONOTONE_FUNCTIONS = """\
 Lemma sb_exp_le : forall x y, x <= y -> exp x <= exp y.
 Proof.
@@ -77,16 +91,6 @@ Qed.
 Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
 Proof.
   intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
-Qed.
-Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
-Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
-Lemma sb_ceil_le : forall x y, x <= y -> IZR (Raux.Zceil x) <= IZR (Raux.Zceil y).
-Proof. intros x y H. apply IZR_le, Raux.Zceil_le, H. Qed.
-Lemma sb_ceil_above : forall (n : Z) x, IZR n < x -> IZR n + 1 <= IZR (Raux.Zceil x).
-Proof.
-  intros n x H. pose proof (Raux.Zceil_ub x) as U.
-  assert (L : (n < Raux.Zceil x)%Z) by (apply lt_IZR; lra).
-  rewrite <- plus_IZR. apply IZR_le. lia.
 Qed.
 Lemma sb_squares : forall a b, 0 <= a -> 0 <= b -> 0 <= a * a + (-1) * b * b -> 0 <= a + (-1) * b.
 Proof. intros a b Ha Hb H. nra. Qed.
@@ -127,9 +131,8 @@ Qed.
 """The mean value theorem with an interior point (Coquelicot's ``MVT_cor2``): a derivative of f on [a, b]
 with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
 the box's far end may be open or infinite (standard)."""
-"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), floor and ceiling
-non-strictly, and ceiling(x) >= n + 1 for x > n an integer; so is x^n on x >= 0 for n >= 1, strictly;
-A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
+"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
+x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
@@ -213,6 +216,7 @@ def preamble() -> str:
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
+        f"{ROUNDINGS}"
         f"{MONOTONE_FUNCTIONS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
