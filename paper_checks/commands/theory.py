@@ -188,7 +188,8 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
         return {}
     from theory.errors import InvalidArgument
     from theory.prover.coq.coqc import coqc_path
-    from theory.prover.coq.files import export_to
+    from theory.prover.coq.files import export_reduction_to, export_to
+    from theory.prover.coq.softmax import REDUCED
 
     if not args.no_coq_check:
         coqc_path()
@@ -212,6 +213,9 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
                 export_to(_certificate(verdict, part), path, not args.no_coq_check, f"{name}: {part.text}")
                 for part, path in zip(parts, paths, strict=True)
             ]
+            if name == REDUCED:  # the softmax reduction's identity steps, a file of their own
+                reduction = directory / f"{name}_reduction.v"
+                exported[name].append(export_reduction_to(verdict.entry, reduction, not args.no_coq_check))
     return exported
 
 

@@ -408,12 +408,17 @@ def bisecting(names: list[str]) -> str:
 
 
 def export_certificate(
-    data: Any, title: str = "", assumed: dict[str, str] | None = None, probe: bool = False
+    data: Any,
+    title: str = "",
+    assumed: dict[str, str] | None = None,
+    probe: bool = False,
+    standalone: bool = True,
 ) -> CoqExport:
     """The Coq file of a certificate (:class:`Malformed` when it is not one; :class:`Untranslatable` when
     its gap or domain has no Coq statement yet); the lemmas named in ``assumed`` are stated as
     hypotheses with the reason given (lemmas coqc could not prove). ``probe``: the file that finds them
-    (see :meth:`_Writer.lemma`)."""
+    (see :meth:`_Writer.lemma`). ``standalone`` False: the definitions, lemmas and theorem alone (no
+    header, preamble or Print Assumptions), for a file that holds several (a chain's pieces)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Malformed(f"not a prover certificate: format must be {FORMAT!r}")
     domain = read_domain(data.get("domain"))
@@ -446,10 +451,8 @@ def export_certificate(
     )
     section = "Section Certificate.\n\n" if writer.hypotheses else ""
     closing = "\nEnd Certificate.\n" if writer.hypotheses else ""
-    text = (
-        header
-        + preamble()
-        + f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
+    body = (
+        f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
         + section
         + "\n".join(writer.lemmas)
         + f"\nTheorem statement : {writer.theorem(whole, strict)}.\nProof.\n"
@@ -457,8 +460,10 @@ def export_certificate(
         + cover
         + "Qed.\n"
         + closing
-        + "\nPrint Assumptions statement.\n"
     )
+    if not standalone:
+        return CoqExport(body, len(entries), writer.hypotheses)
+    text = header + preamble() + body + "\nPrint Assumptions statement.\n"
     return CoqExport(text, len(entries), writer.hypotheses)
 
 

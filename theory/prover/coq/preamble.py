@@ -44,6 +44,41 @@ Qed.
 """
 
 
+POWERS = """\
+Definition sb_rpow (a b : R) : R := if Rlt_dec 0 a then Rpower a b else 0.
+Lemma sb_rpow_pos : forall a b, 0 < a -> sb_rpow a b = Rpower a b.
+Proof. intros a b H. unfold sb_rpow. destruct (Rlt_dec 0 a); [reflexivity | lra]. Qed.
+Lemma sb_rpow_zero : forall b, sb_rpow 0 b = 0.
+Proof. intros b. unfold sb_rpow. destruct (Rlt_dec 0 0); [lra | reflexivity]. Qed.
+Lemma sb_rpow_nonneg : forall a b, 0 <= sb_rpow a b.
+Proof.
+  intros a b. unfold sb_rpow. destruct (Rlt_dec 0 a); [unfold Rpower; apply Rlt_le, exp_pos | lra].
+Qed.
+Lemma sb_rpow_le : forall a c b, 0 <= b -> 0 <= a <= c -> sb_rpow a b <= sb_rpow c b.
+Proof.
+  intros a c b Hb [Ha Hc]. destruct (Req_dec a 0) as [E|E].
+  - subst. rewrite sb_rpow_zero. apply sb_rpow_nonneg.
+  - rewrite !sb_rpow_pos by lra. apply Rle_Rpower_l; lra.
+Qed.
+"""
+"""a^b for a base that may reach 0: Coq's ``Rpower a b`` = exp(b ln a) is 1 at a = 0 (Coq's ln 0 = 0),
+the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 otherwise, the
+language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
+sign and its monotonicity in the base for b >= 0 proved (standard)."""
+ROUNDINGS = """\
+Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
+Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
+Lemma sb_ceil_le : forall x y, x <= y -> IZR (Raux.Zceil x) <= IZR (Raux.Zceil y).
+Proof. intros x y H. apply IZR_le, Raux.Zceil_le, H. Qed.
+Lemma sb_ceil_above : forall (n : Z) x, IZR n < x -> IZR n + 1 <= IZR (Raux.Zceil x).
+Proof.
+  intros n x H. pose proof (Raux.Zceil_ub x) as U.
+  assert (L : (n < Raux.Zceil x)%Z) by (apply lt_IZR; lra).
+  rewrite <- plus_IZR. apply IZR_le. lia.
+Qed.
+"""
+"""floor and ceiling are non-strictly increasing, and ceiling(x) >= n + 1 for x > n an integer (Flocq's
+Zfloor_le, Zceil_le, Zceil_ub; standard)."""
 MONOTONE_FUNCTIONS = """\
 Lemma sb_exp_le : forall x y, x <= y -> exp x <= exp y.
 Proof.
@@ -150,6 +185,7 @@ def preamble() -> str:
         "From Coq Require Import Reals Lra Lia.\n"
         "From Coquelicot Require Import Coquelicot.\n"
         "From Interval Require Import Tactic.\n"
+        "From Flocq Require Raux.\n"
         "Open Scope R_scope.\n\n"
         f"Ltac sb_close := first [ lra | {intervals}\n"
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
@@ -179,6 +215,8 @@ def preamble() -> str:
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
+        f"{POWERS}"
+        f"{ROUNDINGS}"
         f"{MONOTONE_FUNCTIONS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"

@@ -6,13 +6,16 @@ Each node prints as the Coq function with the same value wherever the language's
 - ``["num", "p/q"]`` as ``(p / q)``, ``["var", v]`` as ``v_<v>``, ``pi`` as ``PI``, ``e`` as ``(exp 1)``;
 - add and mul as ``+`` and ``*``; ``["pow", a, n]`` for an integer literal n as ``a ^ n`` (Coq's ``pow``
   over a natural number) or ``/ (a ^ -n)``; an exponent p/2 as a power of ``sqrt a``; any other exponent b
-  as ``Rpower a b`` = exp(b ln a), which is the language's a^b only where a > 0, so it is printed only when
-  the kernel encloses the base above 0 on the whole domain (:func:`positive_on`);
-- exp log atan abs as ``exp ln atan Rabs``; max(a, b) as ``((a + b + Rabs (a - b)) / 2)`` and min(a, b)
-  as ``((a + b - Rabs (a - b)) / 2)`` (the same real functions; Interval evaluates Rabs, not Rmax or
-  Rmin), folded from the left over more arguments.
+  as ``Rpower a b`` = exp(b ln a) where the kernel encloses the base above 0 on the whole domain (the
+  language's a^b only where a > 0: Coq's ln 0 = 0 makes Rpower 0 b = 1), else as ``sb_rpow a b``, the
+  preamble's definition by cases (Rpower a b for a > 0, else 0), which is the language's a^b wherever
+  the kernel defines it (a > 0, or a = 0 with b > 0);
+- exp log atan abs as ``exp ln atan Rabs``; floor(t) and ceiling(t) as ``IZR (Raux.Zfloor t)`` and
+  ``IZR (Raux.Zceil t)`` (Flocq's integer floor and ceiling, which Interval evaluates); max(a, b) as
+  ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
+  functions; Interval evaluates Rabs, not Rmax or Rmin), folded from the left over more arguments.
 
-erf, erfc, tanh, floor, ceiling and Piecewise have no printed form yet: :class:`Untranslatable`.
+erf, erfc, tanh and Piecewise have no printed form yet: :class:`Untranslatable`.
 Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
 against arb at rational points).
 """
@@ -30,6 +33,10 @@ FUNCTIONS = {"exp": "exp", "log": "ln", "atan": "atan", "abs": "Rabs"}
 FOLDS = {"max": "+", "min": "-"}
 """max / min of two arguments a, b -> the sign of |a - b| in (a + b +- |a - b|) / 2."""
 CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
+POWER_AT_ZERO = "sb_rpow"
+"""The preamble's a^b for a base that may reach 0 (Rpower a b for a > 0, else 0)."""
+ROUNDINGS = {"floor": "Raux.Zfloor", "ceiling": "Raux.Zceil"}
+"""floor / ceiling -> Flocq's integer function (Zfloor x <= x < Zfloor x + 1, Zceil x - 1 < x <= Zceil x)."""
 
 
 class Untranslatable(SpecboundError):
@@ -53,7 +60,7 @@ def rational(value: Fraction) -> str:
 
 def term(tree: Any, positive: Callable[[Any], bool]) -> str:
     """The Coq term of ``tree``; ``positive(base)`` says whether the base of a general power is shown > 0
-    on the domain (else the power is :class:`Untranslatable`)."""
+    on the domain (``Rpower``; else ``sb_rpow``)."""
     head = tree[0]
     if head == "num":
         return rational(Fraction(tree[1]))
@@ -68,13 +75,26 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
         return _power(tree[1], tree[2], positive)
     if head in FUNCTIONS:
         return f"({FUNCTIONS[head]} {term(tree[1], positive)})"
+    if head in ROUNDINGS:
+        return rounding(head, term(tree[1], positive))
     if head in FOLDS:
         printed = [term(arg, positive) for arg in tree[1:]]
         folded = printed[0]
         for other in printed[1:]:
             folded = f"(({folded} + {other} {FOLDS[head]} Rabs ({folded} - {other})) / 2)"
         return folded
+    if head in ("erf", "erfc"):
+        raise Untranslatable(
+            f"the function {head!r} has no Coq form in the exporter yet (Interval has no erf; erf as "
+            "2/sqrt(PI) RInt (fun t => exp (-(t*t))) 0 x needs Interval to bound the integral with a "
+            "variable end, which it does not)"
+        )
     raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
+
+
+def rounding(head: str, argument: str) -> str:
+    """floor(t) or ceiling(t) as the real IZR (Raux.Zfloor t) or IZR (Raux.Zceil t)."""
+    return f"(IZR ({ROUNDINGS[head]} {argument}))"
 
 
 def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
@@ -87,8 +107,5 @@ def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
             power = root if count == 1 else f"({root} ^ {count})"
             return f"(/ {power})" if value < 0 else power
     if not positive(base):
-        raise Untranslatable(
-            "a power a^b with b not an integer or half-integer, where the base may reach 0 (Coq's "
-            "Rpower a b = exp(b ln a) is 1 at a = 0, the language's a^b is 0)"
-        )
+        return f"({POWER_AT_ZERO} {printed} {term(exponent, positive)})"
     return f"(Rpower {printed} {term(exponent, positive)})"

@@ -9,9 +9,11 @@ is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the bo
 set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
 alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
 ``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
-powers, reciprocals, sqrt, exp and ln their monotonicity and sign lemmas (``pow_incr``, ``sb_pow_lt``,
-``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le`` and their strict forms), with
-Interval comparing the printed end with the function's value at the argument's end (a constant goal).
+powers, reciprocals, sqrt, exp, ln, floor and ceiling their monotonicity and sign lemmas (``pow_incr``,
+``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``, ``sb_ceil_le`` and
+their strict forms; ``sb_ceil_above`` for the kernel's ceiling(t) >= n + 1 above an open integer end n),
+with Interval comparing the printed end with the function's value at the argument's end (a constant
+goal), one helper (:meth:`NodeProof._compared`) for every such function.
 The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the
 kernel's enclosure; interval arithmetic with monotone functions).
 """
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.terms import Untranslatable, rational, variable
+from theory.prover.coq.terms import ROUNDINGS, Untranslatable, rational, rounding, variable
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel.balls import Set, Undefined
 from theory.prover.kernel.trees import ball, number
@@ -127,6 +129,8 @@ class NodeProof:
             return self._exp(self.node(tree[1]))
         if head == "log":
             return self._log(self.node(tree[1]))
+        if head in ROUNDINGS:
+            return self._rounding(head, self.node(tree[1]))
         raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
 
     def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
@@ -160,8 +164,36 @@ class NodeProof:
         )
         image = self._exp(inner)
         return self._facts(
-            f"(Rpower {base.coq} {power.coq})", image.values, self._from([image], "unfold Rpower; lra")
+            f"(Rpower {base.coq} {power.coq})", image.values, self._from([image], "unfold Rpower in *; lra")
         )
+
+    def _compared(
+        self,
+        coq: str,
+        values: Set,
+        sign: list[str],
+        at_end: Callable[[str], str | None],
+        comparisons: tuple[str, str],
+    ) -> _Node:
+        """The facts of a node f(t) monotone in its argument t: for each side, the end value e = f(l) (or
+        f(u); ``at_end(side)``, None when there is none) is compared with the node by the tactics
+        ``comparisons`` (non-strict, strict: each proves e <= f(t) or e < f(t), or the reverse above, from
+        the argument's facts), then Interval proves the kernel's end against e (a constant goal) and
+        lra concludes; ``sign`` are the steps first (the child's facts kept, what f's range gives)."""
+
+        def proof(side: str, strict: bool) -> str:
+            steps = list(sign)
+            constant = at_end(side)
+            if constant is not None:
+                low, high = (constant, coq)[:: 1 if side == "lo" else -1]
+                steps.append(
+                    f"first [ assert (M : {low} < {high}) by ({comparisons[1]})"
+                    f" | assert (M : {low} <= {high}) by ({comparisons[0]}) ]"
+                )
+                steps.append(f"assert (K : {_constant(values, side, constant)}) by {INTERVAL}")
+            return "; ".join(steps) + "; lra"
+
+        return self._facts(coq, values, proof)
 
     def _monotone(
         self, child: _Node, function: str, values: Set, lemmas: tuple[str, str], sign: str
@@ -169,22 +201,14 @@ class NodeProof:
         """An increasing function f of the child: L <= f(t) from l <= t by ``lemmas`` (non-strict, strict:
         each concludes f x <= f y from x <= y or its strict form) and L <= f(l) by Interval (a constant
         goal); likewise above. ``sign`` states what the function's range gives (e.g. 0 < exp t)."""
-        kept = " ".join(child.facts)
 
-        def proof(side: str, strict: bool) -> str:
+        def at_end(side: str) -> str | None:
             end = child.lower if side == "lo" else child.upper
-            steps = [f"clear - {kept}" if kept else "idtac", sign]
-            if end is not None:
-                at_end = f"({function} {rational(end)})"
-                low, high = (at_end, f"({function} {child.coq})")[:: 1 if side == "lo" else -1]
-                steps.append(
-                    f"first [ assert (M : {low} < {high}) by (apply {lemmas[1]}; repeat split; lra)"
-                    f" | assert (M : {low} <= {high}) by (apply {lemmas[0]}; repeat split; lra) ]"
-                )
-                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
-            return "; ".join(steps) + "; lra"
+            return None if end is None else f"({function} {rational(end)})"
 
-        return self._facts(f"({function} {child.coq})", values, proof)
+        comparisons = (f"apply {lemmas[0]}; repeat split; lra", f"apply {lemmas[1]}; repeat split; lra")
+        kept = [f"clear - {' '.join(child.facts)}" if child.facts else "idtac", sign]
+        return self._compared(f"({function} {child.coq})", values, kept, at_end, comparisons)
 
     def _exp(self, child: _Node) -> _Node:
         values = trees.FUNCTIONS["exp"](child.values)
@@ -197,6 +221,28 @@ class NodeProof:
         except Undefined:
             raise Untranslatable("ln of a set reaching 0 on a box reaching infinity") from None
         return self._monotone(child, "ln", values, ("sb_ln_le", "ln_increasing"), "idtac")
+
+    def _rounding(self, head: str, child: _Node) -> _Node:
+        """floor / ceiling of the child (non-strictly increasing: ``sb_floor_le`` / ``sb_ceil_le``; no
+        strict comparison); where the kernel's ceiling rule gave n + 1 <= ceiling(t) above an open
+        integer end n, ``sb_ceil_above`` proves it."""
+        values = trees.FUNCTIONS[head](child.values)
+        lower = child.lower
+        above = head == "ceiling" and child.values.lo_open and lower is not None and lower.denominator == 1
+        sign = [f"clear - {' '.join(child.facts)}" if child.facts else "idtac"]
+        if above and lower is not None:
+            sign.append(f"pose proof (sb_ceil_above ({lower.numerator})%Z {child.coq} ltac:(lra))")
+
+        def at_end(side: str) -> str | None:
+            end = child.lower if side == "lo" else child.upper
+            if end is None or (above and side == "lo"):
+                return None
+            return rounding(head, rational(end))
+
+        lemma = "sb_ceil_le" if head == "ceiling" else "sb_floor_le"
+        return self._compared(
+            rounding(head, child.coq), values, sign, at_end, (f"apply {lemma}; lra", "fail")
+        )
 
     def _sqrt(self, child: _Node) -> _Node:
         if not child.values.at_least_zero(False):
@@ -218,20 +264,12 @@ class NodeProof:
         if child.values.at_least_zero(True):
             sign.append(f"pose proof (pow_lt {child.coq} {count} ltac:(lra))")
 
-        def proof(side: str, strict: bool) -> str:
+        def at_end(side: str) -> str | None:
             end = child.lower if side == "lo" else child.upper
-            steps = list(sign)
-            if end is not None and end >= 0:
-                at_end = f"({rational(end)} ^ {count})"
-                low, high = (at_end, coq)[:: 1 if side == "lo" else -1]
-                steps.append(
-                    f"first [ assert (M : {low} < {high}) by (apply sb_pow_lt; [ lra | lra | lia ])"
-                    f" | assert (M : {low} <= {high}) by (apply pow_incr; split; lra) ]"
-                )
-                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
-            return "; ".join(steps) + "; lra"
+            return None if end is None or end < 0 else f"({rational(end)} ^ {count})"
 
-        return self._facts(coq, values, proof)
+        comparisons = ("apply pow_incr; split; lra", "apply sb_pow_lt; [ lra | lra | lia ]")
+        return self._compared(coq, values, sign, at_end, comparisons)
 
     def _reciprocal(self, child: _Node) -> _Node:
         if not child.values.at_least_zero(True):
@@ -240,23 +278,14 @@ class NodeProof:
             values = balls.reciprocal(child.values)
         except Undefined:
             raise Untranslatable("a quotient by a set reaching 0 on a box reaching infinity") from None
-        coq = f"(/ {child.coq})"
         sign = [f"clear - {' '.join(child.facts)}", f"pose proof (Rinv_0_lt_compat {child.coq} ltac:(lra))"]
 
-        def proof(side: str, strict: bool) -> str:
+        def at_end(side: str) -> str | None:
             end = child.upper if side == "lo" else child.lower
-            steps = list(sign)
-            if end is not None and end > 0:
-                at_end = f"(/ {rational(end)})"
-                low, high = (at_end, coq)[:: 1 if side == "lo" else -1]
-                steps.append(
-                    f"first [ assert (M : {low} < {high}) by (apply Rinv_lt_contravar; [ nra | lra ])"
-                    f" | assert (M : {low} <= {high}) by (apply Rinv_le_contravar; lra) ]"
-                )
-                steps.append(f"assert (K : {_constant(values, side, at_end)}) by {INTERVAL}")
-            return "; ".join(steps) + "; lra"
+            return None if end is None or end <= 0 else f"(/ {rational(end)})"
 
-        return self._facts(coq, values, proof)
+        comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
+        return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
 
 
 UNABS = "sb_unabs; lra"
