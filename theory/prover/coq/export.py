@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.coq import steps
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
 from theory.prover.coq.unbounded import NodeProof
@@ -202,6 +203,8 @@ class _Writer:
             return intros + self._derived(name, decision, box, strict)
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
+        if method in steps.STEPS:
+            return intros + steps.STEPS[method](self, name, decision, box, strict, form)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
 
     def _rewrite(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
@@ -209,7 +212,7 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self._identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
+        return f"{self.identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
@@ -230,20 +233,22 @@ class _Writer:
                 signs.append(bisecting(self.ranged(box)))
         rule = "sb_squares_strict" if strict else "sb_squares"
         return (
-            f"{self._identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"{self.identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
             f"  [ {signs[0]}\n  | {signs[1]}\n  | apply {nested}; lra ]"
         )
 
-    def _identity(self, form: Any, rewritten: Any, box: Box) -> str:
-        """assert (E : subject = rewritten), by ``sb_identity`` after the box's point ranges are substituted
-        (the kernel's normal form fixes them) and sqrt a * sqrt a = a is stated for every square root of
-        either side, with the products of two such (so that lra can use them)."""
+    def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:
+        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity`` after the
+        box's point ranges are substituted (the kernel's normal form fixes them), ``prelude`` (rewrites of
+        the subject) and sqrt a * sqrt a = a stated for every square root of either side, with the
+        products of two such (so that lra can use them)."""
         points = "".join(
             f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
             for name, (lo, hi) in box.items()
             if lo == hi
         )
-        trees_ = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
+        trees_ = sorted({root for side in sides for root in _roots(side)})
         roots = [term(json.loads(tree), self.positive) for tree in trees_]
         facts = "".join(
             f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
@@ -255,9 +260,10 @@ class _Writer:
             for j, b in enumerate(roots)
             if i < j
         )
+        left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         return (
-            f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{facts}sb_identity)"
+            f"assert (E : {left} = {self.subject(rewritten)}) "
+            f"by (try unfold gap; {points}{prelude}{facts}sb_identity)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
@@ -276,7 +282,7 @@ class _Writer:
                 continue
             if candidate is tree:
                 return f"try unfold gap; {script}"
-            return f"{self._identity(form, candidate, box)};\n  rewrite E; {script}"
+            return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
         raise reason
 
     def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:

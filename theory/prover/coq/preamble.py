@@ -98,6 +98,16 @@ with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or
 the box's far end may be open or infinite (standard)."""
 """exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
 x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
+STEP_LEMMAS = """\
+Lemma sb_scale : forall g m f, 0 < m -> g * m = f -> 0 <= f -> 0 <= g.
+Proof. intros g m f Hm E Hf. subst f. nra. Qed.
+Lemma sb_scale_strict : forall g m f, 0 < m -> g * m = f -> 0 < f -> 0 < g.
+Proof. intros g m f Hm E Hf. subst f. nra. Qed.
+Lemma sb_abs_neg : forall u, 0 <= (-1) * u -> Rabs u = (-1) * u.
+Proof. intros u H. rewrite Rabs_left1 by lra. ring. Qed.
+"""
+"""The kernel's scale step (g m = f with m > 0: g has f's sign) and |u| = -u for u <= 0 (the unsigned
+step's rewrite; |u| = u for u >= 0 is the standard library's Rabs_pos_eq). Standard."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
@@ -183,5 +193,6 @@ def preamble() -> str:
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}\n"
+        f"{STEP_LEMMAS}\n"
         f"{lemmas}"
     )

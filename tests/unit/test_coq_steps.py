@@ -1,0 +1,82 @@
+"""The kernel's steps scale, unsigned and sum exported to Coq (``theory.prover.coq.steps``): a known-true
+certificate taking the step is accepted by coqc with no hypothesis, and a planted mistake in what the step
+carries (a wrong scale factor, a flipped sign of an abs argument, a part dropped from a sum) makes coqc
+refuse the file. Each certificate is also re-checked by the kernel, so the accepted ones are real kernel
+decisions. A few small coqc runs (about 3-10 CPU s each)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
+
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+from theory.prover.coq.export import export_certificate
+from theory.prover.kernel import check_certificate
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+)
+
+
+def _variable(name: str, lower: str, upper: str, lower_open: bool = False, upper_open: bool = False) -> dict:
+    return {
+        "name": name,
+        "lower": lower,
+        "upper": upper,
+        "lower_open": lower_open,
+        "upper_open": upper_open,
+        "integer": False,
+    }
+
+
+def _certificate(gap: list, domain: list, boxes: list, strict: bool) -> dict:
+    return {
+        "format": "specbound-certificate/2",
+        "inequality": "",
+        "gap": gap,
+        "strict": strict,
+        "domain": domain,
+        "boxes": boxes,
+    }
+
+
+def _checked(certificate: dict, tmp_path: Path):
+    exported = export_certificate(certificate)
+    path = tmp_path / "Step.v"
+    path.write_text(exported.text, encoding="utf-8")
+    return exported, check_file(path, tuple(h.name for h in exported.hypotheses))
+
+
+P = ["var", "p"]
+TWO_PLUS_P = ["add", ["num", "2"], P]
+
+
+def _scale(factor: list) -> dict:
+    """p / (2 + p) < 1 on [0, 2] (integrand_exponent_below_1's gap), scaled by ``factor`` to the form 2."""
+    gap = ["add", ["num", "1"], ["mul", ["num", "-1"], P, ["pow", TWO_PLUS_P, ["num", "-1"]]]]
+    decision = {"method": "scale", "by": factor, "form": ["num", "2"], "then": {"method": "enclosure"}}
+    return _certificate(
+        gap, [_variable("p", "0", "2")], [{"box": {"p": ["0", "2"]}, "decision": decision}], True
+    )
+
+
+def test_a_scale_step_is_accepted(tmp_path):
+    certificate = _scale(TWO_PLUS_P)
+    assert check_certificate(certificate).accepted
+    exported, verdict = _checked(certificate, tmp_path)
+    assert exported.hypotheses == []
+    assert "apply (sb_scale_strict (gap v_p) (2 + v_p) 2)" in exported.text
+    assert verdict.status == "accepted", verdict.reason
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
+
+
+def test_a_wrong_scale_factor_is_refused(tmp_path):
+    """gap * 2 (2 + p) is 4, not the form 2: the kernel rejects the certificate, and coqc the identity."""
+    certificate = _scale(["mul", ["num", "2"], TWO_PLUS_P])
+    assert not check_certificate(certificate).accepted
+    _, verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "rejected"
