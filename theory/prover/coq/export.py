@@ -186,8 +186,8 @@ class _Writer:
             return intros + self._unbounded(box, strict, form)
         if method == "enclosure":
             closed = f"try unfold gap; {bisecting(self.ranged(box))}"
-            if not self._open(box):
-                return intros + closed
+            if not self._open(box) and all(lo != hi for lo, hi in box.values()):
+                return intros + closed  # else also the exact normal form (a face where the gap is 0)
             try:
                 nodes = self._unbounded(box, strict, form)
             except Untranslatable:
@@ -197,10 +197,8 @@ class _Writer:
             return intros + self._rewrite(name, decision, box, strict, form)
         if method == "squares":
             return intros + self._squares(name, decision, box, strict, form, unbounded)
-        if method == "monotone" and form is not None:
-            raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
-        if method == "monotone" and ("slope" in decision or unbounded or self._open(box)):
-            return intros + self._derived(name, decision, box, strict)
+        if method == "monotone" and (form is not None or "slope" in decision or unbounded or self._open(box)):
+            return intros + self._derived(name, decision, box, strict, form)
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
         if method in steps.STEPS:
@@ -285,8 +283,9 @@ class _Writer:
             return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
         raise reason
 
-    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
-        """A monotone step through the kernel's own symbolic derivative D of the gap in v: auto_derive
+    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any = None) -> str:
+        """A monotone step through the kernel's own symbolic derivative D of the gap (or of a rewritten
+        ``form``, its face value then the function applied at the face, beta-reduced) in v: auto_derive
         proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
         ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
         nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
@@ -302,7 +301,7 @@ class _Writer:
             )
         coq = variable(target)
         try:
-            slope = derivative.derivative(self.tree, target)
+            slope = folded(derivative.derivative(self.tree if form is None else form, target))
         except Discontinuous as error:
             raise Untranslatable(f"no derivative of the gap in {target}: {error}") from None
         signed = slope if increasing else ["mul", ["num", "-1"], slope]
@@ -314,24 +313,26 @@ class _Writer:
             )
         finally:
             self.domain = outer
-        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict)
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form)
         at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
-        face_value = f"gap {' '.join(at_face)}"
+        subject = self.subject(form)
+        function = f"(fun {coq} => {subject})"
+        face_value = f"gap {' '.join(at_face)}" if form is None else f"({function} {rational(Fraction(end))})"
         ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
-        function = f"(fun {coq} => {self.gap})"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
         return (
-            f"assert (Hface : 0 {'<' if strict else '<='} {face_value}) by (apply {face}; lra);\n"
-            f"  assert (Hmono : {face_value} <= {self.gap})\n"
+            f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
+            f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
+            f"  assert (Hmono : {face_value} <= {subject})\n"
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            "      [ intros t Ht; unfold gap; try unfold Rpower; auto_derive;\n"
+            "      [ intros t Ht; try unfold gap; try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
             "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
             "        | |- _ => repeat split; sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"
-            "  lra"
+            "  cbv beta in Hface, Hmono; lra"
         )
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
@@ -466,6 +467,36 @@ def export_certificate(
         + "\nPrint Assumptions statement.\n"
     )
     return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def folded(tree: Any) -> Any:
+    """The tree with each exponent that is a sum or product of numbers (the kernel's derivative writes
+    a^(n - 1) as a^(n + (-1))) replaced by its rational value, so that the printed derivative has Coq's
+    pow, sqrt and / where the value is an integer or half-integer power, not ``Rpower`` (which Interval
+    and ``field`` read as an opaque atom)."""
+    if not isinstance(tree, list) or tree[0] in ("num", "var", "const"):
+        return tree
+    node = [tree[0], *(folded(arg) for arg in tree[1:])]
+    if node[0] == "pow":
+        value = _value(node[2])
+        if value is not None:
+            node[2] = ["num", str(value)]
+    return node
+
+
+def _value(tree: Any) -> Fraction | None:
+    """The rational value of a sum or product of numbers, else None."""
+    if tree[0] == "num":
+        return Fraction(tree[1])
+    if tree[0] in ("add", "mul"):
+        total = Fraction(0 if tree[0] == "add" else 1)
+        for arg in tree[1:]:
+            value = _value(arg)
+            if value is None:
+                return None
+            total = total + value if tree[0] == "add" else total * value
+        return total
+    return None
 
 
 def _roots(tree: Any) -> list[str]:

@@ -105,9 +105,25 @@ Lemma sb_scale_strict : forall g m f, 0 < m -> g * m = f -> 0 < f -> 0 < g.
 Proof. intros g m f Hm E Hf. subst f. nra. Qed.
 Lemma sb_abs_neg : forall u, 0 <= (-1) * u -> Rabs u = (-1) * u.
 Proof. intros u H. rewrite Rabs_left1 by lra. ring. Qed.
+Lemma sb_ln_rpower : forall b e, ln (Rpower b e) = e * ln b.
+Proof. intros b e. unfold Rpower. apply ln_exp. Qed.
+Lemma sb_log : forall a b la lb, 0 < a -> 0 < b -> ln a = la -> ln b = lb ->
+  0 <= la + (-1) * lb -> 0 <= a + (-1) * b.
+Proof.
+  intros a b la lb Ha Hb Ea Eb H. destruct (Rle_lt_dec b a) as [C|C]; [lra |].
+  pose proof (ln_increasing a b Ha C). lra.
+Qed.
+Lemma sb_log_strict : forall a b la lb, 0 < a -> 0 < b -> ln a = la -> ln b = lb ->
+  0 < la + (-1) * lb -> 0 < a + (-1) * b.
+Proof.
+  intros a b la lb Ha Hb Ea Eb H. destruct (Rle_lt_dec a b) as [C|C]; [| lra].
+  pose proof (sb_ln_le a b Ha C). lra.
+Qed.
 """
-"""The kernel's scale step (g m = f with m > 0: g has f's sign) and |u| = -u for u <= 0 (the unsigned
-step's rewrite; |u| = u for u >= 0 is the standard library's Rabs_pos_eq). Standard."""
+"""The kernel's scale step (g m = f with m > 0: g has f's sign), |u| = -u for u <= 0 (the unsigned
+step's rewrite; |u| = u for u >= 0 is the standard library's Rabs_pos_eq), ln (Rpower b e) = e ln b (by
+definition of Rpower) and the log step (ln is strictly increasing on (0, oo): ln a >= ln b gives a >= b).
+Standard."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:

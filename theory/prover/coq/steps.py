@@ -20,9 +20,10 @@ Provenance: derived (a translation of the kernel's decisions; the identities and
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from theory.prover.kernel import signs
+from theory.prover.kernel import logs, signs
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box, Variable
 from theory.prover.kernel.verify import decide as kernel_decide
@@ -102,6 +103,138 @@ def sum_(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: 
     return "".join(facts) + f"{writer.identity(form, ['add', *forms], box)};\n  rewrite E; lra"
 
 
+def log(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """subject = A - B with A, B > 0, then log A - log B decided on the kernel's expansions (see the
+    module)."""
+    left, right = decision.get("left"), decision.get("right")
+    facts: list[str] = []
+    expansions = []
+    signs_ = []
+    for side, tree in (("left", left), ("right", right)):
+        logarithm = _Logarithm(writer, f"{name}_{side}", box, facts)
+        signs_.append(logarithm.positive(tree))
+        expansions.append((logarithm.fact(tree), logarithm.expanded(tree)))
+    (left_fact, left_log), (right_fact, right_log) = expansions
+    difference = ["add", left_log, ["mul", ["num", "-1"], right_log]]
+    nested = writer.lemma(f"{name}_logs", decision.get("then"), box, strict, difference)
+    rule = "sb_log_strict" if strict else "sb_log"
+    subject = ["add", left, ["mul", ["num", "-1"], right]]
+    return (
+        "".join(facts)
+        + f"{writer.identity(form, subject, box)};\n  rewrite E;\n  "
+        + f"apply ({rule} {writer.subject(left)} {writer.subject(right)} {writer.subject(left_log)} "
+        + f"{writer.subject(right_log)});\n"
+        + f"  [ exact {signs_[0]} | exact {signs_[1]} | exact {left_fact} | exact {right_fact}\n"
+        + f"  | {_apply(writer, nested)} ]"
+    )
+
+
+class _Logarithm:
+    """The facts ln T = L(T) for the kernel's expansion L (:mod:`theory.prover.kernel.logs`) of a tree T
+    and of the subtrees it expands, asserted bottom-up in ``facts``; a factor of a product and the base of
+    a numeric power are shown > 0 by an enclosure lemma of their own (the kernel's ``positive``)."""
+
+    def __init__(self, writer: Writer, prefix: str, box: Box, facts: list[str]) -> None:
+        self.writer, self.prefix, self.box, self.facts = writer, prefix, box, facts
+        self.count = 0
+        self.trivial: set[str] = set()
+
+    def rewrite(self, fact: str) -> str:
+        """``rewrite fact; `` (nothing for a fact ln T = ln T)."""
+        return "" if fact in self.trivial else f"rewrite {fact}; "
+
+    def expanded(self, tree: Any) -> Any:
+        """L(T), the kernel's tree (every factor and base was shown > 0 by the kernel's own decision)."""
+        expansion = logs.expanded(tree, lambda factor: True)
+        if expansion is None:
+            raise Malformed("a log step's side has no expansion")
+        return expansion
+
+    def _name(self, kind: str) -> str:
+        self.count += 1
+        return f"{kind}{self.prefix.upper().replace('_', '')}{self.count}"
+
+    def positive(self, tree: Any) -> str:
+        """The name of the fact 0 < T: for a product from its factors' (Rmult_lt_0_compat), for Rpower by
+        exp_pos, else from an enclosure lemma of T on the box (the kernel's enclosure)."""
+        if tree[0] == "mul" and len(tree) > 2:
+            factors = [self.positive(factor) for factor in tree[1:]]
+            proof = factors[0]
+            for factor in factors[1:]:
+                proof = f"(Rmult_lt_0_compat _ _ {proof} {factor})"
+            proof = f"exact {proof}"
+        elif tree[0] == "pow" and not _numeric(tree[2]):
+            proof = "unfold Rpower; apply exp_pos"  # Rpower b e = exp (e ln b), printed only for b > 0
+        else:
+            lemma = self.writer.lemma(
+                f"{self.prefix}_positive_{self.count + 1}", ENCLOSURE, self.box, True, tree
+            )
+            proof = _apply(self.writer, lemma)
+        name = self._name("Q")
+        self.facts.append(f"assert ({name} : 0 < {self.writer.subject(tree)}) by ({proof});\n  ")
+        return name
+
+    def fact(self, tree: Any) -> str:
+        """The name of the fact ln T = L(T), asserted with those of T's parts."""
+        printed = self.writer.subject(tree)
+        goal = f"ln {printed} = {self.writer.subject(self.expanded(tree))}"
+        head = tree[0]
+        if head == "num" and tree[1] == "1":
+            proof = "apply ln_1"
+        elif head == "exp":
+            proof = "apply ln_exp"
+        elif head == "mul":
+            proof = self._product(tree[1:])
+        elif head == "pow":
+            proof = self._power(tree[1], tree[2])
+        else:
+            proof = "reflexivity"  # a log the kernel keeps: nothing to rewrite with it
+        name = self._name("L")
+        if proof == "reflexivity":
+            self.trivial.add(name)
+        self.facts.append(f"assert ({name} : {goal}) by ({proof});\n  ")
+        return name
+
+    def _product(self, factors: list[Any]) -> str:
+        """ln (F1 * .. * Fn) = ln F1 + .. + ln Fn by ln_mult from the outside in (Coq's product is a left
+        fold; each prefix is > 0 by Rmult_lt_0_compat), then each ln Fi by its fact."""
+        if len(factors) == 1:
+            return f"{self.rewrite(self.fact(factors[0]))}ring"
+        signs_ = [self.positive(factor) for factor in factors]
+        equations = [self.fact(factor) for factor in factors]
+        prefixes = [signs_[0]]
+        for sign in signs_[1:-1]:
+            prefixes.append(f"(Rmult_lt_0_compat _ _ {prefixes[-1]} {sign})")
+        splits = "".join(
+            f"rewrite (ln_mult _ _ {prefixes[index - 1]} {signs_[index]}); "
+            for index in range(len(factors) - 1, 0, -1)
+        )
+        return splits + "".join(self.rewrite(equation) for equation in equations) + "ring"
+
+    def _power(self, base: Any, exponent: Any) -> str:
+        """ln (B^e) = e ln B: Rpower by sb_ln_rpower; a numeric exponent n / 2^k as terms prints it
+        (pow, sqrt, /) by ln_pow, ln_sqrt and ln_Rinv with B > 0; then ln B by its fact."""
+        inner = self.fact(base)
+        if not _numeric(exponent):
+            return f"rewrite sb_ln_rpower; {self.rewrite(inner)}ring"
+        value = Fraction(exponent[1])
+        sign = self.positive(base)
+        steps_ = f"pose proof {sign}; "
+        if value.denominator == 2:
+            steps_ += f"pose proof (sqrt_lt_R0 _ {sign}); "
+        count = abs(value.numerator)
+        steps_ += (
+            "repeat first [ rewrite ln_Rinv by (apply pow_lt; assumption) | rewrite ln_Rinv by assumption "
+        )
+        steps_ += "| rewrite ln_pow by assumption | rewrite ln_sqrt by assumption ]; "
+        return steps_ + f"{self.rewrite(inner)}replace (INR {count}) with {count} by (simpl; lra); field"
+
+
+def _numeric(exponent: Any) -> bool:
+    """An exponent terms prints through pow, sqrt and / (a number n or n/2); any other is Rpower's."""
+    return bool(exponent[0] == "num" and Fraction(exponent[1]).denominator in (1, 2))
+
+
 def _apply(writer: Writer, lemma: str) -> str:
     """The tactic using a lemma of the box at the point of the goal (its variables given: a form may not
     mention them all), its premises by lra."""
@@ -109,5 +242,5 @@ def _apply(writer: Writer, lemma: str) -> str:
 
 
 Step = Callable[["Writer", str, dict[str, Any], Box, bool, Any], str]
-STEPS: dict[str, Step] = {"scale": scale, "unsigned": unsigned, "sum": sum_}
+STEPS: dict[str, Step] = {"scale": scale, "unsigned": unsigned, "sum": sum_, "log": log}
 """The kernel's steps with a Coq proof here, by method."""
