@@ -261,7 +261,7 @@ class _Writer:
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{prelude}{facts}sb_identity)"
+            f"by (try unfold gap; {points}{prelude}{facts}try sb_rpower; sb_identity)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
