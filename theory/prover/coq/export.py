@@ -98,6 +98,11 @@ class _Writer:
         except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
             raise Malformed("a rewrite decision's form is not a tree of the certificate format") from None
 
+    def use(self, lemma: str) -> str:
+        """The tactic applying a lemma of the box at the goal's point (its variables given: a form may not
+        mention them all), its premises by lra."""
+        return f"apply ({lemma} {' '.join(self.names)}); lra"
+
     def claim(self, strict: bool, form: Any = None) -> str:
         """0 <= subject (0 < when strict)."""
         return f"0 {'<' if strict else '<='} {self.subject(form)}"
@@ -210,7 +215,7 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self.identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
+        return f"{self.identity(form, rewritten, box)};\n  rewrite E; {self.use(nested)}"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
@@ -232,7 +237,7 @@ class _Writer:
         rule = "sb_squares_strict" if strict else "sb_squares"
         return (
             f"{self.identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
-            f"  [ {signs[0]}\n  | {signs[1]}\n  | apply {nested}; lra ]"
+            f"  [ {signs[0]}\n  | {signs[1]}\n  | {self.use(nested)} ]"
         )
 
     def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:

@@ -43,10 +43,10 @@ def scale(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict:
     m = writer.subject(multiplier)
     rule = "sb_scale_strict" if strict else "sb_scale"
     return (
-        f"assert (M : 0 < {m}) by ({_apply(writer, positive)});\n  "
+        f"assert (M : 0 < {m}) by ({writer.use(positive)});\n  "
         f"{writer.identity(form, scaled, box, times=multiplier, prelude=SIMPLIFY_M)};\n  "
         f"apply ({rule} ({writer.subject(form)}) {m} {writer.subject(scaled)});\n"
-        f"  [ exact M | exact E | {_apply(writer, nested)} ]"
+        f"  [ exact M | exact E | {writer.use(nested)} ]"
     )
 
 
@@ -64,12 +64,12 @@ def unsigned(writer: Writer, name: str, decision: dict[str, Any], box: Box, stri
     for index, (argument, sign) in enumerate(found, start=1):
         signed = argument if sign == 1 else ["mul", ["num", "-1"], argument]
         lemma = writer.lemma(f"{name}_abs_{index}", ENCLOSURE, box, False, signed)
-        facts.append(f"assert (A{index} : 0 <= {writer.subject(signed)}) by ({_apply(writer, lemma)});\n  ")
+        facts.append(f"assert (A{index} : 0 <= {writer.subject(signed)}) by ({writer.use(lemma)});\n  ")
         rule = "Rabs_pos_eq" if sign == 1 else "sb_abs_neg"
         rewrites.append(f"try rewrite ({rule} _ A{index}); ")
     nested = writer.lemma(f"{name}_unsigned", decision.get("then"), box, strict, resolved)
     identity = writer.identity(form, resolved, box, prelude="".join(rewrites))
-    return "".join(facts) + f"{identity};\n  rewrite E; {_apply(writer, nested)}"
+    return "".join(facts) + f"{identity};\n  rewrite E; {writer.use(nested)}"
 
 
 def _recording(
@@ -99,7 +99,7 @@ def sum_(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: 
     for index, (part, record) in enumerate(zip(forms, parts, strict=True), start=1):
         lemma = writer.lemma(f"{name}_part_{index}", record.get("then"), box, strict, part)
         claim = f"0 {relation} {writer.subject(part)}"
-        facts.append(f"assert (P{index} : {claim}) by ({_apply(writer, lemma)});\n  ")
+        facts.append(f"assert (P{index} : {claim}) by ({writer.use(lemma)});\n  ")
     return "".join(facts) + f"{writer.identity(form, ['add', *forms], box)};\n  rewrite E; lra"
 
 
@@ -125,7 +125,7 @@ def log(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: b
         + f"apply ({rule} {writer.subject(left)} {writer.subject(right)} {writer.subject(left_log)} "
         + f"{writer.subject(right_log)});\n"
         + f"  [ exact {signs_[0]} | exact {signs_[1]} | exact {left_fact} | exact {right_fact}\n"
-        + f"  | {_apply(writer, nested)} ]"
+        + f"  | {writer.use(nested)} ]"
     )
 
 
@@ -169,7 +169,7 @@ class _Logarithm:
             lemma = self.writer.lemma(
                 f"{self.prefix}_positive_{self.count + 1}", ENCLOSURE, self.box, True, tree
             )
-            proof = _apply(self.writer, lemma)
+            proof = self.writer.use(lemma)
         name = self._name("Q")
         self.facts.append(f"assert ({name} : 0 < {self.writer.subject(tree)}) by ({proof});\n  ")
         return name
@@ -233,12 +233,6 @@ class _Logarithm:
 def _numeric(exponent: Any) -> bool:
     """An exponent terms prints through pow, sqrt and / (a number n or n/2); any other is Rpower's."""
     return bool(exponent[0] == "num" and Fraction(exponent[1]).denominator in (1, 2))
-
-
-def _apply(writer: Writer, lemma: str) -> str:
-    """The tactic using a lemma of the box at the point of the goal (its variables given: a form may not
-    mention them all), its premises by lra."""
-    return f"apply ({lemma} {' '.join(writer.names)}); lra"
 
 
 Step = Callable[["Writer", str, dict[str, Any], Box, bool, Any], str]
