@@ -199,8 +199,11 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
     assert "Lemma box_1_form : forall v_p, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
-    assert "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; sb_identity);" in exported.text
-    assert "apply box_1_form; lra" in exported.text
+    assert (
+        "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; try sb_rpower; sb_identity);"
+        in exported.text
+    )
+    assert "apply (box_1_form v_p); lra" in exported.text
 
 
 def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_lemma_of_its_own():

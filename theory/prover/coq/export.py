@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.coq import steps
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
 from theory.prover.coq.unbounded import NodeProof
@@ -96,6 +97,11 @@ class _Writer:
             return term(form, self.positive)
         except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, RecursionError):
             raise Malformed("a rewrite decision's form is not a tree of the certificate format") from None
+
+    def use(self, lemma: str) -> str:
+        """The tactic applying a lemma of the box at the goal's point (its variables given: a form may not
+        mention them all), its premises by lra."""
+        return f"apply ({lemma} {' '.join(self.names)}); lra"
 
     def claim(self, strict: bool, form: Any = None) -> str:
         """0 <= subject (0 < when strict)."""
@@ -185,8 +191,8 @@ class _Writer:
             return intros + self._unbounded(box, strict, form)
         if method == "enclosure":
             closed = f"try unfold gap; {bisecting(self.ranged(box))}"
-            if not self._open(box):
-                return intros + closed
+            if not self._open(box) and all(lo != hi for lo, hi in box.values()):
+                return intros + closed  # else also the exact normal form (a face where the gap is 0)
             try:
                 nodes = self._unbounded(box, strict, form)
             except Untranslatable:
@@ -196,12 +202,12 @@ class _Writer:
             return intros + self._rewrite(name, decision, box, strict, form)
         if method == "squares":
             return intros + self._squares(name, decision, box, strict, form, unbounded)
-        if method == "monotone" and form is not None:
-            raise Untranslatable("a monotone step of a rewritten form has no Coq proof yet")
-        if method == "monotone" and ("slope" in decision or unbounded or self._open(box)):
-            return intros + self._derived(name, decision, box, strict)
+        if method == "monotone" and (form is not None or "slope" in decision or unbounded or self._open(box)):
+            return intros + self._derived(name, decision, box, strict, form)
         if method == "monotone":
             return intros + self._monotone(name, decision, box, strict)
+        if method in steps.STEPS:
+            return intros + steps.STEPS[method](self, name, decision, box, strict, form)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
 
     def _rewrite(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
@@ -209,7 +215,7 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self._identity(form, rewritten, box)};\n  rewrite E; apply {nested}; lra"
+        return f"{self.identity(form, rewritten, box)};\n  rewrite E; {self.use(nested)}"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
@@ -230,20 +236,22 @@ class _Writer:
                 signs.append(bisecting(self.ranged(box)))
         rule = "sb_squares_strict" if strict else "sb_squares"
         return (
-            f"{self._identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
-            f"  [ {signs[0]}\n  | {signs[1]}\n  | apply {nested}; lra ]"
+            f"{self.identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"  [ {signs[0]}\n  | {signs[1]}\n  | {self.use(nested)} ]"
         )
 
-    def _identity(self, form: Any, rewritten: Any, box: Box) -> str:
-        """assert (E : subject = rewritten), by ``sb_identity`` after the box's point ranges are substituted
-        (the kernel's normal form fixes them) and sqrt a * sqrt a = a is stated for every square root of
-        either side, with the products of two such (so that lra can use them)."""
+    def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:
+        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity`` after the
+        box's point ranges are substituted (the kernel's normal form fixes them), ``prelude`` (rewrites of
+        the subject) and sqrt a * sqrt a = a stated for every square root of either side, with the
+        products of two such (so that lra can use them)."""
         points = "".join(
             f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
             for name, (lo, hi) in box.items()
             if lo == hi
         )
-        trees_ = sorted({*_roots(self.tree if form is None else form), *_roots(rewritten)})
+        sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
+        trees_ = sorted({root for side in sides for root in _roots(side)})
         roots = [term(json.loads(tree), self.positive) for tree in trees_]
         facts = "".join(
             f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
@@ -255,9 +263,10 @@ class _Writer:
             for j, b in enumerate(roots)
             if i < j
         )
+        left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         return (
-            f"assert (E : {self.subject(form)} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{facts}sb_identity)"
+            f"assert (E : {left} = {self.subject(rewritten)}) "
+            f"by (try unfold gap; {points}{prelude}{facts}try sb_rpower; sb_identity)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
@@ -276,11 +285,12 @@ class _Writer:
                 continue
             if candidate is tree:
                 return f"try unfold gap; {script}"
-            return f"{self._identity(form, candidate, box)};\n  rewrite E; {script}"
+            return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
         raise reason
 
-    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
-        """A monotone step through the kernel's own symbolic derivative D of the gap in v: auto_derive
+    def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any = None) -> str:
+        """A monotone step through the kernel's own symbolic derivative D of the gap (or of a rewritten
+        ``form``, its face value then the function applied at the face, beta-reduced) in v: auto_derive
         proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
         ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
         nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
@@ -296,7 +306,7 @@ class _Writer:
             )
         coq = variable(target)
         try:
-            slope = derivative.derivative(self.tree, target)
+            slope = folded(derivative.derivative(self.tree if form is None else form, target))
         except Discontinuous as error:
             raise Untranslatable(f"no derivative of the gap in {target}: {error}") from None
         signed = slope if increasing else ["mul", ["num", "-1"], slope]
@@ -308,24 +318,26 @@ class _Writer:
             )
         finally:
             self.domain = outer
-        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict)
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form)
         at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
-        face_value = f"gap {' '.join(at_face)}"
+        subject = self.subject(form)
+        function = f"(fun {coq} => {subject})"
+        face_value = f"gap {' '.join(at_face)}" if form is None else f"({function} {rational(Fraction(end))})"
         ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
-        function = f"(fun {coq} => {self.gap})"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
         return (
-            f"assert (Hface : 0 {'<' if strict else '<='} {face_value}) by (apply {face}; lra);\n"
-            f"  assert (Hmono : {face_value} <= {self.gap})\n"
+            f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
+            f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
+            f"  assert (Hmono : {face_value} <= {subject})\n"
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            "      [ intros t Ht; unfold gap; try unfold Rpower; auto_derive;\n"
+            "      [ intros t Ht; try unfold gap; try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
             "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
             "        | |- _ => repeat split; sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"
-            "  lra"
+            "  cbv beta in Hface, Hmono; lra"
         )
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
@@ -465,6 +477,36 @@ def export_certificate(
         return CoqExport(body, len(entries), writer.hypotheses)
     text = header + preamble() + body + "\nPrint Assumptions statement.\n"
     return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def folded(tree: Any) -> Any:
+    """The tree with each exponent that is a sum or product of numbers (the kernel's derivative writes
+    a^(n - 1) as a^(n + (-1))) replaced by its rational value, so that the printed derivative has Coq's
+    pow, sqrt and / where the value is an integer or half-integer power, not ``Rpower`` (which Interval
+    and ``field`` read as an opaque atom)."""
+    if not isinstance(tree, list) or tree[0] in ("num", "var", "const"):
+        return tree
+    node = [tree[0], *(folded(arg) for arg in tree[1:])]
+    if node[0] == "pow":
+        value = _value(node[2])
+        if value is not None:
+            node[2] = ["num", str(value)]
+    return node
+
+
+def _value(tree: Any) -> Fraction | None:
+    """The rational value of a sum or product of numbers, else None."""
+    if tree[0] == "num":
+        return Fraction(tree[1])
+    if tree[0] in ("add", "mul"):
+        total = Fraction(0 if tree[0] == "add" else 1)
+        for arg in tree[1:]:
+            value = _value(arg)
+            if value is None:
+                return None
+            total = total + value if tree[0] == "add" else total * value
+        return total
+    return None
 
 
 def _roots(tree: Any) -> list[str]:

@@ -133,6 +133,40 @@ with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or
 the box's far end may be open or infinite (standard)."""
 """exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
 x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
+STEP_LEMMAS = """\
+Lemma sb_scale : forall g m f, 0 < m -> g * m = f -> 0 <= f -> 0 <= g.
+Proof. intros g m f Hm E Hf. subst f. nra. Qed.
+Lemma sb_scale_strict : forall g m f, 0 < m -> g * m = f -> 0 < f -> 0 < g.
+Proof. intros g m f Hm E Hf. subst f. nra. Qed.
+Lemma sb_abs_neg : forall u, 0 <= (-1) * u -> Rabs u = (-1) * u.
+Proof. intros u H. rewrite Rabs_left1 by lra. ring. Qed.
+Lemma sb_rpower_pow : forall x n, 0 < x -> Rpower x (IZR (Zpos n)) = x ^ Pos.to_nat n.
+Proof. intros x n H. rewrite <- Rpower_pow by exact H. f_equal. now rewrite INR_IZR_INZ, positive_nat_Z. Qed.
+Ltac sb_rpower :=
+  repeat match goal with |- context [Rpower ?x (IZR (Zpos ?n))] =>
+    let m := eval vm_compute in (Pos.to_nat n) in
+    replace (Rpower x (IZR (Zpos n))) with (x ^ m) by (symmetry; exact (sb_rpower_pow x n ltac:(sb_side)))
+  end.
+Lemma sb_ln_rpower : forall b e, ln (Rpower b e) = e * ln b.
+Proof. intros b e. unfold Rpower. apply ln_exp. Qed.
+Lemma sb_log : forall a b la lb, 0 < a -> 0 < b -> ln a = la -> ln b = lb ->
+  0 <= la + (-1) * lb -> 0 <= a + (-1) * b.
+Proof.
+  intros a b la lb Ha Hb Ea Eb H. destruct (Rle_lt_dec b a) as [C|C]; [lra |].
+  pose proof (ln_increasing a b Ha C). lra.
+Qed.
+Lemma sb_log_strict : forall a b la lb, 0 < a -> 0 < b -> ln a = la -> ln b = lb ->
+  0 < la + (-1) * lb -> 0 < a + (-1) * b.
+Proof.
+  intros a b la lb Ha Hb Ea Eb H. destruct (Rle_lt_dec a b) as [C|C]; [| lra].
+  pose proof (sb_ln_le a b Ha C). lra.
+Qed.
+"""
+"""The kernel's scale step (g m = f with m > 0: g has f's sign), |u| = -u for u <= 0 (the unsigned
+step's rewrite; |u| = u for u >= 0 is the standard library's Rabs_pos_eq), ln (Rpower b e) = e ln b (by
+definition of Rpower), Rpower x n = x^n for x > 0 and a positive integer n (``sb_rpower`` rewrites them
+where a face fixed the exponent) and the log step (ln is strictly increasing on (0, oo): ln a >= ln b
+gives a >= b). Standard."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
@@ -221,5 +255,6 @@ def preamble() -> str:
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}\n"
+        f"{STEP_LEMMAS}\n"
         f"{lemmas}"
     )

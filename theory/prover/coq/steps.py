@@ -1,0 +1,240 @@
+"""The kernel's steps on a form of the gap (``scale``, ``unsigned``, ``sum``) as Coq proofs, box by box.
+
+Each step is proved as the kernel decided it, its pieces in lemmas of their own (each proved, or a named
+hypothesis, by the writer's :meth:`~theory.prover.coq.export._Writer.lemma`):
+
+- ``scale`` by m to the form f: ``name_by`` proves 0 < m on the box (an enclosure of m, as the kernel's),
+  ``E : subject * m = f`` is an identity (``sb_identity``, m > 0 in the context for its denominators),
+  ``name_scaled`` decides f by the nested decision, and ``sb_scale`` (g m = f, m > 0, f >= 0 give g >= 0;
+  ``sb_scale_strict`` for > 0) concludes;
+- ``unsigned``: for each |u| the kernel resolved (innermost first, by the sign of u's enclosure on the box),
+  ``name_abs_j`` proves 0 <= u (or 0 <= -u) by enclosure, ``Rabs_pos_eq`` (``sb_abs_neg``) rewrites
+  |u| as u (-1 u), the rewritten subject is the kernel's form (``sb_identity``) and ``name_unsigned``
+  decides it;
+- ``sum`` of the parts T_1 .. T_n: ``E : subject = T_1 + ... + T_n`` (``sb_identity``), ``name_part_i``
+  decides T_i with the claim's strictness, and ``lra`` adds them.
+
+Provenance: derived (a translation of the kernel's decisions; the identities and signs are proved by Coq).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from theory.prover.kernel import logs, signs
+from theory.prover.kernel.trees import Malformed
+from theory.prover.kernel.verify import Box, Variable
+from theory.prover.kernel.verify import decide as kernel_decide
+
+if TYPE_CHECKING:
+    from theory.prover.coq.export import _Writer as Writer
+
+ENCLOSURE = {"method": "enclosure"}
+"""The decision of a sign the kernel shows by its enclosure on the box."""
+
+
+def scale(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """gap * m = f with m > 0 on the box, then f decided: the gap has f's sign (see the module)."""
+    multiplier, scaled = decision.get("by"), decision.get("form")
+    positive = writer.lemma(f"{name}_by", ENCLOSURE, box, True, multiplier)
+    nested = writer.lemma(f"{name}_scaled", decision.get("then"), box, strict, scaled)
+    m = writer.subject(multiplier)
+    rule = "sb_scale_strict" if strict else "sb_scale"
+    return (
+        f"assert (M : 0 < {m}) by ({writer.use(positive)});\n  "
+        f"{writer.identity(form, scaled, box, times=multiplier, prelude=SIMPLIFY_M)};\n  "
+        f"apply ({rule} ({writer.subject(form)}) {m} {writer.subject(scaled)});\n"
+        f"  [ exact M | exact E | {writer.use(nested)} ]"
+    )
+
+
+SIMPLIFY_M = "rewrite ?Rmult_1_l, ?Rmult_1_r, ?Rplus_0_l, ?Rplus_0_r in M; "
+"""m > 0 with 1 x, x + 0, ... simplified (the kernel's normal-form trees carry them), so that lra reads it
+as the identity's denominator nonzero."""
+
+
+def unsigned(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """Each |u| of a signed u written u or -1 u (see the module), then the form decided."""
+    subject = writer.tree if form is None else form
+    found: list[tuple[Any, int]] = []
+    resolved = signs.resolved(subject, _recording(box, writer.domain, found))
+    facts, rewrites = [], []
+    for index, (argument, sign) in enumerate(found, start=1):
+        signed = argument if sign == 1 else ["mul", ["num", "-1"], argument]
+        lemma = writer.lemma(f"{name}_abs_{index}", ENCLOSURE, box, False, signed)
+        facts.append(f"assert (A{index} : 0 <= {writer.subject(signed)}) by ({writer.use(lemma)});\n  ")
+        rule = "Rabs_pos_eq" if sign == 1 else "sb_abs_neg"
+        rewrites.append(f"try rewrite ({rule} _ A{index}); ")
+    nested = writer.lemma(f"{name}_unsigned", decision.get("then"), box, strict, resolved)
+    identity = writer.identity(form, resolved, box, prelude="".join(rewrites))
+    return "".join(facts) + f"{identity};\n  rewrite E; {writer.use(nested)}"
+
+
+def _recording(
+    box: Box, domain: dict[str, Variable], found: list[tuple[Any, int]]
+) -> Callable[[Any], int | None]:
+    """The kernel's rule for the sign of an abs argument (its enclosure on the box >= 0, else <= 0), each
+    answer recorded in ``found`` in the order asked (innermost first)."""
+
+    def sign(argument: Any) -> int | None:
+        for value, tree in ((1, argument), (-1, ["mul", ["num", "-1"], argument])):
+            if kernel_decide(ENCLOSURE, tree, box, domain, False) is None:
+                found.append((argument, value))
+                return value
+        return None
+
+    return sign
+
+
+def sum_(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """subject = T_1 + ... + T_n, each T_i decided (see the module)."""
+    parts = decision.get("parts")
+    if not (isinstance(parts, list) and parts and all(isinstance(part, dict) for part in parts)):
+        raise Malformed("a sum decision needs a non-empty list of parts {form, then}")
+    forms = [part.get("form") for part in parts]
+    relation = "<" if strict else "<="
+    facts = []
+    for index, (part, record) in enumerate(zip(forms, parts, strict=True), start=1):
+        lemma = writer.lemma(f"{name}_part_{index}", record.get("then"), box, strict, part)
+        claim = f"0 {relation} {writer.subject(part)}"
+        facts.append(f"assert (P{index} : {claim}) by ({writer.use(lemma)});\n  ")
+    return "".join(facts) + f"{writer.identity(form, ['add', *forms], box)};\n  rewrite E; lra"
+
+
+def log(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """subject = A - B with A, B > 0, then log A - log B decided on the kernel's expansions (see the
+    module)."""
+    left, right = decision.get("left"), decision.get("right")
+    facts: list[str] = []
+    expansions = []
+    signs_ = []
+    for side, tree in (("left", left), ("right", right)):
+        logarithm = _Logarithm(writer, f"{name}_{side}", box, facts)
+        signs_.append(logarithm.positive(tree))
+        expansions.append((logarithm.fact(tree), logarithm.expanded(tree)))
+    (left_fact, left_log), (right_fact, right_log) = expansions
+    difference = ["add", left_log, ["mul", ["num", "-1"], right_log]]
+    nested = writer.lemma(f"{name}_logs", decision.get("then"), box, strict, difference)
+    rule = "sb_log_strict" if strict else "sb_log"
+    subject = ["add", left, ["mul", ["num", "-1"], right]]
+    return (
+        "".join(facts)
+        + f"{writer.identity(form, subject, box)};\n  rewrite E;\n  "
+        + f"apply ({rule} {writer.subject(left)} {writer.subject(right)} {writer.subject(left_log)} "
+        + f"{writer.subject(right_log)});\n"
+        + f"  [ exact {signs_[0]} | exact {signs_[1]} | exact {left_fact} | exact {right_fact}\n"
+        + f"  | {writer.use(nested)} ]"
+    )
+
+
+class _Logarithm:
+    """The facts ln T = L(T) for the kernel's expansion L (:mod:`theory.prover.kernel.logs`) of a tree T
+    and of the subtrees it expands, asserted bottom-up in ``facts``; a factor of a product and the base of
+    a numeric power are shown > 0 by an enclosure lemma of their own (the kernel's ``positive``)."""
+
+    def __init__(self, writer: Writer, prefix: str, box: Box, facts: list[str]) -> None:
+        self.writer, self.prefix, self.box, self.facts = writer, prefix, box, facts
+        self.count = 0
+        self.trivial: set[str] = set()
+
+    def rewrite(self, fact: str) -> str:
+        """``rewrite fact; `` (nothing for a fact ln T = ln T)."""
+        return "" if fact in self.trivial else f"rewrite {fact}; "
+
+    def expanded(self, tree: Any) -> Any:
+        """L(T), the kernel's tree (every factor and base was shown > 0 by the kernel's own decision)."""
+        expansion = logs.expanded(tree, lambda factor: True)
+        if expansion is None:
+            raise Malformed("a log step's side has no expansion")
+        return expansion
+
+    def _name(self, kind: str) -> str:
+        self.count += 1
+        return f"{kind}{self.prefix.upper().replace('_', '')}{self.count}"
+
+    def positive(self, tree: Any) -> str:
+        """The name of the fact 0 < T: for a product from its factors' (Rmult_lt_0_compat), for Rpower by
+        exp_pos, else from an enclosure lemma of T on the box (the kernel's enclosure)."""
+        if tree[0] == "mul" and len(tree) > 2:
+            factors = [self.positive(factor) for factor in tree[1:]]
+            proof = factors[0]
+            for factor in factors[1:]:
+                proof = f"(Rmult_lt_0_compat _ _ {proof} {factor})"
+            proof = f"exact {proof}"
+        elif tree[0] == "pow" and not _numeric(tree[2]):
+            proof = "unfold Rpower; apply exp_pos"  # Rpower b e = exp (e ln b), printed only for b > 0
+        else:
+            lemma = self.writer.lemma(
+                f"{self.prefix}_positive_{self.count + 1}", ENCLOSURE, self.box, True, tree
+            )
+            proof = self.writer.use(lemma)
+        name = self._name("Q")
+        self.facts.append(f"assert ({name} : 0 < {self.writer.subject(tree)}) by ({proof});\n  ")
+        return name
+
+    def fact(self, tree: Any) -> str:
+        """The name of the fact ln T = L(T), asserted with those of T's parts."""
+        printed = self.writer.subject(tree)
+        goal = f"ln {printed} = {self.writer.subject(self.expanded(tree))}"
+        head = tree[0]
+        if head == "num" and tree[1] == "1":
+            proof = "apply ln_1"
+        elif head == "exp":
+            proof = "apply ln_exp"
+        elif head == "mul":
+            proof = self._product(tree[1:])
+        elif head == "pow":
+            proof = self._power(tree[1], tree[2])
+        else:
+            proof = "reflexivity"  # a log the kernel keeps: nothing to rewrite with it
+        name = self._name("L")
+        if proof == "reflexivity":
+            self.trivial.add(name)
+        self.facts.append(f"assert ({name} : {goal}) by ({proof});\n  ")
+        return name
+
+    def _product(self, factors: list[Any]) -> str:
+        """ln (F1 * .. * Fn) = ln F1 + .. + ln Fn by ln_mult from the outside in (Coq's product is a left
+        fold; each prefix is > 0 by Rmult_lt_0_compat), then each ln Fi by its fact."""
+        if len(factors) == 1:
+            return f"{self.rewrite(self.fact(factors[0]))}ring"
+        signs_ = [self.positive(factor) for factor in factors]
+        equations = [self.fact(factor) for factor in factors]
+        prefixes = [signs_[0]]
+        for sign in signs_[1:-1]:
+            prefixes.append(f"(Rmult_lt_0_compat _ _ {prefixes[-1]} {sign})")
+        splits = "".join(
+            f"rewrite (ln_mult _ _ {prefixes[index - 1]} {signs_[index]}); "
+            for index in range(len(factors) - 1, 0, -1)
+        )
+        return splits + "".join(self.rewrite(equation) for equation in equations) + "ring"
+
+    def _power(self, base: Any, exponent: Any) -> str:
+        """ln (B^e) = e ln B: Rpower by sb_ln_rpower; a numeric exponent n / 2^k as terms prints it
+        (pow, sqrt, /) by ln_pow, ln_sqrt and ln_Rinv with B > 0; then ln B by its fact."""
+        inner = self.fact(base)
+        if not _numeric(exponent):
+            return f"rewrite sb_ln_rpower; {self.rewrite(inner)}ring"
+        value = Fraction(exponent[1])
+        sign = self.positive(base)
+        steps_ = f"pose proof {sign}; "
+        if value.denominator == 2:
+            steps_ += f"pose proof (sqrt_lt_R0 _ {sign}); "
+        count = abs(value.numerator)
+        steps_ += (
+            "repeat first [ rewrite ln_Rinv by (apply pow_lt; assumption) | rewrite ln_Rinv by assumption "
+        )
+        steps_ += "| rewrite ln_pow by assumption | rewrite ln_sqrt by assumption ]; "
+        return steps_ + f"{self.rewrite(inner)}replace (INR {count}) with {count} by (simpl; lra); field"
+
+
+def _numeric(exponent: Any) -> bool:
+    """An exponent terms prints through pow, sqrt and / (a number n or n/2); any other is Rpower's."""
+    return bool(exponent[0] == "num" and Fraction(exponent[1]).denominator in (1, 2))
+
+
+Step = Callable[["Writer", str, dict[str, Any], Box, bool, Any], str]
+STEPS: dict[str, Step] = {"scale": scale, "unsigned": unsigned, "sum": sum_, "log": log}
+"""The kernel's steps with a Coq proof here, by method."""
