@@ -366,6 +366,17 @@ def witness_at(
     return None
 
 
+def _changed_variables(problem: _Problem, whole: kernel.Box) -> Decision | None:
+    """A change of variables on the whole domain (:mod:`theory.prover.substitutions`, its candidates'
+    forms decided by the search without substitutions), tried only when the gap's enclosure does not
+    decide the domain as it stands: a gap the kernel encloses at once (a sign obligation of a derivation)
+    never pays for the candidates' nested searches."""
+    if problem.holds(problem.tree, whole, problem.domain, problem.strict):
+        return None
+    nested = functools.partial(search, substituting=False)
+    return substitutions.find(problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested)
+
+
 def search(
     inequality: Inequality,
     domain: Domain,
@@ -374,7 +385,8 @@ def search(
     substituting: bool = True,
 ) -> InequalityResult:
     """Decide one inequality over its domain (see the module docstring); with ``substituting``, a change
-    of variables on the whole domain is tried first (:mod:`theory.prover.substitutions`)."""
+    of variables on the whole domain is tried on the first box, after its witness probes, unless the
+    gap's enclosure decides that box (:func:`_changed_variables`)."""
     start = time.process_time()
     problem = _Problem(inequality, domain, start + budget_seconds)
     queue: deque[Box] = deque([Box.of_domain(domain)])
@@ -391,16 +403,6 @@ def search(
             **evidence,  # type: ignore[arg-type]
         )
 
-    if substituting:
-        whole = queue[0]
-        nested = functools.partial(search, substituting=False)
-        changed = substitutions.find(
-            problem.tree, problem.strict, kernel_box(whole), problem.domain, problem.deadline, nested
-        )
-        if changed is not None:
-            decided.append((whole, changed))
-            queue.clear()
-            examined = 1
     while queue:
         if examined >= max_boxes or time.process_time() > problem.deadline:
             return finish(UNDECIDED, remaining=tuple(queue), reason="budget exhausted")
@@ -410,8 +412,12 @@ def search(
             witness = witness_at(problem.tree, problem.strict, values, problem.domain)
             if witness is not None:
                 return finish(REFUTED, witness=witness)
+        ranges = kernel_box(box)
         try:
-            decision = problem.find(problem.tree, kernel_box(box), problem.domain, problem.strict)
+            decision = None
+            if substituting and examined == 1:
+                decision = _changed_variables(problem, ranges)
+            decision = decision or problem.find(problem.tree, ranges, problem.domain, problem.strict)
         except OutOfTime:
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
         if decision is not None:
