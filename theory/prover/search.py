@@ -31,18 +31,13 @@ from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
 from theory.prover.kernel import derivative, exact, logs, trees
 from theory.prover.kernel import verify as kernel
-from theory.prover.kernel.balls import Undefined, flint
+from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
 
 ctx = flint().ctx
 """python-flint's context (the working precision the search raises), through the kernel's guard."""
-
-
-def _infinite(value: object) -> bool:
-    """An end is infinite exactly when it is a float (-inf or +inf); finite ends are exact Fractions."""
-    return isinstance(value, float)
 
 
 Variables = dict[str, kernel.Variable]
@@ -96,7 +91,7 @@ class _Problem:
     ) -> Decision | None:
         """A rewrite of the tree (:mod:`theory.prover.rewrites`) the kernel accepts with a decision."""
         self.tick()
-        fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+        fixed = kernel.fixed_points(box)
         form = exact.normal_form(tree, fixed)
         if form is None:
             return None
@@ -164,7 +159,7 @@ class _Problem:
         end (whose face there counts) and the others, each decided on its own."""
         for name, (lo, hi) in box.items():
             for end, lower in ((lo, True), (hi, False)):
-                if lo == hi or _infinite(end) or not domain[name].open_at(end, lower):
+                if lo == hi or infinite(end) or not domain[name].open_at(end, lower):
                     continue
                 reaching: exact.Polynomial = {}
                 rest: exact.Polynomial = {}
@@ -226,7 +221,7 @@ class _Problem:
             return None
         lo, hi = box[name]
         interior = {**domain, name: kernel.Variable(name, lo, hi, True, True, False)}
-        fixed = {n: Fraction(a) for n, (a, b) in box.items() if a == b}
+        fixed = kernel.fixed_points(box)
         inner = {n: finite_inner_point(a, b) for n, (a, b) in box.items()}
         for direction, signed in (("increasing", slope), ("decreasing", ["mul", ["num", "-1"], slope])):
             self.tick()
@@ -291,9 +286,9 @@ class _Problem:
             increasing = direction == "increasing"
             end = lo if increasing else hi
             step = {"method": "monotone", "variable": name, "direction": direction, **step}
-            if _infinite(end):
+            if infinite(end):
                 for start in _tail_starts(lo, hi, increasing):
-                    tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
+                    tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}
                     then = self.find(
                         tree, tail, domain, strict and not strictly, depth + 1, order, rewriting, squaring
                     )
@@ -315,7 +310,7 @@ def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[F
     """Tail starts inside the range towards its infinite end (increasing: towards -oo)."""
     sign = -1 if increasing else 1
     finite = hi if increasing else lo
-    far = -math.inf if _infinite(finite) else sign * Fraction(finite)
+    far = -math.inf if infinite(finite) else sign * Fraction(finite)
     starts = [start for start in TAIL_STARTS if start > far] or [2 * abs(Fraction(finite)) + 1]
     return [sign * start for start in starts]
 
@@ -333,7 +328,7 @@ def _candidates(box: Box, domain: Domain, corners: bool) -> list[dict[str, Fract
         inner[name] = Fraction(math.floor(value)) if domain[name].integer else value
     points = [inner]
     if corners:
-        sides = [[v for v in (lo, hi) if not _infinite(v)] or [inner[n]] for n, lo, hi in box.ranges]
+        sides = [[v for v in (lo, hi) if not infinite(v)] or [inner[n]] for n, lo, hi in box.ranges]
         for combo in itertools.product(*sides):
             points.append({n: Fraction(v) for n, v in zip(box.names, combo, strict=True)})
     return [p for p in points if all(domain[n].contains(Fraction(v)) for n, v in p.items())]
