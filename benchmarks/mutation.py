@@ -370,6 +370,13 @@ MUTANTS: tuple[Mutant, ...] = (
         (KERNEL,),
     ),
     Mutant(
+        "prover-maximum-open-at-a-tied-top",
+        "theory/prover/kernel/balls.py",
+        "(b.hi_open or _above(a.hi, b.hi, True))",
+        "(b.hi_open or _above(a.hi, b.hi, False))",
+        (KERNEL,),
+    ),
+    Mutant(
         "prover-product-of-a-zero-open-at-its-top",
         "theory/prover/kernel/balls.py",
         "(x.hi_open or y.hi_open) and not only_zero,",
