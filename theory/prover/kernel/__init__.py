@@ -51,18 +51,17 @@ The code trusted is this package and what it imports: python-flint, Python's sta
 :mod:`theory.errors` (the optional-import guard and the error classes); nothing of the search, sympy or
 mpmath (tests/unit/test_prover_kernel.py asserts the imports).
 
-The mathematics it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf, erfc,
-atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact
+The mathematics it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf,
+erfc, atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact
 ``fractions.Fraction``; the monotonicity of exp, log, erf, erfc, atan, tanh, powers, floor and ceiling and
-their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise
-smooth inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and
-Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
-are never differentiated across a possible jump); the continuity of the language's functions where
-they are defined, except floor, ceiling and Piecewise; the rules of differentiation of the language's
-smooth functions; the definition of |u|; the laws of logarithms for positive arguments; the ring
-identities, the laws of exponents for nonnegative bases (for positive bases with real exponents) and
-max(a, b) = (a + b + |a - b|) / 2 behind the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1
-for z > n, an integer.
+their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise smooth
+inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and Min get
+Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise are never
+differentiated across a possible jump); the continuity of the language's functions where they are defined,
+except floor, ceiling and Piecewise; the rules of differentiation of the language's smooth functions; the
+definition of |u|; the laws of logarithms for positive arguments; the ring identities, the laws of exponents
+for nonnegative bases (for positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind
+the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an integer.
 """
 
 from __future__ import annotations
