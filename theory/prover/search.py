@@ -1,16 +1,16 @@
 """Branch and bound: cover the domain by boxes the kernel accepts a decision on, or find a witness.
 
-Boxes are taken first in first out. Each box is first probed for a counterexample at its inner point and
-at its corners in the domain (corners only on the first box when there are more than three variables): a
-point where the ball of the gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision
-is looked for with the kernel's own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap,
-else monotonicity in a variable whose slope has a sign, the face (or a tail [X, oo) at an infinite end,
-X in TAIL_STARTS) decided the same way with one variable fewer; the kernel re-checks every decision
-before the box counts as decided. An undecided box is split in the variable widest in compactified
-coordinates (integers into integer sub-ranges, half-lines at the compactified midpoint). The search
-stops when every box is decided (proved, with the cover as certificate), at a witness (refuted), or when
-the box or time budget runs out (undecided, with the boxes left). Times are CPU seconds of this process,
-checked before every kernel call, so a budget is overrun by at most one enclosure.
+Boxes are taken first in first out. Each box is first probed for a counterexample at its inner point and at
+its corners in the domain (corners only on the first box when there are more than three variables), for a gap
+with a floor or ceiling also just inside each finite end of each real variable: a point where the ball of the
+gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
+own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
+slope has a sign, the face (or a tail [X, oo) at an infinite end, X in TAIL_STARTS) decided the same way with
+one variable fewer; the kernel re-checks every decision before the box counts as decided. An undecided box is
+split in the variable widest in compactified coordinates (integers into integer sub-ranges, half-lines at the
+compactified midpoint). The search stops when every box is decided (proved, with the cover as certificate), at
+a witness (refuted), or when the box or time budget runs out (undecided, with the boxes left). Times are CPU
+seconds of this process, checked before every kernel call, so a budget is overrun by at most one enclosure.
 Provenance: derived (the decision procedure itself; the kernel decides).
 """
 
@@ -64,6 +64,7 @@ class _Problem:
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
         self.tree = inequality.gap_tree()
+        self.jumps = any(f'"{op}"' in json.dumps(self.tree) for op in ("floor", "ceiling"))
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
@@ -320,8 +321,14 @@ def kernel_box(box: Box) -> kernel.Box:
     return {name: (lo, hi) for name, lo, hi in box.ranges}
 
 
-def _candidates(box: Box, domain: Domain, corners: bool) -> list[dict[str, Fraction]]:
-    """Points of the domain to probe: the box's inner point, and its corners that lie in the domain."""
+JUMP_OFFSET = Fraction(1, 2**20)
+"""Where a gap that may jump is probed beside a box's finite ends, as a share of the range's width."""
+
+
+def _candidates(box: Box, domain: Domain, corners: bool, jumps: bool = False) -> list[dict[str, Fraction]]:
+    """Points of the domain to probe: the box's inner point, and its corners that lie in the domain; for a
+    gap with a floor or ceiling (``jumps``), also the inner point moved in one real variable to just inside
+    either end (JUMP_OFFSET * width from it), where a ceiling or floor of it has just jumped."""
     inner = {}
     for name, lo, hi in box.ranges:
         value = finite_inner_point(lo, hi)
@@ -331,6 +338,11 @@ def _candidates(box: Box, domain: Domain, corners: bool) -> list[dict[str, Fract
         sides = [[v for v in (lo, hi) if not infinite(v)] or [inner[n]] for n, lo, hi in box.ranges]
         for combo in itertools.product(*sides):
             points.append({n: Fraction(v) for n, v in zip(box.names, combo, strict=True)})
+    if jumps:
+        for name, lo, hi in box.ranges:
+            if lo != hi and not (infinite(lo) or infinite(hi) or domain[name].integer):
+                offset = JUMP_OFFSET * (Fraction(hi) - Fraction(lo))
+                points += [{**inner, name: Fraction(lo) + offset}, {**inner, name: Fraction(hi) - offset}]
     return [p for p in points if all(domain[n].contains(Fraction(v)) for n, v in p.items())]
 
 
@@ -403,7 +415,7 @@ def search(
             return finish(UNDECIDED, remaining=tuple(queue), reason="budget exhausted")
         box = queue.popleft()
         examined += 1
-        for values in _candidates(box, domain, corners=examined == 1 or len(box.ranges) <= 3):
+        for values in _candidates(box, domain, examined == 1 or len(box.ranges) <= 3, problem.jumps):
             witness = witness_at(problem.tree, problem.strict, values, problem.domain)
             if witness is not None:
                 return finish(REFUTED, witness=witness)
