@@ -370,6 +370,13 @@ MUTANTS: tuple[Mutant, ...] = (
         (KERNEL,),
     ),
     Mutant(
+        "prover-maximum-open-at-a-tied-top",
+        "theory/prover/kernel/balls.py",
+        "(b.hi_open or _above(a.hi, b.hi, True))",
+        "(b.hi_open or _above(a.hi, b.hi, False))",
+        (KERNEL,),
+    ),
+    Mutant(
         "prover-product-of-a-zero-open-at-its-top",
         "theory/prover/kernel/balls.py",
         "(x.hi_open or y.hi_open) and not only_zero,",
@@ -395,7 +402,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-tail-at-minus-infinity-replayed-at-plus-infinity",
         "theory/prover/kernel/verify.py",
-        "tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}",
+        "tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}",
         "tail = {**box, name: (start, hi)}",
         (KERNEL,),
     ),
@@ -444,8 +451,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-rewrite-of-a-gap-undefined-somewhere",
         "theory/prover/kernel/verify.py",
-        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        return f"the gap',
-        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        pass  # f"the gap',
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n'
+        "        return undefined(box)",
+        '    form = decision.get("form")\n    if not defined(tree, box, domain):\n        pass  # undefined',
         (KERNEL_STEPS,),
     ),
     Mutant(

@@ -18,6 +18,7 @@ from theory import interpolation as thm
 from theory.prover import chain as ch
 from theory.prover.domain import parse_domain
 from theory.prover.language import to_tree
+from theory.prover.lemma_inequalities import LEMMA_BUDGET_SECONDS
 from theory.prover.statement import Inequality, parse_statement
 
 # --- a small chain: (1 + a)(a - min(a, b)) + (a + b)(ceil(b) - b) >= 0 over a, b > 0 -----------------------
@@ -180,8 +181,9 @@ def test_planted_false_variants_are_refuted_with_a_witness_rechecked_in_mpmath(r
 def test_theorem_4_1_is_proved_and_its_diagonal_pieces_take_the_kernels_change_of_variables():
     # ln(b/a) >= 1 - a/b and the tangent bound of the convex k^(-2/p) touch 0 along the diagonal a = b, which
     # no guillotine cover separates; with u = a / b each is one box whose substitution the kernel re-checks.
-    result = ch.prove_chain(thm.theorem_chain(), budget_seconds=20)
+    result = ch.prove_chain(thm.theorem_chain(), budget_seconds=LEMMA_BUDGET_SECONDS)
     assert result.status == "proved", result.reason
+    assert result.probe_seconds == 0  # no probe runs for a proved chain
     certificate = result.certificate()
     assert certificate is not None and ch.check_chain(certificate).accepted
     for record in certificate["pieces"]:

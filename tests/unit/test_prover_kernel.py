@@ -383,6 +383,51 @@ def _inside_closed(value: mpmath.mpf, enclosure: balls.Set) -> bool:
     return number(enclosure.lo, False) - slack <= value <= number(enclosure.hi, True) + slack
 
 
+DYADIC = st.integers(-12, 12).map(lambda n: Fraction(n, 4))  # exact in a ball: open ends compare exactly
+
+
+@st.composite
+def _sets(draw: st.DrawFn) -> tuple[Fraction, Fraction, bool, bool]:
+    """[lo, hi] with open flags, lo < hi (an open end needs room inside)."""
+    lo, hi = sorted(draw(st.lists(DYADIC, min_size=2, max_size=2, unique=True)))
+    return lo, hi, draw(st.booleans()), draw(st.booleans())
+
+
+def _members(lo: Fraction, hi: Fraction, lo_open: bool, hi_open: bool) -> list[Fraction]:
+    """Points of the set: its attained ends, its midpoint and points 1/64 inside each end."""
+    inner = [lo + Fraction(1, 64), (lo + hi) / 2, hi - Fraction(1, 64)]
+    return [*([lo] if not lo_open else []), *inner, *([hi] if not hi_open else [])]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_sets(), _sets(), st.sampled_from(["max", "min"]))
+def test_max_and_min_contain_every_value_and_attain_no_open_end(a, b, op):
+    # max(u, v) and min(u, v) of members, exactly: inside the set, and never equal to an end flagged open
+    # (max over [0, 1) and [0, 1] attains 1 at v = 1; min over (0, 1] and (0, 2) never attains 0)
+    def ball_set(lo: Fraction, hi: Fraction, lo_open: bool, hi_open: bool) -> balls.Set:
+        return balls.Set(trees.ball(lo), trees.ball(hi), lo_open, hi_open)
+
+    combined = (balls.maximum if op == "max" else balls.minimum)(ball_set(*a), ball_set(*b))
+    lo, hi = (Fraction(e.mid().str(30, radius=False)) for e in (combined.lo, combined.hi))
+    pick = max if op == "max" else min
+    values = {pick(u, v) for u in _members(*a) for v in _members(*b)}
+    assert all(lo <= value <= hi for value in values), (a, b, combined)
+    assert not (combined.lo_open and lo in values), (a, b, combined)
+    assert not (combined.hi_open and hi in values), (a, b, combined)
+    # the open ends are kept where no member can attain them (the fix: both sets open at that end)
+    if a[2] and b[2]:
+        assert combined.lo_open
+    if a[3] and b[3]:
+        assert combined.hi_open
+
+
+def test_min_of_two_positive_variables_is_shown_positive_and_a_closed_zero_is_not():
+    assert prove("Min(C, y) > 0", "C: (0, oo), y: (0, oo)", budget_seconds=5).status == "proved"
+    assert prove("Min(x, y) > 0", "x: (0, 1], y: [0, 1]").status == "refuted"
+    assert prove("Max(x, y) < 1", "x: [0, 1), y: [0, 1)", budget_seconds=5).status == "proved"
+    assert prove("Max(x, y) < 1", "x: [0, 1), y: [0, 1]").status == "refuted"
+
+
 # --- forged decisions the kernel's primitives must reject (each kills a mutant of benchmarks/mutation.py) --
 
 
@@ -431,6 +476,12 @@ FALSE_CLAIMS = [
                 "decision": _monotone("p", "increasing", _monotone("x", "increasing", ENCLOSURE)),
             }
         ],
+    ),
+    # max(x, y) attains 1 at y = 1: an open end of x alone does not make the maximum's end open
+    (
+        "Max(x, y) < 1",
+        "x: [0, 1), y: [0, 1]",
+        [{"box": {"x": ["0", "1"], "y": ["0", "1"]}, "decision": ENCLOSURE}],
     ),
     # increasing towards -oo means the infimum is at -oo: the tail must be (-oo, X], not [X, 0]
     (

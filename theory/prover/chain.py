@@ -13,11 +13,14 @@ JSON alone with no sympy (:mod:`theory.prover.kernel.chain`): every piece's cert
 ranges and the factors' signs in balls over D, and the identity gap - sum_i factor_i sub_i(sigma_i) = 0 by
 its exact normal form. Then gap = sum of products of nonnegative numbers, hence >= 0 on D.
 
-Before the pieces, the statement itself is evaluated in ball arithmetic at the chain's probe points: a
-point where its gap's ball is < 0 refutes it (a rigorous witness); then the kernel's structural checks
-(identity, signs, ranges) run on the chain's trees, so a chain that cannot sum to the statement is left
-undecided with the reason before any piece is searched. :func:`identically_zero` and :func:`range_holds`
-are sympy's identity and range checks, kept for theory.derive's ``sympy`` steps (not the chain's).
+Before the pieces, the kernel's structural checks (identity, signs, ranges) run on the chain's trees, so
+a chain that cannot sum to the statement is left undecided with the reason before any piece is searched.
+The budget bounds the pieces' search only: the structural check (the kernel's, its time fixed by the
+chain) and the witness probes are timed apart and reported. The probes run only when the chain is not
+proved: the statement itself is evaluated in ball arithmetic at the chain's probe points, for at most
+PROBE_SECONDS of CPU time, and a point where its gap's ball is < 0 refutes it (a rigorous witness).
+:func:`identically_zero` and :func:`range_holds` are sympy's identity and range checks, kept for
+theory.derive's ``sympy`` steps (not the chain's).
 
 Provenance: derived (the decomposition and every piece re-checked by the kernel).
 """
@@ -39,6 +42,8 @@ from theory.prover.language import to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 
+PROBE_SECONDS = 1.0
+"""CPU seconds the witness probes of a chain that is not proved may take (outside the pieces' budget)."""
 CHAIN_FORMAT = "specbound-chain-certificate/2"
 """The kernel's chain format (theory.prover.kernel.chain.FORMAT, which imports python-flint: read lazily)."""
 
@@ -183,7 +188,9 @@ class PieceResult:
 @dataclass(frozen=True)
 class ChainResult:
     """The verdict on a chain: proved (every step holds), refuted (a probe point is a witness), or
-    undecided (with the reason); quacks like :class:`~theory.prover.result.ProofResult`."""
+    undecided (with the reason); quacks like :class:`~theory.prover.result.ProofResult`. ``seconds`` is
+    the whole CPU time; ``structure_seconds`` and ``probe_seconds`` the parts outside the pieces'
+    budget."""
 
     chain: Chain
     status: ProverStatus
@@ -191,6 +198,8 @@ class ChainResult:
     seconds: float
     reason: str = ""
     witness: Witness | None = None
+    structure_seconds: float = 0.0
+    probe_seconds: float = 0.0
 
     @property
     def boxes(self) -> int:
@@ -229,13 +238,16 @@ class ChainResult:
         }
 
     def to_json(self, with_certificate: bool = False) -> dict[str, Any]:
-        """{"statement", "domain", "status", "boxes", "seconds", "pieces", "reason"?, "witness"?}."""
+        """{"statement", "domain", "status", "boxes", "seconds", "structure_seconds", "probe_seconds",
+        "pieces", "reason"?, "witness"?}."""
         record: dict[str, Any] = {
             "statement": self.chain.inequality.text,
             "domain": self.chain.domain.to_text(),
             "status": self.status,
             "boxes": self.boxes,
             "seconds": round(self.seconds, 4),
+            "structure_seconds": round(self.structure_seconds, 4),
+            "probe_seconds": round(self.probe_seconds, 4),
             "pieces": [p.to_json() for p in self.pieces],
         }
         if self.reason:
@@ -247,13 +259,16 @@ class ChainResult:
         return record
 
 
-def find_probe_witness(chain: Chain) -> Witness | None:
-    """The first probe point where the statement's gap is rigorously < 0 in ball arithmetic."""
+def find_probe_witness(chain: Chain, deadline: float = math.inf) -> Witness | None:
+    """The first probe point where the statement's gap is rigorously < 0 in ball arithmetic, trying points
+    until the CPU clock passes ``deadline``."""
     from theory.prover.kernel.verify import read_domain
     from theory.prover.search import witness_at
 
     tree, domain = to_tree(chain.inequality.gap), read_domain(domain_data(chain.domain))
     for point in chain.probes:
+        if time.process_time() > deadline:
+            return None
         if set(point) != set(chain.domain.names) or not all(
             chain.domain[n].contains(v) for n, v in point.items()
         ):
@@ -265,33 +280,42 @@ def find_probe_witness(chain: Chain) -> Witness | None:
 
 
 def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
-    """Probe for a witness, check identity, signs and ranges, then decide every piece (the budget left
-    shared equally by the pieces still to search)."""
+    """Check identity, signs and ranges, then decide every piece within ``budget_seconds`` (the budget
+    left shared equally by the pieces still to search); when the chain is not proved, probe for a witness
+    during at most PROBE_SECONDS. The structural check and the probes are timed apart (see the module
+    docstring)."""
     from theory.prover.search import search
 
     start = time.process_time()
-
-    def finish(
-        status: ProverStatus, outcomes: list[PieceResult], reason: str = "", **extra: Any
-    ) -> ChainResult:
-        return ChainResult(chain, status, tuple(outcomes), time.process_time() - start, reason, **extra)
-
-    witness = find_probe_witness(chain)
-    if witness is not None:
-        return finish(REFUTED, [], "a probe point violates the statement", witness=witness)
     failure = structural_failure(chain)
-    if failure is not None:
-        return finish(UNDECIDED, [], failure)
+    structure_seconds = time.process_time() - start
     outcomes: list[PieceResult] = []
-    for piece in chain.pieces:
-        left = max(0.0, budget_seconds - (time.process_time() - start))
-        share = left / (len(chain.pieces) - len(outcomes))  # an equal share each
-        result = search(piece.sub, piece.sub_domain, share)
-        outcomes.append(PieceResult(piece, result.status, result))
-    open_pieces = [o.piece.name for o in outcomes if o.status != PROVED]
-    if open_pieces:
-        return finish(UNDECIDED, outcomes, f"pieces not proved: {', '.join(open_pieces)}")
-    return finish(PROVED, outcomes)
+    if failure is None:
+        pieces_start = time.process_time()
+        for piece in chain.pieces:
+            left = max(0.0, budget_seconds - (time.process_time() - pieces_start))
+            share = left / (len(chain.pieces) - len(outcomes))  # an equal share each
+            result = search(piece.sub, piece.sub_domain, share)
+            outcomes.append(PieceResult(piece, result.status, result))
+        open_pieces = [o.piece.name for o in outcomes if o.status != PROVED]
+        failure = f"pieces not proved: {', '.join(open_pieces)}" if open_pieces else None
+    status, witness, probe_seconds = PROVED, None, 0.0
+    if failure is not None:
+        probe_start = time.process_time()
+        witness = find_probe_witness(chain, probe_start + PROBE_SECONDS)
+        probe_seconds = time.process_time() - probe_start
+        status = UNDECIDED if witness is None else REFUTED
+        failure = failure if witness is None else "a probe point violates the statement"
+    return ChainResult(
+        chain,
+        status,
+        tuple(outcomes),
+        time.process_time() - start,
+        failure or "",
+        witness,
+        structure_seconds,
+        probe_seconds,
+    )
 
 
 # --- checking ---

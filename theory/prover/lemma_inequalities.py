@@ -750,7 +750,8 @@ class LemmaVerdict:
 
     def to_json(self) -> dict[str, Any]:
         """{"name", "statement", "domain", "reduction", "status", "boxes", "seconds", "certificates_checked",
-        "provenance", "covers"?, "reduction_steps"?, "witness"?}."""
+        "provenance", "covers"?, "reduction_steps"?, "witness"?; for a chain "pieces", "structure_seconds",
+        "probe_seconds", "reason"?}."""
         record: dict[str, Any] = {
             "name": self.entry.name,
             "statement": self.entry.text,
@@ -770,6 +771,8 @@ class LemmaVerdict:
                 "factors' signs, the substitutions' ranges and the identity)"
             )
             record["pieces"] = [piece.to_json() for piece in self.result.pieces]
+            record["structure_seconds"] = round(self.result.structure_seconds, 3)
+            record["probe_seconds"] = round(self.result.probe_seconds, 3)
             if self.result.reason:
                 record["reason"] = self.result.reason
         if self.entry.covers:
@@ -784,8 +787,13 @@ class LemmaVerdict:
         return record
 
 
+LEMMA_BUDGET_SECONDS = 5.0
+"""CPU seconds of the prover per registered inequality (``specbound theory``'s default; for a chain, of
+its pieces' search)."""
+
+
 @functools.cache
-def decide(entry: LemmaInequality, budget_seconds: float = 5.0) -> LemmaVerdict:
+def decide(entry: LemmaInequality, budget_seconds: float = LEMMA_BUDGET_SECONDS) -> LemmaVerdict:
     """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked and every
     checked reduction step re-run (computed once per process and budget)."""
     from theory.prover import prove_statement

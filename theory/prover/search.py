@@ -1,16 +1,16 @@
 """Branch and bound: cover the domain by boxes the kernel accepts a decision on, or find a witness.
 
-Boxes are taken first in first out. Each box is first probed for a counterexample at its inner point and
-at its corners in the domain (corners only on the first box when there are more than three variables): a
-point where the ball of the gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision
-is looked for with the kernel's own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap,
-else monotonicity in a variable whose slope has a sign, the face (or a tail [X, oo) at an infinite end,
-X in TAIL_STARTS) decided the same way with one variable fewer; the kernel re-checks every decision
-before the box counts as decided. An undecided box is split in the variable widest in compactified
-coordinates (integers into integer sub-ranges, half-lines at the compactified midpoint). The search
-stops when every box is decided (proved, with the cover as certificate), at a witness (refuted), or when
-the box or time budget runs out (undecided, with the boxes left). Times are CPU seconds of this process,
-checked before every kernel call, so a budget is overrun by at most one enclosure.
+Boxes are taken first in first out. Each box is first probed for a counterexample at its inner point and at
+its corners in the domain (corners only on the first box when there are more than three variables), for a gap
+with a floor or ceiling also just inside each finite end of each real variable: a point where the ball of the
+gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
+own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
+slope has a sign, the face (or a tail [X, oo) at an infinite end, X in TAIL_STARTS) decided the same way with
+one variable fewer; the kernel re-checks every decision before the box counts as decided. An undecided box is
+split in the variable widest in compactified coordinates (integers into integer sub-ranges, half-lines at the
+compactified midpoint). The search stops when every box is decided (proved, with the cover as certificate), at
+a witness (refuted), or when the box or time budget runs out (undecided, with the boxes left). Times are CPU
+seconds of this process, checked before every kernel call, so a budget is overrun by at most one enclosure.
 Provenance: derived (the decision procedure itself; the kernel decides).
 """
 
@@ -31,18 +31,13 @@ from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
 from theory.prover.kernel import derivative, exact, logs, trees
 from theory.prover.kernel import verify as kernel
-from theory.prover.kernel.balls import Undefined, flint
+from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
 
 ctx = flint().ctx
 """python-flint's context (the working precision the search raises), through the kernel's guard."""
-
-
-def _infinite(value: object) -> bool:
-    """An end is infinite exactly when it is a float (-inf or +inf); finite ends are exact Fractions."""
-    return isinstance(value, float)
 
 
 Variables = dict[str, kernel.Variable]
@@ -69,6 +64,7 @@ class _Problem:
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
         self.tree = inequality.gap_tree()
+        self.jumps = any(f'"{op}"' in json.dumps(self.tree) for op in ("floor", "ceiling"))
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
@@ -96,7 +92,7 @@ class _Problem:
     ) -> Decision | None:
         """A rewrite of the tree (:mod:`theory.prover.rewrites`) the kernel accepts with a decision."""
         self.tick()
-        fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+        fixed = kernel.fixed_points(box)
         form = exact.normal_form(tree, fixed)
         if form is None:
             return None
@@ -164,7 +160,7 @@ class _Problem:
         end (whose face there counts) and the others, each decided on its own."""
         for name, (lo, hi) in box.items():
             for end, lower in ((lo, True), (hi, False)):
-                if lo == hi or _infinite(end) or not domain[name].open_at(end, lower):
+                if lo == hi or infinite(end) or not domain[name].open_at(end, lower):
                     continue
                 reaching: exact.Polynomial = {}
                 rest: exact.Polynomial = {}
@@ -226,7 +222,7 @@ class _Problem:
             return None
         lo, hi = box[name]
         interior = {**domain, name: kernel.Variable(name, lo, hi, True, True, False)}
-        fixed = {n: Fraction(a) for n, (a, b) in box.items() if a == b}
+        fixed = kernel.fixed_points(box)
         inner = {n: finite_inner_point(a, b) for n, (a, b) in box.items()}
         for direction, signed in (("increasing", slope), ("decreasing", ["mul", ["num", "-1"], slope])):
             self.tick()
@@ -291,9 +287,9 @@ class _Problem:
             increasing = direction == "increasing"
             end = lo if increasing else hi
             step = {"method": "monotone", "variable": name, "direction": direction, **step}
-            if _infinite(end):
+            if infinite(end):
                 for start in _tail_starts(lo, hi, increasing):
-                    tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
+                    tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}
                     then = self.find(
                         tree, tail, domain, strict and not strictly, depth + 1, order, rewriting, squaring
                     )
@@ -315,7 +311,7 @@ def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[F
     """Tail starts inside the range towards its infinite end (increasing: towards -oo)."""
     sign = -1 if increasing else 1
     finite = hi if increasing else lo
-    far = -math.inf if _infinite(finite) else sign * Fraction(finite)
+    far = -math.inf if infinite(finite) else sign * Fraction(finite)
     starts = [start for start in TAIL_STARTS if start > far] or [2 * abs(Fraction(finite)) + 1]
     return [sign * start for start in starts]
 
@@ -325,17 +321,28 @@ def kernel_box(box: Box) -> kernel.Box:
     return {name: (lo, hi) for name, lo, hi in box.ranges}
 
 
-def _candidates(box: Box, domain: Domain, corners: bool) -> list[dict[str, Fraction]]:
-    """Points of the domain to probe: the box's inner point, and its corners that lie in the domain."""
+JUMP_OFFSET = Fraction(1, 2**20)
+"""Where a gap that may jump is probed beside a box's finite ends, as a share of the range's width."""
+
+
+def _candidates(box: Box, domain: Domain, corners: bool, jumps: bool = False) -> list[dict[str, Fraction]]:
+    """Points of the domain to probe: the box's inner point, and its corners that lie in the domain; for a
+    gap with a floor or ceiling (``jumps``), also the inner point moved in one real variable to just inside
+    either end (JUMP_OFFSET * width from it), where a ceiling or floor of it has just jumped."""
     inner = {}
     for name, lo, hi in box.ranges:
         value = finite_inner_point(lo, hi)
         inner[name] = Fraction(math.floor(value)) if domain[name].integer else value
     points = [inner]
     if corners:
-        sides = [[v for v in (lo, hi) if not _infinite(v)] or [inner[n]] for n, lo, hi in box.ranges]
+        sides = [[v for v in (lo, hi) if not infinite(v)] or [inner[n]] for n, lo, hi in box.ranges]
         for combo in itertools.product(*sides):
             points.append({n: Fraction(v) for n, v in zip(box.names, combo, strict=True)})
+    if jumps:
+        for name, lo, hi in box.ranges:
+            if lo != hi and not (infinite(lo) or infinite(hi) or domain[name].integer):
+                offset = JUMP_OFFSET * (Fraction(hi) - Fraction(lo))
+                points += [{**inner, name: Fraction(lo) + offset}, {**inner, name: Fraction(hi) - offset}]
     return [p for p in points if all(domain[n].contains(Fraction(v)) for n, v in p.items())]
 
 
@@ -366,6 +373,17 @@ def witness_at(
     return None
 
 
+def _changed_variables(problem: _Problem, whole: kernel.Box) -> Decision | None:
+    """A change of variables on the whole domain (:mod:`theory.prover.substitutions`, its candidates'
+    forms decided by the search without substitutions), tried only when the gap's enclosure does not
+    decide the domain as it stands: a gap the kernel encloses at once (a sign obligation of a derivation)
+    never pays for the candidates' nested searches."""
+    if problem.holds(problem.tree, whole, problem.domain, problem.strict):
+        return None
+    nested = functools.partial(search, substituting=False)
+    return substitutions.find(problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested)
+
+
 def search(
     inequality: Inequality,
     domain: Domain,
@@ -374,7 +392,8 @@ def search(
     substituting: bool = True,
 ) -> InequalityResult:
     """Decide one inequality over its domain (see the module docstring); with ``substituting``, a change
-    of variables on the whole domain is tried first (:mod:`theory.prover.substitutions`)."""
+    of variables on the whole domain is tried on the first box, after its witness probes, unless the
+    gap's enclosure decides that box (:func:`_changed_variables`)."""
     start = time.process_time()
     problem = _Problem(inequality, domain, start + budget_seconds)
     queue: deque[Box] = deque([Box.of_domain(domain)])
@@ -391,27 +410,21 @@ def search(
             **evidence,  # type: ignore[arg-type]
         )
 
-    if substituting:
-        whole = queue[0]
-        nested = functools.partial(search, substituting=False)
-        changed = substitutions.find(
-            problem.tree, problem.strict, kernel_box(whole), problem.domain, problem.deadline, nested
-        )
-        if changed is not None:
-            decided.append((whole, changed))
-            queue.clear()
-            examined = 1
     while queue:
         if examined >= max_boxes or time.process_time() > problem.deadline:
             return finish(UNDECIDED, remaining=tuple(queue), reason="budget exhausted")
         box = queue.popleft()
         examined += 1
-        for values in _candidates(box, domain, corners=examined == 1 or len(box.ranges) <= 3):
+        for values in _candidates(box, domain, examined == 1 or len(box.ranges) <= 3, problem.jumps):
             witness = witness_at(problem.tree, problem.strict, values, problem.domain)
             if witness is not None:
                 return finish(REFUTED, witness=witness)
+        ranges = kernel_box(box)
         try:
-            decision = problem.find(problem.tree, kernel_box(box), problem.domain, problem.strict)
+            decision = None
+            if substituting and examined == 1:
+                decision = _changed_variables(problem, ranges)
+            decision = decision or problem.find(problem.tree, ranges, problem.domain, problem.strict)
         except OutOfTime:
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
         if decision is not None:

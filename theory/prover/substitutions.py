@@ -20,7 +20,7 @@ from typing import Any
 
 from theory.prover import rewrites
 from theory.prover.certificate import Decision, domain_of
-from theory.prover.domain import Domain
+from theory.prover.domain import Domain, format_bound
 from theory.prover.kernel import exact, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.substitution import positive_names, substitute
@@ -33,20 +33,14 @@ Candidate = tuple[Any, Any, dict[str, Any], list[dict[str, Any]]]
 """(multiplier, form over the new domain, map from the new variables to trees, the new domain's records)."""
 
 
-def _end(value: kernel.Bound) -> str:
-    if isinstance(value, float):
-        return "oo" if value > 0 else "-oo"
-    return str(value)
-
-
 def _record(name: str, box: kernel.Box, domain: Variables) -> dict[str, Any]:
     """The domain record of a variable restricted to its range on the box."""
     lo, hi = box[name]
     variable = domain[name]
     return {
         "name": name,
-        "lower": _end(lo),
-        "upper": _end(hi),
+        "lower": format_bound(lo),
+        "upper": format_bound(hi),
         "lower_open": variable.open_at(lo, True),
         "upper_open": variable.open_at(hi, False),
         "integer": variable.integer,

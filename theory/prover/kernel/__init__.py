@@ -1,6 +1,6 @@
 """The prover's kernel: re-checks a certificate from its JSON alone; "proved" means it accepted one.
 
-``check_certificate(data)`` returns a :class:`~theory.prover.kernel.check.Verdict` (accepted, or the
+``check_certificate(data)`` returns a :class:`~theory.prover.kernel.verify.Verdict` (accepted, or the
 first failing box or step) and raises :class:`Malformed` for data outside the format. The certificate's
 meaning is its ``gap`` tree, ``strict`` flag and ``domain``: gap >= 0 (> 0 when strict) at every point of
 the domain. The kernel shares no code with the search (it imports neither sympy nor the search's rules,
@@ -31,18 +31,37 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
 
 It accepts no limit, no exact-zero claim and no identity it does not compute itself.
 
-What it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf, erfc,
-atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact
+Reading order (about 2200 lines in all; each module's docstring states its rule and provenance):
+
+1. :mod:`.balls` (sets of reals with arb-ball ends and open flags: + * 1/x, monotone images, hull, abs,
+   max, min) and :mod:`.trees` (the tree format, its validation, enclosures and forward-mode slopes):
+   what an enclosure on a box means;
+2. :mod:`.verify`: reading a certificate (domain, boxes, decisions), the guillotine cover check and every
+   decision method (enclosure, monotone with faces and tails, rewrite, squares, scale, log, sum,
+   unsigned); :func:`.verify.check` is the entry point;
+3. the helpers its steps call: :mod:`.exact` (the exact normal form: rational coefficients, atoms,
+   prime radicals, power products of positive bases), :mod:`.derivative` (the kernel's own symbolic
+   derivative, for a slope decided by a nested decision), :mod:`.signs` (abs of a signed argument
+   removed) and :mod:`.logs` (the expanded logarithm of a positive tree);
+4. :mod:`.substitution` (the change of variables step, registered into ``verify.STEPS``) and
+   :mod:`.chain` (chain certificates: pieces, ranges, factors' signs, the identity).
+
+The code trusted is this package and what it imports: python-flint, Python's standard library
+(``fractions``, ``json``, ``math``, ``functools``, ``contextlib``, ``dataclasses``) and
+:mod:`theory.errors` (the optional-import guard and the error classes); nothing of the search, sympy or
+mpmath (tests/unit/test_prover_kernel.py asserts the imports).
+
+The mathematics it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf,
+erfc, atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact
 ``fractions.Fraction``; the monotonicity of exp, log, erf, erfc, atan, tanh, powers, floor and ceiling and
-their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise
-smooth inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and
-Min get Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise
-are never differentiated across a possible jump); the continuity of the language's functions where
-they are defined, except floor, ceiling and Piecewise; the rules of differentiation of the language's
-smooth functions; the definition of |u|; the laws of logarithms for positive arguments; the ring
-identities, the laws of exponents for nonnegative bases (for positive bases with real exponents) and
-max(a, b) = (a + b + |a - b|) / 2 behind the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1
-for z > n, an integer.
+their limits at infinity; the mean value theorem for functions continuous on a closed box and piecewise smooth
+inside (every function of the language is piecewise real-analytic in each variable; Abs, Max and Min get
+Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise are never
+differentiated across a possible jump); the continuity of the language's functions where they are defined,
+except floor, ceiling and Piecewise; the rules of differentiation of the language's smooth functions; the
+definition of |u|; the laws of logarithms for positive arguments; the ring identities, the laws of exponents
+for nonnegative bases (for positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind
+the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an integer.
 """
 
 from __future__ import annotations

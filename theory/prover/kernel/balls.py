@@ -194,12 +194,30 @@ def power_integer(a: Set, n: int) -> Set:
     return monotone(absolute(a), lambda x: x**n, (math.inf, math.inf))
 
 
+def _above(x: End, y: End, strictly: bool) -> bool:
+    """x >= y (x > y when strictly) for every point of the two ends, decided rigorously."""
+    if infinite(x) or infinite(y):
+        top, bottom = infinite(x) and x > 0, infinite(y) and y < 0
+        return (top or bottom) and not (strictly and infinite(x) and infinite(y) and x == y)
+    return bool(x > y) if strictly else bool(x >= y)
+
+
 def maximum(a: Set, b: Set) -> Set:
-    """{max(u, v)} (closed ends)."""
+    """{max(u, v)}, with l, h the bounds of a and l', h' those of b: max(u, v) >= max(l, l'), which no
+    member attains when neither set attains its lower bound, or when a does not and l >= l' (then
+    max(u, v) >= u > l), or the same with a and b exchanged; max(u, v) <= max(h, h'), not attained when
+    neither set attains its upper bound, or a does not and h > h' (then v <= h' < h and u < h), or the
+    same exchanged."""
     lo, hi = _extreme([a.lo, b.lo], True), _extreme([a.hi, b.hi], True)
-    return Set(lo, hi, infinite(lo), infinite(hi))
+    lo_open = (a.lo_open and (b.lo_open or _above(a.lo, b.lo, False))) or (
+        b.lo_open and _above(b.lo, a.lo, False)
+    )
+    hi_open = (a.hi_open and (b.hi_open or _above(a.hi, b.hi, True))) or (
+        b.hi_open and _above(b.hi, a.hi, True)
+    )
+    return Set(lo, hi, lo_open or infinite(lo), hi_open or infinite(hi))
 
 
 def minimum(a: Set, b: Set) -> Set:
-    """{min(u, v)} (closed ends)."""
+    """{min(u, v)} = {-max(-u, -v)}."""
     return negate(maximum(negate(a), negate(b)))

@@ -21,13 +21,11 @@ common denominator). Provenance: derived (the kernel's enclosures and normal for
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import exact, trees, verify
-from theory.prover.kernel.substitution import positive_names, range_failure, substitute
+from theory.prover.kernel import trees, verify
+from theory.prover.kernel.substitution import range_failure, substitute, vanishes_on
 from theory.prover.kernel.trees import Malformed
 
 FORMAT = "specbound-chain-certificate/2"
@@ -79,8 +77,7 @@ def structure_failure(gap: Any, domain: dict[str, verify.Variable], pieces: list
         return "the gap is not shown defined on the whole domain"
     terms = [["mul", piece.factor, substitute(piece.gap, piece.substitution)] for piece in pieces]
     difference = ["add", gap, ["mul", ["num", "-1"], ["add", *terms]]]
-    fixed = {name: Fraction(lo) for name, (lo, hi) in whole.items() if lo == hi and not math.isinf(lo)}
-    if not exact.vanishes(difference, fixed, positive_names(verify.environment(whole, domain))):
+    if not vanishes_on(difference, whole, domain):
         return "identity: the exact normal form of gap - sum of factor * piece is not 0"
     return None
 

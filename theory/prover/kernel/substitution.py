@@ -107,6 +107,14 @@ def positive_names(env: dict[str, Set]) -> frozenset[str]:
     )
 
 
+def vanishes_on(difference: Any, box: verify.Box, domain: dict[str, verify.Variable]) -> bool:
+    """The exact normal form of ``difference`` is 0 with the box's point ranges substituted and the
+    variables whose range on the box lies in (0, oo) given as positive (:func:`exact.vanishes`)."""
+    return exact.vanishes(
+        difference, verify.fixed_points(box), positive_names(verify.environment(box, domain))
+    )
+
+
 def decide(
     decision: dict[str, Any],
     tree: Any,
@@ -125,27 +133,22 @@ def decide(
     for value in mapping.values():
         trees.validate(value, set(box))
     if not verify.defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {verify.show(box)}"
+        return verify.undefined(box)
     if verify.decide({"method": "enclosure"}, multiplier, box, domain, strict) is not None:
         return f"the multiplier is not shown {'> 0' if strict else '>= 0'} on {verify.show(box)}"
     for name, value in mapping.items():
         failure = range_failure(name, value, target[name], box, domain)
         if failure is not None:
             return failure
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
     difference = ["add", tree, ["mul", ["num", "-1"], multiplier, substitute(form, mapping)]]
-    if not exact.vanishes(difference, fixed, positive_names(verify.environment(box, domain))):
+    if not vanishes_on(difference, box, domain):
         return (
             f"the gap is not multiplier * form(map) on {verify.show(box)} (their exact normal forms differ)"
         )
     records = decision.get("boxes")
     if not isinstance(records, list) or not records:
         raise Malformed("a substitution needs a non-empty list of boxes over its domain")
-    entries = []
-    for record in records:
-        if not isinstance(record, dict):
-            raise Malformed("a box entry must be {box, decision}")
-        entries.append((verify.read_box(record.get("box"), target), record.get("decision")))
+    entries = verify.read_entries(records, target)
     gap = verify.covers([inner for inner, _ in entries], target)
     if gap is not None:
         return f"the substitution's boxes do not cover its domain: {gap}"

@@ -12,6 +12,7 @@ the chain rule).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -42,6 +43,12 @@ def number(text: Any) -> Fraction:
     """The exact rational of a "p/q" string."""
     if not isinstance(text, str) or len(text) > 2000:
         raise Malformed(f"{str(text)[:40]!r} is not a rational 'p/q'")
+    return _rational(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rational(text: str) -> Fraction:
+    """Fraction(text), remembered (a Fraction is immutable; the trees repeat their numbers)."""
     try:
         return Fraction(text)
     except (ValueError, ZeroDivisionError):

@@ -41,16 +41,11 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.kernel import derivative, exact, logs, signs, trees
-from theory.prover.kernel.balls import Set, Undefined, flint
+from theory.prover.kernel.balls import Set, Undefined, flint, infinite
 from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
 
 ctx = flint().ctx
 """python-flint's context (its working precision), through the kernel's guard."""
-
-
-def _infinite(value: object) -> bool:
-    """An end is infinite exactly when it is a float (-inf or +inf); finite ends are exact Fractions."""
-    return isinstance(value, float)
 
 
 FORMAT = "specbound-certificate/2"
@@ -75,7 +70,7 @@ class Variable:
 
     def open_at(self, value: Bound, lower: bool) -> bool:
         """value is an end of the set that the set does not contain."""
-        if _infinite(value):
+        if infinite(value):
             return True
         if lower:
             return self.lower_open and value == self.lower
@@ -117,9 +112,9 @@ def read_domain(data: Any) -> dict[str, Variable]:
             _flag(record, "integer"),
         )
         for end, is_open in ((lower, variable.lower_open), (upper, variable.upper_open)):
-            if _infinite(end) != is_open and (variable.integer or _infinite(end)):
+            if infinite(end) != is_open and (variable.integer or infinite(end)):
                 raise Malformed(f"domain of {variable.name}: an end is open exactly when it is infinite")
-            if variable.integer and not _infinite(end) and Fraction(end).denominator != 1:
+            if variable.integer and not infinite(end) and Fraction(end).denominator != 1:
                 raise Malformed(f"domain of {variable.name}: an integer variable's ends must be integers")
         if lower > upper or (lower == upper and (variable.lower_open or variable.upper_open)):
             raise Malformed(f"domain of {variable.name} is empty")
@@ -137,19 +132,29 @@ def read_box(data: Any, domain: dict[str, Variable]) -> Box:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise Malformed(f"the range of {name} in a box is not [lo, hi]")
         lo, hi = _bound(pair[0]), _bound(pair[1])
-        if not (variable.lower <= lo <= hi <= variable.upper) or (_infinite(lo) and lo == hi):
+        if not (variable.lower <= lo <= hi <= variable.upper) or (infinite(lo) and lo == hi):
             raise Malformed(f"the range [{pair[0]}, {pair[1]}] of {name} leaves its domain")
-        if variable.integer and any(not _infinite(e) and Fraction(e).denominator != 1 for e in (lo, hi)):
+        if variable.integer and any(not infinite(e) and Fraction(e).denominator != 1 for e in (lo, hi)):
             raise Malformed(f"the range of the integer variable {name} has a non-integer end")
         box[name] = (lo, hi)
     return box
+
+
+def read_entries(records: list[Any], domain: dict[str, Variable]) -> list[tuple[Box, Any]]:
+    """A certificate's (or a substitution's) box entries {box, decision} as (box, decision) pairs."""
+    entries = []
+    for record in records:
+        if not isinstance(record, dict):
+            raise Malformed("a box entry must be {box, decision}")
+        entries.append((read_box(record.get("box"), domain), record.get("decision")))
+    return entries
 
 
 def show(box: Box) -> str:
     """The box as text, e.g. "x in [0, 1/2], y in [1, oo)"."""
 
     def end(value: Bound) -> str:
-        return ("oo" if value > 0 else "-oo") if _infinite(value) else str(value)
+        return ("oo" if value > 0 else "-oo") if infinite(value) else str(value)
 
     return ", ".join(f"{name} in [{end(lo)}, {end(hi)}]" for name, (lo, hi) in box.items())
 
@@ -161,10 +166,10 @@ def environment(box: Box, domain: dict[str, Variable], opened: str | None = None
     for name, (lo, hi) in box.items():
         variable = domain[name]
         ranged = lo != hi
-        low = -math.inf if _infinite(lo) else ball(Fraction(lo))
+        low = -math.inf if infinite(lo) else ball(Fraction(lo))
         env[name] = Set(
             low,
-            (math.inf if _infinite(hi) else ball(Fraction(hi))) if ranged else low,
+            (math.inf if infinite(hi) else ball(Fraction(hi))) if ranged else low,
             ranged and (name == opened or variable.open_at(lo, True)),
             ranged and (name == opened or variable.open_at(hi, False)),
         )
@@ -182,10 +187,15 @@ def precision(bits: int) -> Iterator[None]:
         ctx.prec = saved
 
 
+def fixed_points(box: Box) -> dict[str, Fraction]:
+    """The variables a box fixes (a point range) with their values: what a normal form substitutes."""
+    return {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+
+
 def simplified(tree: Any, box: Box) -> Any:
     """The exact normal form of the tree with the box's point ranges substituted (:mod:`exact`), or the
     tree itself when there is none within its size limits."""
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    fixed = fixed_points(box)
     key = json.dumps(tree, separators=(",", ":"))
     return _simplified(key, tuple(sorted(fixed.items()))) or tree
 
@@ -255,7 +265,7 @@ def decide(
     increasing, strictly = direction == "increasing", found[1]
     end = lo if increasing else hi
     variable = domain[name]
-    if _infinite(end):
+    if infinite(end):
         return _tail(decision, tree, box, domain, strict and not strictly, depth)
     if variable.open_at(end, increasing):
         reason = reaches(tree, box, domain, name, increasing)
@@ -300,7 +310,7 @@ def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: s
         with precision(PRECISIONS[0]):
             trees.enclose(tree, closed)  # the gap is defined on the closed box
     except Undefined:
-        return f"the gap is not defined on the whole of {show(box)}"
+        return undefined(box)
     try:
         with precision(PRECISIONS[0]):
             own: Set | None = trees.slope(tree, environment(box, domain, opened=name), closed, name)
@@ -328,6 +338,11 @@ def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: s
     return f"the slope in {name} on {show(box)} has no sign"
 
 
+def undefined(box: Box) -> str:
+    """The reason given when the gap is not shown defined on the box."""
+    return f"the gap is not defined on the whole of {show(box)}"
+
+
 def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
     """The tree is defined on the whole box (its enclosure raises no Undefined)."""
     try:
@@ -346,8 +361,8 @@ def _rewrite(
     box); then ``then`` decides form >= 0 (> 0), which encloses form, so form is defined there too."""
     form = decision.get("form")
     if not defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {show(box)}"
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+        return undefined(box)
+    fixed = fixed_points(box)
     trees.validate(form, set(box))
     difference: Any = ["add", tree, ["mul", ["num", "-1"], form]]
     if "multiplier" in decision:
@@ -376,25 +391,26 @@ def _scale(
     trees.validate(multiplier, set(box))
     trees.validate(form, set(box))
     if not defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {show(box)}"
+        return undefined(box)
     if not _holds(multiplier, box, domain, True):
         return f"the multiplier is not shown > 0 on {show(box)}"
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
+    fixed = fixed_points(box)
     scaled = exact.normal_form_times(tree, multiplier, fixed)
     if scaled is None or scaled != exact.normal_form(form, fixed):
         return f"the gap times the multiplier is not the form on {show(box)} (exact normal forms differ)"
     return decide(decision.get("then"), form, box, domain, strict, depth + 1)
 
 
-def _sides(tree: Any, parts: list[Any], box: Box, domain: dict[str, Variable]) -> str | None:
-    """None when the gap is defined on the box and its exact normal form is that of the sum of ``parts``."""
+def _sides(tree: Any, parts: list[Any], box: Box, domain: dict[str, Variable], what: str) -> str | None:
+    """None when the gap is defined on the box and its exact normal form is that of the sum of ``parts``
+    (else why not: the gap is not ``what``)."""
     for part in parts:
         trees.validate(part, set(box))
     if not defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {show(box)}"
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
-    if exact.normal_form(["add", tree, *(["mul", ["num", "-1"], part] for part in parts)], fixed) != {}:
-        return f"the gap is not the sum of its parts on {show(box)} (their exact normal forms differ)"
+        return undefined(box)
+    difference = ["add", tree, *(["mul", ["num", "-1"], part] for part in parts)]
+    if exact.normal_form(difference, fixed_points(box)) != {}:
+        return f"the gap is not {what} on {show(box)} (their exact normal forms differ)"
     return None
 
 
@@ -405,7 +421,7 @@ def _log(
     log A - log B >= 0 (> 0), both logarithms expanded by the kernel (:mod:`logs`, every factor and base
     shown > 0 by its enclosure on the box): log is strictly increasing, so A >= B (A > B)."""
     left, right = decision.get("left"), decision.get("right")
-    reason = _sides(tree, [left, ["mul", ["num", "-1"], right]], box, domain)
+    reason = _sides(tree, [left, ["mul", ["num", "-1"], right]], box, domain, "left - right")
     if reason is not None:
         return reason
 
@@ -427,7 +443,7 @@ def _sum(
     parts = decision.get("parts")
     if not (isinstance(parts, list) and parts and all(isinstance(part, dict) for part in parts)):
         raise Malformed("a sum decision needs a non-empty list of parts {form, then}")
-    reason = _sides(tree, [part.get("form") for part in parts], box, domain)
+    reason = _sides(tree, [part.get("form") for part in parts], box, domain, "the sum of its parts")
     for part in parts:
         if reason is not None:
             return reason
@@ -442,16 +458,11 @@ def _squares(
     A^2 - B^2 >= 0 (> 0), which gives A >= B (A > B): (A - B)(A + B) >= 0, and A + B = 0 only at
     A = B = 0."""
     left, right = decision.get("left"), decision.get("right")
-    trees.validate(left, set(box))
-    trees.validate(right, set(box))
-    if not defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {show(box)}"
+    reason = _sides(tree, [left, ["mul", ["num", "-1"], right]], box, domain, "left - right")
+    if reason is not None:
+        return reason
     if not (_holds(left, box, domain, False) and _holds(right, box, domain, False)):
         return f"the two sides are not shown >= 0 on {show(box)}"
-    fixed = {name: Fraction(lo) for name, (lo, hi) in box.items() if lo == hi}
-    difference = ["add", tree, ["mul", ["num", "-1"], left], right]
-    if exact.normal_form(difference, fixed) != {}:
-        return f"the gap is not left - right on {show(box)} (their exact normal forms differ)"
     squares = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
     return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
 
@@ -492,7 +503,7 @@ def derived_direction(
     if variable.integer:
         return f"{name} is an integer variable: no derivative in it"
     if not defined(tree, box, domain):
-        return f"the gap is not defined on the whole of {show(box)}"
+        return undefined(box)
     if not trees.continuous(tree, [name]):
         return f"the gap may jump in {name} on {show(box)}"
     try:
@@ -521,7 +532,7 @@ def _tail(
         return f"the tail start {start} of the integer variable {name} is not an integer"
     if not lo <= start <= hi:
         return f"the tail start {start} lies outside the range of {name} on {show(box)}"
-    tail = {**box, name: (start, hi) if _infinite(hi) else (lo, start)}
+    tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}
     return decide(decision.get("then"), tree, tail, domain, strict, depth + 1)
 
 
@@ -600,11 +611,7 @@ def check(data: Any) -> Verdict:
         raise Malformed("a certificate needs a list of boxes")
     if not records:
         return Verdict(False, "cover rejected: no box covers the domain", 0)
-    entries = []
-    for record in records:
-        if not isinstance(record, dict):
-            raise Malformed("a box entry must be {box, decision}")
-        entries.append((read_box(record.get("box"), domain), record.get("decision")))
+    entries = read_entries(records, domain)
     gap = covers([box for box, _ in entries], domain)
     if gap is not None:
         return Verdict(False, f"cover rejected: {gap}", len(entries))
