@@ -1,4 +1,4 @@
-"""Fixtures shared by the tests of this directory: the model families' tiny models, edited derivation files."""
+"""Fixtures shared by the tests of this directory: the model families' tiny models, edited files."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ The decision is built, in one box [L0, oo), from the kernel's own methods (:mod:
 - ``rewrite`` to the exact normal form (exponents of one base added, like terms collected);
 - ``monotone`` increasing in L, its ``slope`` (the kernel's own symbolic derivative) decided the same way
   on the half-line, then the face L = L0 by enclosure: g' >= 0 on [L0, oo) and g(L0) >= 0 give g >= 0;
-- ``scale`` by L^q > 0 when the normal form has negative powers of L (q the largest of their
-  magnitudes), so that a slope such as 6 c - k L^(-4/3) (a ln L + b) becomes 6 c L^(4/3) - k (a ln L + b),
+- ``scale`` by L^q > 0 when the normal form has negative fractional powers of L (q the largest of
+  their magnitudes), so that a slope such as 6 c - k L^(-4/3) (a ln L + b) becomes 6 c L^(4/3) - k (a ln L + b),
   whose slope is enclosed on the half-line;
 - ``enclosure`` where the ball enclosure on the whole half-line is already >= 0.
 
@@ -130,9 +130,9 @@ def _decision(
         return decision if decision is not None and _accepted(decision, tree, box, domain) else None
     if slopes == 0:
         return None
-    scaled = _scaled(tree, name, box, domain, slopes)
-    if scaled is not None:
-        return scaled
+    negative = [e for e in power_exponents(tree, name) if e < 0]
+    if any(e.denominator != 1 for e in negative):
+        return _scaled(tree, name, -min(negative), box, domain, slopes)
     try:
         slope_tree = derivative(tree, name)
     except Discontinuous:
@@ -145,25 +145,20 @@ def _decision(
     return decision if _accepted(decision, tree, box, domain) else None
 
 
-def _scaled(tree: Any, name: str, box: Any, domain: Any, slopes: int) -> dict[str, Any] | None:
-    """The tree (a normal form) times L^q, q the largest magnitude of L's negative exponents in it,
-    decided by :func:`_decision` (a ``scale`` step: L^q > 0 on the half-line, so the sign is kept); None
-    when no exponent of L is negative or the scaled form is not decided."""
-    from theory.prover.kernel.exact import as_tree, normal_form, normal_form_times
+def _scaled(
+    tree: Any, name: str, power: Fraction, box: Any, domain: Any, slopes: int
+) -> dict[str, Any] | None:
+    """The tree (a normal form with a negative fractional power of L, the largest magnitude ``power``)
+    times L^power, decided by :func:`_decision`: a ``scale`` step (L^power > 0 on the half-line keeps the
+    sign). Without it the slopes keep L^(-4/3) ln L, which no enclosure bounds on [L0, oo)."""
+    from theory.prover.kernel.exact import as_tree, normal_form_times
 
-    form = normal_form(tree, {})
-    exponents = [] if form is None else [e for e in power_exponents(as_tree(form), name) if e < 0]
-    if not exponents:
-        return None
-    by = ["pow", ["var", name], ["num", str(-min(exponents))]]
+    by = ["pow", ["var", name], ["num", str(power)]]
     scaled = normal_form_times(tree, by, {})
     if scaled is None:
         return None
     inner = _decision(as_tree(scaled), name, box, domain, slopes - 1, normal=True)
-    if inner is None:
-        return None
-    decision = {"method": "scale", "by": by, "form": as_tree(scaled), "then": inner}
-    return decision if _accepted(decision, tree, box, domain) else None
+    return None if inner is None else {"method": "scale", "by": by, "form": as_tree(scaled), "then": inner}
 
 
 def power_exponents(form: Any, name: str) -> list[Fraction]:

@@ -127,11 +127,8 @@ def _ratios(
     mapping: dict[str, Any] = {}
     records: list[dict[str, Any]] = []
     for node in _nodes(form):
-        argument = None
-        if node[0] == "log":
-            argument = node[1]
-        elif node[0] == "pow" and node[2][0] == "num" and Fraction(node[2][1]).denominator != 1:
-            argument = node[1]
+        fractional = node[0] == "pow" and node[2][0] == "num" and Fraction(node[2][1]).denominator != 1
+        argument = node[1] if node[0] == "log" or fractional else None
         if argument is None or not _has(argument, name) or any(old == argument for old, _ in table):
             continue
         scaled = _scaled_sum(argument, name, env)
