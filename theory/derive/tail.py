@@ -8,8 +8,8 @@ The decision is built, in one box [L0, oo), from the kernel's own methods (:mod:
 - ``monotone`` increasing in L, its ``slope`` (the kernel's own symbolic derivative) decided the same way
   on the half-line, then the face L = L0 by enclosure: g' >= 0 on [L0, oo) and g(L0) >= 0 give g >= 0;
 - ``scale`` by L^q > 0 when the normal form has negative fractional powers of L (q the largest of
-  their magnitudes), so that a slope such as 6 c - k L^(-4/3) (a ln L + b) becomes 6 c L^(4/3) - k (a ln L + b),
-  whose slope is enclosed on the half-line;
+  their magnitudes), so that a slope such as 6 c - k L^(-4/3) (a ln L + b) becomes
+  6 c L^(4/3) - k (a ln L + b), whose slope is enclosed on the half-line;
 - ``enclosure`` where the ball enclosure on the whole half-line is already >= 0.
 
 A gap with ceilings, or with logarithms and fractional powers of sums in L, is first brought to such a

@@ -184,39 +184,48 @@ def _by_terms(form: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | N
 
 def substituted_decision(gap: Any, name: str, start: Fraction) -> dict[str, Any] | None:
     """A decision of gap >= 0 on the box [start, oo) of the half-line (``name`` its variable) by the
-    three changes of variables of the module docstring and the sum of parts; None when a step does not
-    apply (nothing to change) or a part is not decided. The caller has the kernel re-check it."""
+    changes of variables of the module docstring (steps 2 and 3 repeated while a sum in L is left, e.g.
+    a sum of powers of (4 L + 1) under a square root once (4 L + 1) is L r) and the sum of parts; None
+    when nothing changes or a part is not decided. The caller has the kernel re-check it."""
     from theory.prover.kernel.exact import as_tree, normal_form
     from theory.prover.kernel.verify import environment, read_box, read_domain
 
-    names = _fresh("t", {name})
-    line = [_variable(name, str(start), "oo", True)]
-    stepped, ceilings, fractions = _ceilings(gap, names)
-    first = line + fractions
-    env = environment(
-        read_box({v["name"]: [v["lower"], v["upper"]] for v in first}, read_domain(first)), read_domain(first)
-    )
-    ratioed, ratios, bounded = _ratios(stepped, name, env, _fresh("r", {name}))
-    if not ceilings and not ratios:
-        return None
-    second = first + bounded
-    positive = frozenset([name, *ratios])
-    if not (ratioed[0] == "add" and len(ratioed) == 3 and ratioed[2][:2] == ["mul", ["num", "-1"]]):
-        return None
-    expanded_lower = normal_form(ratioed[2][2], {}, positive)
-    if expanded_lower is None:
-        return None
-    expanded = ["add", ratioed[1], ["mul", ["num", "-1"], as_tree(expanded_lower)]]
-    kernel_domain = read_domain(second)
-    box = read_box({v["name"]: [v["lower"], v["upper"]] for v in second}, kernel_domain)
-    parts = _by_terms(expanded, name, box, kernel_domain)
-    if parts is None:
-        return None
-    identity = {v["name"]: ["var", v["name"]] for v in second}
-    decision = _substitute(expanded, identity, second, parts)
-    if ratios:
-        kept = {v["name"]: ["var", v["name"]] for v in first}
-        decision = _substitute(ratioed, {**kept, **ratios}, second, decision)
+    def box_of(domain: list[dict[str, Any]]) -> tuple[Any, Any]:
+        kernel_domain = read_domain(domain)
+        return read_box({v["name"]: [v["lower"], v["upper"]] for v in domain}, kernel_domain), kernel_domain
+
+    form, ceilings, domain = _ceilings(gap, _fresh("t", {name}))
+    domain = [_variable(name, str(start), "oo", True), *domain]
+    levels: list[tuple[Any, dict[str, Any], list[dict[str, Any]]]] = []
     if ceilings:
-        decision = _substitute(stepped, {name: ["var", name], **ceilings}, first, decision)
+        levels.append((form, {name: ["var", name], **ceilings}, domain))
+    ratio_names = _fresh("r", {name})
+    for _ in range(MAX_LEVELS):
+        box, kernel_domain = box_of(domain)
+        ratioed, ratios, bounded = _ratios(form, name, environment(box, kernel_domain), ratio_names)
+        if not ratios:
+            break
+        kept = {v["name"]: ["var", v["name"]] for v in domain}
+        domain = [*domain, *bounded]
+        levels.append((ratioed, {**kept, **ratios}, domain))
+        if not (ratioed[0] == "add" and len(ratioed) == 3 and ratioed[2][:2] == ["mul", ["num", "-1"]]):
+            return None
+        positive = frozenset([name, *(v["name"] for v in domain if Fraction(v["lower"]) > 0)])
+        expanded_lower = normal_form(ratioed[2][2], {}, positive)
+        if expanded_lower is None:
+            return None
+        form = ["add", ratioed[1], ["mul", ["num", "-1"], as_tree(expanded_lower)]]
+        levels.append((form, {v["name"]: ["var", v["name"]] for v in domain}, domain))
+    if not levels:
+        return None
+    box, kernel_domain = box_of(domain)
+    decision = _by_terms(form, name, box, kernel_domain)
+    for level_form, mapping, level_domain in reversed(levels):
+        if decision is None:
+            return None
+        decision = _substitute(level_form, mapping, level_domain, decision)
     return decision
+
+
+MAX_LEVELS = 3
+"""How many times steps 2 and 3 may repeat."""
