@@ -52,12 +52,13 @@ def tail_certificate(lower: str, upper: str, name: str, start: Fraction) -> dict
 
 
 def half_line_certificate(
-    text: str, gap: Any, strict: bool, name: str, start: Fraction
+    text: str, gap: Any, strict: bool, name: str, start: Fraction, sides: tuple[Any, Any] | None = None
 ) -> dict[str, Any] | None:
     """A ``specbound-certificate/2`` of gap >= 0 (> 0 when strict) over the real half-line [start, oo),
     stated as ``text``, that the kernel accepts; None when the methods above do not give one. The decision
     is :func:`squares_first` on the gap itself, else after the changes of variables of
-    :mod:`theory.derive.tail_substitution`."""
+    :mod:`theory.derive.tail_substitution`; with ``sides`` (lower, upper), it is made for upper - lower and
+    reached from the gap by the kernel's ``rewrite`` (the same exact normal form)."""
     from theory.derive.tail_substitution import substituted_decision
     from theory.prover import check_certificate
     from theory.prover.certificate import domain_data
@@ -66,11 +67,14 @@ def half_line_certificate(
     domain = domain_data(half_line(name, start))
     kernel_domain = read_domain(domain)
     box = read_box({name: [str(start), "oo"]}, kernel_domain)
-    decision = None
-    if not strict:
-        decision = squares_first(gap, name, box, kernel_domain) or substituted_decision(gap, name, start)
+    if strict:
+        return None
+    form = gap if sides is None else ["add", sides[1], ["mul", ["num", "-1"], sides[0]]]
+    decision = squares_first(form, name, box, kernel_domain) or substituted_decision(form, name, start)
     if decision is None:
         return None
+    if form is not gap:
+        decision = {"method": "rewrite", "form": form, "then": decision}
     certificate = {
         "format": "specbound-certificate/2",
         "inequality": text,
