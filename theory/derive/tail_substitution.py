@@ -85,6 +85,7 @@ def _scaled_sum(tree: Any, name: str, env: Any) -> tuple[Fraction, Any, Any] | N
     """(d, X L^(-d) as a tree, its enclosure on the box) for a sum X of several monomials in which L
     enters only as a power and not every monomial has the largest exponent d; None otherwise."""
     from theory.derive.tail import power_exponents
+    from theory.prover.kernel.balls import Undefined
     from theory.prover.kernel.exact import as_tree, normal_form
     from theory.prover.kernel.trees import enclose
 
@@ -103,7 +104,10 @@ def _scaled_sum(tree: Any, name: str, env: Any) -> tuple[Fraction, Any, Any] | N
     if all(e == largest for e in exponents):
         return None
     ratio = as_tree(normal_form(["mul", tree, ["pow", ["var", name], ["num", str(-largest)]]], {}) or {})
-    return largest, ratio, enclose(ratio, env)
+    try:
+        return largest, ratio, enclose(ratio, env)
+    except Undefined:
+        return None
 
 
 def _rational_ends(values: Any) -> tuple[Fraction, Fraction] | None:
@@ -194,6 +198,8 @@ def substituted_decision(gap: Any, name: str, start: Fraction) -> dict[str, Any]
         kernel_domain = read_domain(domain)
         return read_box({v["name"]: [v["lower"], v["upper"]] for v in domain}, kernel_domain), kernel_domain
 
+    if start <= 0:
+        return None  # L^d r needs L > 0
     form, ceilings, domain = _ceilings(gap, _fresh("t", {name}))
     domain = [_variable(name, str(start), "oo", True), *domain]
     levels: list[tuple[Any, dict[str, Any], list[dict[str, Any]]]] = []
