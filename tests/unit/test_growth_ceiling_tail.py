@@ -19,7 +19,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
-from theory.derive.tail import tail_certificate
+from theory.derive.half_line import tail_certificate
 from theory.prover import check_certificate
 
 LOWER, UPPER, START = "10*sqrt(L*log(ceiling(2*L) + 1))", "L^(3/2)", 20

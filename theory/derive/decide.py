@@ -4,9 +4,9 @@
   (:func:`theory.prover.chain.identically_zero`, not a sampled check); it is *proved* when the kernel's own
   exact ring normal form also reaches 0, else *derived* (sympy only). When sympy's form does not reach 0, a
   probe point where the difference's ball excludes 0 refutes it;
-- an inequality: on a real half-line [a, oo) of one variable, without other assumptions than bounds, first
-  one kernel certificate by the crossover's tail methods (:func:`theory.derive.tail.half_line_certificate`);
-  else the prover (:func:`theory.prover.search.search`) over the domain cut by the step's bound
+- an inequality: on a real half-line [a, oo) of one variable, without other assumptions than bounds,
+  first one kernel certificate by the crossover's tail methods
+  (:func:`theory.derive.half_line.half_line_certificate`); else the prover (:func:`theory.prover.search.search`) over the domain cut by the step's bound
   assumptions (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations
   entering as Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is
   a point where every assumption holds and the step fails;
@@ -275,11 +275,11 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
 
 def _half_line_tail(inequality: Inequality, domain: Domain, sides: tuple[Any, Any]) -> dict[str, Any] | None:
     """One kernel certificate of the step (``sides`` its lower and upper side) over its domain when that
-    is a real half-line [a, oo) of one variable (:func:`theory.derive.tail.half_line_certificate`: the
+    is a real half-line [a, oo) of one variable (:func:`theory.derive.half_line.half_line_certificate`: the
     crossover's tail methods, which need no box splitting on the unbounded end), else None."""
     import math
 
-    from theory.derive.tail import half_line_certificate
+    from theory.derive.half_line import half_line_certificate
 
     (variable, *others) = domain.variables
     if others or variable.integer or variable.lower_open or not math.isinf(variable.upper):

@@ -13,7 +13,8 @@ The decision is built, in one box [L0, oo), from the kernel's own methods (:mod:
 - ``enclosure`` where the ball enclosure on the whole half-line is already >= 0.
 
 A gap with ceilings, or with logarithms and fractional powers of sums in L, is first brought to such a
-form by the kernel's change of variables (:mod:`theory.derive.tail_substitution`).
+form by the kernel's change of variables (:mod:`theory.derive.tail_substitution`); the certificate is
+assembled in :mod:`theory.derive.half_line`.
 
 e.g. L^(3/2) - 100 sqrt(L ln L) >= 0 on [234, oo): squares give L^3 - 10^4 L ln L, whose slope
 3 L^2 - 10^4 (ln L + 1) has the slope 6 L - 10^4 / L, enclosed >= 0 on [234, oo); each face at 234 is
@@ -36,54 +37,6 @@ MAX_SLOPES = 12
 def half_line(name: str, start: Fraction) -> Domain:
     """[start, oo) over the reals."""
     return Domain((VariableDomain(name, start, float("inf"), False, True, False),))
-
-
-def tail_certificate(lower: str, upper: str, name: str, start: Fraction) -> dict[str, Any] | None:
-    """A ``specbound-certificate/2`` of ``lower <= upper`` over the real half-line [start, oo) that the
-    kernel accepts (the text binds its gap), or None when the methods above do not give one."""
-    from theory.prover.statement import MalformedStatement, parse_statement
-
-    text = f"{lower} <= {upper}"
-    try:
-        (inequality,) = parse_statement(text, half_line(name, start)).inequalities
-    except (MalformedStatement, ValueError):
-        return None
-    return half_line_certificate(text, inequality.gap_tree(), False, name, start)
-
-
-def half_line_certificate(
-    text: str, gap: Any, strict: bool, name: str, start: Fraction, sides: tuple[Any, Any] | None = None
-) -> dict[str, Any] | None:
-    """A ``specbound-certificate/2`` of gap >= 0 (> 0 when strict) over the real half-line [start, oo),
-    stated as ``text``, that the kernel accepts; None when the methods above do not give one. The decision
-    is :func:`squares_first` on the gap itself, else after the changes of variables of
-    :mod:`theory.derive.tail_substitution`; with ``sides`` (lower, upper), it is made for upper - lower and
-    reached from the gap by the kernel's ``rewrite`` (the same exact normal form)."""
-    from theory.derive.tail_substitution import substituted_decision
-    from theory.prover import check_certificate
-    from theory.prover.certificate import domain_data
-    from theory.prover.kernel.verify import read_box, read_domain
-
-    domain = domain_data(half_line(name, start))
-    kernel_domain = read_domain(domain)
-    box = read_box({name: [str(start), "oo"]}, kernel_domain)
-    if strict:
-        return None
-    form = gap if sides is None else ["add", sides[1], ["mul", ["num", "-1"], sides[0]]]
-    decision = squares_first(form, name, box, kernel_domain) or substituted_decision(form, name, start)
-    if decision is None:
-        return None
-    if form is not gap:
-        decision = {"method": "rewrite", "form": form, "then": decision}
-    certificate = {
-        "format": "specbound-certificate/2",
-        "inequality": text,
-        "gap": gap,
-        "strict": strict,
-        "domain": domain,
-        "boxes": [{"box": {name: [str(start), "oo"]}, "decision": decision}],
-    }
-    return certificate if check_certificate(certificate).accepted else None
 
 
 def _accepted(decision: dict[str, Any], tree: Any, box: Any, domain: Any) -> bool:
