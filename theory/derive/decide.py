@@ -7,9 +7,10 @@
 - an inequality: on a real half-line [a, oo) of one variable, without other assumptions than bounds,
   first one kernel certificate by the crossover's tail methods
   (:func:`theory.derive.half_line.half_line_certificate`); else the prover
-  (:func:`theory.prover.search.search`) over the domain cut by the step's bound assumptions (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations
-  entering as Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is
-  a point where every assumption holds and the step fails;
+  (:func:`theory.prover.search.search`) over the domain cut by the step's bound assumptions
+  (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations entering as
+  Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is a point
+  where every assumption holds and the step fails;
 - a step that uses an unproved lemma or derivation is decided under it but reported undecided ("depends on
   the unproved ...").
 
