@@ -21,7 +21,7 @@ examples:
   specbound growth "exp(rho * L) * L" --in L --assume "rho: (0, oo)"
   specbound growth "alpha * L^p" --in L --assume "alpha: bounded" --assume "p: (0, 2)"
   specbound growth "100 * sqrt(L) * log(L)^(1/2)" --versus "L^(3/2)" --in L --integer
-  specbound growth --edelman-at minilm-l6 --integer
+  specbound growth --edelman-at minilm-l6 --integer --certificate l2_below_edelman.json
 
 the class is e^(rate L) L^power (ln L)^log_power (ln ln L)^loglog_power, compared in that order.
 --assume NAME: bounded declares a positive constant; NAME: SET a parameter in a set (--domain syntax).
@@ -30,12 +30,14 @@ expression is <= the faster for every L >= L0: proved by the prover over [L0, oo
 for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a witness point).
 --edelman-at MODEL compares the project's l2 bound with B_Edelman's shape in depth L at the model's
 per-layer constants (its width N; every layer matrix as large as its largest spectral norm, S_p at --p
-and Frobenius norm, rounded up to 3 significant digits; bounded alpha), with their crossover depth."""
+and Frobenius norm, rounded up to 3 significant digits; bounded alpha), with their crossover depth.
+Ceilings and logarithms of sums in L (the l2 bound's shell counts) enter the certificate through the
+kernel's change of variables (t = ceiling(z) - z in [0, 1), r = X / L^d bounded)."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     """EXPR, --in, --edelman-at, --p, --assume, --versus, --integer, --from, --budget, --no-crossover,
-    --json."""
+    --json, --certificate."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     parser.add_argument(
@@ -69,6 +71,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-crossover", action="store_true", help="with --versus: compare the classes only (no prover)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--certificate",
+        metavar="OUT.json",
+        help="with --versus or --edelman-at: write the crossover's kernel certificate (when proved)",
+    )
 
 
 def _class_record(cls: Any) -> dict[str, str]:
@@ -153,8 +160,23 @@ def run(args: argparse.Namespace) -> int:
             f"u = ln {args.variable} >= {found.tail.u1}: {found.tail.log_form.text} (identity by sympy: "
             f"{found.tail.identity})"
         )
+    if args.certificate is not None:
+        searched = found.proof.certificate if found.status == "proved" else None
+        _write_certificate(args.certificate, found.kernel_tail or (searched and searched.to_json()))
+        lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
     status = 0 if found.status in ("proved", "derived") else 3
     return _finish(args, document, status, "\n".join(lines))
+
+
+def _write_certificate(path: str, certificate: dict[str, Any] | None) -> None:
+    """Write the one kernel certificate of the crossover's claim over [L0, oo); InvalidArgument without."""
+    from pathlib import Path
+
+    from paper_checks.output_files import json_text
+
+    if certificate is None:
+        raise InvalidArgument("no certificate: the crossover's claim is not proved by one kernel certificate")
+    Path(path).write_text(json_text(certificate, "the certificate") + "\n", encoding="utf-8")
 
 
 def _finish(args: argparse.Namespace, document: dict[str, Any], status: int, text: str) -> int:

@@ -20,14 +20,6 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SMALL = EXAMPLES / "log_below_quadratic.toml"
 
 
-def _planted(tmp_path: Path, old: str, new: str, source: Path = SMALL) -> Path:
-    text = source.read_text(encoding="utf-8")
-    assert old in text, old
-    path = tmp_path / "planted.toml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path
-
-
 def test_the_small_example_is_proved_and_its_certificate_is_accepted(tmp_path, capsys):
     result = derive(SMALL, 5)
     assert result.status == "proved"
@@ -78,16 +70,16 @@ def test_a_tampered_derivation_certificate_is_rejected(tmp_path, capsys):
         ('expr = "x^2 + 2*x"', 'expr = "2*x - x^2"', "add x^2 >= 0", lambda x: 2 * x > 2 * x - x**2),
     ],
 )
-def test_planted_inequality_mistakes_are_refuted_at_their_step(tmp_path, old, new, step, fails):
-    result = derive(_planted(tmp_path, old, new), 5)
+def test_planted_inequality_mistakes_are_refuted_at_their_step(edited_file, old, new, step, fails):
+    result = derive(edited_file(SMALL, old, new), 5)
     assert result.status == "refuted"
     failure = result.first_failure
     assert failure is not None and failure.step.name == step
     assert fails(float(failure.witness.point["x"]))  # the step fails at the witness, by floats
 
 
-def test_a_wrong_exponent_in_an_identity_is_refuted_where_the_sides_differ(tmp_path):
-    path = _planted(tmp_path, 'q = "x*(x + 2)"', 'q = "x^3 + 2*x"')
+def test_a_wrong_exponent_in_an_identity_is_refuted_where_the_sides_differ(edited_file):
+    path = edited_file(SMALL, 'q = "x*(x + 2)"', 'q = "x^3 + 2*x"')
     result = derive(path, 5)
     failure = result.first_failure
     assert failure is not None and failure.step.name == "factor" and failure.step.relation == "="
@@ -95,8 +87,8 @@ def test_a_wrong_exponent_in_an_identity_is_refuted_where_the_sides_differ(tmp_p
     assert x**2 + 2 * x != x**3 + 2 * x
 
 
-def test_an_assumption_that_does_not_imply_the_step_is_refuted_inside_it(tmp_path):
-    path = _planted(tmp_path, 'at_most_one = "x <= 1"', 'at_most_one = "x <= 2"')
+def test_an_assumption_that_does_not_imply_the_step_is_refuted_inside_it(edited_file):
+    path = edited_file(SMALL, 'at_most_one = "x <= 1"', 'at_most_one = "x <= 2"')
     result = derive(path, 5)
     failure = result.first_failure
     assert failure is not None and failure.step.name == "x <= 1 gives x^2 <= x"

@@ -21,14 +21,6 @@ SUBSTITUTION = EXAMPLES / "lemma_under_substitution.toml"
 THEOREM = EXAMPLES / "theorem_4_1.toml"
 
 
-def _variant(tmp_path: Path, old: str, new: str, source: Path = SUBSTITUTION) -> Path:
-    text = source.read_text(encoding="utf-8")
-    assert old in text, old
-    path = tmp_path / "variant.toml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path
-
-
 def test_a_lemma_under_a_substitution_is_proved_and_prove_check_accepts_it(tmp_path, capsys):
     result = derive(SUBSTITUTION, 5)
     assert [s.status for s in result.steps] == ["proved", "proved"]
@@ -51,8 +43,8 @@ def test_a_lemma_under_a_substitution_is_proved_and_prove_check_accepts_it(tmp_p
         ('x = "u + 1"', 'x = "u + 2"', "times the factor"),  # the substitution is not the one used
     ],
 )
-def test_a_wrong_instance_is_not_proved(tmp_path, old, new, reason):
-    result = derive(_variant(tmp_path, old, new), 2)
+def test_a_wrong_instance_is_not_proved(edited_file, old, new, reason):
+    result = derive(edited_file(SUBSTITUTION, old, new), 2)
     step = result.steps[0]
     assert step.status == "undecided" and reason in step.reason, step.reason
     assert result.certificate() is None

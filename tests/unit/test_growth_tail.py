@@ -15,7 +15,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive.crossover import crossover
-from theory.derive.tail import tail_certificate
+from theory.derive.half_line import tail_certificate
 from theory.prover import check_certificate
 
 CROSSOVERS = [

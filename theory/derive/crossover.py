@@ -23,7 +23,7 @@ from typing import Any
 
 import sympy as sp
 
-from theory.derive.tail import tail_certificate
+from theory.derive.half_line import tail_certificate
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain, VariableDomain
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, Witness
@@ -51,7 +51,7 @@ class Crossover:
     tail: Tail | None = None
     kernel_tail: dict[str, Any] | None = None
     """One kernel certificate of lower <= upper over the real half-line [L0, oo)
-    (:func:`theory.derive.tail.tail_certificate`), when it was found."""
+    (:func:`theory.derive.half_line.tail_certificate`), when it was found."""
 
     @property
     def status(self) -> str:

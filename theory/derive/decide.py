@@ -4,10 +4,13 @@
   (:func:`theory.prover.chain.identically_zero`, not a sampled check); it is *proved* when the kernel's own
   exact ring normal form also reaches 0, else *derived* (sympy only). When sympy's form does not reach 0, a
   probe point where the difference's ball excludes 0 refutes it;
-- an inequality: the prover (:func:`theory.prover.search.search`) over the domain cut by the step's bound
-  assumptions (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations
-  entering as Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is
-  a point where every assumption holds and the step fails;
+- an inequality: on a real half-line [a, oo) of one variable, without other assumptions than bounds,
+  first one kernel certificate by the crossover's tail methods
+  (:func:`theory.derive.half_line.half_line_certificate`); else the prover
+  (:func:`theory.prover.search.search`) over the domain cut by the step's bound assumptions
+  (x <= 3, N >= 3), with its other assumptions, proved lemmas and earlier derivations entering as
+  Max(g, -a_1, ...) (:func:`theory.derive.check.step_gap_tree`); a refutation's witness is a point
+  where every assumption holds and the step fails;
 - a step that uses an unproved lemma or derivation is decided under it but reported undecided ("depends on
   the unproved ...").
 
@@ -241,6 +244,11 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     from theory.prover.search import search
 
     inequality = gap_inequality(gap, strict)
+    sides = (base["lhs"], base["rhs"]) if step.relation in ("<=", "<") else (base["rhs"], base["lhs"])
+    tail = None if gaps else _half_line_tail(inequality, domain, sides)
+    if tail is not None:  # only bound assumptions were used (no gaps): nothing unproved
+        proved = {**base, "method": PROVER, "assumptions": [u.record for u in used], "certificate": tail}
+        return StepResult(step, PROVED, PROVER, time.process_time() - start, 1, record=proved)
     result = search(inequality, domain, budget)
     seconds = time.process_time() - start
     status, reason = result.status, result.reason
@@ -263,6 +271,25 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
         }
     return StepResult(
         step, status, PROVER, seconds, result.boxes, result.witness, len(result.remaining), reason, record
+    )
+
+
+def _half_line_tail(inequality: Inequality, domain: Domain, sides: tuple[Any, Any]) -> dict[str, Any] | None:
+    """One kernel certificate of the step (``sides`` its lower and upper side) over its domain when that
+    is a real half-line [a, oo) of one variable (:func:`theory.derive.half_line.half_line_certificate`: the
+    crossover's tail methods, which need no box splitting on the unbounded end), else None."""
+    import math
+
+    from theory.derive.half_line import half_line_certificate
+
+    (variable, *others) = domain.variables
+    if others or variable.integer or variable.lower_open or not math.isinf(variable.upper):
+        return None
+    if math.isinf(variable.lower) or not _text_states(inequality, domain):
+        return None
+    start = Fraction(str(variable.lower))
+    return half_line_certificate(
+        inequality.text, inequality.gap_tree(), inequality.strict, variable.name, start, sides
     )
 
 

@@ -7,7 +7,14 @@ The decision is built, in one box [L0, oo), from the kernel's own methods (:mod:
 - ``rewrite`` to the exact normal form (exponents of one base added, like terms collected);
 - ``monotone`` increasing in L, its ``slope`` (the kernel's own symbolic derivative) decided the same way
   on the half-line, then the face L = L0 by enclosure: g' >= 0 on [L0, oo) and g(L0) >= 0 give g >= 0;
+- ``scale`` by L^q > 0 when the normal form has negative fractional powers of L (q the largest of
+  their magnitudes), so that a slope such as 6 c - k L^(-4/3) (a ln L + b) becomes
+  6 c L^(4/3) - k (a ln L + b), whose slope is enclosed on the half-line;
 - ``enclosure`` where the ball enclosure on the whole half-line is already >= 0.
+
+A gap with ceilings, or with logarithms and fractional powers of sums in L, is first brought to such a
+form by the kernel's change of variables (:mod:`theory.derive.tail_substitution`); the certificate is
+assembled in :mod:`theory.derive.half_line`.
 
 e.g. L^(3/2) - 100 sqrt(L ln L) >= 0 on [234, oo): squares give L^3 - 10^4 L ln L, whose slope
 3 L^2 - 10^4 (ln L + 1) has the slope 6 L - 10^4 / L, enclosed >= 0 on [234, oo); each face at 234 is
@@ -32,37 +39,6 @@ def half_line(name: str, start: Fraction) -> Domain:
     return Domain((VariableDomain(name, start, float("inf"), False, True, False),))
 
 
-def tail_certificate(lower: str, upper: str, name: str, start: Fraction) -> dict[str, Any] | None:
-    """A ``specbound-certificate/2`` of ``lower <= upper`` over the real half-line [start, oo) that the
-    kernel accepts (the text binds its gap), or None when the methods above do not give one."""
-    from theory.prover import check_certificate
-    from theory.prover.certificate import domain_data
-    from theory.prover.kernel.verify import read_box, read_domain
-    from theory.prover.statement import MalformedStatement, parse_statement
-
-    domain = half_line(name, start)
-    text = f"{lower} <= {upper}"
-    try:
-        (inequality,) = parse_statement(text, domain).inequalities
-    except (MalformedStatement, ValueError):
-        return None
-    gap = inequality.gap_tree()
-    kernel_domain = read_domain(domain_data(domain))
-    box = read_box({name: [str(start), "oo"]}, kernel_domain)
-    decision = _squares_first(gap, name, box, kernel_domain)
-    if decision is None:
-        return None
-    certificate = {
-        "format": "specbound-certificate/2",
-        "inequality": text,
-        "gap": gap,
-        "strict": False,
-        "domain": domain_data(domain),
-        "boxes": [{"box": {name: [str(start), "oo"]}, "decision": decision}],
-    }
-    return certificate if check_certificate(certificate).accepted else None
-
-
 def _accepted(decision: dict[str, Any], tree: Any, box: Any, domain: Any) -> bool:
     from theory.prover.kernel import Malformed
     from theory.prover.kernel.verify import decide
@@ -73,8 +49,9 @@ def _accepted(decision: dict[str, Any], tree: Any, box: Any, domain: Any) -> boo
         return False
 
 
-def _squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | None:
-    """The decision for gap = upper - lower: by squares when both sides are >= 0, else directly."""
+def squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | None:
+    """The decision of gap >= 0 on the box (``name`` its one unbounded variable; the others, if any, with
+    bounded ranges) for gap = upper - lower: by squares when both sides are >= 0, else directly."""
     direct = _decision(gap, name, box, domain, MAX_SLOPES)
     if direct is not None:
         return direct
@@ -110,6 +87,9 @@ def _decision(
         return decision if decision is not None and _accepted(decision, tree, box, domain) else None
     if slopes == 0:
         return None
+    negative = [e for e in power_exponents(tree, name) if e < 0]
+    if any(e.denominator != 1 for e in negative):
+        return _scaled(tree, name, -min(negative), box, domain, slopes)
     try:
         slope_tree = derivative(tree, name)
     except Discontinuous:
@@ -120,3 +100,31 @@ def _decision(
     monotone = {"method": "monotone", "variable": name, "direction": "increasing", "slope": slope}
     decision = {**monotone, "then": enclosure}
     return decision if _accepted(decision, tree, box, domain) else None
+
+
+def _scaled(
+    tree: Any, name: str, power: Fraction, box: Any, domain: Any, slopes: int
+) -> dict[str, Any] | None:
+    """The tree (a normal form with a negative fractional power of L, the largest magnitude ``power``)
+    times L^power, decided by :func:`_decision`: a ``scale`` step (L^power > 0 on the half-line keeps the
+    sign). Without it the slopes keep L^(-4/3) ln L, which no enclosure bounds on [L0, oo)."""
+    from theory.prover.kernel.exact import as_tree, normal_form_times
+
+    by = ["pow", ["var", name], ["num", str(power)]]
+    scaled = normal_form_times(tree, by, {})
+    if scaled is None:
+        return None
+    inner = _decision(as_tree(scaled), name, box, domain, slopes - 1, normal=True)
+    return None if inner is None else {"method": "scale", "by": by, "form": as_tree(scaled), "then": inner}
+
+
+def power_exponents(form: Any, name: str) -> list[Fraction]:
+    """The exponents of the variable in the monomials of a normal form's tree (``as_tree``: a sum of
+    products whose factors are powers ["pow", atom, ["num", e]])."""
+    terms = form[1:] if form[0] == "add" else [form]
+    return [
+        Fraction(factor[2][1])
+        for term in terms
+        for factor in (term[1:] if term[0] == "mul" else [term])
+        if factor[0] == "pow" and factor[1] == ["var", name]
+    ]
