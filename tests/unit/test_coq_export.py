@@ -15,7 +15,8 @@ from theory.prover.coq.terms import Untranslatable, rational, term
 from theory.prover.kernel import Malformed
 
 
-def _variable(name, lower, upper, lower_open=False, upper_open=False, integer=False):
+def domain_variable(name, lower, upper, lower_open=False, upper_open=False, integer=False):
+    """One variable of a certificate's domain, as the data format writes it (shared by the Coq tests)."""
     return {
         "name": name,
         "lower": lower,
@@ -30,7 +31,8 @@ LOG_GAP = ["add", ["var", "x"], ["mul", ["num", "-1"], ["log", ["add", ["num", "
 """x - log(1 + x), the gap of log(1 + x) <= x."""
 
 
-def _certificate(gap, domain, boxes, strict=False):
+def box_certificate(gap, domain, boxes, strict=False):
+    """A specbound-certificate/2 of a gap tree over a domain, decided box by box (shared by the Coq tests)."""
     return {
         "format": "specbound-certificate/2",
         "inequality": "",
@@ -86,9 +88,9 @@ def test_rationals_are_exact():
 
 
 def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_through_the_kernels_derivative():
-    certificate = _certificate(
+    certificate = box_certificate(
         LOG_GAP,
-        [_variable("x", "-1", "oo", lower_open=True, upper_open=True)],
+        [domain_variable("x", "-1", "oo", lower_open=True, upper_open=True)],
         [
             {
                 "box": {"x": ["-1", "0"]},
@@ -124,9 +126,9 @@ def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_throu
 
 
 def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_print_as_written():
-    certificate = _certificate(
+    certificate = box_certificate(
         ["var", "x"],
-        [_variable("x", "1", "2", upper_open=True)],
+        [domain_variable("x", "1", "2", upper_open=True)],
         [{"box": {"x": ["1", "2"]}, "decision": {"method": "taylor", "order": 3}}],
         strict=True,
     )
@@ -138,9 +140,9 @@ def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_
     assert "Section Certificate." in exported.text and "End Certificate." in exported.text
 
 
-INTEGER_CUT = _certificate(
+INTEGER_CUT = box_certificate(
     ["add", ["var", "n"], ["num", "-1"]],
-    [_variable("n", "1", "5", integer=True)],
+    [domain_variable("n", "1", "5", integer=True)],
     [
         {"box": {"n": ["1", "2"]}, "decision": {"method": "enclosure"}},
         {"box": {"n": ["3", "5"]}, "decision": {"method": "enclosure"}},
@@ -166,9 +168,9 @@ def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrali
     "broken",
     [
         {"format": "specbound-certificate/1"},
-        _certificate(["num"], [_variable("x", "0", "1")], []),
-        _certificate(["var", "x"], [_variable("x", "0", "1")], [{"box": {"x": ["0", "2"]}}]),
-        _certificate(["var", "x"], [_variable("x", "1", "0")], []),
+        box_certificate(["num"], [domain_variable("x", "0", "1")], []),
+        box_certificate(["var", "x"], [domain_variable("x", "0", "1")], [{"box": {"x": ["0", "2"]}}]),
+        box_certificate(["var", "x"], [domain_variable("x", "1", "0")], []),
     ],
 )
 def test_a_malformed_certificate_is_malformed(broken):
@@ -185,9 +187,9 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
         ["mul", ["num", "-1"], ["var", "p"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]],
     ]
     form = ["mul", ["num", "2"], ["pow", ["add", ["num", "2"], ["var", "p"]], ["num", "-1"]]]
-    certificate = _certificate(
+    certificate = box_certificate(
         gap,
-        [_variable("p", "0", "2")],
+        [domain_variable("p", "0", "2")],
         [
             {
                 "box": {"p": ["0", "2"]},
@@ -207,9 +209,9 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
 
 
 def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_lemma_of_its_own():
-    certificate = _certificate(
+    certificate = box_certificate(
         LOG_GAP,
-        [_variable("x", "0", "1")],
+        [domain_variable("x", "0", "1")],
         [
             {
                 "box": {"x": ["0", "1"]},
@@ -233,9 +235,9 @@ def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
     """log(2 + x) > 0 on [0, oo): the facts 0 <= x, 2 <= 2 + x, ln 2's printed end <= ln (2 + x) (its constant
     goal by Interval), and the claim from the root's lower fact; no hypothesis (Interval alone would need
     a bounded range)."""
-    certificate = _certificate(
+    certificate = box_certificate(
         ["log", ["add", ["num", "2"], ["var", "x"]]],
-        [_variable("x", "0", "oo", upper_open=True)],
+        [domain_variable("x", "0", "oo", upper_open=True)],
         [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}],
         strict=True,
     )

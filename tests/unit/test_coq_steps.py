@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
+from tests.unit.test_coq_export import box_certificate, domain_variable
 from theory.prover.coq import steps
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
@@ -21,28 +22,6 @@ from theory.prover.kernel import check_certificate
 pytestmark = pytest.mark.skipif(
     shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
 )
-
-
-def _variable(name: str, lower: str, upper: str, lower_open: bool = False, upper_open: bool = False) -> dict:
-    return {
-        "name": name,
-        "lower": lower,
-        "upper": upper,
-        "lower_open": lower_open,
-        "upper_open": upper_open,
-        "integer": False,
-    }
-
-
-def _certificate(gap: list, domain: list, boxes: list, strict: bool) -> dict:
-    return {
-        "format": "specbound-certificate/2",
-        "inequality": "",
-        "gap": gap,
-        "strict": strict,
-        "domain": domain,
-        "boxes": boxes,
-    }
 
 
 def _checked(certificate: dict, tmp_path: Path):
@@ -60,8 +39,8 @@ def _scale(factor: list) -> dict:
     """p / (2 + p) < 1 on [0, 2] (integrand_exponent_below_1's gap), scaled by ``factor`` to the form 2."""
     gap = ["add", ["num", "1"], ["mul", ["num", "-1"], P, ["pow", TWO_PLUS_P, ["num", "-1"]]]]
     decision = {"method": "scale", "by": factor, "form": ["num", "2"], "then": {"method": "enclosure"}}
-    return _certificate(
-        gap, [_variable("p", "0", "2")], [{"box": {"p": ["0", "2"]}, "decision": decision}], True
+    return box_certificate(
+        gap, [domain_variable("p", "0", "2")], [{"box": {"p": ["0", "2"]}, "decision": decision}], True
     )
 
 
@@ -84,18 +63,18 @@ def test_a_wrong_scale_factor_is_refused(tmp_path):
 
 
 X = ["var", "x"]
-UNIT = [_variable("x", "0", "1")]
+UNIT = [domain_variable("x", "0", "1")]
 
 
 def _one_box(gap: list, decision: dict, domain: list = UNIT, strict: bool = False) -> dict:
     whole = {variable["name"]: [variable["lower"], variable["upper"]] for variable in domain}
-    return _certificate(gap, domain, [{"box": whole, "decision": decision}], strict)
+    return box_certificate(gap, domain, [{"box": whole, "decision": decision}], strict)
 
 
 UNSIGNED = _one_box(
     ["add", ["num", "2"], ["mul", ["num", "-1"], ["abs", ["add", X, ["num", "-1"]]]]],
     {"method": "unsigned", "then": {"method": "enclosure"}},
-    [_variable("x", "1", "2")],
+    [domain_variable("x", "1", "2")],
     strict=True,
 )
 """2 - |x - 1| > 0 on [1, 2]: x - 1 >= 0 there, so |x - 1| is x - 1 and the form 3 - x is enclosed."""

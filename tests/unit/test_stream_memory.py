@@ -192,26 +192,13 @@ def test_certify_reads_a_layer_only_once_the_previous_one_is_gone(tmp_path, monk
     # an iterator of layers (enumerate's reused result tuple, a progress loop's variable) held layer i - 1
     # while layer i was read: two layers resident at every read, 1.43x plain's peak RSS on BERT-base
     pytest.importorskip("flint", reason="certify needs python-flint (certify extra)")
-    import weakref
-
     from numerics.certify.certified import certify_matrices
-    from numerics.loading.stream import Checkpoint
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float32, layers=3))
     per_layer = len(
         list(layer_matrices(0, checkpoint.layer(0), checkpoint.num_heads, checkpoint.num_kv_heads))
     )
-    read: list[tuple[int, weakref.ref]] = []
-    alive_at_read: dict[int, list[int]] = {}
-    original = Checkpoint._validated
-
-    def tracking(self, index, *, stored):
-        alive_at_read[index] = [i for i, ref in read if ref() is not None]
-        layer = original(self, index, stored=stored)
-        read.append((index, weakref.ref(layer.wq)))
-        return layer
-
-    monkeypatch.setattr(Checkpoint, "_validated", tracking)
+    alive_at_read = _reads_with_the_layers_alive(monkeypatch)
     certified = certify_matrices(checkpoint, show_progress=show_progress)
     assert alive_at_read == {0: [], 1: [], 2: []}
     assert [c.matrix.layer for c in certified] == [i for i in range(3) for _ in range(per_layer)]
