@@ -21,15 +21,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from theory.prover.kernel import logs, signs
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box, Variable
 from theory.prover.kernel.verify import decide as kernel_decide
 
-if TYPE_CHECKING:
-    from theory.prover.coq.export import _Writer as Writer
+
+class Writer(Protocol):
+    """What a step's proof needs of the exporter's writer (:class:`theory.prover.coq.export._Writer`): the
+    certificate's domain and gap tree, the Coq term of a claim's subject, the tactic applying a lemma of
+    the box, a nested lemma (proved, or a named hypothesis) and an identity assertion."""
+
+    domain: dict[str, Variable]
+    tree: Any
+
+    def subject(self, form: Any) -> str: ...
+
+    def use(self, lemma: str) -> str: ...
+
+    def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str: ...
+
+    def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str: ...
+
 
 ENCLOSURE = {"method": "enclosure"}
 """The decision of a sign the kernel shows by its enclosure on the box."""
