@@ -23,7 +23,6 @@ from theory.prover.coq.files import export_to
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.softmax import export_reduction
 from theory.prover.coq.terms import rational, term
-from theory.prover.coq.unbounded import exact
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees
 from theory.prover.kernel.substitution import substitute
@@ -133,7 +132,7 @@ def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp
     with precision(256):
         value = trees.enclose(power, environment({n: (v, v) for n, v in point.items()}, domain))
     slack = Fraction(1, 10**12)
-    low, high = exact(value.lo, True) - slack, exact(value.hi, False) + slack
+    low, high = trees.dyadic(value.lo, True) - slack, trees.dyadic(value.hi, False) + slack
     text = (
         preamble()
         + f"\nDefinition f (v_x v_p : R) : R := {printed}.\n"

@@ -183,11 +183,11 @@ def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statem
 def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monkeypatch):
     """The node facts are checked by Coq, not trusted: a kernel set shifted up by 1 (a planted fault in
     the exported ends) makes log(2 + x y) > 0's file fail where its facts are used."""
-    from theory.prover.coq import unbounded
+    from theory.prover.kernel import trees
 
     certificate = _certificate("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)")
-    real = unbounded.exact
-    monkeypatch.setattr(unbounded, "exact", lambda end, lower: real(end, lower) + 1)
+    real = trees.dyadic
+    monkeypatch.setattr(trees, "dyadic", lambda end, lower: real(end, lower) + 1)
     verdict = _checked(certificate, tmp_path)
     assert verdict.status == "rejected"
 

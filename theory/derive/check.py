@@ -40,7 +40,14 @@ from typing import Any
 
 import sympy as sp
 
-from theory.derive.instance import defined_on, identity, obligations, sign_by_sympy
+from theory.derive.instance import (
+    defined_on,
+    difference_tree,
+    identity,
+    negated,
+    obligations,
+    sign_by_sympy,
+)
 from theory.errors import InvalidArgument
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, MalformedDomain, VariableDomain
@@ -54,16 +61,6 @@ INEQUALITIES = ("<=", "<", ">=", ">")
 
 class InvalidDerivationCertificate(InvalidArgument):
     """Data that is not a derivation certificate (a missing field, a tree outside the language)."""
-
-
-def negated(tree: Any) -> list[Any]:
-    """-tree."""
-    return ["mul", ["num", "-1"], tree]
-
-
-def difference_tree(lhs: Any, rhs: Any) -> list[Any]:
-    """lhs - rhs."""
-    return ["add", lhs, negated(rhs)]
 
 
 def step_gap_tree(

@@ -38,7 +38,6 @@ from theory.derive.check import (
     SYMPY,
     compose,
     cut,
-    difference_tree,
     exact_zero,
     gap_inequality,
     step_gap_tree,
@@ -54,7 +53,7 @@ from theory.derive.file_format import (
     Step,
     read_derivation,
 )
-from theory.derive.instance import defined_on
+from theory.derive.instance import defined_on, difference_tree
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.chain import ChainResult
 from theory.prover.domain import Domain, MalformedDomain

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from theory.derive.instance import difference_tree
 from theory.derive.tail import half_line, squares_first
 from theory.derive.tail_substitution import substituted_decision
 
@@ -39,12 +40,12 @@ def half_line_certificate(
     from theory.prover.certificate import domain_data
     from theory.prover.kernel.verify import read_box, read_domain
 
+    if strict:
+        return None
     domain = domain_data(half_line(name, start))
     kernel_domain = read_domain(domain)
     box = read_box({name: [str(start), "oo"]}, kernel_domain)
-    if strict:
-        return None
-    form = gap if sides is None else ["add", sides[1], ["mul", ["num", "-1"], sides[0]]]
+    form = gap if sides is None else difference_tree(sides[1], sides[0])
     decision = squares_first(form, name, box, kernel_domain) or substituted_decision(form, name, start)
     if decision is None:
         return None

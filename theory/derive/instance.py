@@ -39,8 +39,14 @@ def _number(value: Fraction) -> list[str]:
     return ["num", str(value)]
 
 
-def _minus(a: Any, b: Any) -> list[Any]:
-    return ["add", a, ["mul", ["num", "-1"], b]]
+def negated(tree: Any) -> list[Any]:
+    """-tree."""
+    return ["mul", ["num", "-1"], tree]
+
+
+def difference_tree(lhs: Any, rhs: Any) -> list[Any]:
+    """lhs - rhs."""
+    return ["add", lhs, negated(rhs)]
 
 
 def obligations(
@@ -78,7 +84,7 @@ def obligations(
             needed.append(
                 (
                     f"{variable.name} above its lower end",
-                    _minus(value, _number(variable.lower)),
+                    difference_tree(value, _number(variable.lower)),
                     variable.lower_open,
                 )
             )
@@ -86,7 +92,7 @@ def obligations(
             needed.append(
                 (
                     f"{variable.name} below its upper end",
-                    _minus(_number(variable.upper), value),
+                    difference_tree(_number(variable.upper), value),
                     variable.upper_open,
                 )
             )
@@ -102,7 +108,7 @@ def identity(
     from theory.prover.kernel.exact import normal_form, normal_form_times
     from theory.prover.language import from_tree
 
-    difference = _minus(gap, ["mul", factor, substitute(fact_gap, substitution)])
+    difference = difference_tree(gap, ["mul", factor, substitute(fact_gap, substitution)])
     form = (
         normal_form(difference, {}) if multiplier is None else normal_form_times(difference, multiplier, {})
     )

@@ -26,7 +26,12 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from theory.derive.instance import difference_tree
+from theory.prover.kernel.trees import dyadic, mentions
+
 ONE = ["num", "1"]
+MAX_LEVELS = 3
+"""How many times steps 2 and 3 may repeat."""
 
 
 def _nodes(tree: Any) -> Iterator[Any]:
@@ -44,10 +49,6 @@ def _replaced(tree: Any, table: list[tuple[Any, Any]]) -> Any:
         if tree == old:
             return new
     return [tree[0], *(_replaced(argument, table) for argument in tree[1:])]
-
-
-def _has(tree: Any, name: str) -> bool:
-    return any(node == ["var", name] for node in _nodes(tree))
 
 
 def _variable(name: str, lower: str, upper: str, upper_open: bool) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def _ceilings(gap: Any, names: Iterator[str]) -> tuple[Any, dict[str, Any], list
             found.append(node)
     fresh = [next(names) for _ in found]
     form = _replaced(gap, [(c, ["add", c[1], ["var", t]]) for c, t in zip(found, fresh, strict=True)])
-    mapping = {t: ["add", c, ["mul", ["num", "-1"], c[1]]] for c, t in zip(found, fresh, strict=True)}
+    mapping = {t: difference_tree(c, c[1]) for c, t in zip(found, fresh, strict=True)}
     return form, mapping, [_variable(t, "0", "1", True) for t in fresh]
 
 
@@ -97,7 +98,7 @@ def _scaled_sum(tree: Any, name: str, env: Any) -> tuple[Fraction, Any, Any] | N
     for term in terms:
         own = power_exponents(["add", term], name)
         bare = [f for f in term[1:] if not (f[0] == "pow" and f[1] == ["var", name])]
-        if any(_has(factor, name) for factor in bare):
+        if any(mentions(factor, name) for factor in bare):
             return None
         exponents.append(own[0] if own else Fraction(0))
     largest = max(exponents)
@@ -116,11 +117,7 @@ def _rational_ends(values: Any) -> tuple[Fraction, Fraction] | None:
 
     if infinite(values.lo) or infinite(values.hi) or not bool(values.lo > 0):
         return None
-    low, high = values.lo.lower().mid().man_exp(), values.hi.upper().mid().man_exp()
-    return (
-        Fraction(int(low[0])) * Fraction(2) ** int(low[1]),
-        Fraction(int(high[0])) * Fraction(2) ** int(high[1]),
-    )
+    return dyadic(values.lo, True), dyadic(values.hi, False)
 
 
 def _ratios(
@@ -133,7 +130,7 @@ def _ratios(
     for node in _nodes(form):
         fractional = node[0] == "pow" and node[2][0] == "num" and Fraction(node[2][1]).denominator != 1
         argument = node[1] if node[0] == "log" or fractional else None
-        if argument is None or not _has(argument, name) or any(old == argument for old, _ in table):
+        if argument is None or not mentions(argument, name) or any(old == argument for old, _ in table):
             continue
         scaled = _scaled_sum(argument, name, env)
         ends = None if scaled is None else _rational_ends(scaled[2])
@@ -161,24 +158,32 @@ def _substitute(
     }
 
 
+def _upper_lower(form: Any) -> tuple[Any, Any] | None:
+    """(upper, lower) of a form written upper - lower (``difference_tree``), else None."""
+    if form[0] == "add" and len(form) == 3 and form[2][:2] == ["mul", ["num", "-1"]]:
+        return form[1], form[2][2]
+    return None
+
+
 def _by_terms(form: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | None:
     """The sum decision of the module docstring for form = upper - lower; None when a part is not decided."""
     from theory.derive.tail import squares_first
     from theory.prover.kernel.exact import as_tree, normal_form
 
-    if not (form[0] == "add" and len(form) == 3 and form[2][:2] == ["mul", ["num", "-1"]]):
+    sides = _upper_lower(form)
+    if sides is None:
         return None
-    upper, lower = form[1], form[2][2]
+    upper, lower = sides
     terms = as_tree(normal_form(lower, {}) or {})[1:]
-    moving = [t for t in terms if _has(t, name)]
-    fixed = [t for t in terms if not _has(t, name)]
+    moving = [t for t in terms if mentions(t, name)]
+    fixed = [t for t in terms if not mentions(t, name)]
     groups = moving + ([["add", *fixed]] if fixed else [])
     if not groups:
         return None
     share = ["mul", ["num", f"1/{len(groups)}"], upper]
     parts = []
     for group in groups:
-        part = ["add", share, ["mul", ["num", "-1"], group]]
+        part = difference_tree(share, group)
         decision = squares_first(part, name, box, domain)
         if decision is None:
             return None
@@ -214,13 +219,14 @@ def substituted_decision(gap: Any, name: str, start: Fraction) -> dict[str, Any]
         kept = {v["name"]: ["var", v["name"]] for v in domain}
         domain = [*domain, *bounded]
         levels.append((ratioed, {**kept, **ratios}, domain))
-        if not (ratioed[0] == "add" and len(ratioed) == 3 and ratioed[2][:2] == ["mul", ["num", "-1"]]):
+        sides = _upper_lower(ratioed)
+        if sides is None:
             return None
         positive = frozenset([name, *(v["name"] for v in domain if Fraction(v["lower"]) > 0)])
-        expanded_lower = normal_form(ratioed[2][2], {}, positive)
+        expanded_lower = normal_form(sides[1], {}, positive)
         if expanded_lower is None:
             return None
-        form = ["add", ratioed[1], ["mul", ["num", "-1"], as_tree(expanded_lower)]]
+        form = difference_tree(sides[0], as_tree(expanded_lower))
         levels.append((form, {v["name"]: ["var", v["name"]] for v in domain}, domain))
     if not levels:
         return None
@@ -231,7 +237,3 @@ def substituted_decision(gap: Any, name: str, start: Fraction) -> dict[str, Any]
             return None
         decision = _substitute(level_form, mapping, level_domain, decision)
     return decision
-
-
-MAX_LEVELS = 3
-"""How many times steps 2 and 3 may repeat."""

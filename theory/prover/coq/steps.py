@@ -25,8 +25,7 @@ from typing import Any, Protocol
 
 from theory.prover.kernel import logs, signs
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import Box, Variable
-from theory.prover.kernel.verify import decide as kernel_decide
+from theory.prover.kernel.verify import Box, Variable, abs_sign
 
 
 class Writer(Protocol):
@@ -90,15 +89,14 @@ def unsigned(writer: Writer, name: str, decision: dict[str, Any], box: Box, stri
 def _recording(
     box: Box, domain: dict[str, Variable], found: list[tuple[Any, int]]
 ) -> Callable[[Any], int | None]:
-    """The kernel's rule for the sign of an abs argument (its enclosure on the box >= 0, else <= 0), each
-    answer recorded in ``found`` in the order asked (innermost first)."""
+    """The kernel's rule for the sign of an abs argument (:func:`~theory.prover.kernel.verify.abs_sign`),
+    each answer recorded in ``found`` in the order asked (innermost first)."""
 
     def sign(argument: Any) -> int | None:
-        for value, tree in ((1, argument), (-1, ["mul", ["num", "-1"], argument])):
-            if kernel_decide(ENCLOSURE, tree, box, domain, False) is None:
-                found.append((argument, value))
-                return value
-        return None
+        value = abs_sign(argument, box, domain)
+        if value is not None:
+            found.append((argument, value))
+        return value
 
     return sign
 

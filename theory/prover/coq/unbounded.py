@@ -35,12 +35,6 @@ CONSTANT_PRECISION = 320
 """Interval's precision (bits) on a constant goal f(l) against an end the kernel rounded at 256 bits."""
 
 
-def exact(end: Any, lower: bool) -> Fraction:
-    """The exact dyadic rational at the outer end of an arb ball (its lower end for a lower bound)."""
-    mantissa, exponent = (end.lower() if lower else end.upper()).mid().man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
-
-
 @dataclass
 class _Node:
     """A node's Coq term, the kernel's set of its values and the names of the facts proved about it."""
@@ -77,7 +71,7 @@ class NodeProof:
                 continue
             self.count += 1
             name = f"N{self.count}"
-            bound = exact(end, side == "lo")
+            bound = trees.dyadic(end, side == "lo")
             relation = "<" if is_open else "<="
             fact = (
                 f"{rational(bound)} {relation} {coq}"
@@ -297,5 +291,5 @@ INTERVAL = f"interval with (i_prec {CONSTANT_PRECISION})"
 def _constant(values: Set, side: str, at_end: str) -> str:
     """L <= f(l) (side "lo") or f(u) <= U: the printed end of the set against the function at the end."""
     if side == "lo":
-        return f"{rational(exact(values.lo, True))} <= {at_end}"
-    return f"{at_end} <= {rational(exact(values.hi, False))}"
+        return f"{rational(trees.dyadic(values.lo, True))} <= {at_end}"
+    return f"{at_end} <= {rational(trees.dyadic(values.hi, False))}"

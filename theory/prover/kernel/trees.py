@@ -60,6 +60,12 @@ def ball(value: Fraction) -> arb:
     return arb(fmpq(value.numerator, value.denominator))
 
 
+def dyadic(end: arb, lower: bool) -> Fraction:
+    """The exact dyadic rational at the outer end of an arb ball (its lower end for a lower bound)."""
+    mantissa, exponent = (end.lower() if lower else end.upper()).mid().man_exp()
+    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
+
+
 def _exp(a: Set) -> Set:
     return balls.monotone(a, lambda x: x.exp(), (arb(0), math.inf))
 

@@ -467,16 +467,18 @@ def _squares(
     return decide(decision.get("then"), squares, box, domain, strict, depth + 1)
 
 
+def abs_sign(argument: Any, box: Box, domain: dict[str, Variable]) -> int | None:
+    """1 when the enclosure of u = ``argument`` on the box is >= 0, -1 when that of -u is, else None:
+    the sign by which |u| is u or -u on the box."""
+    if _holds(argument, box, domain, False):
+        return 1
+    return -1 if _holds(["mul", ["num", "-1"], argument], box, domain, False) else None
+
+
 def unsigned_form(tree: Any, box: Box, domain: dict[str, Variable]) -> Any:
-    """The tree with |u| written u (or -u) wherever the enclosure of u on the box is >= 0 (or <= 0)
+    """The tree with |u| written u (or -u) wherever :func:`abs_sign` gives u's sign on the box
     (:mod:`signs`): equal to the tree on the box."""
-
-    def sign(argument: Any) -> int | None:
-        if _holds(argument, box, domain, False):
-            return 1
-        return -1 if _holds(["mul", ["num", "-1"], argument], box, domain, False) else None
-
-    return signs.resolved(tree, sign)
+    return signs.resolved(tree, lambda argument: abs_sign(argument, box, domain))
 
 
 def _unsigned(
