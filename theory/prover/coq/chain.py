@@ -23,9 +23,7 @@ Provenance: derived (a translation of the kernel's chain check).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq.export import (
@@ -36,21 +34,18 @@ from theory.prover.coq.export import (
     _positive_on,
     _Writer,
     export_certificate,
+    module_text,
+    within,
 )
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import Untranslatable, rational, term, variable
+from theory.prover.coq.substitution import IDENTITY_UNPROVED, Fact, range_claim, range_facts, range_script
+from theory.prover.coq.terms import Untranslatable, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees, verify
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
 
-IDENTITY_UNPROVED = (
-    "sb_identity (field, ring) takes each Rpower a b, ln and ceiling as an atom, and the kernel's normal "
-    "form also applies the laws of exponents a^x a^y = a^(x + y), (a b)^x = a^x b^x, (a^x)^y = a^(x y) "
-    "for positive bases and symbolic x, y, and ln of a product; the exporter has no Coq tactic for them yet"
-)
-"""The reason the chain's identity is a premise when coqc does not prove it by ``sb_identity``."""
 PIECE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
 """The reason a piece's theorem is a premise of the chain, followed by the module's hypotheses."""
 
@@ -109,55 +104,24 @@ class _ChainWriter:
         with precision(PRECISIONS[-1]):
             return NodeProof(environment(self.whole, self.domain), self.positive).claim(tree, strict)
 
-    def range_facts(self, piece: kernel_chain.Piece) -> list[tuple[str, str, list[tuple[str, Any, bool]]]]:
-        """Per variable y of the piece (its domain's order): the range lemma's name, its claim (the
-        conjunction of the value's facts against y's finite ends) and the facts as (tree shown >= 0, its
-        strictness): value - lo, hi - value."""
-        ranges = []
-        for name, target in piece.domain.items():
-            value = piece.substitution[name]
-            printed = term(value, self.positive)
-            facts: list[tuple[str, Any, bool]] = []
-            if not math.isinf(target.lower):
-                lo = Fraction(target.lower)
-                shifted = ["add", value, ["num", str(-lo)]]
-                facts.append(
-                    (
-                        f"{rational(lo)} {'<' if target.lower_open else '<='} {printed}",
-                        shifted,
-                        target.lower_open,
-                    )
-                )
-            if not math.isinf(target.upper):
-                hi = Fraction(target.upper)
-                below = ["add", ["num", str(hi)], ["mul", ["num", "-1"], value]]
-                facts.append(
-                    (
-                        f"{printed} {'<' if target.upper_open else '<='} {rational(hi)}",
-                        below,
-                        target.upper_open,
-                    )
-                )
-            if target.integer:
-                raise Untranslatable("a chain piece over an integer variable has no Coq translation yet")
-            claim = " /\\ ".join(fact for fact, _, _ in facts) or "True"
-            ranges.append((f"range_{module_name(piece.name)[6:]}_{variable(name)[2:]}", claim, facts))
-        return ranges
+    def range_facts(self, piece: kernel_chain.Piece) -> list[tuple[str, list[Fact]]]:
+        """Per variable y of the piece (its domain's order): the range lemma's name and the facts of the
+        value against y's finite ends (:func:`~theory.prover.coq.substitution.range_facts`)."""
+        return [
+            (
+                f"range_{module_name(piece.name)[6:]}_{variable(name)[2:]}",
+                range_facts(piece.substitution[name], target, term(piece.substitution[name], self.positive)),
+            )
+            for name, target in piece.domain.items()
+        ]
 
-    def range_lemma(self, name: str, claim: str, facts: list[tuple[str, Any, bool]]) -> None:
+    def range_lemma(self, name: str, facts: list[Fact]) -> None:
         """The range lemma: each fact from 0 <= value - lo (0 < ...) or its upper form, node by node."""
-
-        def script() -> str:
-            if not facts:
-                return "exact I"
-            parts = [
-                f"assert (0 {'<' if strict else '<='} {term(tree, self.positive)}) "
-                f"by ({self.signed(tree, strict)})"
-                for _, tree, strict in facts
-            ]
-            return ";\n  ".join(parts) + ";\n  " + ("split; lra" if len(facts) == 2 else "lra")
-
-        self.lemma(name, claim, script)
+        self.lemma(
+            name,
+            range_claim(facts),
+            lambda: range_script(facts, self.signed, lambda tree: term(tree, self.positive)),
+        )
 
 
 def export_chain(
@@ -173,11 +137,6 @@ def export_chain(
     if not isinstance(data, dict) or data.get("format") != kernel_chain.FORMAT:
         raise Malformed(f"not a chain certificate: format must be {kernel_chain.FORMAT!r}")
     assumed = {n: IDENTITY_UNPROVED if n == "identity" else r for n, r in (assumed or {}).items()}
-    pieces_assumed: dict[str, dict[str, str]] = {}
-    for name, reason in assumed.items():
-        if "." in name:
-            module, lemma = name.split(".", 1)
-            pieces_assumed.setdefault(module, {})[lemma] = reason
     chain = _ChainWriter(data, assumed, probe)
     records = data.get("pieces")
     if not isinstance(records, list) or not records:
@@ -188,11 +147,10 @@ def export_chain(
     for piece, certificate in pieces:
         module = module_name(piece.name)
         exported = export_certificate(
-            certificate, piece.name, pieces_assumed.get(module), probe, standalone=False
+            certificate, piece.name, within(assumed, module), probe, standalone=False
         )
         boxes += exported.boxes
-        text = exported.text.replace(f'"{PROBE_MARK} ', f'"{PROBE_MARK} {module}.')
-        modules.append(f"Module {module}.\n{text}\nEnd {module}.\n")
+        modules.append(module_text(module, exported))
         left[module] = exported.hypotheses
     names = chain.writer.names
     terms, uses = [], []
@@ -205,8 +163,8 @@ def export_chain(
             f"factor_{module[6:]}", f"0 <= {factor}", functools.partial(chain.signed, piece.factor, False)
         )
         ranges = chain.range_facts(piece)
-        for name, claim, facts in ranges:
-            chain.range_lemma(name, claim, facts)
+        for name, facts in ranges:
+            chain.range_lemma(name, facts)
         uses.append((piece, module, arguments, ranges))
     unfold = ", ".join(["gap"] + [f"{module}.gap" for _, module, _, _ in uses])
     chain.lemma(
@@ -246,7 +204,7 @@ def _text(
     proof = [f"  intros {at}.", f"  rewrite (identity {at})."]
     for index, (_, module, arguments, ranges) in enumerate(uses, start=1):
         facts: list[str] = []
-        for r, (name, _, parts) in enumerate(ranges):
+        for r, (name, parts) in enumerate(ranges):
             labels = [f"R{index}_{r}_{k}" for k in range(len(parts))]
             if len(labels) == 1:
                 proof.append(f"  pose proof ({name} {at}) as {labels[0]}.")

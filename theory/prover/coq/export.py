@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import steps
+from theory.prover.coq import steps, substitution
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, rational, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
-from theory.prover.kernel.trees import Discontinuous, Malformed
+from theory.prover.kernel.trees import Discontinuous, Malformed, number
 from theory.prover.kernel.verify import (
     FORMAT,
     PRECISIONS,
@@ -88,6 +88,18 @@ class _Writer:
         self.gap = f"gap {' '.join(self.names)}"
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
+        self.modules: list[str] = []
+        """Nested certificates' modules (a substitution's form), placed before the lemmas' Section."""
+
+    def nested(self, module: str, data: dict[str, Any]) -> CoqExport:
+        """The certificate ``data`` exported as ``Module module`` inside this file (its theorem is
+        ``module.statement``), the lemmas assumed for it named ``module.lemma``; its module is kept only
+        when the caller adds it with :meth:`keep`."""
+        return export_certificate(data, module, within(self.assumed, module), self.probe, standalone=False)
+
+    def keep(self, module: str, exported: CoqExport) -> None:
+        """Place the nested module before this certificate's lemmas."""
+        self.modules.append(module_text(module, exported))
 
     def subject(self, form: Any) -> str:
         """The Coq term a claim is about: the gap (``form`` None), or a rewritten form's tree printed."""
@@ -156,58 +168,72 @@ class _Writer:
         premises = "".join(f"{p} -> " for p in self.bounds(box))
         return f"forall {' '.join(self.names)}, {integral}{premises}{self.claim(strict)}"
 
-    def statement(self, box: Box, strict: bool, form: Any = None) -> str:
-        """forall v.., <the box's bounds> -> <the claim>."""
+    def statement(self, box: Box, claim: str) -> str:
+        """forall v.., <the box's bounds> -> claim."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{self.claim(strict, form)}"
+        return f"forall {' '.join(self.names)}, {premises}{claim}"
 
     def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str:
-        """Write the lemma ``name`` proving the claim on ``box`` by ``decision``; a Hypothesis instead when
-        it cannot be proved in Coq yet. In a probe the proof admits what it cannot prove and prints
-        ``PROBE_MARK name`` (the probe is compiled once to learn which lemmas coqc proves; it is never
-        the exported file). Returns ``name``."""
+        """Write the lemma ``name`` proving the claim on ``box`` by ``decision`` (see :meth:`stated`).
+        Returns ``name``."""
+        return self.stated(
+            name, box, self.claim(strict, form), lambda: self._proof(name, decision, box, strict, form)
+        )
+
+    def stated(
+        self, name: str, box: Box, claim: str, script: Callable[[], str], unproved: str | None = None
+    ) -> str:
+        """Write the lemma ``name``: over the box's bounds, ``claim``, proved by the tactic ``script()``
+        after the intros (the variables, the premises H0.., the closed ranges B_v); a Hypothesis instead
+        when it cannot be proved in Coq yet (the reason given, or ``unproved`` when coqc could not prove
+        it). In a probe the proof admits what it cannot prove and prints ``PROBE_MARK name`` (the probe is
+        compiled once to learn which lemmas coqc proves; it is never the exported file). Returns ``name``."""
+        statement = self.statement(box, claim)
         try:
             if name in self.assumed:
-                raise Untranslatable(self.assumed[name])
-            script = self._proof(name, decision, box, strict, form)
+                raise Untranslatable(unproved or self.assumed[name])
+            premises = [f"H{index}" for index in range(len(self.bounds(box)))]
+            tactic = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box) + script()
         except Untranslatable as reason:
             self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {reason} *)\nHypothesis {name} : {self.statement(box, strict, form)}.\n")
+            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {statement}.\n")
             return name
         if self.probe:
-            proof = f'first [ solve [ {script} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
+            proof = f'first [ solve [ {tactic} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
         else:
-            proof = f"{script}.\nQed."
-        self.lemmas.append(f"Lemma {name} : {self.statement(box, strict, form)}.\nProof.\n  {proof}\n")
+            proof = f"{tactic}.\nQed."
+        self.lemmas.append(f"Lemma {name} : {statement}.\nProof.\n  {proof}\n")
         return name
 
     def _proof(self, name: str, decision: Any, box: Box, strict: bool, form: Any) -> str:
-        """The proof of the lemma as one tactic expression (so that a probe can try it as a whole)."""
+        """The proof of the lemma after its intros, as one tactic expression (so that a probe can try it
+        as a whole)."""
         unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
-        premises = [f"H{index}" for index in range(len(self.bounds(box)))]
-        intros = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box)
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure" and unbounded:
-            return intros + self._unbounded(box, strict, form)
+            return self._unbounded(box, strict, form)
         if method == "enclosure":
             closed = f"try unfold gap; {bisecting(self.ranged(box))}"
             if not self._open(box) and all(lo != hi for lo, hi in box.values()):
-                return intros + closed  # else also the exact normal form (a face where the gap is 0)
+                return closed  # else also the exact normal form (a face where the gap is 0)
             try:
                 nodes = self._unbounded(box, strict, form)
             except Untranslatable:
-                return intros + closed
-            return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
+                return closed
+            return f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
         if method == "rewrite":
-            return intros + self._rewrite(name, decision, box, strict, form)
+            return self._rewrite(name, decision, box, strict, form)
         if method == "squares":
-            return intros + self._squares(name, decision, box, strict, form, unbounded)
+            return self._squares(name, decision, box, strict, form, unbounded)
         if method == "monotone" and (form is not None or "slope" in decision or unbounded or self._open(box)):
-            return intros + self._derived(name, decision, box, strict, form)
+            try:
+                return self._derived(name, decision, box, strict, form)
+            except Discontinuous as error:
+                return self._cases(form, f"no derivative of the gap in {decision['variable']}: {error}")
         if method == "monotone":
-            return intros + self._monotone(name, decision, box, strict)
-        if method in steps.STEPS:
-            return intros + steps.STEPS[method](self, name, decision, box, strict, form)
+            return self._monotone(name, decision, box, strict)
+        if method in STEPS:
+            return STEPS[method](self, name, decision, box, strict, form)
         raise Untranslatable(f"the method {method!r} has no Coq proof in the exporter yet")
 
     def _rewrite(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
@@ -295,20 +321,32 @@ class _Writer:
         ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
         nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
         ``sb_decreasing_open`` (the mean value theorem with an interior point) bound the gap by its face
-        on the segment from the face to v, so an open or infinite far end needs nothing there."""
+        on the segment from the face to v, so an open or infinite far end needs nothing there.
+
+        A face at infinity is the kernel's tail X: the lemma ``name_tail`` decides the gap on the tail box
+        (v in [X, oo), or (-oo, X]) by the nested decision, and a case split on v against X takes the
+        tail lemma beyond X and, before it, the mean value theorem on the segment from v to X with the
+        tail lemma at X as its face: every point of the box lies in the tail or on a monotone path to X."""
         target = decision["variable"]
         lo, hi = box[target]
         increasing = decision["direction"] == "increasing"
         end = lo if increasing else hi
-        if math.isinf(end):
-            raise Untranslatable(
-                "a monotone step whose face is at infinity (the kernel's tail) has no Coq proof yet"
-            )
         coq = variable(target)
-        try:
-            slope = folded(derivative.derivative(self.tree if form is None else form, target))
-        except Discontinuous as error:
-            raise Untranslatable(f"no derivative of the gap in {target}: {error}") from None
+        slope = folded(derivative.derivative(self.tree if form is None else form, target))
+        tail = None
+        if math.isinf(end):
+            if "tail" not in decision:
+                raise Untranslatable(f"the face of {target} is at infinity and no tail is named")
+            end = number(decision["tail"])
+            if not lo <= end <= hi or self.domain[target].open_at(end, increasing):
+                raise Untranslatable(f"the tail start {end} is not a point of the range of {target}")
+            tail = self.lemma(
+                f"{name}_tail",
+                decision.get("then"),
+                {**box, target: (lo, end) if increasing else (end, hi)},
+                strict,
+                form,
+            )
         signed = slope if increasing else ["mul", ["num", "-1"], slope]
         interior = {**self.domain, target: Variable(target, lo, hi, True, True, False)}
         outer, self.domain = self.domain, interior
@@ -318,15 +356,17 @@ class _Writer:
             )
         finally:
             self.domain = outer
-        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form)
+        face = tail or self.lemma(
+            f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form
+        )
         at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
         subject = self.subject(form)
         function = f"(fun {coq} => {subject})"
         face_value = f"gap {' '.join(at_face)}" if form is None else f"({function} {rational(Fraction(end))})"
-        ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
+        ends = f"{rational(Fraction(end))} {coq}" if increasing else f"{coq} {rational(Fraction(end))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
-        return (
+        body = (
             f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
             f"  assert (Hmono : {face_value} <= {subject})\n"
@@ -339,6 +379,22 @@ class _Writer:
             "      | lra ]);\n"
             "  cbv beta in Hface, Hmono; lra"
         )
+        if tail is None:
+            return body
+        beyond = f"apply ({tail} {' '.join(self.names)}); lra"  # the tail lemma past X
+        halves = (beyond, body) if increasing else (body, beyond)
+        cut = rational(Fraction(end))
+        return f"destruct (Rle_lt_dec {coq} {cut}) as [C|C];\n  [ {halves[0]}\n  | {halves[1]} ]"
+
+    def _cases(self, form: Any, reason: str) -> str:
+        """The claim on the box by cases on the sign of every Rabs argument (``sb_unabs``; Min and Max print
+        through Rabs, so on each side of a switch they are one argument), then lra / nra: for a monotone
+        step whose gap has no derivative (the kernel's slope of Min, Max and Abs is Clarke's hull of its
+        pieces' slopes, which Coquelicot does not differentiate); without Min, Max or Abs Untranslatable
+        with ``reason``."""
+        if not _has(self.tree if form is None else form, ("abs", "min", "max")):
+            raise Untranslatable(reason)
+        return "try unfold gap; sb_unabs; first [ lra | nra ]"
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]
@@ -402,6 +458,9 @@ class _Writer:
         )
 
 
+STEPS: dict[str, steps.Step] = {**steps.STEPS, "substitute": substitution.substitute}
+"""The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
+:mod:`.substitution`)."""
 NONNEGATIVE = "first [ lra | nra | sb_close ]"
 """The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
 PROBE_MARK = "SPECBOUND-UNPROVED"
@@ -465,6 +524,7 @@ def export_certificate(
     closing = "\nEnd Certificate.\n" if writer.hypotheses else ""
     body = (
         f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
+        + "\n".join(writer.modules)
         + section
         + "\n".join(writer.lemmas)
         + f"\nTheorem statement : {writer.theorem(whole, strict)}.\nProof.\n"
@@ -477,6 +537,19 @@ def export_certificate(
         return CoqExport(body, len(entries), writer.hypotheses)
     text = header + preamble() + body + "\nPrint Assumptions statement.\n"
     return CoqExport(text, len(entries), writer.hypotheses)
+
+
+def module_text(module: str, exported: CoqExport) -> str:
+    """``Module module.`` with the exported text (written with ``standalone`` False) and ``End module.``;
+    a probe's marks name its lemmas ``module.lemma``."""
+    text = exported.text.replace(f'"{PROBE_MARK} ', f'"{PROBE_MARK} {module}.')
+    return f"Module {module}.\n{text}\nEnd {module}.\n"
+
+
+def within(assumed: dict[str, str], module: str) -> dict[str, str]:
+    """The lemmas assumed in a nested module (named ``module.lemma``), by their names inside it."""
+    prefix = f"{module}."
+    return {name[len(prefix) :]: reason for name, reason in assumed.items() if name.startswith(prefix)}
 
 
 def folded(tree: Any) -> Any:
@@ -507,6 +580,11 @@ def _value(tree: Any) -> Fraction | None:
             total = total + value if tree[0] == "add" else total * value
         return total
     return None
+
+
+def _has(tree: Any, heads: tuple[str, ...]) -> bool:
+    """Some node of the tree has one of ``heads``."""
+    return isinstance(tree, list) and (tree[0] in heads or any(_has(arg, heads) for arg in tree[1:]))
 
 
 def _roots(tree: Any) -> list[str]:

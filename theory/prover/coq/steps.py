@@ -30,17 +30,28 @@ from theory.prover.kernel.verify import Box, Variable, abs_sign
 
 class Writer(Protocol):
     """What a step's proof needs of the exporter's writer (:class:`theory.prover.coq.export._Writer`): the
-    certificate's domain and gap tree, the Coq term of a claim's subject, the tactic applying a lemma of
-    the box, a nested lemma (proved, or a named hypothesis) and an identity assertion."""
+    certificate's domain, gap tree and positivity rule of general powers, the Coq term of a claim's
+    subject, the tactic applying a lemma of the box, a nested lemma (proved, or a named hypothesis; by a
+    decision, or with a claim and its script), an identity assertion and a nested certificate's module."""
 
     domain: dict[str, Variable]
     tree: Any
+    names: list[str]
+    positive: Callable[[Any], bool]
 
     def subject(self, form: Any) -> str: ...
 
     def use(self, lemma: str) -> str: ...
 
     def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str: ...
+
+    def stated(
+        self, name: str, box: Box, claim: str, script: Callable[[], str], unproved: str | None = None
+    ) -> str: ...
+
+    def nested(self, module: str, data: dict[str, Any]) -> Any: ...
+
+    def keep(self, module: str, exported: Any) -> None: ...
 
     def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str: ...
 
