@@ -56,6 +56,8 @@ POSITIVE = (
 LOGS = f"repeat first [ rewrite ln_mult by {POSITIVE} | rewrite ln_Rinv by {POSITIVE} ]; "
 """ln (a * b) = ln a + ln b and ln (/ a) = - ln a for positive a, b, rewritten in an identity's goal."""
 
+INTEGER_TARGET = "a substitution into an integer variable has no Coq translation yet"
+"""Why a range in an integer variable is not translated (the theorem would need its integrality premise)."""
 Fact = tuple[str, Any, bool]
 """A range fact: its Coq text, the tree shown >= 0 for it (value - lo, or hi - value) and its strictness."""
 
@@ -65,7 +67,7 @@ def range_facts(value: Any, target: Variable, printed: str) -> list[Fact]:
     (lo < value at an open end) shown by value - lo >= 0 (> 0), value <= hi by hi - value; an integer
     target has no translation yet."""
     if target.integer:
-        raise Untranslatable("a substitution into an integer variable has no Coq translation yet")
+        raise Untranslatable(INTEGER_TARGET)
     facts: list[Fact] = []
     if not math.isinf(target.lower):
         lo = Fraction(target.lower)
@@ -102,6 +104,8 @@ def substitute(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     mapping, multiplier, inner = decision.get("map"), decision.get("multiplier"), decision.get("form")
     if not isinstance(mapping, dict) or set(mapping) != set(target):
         raise Malformed(f"a substitution's map must give every variable of its domain: {sorted(target)}")
+    if any(v.integer for v in target.values()):
+        raise Untranslatable(INTEGER_TARGET)
     module = f"{name}_substitution"
     exported = writer.nested(
         module,
