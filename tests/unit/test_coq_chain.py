@@ -177,3 +177,22 @@ def test_the_softmax_reductions_identity_steps_are_accepted_and_a_planted_vertex
     planted = derived + sp.Rational(1, 100) * q
     assert planted.subs(q, sp.Rational(1, 2)) != 1  # 4 q (1 - q) is 1 at q = 1/2
     assert _reduction(planted, tmp_path).status == "rejected"  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_theorem_4_1s_chain_rests_only_on_the_two_identities_that_need_the_laws_of_exponents(tmp_path):
+    """The pieces decided by the kernel's substitute (four of five), its tail and the Min facts are proved
+    in Coq; left are the chain's identity and the convexity piece's (b^(-2/p) (a/b)^(-2/p) = a^(-2/p))."""
+    from theory import interpolation
+    from theory.prover.chain import prove_chain
+    from theory.prover.lemma_inequalities import LEMMA_BUDGET_SECONDS
+
+    result = prove_chain(interpolation.theorem_chain(), budget_seconds=LEMMA_BUDGET_SECONDS)
+    assert result.status == "proved", result.reason
+    record = _exported(result.certificate(), tmp_path)
+    assert record["coq"] == "hypotheses", record
+    left = {h["name"]: h["reason"] for h in record["hypotheses"]}
+    assert sorted(left) == ["identity", "piece_rounding_tail_convexity_statement"]
+    assert left["identity"] == IDENTITY_UNPROVED
+    assert "box_1_identity" in left["piece_rounding_tail_convexity_statement"]
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
