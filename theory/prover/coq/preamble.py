@@ -60,11 +60,23 @@ Proof.
   - subst. rewrite sb_rpow_zero. apply sb_rpow_nonneg.
   - rewrite !sb_rpow_pos by lra. apply Rle_Rpower_l; lra.
 Qed.
+Ltac sb_rpow_cases :=
+  unfold sb_rpow; repeat match goal with |- context [Rlt_dec 0 ?a] =>
+    let P := fresh "P" in destruct (Rlt_dec 0 a) as [P|P];
+    [ try (exfalso; lra) | try (exfalso; apply P; sb_close) ] end.
+Ltac sb_at_zero :=
+  unfold Rpower;
+  repeat progress rewrite ?Rmult_0_l, ?Rmult_0_r, ?Rplus_0_l, ?Rplus_0_r, ?Rmult_1_l, ?Rmult_1_r,
+    ?ln_1, ?exp_0;
+  sb_close.
 """
 """a^b for a base that may reach 0: Coq's ``Rpower a b`` = exp(b ln a) is 1 at a = 0 (Coq's ln 0 = 0),
 the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 otherwise, the
 language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
-sign and its monotonicity in the base for b >= 0 proved (standard)."""
+sign and its monotonicity in the base for b >= 0 proved (standard). ``sb_rpow_cases`` unfolds it and
+splits each ``sb_rpow a b`` of the goal by the sign of a (Rpower a b for 0 < a, else 0), closing the
+cases the box excludes (lra, ``sb_close``); ``sb_at_zero`` closes a face where a base is 0 or 1
+(0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
 ROUNDINGS = """\
 Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
 Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
