@@ -1,9 +1,10 @@
-"""Coq export of general powers whose base reaches 0 (``sb_rpow``), checked by coqc.
+"""Coq export of general powers, checked by coqc: bases reaching 0 (``sb_rpow``) and the laws of exponents.
 
 A box where a base of x^p reaches 0 is cut at the ends of x: on the open range the base is > 0 and the
 gap's sb_rpow is Rpower there; at x = 0 it is 0. The kernel's acceptance of the certificate is the
 independent reference for the accepted files; a print of x^p as Coq's Rpower (1 at x = 0, where the
-language's 0^p is 0) states a false theorem, which coqc must refuse."""
+language's 0^p is 0) states a false theorem, which coqc must refuse. ``sb_identity`` proves the laws of
+exponents for positive bases and refuses a^x a^y = a^(x y), which arb's values at x = y = 1/2 refute."""
 
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from flint import arb
+
 from theory.prover import prove
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.files import export_to
+from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
+from theory.prover.kernel.verify import precision
 
 pytestmark = pytest.mark.skipif(
     shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
@@ -75,3 +80,36 @@ def test_the_readme_power_sum_is_accepted_by_coqc_with_no_hypothesis(tmp_path):
     assert record["hypotheses"] == []
     text = (tmp_path / "Sum.v").read_text(encoding="utf-8")
     assert "Lemma box_1_at_x_lo :" in text and "Lemma box_1_at_x_hi :" in text
+
+
+LAWS = {
+    "sum": "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x + v_y)",
+    "product": "Rpower (3 * (v_x + 1)) v_y = Rpower 3 v_y * Rpower (v_x + 1) v_y",
+    "nested": "Rpower (Rpower (v_x + 1) v_y) 2 = Rpower (v_x + 1) (2 * v_y)",
+    "inverse": "5 * Rpower 2 v_x * v_y * Rpower 2 (- v_x) = 5 * v_y",
+    "atoms": "Rpower (1 * v_x + 1) (v_y * / (2 + v_x)) = Rpower (v_x + 1) (/ (v_x + 2) * v_y)",
+}
+PLANTED_LAW = "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x * v_y)"
+"""a^x a^y = a^(x y): false at x = y = 1/2 (2^(1/2) 2^(1/2) = 2, 2^(1/4) < 2)."""
+
+
+def _identities(claims: list[str], tmp_path) -> object:
+    text = preamble() + "".join(
+        f"\nLemma law_{k} : forall v_x v_y, 0 <= v_x <= 1 -> 0 <= v_y <= 1 -> {claim}.\n"
+        "Proof. intros v_x v_y B_v_x B_v_y. sb_identity. Qed.\n"
+        for k, claim in enumerate(claims)
+    )
+    path = tmp_path / "Laws.v"
+    path.write_text(text, encoding="utf-8")
+    return check_file(path)
+
+
+def test_sb_identity_proves_the_laws_of_exponents_and_refuses_a_planted_wrong_one(tmp_path):
+    with precision(256):
+        half = arb(1) / 2
+        assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half * half)) > arb("0.1")
+        assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half + half)) < arb("1e-70")
+    verdict = _identities(list(LAWS.values()), tmp_path)
+    assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
+    planted = _identities([PLANTED_LAW], tmp_path)
+    assert planted.status == "rejected", planted  # type: ignore[attr-defined]
