@@ -7,7 +7,7 @@ ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``
 ``sb_identity`` proves an identity of the gap and a rewritten form, or of two derivatives (``field``,
 its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` after 0 + a, a * 1, ...
 are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
-condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0, or Rpower a b <> 0: an exp);
 ``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
 of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_atoms`` makes two sqrt, ln or exp atoms whose
 arguments are equal by ``ring`` one (``ring`` and ``lra`` compare atoms syntactically). ``sb_unabs``
@@ -280,7 +280,8 @@ def preamble() -> str:
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
-        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close\n"
+        "  | apply Rgt_not_eq; unfold Rpower; apply exp_pos ].\n"
         "Ltac sb_unabs :=\n"
         "  repeat match goal with |- context [Rabs ?x] =>\n"
         "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
