@@ -3,7 +3,7 @@
 A box where a base of x^p reaches 0 is cut at the ends of x: on the open range the base is > 0 and the
 gap's sb_rpow is Rpower there; at x = 0 it is 0. The kernel's acceptance of the certificate is the
 independent reference for the accepted files; a print of x^p as Coq's Rpower (1 at x = 0, where the
-language's 0^p is 0) states a false theorem, which coqc must refuse. ``sb_identity`` proves the laws of
+language's 0^p is 0) states a false theorem, which coqc must refuse. ``sb_identity_laws`` proves the laws of
 exponents for positive bases and refuses a^x a^y = a^(x y), which arb's values at x = y = 1/2 refute."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ PLANTED_LAW = "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x * v_y)"
 def _identities(claims: list[str], tmp_path) -> object:
     text = preamble() + "".join(
         f"\nLemma law_{k} : forall v_x v_y, 0 <= v_x <= 1 -> 0 <= v_y <= 1 -> {claim}.\n"
-        "Proof. intros v_x v_y B_v_x B_v_y. sb_identity. Qed.\n"
+        "Proof. intros v_x v_y B_v_x B_v_y. sb_identity_laws. Qed.\n"
         for k, claim in enumerate(claims)
     )
     path = tmp_path / "Laws.v"
@@ -104,7 +104,7 @@ def _identities(claims: list[str], tmp_path) -> object:
     return check_file(path)
 
 
-def test_sb_identity_proves_the_laws_of_exponents_and_refuses_a_planted_wrong_one(tmp_path):
+def test_sb_identity_laws_proves_the_laws_of_exponents_and_refuses_a_planted_wrong_one(tmp_path):
     with precision(256):
         half = arb(1) / 2
         assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half * half)) > arb("0.1")

@@ -250,10 +250,10 @@ class _Writer:
         )
 
     def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:
-        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity`` after the
-        box's point ranges are substituted (the kernel's normal form fixes them), ``prelude`` (rewrites of
-        the subject) and sqrt a * sqrt a = a stated for every square root of either side, with the
-        products of two such (so that lra can use them)."""
+        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity_laws`` (with
+        the laws of exponents) after the box's point ranges are substituted (the kernel's normal form fixes
+        them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
+        of either side, with the products of two such (so that lra can use them)."""
         points = _points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         trees_ = sorted({root for side in sides for root in _roots(side)})
@@ -271,7 +271,7 @@ class _Writer:
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; sb_identity)"
+            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; sb_identity_laws)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
@@ -338,7 +338,7 @@ class _Writer:
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
             f"      [ intros t Ht; try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
-            "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
+            "        | |- _ = _ => first [ sb_identity_laws | sb_powers; sb_identity ]\n"
             "        | |- _ => repeat split; sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"

@@ -111,7 +111,8 @@ Ltac sb_exponents :=
   repeat (rewrite ln_mult by sb_side); repeat (rewrite ln_Rinv by sb_side);
   sb_exp_merge; sb_exp_zero; sb_exp_ln; sb_exp_atoms; sb_equal.
 """
-"""The laws of exponents for sb_identity, where ``field`` and ``ring`` take each Rpower and exp as an atom:
+"""The laws of exponents for ``sb_identity_laws`` (``sb_identity``, then these), which a box's identity
+uses: ``field`` and ``ring`` take each Rpower and exp as an atom;
 ``sb_rpowers`` makes two Rpower a b, Rpower c d one atom where a = c and b = d by ``sb_equal`` (ring, or
 field with its denominators nonzero); ``sb_exponents`` writes Rpower a b = exp(b ln a) (its definition),
 ln (exp u) = u, ln (x y) = ln x + ln y and ln (/ x) = - ln x for x, y > 0 (``sb_side``), merges the exp
@@ -300,8 +301,9 @@ def preamble() -> str:
         "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
         "            ring ]\n"
         "  | solve [ sb_unabs; lra ]\n"
-        "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ]\n"
-        "  | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
+        "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
+        "Ltac sb_identity_laws :=\n"
+        "  first [ sb_identity | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
