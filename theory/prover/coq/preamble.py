@@ -116,11 +116,11 @@ uses: ``field`` and ``ring`` take each Rpower and exp as an atom;
 ``sb_rpowers`` makes two Rpower a b, Rpower c d one atom where a = c and b = d by ``sb_equal`` (ring, or
 field with its denominators nonzero); ``sb_exponents`` writes Rpower a b = exp(b ln a) (its definition),
 ln (exp u) = u, ln (x y) = ln x + ln y and ln (/ x) = - ln x for x, y > 0 (``sb_side``), merges the exp
-factors of each product into one (exp a exp b = exp (a + b), the other factors moved left by ring), so that
-a^x a^y = a^(x + y), (a b)^x = a^x b^x and (a^x)^y = a^(x y) become equal exp atoms, writes exp a = 1
-where a = 0, exp a = x or / x where a = ln x or -ln x (x > 0; a^(x + y) with x + y = -1 is / a) and
-makes exp a, exp b one atom where a = b by ``sb_equal``. Standard (exp_plus, exp_0, exp_ln, ln_exp,
-ln_mult, ln_Rinv)."""
+factors of each product into one (exp a exp b = exp (a + b), the other factors moved to its left,
+``sb_swap``), so that a^x a^y = a^(x + y), (a b)^x = a^x b^x and (a^x)^y = a^(x y) become equal exp
+atoms, writes exp a = 1 where a = 0 and exp a = x or / x where a = ln x or -ln x for x > 0 (so
+2^(-1/2) 2^(-1/2) = 1/2), and makes exp a, exp b one atom where a = b by ``sb_equal``. Standard
+(exp_plus, exp_0, exp_ln, ln_exp, ln_mult, ln_Rinv)."""
 ROUNDINGS = """\
 Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
 Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
