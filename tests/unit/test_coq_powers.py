@@ -93,10 +93,10 @@ PLANTED_LAW = "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x * v_y)"
 """a^x a^y = a^(x y): false at x = y = 1/2 (2^(1/2) 2^(1/2) = 2, 2^(1/4) < 2)."""
 
 
-def _identities(claims: list[str], tmp_path) -> object:
+def _identities(claims: list[str], tmp_path, tactic: str = "sb_identity_laws") -> object:
     text = preamble() + "".join(
         f"\nLemma law_{k} : forall v_x v_y, 0 <= v_x <= 1 -> 0 <= v_y <= 1 -> {claim}.\n"
-        "Proof. intros v_x v_y B_v_x B_v_y. sb_identity_laws. Qed.\n"
+        f"Proof. intros v_x v_y B_v_x B_v_y. {tactic}. Qed.\n"
         for k, claim in enumerate(claims)
     )
     path = tmp_path / "Laws.v"
@@ -112,4 +112,14 @@ def test_sb_identity_laws_proves_the_laws_of_exponents_and_refuses_a_planted_wro
     verdict = _identities(list(LAWS.values()), tmp_path)
     assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
     planted = _identities([PLANTED_LAW], tmp_path)
+    assert planted.status == "rejected", planted  # type: ignore[attr-defined]
+
+
+def test_sb_positive_shows_a_product_of_positive_factors_and_refuses_one_with_a_negative_factor(tmp_path):
+    """The scale step's multiplier 1 / (x^y 2^y) (x + 2)^2 > 0 on x in (0, 1]; the planted (x - 2) factor
+    is negative there (x - 2 <= -1)."""
+    claim = "0 < v_x -> 0 < / Rpower v_x v_y * / Rpower 2 v_y * (v_x + 2) ^ 2"
+    verdict = _identities([claim], tmp_path, "intro; sb_positive")
+    assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
+    planted = _identities([claim.replace("(v_x + 2) ^ 2", "(v_x - 2)")], tmp_path, "intro; sb_positive")
     assert planted.status == "rejected", planted  # type: ignore[attr-defined]

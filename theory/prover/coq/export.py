@@ -206,7 +206,9 @@ class _Writer:
                 nodes = self._unbounded(box, strict, form)
             except Untranslatable:
                 return intros + closed
-            return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
+            # a strict claim may be a product of positive factors (a scale step's multiplier)
+            positive = "\n  | solve [ try unfold gap; sb_positive ]" if strict else ""
+            return intros + f"first [ solve [ {closed} ]\n  | solve [ {nodes} ]{positive} ]"
         if method == "rewrite":
             return intros + self._rewrite(name, decision, box, strict, form)
         if method == "squares":
