@@ -179,8 +179,8 @@ def test_a_malformed_certificate_is_malformed(broken):
 
 
 def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_its_own():
-    """p/(p + 2) < 1 on [0, 2] rewritten as 2/(p + 2) > 0: the box lemma proves gap = form (sb_identity) and
-    applies the form's lemma, which the nested enclosure proves; nothing is left as a hypothesis."""
+    """p/(p + 2) < 1 on [0, 2] rewritten as 2/(p + 2) > 0: the box lemma proves gap = form (sb_identity_laws)
+    and applies the form's lemma, which the nested enclosure proves; nothing is left as a hypothesis."""
     gap = [
         "add",
         ["num", "1"],
@@ -202,7 +202,7 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
     assert exported.hypotheses == []
     assert "Lemma box_1_form : forall v_p, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
     assert (
-        "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; try sb_rpower; sb_identity);"
+        "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; try sb_rpower; sb_identity_laws);"
         in exported.text
     )
     assert "apply (box_1_form v_p); lra" in exported.text

@@ -28,7 +28,7 @@ from typing import Any
 
 from theory.prover.coq import steps, substitution
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import Untranslatable, rational, term, variable
+from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
@@ -88,6 +88,10 @@ class _Writer:
         self.gap = f"gap {' '.join(self.names)}"
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
+        self.cases = "sb_rpow_cases; " if _bases_at_zero(tree, positive) else ""
+        """After ``unfold gap``: each sb_rpow of the gap split by its base's sign (empty without one)."""
+        self.faces: set[str] = set()
+        """The lemmas on a face where a base of an sb_rpow is fixed (:meth:`_split`)."""
         self.modules: list[str] = []
         """Nested certificates' modules (a substitution's form), placed before the lemmas' Section."""
 
@@ -209,18 +213,25 @@ class _Writer:
         """The proof of the lemma after its intros, as one tactic expression (so that a probe can try it
         as a whole)."""
         unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
+        if name in self.faces:
+            return f"try unfold gap; {_points(box)}sb_rpow_cases; sb_at_zero"
+        zero = self._zero_bases(box) if form is None else []
+        if zero:
+            return self._split(name, decision, box, strict, zero[0])
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure" and unbounded:
             return self._unbounded(box, strict, form)
         if method == "enclosure":
-            closed = f"try unfold gap; {bisecting(self.ranged(box))}"
+            closed = f"try unfold gap; {self.cases}{bisecting(self.ranged(box))}"
             if not self._open(box) and all(lo != hi for lo, hi in box.values()):
                 return closed  # else also the exact normal form (a face where the gap is 0)
             try:
                 nodes = self._unbounded(box, strict, form)
             except Untranslatable:
                 return closed
-            return f"first [ solve [ {closed} ]\n  | solve [ {nodes} ] ]"
+            # a strict claim may be a product of positive factors (a scale step's multiplier)
+            positive = "\n  | solve [ try unfold gap; sb_positive ]" if strict else ""
+            return f"first [ solve [ {closed} ]\n  | solve [ {nodes} ]{positive} ]"
         if method == "rewrite":
             return self._rewrite(name, decision, box, strict, form)
         if method == "squares":
@@ -267,15 +278,11 @@ class _Writer:
         )
 
     def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:
-        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity`` after the
-        box's point ranges are substituted (the kernel's normal form fixes them), ``prelude`` (rewrites of
-        the subject) and sqrt a * sqrt a = a stated for every square root of either side, with the
-        products of two such (so that lra can use them)."""
-        points = "".join(
-            f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
-            for name, (lo, hi) in box.items()
-            if lo == hi
-        )
+        """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity_laws`` (with
+        the laws of exponents) after the box's point ranges are substituted (the kernel's normal form fixes
+        them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
+        of either side, with the products of two such (so that lra can use them)."""
+        points = _points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         trees_ = sorted({root for side in sides for root in _roots(side)})
         roots = [term(json.loads(tree), self.positive) for tree in trees_]
@@ -292,7 +299,7 @@ class _Writer:
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{prelude}{facts}try sb_rpower; sb_identity)"
+            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; sb_identity_laws)"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
@@ -310,7 +317,7 @@ class _Writer:
                 reason = error
                 continue
             if candidate is tree:
-                return f"try unfold gap; {script}"
+                return f"try unfold gap; {self.cases}{script}"
             return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
         raise reason
 
@@ -371,9 +378,9 @@ class _Writer:
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
             f"  assert (Hmono : {face_value} <= {subject})\n"
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            "      [ intros t Ht; try unfold gap; try unfold Rpower; auto_derive;\n"
+            f"      [ intros t Ht; try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
-            "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
+            "        | |- _ = _ => first [ sb_identity_laws | sb_powers; sb_identity ]\n"
             "        | |- _ => repeat split; sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"
@@ -395,6 +402,61 @@ class _Writer:
         if not _has(self.tree if form is None else form, ("abs", "min", "max")):
             raise Untranslatable(reason)
         return "try unfold gap; sb_unabs; first [ lra | nra ]"
+
+    def _reaching(self, box: Box) -> list[Any]:
+        """The gap's sb_rpow bases that the kernel does not enclose above 0 on the box (its ends open or
+        closed as the domain says)."""
+        bases = _bases_at_zero(self.tree, self.positive)
+        return [base for base in bases if not _positive_on(base, box, self.domain)]
+
+    def _zero_bases(self, box: Box) -> list[str]:
+        """The variables with a range on the box (in the domain's order) of the sb_rpow bases reaching 0."""
+        reaching = self._reaching(box)
+        return [
+            name
+            for name, (lo, hi) in box.items()
+            if lo != hi and any(trees.mentions(base, name) for base in reaching)
+        ]
+
+    def _split(self, name: str, decision: Any, box: Box, strict: bool, target: str) -> str:
+        """The box cut at the ends of ``target``, a variable of an sb_rpow base that reaches 0 on it: on the
+        open range (``name_in_<v>``) and on a closed end where every base is above 0 (``name_at_<v>_lo`` /
+        ``_hi``) those bases print as Rpower (``sb_rpow_cases`` turns the gap's sb_rpow into them) and the
+        decision is proved there; on an end where a base is 0, ``sb_rpow_cases`` sets its sb_rpow to 0 and
+        ``sb_at_zero`` closes the rest. ``Rtotal_order`` splits the range at its two ends."""
+        lo, hi = box[target]
+        coq, kept = variable(target), self.domain[target]
+        faces = []
+        for end, lower in ((lo, True), (hi, False)):
+            if kept.open_at(end, lower):
+                faces.append("lra")
+                continue
+            face, at = f"{name}_at_{coq[2:]}_{'lo' if lower else 'hi'}", {**box, target: (end, end)}
+            if self._reaching(at):
+                self.faces.add(face)
+            faces.append(self.use(self._within(face, decision, at, strict, self.domain)))
+        interior = {**self.domain, target: Variable(target, lo, hi, True, True, kept.integer)}
+        inner = self._within(f"{name}_in_{coq[2:]}", decision, box, strict, interior)
+        low, high = rational(Fraction(lo)), rational(Fraction(hi))
+        return (
+            f"destruct (Rtotal_order {coq} {low}) as [S|[S|S]];\n"
+            f"  [ lra | {faces[0]} | destruct (Rtotal_order {coq} {high}) as [T|[T|T]];\n"
+            f"    [ {self.use(inner)} | {faces[1]} | lra ] ]"
+        )
+
+    def _within(self, name: str, decision: Any, box: Box, strict: bool, domain: dict[str, Variable]) -> str:
+        """The lemma ``name`` on ``box`` over ``domain``, a base the kernel encloses above 0 there printed as
+        Rpower in its nested lemmas."""
+        outer_domain, outer_positive = self.domain, self.positive
+
+        def positive(base: Any) -> bool:
+            return outer_positive(base) or _positive_on(base, box, domain)
+
+        self.domain, self.positive = domain, positive
+        try:
+            return self.lemma(name, decision, box, strict)
+        finally:
+            self.domain, self.positive = outer_domain, outer_positive
 
     def _monotone(self, name: str, decision: dict[str, Any], box: Box, strict: bool) -> str:
         target = decision["variable"]
@@ -419,7 +481,7 @@ class _Writer:
             f"assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra);\n"
             f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
             f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
-            "      [ intros t Ht; unfold gap; auto_derive;\n"
+            f"      [ intros t Ht; unfold gap; {self.cases}auto_derive;\n"
             "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_side end\n"
             f"      | intros t Ht; cbv beta; sb_signs; {sign}\n"
             "      | lra ]);\n"
@@ -585,6 +647,31 @@ def _value(tree: Any) -> Fraction | None:
 def _has(tree: Any, heads: tuple[str, ...]) -> bool:
     """Some node of the tree has one of ``heads``."""
     return isinstance(tree, list) and (tree[0] in heads or any(_has(arg, heads) for arg in tree[1:]))
+
+
+def _points(box: Box) -> str:
+    """The tactic substituting each variable that the box fixes to a point by its value."""
+    return "".join(
+        f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
+        for name, (lo, hi) in box.items()
+        if lo == hi
+    )
+
+
+def _bases_at_zero(tree: Any, positive: Callable[[Any], bool]) -> list[Any]:
+    """The bases of the powers of ``tree`` that :func:`~theory.prover.coq.terms.term` prints as sb_rpow (a
+    base not shown above 0 on the domain), innermost first."""
+    if not isinstance(tree, list) or not tree or tree[0] in ("num", "var", "const"):
+        return []
+    found = [base for arg in tree[1:] for base in _bases_at_zero(arg, positive)]
+    if tree[0] == "pow":
+        try:
+            printed = term(tree, positive)
+        except Untranslatable:  # a part with no Coq form yet (the gap's own print says so)
+            return found
+        if printed.startswith(f"({POWER_AT_ZERO} "):
+            found.append(tree[1])
+    return found
 
 
 def _roots(tree: Any) -> list[str]:

@@ -7,7 +7,7 @@ ln 1 = 0, exp 0 = 1 (a face where the gap is exactly 0) followed by ``lra`` / ``
 ``sb_identity`` proves an identity of the gap and a rewritten form, or of two derivatives (``field``,
 its denominators nonzero by ``sb_side``; else ``ring`` or ``lra``, or ``ring`` after 0 + a, a * 1, ...
 are simplified inside the functions' arguments, where ``ring`` sees atoms). ``sb_side`` closes a domain
-condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0);
+condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0, or Rpower a b <> 0: an exp);
 ``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
 of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_atoms`` makes two sqrt, ln or exp atoms whose
 arguments are equal by ``ring`` one (``ring`` and ``lra`` compare atoms syntactically). ``sb_unabs``
@@ -60,11 +60,71 @@ Proof.
   - subst. rewrite sb_rpow_zero. apply sb_rpow_nonneg.
   - rewrite !sb_rpow_pos by lra. apply Rle_Rpower_l; lra.
 Qed.
+Ltac sb_rpow_cases :=
+  unfold sb_rpow; repeat match goal with |- context [Rlt_dec 0 ?a] =>
+    let P := fresh "P" in destruct (Rlt_dec 0 a) as [P|P];
+    [ try (exfalso; lra) | try (exfalso; apply P; sb_close) ] end.
+Ltac sb_positive :=
+  repeat first [ apply Rmult_lt_0_compat | apply Rinv_0_lt_compat | apply pow_lt | apply Rplus_lt_0_compat
+               | unfold Rpower; apply exp_pos | apply exp_pos ]; lra.
+Ltac sb_at_zero :=
+  unfold Rpower;
+  repeat progress rewrite ?Rmult_0_l, ?Rmult_0_r, ?Rplus_0_l, ?Rplus_0_r, ?Rmult_1_l, ?Rmult_1_r,
+    ?ln_1, ?exp_0;
+  sb_close.
 """
 """a^b for a base that may reach 0: Coq's ``Rpower a b`` = exp(b ln a) is 1 at a = 0 (Coq's ln 0 = 0),
 the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 otherwise, the
 language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
-sign and its monotonicity in the base for b >= 0 proved (standard)."""
+sign and its monotonicity in the base for b >= 0 proved (standard). ``sb_rpow_cases`` unfolds it and
+splits each ``sb_rpow a b`` of the goal by the sign of a (Rpower a b for 0 < a, else 0), closing the
+cases the box excludes (lra, ``sb_close``); ``sb_positive`` shows a product of Rpower, exp, inverses
+and powers of positive terms > 0 factor by factor (exp_pos, lra at the leaves); ``sb_at_zero`` closes a
+face where a base is 0 or 1 (0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
+EXPONENTS = """\
+Ltac sb_equal := first [ ring | field; repeat split; sb_side ].
+Ltac sb_rpowers :=
+  repeat match goal with |- context [Rpower ?a ?b] => match goal with |- context [Rpower ?c ?d] =>
+    assert_fails (constr_eq a c; constr_eq b d);
+    replace (Rpower a b) with (Rpower c d) by (f_equal; sb_equal) end end.
+Lemma sb_swap : forall x a y, x * a * y = x * y * a.
+Proof. intros. ring. Qed.
+Ltac sb_exp_merge :=
+  repeat match goal with
+  | |- context [exp ?a * exp ?b] => rewrite <- (exp_plus a b)
+  | |- context [?x * exp ?a * exp ?b] => rewrite (Rmult_assoc x (exp a) (exp b)), <- (exp_plus a b)
+  | |- context [?x * exp ?a * ?y] =>
+      lazymatch y with exp _ => fail | _ => rewrite (sb_swap x (exp a) y) end
+  | |- context [exp ?a * ?y] =>
+      lazymatch y with exp _ => fail | _ => rewrite (Rmult_comm (exp a) y) end
+  end.
+Ltac sb_exp_atoms :=
+  repeat match goal with |- context [exp ?a] => match goal with |- context [exp ?b] =>
+    assert_fails (constr_eq a b); replace (exp a) with (exp b) by (f_equal; sb_equal) end end.
+Ltac sb_exp_zero :=
+  repeat match goal with |- context [exp ?a] =>
+    replace (exp a) with 1 by (replace a with 0 by sb_equal; symmetry; apply exp_0) end.
+Ltac sb_exp_ln :=
+  repeat match goal with |- context [exp ?u] => match u with context [ln ?a] =>
+    first [ replace (exp u) with a by (replace u with (ln a) by sb_equal; symmetry; apply exp_ln; sb_side)
+          | replace (exp u) with (/ a)
+              by (replace u with (- ln a) by sb_equal; rewrite exp_Ropp, exp_ln by sb_side; reflexivity) ]
+  end end.
+Ltac sb_exponents :=
+  unfold Rpower; repeat rewrite ln_exp;
+  repeat (rewrite ln_mult by sb_side); repeat (rewrite ln_Rinv by sb_side);
+  sb_exp_merge; sb_exp_zero; sb_exp_ln; sb_exp_atoms; sb_equal.
+"""
+"""The laws of exponents for ``sb_identity_laws`` (``sb_identity``, then these), which a box's identity
+uses: ``field`` and ``ring`` take each Rpower and exp as an atom;
+``sb_rpowers`` makes two Rpower a b, Rpower c d one atom where a = c and b = d by ``sb_equal`` (ring, or
+field with its denominators nonzero); ``sb_exponents`` writes Rpower a b = exp(b ln a) (its definition),
+ln (exp u) = u, ln (x y) = ln x + ln y and ln (/ x) = - ln x for x, y > 0 (``sb_side``), merges the exp
+factors of each product into one (exp a exp b = exp (a + b), the other factors moved to its left,
+``sb_swap``), so that a^x a^y = a^(x + y), (a b)^x = a^x b^x and (a^x)^y = a^(x y) become equal exp
+atoms, writes exp a = 1 where a = 0 and exp a = x or / x where a = ln x or -ln x for x > 0 (so
+2^(-1/2) 2^(-1/2) = 1/2), and makes exp a, exp b one atom where a = b by ``sb_equal``. Standard
+(exp_plus, exp_0, exp_ln, ln_exp, ln_mult, ln_Rinv)."""
 ROUNDINGS = """\
 Lemma sb_floor_le : forall x y, x <= y -> IZR (Raux.Zfloor x) <= IZR (Raux.Zfloor y).
 Proof. intros x y H. apply IZR_le, Raux.Zfloor_le, H. Qed.
@@ -225,7 +285,8 @@ def preamble() -> str:
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
-        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close ].\n"
+        "Ltac sb_side := first [ sb_close | apply Rgt_not_eq; sb_close | apply Rlt_not_eq; sb_close\n"
+        "  | apply Rgt_not_eq; unfold Rpower; apply exp_pos ].\n"
         "Ltac sb_unabs :=\n"
         "  repeat match goal with |- context [Rabs ?x] =>\n"
         "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
@@ -238,12 +299,15 @@ def preamble() -> str:
             for f in ("sqrt", "ln", "exp")
         )
         + "  end.\n"
+        f"{EXPONENTS}"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
         "  | solve [ rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r;\n"
         "            ring ]\n"
         "  | solve [ sb_unabs; lra ]\n"
         "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
+        "Ltac sb_identity_laws :=\n"
+        "  first [ sb_identity | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"

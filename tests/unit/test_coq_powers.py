@@ -1,0 +1,125 @@
+"""Coq export of general powers, checked by coqc: bases reaching 0 (``sb_rpow``) and the laws of exponents.
+
+A box where a base of x^p reaches 0 is cut at the ends of x: on the open range the base is > 0 and the
+gap's sb_rpow is Rpower there; at x = 0 it is 0. The kernel's acceptance of the certificate is the
+independent reference for the accepted files; a print of x^p as Coq's Rpower (1 at x = 0, where the
+language's 0^p is 0) states a false theorem, which coqc must refuse. ``sb_identity_laws`` proves the laws of
+exponents for positive bases and refuses a^x a^y = a^(x y), which arb's values at x = y = 1/2 refute."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from flint import arb
+
+from theory.prover import prove
+from theory.prover.coq.coqc import check_file
+from theory.prover.coq.export import export_certificate
+from theory.prover.coq.files import export_to
+from theory.prover.coq.preamble import preamble
+from theory.prover.kernel import check_certificate
+from theory.prover.kernel.verify import precision
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+)
+
+
+def _certificate(statement: str, domain: str) -> dict:
+    result = prove(statement, domain, 30.0)
+    assert result.status == "proved", result
+    (part,) = result.parts
+    certificate: dict = part.certificate.to_json()
+    assert check_certificate(certificate).accepted
+    return certificate
+
+
+BELOW_HALF = ("x^p <= 1/2", "x: [0, 1/4], p: [1, 2]")
+"""x^p <= (1/4)^1 < 1/2; with Coq's Rpower 0 p = 1 the gap 1/2 - x^p would be -1/2 at x = 0."""
+
+
+def test_an_enclosure_over_a_base_reaching_0_is_proved_on_its_faces_and_inside(tmp_path):
+    exported = export_certificate(_certificate(*BELOW_HALF), "below half")
+    assert "Definition gap (v_x v_p : R) : R := ((1 / 2) + ((-1) * (sb_rpow v_x v_p)))." in exported.text
+    for lemma in ("box_1_at_x_lo", "box_1_at_x_hi", "box_1_in_x"):
+        assert f"Lemma {lemma} :" in exported.text
+    path = tmp_path / "Below.v"
+    path.write_text(exported.text, encoding="utf-8")
+    verdict = check_file(path)
+    assert verdict.status == "accepted", verdict.reason
+    assert exported.hypotheses == []
+
+
+def test_a_power_at_a_base_reaching_0_printed_as_rpower_is_refused_by_coqc(tmp_path):
+    """The planted mistranslation: gap := 1/2 - Rpower x p, whose value at x = 0 is 1/2 - 1 < 0 (Coq's
+    ln 0 = 0), so the theorem it states is false."""
+    assert Fraction(1, 2) - 1 < 0
+    exported = export_certificate(_certificate(*BELOW_HALF), "below half")
+    planted = exported.text.replace(
+        "((1 / 2) + ((-1) * (sb_rpow v_x v_p))).", "((1 / 2) + ((-1) * (Rpower v_x v_p)))."
+    )
+    assert planted != exported.text
+    path = tmp_path / "Planted.v"
+    path.write_text(planted, encoding="utf-8")
+    verdict = check_file(path)
+    assert verdict.status == "rejected", verdict
+
+
+@pytest.mark.slow
+def test_the_readme_power_sum_is_accepted_by_coqc_with_no_hypothesis(tmp_path):
+    """x^p + (1 - x)^p >= 1 on x in [0, 1], p in (0, 1] (the README's example): monotone in p, both
+    bases reaching 0 at an end of x."""
+    certificate = _certificate("x^p + (1-x)^p >= 1", "x: [0, 1], p: (0, 1]")
+    record = export_to(certificate, tmp_path / "Sum.v", True, "power sum")
+    assert record["coq"] == "accepted", record
+    assert record["hypotheses"] == []
+    text = (tmp_path / "Sum.v").read_text(encoding="utf-8")
+    assert "Lemma box_1_at_x_lo :" in text and "Lemma box_1_at_x_hi :" in text
+
+
+LAWS = {
+    "sum": "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x + v_y)",
+    "product": "Rpower (3 * (v_x + 1)) v_y = Rpower 3 v_y * Rpower (v_x + 1) v_y",
+    "nested": "Rpower (Rpower (v_x + 1) v_y) 2 = Rpower (v_x + 1) (2 * v_y)",
+    "inverse": "5 * Rpower 2 v_x * v_y * Rpower 2 (- v_x) = 5 * v_y",
+    "atoms": "Rpower (1 * v_x + 1) (v_y * / (2 + v_x)) = Rpower (v_x + 1) (/ (v_x + 2) * v_y)",
+}
+PLANTED_LAW = "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x * v_y)"
+"""a^x a^y = a^(x y): false at x = y = 1/2 (2^(1/2) 2^(1/2) = 2, 2^(1/4) < 2)."""
+
+
+def _identities(claims: list[str], tmp_path, tactic: str = "sb_identity_laws") -> object:
+    text = preamble() + "".join(
+        f"\nLemma law_{k} : forall v_x v_y, 0 <= v_x <= 1 -> 0 <= v_y <= 1 -> {claim}.\n"
+        f"Proof. intros v_x v_y B_v_x B_v_y. {tactic}. Qed.\n"
+        for k, claim in enumerate(claims)
+    )
+    path = tmp_path / "Laws.v"
+    path.write_text(text, encoding="utf-8")
+    return check_file(path)
+
+
+def test_sb_identity_laws_proves_the_laws_of_exponents_and_refuses_a_planted_wrong_one(tmp_path):
+    with precision(256):
+        half = arb(1) / 2
+        assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half * half)) > arb("0.1")
+        assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half + half)) < arb("1e-70")
+    verdict = _identities(list(LAWS.values()), tmp_path)
+    assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
+    planted = _identities([PLANTED_LAW], tmp_path)
+    assert planted.status == "rejected", planted  # type: ignore[attr-defined]
+
+
+def test_sb_positive_shows_a_product_of_positive_factors_and_refuses_one_with_a_negative_factor(tmp_path):
+    """The scale step's multiplier 1 / (x^y 2^y) (x + 2)^2 > 0 on x in (0, 1]; the planted (x - 2) factor
+    is negative there (x - 2 <= -1)."""
+    claim = "0 < v_x -> 0 < / Rpower v_x v_y * / Rpower 2 v_y * (v_x + 2) ^ 2"
+    verdict = _identities([claim], tmp_path, "intro; sb_positive")
+    assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
+    planted = _identities([claim.replace("(v_x + 2) ^ 2", "(v_x - 2)")], tmp_path, "intro; sb_positive")
+    assert planted.status == "rejected", planted  # type: ignore[attr-defined]
