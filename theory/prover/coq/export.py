@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import steps
+from theory.prover.coq import erf, steps
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import Untranslatable, rational, term, variable
+from theory.prover.coq.terms import Untranslatable, rational, term, uses_erf, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
@@ -189,6 +189,12 @@ class _Writer:
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure" and unbounded:
             return intros + self._unbounded(box, strict, form)
+        if method == "enclosure" and uses_erf(self.tree if form is None else form) and unbounded:
+            return intros + self._unbounded(box, strict, form)  # Interval has no erf: node by node
+        if method == "enclosure" and uses_erf(self.tree if form is None else form):
+            env = environment(box, self.domain)
+            bounded = erf.atoms(self.tree if form is None else form, env, self.positive)
+            return intros + f"try unfold gap; {bounded}{bisecting(self.ranged(box))}"
         if method == "enclosure":
             closed = f"try unfold gap; {bisecting(self.ranged(box))}"
             if not self._open(box) and all(lo != hi for lo, hi in box.values()):
@@ -326,6 +332,10 @@ class _Writer:
         ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
+        # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u
+        erf = uses_erf(self.tree if form is None else form)
+        erf_derivative = "rewrite ?sb_erf_Derive; " if erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; " if erf else ""
         return (
             f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
@@ -333,8 +343,8 @@ class _Writer:
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
             "      [ intros t Ht; try unfold gap; try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
-            "        | |- _ = _ => first [ sb_identity | sb_powers; sb_identity ]\n"
-            "        | |- _ => repeat split; sb_side end\n"
+            f"        | |- _ = _ => {erf_derivative}first [ sb_identity | sb_powers; sb_identity ]\n"
+            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"
             "  cbv beta in Hface, Hmono; lra"
@@ -475,7 +485,7 @@ def export_certificate(
     )
     if not standalone:
         return CoqExport(body, len(entries), writer.hypotheses)
-    text = header + preamble() + body + "\nPrint Assumptions statement.\n"
+    text = header + preamble(erf=uses_erf(data["gap"])) + body + "\nPrint Assumptions statement.\n"
     return CoqExport(text, len(entries), writer.hypotheses)
 
 
