@@ -391,8 +391,8 @@ def _lemma(name: str, increasing: bool, strict: bool) -> str:
 
 
 def preamble(erf: bool = False) -> str:
-    """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (only
-    where a term has erf: its proofs cost about a CPU second of coqc)."""
+    """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
+    ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time)."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
     lemmas = "\n".join(
         _lemma(name, increasing, strict)
@@ -409,7 +409,8 @@ def preamble(erf: bool = False) -> str:
         "From Interval Require Import Tactic.\n"
         "From Flocq Require Raux.\n"
         "Open Scope R_scope.\n\n"
-        f"Ltac sb_close := first [ lra | {intervals}\n"
+        + (f"{ERF}\n" if erf else "")
+        + f"Ltac sb_close := first [ lra | {intervals}\n"
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
@@ -423,7 +424,7 @@ def preamble(erf: bool = False) -> str:
         + "".join(
             f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
             f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
-            for f in ("sqrt", "ln", "exp")
+            for f in ("sqrt", "ln", "exp", *(["sb_erf"] if erf else []))
         )
         + "  end.\n"
         "Ltac sb_identity :=\n"
@@ -444,5 +445,5 @@ def preamble(erf: bool = False) -> str:
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}\n"
         f"{STEP_LEMMAS}\n"
-        f"{lemmas}" + (f"\n{ERF}" if erf else "")
+        f"{lemmas}"
     )

@@ -65,7 +65,10 @@ class NodeProof:
         return "".join(f"{step};\n  " for step in self.steps) + "lra"
 
     def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str]) -> _Node:
-        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``."""
+        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``. The node's
+        set is then the facts' own (the printed dyadic ends, outward of the kernel's balls by up to an
+        ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
+        than c^2."""
         node = _Node(coq, values)
         for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
             if balls.infinite(end):
@@ -85,6 +88,12 @@ class NodeProof:
                 node.lower = bound
             else:
                 node.upper = bound
+        node.values = Set(
+            values.lo if node.lower is None else ball(node.lower),
+            values.hi if node.upper is None else ball(node.upper),
+            values.lo_open,
+            values.hi_open,
+        )
         return node
 
     def _from(self, children: list[_Node], tactic: str) -> Callable[[str, bool], str]:
@@ -274,6 +283,12 @@ class NodeProof:
         coq = f"({child.coq} ^ {count})"
         if count == 2 and not child.values.at_least_zero(False):
             return self._facts(coq, values, self._from([child], "first [ apply pow2_ge_0 | nra ]"))
+        if count % 2 == 0 and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
+            opposite = balls.negate(child.values)
+            mirror = self._facts(f"(-1 * {child.coq})", opposite, self._from([child], "lra"))
+            power = self._integer_power(mirror, count)
+            even = f"replace {coq} with {power.coq} by ring; lra"
+            return self._facts(coq, power.values, self._from([power], even))
         if not child.values.at_least_zero(False):
             raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
         sign = [f"clear - {' '.join(child.facts)}", f"pose proof (pow_le {child.coq} {count} ltac:(lra))"]
