@@ -189,14 +189,10 @@ class _Writer:
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure" and unbounded:
             return intros + self._unbounded(box, strict, form)
-        if method == "enclosure" and uses_erf(self.tree if form is None else form) and unbounded:
-            return intros + self._unbounded(box, strict, form)  # Interval has no erf: node by node
-        if method == "enclosure" and uses_erf(self.tree if form is None else form):
+        if method == "enclosure":  # Interval has no erf: each erf(u) an atom bounded in the context
             env = environment(box, self.domain)
-            bounded = erf.atoms(self.tree if form is None else form, env, self.positive)
-            return intros + f"try unfold gap; {bounded}{bisecting(self.ranged(box))}"
-        if method == "enclosure":
-            closed = f"try unfold gap; {bisecting(self.ranged(box))}"
+            atoms = erf.atoms(self.tree if form is None else form, env, self.positive)
+            closed = f"try unfold gap; {atoms}{bisecting(self.ranged(box))}"
             if not self._open(box) and all(lo != hi for lo, hi in box.values()):
                 return intros + closed  # else also the exact normal form (a face where the gap is 0)
             try:
@@ -333,9 +329,9 @@ class _Writer:
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
         # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u
-        erf = uses_erf(self.tree if form is None else form)
-        erf_derivative = "rewrite ?sb_erf_Derive; " if erf else ""
-        erf_exists = "try apply sb_erf_ex_derive; " if erf else ""
+        has_erf = uses_erf(self.tree if form is None else form)
+        erf_derivative = "rewrite ?sb_erf_Derive; " if has_erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; " if has_erf else ""
         return (
             f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"

@@ -261,11 +261,15 @@ class NodeProof:
         value at a finite end of it by Interval's ``integral`` (:mod:`theory.prover.coq.erf`), which
         does not reach the kernel's 256 bits: such an end is rounded outward to its grid. The nodes above
         are enclosed from this wider set, so their facts follow from it."""
-        ends = []
-        for side, point in (("lo", child.lower), ("hi", child.upper)):
+        ends, opened = [], []
+        for side, point, is_open in (
+            ("lo", child.lower, child.values.lo_open),
+            ("hi", child.upper, child.values.hi_open),
+        ):
             limit = -1 if side == "lo" else 1
             ends.append(ball(Fraction(limit) if point is None else erf_bounds(point, side == "lo")))
-        values = Set(ends[0], ends[1], child.lower is None, child.upper is None)
+            opened.append(point is None or (is_open and point == 0))  # erf 0 = 0 is exact: not widened
+        values = Set(ends[0], ends[1], opened[0], opened[1])
         sign = f"pose proof ({ERF}_bounds {child.coq})"
         return self._monotone(child, ERF, values, (f"{ERF}_le", f"{ERF}_lt"), sign, ERF_CONSTANT)
 
