@@ -328,16 +328,22 @@ class _Writer:
         ends = f"{rational(Fraction(lo))} {coq}" if increasing else f"{coq} {rational(Fraction(hi))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
-        # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u
+        # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u; its
+        # domain conditions (0 < a under ln, ...) get |sb_erf u| < 1 and t's range for Interval
         has_erf = uses_erf(self.tree if form is None else form)
         erf_derivative = "rewrite ?sb_erf_Derive; " if has_erf else ""
-        erf_exists = "try apply sb_erf_ex_derive; " if has_erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; sb_erf_bounded; " if has_erf else ""
+        in_box = (
+            f"assert (B_t : {rational(Fraction(lo))} <= t <= {rational(Fraction(hi))}) by lra; "
+            if has_erf and not (math.isinf(lo) or math.isinf(hi))
+            else ""
+        )
         return (
             f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
             f"  assert (Hmono : {face_value} <= {subject})\n"
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            "      [ intros t Ht; try unfold gap; try unfold Rpower; auto_derive;\n"
+            f"      [ intros t Ht; {in_box}try unfold gap; try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
             f"        | |- _ = _ => {erf_derivative}first [ sb_identity | sb_powers; sb_identity ]\n"
             f"        | |- _ => repeat split; {erf_exists}sb_side end\n"

@@ -339,6 +339,12 @@ Proof.
   assert (U : sqrt PI * / sqrt PI = 1) by (field; lra).
   destruct A as [A1 A2]. split; nra.
 Qed.
+Ltac sb_erf_bounded :=
+  repeat match goal with |- context [sb_erf ?u] =>
+    lazymatch goal with
+    | _ : -1 < sb_erf u < 1 |- _ => fail
+    | _ => pose proof (sb_erf_bounds u)
+    end end.
 """
 )
 """erf as its standard definition, erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt (Coquelicot's Riemann integral
@@ -353,7 +359,8 @@ Qed.
   G(x) = x int_0^1 exp(-x^2 s^2) ds by the change of variable t = x s, ``RInt_comp_lin``), so
   G(x)^2 + H(x) = H(0) = atan 1 = pi/4, and H(x) > 0 gives G(x)^2 < pi/4.
 
-Values at constants are Interval's ``integral`` after ``unfold sb_erf``."""
+Values at constants are Interval's ``integral`` after ``unfold sb_erf``; ``sb_erf_bounded`` states
+-1 < sb_erf u < 1 for each sb_erf u of the goal (for Interval, which reads them as bounded atoms)."""
 
 
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
