@@ -371,13 +371,17 @@ class _Writer:
         face_value = f"gap {' '.join(at_face)}"
         ends = f"{rational(Fraction(lo))} {rational(Fraction(hi))}"
         sign = bisecting(["t"] + [n for n in self.ranged(box) if n != coq])
+        has_erf = uses_erf(self.tree)  # auto_derive's Derive sb_erf u and ex_derive sb_erf u, as in _derived
+        erf_derivative = "rewrite ?sb_erf_Derive; sb_erf_bounded; " if has_erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; sb_erf_bounded; " if has_erf else ""
         return (
             f"assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra);\n"
             f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
             f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
             "      [ intros t Ht; unfold gap; auto_derive;\n"
-            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_side end\n"
-            f"      | intros t Ht; cbv beta; sb_signs; {sign}\n"
+            "        lazymatch goal with |- _ = _ => reflexivity\n"
+            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
+            f"      | intros t Ht; cbv beta; {erf_derivative}sb_signs; {sign}\n"
             "      | lra ]);\n"
             "  lra"
         )
