@@ -180,6 +180,20 @@ def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statem
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
 
+def test_an_even_power_of_a_negative_half_line_is_accepted_node_by_node(tmp_path):
+    """x^4 - 81 >= 0 on x <= -3 (the gelu derivative's slope has such a part): x^4 is (-x)^4 with
+    -x >= 3 (by ring), whose bound is the monotonicity of pow on x >= 0; it was a hypothesis before."""
+    from tests.unit.test_coq_export import box_certificate, domain_variable
+    from theory.prover.kernel import check_certificate
+
+    gap = ["add", ["pow", ["var", "x"], ["num", "4"]], ["num", "-81"]]
+    box = {"box": {"x": ["-oo", "-3"]}, "decision": {"method": "enclosure"}}
+    certificate = box_certificate(gap, [domain_variable("x", "-oo", "-3", lower_open=True)], [box])
+    assert check_certificate(certificate).accepted
+    verdict = _checked(certificate, tmp_path)
+    assert verdict.status == "accepted", verdict.reason
+
+
 def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monkeypatch):
     """The node facts are checked by Coq, not trusted: a kernel set shifted up by 1 (a planted fault in
     the exported ends) makes log(2 + x y) > 0's file fail where its facts are used."""

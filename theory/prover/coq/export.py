@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import steps, substitution
+from theory.prover.coq import erf, steps, substitution
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, variable
+from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, uses_erf, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
@@ -221,8 +221,10 @@ class _Writer:
         method = decision.get("method") if isinstance(decision, dict) else None
         if method == "enclosure" and unbounded:
             return self._unbounded(box, strict, form)
-        if method == "enclosure":
-            closed = f"try unfold gap; {self.cases}{bisecting(self.ranged(box))}"
+        if method == "enclosure":  # Interval has no erf: each erf(u) an atom bounded in the context
+            env = environment(box, self.domain)
+            atoms = erf.atoms(self.tree if form is None else form, env, self.positive)
+            closed = f"try unfold gap; {self.cases}{atoms}{bisecting(self.ranged(box))}"
             if not self._open(box) and all(lo != hi for lo, hi in box.values()):
                 return closed  # else also the exact normal form (a face where the gap is 0)
             try:
@@ -373,15 +375,25 @@ class _Writer:
         ends = f"{rational(Fraction(end))} {coq}" if increasing else f"{coq} {rational(Fraction(end))}"
         rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
+        # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u; its
+        # domain conditions (0 < a under ln, ...) get |sb_erf u| < 1 and t's range for Interval
+        has_erf = uses_erf(self.tree if form is None else form)
+        erf_derivative = "rewrite ?sb_erf_Derive; " if has_erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; sb_erf_bounded; " if has_erf else ""
+        in_box = (
+            f"assert (B_t : {rational(Fraction(lo))} <= t <= {rational(Fraction(hi))}) by lra; "
+            if has_erf and not (math.isinf(lo) or math.isinf(hi))
+            else ""
+        )
         body = (
             f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
             f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
             f"  assert (Hmono : {face_value} <= {subject})\n"
             f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            f"      [ intros t Ht; try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
+            f"      [ intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
             "        lazymatch goal with\n"
-            "        | |- _ = _ => first [ sb_identity_laws | sb_powers; sb_identity ]\n"
-            "        | |- _ => repeat split; sb_side end\n"
+            f"        | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
+            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
             f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
             "      | lra ]);\n"
             "  cbv beta in Hface, Hmono; lra"
@@ -477,13 +489,17 @@ class _Writer:
         face_value = f"gap {' '.join(at_face)}"
         ends = f"{rational(Fraction(lo))} {rational(Fraction(hi))}"
         sign = bisecting(["t"] + [n for n in self.ranged(box) if n != coq])
+        has_erf = uses_erf(self.tree)  # auto_derive's Derive sb_erf u and ex_derive sb_erf u, as in _derived
+        erf_derivative = "rewrite ?sb_erf_Derive; sb_erf_bounded; " if has_erf else ""
+        erf_exists = "try apply sb_erf_ex_derive; sb_erf_bounded; " if has_erf else ""
         return (
             f"assert (Hface : 0 {relation} {face_value}) by (apply {face}; lra);\n"
             f"  assert (Hmono : {face_value} {'<' if strictly else '<='} gap {' '.join(self.names)})\n"
             f"    by (refine ({rule} {function} _ {ends} _ _ {coq} _);\n"
             f"      [ intros t Ht; unfold gap; {self.cases}auto_derive;\n"
-            "        lazymatch goal with |- _ = _ => reflexivity | |- _ => repeat split; sb_side end\n"
-            f"      | intros t Ht; cbv beta; sb_signs; {sign}\n"
+            "        lazymatch goal with |- _ = _ => reflexivity\n"
+            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
+            f"      | intros t Ht; cbv beta; {erf_derivative}sb_signs; {sign}\n"
             "      | lra ]);\n"
             "  lra"
         )
@@ -597,7 +613,7 @@ def export_certificate(
     )
     if not standalone:
         return CoqExport(body, len(entries), writer.hypotheses)
-    text = header + preamble() + body + "\nPrint Assumptions statement.\n"
+    text = header + preamble(erf=uses_erf(data["gap"])) + body + "\nPrint Assumptions statement.\n"
     return CoqExport(text, len(entries), writer.hypotheses)
 
 

@@ -229,6 +229,200 @@ where a face fixed the exponent) and the log step (ln is strictly increasing on 
 gives a >= b). Standard."""
 
 
+ERF_DEFINITION = "Definition sb_erf (x : R) : R := 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x.\n"
+"""erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt, the standard definition (Abramowitz and Stegun 7.1.1)."""
+ERF = (
+    ERF_DEFINITION
+    + """\
+Lemma sb_gauss_continuous : forall t, continuous (fun t => exp (-(t*t))) t.
+Proof. intros t. apply (ex_derive_continuous (fun t => exp (-(t*t)))). auto_derive. exact I. Qed.
+Lemma sb_gauss_integrable : forall a b, ex_RInt (fun t => exp (-(t*t))) a b.
+Proof.
+  intros a b. apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _.
+  apply sb_gauss_continuous.
+Qed.
+Lemma sb_gauss_derive : forall x, is_derive (fun y => RInt (fun t => exp (-(t*t))) 0 y) x (exp (-(x*x))).
+Proof.
+  intros x. apply (is_derive_RInt (fun t => exp (-(t*t))) _ 0).
+  - apply filter_forall. intros y.
+    apply (RInt_correct (V := R_CompleteNormedModule)), sb_gauss_integrable.
+  - apply sb_gauss_continuous.
+Qed.
+Lemma sb_erf_derive : forall x, is_derive sb_erf x (2 / sqrt PI * exp (-(x*x))).
+Proof.
+  intros x. unfold sb_erf. apply (is_derive_scal (fun y => RInt (fun t => exp (-(t*t))) 0 y)).
+  apply sb_gauss_derive.
+Qed.
+Lemma sb_erf_ex_derive : forall x, ex_derive sb_erf x.
+Proof. intros x. eexists. apply sb_erf_derive. Qed.
+Lemma sb_erf_Derive : forall x, Derive sb_erf x = 2 / sqrt PI * exp (-(x*x)).
+Proof. intros x. apply is_derive_unique, sb_erf_derive. Qed.
+Lemma sb_erf_lt : forall x y, x < y -> sb_erf x < sb_erf y.
+Proof.
+  intros x y H.
+  destruct (MVT_cor2 sb_erf (fun t => 2 / sqrt PI * exp (-(t*t))) x y) as [c [E Hc]];
+    [exact H | intros c Hc; apply is_derive_Reals, sb_erf_derive |].
+  assert (0 < 2 / sqrt PI * exp (-(c*c))).
+  { apply Rmult_lt_0_compat; [| apply exp_pos].
+    apply Rdiv_lt_0_compat; [lra | apply sqrt_lt_R0, PI_RGT_0]. }
+  nra.
+Qed.
+Lemma sb_erf_le : forall x y, x <= y -> sb_erf x <= sb_erf y.
+Proof.
+  intros x y H. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, sb_erf_lt; lra].
+Qed.
+Lemma sb_erf_0 : sb_erf 0 = 0.
+Proof. unfold sb_erf. rewrite RInt_point. unfold zero; simpl. ring. Qed.
+Definition sb_gauss_h (u s : R) : R := exp (-(u*u) * (1 + s*s)) / (1 + s*s).
+Lemma sb_gauss_h_pos : forall s, 0 < 1 + s*s.
+Proof. intros s. nra. Qed.
+Lemma sb_gauss_h_Derive : forall u s,
+  Derive (fun z => sb_gauss_h z s) u = -2 * u * exp (-(u*u) * (1 + s*s)).
+Proof.
+  intros u s. apply is_derive_unique. unfold sb_gauss_h. pose proof (sb_gauss_h_pos s).
+  auto_derive; [lra | field; lra].
+Qed.
+Lemma sb_gauss_h_integrable : forall u a b, ex_RInt (fun s => sb_gauss_h u s) a b.
+Proof.
+  intros u a b. apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _.
+  apply (ex_derive_continuous (fun s => sb_gauss_h u s)). unfold sb_gauss_h. auto_derive.
+  pose proof (sb_gauss_h_pos z). lra.
+Qed.
+Lemma sb_tail_derive : forall x,
+  is_derive (fun y => RInt (fun s => sb_gauss_h y s) 0 1) x
+    (RInt (fun s => -2 * x * exp (-(x*x) * (1 + s*s))) 0 1).
+Proof.
+  intros x.
+  rewrite <- (RInt_ext (fun s => Derive (fun z => sb_gauss_h z s) x))
+    by (intros s _; apply sb_gauss_h_Derive).
+  apply is_derive_RInt_param.
+  - apply filter_forall. intros y t _. unfold sb_gauss_h. auto_derive.
+    pose proof (sb_gauss_h_pos t). lra.
+  - intros t _. apply continuity_2d_pt_ext with (fun u v => -2 * u * exp (-(u*u) * (1 + v*v))).
+    + intros u v. symmetry. apply sb_gauss_h_Derive.
+    + apply continuity_2d_pt_mult.
+      * apply continuity_2d_pt_mult; [apply continuity_2d_pt_const | apply continuity_2d_pt_id1].
+      * apply continuity_1d_2d_pt_comp; [apply derivable_continuous_pt, derivable_pt_exp |].
+        apply continuity_2d_pt_mult.
+        -- apply continuity_2d_pt_opp, continuity_2d_pt_mult; apply continuity_2d_pt_id1.
+        -- apply continuity_2d_pt_plus; [apply continuity_2d_pt_const |].
+           apply continuity_2d_pt_mult; apply continuity_2d_pt_id2.
+  - apply filter_forall. intros y. apply sb_gauss_h_integrable.
+Qed.
+Lemma sb_gauss_scaled : forall x,
+  RInt (fun t => exp (-(t*t))) 0 x = x * RInt (fun s => exp (-((x*s)*(x*s)))) 0 1.
+Proof.
+  intros x.
+  replace (RInt (fun t => exp (-(t*t))) 0 x) with (RInt (fun t => exp (-(t*t))) (x * 0 + 0) (x * 1 + 0))
+    by (f_equal; ring).
+  rewrite <- RInt_comp_lin by apply sb_gauss_integrable.
+  rewrite <- (RInt_scal (fun s => exp (-((x*s)*(x*s))))).
+  - apply RInt_ext. intros s _. unfold scal; simpl; unfold mult; simpl. f_equal. f_equal. f_equal; ring.
+  - apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _.
+    apply (ex_derive_continuous (fun s => exp (-((x*s)*(x*s))))). auto_derive. exact I.
+Qed.
+Lemma sb_tail_scaled : forall x,
+  RInt (fun s => -2 * x * exp (-(x*x) * (1 + s*s))) 0 1
+  = -2 * x * exp (-(x*x)) * RInt (fun s => exp (-((x*s)*(x*s)))) 0 1.
+Proof.
+  intros x. rewrite <- (RInt_scal (fun s => exp (-((x*s)*(x*s))))).
+  - apply RInt_ext. intros s _. unfold scal; simpl; unfold mult; simpl.
+    replace (-(x*x) * (1 + s*s)) with (-(x*x) + -((x*s)*(x*s))) by ring. rewrite exp_plus. ring.
+  - apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _.
+    apply (ex_derive_continuous (fun s => exp (-((x*s)*(x*s))))). auto_derive. exact I.
+Qed.
+Lemma sb_gauss_square : forall x,
+  (RInt (fun t => exp (-(t*t))) 0 x) ^ 2 + RInt (fun s => sb_gauss_h x s) 0 1 = PI / 4.
+Proof.
+  assert (D : forall y, is_derive
+    (fun y => (RInt (fun t => exp (-(t*t))) 0 y) ^ 2 + RInt (fun s => sb_gauss_h y s) 0 1) y 0).
+  { intros y.
+    assert (E : 2 * RInt (fun t => exp (-(t*t))) 0 y * exp (-(y*y))
+      + RInt (fun s => -2 * y * exp (-(y*y) * (1 + s*s))) 0 1 = 0)
+      by (rewrite sb_tail_scaled, sb_gauss_scaled; ring).
+    enough (H : is_derive
+      (fun y => (RInt (fun t => exp (-(t*t))) 0 y) ^ 2 + RInt (fun s => sb_gauss_h y s) 0 1) y
+      (2 * RInt (fun t => exp (-(t*t))) 0 y * exp (-(y*y))
+      + RInt (fun s => -2 * y * exp (-(y*y) * (1 + s*s))) 0 1)) by (rewrite E in H; exact H).
+    apply (is_derive_plus (fun y => (RInt (fun t => exp (-(t*t))) 0 y) ^ 2)
+      (fun y => RInt (fun s => sb_gauss_h y s) 0 1)); [| apply sb_tail_derive].
+    replace (2 * RInt (fun t => exp (-(t*t))) 0 y * exp (-(y*y))) with
+      (INR 2 * exp (-(y*y)) * (RInt (fun t => exp (-(t*t))) 0 y) ^ (pred 2)) by (simpl; ring).
+    apply (is_derive_pow (fun y => RInt (fun t => exp (-(t*t))) 0 y) 2 y), sb_gauss_derive. }
+  assert (Z : (RInt (fun t => exp (-(t*t))) 0 0) ^ 2 + RInt (fun s => sb_gauss_h 0 s) 0 1 = PI / 4).
+  { rewrite RInt_point. unfold zero; simpl. rewrite <- atan_1.
+    assert (A : is_RInt (fun s => sb_gauss_h 0 s) 0 1 (minus (atan 1) (atan 0))).
+    { apply (is_RInt_derive atan).
+      - intros s _. apply is_derive_Reals. unfold sb_gauss_h.
+        rewrite Rmult_0_l, Ropp_0, Rmult_0_l, exp_0.
+        replace (1 / (1 + s * s)) with (/ (1 + s ^ 2))
+          by (simpl; field; pose proof (sb_gauss_h_pos s); lra).
+        apply derivable_pt_lim_atan.
+      - intros s _. apply (ex_derive_continuous (fun s => sb_gauss_h 0 s)).
+        unfold sb_gauss_h. auto_derive.
+        pose proof (sb_gauss_h_pos s). lra. }
+    apply (is_RInt_unique (V := R_CompleteNormedModule)) in A. rewrite A. unfold minus, plus, opp; simpl.
+    rewrite atan_0. ring. }
+  intros x. rewrite <- Z.
+  destruct (Rtotal_order x 0) as [H|[H|H]].
+  - destruct (MVT_cor2
+      (fun y => (RInt (fun t => exp (-(t*t))) 0 y) ^ 2 + RInt (fun s => sb_gauss_h y s) 0 1)
+      (fun _ => 0) x 0) as [c [E _]];
+      [exact H | intros c _; apply is_derive_Reals, D | lra].
+  - subst. reflexivity.
+  - destruct (MVT_cor2
+      (fun y => (RInt (fun t => exp (-(t*t))) 0 y) ^ 2 + RInt (fun s => sb_gauss_h y s) 0 1)
+      (fun _ => 0) 0 x) as [c [E _]];
+      [exact H | intros c _; apply is_derive_Reals, D | lra].
+Qed.
+Lemma sb_gauss_below : forall x, (RInt (fun t => exp (-(t*t))) 0 x) ^ 2 < PI / 4.
+Proof.
+  intros x. rewrite <- (sb_gauss_square x).
+  assert (0 < RInt (fun s => sb_gauss_h x s) 0 1); [| lra].
+  apply RInt_gt_0; [lra | |].
+  { intros s _; unfold sb_gauss_h; apply Rdiv_lt_0_compat; [apply exp_pos | apply sb_gauss_h_pos]. }
+  intros s _. apply (ex_derive_continuous (fun s => sb_gauss_h x s)). unfold sb_gauss_h. auto_derive.
+  pose proof (sb_gauss_h_pos s). lra.
+Qed.
+Lemma sb_erf_bounds : forall x, -1 < sb_erf x < 1.
+Proof.
+  intros x. pose proof (sb_gauss_below x) as G. unfold sb_erf.
+  set (J := RInt (fun t => exp (-(t*t))) 0 x) in *.
+  assert (P : 0 < sqrt PI) by (apply sqrt_lt_R0, PI_RGT_0).
+  assert (S : sqrt PI * sqrt PI = PI) by (apply sqrt_sqrt; left; apply PI_RGT_0).
+  assert (A : Rabs (2 * J) < sqrt PI).
+  { rewrite <- sqrt_Rsqr_abs. apply sqrt_lt_1_alt. unfold Rsqr. simpl in G.
+    split; [nra | lra]. }
+  apply Rabs_def2 in A.
+  replace (2 / sqrt PI * J) with (2 * J * / sqrt PI) by (field; lra).
+  pose proof (Rinv_0_lt_compat _ P) as Q.
+  assert (U : sqrt PI * / sqrt PI = 1) by (field; lra).
+  destruct A as [A1 A2]. split; nra.
+Qed.
+Ltac sb_erf_bounded :=
+  repeat match goal with |- context [sb_erf ?u] =>
+    lazymatch goal with
+    | _ : -1 < sb_erf u < 1 |- _ => fail
+    | _ => pose proof (sb_erf_bounds u)
+    end end.
+"""
+)
+"""erf as its standard definition, erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt (Coquelicot's Riemann integral
+``RInt``; Abramowitz and Stegun 7.1.1), and what the exporter uses of it, all proved in the file:
+
+- the integrand is continuous, so integrable on every segment, and erf' = 2/sqrt(pi) exp(-x^2) (the
+  fundamental theorem, ``is_derive_RInt``): erf is strictly increasing (the mean value theorem,
+  ``MVT_cor2``), ``sb_erf_lt`` / ``sb_erf_le``, and erf 0 = 0;
+- |erf x| < 1 (``sb_erf_bounds``) from the Gaussian integral by differentiation under the integral sign
+  (standard): with G(x) = int_0^x exp(-t^2) dt and H(x) = int_0^1 exp(-x^2 (1 + s^2)) / (1 + s^2) ds,
+  (G^2 + H)' = 2 G(x) exp(-x^2) - 2 x exp(-x^2) int_0^1 exp(-x^2 s^2) ds = 0 (``is_derive_RInt_param``;
+  G(x) = x int_0^1 exp(-x^2 s^2) ds by the change of variable t = x s, ``RInt_comp_lin``), so
+  G(x)^2 + H(x) = H(0) = atan 1 = pi/4, and H(x) > 0 gives G(x)^2 < pi/4.
+
+Values at constants are Interval's ``integral`` after ``unfold sb_erf``; ``sb_erf_bounded`` states
+-1 < sb_erf u < 1 for each sb_erf u of the goal (for Interval, which reads them as bounded atoms)."""
+
+
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
     end_ = "a" if increasing else "b"
     left = "Rmin_left" if increasing else "Rmin_right"
@@ -263,8 +457,9 @@ def _lemma(name: str, increasing: bool, strict: bool) -> str:
     )
 
 
-def preamble() -> str:
-    """The imports, ``sb_close`` and the proved monotonicity lemmas."""
+def preamble(erf: bool = False) -> str:
+    """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
+    ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time)."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
     lemmas = "\n".join(
         _lemma(name, increasing, strict)
@@ -281,7 +476,8 @@ def preamble() -> str:
         "From Interval Require Import Tactic.\n"
         "From Flocq Require Raux.\n"
         "Open Scope R_scope.\n\n"
-        f"Ltac sb_close := first [ lra | {intervals}\n"
+        + (f"{ERF}\n" if erf else "")
+        + f"Ltac sb_close := first [ lra | {intervals}\n"
         "  | (rewrite ?Rplus_0_l, ?Rplus_0_r, ?Rmult_0_l, ?Rmult_0_r, ?Rmult_1_l, ?Rmult_1_r,\n"
         "       ?ln_1, ?exp_0;\n"
         "     first [ lra | nra ]) ].\n"
@@ -296,7 +492,7 @@ def preamble() -> str:
         + "".join(
             f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
             f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
-            for f in ("sqrt", "ln", "exp")
+            for f in ("sqrt", "ln", "exp", *(["sb_erf"] if erf else []))
         )
         + "  end.\n"
         f"{EXPONENTS}"

@@ -15,7 +15,10 @@ Each node prints as the Coq function with the same value wherever the language's
   ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
   functions; Interval evaluates Rabs, not Rmax or Rmin), folded from the left over more arguments.
 
-erf, erfc, tanh and Piecewise have no printed form yet: :class:`Untranslatable`.
+- erf(t) as ``(sb_erf t)``, the preamble's standard definition 2/sqrt(pi) int_0^t exp(-s^2) ds
+  (Coquelicot's ``RInt``).
+
+erfc, tanh and Piecewise have no printed form yet: :class:`Untranslatable`.
 Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
 against arb at rational points).
 """
@@ -35,6 +38,8 @@ FOLDS = {"max": "+", "min": "-"}
 CONSTANTS = {"pi": "PI", "e": "(exp 1)"}
 POWER_AT_ZERO = "sb_rpow"
 """The preamble's a^b for a base that may reach 0 (Rpower a b for a > 0, else 0)."""
+ERF = "sb_erf"
+"""The preamble's erf x = 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x (preamble.ERF)."""
 ROUNDINGS = {"floor": "Raux.Zfloor", "ceiling": "Raux.Zceil"}
 """floor / ceiling -> Flocq's integer function (Zfloor x <= x < Zfloor x + 1, Zceil x - 1 < x <= Zceil x)."""
 
@@ -83,13 +88,16 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
         for other in printed[1:]:
             folded = f"(({folded} + {other} {FOLDS[head]} Rabs ({folded} - {other})) / 2)"
         return folded
-    if head in ("erf", "erfc"):
-        raise Untranslatable(
-            f"the function {head!r} has no Coq form in the exporter yet (Interval has no erf; erf as "
-            "2/sqrt(PI) RInt (fun t => exp (-(t*t))) 0 x needs Interval to bound the integral with a "
-            "variable end, which it does not)"
-        )
+    if head == "erf":
+        return f"({ERF} {term(tree[1], positive)})"
     raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
+
+
+def uses_erf(tree: Any) -> bool:
+    """The tree has an erf node (its file needs the preamble's erf lemmas)."""
+    return (
+        isinstance(tree, list) and bool(tree) and (tree[0] == "erf" or any(uses_erf(arg) for arg in tree[1:]))
+    )
 
 
 def rounding(head: str, argument: str) -> str:

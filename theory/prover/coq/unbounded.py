@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.terms import ROUNDINGS, Untranslatable, rational, rounding, variable
+from theory.prover.coq.erf import ERF_CONSTANT, erf_bounds
+from theory.prover.coq.terms import CONSTANTS, ERF, ROUNDINGS, Untranslatable, rational, rounding, variable
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel.balls import Set, Undefined
 from theory.prover.kernel.trees import ball, number
@@ -64,7 +65,10 @@ class NodeProof:
         return "".join(f"{step};\n  " for step in self.steps) + "lra"
 
     def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str]) -> _Node:
-        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``."""
+        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``. The node's
+        set is then the facts' own (the printed dyadic ends, outward of the kernel's balls by up to an
+        ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
+        than c^2."""
         node = _Node(coq, values)
         for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
             if balls.infinite(end):
@@ -84,6 +88,12 @@ class NodeProof:
                 node.lower = bound
             else:
                 node.upper = bound
+        node.values = Set(
+            values.lo if node.lower is None else ball(node.lower),
+            values.hi if node.upper is None else ball(node.upper),
+            values.lo_open,
+            values.hi_open,
+        )
         return node
 
     def _from(self, children: list[_Node], tactic: str) -> Callable[[str, bool], str]:
@@ -98,6 +108,9 @@ class NodeProof:
             return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra")
         if head == "var":
             return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra")
+        if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
+            values = trees.enclose(tree, self.env)
+            return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: INTERVAL)
         if head in ("add", "mul"):
             nodes = [self.node(arg) for arg in tree[1:]]
             result = nodes[0]
@@ -125,6 +138,8 @@ class NodeProof:
             return self._log(self.node(tree[1]))
         if head in ROUNDINGS:
             return self._rounding(head, self.node(tree[1]))
+        if head == "erf":
+            return self._erf(self.node(tree[1]))
         raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
 
     def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
@@ -168,29 +183,31 @@ class NodeProof:
         sign: list[str],
         at_end: Callable[[str], str | None],
         comparisons: tuple[str, str],
+        constant: str = "",
     ) -> _Node:
         """The facts of a node f(t) monotone in its argument t: for each side, the end value e = f(l) (or
         f(u); ``at_end(side)``, None when there is none) is compared with the node by the tactics
         ``comparisons`` (non-strict, strict: each proves e <= f(t) or e < f(t), or the reverse above, from
         the argument's facts), then Interval proves the kernel's end against e (a constant goal) and
-        lra concludes; ``sign`` are the steps first (the child's facts kept, what f's range gives)."""
+        lra concludes; ``sign`` are the steps first (the child's facts kept, what f's range gives);
+        ``constant`` is the tactic of the constant goal (Interval at 320 bits unless given)."""
 
         def proof(side: str, strict: bool) -> str:
             steps = list(sign)
-            constant = at_end(side)
-            if constant is not None:
-                low, high = (constant, coq)[:: 1 if side == "lo" else -1]
+            value = at_end(side)
+            if value is not None:
+                low, high = (value, coq)[:: 1 if side == "lo" else -1]
                 steps.append(
                     f"first [ assert (M : {low} < {high}) by ({comparisons[1]})"
                     f" | assert (M : {low} <= {high}) by ({comparisons[0]}) ]"
                 )
-                steps.append(f"assert (K : {_constant(values, side, constant)}) by {INTERVAL}")
+                steps.append(f"assert (K : {_constant(values, side, value)}) by {constant or INTERVAL}")
             return "; ".join(steps) + "; lra"
 
         return self._facts(coq, values, proof)
 
     def _monotone(
-        self, child: _Node, function: str, values: Set, lemmas: tuple[str, str], sign: str
+        self, child: _Node, function: str, values: Set, lemmas: tuple[str, str], sign: str, constant: str = ""
     ) -> _Node:
         """An increasing function f of the child: L <= f(t) from l <= t by ``lemmas`` (non-strict, strict:
         each concludes f x <= f y from x <= y or its strict form) and L <= f(l) by Interval (a constant
@@ -202,7 +219,7 @@ class NodeProof:
 
         comparisons = (f"apply {lemmas[0]}; repeat split; lra", f"apply {lemmas[1]}; repeat split; lra")
         kept = [f"clear - {' '.join(child.facts)}" if child.facts else "idtac", sign]
-        return self._compared(f"({function} {child.coq})", values, kept, at_end, comparisons)
+        return self._compared(f"({function} {child.coq})", values, kept, at_end, comparisons, constant)
 
     def _exp(self, child: _Node) -> _Node:
         values = trees.FUNCTIONS["exp"](child.values)
@@ -238,6 +255,24 @@ class NodeProof:
             rounding(head, child.coq), values, sign, at_end, (f"apply {lemma}; lra", "fail")
         )
 
+    def _erf(self, child: _Node) -> _Node:
+        """erf of the child (the preamble's ``sb_erf``): increasing (``sb_erf_le``, ``sb_erf_lt``), in
+        (-1, 1) (``sb_erf_bounds``, the kernel's open limits where the child's set is unbounded), and its
+        value at a finite end of it by Interval's ``integral`` (:mod:`theory.prover.coq.erf`), which
+        does not reach the kernel's 256 bits: such an end is rounded outward to its grid. The nodes above
+        are enclosed from this wider set, so their facts follow from it."""
+        ends, opened = [], []
+        for side, point, is_open in (
+            ("lo", child.lower, child.values.lo_open),
+            ("hi", child.upper, child.values.hi_open),
+        ):
+            limit = -1 if side == "lo" else 1
+            ends.append(ball(Fraction(limit) if point is None else erf_bounds(point, side == "lo")))
+            opened.append(point is None or (is_open and point == 0))  # erf 0 = 0 is exact: not widened
+        values = Set(ends[0], ends[1], opened[0], opened[1])
+        sign = f"pose proof ({ERF}_bounds {child.coq})"
+        return self._monotone(child, ERF, values, (f"{ERF}_le", f"{ERF}_lt"), sign, ERF_CONSTANT)
+
     def _sqrt(self, child: _Node) -> _Node:
         if not child.values.at_least_zero(False):
             raise Untranslatable("sqrt of a set reaching below 0 on a box reaching infinity")
@@ -252,6 +287,12 @@ class NodeProof:
         coq = f"({child.coq} ^ {count})"
         if count == 2 and not child.values.at_least_zero(False):
             return self._facts(coq, values, self._from([child], "first [ apply pow2_ge_0 | nra ]"))
+        if count % 2 == 0 and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
+            opposite = balls.negate(child.values)
+            mirror = self._facts(f"(-1 * {child.coq})", opposite, self._from([child], "lra"))
+            power = self._integer_power(mirror, count)
+            even = f"replace {coq} with {power.coq} by ring; lra"
+            return self._facts(coq, power.values, self._from([power], even))
         if not child.values.at_least_zero(False):
             raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
         sign = [f"clear - {' '.join(child.facts)}", f"pose proof (pow_le {child.coq} {count} ltac:(lra))"]
