@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.spectra.blas import openblas_libraries
+from numerics.spectra.blas import lapack_routine
 
 UNIT_ROUNDOFF = 2.0**-53
 SHIFT = 2.0**-24
@@ -87,28 +87,22 @@ def _tridiagonal(alphas: list[float], betas: list[float]) -> np.ndarray:
 
 def _potrf() -> Any | None:
     """LAPACK's dpotrf (64-bit integers) of the OpenBLAS numpy bundles, or None."""
-    import ctypes
-
-    for library in openblas_libraries():
-        function = getattr(library, "scipy_dpotrf_64_", None)
-        if function is not None:
-            function.restype = None
-            return function, ctypes
-    return None
+    return lapack_routine("dpotrf")
 
 
 def cholesky_succeeds(matrix: np.ndarray) -> bool:
     """Whether the float Cholesky factorisation of the symmetric ``matrix`` runs to completion (all pivots
     positive). In place through LAPACK's dpotrf when numpy's OpenBLAS exports it (``matrix``, a C-ordered
     symmetric array, is then overwritten: no copy of the n x n array), else numpy's cholesky (two copies)."""
-    found = _potrf()
-    if found is None or not matrix.flags.c_contiguous or matrix.dtype != np.float64:
+    potrf = _potrf()
+    if potrf is None or not matrix.flags.c_contiguous or matrix.dtype != np.float64:
         try:
             np.linalg.cholesky(matrix)
         except np.linalg.LinAlgError:
             return False
         return True
-    potrf, ctypes = found
+    import ctypes
+
     n, info = ctypes.c_int64(matrix.shape[0]), ctypes.c_int64(0)
     # column-major view of a C-ordered symmetric matrix is the matrix itself; "L" factors one triangle
     potrf(
