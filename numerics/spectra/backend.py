@@ -31,9 +31,10 @@ class Linalg:
 
 TWO_STAGE_MIN_ORDER = 2048
 """From this order on (both sides at least this) numpy's backend takes a matrix's singular values by the
-two-stage bidiagonalisation of :mod:`numerics.spectra.two_stage` instead of dgesdd: measured 2.8x less
-CPU at n = 2048 and 3.3x at 4096, no gain at 1024, where the matrix fits the cache (docs: benchmarks,
-wave 7 LLaMA layer); smaller matrices keep dgesdd and its digits."""
+two-stage bidiagonalisation of :mod:`numerics.spectra.two_stage` instead of dgesdd (measured 2.8x less
+CPU at n = 2048 and 3.3x at 4096, no gain at 1024, where the matrix fits the cache; docs: benchmarks,
+wave 7 LLaMA layer), and its R factor by that module's wider-block QR; smaller matrices keep dgesdd,
+dgeqrf and their digits."""
 
 
 def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
@@ -54,6 +55,14 @@ def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:
 
 
 def _numpy_triangular_factor(matrix: np.ndarray) -> np.ndarray:
+    """np.linalg.qr's R; from :data:`TWO_STAGE_MIN_ORDER` on (both sides at least that) the same
+    Householder QR with a wider block (:func:`numerics.spectra.two_stage.triangular_factor`)."""
+    if matrix.ndim == 2 and min(matrix.shape) >= TWO_STAGE_MIN_ORDER:
+        from numerics.spectra.two_stage import triangular_factor  # ctypes: not at start-up
+
+        factor = triangular_factor(matrix)
+        if factor is not None:
+            return factor
     return np.asarray(np.linalg.qr(matrix, mode="r"))
 
 

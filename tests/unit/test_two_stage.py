@@ -143,3 +143,27 @@ def test_a_gated_m_in_has_the_same_spectrum_through_the_stacked_factor_and_the_s
     difference = np.max(np.abs(combined.singular_values - stacked.singular_values))
     assert difference <= tolerance(300, stacked.spectral_norm)
     assert combined.part_norms == stacked.part_norms and combined.rank == stacked.rank == 60
+
+
+@pytest.mark.parametrize("shape", [(500, 200), (200, 200), (130, 300), (300, 1)])
+def test_the_wide_block_qr_has_numpys_r_up_to_row_signs(shape):
+    matrix = np.random.default_rng(shape[0]).standard_normal(shape)
+    reference = np.linalg.qr(matrix, mode="r")
+    factor = two_stage.triangular_factor(matrix)
+    assert factor is not None and factor.shape == reference.shape
+    assert np.array_equal(factor, np.triu(factor))
+    # both are Householder QRs, R unique up to the signs of its rows; each backward stable
+    signs = np.sign(np.diag(factor)) * np.sign(np.diag(reference))
+    difference = np.max(np.abs(signs[:, None] * factor - reference))
+    assert difference <= tolerance(max(shape), np.linalg.norm(matrix, 2))
+
+
+def test_the_backend_takes_the_wide_block_qr_from_its_order(monkeypatch):
+    monkeypatch.setattr(backend, "TWO_STAGE_MIN_ORDER", 100)
+    monkeypatch.setattr(two_stage, "QR_BLOCK", 16)
+    matrix = np.random.default_rng(11).standard_normal((300, 120))
+    factor = backend.NUMPY_LINALG.triangular_factor(matrix)
+    small = backend.NUMPY_LINALG.triangular_factor(matrix[:, :99])  # below the order: numpy's own
+    assert np.array_equal(small, np.linalg.qr(matrix[:, :99], mode="r"))
+    gram_difference = np.max(np.abs(factor.T @ factor - matrix.T @ matrix))
+    assert gram_difference <= tolerance(300, np.linalg.norm(matrix, 2) ** 2)
