@@ -32,9 +32,9 @@ class Linalg:
 TWO_STAGE_MIN_ORDER = 2048
 """From this order on (both sides at least this) numpy's backend takes a matrix's singular values by the
 two-stage bidiagonalisation of :mod:`numerics.spectra.two_stage` instead of dgesdd (measured 2.8x less
-CPU at n = 2048 and 3.3x at 4096, no gain at 1024, where the matrix fits the cache; docs: benchmarks,
-wave 7 LLaMA layer), and its R factor by that module's wider-block QR; smaller matrices keep dgesdd,
-dgeqrf and their digits."""
+CPU at n = 2048 and 3.3x at 4096, 1.2x at 1024, where the matrix fits the cache; docs: benchmarks, wave 7
+LLaMA layer), and its R factor by that module's wider-block QR; smaller matrices (all of MiniLM's and
+BERT's) keep dgesdd, dgeqrf and their digits: below 2048 the gain is not worth new last digits."""
 
 
 def _numpy_singular_values(matrix: np.ndarray) -> np.ndarray:

@@ -47,11 +47,12 @@ import numpy as np
 from numerics.spectra.blas import lapack_routine
 
 BAND = 32
-"""Bandwidth b of the first stage: measured fastest of 16, 32, 48, 64 for n = 2048 and 4096 on the test
-machine (docs: benchmarks, wave 7 LLaMA layer)."""
+"""Bandwidth b of the first stage: measured fastest of 16, 32, 64 at n = 2048 and of 32, 48 at n = 4096 on
+the test machine (docs: benchmarks, wave 7 LLaMA layer)."""
 QR_BLOCK = 128
-"""Reflectors per block of :func:`triangular_factor`: measured fastest of 32, 64, 128 on 11008 x 1024
-(1.06 s CPU against np.linalg.qr's 1.55 s) and 11008 x 4096 on the test machine (docs: benchmarks)."""
+"""Reflectors per block of :func:`triangular_factor`: measured fastest of 32, 64, 128 on 11008 x 1024 (1.06 s
+CPU against np.linalg.qr's 1.55 s) and of 64, 128 on 11008 x 4096 (12.5 s against 15.7 s and dgeqrf's
+21.6 s) on the test machine (docs: benchmarks, wave 7 LLaMA layer)."""
 _ROUTINES = ("dgeqrt", "dgemqrt", "dgelqt", "dgemlqt", "dgbbrd", "dbdsqr")
 
 
