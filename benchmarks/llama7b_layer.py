@@ -11,9 +11,14 @@ single-threaded, so on an idle machine it is the wall time; on a shared one the 
 Extrapolation to the 32 layers of a 7B model: start-up + 32 x (one-layer time - start-up), serial; layers
 are independent, so ``--jobs J`` divides the second term by at most J. Peak memory stays that of one layer
 (streaming). ``--baseline DIR`` runs the same command in another checkout of specbound (e.g. the tree
-before a change) right after, for a before/after pair from one run.
+before a change) right after, for a before/after pair from one run. ``--floor`` also runs the numpy floor
+of the same layer (``scale_speed.py --floor``: the file read and upcast, a values-only dgesdd of the stacked
+[W_gate; W_up] and of W_down^T, thin QRs and a core SVD per head product, nothing else) after this tree's
+run, and prints this tree's CPU time as a multiple of it. ``--rounds R`` repeats the whole sequence R times
+(interleaved: this tree, floor, baseline, this tree, ...).
 
-Run: ``python3 benchmarks/llama7b_layer.py [--fast-svd] [--baseline DIR]`` (minutes of CPU, ~1.7 GB).
+Run: ``python3 benchmarks/llama7b_layer.py [--fast-svd] [--floor] [--baseline DIR] [--rounds 1]`` (minutes
+of CPU per run, ~1.7 GB).
 """
 
 from __future__ import annotations
@@ -67,10 +72,24 @@ def write_layer(folder: Path, hidden: int = N, ffn: int = FFN, heads: int = HEAD
     return total
 
 
+def timed(label: str, code: list[str], tree: str | None = None) -> tuple[float, float]:
+    """Run ``python code...`` (in checkout ``tree``) as :func:`stream_memory.child_peak` does, print its CPU,
+    wall, peak RSS and the load average around it; return (peak RSS MB, CPU seconds)."""
+    from stream_memory import child_peak
+
+    load = os.getloadavg()[0]
+    peak, wall, seconds = child_peak(code, cwd=tree)
+    print(f"{label}: one layer {seconds:.0f} s CPU ({wall:.0f} s wall), peak RSS {peak:.0f} MB")
+    print(f"  load average before / after: {load:.1f} / {os.getloadavg()[0]:.1f}")
+    return peak, seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fast-svd", action="store_true", help="also time the Gram path")
     parser.add_argument("--baseline", metavar="DIR", help="also run the command in this specbound checkout")
+    parser.add_argument("--floor", action="store_true", help="also time the numpy floor of the layer")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds of every run (default 1)")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from stream_memory import MB, child_peak, in_fresh_process
@@ -88,18 +107,23 @@ def main() -> int:
         trees = [(None, "this tree")]
         if args.baseline:
             trees.append((args.baseline, f"baseline {args.baseline}"))
-        for (tree, name), extra in ((t, e) for t in trees for e in variants):
-            command = ["-m", "paper_checks.cli", "bound", big_dir, "--jobs", "1", *extra]
-            peak, wall, seconds = child_peak(command, cwd=tree)
-            whole = startup + LAYERS_7B * (seconds - startup)
-            label = " ".join([f"{name}: bound --jobs 1", *extra])
-            print(f"{label}: one layer {seconds:.0f} s CPU ({wall:.0f} s wall), peak RSS {peak:.0f} MB")
-            print(f"  target layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
-            verdict = "met" if seconds <= CPU_TARGET else "missed"
-            print(f"  target <= {CPU_TARGET:.0f} s CPU for the layer: {verdict}")
-            halved = (startup + LAYERS_7B * (seconds - startup) / 2) / 60
-            print(f"  extrapolated 32 layers: serial {whole / 60:.0f} min; --jobs 2 at best {halved:.0f} min")
-            met = met and (tree is not None or peak <= target)
+        floor_command = [str(Path(__file__).resolve().parent / "scale_speed.py"), "--floor", big_dir]
+        for round_index in range(args.rounds):
+            print(f"round {round_index + 1} of {args.rounds}")
+            for (tree, name), extra in ((t, e) for t in trees for e in variants):
+                command = ["-m", "paper_checks.cli", "bound", big_dir, "--jobs", "1", *extra]
+                label = " ".join([f"{name}: bound --jobs 1", *extra])
+                peak, seconds = timed(label, command, tree)
+                print(f"  target layer + 300 MB: {target:.0f} MB; ratio peak / target = {peak / target:.3f}")
+                verdict = "met" if seconds <= CPU_TARGET else "missed"
+                print(f"  target <= {CPU_TARGET:.0f} s CPU for the layer: {verdict}")
+                whole = startup + LAYERS_7B * (seconds - startup)
+                halved = startup + LAYERS_7B * (seconds - startup) / 2
+                print(f"  32 layers extrapolated: serial {whole / 60:.0f} min, jobs 2 {halved / 60:.0f} min")
+                met = met and (tree is not None or peak <= target)
+                if args.floor and tree is None and not extra:
+                    _, floor_seconds = timed("floor (numpy dgesdd, scale_speed.py --floor)", floor_command)
+                    print(f"  this tree / floor: {seconds / floor_seconds:.2f}")
     return 0 if met else 1
 
 

@@ -47,8 +47,27 @@ SHAPES = {
 """key -> (name, layers, hidden size, heads); FFN = 4 x hidden."""
 
 
+ROLES = {
+    "bert": (
+        ("attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"),
+        ("intermediate.dense",),
+        "output.dense",
+    ),
+    "llama": (
+        ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj"),
+        ("mlp.gate_proj", "mlp.up_proj"),
+        "mlp.down_proj",
+    ),
+}
+"""model_type -> ((Wq, Wk, Wv, Wo), the input projections stacked into M_in^T, W_out): module names of the
+checkpoints :func:`stream_memory.write_checkpoint` and ``llama7b_layer.write_layer`` write."""
+
+
 def floor(folder: Path) -> None:
-    """The unavoidable linear algebra of the bound on a checkpoint written by ``write_checkpoint``."""
+    """The unavoidable linear algebra of the bound on a checkpoint written by ``write_checkpoint`` (BERT) or
+    ``llama7b_layer.write_layer`` (LLaMA, no grouped heads): per head product thin QR of both factors and
+    a d_h x d_h core SVD; per feed-forward matrix one values-only numpy SVD in the tall orientation (M_in^T
+    as stored, 4N x N, a gated one's [W_gate; W_up], 2F x N; and W_out^T)."""
     import json
 
     import numpy as np
@@ -56,19 +75,20 @@ def floor(folder: Path) -> None:
 
     config = json.loads((folder / "config.json").read_text())
     heads = config["num_attention_heads"]
+    attention, inputs, output = ROLES[config["model_type"]]
     for shard in sorted(folder.glob("*.safetensors")):
         tensors = {name: array.astype(np.float64) for name, array in load_file(str(shard)).items()}
         by_role = {name.split(".", 3)[3].rsplit(".", 1)[0]: array for name, array in tensors.items()}
-        wq, wk = by_role["attention.self.query"], by_role["attention.self.key"]
-        wv, wo = by_role["attention.self.value"], by_role["attention.output.dense"]
+        wq, wk, wv, wo = (by_role[role] for role in attention)
         dh = wq.shape[0] // heads
         for head in range(heads):
             rows = slice(head * dh, (head + 1) * dh)
             for left, right in ((wq[rows].T, wk[rows].T), (wv[rows].T, wo[:, rows])):
                 r_left, r_right = np.linalg.qr(left, mode="r"), np.linalg.qr(right, mode="r")
                 np.linalg.svd(r_left @ r_right.T, compute_uv=False)
-        np.linalg.svd(by_role["intermediate.dense"], compute_uv=False)  # M_in^T: tall, the same values
-        np.linalg.svd(by_role["output.dense"].T, compute_uv=False)
+        blocks = [by_role[role] for role in inputs]
+        np.linalg.svd(blocks[0] if len(blocks) == 1 else np.vstack(blocks), compute_uv=False)  # M_in^T
+        np.linalg.svd(by_role[output].T, compute_uv=False)
 
 
 def process_seconds(arguments: list[str]) -> tuple[float, float]:

@@ -1,6 +1,8 @@
 """The matrices of a layer (QK_h, Vt_h, M_in, M_out) and their exact spectra: one float64 SVD per matrix.
 
 The backend is numpy's LAPACK (single-threaded, :mod:`numerics.spectra.blas`), or torch in float64 with
-``--device`` (:mod:`numerics.spectra.torch_backend`); ``--fast-svd`` takes the Gram path of
-:mod:`numerics.spectra.gram` where an a posteriori bound decides every quantity the bound needs.
+``--device`` (:mod:`numerics.spectra.torch_backend`); numpy's takes matrices of order >= 2048 through the
+two-stage bidiagonalisation and wide-block QR of :mod:`numerics.spectra.two_stage`; ``--fast-svd`` takes
+the Gram path of :mod:`numerics.spectra.gram` where an a posteriori bound decides every quantity the bound
+needs.
 """

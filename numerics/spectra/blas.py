@@ -7,7 +7,9 @@ with 2 threads than with 1 (measured on minilm-l6 with load average 7 on 2 cores
 
 Like threadpoolctl (not a dependency), this calls OpenBLAS's own ``*_set_num_threads`` through ctypes
 on the library numpy loaded. A user who set ``OPENBLAS_NUM_THREADS`` (or ``OMP_NUM_THREADS``) keeps
-their setting; with another BLAS, or when the symbols are absent, nothing changes.
+their setting; with another BLAS, or when the symbols are absent, nothing changes. The same library's
+LAPACK routines are reached by name with :func:`lapack_routine` (the spectra's in-place Cholesky, two-stage
+SVD and stacked QR).
 """
 
 from __future__ import annotations
@@ -42,6 +44,18 @@ def openblas_libraries() -> tuple[Any, ...]:
         except OSError:
             continue
     return tuple(libraries)
+
+
+@functools.cache
+def lapack_routine(name: str) -> Any | None:
+    """LAPACK routine ``name`` (e.g. "dpotrf") of the OpenBLAS numpy bundles, through ctypes, with 64-bit
+    integer arguments and no return value; None when that library or the routine is absent."""
+    for library in openblas_libraries():
+        function = getattr(library, f"scipy_{name}_64_", None)
+        if function is not None:
+            function.restype = None
+            return function
+    return None
 
 
 @functools.cache

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.spectra.blas import openblas_libraries
+from numerics.spectra.blas import lapack_routine
 
 UNIT_ROUNDOFF = 2.0**-53
 SHIFT = 2.0**-24
@@ -87,28 +87,22 @@ def _tridiagonal(alphas: list[float], betas: list[float]) -> np.ndarray:
 
 def _potrf() -> Any | None:
     """LAPACK's dpotrf (64-bit integers) of the OpenBLAS numpy bundles, or None."""
-    import ctypes
-
-    for library in openblas_libraries():
-        function = getattr(library, "scipy_dpotrf_64_", None)
-        if function is not None:
-            function.restype = None
-            return function, ctypes
-    return None
+    return lapack_routine("dpotrf")
 
 
 def cholesky_succeeds(matrix: np.ndarray) -> bool:
     """Whether the float Cholesky factorisation of the symmetric ``matrix`` runs to completion (all pivots
     positive). In place through LAPACK's dpotrf when numpy's OpenBLAS exports it (``matrix``, a C-ordered
     symmetric array, is then overwritten: no copy of the n x n array), else numpy's cholesky (two copies)."""
-    found = _potrf()
-    if found is None or not matrix.flags.c_contiguous or matrix.dtype != np.float64:
+    potrf = _potrf()
+    if potrf is None or not matrix.flags.c_contiguous or matrix.dtype != np.float64:
         try:
             np.linalg.cholesky(matrix)
         except np.linalg.LinAlgError:
             return False
         return True
-    potrf, ctypes = found
+    import ctypes
+
     n, info = ctypes.c_int64(matrix.shape[0]), ctypes.c_int64(0)
     # column-major view of a C-ordered symmetric matrix is the matrix itself; "L" factors one triangle
     potrf(
@@ -122,6 +116,31 @@ def cholesky_succeeds(matrix: np.ndarray) -> bool:
     return info.value == 0
 
 
+def _gram(factor: np.ndarray) -> np.ndarray:
+    """fl(R R^T) as a full symmetric array: by LAPACK's dlauum for an upper triangular, C-ordered square R
+    (the spectra's factors; n^3 / 3 flops, both operands being triangular) when numpy's OpenBLAS exports
+    it, else numpy's product (its syrk, n^3 flops). Either sums each entry's at most n products in some
+    order, so the bound of step 1 (module docstring) holds for both."""
+    lauum = lapack_routine("dlauum")
+    square = factor.shape[0] == factor.shape[1] and factor.flags.c_contiguous
+    if lauum is None or not square or factor.dtype != np.float64 or np.any(np.tril(factor, -1)):
+        with np.errstate(under="ignore"):
+            return factor @ factor.T
+    import ctypes
+
+    gram = factor.copy()
+    n, info = ctypes.c_int64(factor.shape[0]), ctypes.c_int64(0)
+    # column-major, the buffer is L = R^T (lower triangular); "L" overwrites it with L^T L = R R^T, whose
+    # lower triangle (column-major) is the upper one read C-ordered; the other triangle stays R's zeros
+    with np.errstate(under="ignore"):
+        lauum(ctypes.c_char_p(b"L"), ctypes.byref(n), ctypes.c_void_p(gram.ctypes.data), ctypes.byref(n),
+              ctypes.byref(info), ctypes.c_size_t(1))  # fmt: skip
+        if info.value != 0:
+            raise RuntimeError(f"LAPACK dlauum refused argument {-info.value}")
+        gram += np.triu(gram, 1).T
+    return gram
+
+
 def top_singular_upper(factor: np.ndarray) -> float | None:
     """An upper bound of sigma_1(``factor``) (a float64 matrix of finite entries, scaled so that
     ||factor||_F^2 is finite), within about 2^-25 relative of it; None when the Cholesky certificate
@@ -132,8 +151,7 @@ def top_singular_upper(factor: np.ndarray) -> float | None:
     frobenius_squared = float(np.einsum("ij,ij->", factor, factor))
     if frobenius_squared == 0.0:
         return 0.0
-    with np.errstate(under="ignore"):
-        gram = factor @ factor.T
+    gram = _gram(factor)
     theta = max(lanczos_top_eigenvalue(gram), 0.0)
     mu = theta * (1 + SHIFT) + 2.0**-40 * frobenius_squared
     largest_diagonal = float(np.max(np.diagonal(gram)))

@@ -85,3 +85,20 @@ def test_the_cholesky_test_agrees_with_the_eigenvalues(monkeypatch, in_place):
         smallest = np.linalg.eigvalsh(matrix)[0]
         if abs(smallest) > 1e-6:
             assert top_singular.cholesky_succeeds(matrix.copy()) == (smallest > 0)
+
+
+def test_the_triangular_gram_equals_the_product_within_its_rounding_bound():
+    factor = _factor(800, 600, 7)
+    gram = top_singular._gram(factor)
+    exact_order = factor @ factor.T  # another summation order of the same products
+    absolute = np.abs(factor) @ np.abs(factor).T
+    bound = 2 * top_singular._gamma(600) * absolute  # each within gamma_n |R||R|^T of the exact product
+    assert np.array_equal(gram, gram.T)
+    assert np.all(np.abs(gram - exact_order) <= bound)
+
+
+def test_a_factor_with_one_entry_below_the_diagonal_is_not_taken_as_triangular():
+    # the planted mistake: the triangular product would ignore that entry
+    factor = _factor(800, 600, 8)
+    factor[400, 3] = 1.0
+    assert np.allclose(top_singular._gram(factor), factor @ factor.T, rtol=0, atol=1e-12)
