@@ -10,6 +10,7 @@ balls (numerics.certify.stored_arb), so neither the CLI nor ``bound`` nor ``boun
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -131,3 +132,25 @@ def test_the_version_is_the_one_the_package_metadata_records():
     except importlib.metadata.PackageNotFoundError:
         expected = "unknown"
     assert installed_version() == expected
+
+
+@pytest.mark.parametrize("outcome", [0, SystemExit(2)], ids=["returns", "exits"])
+def test_a_command_collects_young_objects_apart_and_restores_the_thresholds(monkeypatch, outcome):
+    import gc
+
+    from paper_checks import cli
+
+    seen = []
+
+    def command(argv):
+        seen.append(gc.get_threshold())
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(cli, "_run", command)
+    before = gc.get_threshold()
+    with pytest.raises(SystemExit) if isinstance(outcome, BaseException) else contextlib.nullcontext():
+        assert cli.main(["--version"]) == outcome
+    assert seen == [(cli.COLLECTOR_THRESHOLD, *before[1:])]
+    assert gc.get_threshold() == before
