@@ -35,7 +35,6 @@ from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.blas import single_threaded_blas
-from numerics.spectra.gram import GRAM_RTOL
 from numerics.spectra.matrices import NamedMatrix, Place, expert_label, layer_matrices
 from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, linalg_for
 from theory.errors import InvalidArgument
@@ -54,11 +53,14 @@ def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = Non
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
     """
+    method = ("svd:f64-lapack" if device is None else f"svd:f64-torch-{device}") + "+thin-qr-core"
+    if fast_svd:
+        from numerics.spectra.gram import GRAM_RTOL  # the Gram path's module, imported only with it
+
+        method += f"+gram-where-decided(rtol={GRAM_RTOL:g})"
     return "|".join(
         (
-            ("svd:f64-lapack" if device is None else f"svd:f64-torch-{device}")
-            + "+thin-qr-core"
-            + (f"+gram-where-decided(rtol={GRAM_RTOL:g})" if fast_svd else ""),
+            method,
             f"rank-tol:{RANK_TOLERANCE:g}",
             f"grid:m={m}",
             "p:posthoc-per-matrix",

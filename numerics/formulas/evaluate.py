@@ -152,7 +152,9 @@ def rational_as_fraction(value: object) -> object:
 
 def to_mpf(value: object, name: str) -> mpmath.mpf:
     """A finite real value as an mpf at the current precision (exact for floats, ints and rationals)."""
-    if type(value) is float and math.isfinite(value):  # the common case, fast
+    if type(value) is float and math.isfinite(value):  # the common cases, fast: a measured float
+        return mpmath.mpf(value)
+    if isinstance(value, mpmath.mpf) and mpmath.isfinite(value):  # and a value an earlier formula gave
         return mpmath.mpf(value)
     value = rational_as_fraction(value)
     if isinstance(value, Fraction):

@@ -19,11 +19,11 @@ import numpy as np
 
 from numerics.loading.coverage import Coverage
 from numerics.loading.families import (
-    FAMILIES,
     Family,
     Scheme,
     by_model_type,
     detect,
+    families,
     family_coverage,
     supported_text,
 )
@@ -275,7 +275,7 @@ def _declared(family: Family, config: Mapping | None, where: str) -> Sizes:
 
 def describe_names(config: Mapping | None, names: tuple[str, ...]) -> str:
     """Why no family matched: the config's model type, or a sample of tensor names; and what is supported."""
-    supported = f"specbound reads {', '.join(f.title for f in FAMILIES)} (model_type {supported_text()})"
+    supported = f"specbound reads {', '.join(f.title for f in families())} (model_type {supported_text()})"
     model_type = (config or {}).get("model_type")
     if model_type is not None:
         return f"its config says model_type={model_type!r} and no layer's projections were found; {supported}"

@@ -28,9 +28,7 @@ import numpy as np
 
 from numerics.spectra.backend import NUMPY_LINALG, Linalg
 from numerics.spectra.blas import single_threaded_blas
-from numerics.spectra.gram import gram_values
 from numerics.spectra.matrices import NamedMatrix
-from numerics.spectra.top_singular import MIN_SIZE, top_singular_upper
 from theory.errors import InvalidArgument
 
 RANK_TOLERANCE = 1e-10
@@ -293,6 +291,8 @@ def _spectral_norm_of_factor(factor: np.ndarray, unit: float, linalg: Linalg, wh
     With numpy and both sides of R at least :data:`~numerics.spectra.top_singular.MIN_SIZE`: the certified
     upper bound of :func:`numerics.spectra.top_singular.top_singular_upper` (no SVD; within about 2^-25
     relative of sigma_1), else (or when its certificate fails) the largest singular value of R's SVD."""
+    from numerics.spectra.top_singular import MIN_SIZE, top_singular_upper  # only the coverage measures
+
     if linalg is NUMPY_LINALG and min(factor.shape) >= MIN_SIZE:
         upper = top_singular_upper(factor)
         if upper is not None:
@@ -494,7 +494,11 @@ def spectrum(
         what = "matrix" + (f" of {source}" if source else "")
         dense, owned = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
-    gram = gram_values(dense, RANK_TOLERANCE, min(shape)) if fast_svd and _gram_safe(dense) else None
+    gram = None
+    if fast_svd and _gram_safe(dense):
+        from numerics.spectra.gram import gram_values  # only with fast_svd
+
+        gram = gram_values(dense, RANK_TOLERANCE, min(shape))
     scaled, unit = _scaled(dense, in_place=owned)  # owned: ``dense`` itself is now scaled
     raw = (
         gram.singular_values

@@ -1,5 +1,8 @@
 """Start-up cost of ``specbound bound``: what it does not use is not imported (lazy imports).
 
+A BERT checkpoint with its config imports the BERT adapter alone (numerics.loading.families.REGISTRY), and
+neither the Gram path (``--fast-svd``) nor the certified sigma_1 of the coverage measures.
+
 sympy is the largest of them (0.3 s, about 45 MB resident): the bound path evaluates theory's formulas from
 their generated lambdify source (numerics.formulas.generated), in mpmath and, with ``--certify``, over arb
 balls (numerics.certify.stored_arb), so neither the CLI nor ``bound`` nor ``bound --certify`` may import it.
@@ -23,7 +26,11 @@ from paper_checks.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(["bound", sys.argv[1], "--jobs", "1", *sys.argv[2:]])
 heavy = ("numerics.bounds.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
-         "sympy", "transformers", "matplotlib", "pandas", "theory.proxy", "paper_checks.commands.check")
+         "sympy", "transformers", "matplotlib", "pandas", "onnx", "theory.proxy",
+         "paper_checks.commands.check", "numerics.loading.families.llama", "numerics.loading.families.gpt2",
+         "numerics.loading.families.distilbert")
+if "--certify" not in sys.argv:  # the certificates use the Gram matrix
+    heavy += ("numerics.spectra.gram", "numerics.spectra.top_singular")
 print(status, *[name for name in heavy if name in sys.modules])
 """
 
@@ -124,3 +131,22 @@ def test_the_version_is_the_one_the_package_metadata_records():
     except importlib.metadata.PackageNotFoundError:
         expected = "unknown"
     assert installed_version() == expected
+
+
+def test_only_the_program_collects_young_objects_apart(monkeypatch):
+    import gc
+
+    from paper_checks import cli
+
+    seen = []
+    monkeypatch.setattr(cli, "_run", lambda argv: seen.append((argv, gc.get_threshold())) or 0)
+    monkeypatch.setattr(sys, "argv", ["specbound", "--version"])
+    before = gc.get_threshold()
+    try:
+        assert cli.main(["bound", "--help"]) == 0  # a caller's own argv: the process is the caller's
+        assert gc.get_threshold() == before
+        assert cli.main() == 0  # the program: the process ends with the command
+        assert gc.get_threshold() == (cli.COLLECTOR_THRESHOLD, *before[1:])
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [(["bound", "--help"], before), (["--version"], (cli.COLLECTOR_THRESHOLD, *before[1:]))]

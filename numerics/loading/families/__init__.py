@@ -1,6 +1,6 @@
 """The model families specbound reads, one adapter module each, and how a checkpoint's family is found.
 
-:data:`FAMILIES` lists them. :func:`detect` uses the config's ``model_type`` (or the caller's choice, a
+:data:`REGISTRY` lists them. :func:`detect` uses the config's ``model_type`` (or the caller's choice, a
 family key or model type) when there is one. Without, it never guesses: a family fits when some layer
 has every projection of one of its naming schemes and the family's marker tensors; among several that
 fit, a family whose markers are present (a tensor only it has, such as Qwen3's
@@ -11,76 +11,87 @@ A family's markers may sit in any layer of the stack (Qwen2-MoE's shared-expert 
 dense layers). Mixture-of-experts tensors (``.experts`` or ``.block_sparse_moe.``) are read only by a
 mixture family (Mixtral, Qwen2-MoE); taken for another family they are refused, since reading the
 attention alone would drop the experts.
+
+An adapter module is imported when its family is needed: a checkpoint whose config (or the caller) names
+its model type imports that family's module alone; detection by tensor names, and :func:`families`,
+import them all.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Mapping
+from functools import cache
 
 from numerics.loading.coverage import Coverage
-from numerics.loading.families import (
-    bert,
-    distilbert,
-    gemma,
-    gpt2,
-    gpt_neox,
-    llama,
-    mixtral,
-    opt,
-    phi3,
-    qwen2_moe,
-    qwen3,
-    vit,
-)
 from numerics.loading.families.base import Family, Scheme, Sizes, family_coverage
 from numerics.loading.weights import TransformerWeights
 from theory.errors import InvalidArgument, UnsupportedCheckpoint
 
 __all__ = [
-    "FAMILIES",
+    "REGISTRY",
     "Family",
     "Scheme",
     "Sizes",
     "by_model_type",
     "by_name",
     "detect",
+    "families",
     "family_coverage",
     "supported_text",
 ]
 
-FAMILIES: tuple[Family, ...] = (
-    bert.FAMILY,
-    distilbert.FAMILY,
-    gpt2.FAMILY,
-    vit.FAMILY,
-    llama.FAMILY,
-    qwen3.FAMILY,
-    gemma.GEMMA,
-    gemma.GEMMA2,
-    phi3.FAMILY,
-    gpt_neox.FAMILY,
-    opt.FAMILY,
-    mixtral.FAMILY,
-    qwen2_moe.FAMILY,
+REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("bert", ("bert", "roberta", "xlm-roberta", "camembert", "electra"), "bert.FAMILY"),
+    ("distilbert", ("distilbert",), "distilbert.FAMILY"),
+    ("gpt2", ("gpt2",), "gpt2.FAMILY"),
+    ("vit", ("vit",), "vit.FAMILY"),
+    ("llama", ("llama", "mistral", "qwen2"), "llama.FAMILY"),
+    ("qwen3", ("qwen3",), "qwen3.FAMILY"),
+    ("gemma", ("gemma",), "gemma.GEMMA"),
+    ("gemma2", ("gemma2",), "gemma.GEMMA2"),
+    ("phi3", ("phi3",), "phi3.FAMILY"),
+    ("gpt_neox", ("gpt_neox",), "gpt_neox.FAMILY"),
+    ("opt", ("opt",), "opt.FAMILY"),
+    ("mixtral", ("mixtral",), "mixtral.FAMILY"),
+    ("qwen2_moe", ("qwen2_moe",), "qwen2_moe.FAMILY"),
 )
+"""Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
+in the order detection tries them; each module's Family carries the same key and model types
+(tests/unit/test_family_registry.py)."""
+
+
+@cache
+def _family(key: str) -> Family:
+    """The registered family ``key``, its adapter module imported now."""
+    location = next(where for name, _, where in REGISTRY if name == key)
+    module, attribute = location.split(".")
+    family: Family = getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+    return family
+
+
+def families() -> tuple[Family, ...]:
+    """Every family, in :data:`REGISTRY` order (imports every adapter module)."""
+    return tuple(_family(key) for key, _, _ in REGISTRY)
 
 
 def supported_text() -> str:
     """The supported model types, for error messages."""
-    return ", ".join(t for family in FAMILIES for t in family.model_types)
+    return ", ".join(t for _, model_types, _ in REGISTRY for t in model_types)
 
 
 def by_model_type(model_type: str) -> Family | None:
-    """The family of a config's ``model_type``, or None."""
-    return next((family for family in FAMILIES if model_type in family.model_types), None)
+    """The family of a config's ``model_type``, or None (only its adapter module is imported)."""
+    key = next((key for key, model_types, _ in REGISTRY if model_type in model_types), None)
+    return None if key is None else _family(key)
 
 
 def by_name(name: str) -> Family:
     """The family a user names (``--family``): a family key or one of its model types."""
-    family = next((f for f in FAMILIES if name == f.key), None) or by_model_type(name)
+    family = _family(name) if any(name == key for key, _, _ in REGISTRY) else by_model_type(name)
     if family is None:
-        keys = ", ".join(f.key for f in FAMILIES)
+        keys = ", ".join(key for key, _, _ in REGISTRY)
         raise InvalidArgument(f"--family {name!r} is not a family specbound reads; choose one of {keys}")
     return family
 
@@ -127,9 +138,9 @@ def _detected(
                 f"--family {choice}: its layers lack {_marker_text(family)}, which {family.title} layers have"
             )
         return found
-    fitting = [fit for fit in (_fit(f, present) for f in FAMILIES) if fit is not None]
+    fitting = [fit for fit in (_fit(f, present) for f in families()) if fit is not None]
     if not fitting:
-        fitting = [fit for fit in (_anchored(f, names, present) for f in FAMILIES) if fit is not None]
+        fitting = [fit for fit in (_anchored(f, names, present) for f in families()) if fit is not None]
     if len(fitting) > 1:
         marked = [fit for fit in fitting if _markers(fit[0], fit[1])]
         if len(marked) != 1:
@@ -204,9 +215,9 @@ def _single(prefixes: set[str]) -> str:
 
 def weights_coverage(weights: TransformerWeights) -> tuple[Coverage, ...]:
     """The coverage records of loaded weights (empty when their family is unknown, e.g. synthetic models)."""
-    family = next((f for f in FAMILIES if f.key == weights.family), None)
-    if family is None:
+    if not any(weights.family == key for key, _, _ in REGISTRY):
         return ()
+    family = _family(weights.family)
     return family_coverage(
         family, weights.config, weights.layers, weights.num_heads, weights.kv_heads, weights.source
     )
