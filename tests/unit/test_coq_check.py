@@ -20,7 +20,7 @@ from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import rational, term
-from theory.prover.kernel import trees
+from theory.prover.kernel import check_certificate, trees
 from theory.prover.kernel.verify import environment, precision, read_domain
 from theory.prover.language import parse_expression, to_tree
 
@@ -30,10 +30,13 @@ pytestmark = pytest.mark.skipif(
 
 
 def _certificate(statement: str, domain: str) -> dict:
+    """The prover's certificate of the statement, which the kernel accepts."""
     result = prove(statement, domain, 30.0)
     assert result.status == "proved", result
     (part,) = result.parts
-    return part.certificate.to_json()
+    certificate: dict = part.certificate.to_json()
+    assert check_certificate(certificate).accepted
+    return certificate
 
 
 def _checked(certificate: dict, tmp_path: Path) -> object:
@@ -184,7 +187,6 @@ def test_an_even_power_of_a_negative_half_line_is_accepted_node_by_node(tmp_path
     """x^4 - 81 >= 0 on x <= -3 (the gelu derivative's slope has such a part): x^4 is (-x)^4 with
     -x >= 3 (by ring), whose bound is the monotonicity of pow on x >= 0; it was a hypothesis before."""
     from tests.unit.test_coq_export import box_certificate, domain_variable
-    from theory.prover.kernel import check_certificate
 
     gap = ["add", ["pow", ["var", "x"], ["num", "4"]], ["num", "-81"]]
     box = {"box": {"x": ["-oo", "-3"]}, "decision": {"method": "enclosure"}}

@@ -17,26 +17,16 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from flint import arb
 
-from theory.prover import prove
+from tests.unit.test_coq_check import _certificate
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.files import export_to
 from theory.prover.coq.preamble import preamble
-from theory.prover.kernel import check_certificate
 from theory.prover.kernel.verify import precision
 
 pytestmark = pytest.mark.skipif(
     shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
 )
-
-
-def _certificate(statement: str, domain: str) -> dict:
-    result = prove(statement, domain, 30.0)
-    assert result.status == "proved", result
-    (part,) = result.parts
-    certificate: dict = part.certificate.to_json()
-    assert check_certificate(certificate).accepted
-    return certificate
 
 
 BELOW_HALF = ("x^p <= 1/2", "x: [0, 1/4], p: [1, 2]")
