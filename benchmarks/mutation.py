@@ -494,8 +494,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-unsigned-sign-unchecked",
         "theory/prover/kernel/verify.py",
-        "        if _holds(argument, box, domain, False):\n            return 1",
-        "        if True:\n            return 1",
+        "    if _holds(argument, box, domain, False):\n        return 1",
+        "    if True:\n        return 1",
         (KERNEL_STEPS,),
     ),
     Mutant(
