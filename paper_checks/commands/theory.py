@@ -33,9 +33,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prove-budget",
         type=float,
-        default=5.0,
+        default=15.0,
         metavar="SECONDS",
-        help="CPU-time budget of the prover per inequality, in seconds (5)",
+        help="CPU-time budget of the prover per inequality, in seconds (15)",
     )
     parser.add_argument(
         "--coq",

@@ -105,7 +105,7 @@ def test_a_rejected_certificate_is_never_reported_as_a_plain_proof():
 
 @pytest.mark.slow
 def test_no_lemma_inequality_is_refuted_and_the_kernel_proves_the_measured_ones():
-    verdicts = [registry.decide(entry, 5.0) for entry in registry.all_lemma_inequalities()]
+    verdicts = [registry.decide(entry) for entry in registry.all_lemma_inequalities()]
     assert [v.entry.name for v in verdicts if v.status == "refuted"] == []
     assert {v.entry.name for v in verdicts if v.status == "proved"} >= KERNEL_PROVED
     assert all(v.certificates_checked for v in verdicts)
@@ -115,7 +115,7 @@ def test_no_lemma_inequality_is_refuted_and_the_kernel_proves_the_measured_ones(
 def test_specbound_theory_reports_the_prover_verdicts(capsys):
     from paper_checks.cli import main
 
-    assert main(["theory", "--json", "--prove-budget", "5"]) == 0
+    assert main(["theory", "--json", "--prove-budget", str(registry.LEMMA_BUDGET_SECONDS)]) == 0
     document = json.loads(capsys.readouterr().out)
     summary = document["summary"]
     assert summary["inequalities"] == len(registry.all_lemma_inequalities())
