@@ -1,5 +1,4 @@
-"""Coq export of a chain certificate, of powers whose base reaches 0 and of the softmax reduction's
-identity steps, checked by coqc.
+"""Coq export of a chain certificate and of powers whose base reaches 0, checked by coqc.
 
 A small chain (ceiling(x) * (x - log(1 + x)) >= 0 on (0, 1] from the piece y - log(1 + y) >= 0 on [0, 1])
 is accepted; planted faults (a wrong identity, a negative factor, a substitution leaving the piece's
@@ -21,7 +20,6 @@ from theory.prover.coq.chain import IDENTITY_UNPROVED, export_chain
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.files import export_to
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.softmax import export_reduction
 from theory.prover.coq.terms import rational, term
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees
@@ -151,32 +149,6 @@ def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp
     verdict = check_file(path)
     assert verdict.status == "accepted", verdict.reason
     assert "Rpower" not in printed
-
-
-def _reduction(derived: object, tmp_path: Path) -> object:
-    import sympy as sp
-
-    q = sp.Symbol("q", real=True)
-    exported = export_reduction(derived, 1 - 4 * q * (1 - q), sp.Integer(1))  # type: ignore[arg-type]
-    path = tmp_path / "Reduction.v"
-    path.write_text(exported.text, encoding="utf-8")
-    return check_file(path)
-
-
-def test_the_softmax_reductions_identity_steps_are_accepted_and_a_planted_vertex_value_is_not(tmp_path):
-    """The vertex value the reduction derives over symbolic T is 4 q (1 - q) in Coq (sympy agrees: the
-    reduction's own check); with one coefficient changed, coqc rejects the identity."""
-    import sympy as sp
-
-    from theory.prover.softmax_every_length import q, vertex_value_every_length, vertex_value_matches
-
-    derived = vertex_value_every_length()
-    assert derived is not None and vertex_value_matches(4 * q * (1 - q))
-    verdict = _reduction(derived, tmp_path)
-    assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
-    planted = derived + sp.Rational(1, 100) * q
-    assert planted.subs(q, sp.Rational(1, 2)) != 1  # 4 q (1 - q) is 1 at q = 1/2
-    assert _reduction(planted, tmp_path).status == "rejected"  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow

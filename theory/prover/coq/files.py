@@ -56,9 +56,10 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
 
 
 def export_reduction_to(entry: Any, path: Path, check: bool) -> dict[str, Any]:
-    """The softmax reduction's identity steps (:mod:`theory.prover.coq.softmax`) for the registered
-    inequality ``entry`` it reduces to, written to ``path`` and checked like a certificate's file; the
-    record names the steps not exported ("not_exported", with reasons)."""
+    """The softmax reduction for every length (:mod:`theory.prover.coq.softmax`: ||J h||_1 <= kappa
+    ||h||_inf for every n, through the registered inequality ``entry`` it reduces to), written to ``path``
+    and checked like a certificate's file; the record names the steps not exported ("not_exported", with
+    reasons: none)."""
     from theory.lipschitz import softmax_constant
     from theory.prover.softmax_every_length import vertex_value_every_length
 
