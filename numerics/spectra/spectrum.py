@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from numerics.spectra.backend import NUMPY_LINALG, Linalg
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument
+from theory.records import record
 
 RANK_TOLERANCE = 1e-10
 """Relative tolerance of the numerical rank, as in the authors' ``norms.py`` (exact, docs: notation)."""
@@ -50,7 +51,7 @@ def numerical_rank(singular_values: np.ndarray, count: int) -> int:
     return int(np.count_nonzero(singular_values > tolerance))
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Spectrum:
     """The singular values of one matrix and the norms derived from them.
 
@@ -363,7 +364,7 @@ def _stacked_factors(factors: list[np.ndarray], linalg: Linalg) -> np.ndarray:
     return np.vstack(factors)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class _ScaledFactors:
     """A product's float64 factors and their copies divided by powers of two (:func:`_scaled`)."""
 
