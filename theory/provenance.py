@@ -15,9 +15,11 @@ back exactly what is stated. A typed-in formula is ``reconstructed`` or ``standa
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from theory.records import record
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -46,7 +48,7 @@ DERIVING_OPERATIONS = (
 """The operations a derivation may name: sympy's deciding operations and the toolkit's proof procedures."""
 
 
-@dataclass(frozen=True)
+@record
 class Derivation:
     """How the code derived a statement: the operation in words and a callable that re-runs it.
 
@@ -62,7 +64,7 @@ class Derivation:
         return {"operation": self.operation, "procedure": f"{self.produce.__module__}.{name}"}
 
 
-@dataclass(frozen=True)
+@record
 class Tagged:
     """A provenance tag with its source (paper and lemma/equation, or file of the authors' code), and for a
     ``derived`` statement the derivation that produced it."""

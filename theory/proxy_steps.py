@@ -20,11 +20,11 @@ step as a sympy equation over indexed quantities (Sum, Product), and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from theory.kinds import MatrixKind
 from theory.provenance import AUTHORS_CODE, Provenance, Tagged
+from theory.records import record
 
 
 class Scope(StrEnum):
@@ -79,7 +79,7 @@ SPECTRAL_NORMS = {
 kind, by layer for a layer-wide one."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Step:
     """``target`` (indexed by ``scope``) = ``reduce`` over ``over`` of the body.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -46,6 +46,7 @@ from theory.proxy_steps import (
     scope_of,
     steps_for,
 )
+from theory.records import record
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -72,7 +73,7 @@ class SpectralArithmetic(Arithmetic[Number], Protocol[Number, SpectralIn, Choice
         ...
 
 
-@dataclass(frozen=True, eq=False, kw_only=True)
+@record(eq=False, kw_only=True)
 class MatrixProxy(Generic[Number, Spectral, Choice]):
     """One matrix's share of the proxies, in the arithmetic that composed them: its spectrum, alpha_l,
     gamma, s, the post hoc choice over P_m with its value c = min_{p in P_m} C_p (``contribution``), and
@@ -158,7 +159,7 @@ def row_columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return columns
 
 
-@dataclass(frozen=True, eq=False, kw_only=True)
+@record(eq=False, kw_only=True)
 class ProxyReport(Generic[Number, Spectral, Choice]):
     """B_ours and B_Edelman of one model in one arithmetic, every per-matrix and per-layer quantity, and how
     they were obtained (:func:`compose_proxies`).
@@ -224,7 +225,7 @@ Quantities = dict[str, Any]
 per-matrix one as a list by matrix (in the order of the spectra)."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class _Model:
     """What the table reads of a model: the spectral norms by (layer, head, kind) (head -1 for M_in and
     M_out), the matrices with their spectra, L, N, and the formulas to use instead of theory's by name."""

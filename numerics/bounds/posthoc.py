@@ -15,7 +15,6 @@ minimum are all re-decided in mpmath, so float rounding cannot change the chosen
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +35,7 @@ from numerics.formulas.generated import SUMMAND
 from numerics.spectra.spectrum import Spectrum
 from theory.errors import InvalidArgument
 from theory.grid import grid_fractions
+from theory.records import record
 
 if TYPE_CHECKING:
     from theory.formula import Formula
@@ -49,7 +49,7 @@ SCAN_POINTS = 128
 _GOLDEN = (np.sqrt(5.0) - 1.0) / 2.0
 
 
-@dataclass(frozen=True)
+@record
 class PChoice:
     """The post hoc p of one matrix on the grid P_m and on the interval [0, 2], with the values there.
 

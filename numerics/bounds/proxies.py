@@ -17,7 +17,6 @@ import dataclasses
 import functools
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import mpmath
@@ -40,6 +39,7 @@ from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum, layer_spectra, l
 from theory.errors import InvalidArgument
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
+from theory.records import record
 from theory.version import installed_version
 
 
@@ -109,7 +109,7 @@ def streamed_spectra(
     return streamed_pass(options, label=label, jobs=jobs).spectra
 
 
-@dataclass(frozen=True)
+@record
 class StreamOptions:
     """What a (worker) process needs to compute a streamed layer's spectra, and what else to take from the
     same read: the family's coverage measures (``measures``) and the layer's content digest (``digest``)."""
@@ -122,7 +122,7 @@ class StreamOptions:
     digest: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class StreamedPass:
     """What one read of every layer gave: the spectra (values released), the family's coverage records
     (None unless asked for) and each layer's :func:`numerics.loading.digest.layer_digest` (None unless
@@ -133,7 +133,7 @@ class StreamedPass:
     layer_digests: tuple[bytes, ...] | None = None
 
 
-@dataclass(frozen=True)
+@record
 class LayerPass:
     """One layer's share of a :class:`StreamedPass` (small: sent back from a worker)."""
 
@@ -248,7 +248,7 @@ def default_grid_m(num_layers: int, hidden_size: int) -> int:
     return int(evaluate(GRID_M, L=num_layers, N=hidden_size))
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class SpectraOptions:
     """How the spectra of a model are computed and the proxies composed (one record for every layer).
 
@@ -296,7 +296,7 @@ GIVEN_BACKEND = "given"
 """The ``backend`` of spectra computed before :func:`model_spectra` was called (not known here)."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ModelSpectra:
     """Every matrix of a model's bound with its spectrum (extraction order), and what the compositions
     read of the model: L layers, hidden size N, H heads, the ``source`` label, the linear-algebra

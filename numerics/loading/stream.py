@@ -12,7 +12,7 @@ time); :meth:`Checkpoint.weights` collects the float64 layers into :class:`Trans
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -31,9 +31,10 @@ from numerics.loading.families.base import Sizes
 from numerics.loading.tensors import TensorSource
 from numerics.loading.weights import LayerWeights, TransformerWeights, Widths, check_layer, check_sizes
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
+from theory.records import record
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Checkpoint:
     """A model whose layers are read on demand from ``tensors``."""
 

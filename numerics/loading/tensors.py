@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,6 +21,7 @@ import numpy as np
 from numerics.loading.hf_folder import read_safetensors
 from numerics.safe_io import inside, read_json
 from theory.errors import CheckpointError, UnsupportedCheckpoint, require
+from theory.records import record
 
 SHARD_INDEX = "model.safetensors.index.json"
 BIN_SHARD_INDEX = "pytorch_model.bin.index.json"
@@ -35,7 +36,7 @@ class TensorSource(Protocol):
     def read(self, names: Iterable[str]) -> dict[str, np.ndarray]: ...
 
 
-@dataclass(frozen=True)
+@record
 class SafetensorsFiles:
     """One or more safetensors files (the shards of one model), read tensor by tensor."""
 
@@ -77,7 +78,7 @@ def shards(index: Path) -> tuple[Path, ...]:
     return tuple(inside(index.parent, name, str(index)) for name in sorted(set(weight_map.values())))
 
 
-@dataclass(frozen=True)
+@record
 class InMemory:
     """A mapping from names to numpy arrays or torch tensors (a state dict), upcast on read."""
 

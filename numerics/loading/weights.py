@@ -12,12 +12,13 @@ model family what that leaves out.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 import numpy as np
 
 from theory.errors import InvalidArgument
+from theory.records import record
 
 T = TypeVar("T")
 
@@ -25,7 +26,7 @@ PROJECTIONS = ("wq", "wk", "wv", "wo", "w_in", "w_out")
 """The six projection names of a layer, in the docs' order (Wq, Wk, Wv, Wo, Win, Wout)."""
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class LayerWeights:
     """The six projection weights of one encoder layer, ``nn.Linear`` layout (out x in).
 
@@ -81,7 +82,7 @@ SHARED_EXPERT = -1
 """The expert index of a shared expert (:meth:`LayerWeights.feed_forwards`, NamedMatrix.expert)."""
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class FeedForward:
     """One feed-forward block (a dense layer's or one expert's), ``nn.Linear`` layout: W_in (up) F x N,
     W_out (down) N x F, and the gate W_gate F x N of a gated block."""
@@ -96,7 +97,7 @@ class FeedForward:
         return (("w_in", self.w_in), ("w_out", self.w_out), *gate)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TransformerWeights:
     """A BERT-family encoder's projection weights, validated on construction.
 
@@ -174,7 +175,7 @@ class TransformerWeights:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Widths:
     """A layer's matrix sizes: N (hidden), H d_h (query heads), K d_h (key/value heads), F (feed-forward)."""
 

@@ -9,12 +9,13 @@ u sigma_1) (standard: Weyl's inequality; u = 2^-53).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
+from theory.records import record
 
-@dataclass(frozen=True)
+
+@record
 class Linalg:
     """The two LAPACK operations every spectrum is computed with, float64: singular values only (no U, V)
     and the triangular factor R of a thin QR. ``name`` says which library ran them (in the output)."""

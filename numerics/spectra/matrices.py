@@ -24,15 +24,14 @@ core; ``dense()`` materialises it when a caller really needs the N x N matrix. P
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from numerics.loading.weights import SHARED_EXPERT, LayerWeights, TransformerWeights
 from theory.kinds import MatrixKind
+from theory.records import record
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class NamedMatrix:
     """One matrix of the bound: where it sits (layer, head, kind) and its value.
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from numerics.spectra.backend import NUMPY_LINALG, Linalg
 from numerics.spectra.blas import single_threaded_blas
 from numerics.spectra.matrices import NamedMatrix
 from theory.errors import InvalidArgument
+from theory.records import record
 
 RANK_TOLERANCE = 1e-10
 """Relative tolerance of the numerical rank, as in the authors' ``norms.py`` (exact, docs: notation)."""
@@ -50,7 +51,7 @@ def numerical_rank(singular_values: np.ndarray, count: int) -> int:
     return int(np.count_nonzero(singular_values > tolerance))
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Spectrum:
     """The singular values of one matrix and the norms derived from them.
 
@@ -102,18 +103,29 @@ def linalg_for(device: str | None) -> Linalg:
     return torch_linalg(device)
 
 
-def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
+def _float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
     """The exact float64 upcast of a 2-D array, or InvalidArgument naming what is wrong; and whether the
     upcast is a new array (a narrower input: then the caller may overwrite it, e.g. scale it in place)."""
     matrix = np.asarray(array, dtype=np.float64)
     if matrix.ndim != 2 or 0 in matrix.shape:
         raise InvalidArgument(f"{what} has shape {matrix.shape}; a spectrum needs a non-empty 2-D matrix")
-    if not np.isfinite(matrix).all():
+    return matrix, isinstance(array, np.ndarray) and array.dtype != np.float64
+
+
+def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool, float]:
+    """:func:`_float64` of a matrix whose entries are all finite, and its largest magnitude max |entry|
+    (:func:`_largest_magnitude`); else InvalidArgument counting the NaN and infinite entries.
+
+    The entries are all finite exactly when that largest magnitude is (max and min propagate a NaN, and an
+    infinite entry is the max or the min), so the scale of :func:`_scaled` doubles as the check."""
+    matrix, owned = _float64(array, what)
+    largest = _largest_magnitude(matrix)
+    if not np.isfinite(largest):
         bad = int(matrix.size - np.count_nonzero(np.isfinite(matrix)))
         raise InvalidArgument(
             f"{what} has {bad} NaN or infinite entries; singular values need a finite matrix"
         )
-    return matrix, isinstance(array, np.ndarray) and array.dtype != np.float64
+    return matrix, owned, largest
 
 
 def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.ndarray, int]:
@@ -199,12 +211,15 @@ def _gram_safe(array: np.ndarray) -> bool:
     return 1e-100 < largest < 1e100
 
 
-def _scaled(array: np.ndarray, *, in_place: bool = False) -> tuple[np.ndarray, float]:
+def _scaled(
+    array: np.ndarray, *, in_place: bool = False, largest: float | None = None
+) -> tuple[np.ndarray, float]:
     """(array / unit, unit) with ``unit`` from :func:`_binary_scale`: entries of the result lie in (-2, 2).
 
-    ``in_place`` divides ``array`` itself (a float64 copy the caller owns: no second copy is made).
+    ``in_place`` divides ``array`` itself (a float64 copy the caller owns: no second copy is made);
+    ``largest``, max |entry| when the caller has it (:func:`_finite_float64`), is not measured again.
     """
-    unit = _binary_scale(array)
+    unit = _binary_scale(array) if largest is None else _power_of_two_below(largest)
     with np.errstate(under="ignore"):
         return np.divide(array, unit, out=array if in_place else None), unit
 
@@ -325,7 +340,7 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg, part_norms:
     unit = _power_of_two_below(max(tops))
     factors, squares, magnitudes = [], [], 0.0
     for block in blocks:
-        dense, owned = _finite_float64(block, what)
+        dense, owned = _float64(block, what)
         with np.errstate(under="ignore"):
             scaled = np.divide(dense, unit, out=dense if owned else None)
         del dense
@@ -363,7 +378,7 @@ def _stacked_factors(factors: list[np.ndarray], linalg: Linalg) -> np.ndarray:
     return np.vstack(factors)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class _ScaledFactors:
     """A product's float64 factors and their copies divided by powers of two (:func:`_scaled`)."""
 
@@ -377,9 +392,9 @@ class _ScaledFactors:
 
 def _scaled_factors(matrix: NamedMatrix, what: str) -> _ScaledFactors:
     assert matrix.right is not None
-    left, _ = _finite_float64(matrix.left, f"{what} (left factor)")
-    right, _ = _finite_float64(matrix.right, f"{what} (right factor)")
-    return _ScaledFactors(left, right, *_scaled(left), *_scaled(right))
+    left, _, left_top = _finite_float64(matrix.left, f"{what} (left factor)")
+    right, _, right_top = _finite_float64(matrix.right, f"{what} (right factor)")
+    return _ScaledFactors(left, right, *_scaled(left, largest=left_top), *_scaled(right, largest=right_top))
 
 
 def _product_spectrum(
@@ -489,17 +504,17 @@ def spectrum(
             factors = _scaled_factors(matrix, what)
             core = core_singular_values(factors.scaled_left, factors.scaled_right, linalg)
             return _product_spectrum(matrix, what, factors, core, linalg, part_norms)
-        dense, owned = _finite_float64(matrix.left, what)
+        dense, owned, largest = _finite_float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")
-        dense, owned = _finite_float64(matrix, what)
+        dense, owned, largest = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
     gram = None
     if fast_svd and _gram_safe(dense):
         from numerics.spectra.gram import gram_values  # only with fast_svd
 
         gram = gram_values(dense, RANK_TOLERANCE, min(shape))
-    scaled, unit = _scaled(dense, in_place=owned)  # owned: ``dense`` itself is now scaled
+    scaled, unit = _scaled(dense, in_place=owned, largest=largest)  # owned: ``dense`` itself is now scaled
     raw = (
         gram.singular_values
         if gram is not None

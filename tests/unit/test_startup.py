@@ -34,6 +34,32 @@ if "--certify" not in sys.argv:  # the certificates use the Gram matrix
 print(status, *[name for name in heavy if name in sys.modules])
 """
 
+COMPILED_RECORDS = """
+def compiled_records(modules):
+    # the dataclasses defined in modules whose methods the standard library compiled from source: the ones
+    # whose __init__ is not theory.records'
+    return sorted(
+        f"{value.__module__}.{value.__qualname__}"
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and value.__module__ == module.__name__
+        and "__dataclass_fields__" in vars(value)
+        and getattr(value.__init__, "__module__", None) != "theory.records"
+    )
+"""
+RECORDS_PROBE = (
+    COMPILED_RECORDS
+    + """
+import contextlib, io, sys
+from paper_checks.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(["bound", sys.argv[1], "--jobs", "1"])
+ours = ("theory", "numerics", "paper_checks")
+print(status, *compiled_records([m for name, m in list(sys.modules.items()) if name.split(".")[0] in ours]))
+"""
+)
+
 IMPORT_ONLY = """
 import sys
 import paper_checks.cli, theory, numerics
@@ -61,6 +87,35 @@ def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path, extr
         check=True,
     )
     assert done.stdout.split() == ["0"], done.stdout + done.stderr
+
+
+def test_bound_compiles_no_dataclass_methods_at_start_up(tmp_path):
+    """Every record on the bound path is a theory.records record: no method source is compiled per class."""
+    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
+    done = subprocess.run(
+        [sys.executable, "-c", RECORDS_PROBE, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["0"], done.stdout + done.stderr
+
+
+def test_the_compiled_record_probe_finds_a_planted_dataclass(monkeypatch):
+    import types
+
+    namespace: dict[str, object] = {}
+    exec(COMPILED_RECORDS, namespace)
+    planted = types.ModuleType("planted")
+    monkeypatch.setitem(sys.modules, "planted", planted)  # dataclasses reads the module of the class
+    exec(
+        "import dataclasses\nfrom theory.records import record\n"
+        "@dataclasses.dataclass(frozen=True)\nclass Compiled:\n    x: int\n"
+        "@record\nclass Shared:\n    x: int\n",
+        vars(planted),
+    )
+    assert namespace["compiled_records"]([planted]) == ["planted.Compiled"]
 
 
 HEAVY = (

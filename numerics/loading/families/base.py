@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
@@ -23,9 +23,10 @@ import numpy as np
 
 from numerics.loading.coverage import Coverage, coverage_value
 from numerics.loading.weights import LayerWeights, each_layer
+from theory.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Sizes:
     """L, N, H, K (key/value heads), F and d_h as a config declares them (None where it says nothing)."""
 
@@ -37,7 +38,7 @@ class Sizes:
     head_dim: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Scheme:
     """One naming of a layer's tensors: ``<prefix><layer_path>.<i>.<module>.weight`` per role.
 
@@ -90,7 +91,7 @@ def linear_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeight
     )
 
 
-@dataclass(frozen=True)
+@record
 class SizeReader:
     """Reads :class:`Sizes` from a config: ``keys`` maps a field to the config key, ``defaults`` fill gaps."""
 
@@ -114,7 +115,7 @@ def size_reader(keys: Mapping[str, str], **defaults: Callable[[Mapping], int | N
     return SizeReader(keys, defaults)
 
 
-@dataclass(frozen=True)
+@record
 class Family:
     """A model family's adapter (module docstring)."""
 
