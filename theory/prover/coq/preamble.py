@@ -229,6 +229,20 @@ where a face fixed the exponent) and the log step (ln is strictly increasing on 
 gives a >= b). Standard."""
 
 
+ROOTS = """\
+Ltac sb_identity_roots F :=
+  first [ solve [ F; repeat split; sb_side ]
+        | solve [ sb_atoms_by ltac:(F; repeat split; sb_side); F; repeat split; sb_side ] ].
+"""
+"""An identity that holds by the square roots' defining relation sqrt a * sqrt a = a (a >= 0;
+``sqrt_sqrt``, standard), which ``field`` and ``ring`` do not know (they take sqrt a as an atom): ``F`` is
+``field [R0 .. Rn]`` with R_i : sqrt a_i * sqrt a_i = a_i proved in the context, which rewrites each
+monomial sqrt(a_i)^2 of the normal forms to a_i, so (1 / sqrt pi)^2 pi = 1 holds under ``field``; tried on
+the whole identity (its denominators nonzero by ``sb_side``), else after ``sb_atoms_by F`` has made two
+sqrt, ln or exp atoms one where their arguments are equal by the same rule (exp (-(x sqrt 2 / 2)^2) and
+exp (-x^2 / 2)). Nothing is assumed: a false relation (sqrt a * sqrt a = a for a < 0, where Coq's sqrt a
+is 0) fails at its own proof."""
+
 ERF_DEFINITION = "Definition sb_erf (x : R) : R := 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x.\n"
 """erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt, the standard definition (Abramowitz and Stegun 7.1.1)."""
 ERF = (
@@ -487,14 +501,15 @@ def preamble(erf: bool = False) -> str:
         "  repeat match goal with |- context [Rabs ?x] =>\n"
         "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
         "    [ rewrite (Rabs_left x H) | rewrite (Rabs_right x H) ] end.\n"
-        "Ltac sb_atoms :=\n"
+        "Ltac sb_atoms_by E :=\n"
         "  repeat match goal with\n"
         + "".join(
             f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
-            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
+            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; E) end\n"
             for f in ("sqrt", "ln", "exp", *(["sb_erf"] if erf else []))
         )
         + "  end.\n"
+        "Ltac sb_atoms := sb_atoms_by ltac:(ring).\n"
         f"{EXPONENTS}"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
@@ -504,6 +519,7 @@ def preamble(erf: bool = False) -> str:
         "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
         "Ltac sb_identity_laws :=\n"
         "  first [ sb_identity | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
+        f"{ROOTS}"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"
