@@ -65,8 +65,9 @@ Ltac sb_rpow_cases :=
     let P := fresh "P" in destruct (Rlt_dec 0 a) as [P|P];
     [ try (exfalso; lra) | try (exfalso; apply P; sb_close) ] end.
 Ltac sb_positive :=
-  repeat first [ apply Rmult_lt_0_compat | apply Rinv_0_lt_compat | apply pow_lt | apply Rplus_lt_0_compat
-               | unfold Rpower; apply exp_pos | apply exp_pos ]; lra.
+  first [ lra | apply Rmult_lt_0_compat; sb_positive | apply Rinv_0_lt_compat; sb_positive
+        | apply pow_lt; sb_positive | apply Rplus_lt_0_compat; sb_positive | apply sqrt_lt_R0; sb_positive
+        | unfold Rpower; apply exp_pos | apply exp_pos ].
 Ltac sb_at_zero :=
   unfold Rpower;
   repeat progress rewrite ?Rmult_0_l, ?Rmult_0_r, ?Rplus_0_l, ?Rplus_0_r, ?Rmult_1_l, ?Rmult_1_r,
@@ -78,9 +79,11 @@ the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 o
 language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
 sign and its monotonicity in the base for b >= 0 proved (standard). ``sb_rpow_cases`` unfolds it and
 splits each ``sb_rpow a b`` of the goal by the sign of a (Rpower a b for 0 < a, else 0), closing the
-cases the box excludes (lra, ``sb_close``); ``sb_positive`` shows a product of Rpower, exp, inverses
-and powers of positive terms > 0 factor by factor (exp_pos, lra at the leaves); ``sb_at_zero`` closes a
-face where a base is 0 or 1 (0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
+cases the box excludes (lra, ``sb_close``); ``sb_positive`` shows t > 0 for a product, inverse, power,
+sum or square root of positive terms, or an Rpower or exp, node by node (``lra`` from the premises first
+at every node, else the node's rule: Rmult_lt_0_compat, Rinv_0_lt_compat, pow_lt, Rplus_lt_0_compat,
+sqrt_lt_R0, exp_pos; every rule the exporter's positivity steps use); ``sb_at_zero`` closes a face where
+a base is 0 or 1 (0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
 EXPONENTS = """\
 Ltac sb_equal := first [ ring | field; repeat split; sb_side ].
 Ltac sb_rpowers :=
