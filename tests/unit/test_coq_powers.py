@@ -105,11 +105,23 @@ def test_sb_identity_laws_proves_the_laws_of_exponents_and_refuses_a_planted_wro
     assert planted.status == "rejected", planted  # type: ignore[attr-defined]
 
 
+POSITIVE = {
+    "0 < v_x -> 0 < / Rpower v_x v_y * / Rpower 2 v_y * (v_x + 2) ^ 2": ("(v_x + 2) ^ 2", "(v_x - 2)"),
+    "0 < v_x -> 0 < sqrt (v_x + 1) * / (v_y + (1 - v_y)) * (exp v_y + v_x) ^ 3 * Rpower v_x v_y": (
+        "(v_x + 1)",
+        "(v_x - 2)",
+    ),
+}
+"""Claims > 0 on x in (0, 1], y in [0, 1], with the plant that makes each false there. The first is a scale
+step's multiplier 1 / (x^y 2^y) (x + 2)^2, its plant a factor x - 2 <= -1. The second needs every rule
+of the union: sqrt_lt_R0, pow_lt, Rplus_lt_0_compat with exp_pos at a leaf, Rpower by exp_pos, and lra
+on the sum y + (1 - y) as a whole (split, y > 0 fails at y = 0); neither rule list the tactic replaced
+proves it alone. Its plant sqrt (x - 2) is 0 in Coq (the square root of a negative number)."""
+
+
 def test_sb_positive_shows_a_product_of_positive_factors_and_refuses_one_with_a_negative_factor(tmp_path):
-    """The scale step's multiplier 1 / (x^y 2^y) (x + 2)^2 > 0 on x in (0, 1]; the planted (x - 2) factor
-    is negative there (x - 2 <= -1)."""
-    claim = "0 < v_x -> 0 < / Rpower v_x v_y * / Rpower 2 v_y * (v_x + 2) ^ 2"
-    verdict = _identities([claim], tmp_path, "intro; sb_positive")
+    verdict = _identities(list(POSITIVE), tmp_path, "intro; sb_positive")
     assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
-    planted = _identities([claim.replace("(v_x + 2) ^ 2", "(v_x - 2)")], tmp_path, "intro; sb_positive")
-    assert planted.status == "rejected", planted  # type: ignore[attr-defined]
+    for claim, (old, new) in POSITIVE.items():
+        planted = _identities([claim.replace(old, new)], tmp_path, "intro; sb_positive")
+        assert planted.status == "rejected", (claim, planted)  # type: ignore[attr-defined]

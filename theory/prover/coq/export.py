@@ -283,7 +283,8 @@ class _Writer:
         """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity_laws`` (with
         the laws of exponents) after the box's point ranges are substituted (the kernel's normal form fixes
         them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
-        of either side, with the products of two such (so that lra can use them)."""
+        of either side, with the products of two such (so that lra can use them); where those fail,
+        ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules."""
         points = _points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         trees_ = sorted({root for side in sides for root in _roots(side)})
@@ -299,9 +300,13 @@ class _Writer:
             if i < j
         )
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
+        closing = "sb_identity_laws"
+        if roots:  # the relations R_i as field's rewriting rules
+            rules = " ".join(f"R{i}" for i in range(len(roots)))
+            closing = f"first [ {closing} | sb_identity_roots ltac:(field [{rules}]) ]"
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; sb_identity_laws)"
+            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; {closing})"
         )
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:

@@ -65,8 +65,9 @@ Ltac sb_rpow_cases :=
     let P := fresh "P" in destruct (Rlt_dec 0 a) as [P|P];
     [ try (exfalso; lra) | try (exfalso; apply P; sb_close) ] end.
 Ltac sb_positive :=
-  repeat first [ apply Rmult_lt_0_compat | apply Rinv_0_lt_compat | apply pow_lt | apply Rplus_lt_0_compat
-               | unfold Rpower; apply exp_pos | apply exp_pos ]; lra.
+  first [ lra | apply Rmult_lt_0_compat; sb_positive | apply Rinv_0_lt_compat; sb_positive
+        | apply pow_lt; sb_positive | apply Rplus_lt_0_compat; sb_positive | apply sqrt_lt_R0; sb_positive
+        | unfold Rpower; apply exp_pos | apply exp_pos ].
 Ltac sb_at_zero :=
   unfold Rpower;
   repeat progress rewrite ?Rmult_0_l, ?Rmult_0_r, ?Rplus_0_l, ?Rplus_0_r, ?Rmult_1_l, ?Rmult_1_r,
@@ -78,9 +79,11 @@ the language's a^b is 0 there for b > 0; ``sb_rpow`` is Rpower for a > 0 and 0 o
 language's a^b wherever the kernel defines it (a > 0, or a = 0 and b > 0), with its value at 0, its
 sign and its monotonicity in the base for b >= 0 proved (standard). ``sb_rpow_cases`` unfolds it and
 splits each ``sb_rpow a b`` of the goal by the sign of a (Rpower a b for 0 < a, else 0), closing the
-cases the box excludes (lra, ``sb_close``); ``sb_positive`` shows a product of Rpower, exp, inverses
-and powers of positive terms > 0 factor by factor (exp_pos, lra at the leaves); ``sb_at_zero`` closes a
-face where a base is 0 or 1 (0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
+cases the box excludes (lra, ``sb_close``); ``sb_positive`` shows t > 0 for a product, inverse, power,
+sum or square root of positive terms, or an Rpower or exp, node by node (``lra`` from the premises first
+at every node, else the node's rule: Rmult_lt_0_compat, Rinv_0_lt_compat, pow_lt, Rplus_lt_0_compat,
+sqrt_lt_R0, exp_pos; every rule the exporter's positivity steps use); ``sb_at_zero`` closes a face where
+a base is 0 or 1 (0 * t = 0, ln 1 = 0, exp 0 = 1 written out, then ``sb_close``)."""
 EXPONENTS = """\
 Ltac sb_equal := first [ ring | field; repeat split; sb_side ].
 Ltac sb_rpowers :=
@@ -228,6 +231,20 @@ definition of Rpower), Rpower x n = x^n for x > 0 and a positive integer n (``sb
 where a face fixed the exponent) and the log step (ln is strictly increasing on (0, oo): ln a >= ln b
 gives a >= b). Standard."""
 
+
+ROOTS = """\
+Ltac sb_identity_roots F :=
+  first [ solve [ F; repeat split; sb_side ]
+        | solve [ sb_atoms_by ltac:(F; repeat split; sb_side); F; repeat split; sb_side ] ].
+"""
+"""An identity that holds by the square roots' defining relation sqrt a * sqrt a = a (a >= 0;
+``sqrt_sqrt``, standard), which ``field`` and ``ring`` do not know (they take sqrt a as an atom): ``F`` is
+``field [R0 .. Rn]`` with R_i : sqrt a_i * sqrt a_i = a_i proved in the context, which rewrites each
+monomial sqrt(a_i)^2 of the normal forms to a_i, so (1 / sqrt pi)^2 pi = 1 holds under ``field``; tried on
+the whole identity (its denominators nonzero by ``sb_side``), else after ``sb_atoms_by F`` has made two
+sqrt, ln or exp atoms one where their arguments are equal by the same rule (exp (-(x sqrt 2 / 2)^2) and
+exp (-x^2 / 2)). Nothing is assumed: a false relation (sqrt a * sqrt a = a for a < 0, where Coq's sqrt a
+is 0) fails at its own proof."""
 
 ERF_DEFINITION = "Definition sb_erf (x : R) : R := 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x.\n"
 """erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt, the standard definition (Abramowitz and Stegun 7.1.1)."""
@@ -487,14 +504,15 @@ def preamble(erf: bool = False) -> str:
         "  repeat match goal with |- context [Rabs ?x] =>\n"
         "    let H := fresh in destruct (Rcase_abs x) as [H|H];\n"
         "    [ rewrite (Rabs_left x H) | rewrite (Rabs_right x H) ] end.\n"
-        "Ltac sb_atoms :=\n"
+        "Ltac sb_atoms_by E :=\n"
         "  repeat match goal with\n"
         + "".join(
             f"  | |- context [{f} ?a] => match goal with |- context [{f} ?b] =>\n"
-            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; ring) end\n"
+            f"      assert_fails (constr_eq a b); replace ({f} a) with ({f} b) by (f_equal; E) end\n"
             for f in ("sqrt", "ln", "exp", *(["sb_erf"] if erf else []))
         )
         + "  end.\n"
+        "Ltac sb_atoms := sb_atoms_by ltac:(ring).\n"
         f"{EXPONENTS}"
         "Ltac sb_identity :=\n"
         "  first [ solve [ field; repeat split; sb_side ] | solve [ ring ] | solve [ lra ]\n"
@@ -504,6 +522,7 @@ def preamble(erf: bool = False) -> str:
         "  | solve [ sb_atoms; first [ ring | lra | field; repeat split; sb_side ] ] ].\n"
         "Ltac sb_identity_laws :=\n"
         "  first [ sb_identity | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
+        f"{ROOTS}"
         "Ltac sb_integer I C :=\n"
         "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
         "  apply lt_IZR in C; apply IZR_le; lia.\n"

@@ -49,13 +49,10 @@ IDENTITY_UNPROVED = (
     "(those laws by exp(b ln a), tried on a box's identity, not on a chain's, where they ran over 200 CPU s)"
 )
 """The reason an identity of the kernel's normal form is a premise when coqc does not prove it."""
-POSITIVE = (
-    "(repeat first [ apply Rmult_lt_0_compat | apply Rinv_0_lt_compat | apply exp_pos "
-    "| apply sqrt_lt_R0 ]; lra)"
-)
-"""The tactic of 0 < t for a product, reciprocal, exp or sqrt of terms the premises show positive."""
-LOGS = f"repeat first [ rewrite ln_mult by {POSITIVE} | rewrite ln_Rinv by {POSITIVE} ]; "
-"""ln (a * b) = ln a + ln b and ln (/ a) = - ln a for positive a, b, rewritten in an identity's goal."""
+LOGS = "repeat first [ rewrite ln_mult by sb_positive | rewrite ln_Rinv by sb_positive ]; "
+"""ln (a * b) = ln a + ln b and ln (/ a) = - ln a for positive a, b (the preamble's ``sb_positive``: a
+product, reciprocal, power, sum, sqrt or exp of terms the premises show positive), rewritten in an
+identity's goal."""
 
 INTEGER_TARGET = "a substitution into an integer variable has no Coq translation yet"
 """Why a range in an integer variable is not translated (the theorem would need its integrality premise)."""
