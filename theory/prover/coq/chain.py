@@ -26,6 +26,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
     PROBE_MARK,
     CoqExport,
@@ -43,6 +44,7 @@ from theory.prover.coq.terms import Untranslatable, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees, verify
+from theory.prover.kernel.substitution import substitute as substituted
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
 
@@ -168,7 +170,9 @@ def export_chain(
         uses.append((piece, module, arguments, ranges))
     unfold = ", ".join(["gap"] + [f"{module}.gap" for _, module, _, _ in uses])
     chain.lemma(
-        "identity", f"gap {' '.join(names)} = {' + '.join(terms)}", lambda: f"unfold {unfold}; sb_identity"
+        "identity",
+        f"gap {' '.join(names)} = {' + '.join(terms)}",
+        functools.partial(_identity_script, chain, [piece for piece, _ in pieces], unfold),
     )
     for piece, module, _, _ in uses:
         if left[module]:
@@ -179,6 +183,17 @@ def export_chain(
                 f"Hypothesis {module}_statement : {_piece_statement(piece, module)}.\n"
             )
     return CoqExport(_text(data, title, chain, modules, uses, boxes), boxes, chain.hypotheses)
+
+
+def _identity_script(chain: _ChainWriter, pieces: list[kernel_chain.Piece], unfold: str) -> str:
+    """gap = sum_i factor_i * piece_i.gap (sigma_i): after unfolding, by the laws of exponents along the
+    identity's log-linear normal form (:func:`~theory.prover.coq.exponents.guided`; a base that is not a
+    number or a variable shown > 0 node by node) where it has symbolic powers, else ``sb_identity``."""
+    right = ["add", *(["mul", p.factor, substituted(p.gap, p.substitution)] for p in pieces)]
+    laws = guided([chain.gap, right], chain.positive, functools.partial(chain.signed, strict=True))
+    if laws is None:
+        return f"unfold {unfold}; sb_identity"
+    return f"unfold {unfold}; cbv beta;\n  {laws}"
 
 
 def _piece_statement(piece: kernel_chain.Piece, module: str) -> str:
