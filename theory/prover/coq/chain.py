@@ -9,8 +9,10 @@ gap = sum_i factor_i * sub_i(sigma_i) holds exactly. The file states the same st
 - ``range_<name>_<y>``: over D, the value of y in y's set (its finite ends, open where the piece's domain
   is open), and ``factor_<name>``: 0 <= factor over D, each proved node by node
   (:mod:`theory.prover.coq.unbounded`: the kernel's enclosure on D, which reaches infinity);
-- ``identity``: gap = sum_i factor_i * piece_<name>.gap (sigma_i) over D, by ``sb_identity`` after the
-  pieces' gaps are unfolded;
+- ``identity``: gap = sum_i factor_i * piece_<name>.gap (sigma_i) over D, after the pieces' gaps are
+  unfolded, along its log-linear normal form (:mod:`theory.prover.coq.exponents`: the laws of exponents
+  and ln of sums as checked rewrites), or by ``sb_identity`` where it has neither symbolic powers nor
+  logarithms to rewrite;
 - ``statement``: 0 <= gap over D exactly as given: the identity, then each term is a product of two
   numbers >= 0 (the factor's lemma and the piece's theorem at the ranges' facts), so lra concludes.
 

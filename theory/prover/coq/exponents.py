@@ -1,4 +1,4 @@
-"""An identity with symbolic powers as a Coq proof guided by its log-linear normal form.
+"""An identity with symbolic powers and logarithms as a Coq proof guided by its log-linear normal form.
 
 For a positive base B = c * prod_i b_i^(f_i) (c a positive rational, b_i variables or other atoms,
 f_i exponents), B^E = prod_i b_i^(E f_i) * prod_q q^(E v_q(c)) over the primes q of c: the laws of
@@ -7,19 +7,27 @@ factorization). Every symbolic power of the two sides is so a product of powers 
 base b, the exponents met (rational functions of the variables; the constant 1 first, so that b itself
 is one of them) span a Q-vector space; its basis w_1 = 1, w_2, ... is scaled so that every exponent is
 an integer combination, e = sum_j k_j w_j, and b^e = prod_j X_j^(k_j) with the atoms X_1 = b,
-X_j = Rpower b w_j. The proof printed for Coq:
+X_j = Rpower b w_j. A logarithm of a sum T of positive terms is ln m + ln P with T = m P, m the monomial
+of the terms' lowest exponents and P's first term (sympy's order) of coefficient 1, so that sums
+proportional to each other have one ln P (the kernel's content and primitive); ln m is a sum of
+c_i ln b_i. The proof printed for Coq:
 
+- ``assert (Cn : ln n = sum_q v_q(n) ln q)`` for the composite integers met (n as a product of prime
+  powers, by ``ring``);
+- ``assert (Lk : ln T = sum_i c_i ln b_i + ln P)`` per logarithm, outermost first, through ln (m P)
+  (T = m P by ``field``, a square root r of a base b taken as an atom with b = r r), then rewritten;
 - ``assert (P_k : 0 < o)`` for every base that is neither a number nor a variable (by the caller's
   proof), then ``set`` it (outermost first), so that the rewrites below leave it one atom;
 - ``replace (Rpower B E) with (prod_j X_j^k_j)`` per power, outermost first, each by ``sb_power_atom``:
   both sides are positive and have the same ln (``ln_inv``), ln expanded by ln (x y) = ln x + ln y,
-  ln (/ x) = - ln x, ln (x^n) = n ln x, ln (Rpower b e) = e ln b, with ln n of a composite integer n
-  written over its primes, then ``field``: an identity of rational functions in the ln atoms;
-- the identity, now of rational functions in the atoms X: ``field`` (or ``sb_identity``).
+  ln (/ x) = - ln x, ln (x^n) = n ln x, ln (Rpower b e) = e ln b and the facts Cn, then ``field``;
+- the identity, now of rational functions in the atoms X and the ln atoms: ``field`` (or
+  ``sb_identity``).
 
 Nothing is searched: the rewrites are those of the normal form, and each is checked by coqc (a wrong law
-printed into the same route, a^x a^y = a^(x y), fails its ``field``). Provenance: standard (laws of
-exponents for positive bases, exp_plus, ln_mult, ln_Rinv, ln_pow, ln_inv; unique factorization).
+printed into the same route, a^x a^y = a^(x y) or (a + b)^e = a^e + b^e, fails its ``field``).
+Provenance: standard (laws of exponents for positive bases, ln_mult, ln_Rinv, ln_pow, ln_inv, sqrt_sqrt;
+unique factorization).
 """
 
 from __future__ import annotations
@@ -150,14 +158,14 @@ class _Atoms:
     """The atoms X_j of every base (see the module) and the power products they print."""
 
     def __init__(self, powers: list[Any]) -> None:
-        self.forms = [logs(["pow", node[1], node[2]]) for node in powers]
+        self.forms = [logs(node) for node in powers]
         self.bases: dict[str, Any] = {}
         met: dict[str, list[sp.Expr]] = {}
         for form in self.forms:
             for key, (base, coefficient) in form.items():
                 self.bases[key] = base
                 met.setdefault(key, [])
-                if coefficient not in met[key]:
+                if sp.cancel(coefficient) not in met[key]:
                     met[key].append(sp.cancel(coefficient))
         self.spans = {key: basis(exponents) for key, exponents in met.items()}
 
@@ -277,50 +285,61 @@ def _roots(exprs: list[sp.Expr]) -> list[sp.Expr]:
 
 def log_rewrites(sides: list[Any], positive: Callable[[Any], bool]) -> tuple[str, list[Any]]:
     """``assert (Lk : ln T = sum_i c_i ln b_i + ln P)`` and ``rewrite Lk`` for every ln node T of the
-    sides (outermost first; see :func:`content`), each by ln (m P) = ln m + ln P after T = m P (``field``,
-    a square root r of a base b a new atom with b = r r); with the trees whose numbers the facts
-    ln n = ... must cover."""
+    sides (outermost first; T = m P by :func:`content`) other than a ln that stays one atom; with the
+    trees whose numbers the facts ln n = ... must cover."""
     symbols = _Symbols()
     nodes: list[Any] = []
     for side in sides:
         nodes += [n for n in _logs_of(side) if n not in nodes]
     nodes.sort(key=lambda n: -len(term(n, positive)))
-    script, numbers = "", []
     forms = [content(symbols.expr(node[1])) for node in nodes]
     primitives = [primitive for _, primitive in forms]
+    script, numbers = "", []
     for index, (node, (monomial, primitive)) in enumerate(zip(nodes, forms, strict=True), start=1):
+        expanded = logs(symbols.tree(monomial))
+        if primitive is None and list(expanded.values()) == [(node[1], 1)]:
+            continue  # ln b of one base b
         if monomial == 1 and primitives.count(primitive) == 1:
-            continue  # ln T stays the atom it is: no other logarithm has T's primitive
-        argument = symbols.expr(node[1])
-        sums = [
-            f"{term(as_tree(c), _never)} * ln {term(b, positive)}"
-            for b, c in logs(symbols.tree(monomial)).values()
-        ]
-        printed_m = term(symbols.tree(monomial), positive)
-        if primitive is not None:
-            sums.append(f"ln {term(symbols.tree(primitive), positive)}")
-            product = f"({printed_m} * {term(symbols.tree(primitive), positive)})"
-        else:
-            product = printed_m
-        numbers += [symbols.tree(monomial)]
-        roots = "".join(
-            f"assert (0 < sqrt {b}) by (apply sqrt_lt_R0; sb_pos); set (v__r{j} := sqrt {b}) in *; "
-            f"replace {b} with (v__r{j} * v__r{j}) by (unfold v__r{j}; rewrite sqrt_sqrt; "
-            f"[reflexivity | apply Rlt_le; sb_pos]); "
-            for j, b in enumerate(
-                (term(symbols.tree(r), positive) for r in _roots([argument, monomial])), start=1
-            )
-        )
-        statement = f"{term(node, positive)} = {' + '.join(sums) or '0'}"
-        if statement.split(" = ", 1)[1] == f"ln {term(node[1], positive)}":
-            continue
-        script += (
-            f"assert (L{index} : {statement}) by (transitivity (ln {product});\n"
-            f"    [ f_equal; {roots}field; sb_nonzero | sb_ln_expand; "
-            "repeat match goal with C : ln ?n = _ |- context [ln ?n] => rewrite C end; field ]);\n"
-            f"  try rewrite L{index};\n  "
-        )
+            continue  # ln T stays one atom: no other logarithm has T's primitive
+        script += _log_rewrite(f"L{index}", node, monomial, primitive, symbols, positive)
+        numbers.append(symbols.tree(monomial))
     return script, numbers
+
+
+def _log_rewrite(
+    name: str,
+    node: Any,
+    monomial: sp.Expr,
+    primitive: sp.Expr | None,
+    symbols: _Symbols,
+    positive: Callable[[Any], bool],
+) -> str:
+    """ln T = sum_i c_i ln b_i (+ ln P) by ln (m P) = ln m + ln P after T = m P (``field``, a square root
+    r of a base b a new atom with b = r r), then its rewrite."""
+    sums = [
+        f"{term(as_tree(c), _never)} * ln {term(b, positive)}"
+        for b, c in logs(symbols.tree(monomial)).values()
+    ]
+    product = term(symbols.tree(monomial), positive)
+    if primitive is not None:
+        printed = term(symbols.tree(primitive), positive)
+        sums.append(f"ln {printed}")
+        product = f"({product} * {printed})"
+    roots = "".join(
+        f"assert (0 < sqrt {b}) by (apply sqrt_lt_R0; sb_pos); set (v__r{j} := sqrt {b}) in *; "
+        f"replace {b} with (v__r{j} * v__r{j}) by (unfold v__r{j}; rewrite sqrt_sqrt; "
+        "[reflexivity | apply Rlt_le; sb_pos]); "
+        for j, b in enumerate(
+            (term(symbols.tree(r), positive) for r in _roots([symbols.expr(node[1]), monomial])), start=1
+        )
+    )
+    return (
+        f"assert ({name} : {term(node, positive)} = {' + '.join(sums) or '0'})\n"
+        f"    by (transitivity (ln {product});\n"
+        f"    [ f_equal; {roots}field; sb_nonzero | sb_ln_expand; "
+        "repeat match goal with C : ln ?n = _ |- context [ln ?n] => rewrite C end; field ]);\n"
+        f"  try rewrite {name};\n  "
+    )
 
 
 def _logs_of(tree: Any) -> list[Any]:
@@ -346,7 +365,7 @@ def guided(
     rewrites, numbers = log_rewrites(sides, positive)
     if not powers and not rewrites:
         return None
-    atoms = _atoms_or_none(powers)
+    atoms = _atoms(powers)
     facts = composite_logs(list(atoms.bases.values()) + [node[1] for node in powers] + numbers)
     return (
         facts
@@ -399,7 +418,8 @@ def _named(tree: Any, names: dict[str, str]) -> Any:
     return [tree[0], *(_named(a, names) if isinstance(a, list) else a for a in tree[1:])]
 
 
-def _atoms_or_none(powers: list[Any]) -> _Atoms:
+def _atoms(powers: list[Any]) -> _Atoms:
+    """The atoms of the powers' bases, or :class:`Untranslatable` when sympy finds no integer basis."""
     try:
         return _Atoms(powers)
     except (ValueError, TypeError, sp.PolynomialError) as error:
