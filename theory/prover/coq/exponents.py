@@ -12,8 +12,8 @@ of the terms' lowest exponents and P's first term (sympy's order) of coefficient
 proportional to each other have one ln P (the kernel's content and primitive); ln m is a sum of
 c_i ln b_i. The proof printed for Coq:
 
-- ``assert (Cn : ln n = sum_q v_q(n) ln q)`` for the composite integers met (n as a product of prime
-  powers, by ``ring``);
+- ``assert (Cn : sb_factored (ln n) (sum_q v_q(n) ln q))`` (an equality) for the composite integers
+  met (n as a product of prime powers, by ``ring``);
 - ``assert (Lk : ln T = sum_i c_i ln b_i + ln P)`` per logarithm, outermost first, through ln (m P)
   (T = m P by ``field``, a square root r of a base b taken as an atom with b = r r), then rewritten;
 - ``assert (P_k : 0 < o)`` for every base that is neither a number nor a variable (by the caller's
@@ -188,8 +188,9 @@ def _never(_: Any) -> bool:
 
 
 def composite_logs(bases: list[Any]) -> str:
-    """``assert (Cn : ln n = sum_q v_q(n) ln q)`` for every composite integer n of the number bases' and
-    the power bases' numbers (the tactic text, each proved by ln of a product of prime powers)."""
+    """``assert (Cn : sb_factored (ln n) (sum_q v_q(n) ln q))`` for every composite integer n of the
+    number bases' and the power bases' numbers (the tactic text, each proved by ln of a product of prime
+    powers)."""
     integers: set[int] = set()
     for tree in bases:
         for node in _numbers(tree):
@@ -201,8 +202,8 @@ def composite_logs(bases: list[Any]) -> str:
         product = " * ".join(f"({p} ^ {k})" for p, k in primes)
         sums = " + ".join(f"{k} * ln {p}" for p, k in primes)
         facts.append(
-            f"assert (C{n} : ln {n} = {sums}) by (replace {n} with ({product}) by ring; "
-            f"sb_ln_expand; ring);\n  "
+            f"assert (C{n} : sb_factored (ln {n}) ({sums})) by (unfold sb_factored; "
+            f"replace {n} with ({product}) by ring; sb_ln_expand; ring);\n  "
         )
     return "".join(facts)
 
@@ -288,17 +289,18 @@ def log_rewrites(sides: list[Any], positive: Callable[[Any], bool]) -> tuple[str
     sides (outermost first; T = m P by :func:`content`) other than a ln that stays one atom; with the
     trees whose numbers the facts ln n = ... must cover."""
     symbols = _Symbols()
-    nodes: list[Any] = []
+    printed: dict[str, Any] = {}
     for side in sides:
-        nodes += [n for n in _logs_of(side) if n not in nodes]
-    nodes.sort(key=lambda n: -len(term(n, positive)))
+        printed.update((term(n, positive), n) for n in _logs_of(side) if term(n, positive) not in printed)
+    nodes = [printed[text] for text in sorted(printed, key=lambda text: -len(text))]
     forms = [content(symbols.expr(node[1])) for node in nodes]
     primitives = [primitive for _, primitive in forms]
     script, numbers = "", []
     for index, (node, (monomial, primitive)) in enumerate(zip(nodes, forms, strict=True), start=1):
-        expanded = logs(symbols.tree(monomial))
-        if primitive is None and list(expanded.values()) == [(node[1], 1)]:
-            continue  # ln b of one base b
+        expanded = list(logs(symbols.tree(monomial)).values())
+        single = primitive is None and len(expanded) == 1 and expanded[0][1] == 1
+        if single and term(expanded[0][0], positive) == term(node[1], positive).strip("()"):
+            continue  # ln b of one base b, printed as it is
         if monomial == 1 and primitives.count(primitive) == 1:
             continue  # ln T stays one atom: no other logarithm has T's primitive
         script += _log_rewrite(f"L{index}", node, monomial, primitive, symbols, positive)
@@ -337,7 +339,7 @@ def _log_rewrite(
         f"assert ({name} : {term(node, positive)} = {' + '.join(sums) or '0'})\n"
         f"    by (transitivity (ln {product});\n"
         f"    [ f_equal; {roots}field; sb_nonzero | sb_ln_expand; "
-        "repeat match goal with C : ln ?n = _ |- context [ln ?n] => rewrite C end; field ]);\n"
+        "sb_factor; field ]);\n"
         f"  try rewrite {name};\n  "
     )
 

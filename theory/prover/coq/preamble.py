@@ -437,15 +437,18 @@ Ltac sb_ln_expand :=
   repeat first [ rewrite ln_mult by sb_pos | rewrite ln_Rinv by sb_pos
                | rewrite ln_div by sb_pos | rewrite ln_pow by sb_pos | rewrite sb_ln_rpower
                | rewrite sb_ln_sqrt by sb_pos | rewrite ln_exp | rewrite ln_1 ]; cbn [INR].
-Ltac sb_power_atom :=
-  apply ln_inv; [ sb_pos | sb_pos | sb_ln_expand;
-    repeat match goal with C : ln ?n = _ |- context [ln ?n] => rewrite C end; field; sb_nonzero ].
+Definition sb_factored (x y : R) : Prop := x = y.
+Ltac sb_factor :=
+  repeat match goal with C : sb_factored (ln ?n) ?v |- context [ln ?n] => rewrite (C : ln n = v) end.
+Ltac sb_power_atom := apply ln_inv; [ sb_pos | sb_pos | sb_ln_expand; sb_factor; field; sb_nonzero ].
 """
 """The laws of exponents as :mod:`theory.prover.coq.exponents` prints them: ``sb_power_atom`` proves
 B^E = prod_j X_j^k_j for positive sides by their ln (``ln_inv``: ln is injective on (0, oo)), expanded by
 ``sb_ln_expand`` (ln (x y) = ln x + ln y, ln (/ x) = - ln x, ln (x / y) = ln x - ln y, ln (x^n) =
 n ln x for x, y > 0, ln (Rpower b e) = e ln b, ln (exp u) = u, ln 1 = 0) and the context's facts
-ln n = sum v_q(n) ln q of composite integers, then ``field``; ``sb_pos`` shows 0 < t node by node
+``sb_factored (ln n) (sum v_q(n) ln q)`` of composite integers (``sb_factor`` rewrites by them; the
+definition is plain equality, named so that no other fact of the context is taken for one), then
+``field``; ``sb_pos`` shows 0 < t node by node
 (lra first at every node, then products, inverses, powers, square roots, sums, exp and Rpower of
 positive terms), ``sb_nonzero`` closes field's conditions by it and ln (sqrt x) = ln x / 2 is proved
 (``sb_ln_sqrt``; standard)."""
