@@ -9,8 +9,10 @@ gap = sum_i factor_i * sub_i(sigma_i) holds exactly. The file states the same st
 - ``range_<name>_<y>``: over D, the value of y in y's set (its finite ends, open where the piece's domain
   is open), and ``factor_<name>``: 0 <= factor over D, each proved node by node
   (:mod:`theory.prover.coq.unbounded`: the kernel's enclosure on D, which reaches infinity);
-- ``identity``: gap = sum_i factor_i * piece_<name>.gap (sigma_i) over D, by ``sb_identity`` after the
-  pieces' gaps are unfolded;
+- ``identity``: gap = sum_i factor_i * piece_<name>.gap (sigma_i) over D, after the pieces' gaps are
+  unfolded, along its log-linear normal form (:mod:`theory.prover.coq.exponents`: the laws of exponents
+  and ln of sums as checked rewrites), or by ``sb_identity`` where it has neither symbolic powers nor
+  logarithms to rewrite;
 - ``statement``: 0 <= gap over D exactly as given: the identity, then each term is a product of two
   numbers >= 0 (the factor's lemma and the piece's theorem at the ranges' facts), so lra concludes.
 
@@ -26,6 +28,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
     PROBE_MARK,
     CoqExport,
@@ -43,6 +46,7 @@ from theory.prover.coq.terms import Untranslatable, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees, verify
+from theory.prover.kernel.substitution import substitute as substituted
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
 
@@ -168,7 +172,9 @@ def export_chain(
         uses.append((piece, module, arguments, ranges))
     unfold = ", ".join(["gap"] + [f"{module}.gap" for _, module, _, _ in uses])
     chain.lemma(
-        "identity", f"gap {' '.join(names)} = {' + '.join(terms)}", lambda: f"unfold {unfold}; sb_identity"
+        "identity",
+        f"gap {' '.join(names)} = {' + '.join(terms)}",
+        functools.partial(_identity_script, chain, [piece for piece, _ in pieces], unfold),
     )
     for piece, module, _, _ in uses:
         if left[module]:
@@ -179,6 +185,17 @@ def export_chain(
                 f"Hypothesis {module}_statement : {_piece_statement(piece, module)}.\n"
             )
     return CoqExport(_text(data, title, chain, modules, uses, boxes), boxes, chain.hypotheses)
+
+
+def _identity_script(chain: _ChainWriter, pieces: list[kernel_chain.Piece], unfold: str) -> str:
+    """gap = sum_i factor_i * piece_i.gap (sigma_i): after unfolding, by the laws of exponents along the
+    identity's log-linear normal form (:func:`~theory.prover.coq.exponents.guided`; a base that is not a
+    number or a variable shown > 0 node by node) where it has symbolic powers, else ``sb_identity``."""
+    right = ["add", *(["mul", p.factor, substituted(p.gap, p.substitution)] for p in pieces)]
+    laws = guided([chain.gap, right], chain.positive, functools.partial(chain.signed, strict=True))
+    if laws is None:
+        return f"unfold {unfold}; sb_identity"
+    return f"unfold {unfold}; cbv beta;\n  {laws}"
 
 
 def _piece_statement(piece: kernel_chain.Piece, module: str) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import erf, steps, substitution
+from theory.prover.coq import erf, exponents, steps, substitution
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, uses_erf, variable
 from theory.prover.coq.unbounded import NodeProof
@@ -304,10 +304,20 @@ class _Writer:
         if roots:  # the relations R_i as field's rewriting rules
             rules = " ".join(f"R{i}" for i in range(len(roots)))
             closing = f"first [ {closing} | sb_identity_roots ltac:(field [{rules}]) ]"
+        search = f"{points}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
+        laws = self._laws([sides[0] if times is None else ["mul", sides[0], times], rewritten])
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {points}{self.cases}{prelude}{facts}try sb_rpower; {closing})"
+            f"by (try unfold gap; {search if laws is None else f'first [ solve [ {laws} ] | {search} ]'})"
         )
+
+    def _laws(self, sides: list[Any]) -> str | None:
+        """The identity of ``sides`` along its log-linear normal form (:mod:`theory.prover.coq.exponents`),
+        or None where it has no symbolic power or leaves that route."""
+        try:
+            return exponents.guided(sides, self.positive, None)
+        except Untranslatable:
+            return None
 
     def _unbounded(self, box: Box, strict: bool, form: Any) -> str:
         """An enclosure node by node (:mod:`theory.prover.coq.unbounded`), on a box reaching infinity or

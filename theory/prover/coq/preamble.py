@@ -440,6 +440,34 @@ Values at constants are Interval's ``integral`` after ``unfold sb_erf``; ``sb_er
 -1 < sb_erf u < 1 for each sb_erf u of the goal (for Interval, which reads them as bounded atoms)."""
 
 
+LAWS = """\
+Lemma sb_ln_sqrt : forall x, 0 < x -> ln (sqrt x) = ln x / 2.
+Proof.
+  intros x H. rewrite <- (sqrt_sqrt x) at 2 by lra. rewrite ln_mult by (apply sqrt_lt_R0; lra). field.
+Qed.
+Ltac sb_nonzero := repeat split; first [ apply Rgt_not_eq; sb_positive | apply Rlt_not_eq; lra ].
+Ltac sb_ln_expand :=
+  repeat first [ rewrite ln_mult by sb_positive | rewrite ln_Rinv by sb_positive
+               | rewrite ln_div by sb_positive | rewrite ln_pow by sb_positive | rewrite sb_ln_rpower
+               | rewrite sb_ln_sqrt by sb_positive | rewrite ln_exp | rewrite ln_1 ]; cbn [INR].
+Definition sb_factored (x y : R) : Prop := x = y.
+Ltac sb_factor :=
+  repeat match goal with C : sb_factored (ln ?n) ?v |- context [ln ?n] => rewrite (C : ln n = v) end.
+Ltac sb_power_atom :=
+  apply ln_inv; [ sb_positive | sb_positive | sb_ln_expand; sb_factor; field; sb_nonzero ].
+"""
+"""The laws of exponents as :mod:`theory.prover.coq.exponents` prints them: ``sb_power_atom`` proves
+B^E = prod_j X_j^k_j for positive sides by their ln (``ln_inv``: ln is injective on (0, oo)), expanded by
+``sb_ln_expand`` (ln (x y) = ln x + ln y, ln (/ x) = - ln x, ln (x / y) = ln x - ln y, ln (x^n) =
+n ln x for x, y > 0, ln (Rpower b e) = e ln b, ln (exp u) = u, ln 1 = 0) and the context's facts
+``sb_factored (ln n) (sum v_q(n) ln q)`` of composite integers (``sb_factor`` rewrites by them; the
+definition is plain equality, named so that no other fact of the context is taken for one), then
+``field``; ``sb_positive`` (the one positivity tactic, :data:`POWERS`) shows 0 < t node by node
+(lra first at every node, then products, inverses, powers, square roots, sums, exp and Rpower of
+positive terms), ``sb_nonzero`` closes field's conditions by it and ln (sqrt x) = ln x / 2 is proved
+(``sb_ln_sqrt``; standard)."""
+
+
 def _lemma(name: str, increasing: bool, strict: bool) -> str:
     end_ = "a" if increasing else "b"
     left = "Rmin_left" if increasing else "Rmin_right"
@@ -534,6 +562,7 @@ def preamble(erf: bool = False) -> str:
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}\n"
-        f"{STEP_LEMMAS}\n"
+        f"{STEP_LEMMAS}"
+        f"{LAWS}\n"
         f"{lemmas}"
     )

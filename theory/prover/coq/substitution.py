@@ -13,11 +13,11 @@ proof of the box lemma ``box_k`` states the same steps:
   written ceiling(Z) - Z, by the kernel's rule ceiling(z) - z in [0, 1), which is Flocq's
   z <= ceiling(z) < z + 1 (``Raux.Zceil_ub``, ``Raux.Zceil_lb``);
 - ``box_k_multiplier``: 0 <= M (0 < M) by the enclosure of M on B;
-- ``box_k_identity``: gap = M * H(phi) on B by ``sb_identity``, after ln of products and reciprocals of
-  positive factors is expanded (``ln_mult``, ``ln_Rinv``): the kernel's normal form expands them for the
-  variables it sees positive. Where coqc does not prove it (the normal form also applies the laws of
-  exponents for symbolic exponents, which ``sb_identity`` does not know), it is a named hypothesis with
-  that reason;
+- ``box_k_identity``: gap = M * H(phi) on B along the log-linear normal form where it has symbolic
+  powers (:mod:`theory.prover.coq.exponents`: the laws of exponents the kernel's normal form applies,
+  printed as checked rewrites), else by ``sb_identity`` after ln of products and reciprocals of positive
+  factors is expanded (``ln_mult``, ``ln_Rinv``): the kernel's normal form expands them for the
+  variables it sees positive. Where coqc proves neither, it is a named hypothesis with that reason;
 - ``box_k``: the identity, then M >= 0 times the module's theorem at phi (its premises the range facts)
   by ``Rmult_le_pos`` (``Rmult_lt_0_compat`` when strict).
 
@@ -45,8 +45,8 @@ from theory.prover.kernel.verify import FORMAT, PRECISIONS, Box, Variable, envir
 IDENTITY_UNPROVED = (
     "sb_identity (field, ring) takes each Rpower a b, ln and ceiling as an atom, and the kernel's normal "
     "form also applies the laws of exponents a^x a^y = a^(x + y), (a b)^x = a^x b^x, (a^x)^y = a^(x y) "
-    "for positive bases and symbolic x, y, and ln of a product; coqc did not prove it by sb_identity_laws "
-    "(those laws by exp(b ln a), tried on a box's identity, not on a chain's, where they ran over 200 CPU s)"
+    "for positive bases and symbolic x, y, and ln of products and sums; coqc proved it neither along that "
+    "normal form (its rewrites printed, each checked) nor by sb_identity_laws (a box's identity only)"
 )
 """The reason an identity of the kernel's normal form is a premise when coqc does not prove it."""
 LOGS = "repeat first [ rewrite ln_mult by sb_positive | rewrite ln_Rinv by sb_positive ]; "
