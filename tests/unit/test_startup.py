@@ -74,31 +74,29 @@ def test_importing_the_cli_imports_neither_sympy_nor_torch():
     assert done.stdout.split() == [], done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("extra", [[], ["--certify"]], ids=["plain", "certify"])
-def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path, extra):
-    if extra:
-        pytest.importorskip("flint", reason="--certify needs python-flint (certify extra)")
+def _probe_bound(tmp_path, probe: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``probe`` run in a fresh interpreter on a tiny BERT folder (its path and ``extra`` as arguments)."""
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(folder), *extra],
+    return subprocess.run(
+        [sys.executable, "-c", probe, str(folder), *extra],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
+
+
+@pytest.mark.parametrize("extra", [[], ["--certify"]], ids=["plain", "certify"])
+def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path, extra):
+    if extra:
+        pytest.importorskip("flint", reason="--certify needs python-flint (certify extra)")
+    done = _probe_bound(tmp_path, PROBE, *extra)
     assert done.stdout.split() == ["0"], done.stdout + done.stderr
 
 
 def test_bound_compiles_no_dataclass_methods_at_start_up(tmp_path):
     """Every record on the bound path is a theory.records record: no method source is compiled per class."""
-    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
-    done = subprocess.run(
-        [sys.executable, "-c", RECORDS_PROBE, str(folder)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    done = _probe_bound(tmp_path, RECORDS_PROBE)
     assert done.stdout.split() == ["0"], done.stdout + done.stderr
 
 
