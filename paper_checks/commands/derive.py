@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Decide the file, print per step, write the certificate when asked."""
     from theory.derive import derive
     from theory.errors import require
+    from theory.prover.box import count_of_boxes
 
     if not args.budget > 0:
         raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(
             f"  [{outcome.status}] {step.name} (line {step.line}): {step.relation} {step.text}  "
-            f"({how[outcome.method]}, {outcome.boxes} boxes, {outcome.seconds:.2f} CPU s)"
+            f"({how[outcome.method]}, {count_of_boxes(outcome.boxes)}, {outcome.seconds:.2f} CPU s)"
         )
         if outcome.witness is not None:
             point = ", ".join(f"{k} = {v}" for k, v in outcome.witness.point.items())

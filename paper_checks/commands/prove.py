@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check is not None:
         return _check(Path(args.check))
     from theory.prover import prove
+    from theory.prover.box import count_of_boxes
 
     if args.statement is None or args.domain is None:
         raise InvalidArgument("give a STATEMENT and --domain, or --check CERT.json")
@@ -87,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     print(f"{result.status}: {result.statement}  over  {result.domain}")
     for part in result.parts:
-        line = f"  [{part.status}] {part.text}: {part.boxes} boxes, {part.seconds:.2f} CPU s"
+        line = f"  [{part.status}] {part.text}: {count_of_boxes(part.boxes)}, {part.seconds:.2f} CPU s"
         if part.certificate is not None:
-            line += f"; certificate of {len(part.certificate.boxes)} boxes re-checked by the kernel"
+            line += f"; certificate of {count_of_boxes(len(part.certificate.boxes))} re-checked by the kernel"
         print(line)
         if part.witness is not None:
             point = ", ".join(f"{k} = {v}" for k, v in part.witness.point.items())
@@ -152,6 +153,7 @@ def _certificates(document: Any) -> list[Any]:
 def _check(path: Path) -> int:
     from theory.derive import DERIVATION_FORMAT, check_derivation
     from theory.prover import check_certificate
+    from theory.prover.box import count_of_boxes
     from theory.prover.chain import CHAIN_FORMAT, check_chain
 
     try:
@@ -176,9 +178,8 @@ def _check(path: Path) -> int:
             verdict = check_certificate(certificate)
             accepted, reason, boxes = verdict.accepted, verdict.reason, verdict.boxes
         word = "accepted" if accepted else "REJECTED"
-        print(
-            f"{word}: {certificate.get('inequality', certificate.get('title', ''))} ({boxes} boxes): {reason}"
-        )
+        title = certificate.get("inequality", certificate.get("title", ""))
+        print(f"{word}: {title} ({count_of_boxes(boxes)}): {reason}")
         status = status if accepted else 1
     return status
 

@@ -213,7 +213,7 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
                 export_to(_certificate(verdict, part), path, not args.no_coq_check, f"{name}: {part.text}")
                 for part, path in zip(parts, paths, strict=True)
             ]
-            if name == REDUCED:  # the softmax reduction's identity steps, a file of their own
+            if name == REDUCED:  # the softmax bound for every length, a file of its own
                 reduction = directory / f"{name}_reduction.v"
                 exported[name].append(export_reduction_to(verdict.entry, reduction, not args.no_coq_check))
     return exported

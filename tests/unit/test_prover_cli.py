@@ -18,6 +18,14 @@ def test_proved_exits_0_and_reports_the_checked_certificate(capsys):
     assert "re-checked by the kernel" in out
 
 
+def test_counts_of_boxes_are_worded_for_one_and_for_many(capsys):
+    assert main(["prove", "x*(1 - x) <= 1/4", "--domain", "x: [0, 1]"]) == 0
+    out = capsys.readouterr().out
+    assert ": 1 box, " in out and "certificate of 1 box re-checked" in out
+    assert main(["prove", "log(1 + x) <= x", "--domain", "x: (-1, oo)"]) == 0
+    assert "certificate of 2 boxes re-checked" in capsys.readouterr().out
+
+
 def test_refuted_exits_1_with_the_witness_in_json(capsys):
     assert main(["prove", "x^2 <= 2", "--domain", "x: [0, 1.5]", "--json"]) == 1
     document = json.loads(capsys.readouterr().out)

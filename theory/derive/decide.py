@@ -54,6 +54,7 @@ from theory.derive.file_format import (
     read_derivation,
 )
 from theory.derive.instance import defined_on, difference_tree
+from theory.prover.box import count_of_boxes
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.chain import ChainResult
 from theory.prover.domain import Domain, MalformedDomain
@@ -257,9 +258,8 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
     elif status == PROVED and unproved:
         status, reason = UNDECIDED, f"proved under {', '.join(unproved)}, which is not proved"
     elif status == UNDECIDED and len(result.remaining):
-        reason = f"{len(result.remaining)} boxes left, e.g. {result.remaining[0].to_json()}; {reason}".strip(
-            "; "
-        )
+        left = f"{count_of_boxes(len(result.remaining))} left, e.g. {result.remaining[0].to_json()}"
+        reason = f"{left}; {reason}".strip("; ")
     record = None
     if status == PROVED and result.certificate is not None:
         record = {

@@ -15,6 +15,11 @@ from theory.prover.domain import Bound, Domain, format_bound, parse_number
 from theory.prover.unbounded import compact, split_point
 
 
+def count_of_boxes(count: int) -> str:
+    """The number of boxes as printed: "1 box", "n boxes"."""
+    return f"{count} box" if count == 1 else f"{count} boxes"
+
+
 @dataclass(frozen=True)
 class Box:
     """Ranges in domain order: ((name, lo, hi), ...); ``opens`` the (name, "lo" | "hi") ends that are open

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy as sp
 
+from theory.prover.box import count_of_boxes
 from theory.prover.domain import Domain, parse_domain
 from theory.prover.result import PROVED, UNDECIDED, ProofResult, ProverStatus
 from theory.prover.statement import Inequality, Statement
@@ -736,7 +737,7 @@ class LemmaVerdict:
         text = (
             f"[{verdict}] {self.entry.name}: {self.entry.text}  over  {self.entry.statement.domain.to_text()}"
         )
-        text += f"  ({self.result.boxes} boxes, {self.result.seconds:.2f} s)"
+        text += f"  ({count_of_boxes(self.result.boxes)}, {self.result.seconds:.2f} s)"
         if self.entry.covers:
             text += f"; covers {self.entry.covers}"
         if self.entry.steps:

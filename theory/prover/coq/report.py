@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from theory.prover.box import count_of_boxes
+
 STATUSES = ("accepted", "hypotheses", "rejected", "unchecked", "untranslated")
 """Every value of a record's "coq" field."""
 
@@ -15,7 +17,9 @@ def line(record: dict[str, Any]) -> str:
     """One line saying what became of an exported statement."""
     if record["coq"] == "untranslated":
         return f"coq: not exported ({record['reason']})"
-    text = f"coq: {record['coq']}: {record['file']} ({record['boxes']} boxes, {record['bytes']} bytes"
+    text = (
+        f"coq: {record['coq']}: {record['file']} ({count_of_boxes(record['boxes'])}, {record['bytes']} bytes"
+    )
     if "coqc_cpu_seconds" in record:
         text += f", coqc {record['coqc_cpu_seconds']:.1f} CPU s"
     text += ")"
