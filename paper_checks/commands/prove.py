@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         for box in part.remaining[:5]:
             print(f"      left undecided: {_approximate(box.to_json())}")
         if len(part.remaining) > 5:
-            print(f"      ... and {len(part.remaining) - 5} more boxes ({part.reason})")
+            print(f"      ... and {count_of_boxes(len(part.remaining) - 5)} more ({part.reason})")
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
     if exported is not None:
