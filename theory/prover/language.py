@@ -67,6 +67,16 @@ def _unary(function: Callable[[sp.Expr], sp.Expr]) -> Callable[..., sp.Expr]:
     return lambda argument: function(argument)
 
 
+def _extremum(kind: type[sp.Max] | type[sp.Min], args: tuple[sp.Expr, ...]) -> sp.Expr:
+    """Max or Min of the arguments; left unevaluated when sympy cannot order two of them (a constant
+    such as atan(2) + atan(1/2) - pi/2, exactly 0, that sympy cannot compare with 0): the kernel
+    encloses it instead."""
+    try:
+        return kind(*args)
+    except ValueError:
+        return kind(*args, evaluate=False)
+
+
 FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
     "exp": (1, _unary(sp.exp)),
     "log": (1, _unary(sp.log)),
@@ -82,8 +92,8 @@ FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
     "ceiling": (1, _unary(sp.ceiling)),
     "Phi": (1, normal_cdf),
     "phi": (1, normal_density),
-    "Max": (-2, lambda *args: sp.Max(*args)),
-    "Min": (-2, lambda *args: sp.Min(*args)),
+    "Max": (-2, lambda *args: _extremum(sp.Max, args)),
+    "Min": (-2, lambda *args: _extremum(sp.Min, args)),
 }
 """name -> (arity, builder); arity -2 means two or more arguments. ``diff(f, x)`` and ``Piecewise`` are
 parsed separately."""

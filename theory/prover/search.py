@@ -289,7 +289,7 @@ class _Problem:
             step = {"method": "monotone", "variable": name, "direction": direction, **step}
             if infinite(end):
                 for start in _tail_starts(lo, hi, increasing):
-                    tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}
+                    tail = {**box, name: (lo, start) if increasing else (start, hi)}
                     then = self.find(
                         tree, tail, domain, strict and not strictly, depth + 1, order, rewriting, squaring
                     )

@@ -35,6 +35,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.kernel.nodes import rebuilt
+
 MAX_TERMS = 400
 MAX_EXPONENT = 64
 MAX_FACTOR = 10**6
@@ -218,7 +220,7 @@ def _atom(
 def _substitute(tree: Any, fixed: dict[str, Fraction]) -> Any:
     if tree[0] == "var" and tree[1] in fixed:
         return ["num", str(fixed[tree[1]])]
-    return [tree[0], *(_substitute(a, fixed) if isinstance(a, list) else a for a in tree[1:])]
+    return rebuilt(tree, lambda arg: _substitute(arg, fixed))
 
 
 def _rational_power(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from theory.prover.kernel.nodes import rebuilt
+
 Sign = Callable[[Any], int | None]
 
 
@@ -18,7 +20,7 @@ def resolved(tree: Any, sign: Sign) -> Any:
     """The tree with each abs of a signed argument written without abs (see the module docstring)."""
     if not isinstance(tree, list) or tree[0] in ("num", "var", "const"):
         return tree
-    node = [tree[0], *(resolved(arg, sign) if isinstance(arg, list) else arg for arg in tree[1:])]
+    node = rebuilt(tree, lambda arg: resolved(arg, sign))
     if node[0] == "abs" and len(node) == 2:
         known = sign(node[1])
         if known == 1:

@@ -29,6 +29,7 @@ from typing import Any
 
 from theory.prover.kernel import exact, trees, verify
 from theory.prover.kernel.balls import Set, Undefined, infinite
+from theory.prover.kernel.nodes import rebuilt
 from theory.prover.kernel.trees import Malformed, ball
 
 
@@ -36,7 +37,7 @@ def substitute(tree: Any, mapping: dict[str, Any]) -> Any:
     """The tree with every variable of ``mapping`` replaced by its tree (simultaneously)."""
     if tree[0] == "var":
         return mapping.get(tree[1], tree)
-    return [tree[0], *(substitute(arg, mapping) if isinstance(arg, list) else arg for arg in tree[1:])]
+    return rebuilt(tree, lambda arg: substitute(arg, mapping))
 
 
 def fractional_part_argument(tree: Any) -> Any | None:

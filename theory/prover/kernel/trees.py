@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from theory.errors import InvalidArgument
 from theory.prover.kernel import balls
 from theory.prover.kernel.balls import Set, Undefined, flint
+from theory.prover.kernel.nodes import children
 
 if TYPE_CHECKING:
     from flint import arb, fmpq
@@ -82,14 +83,26 @@ def _log_end(x: arb) -> Any:
 
 
 def _constant_power(a: Set, c: Set) -> Set:
-    """{v^c} for a constant c of known sign and v >= 0 (0^c = 0 for c > 0)."""
+    """{v^t : v in a, t in c} for a set c of exponents free of the box's variables, v >= 0
+    (0^t = 0 for t > 0).
+
+    For t > 0, v^t is increasing in v, and for each v monotone in t (increasing where v >= 1,
+    decreasing where v <= 1), so v^t lies between v^lo and v^hi for t in [lo, hi] (c's ends, each an
+    arb ball standing for every exponent in it): the hull of a's images under the two ends, one image when
+    c is one ball. For t < 0, v^t = 1 / v^(-t). When c's sign is not known, exp(t log v) (v > 0)."""
     if not a.at_least_zero(False):
         raise Undefined("a fractional power of a set reaching below 0")
+    if balls.infinite(c.lo) or balls.infinite(c.hi):
+        raise Undefined("a power whose exponent is unbounded")
     if c.at_least_zero(True):
-        return balls.monotone(a, lambda x: arb(0) if x.is_zero() else x**c.lo, (arb(0), math.inf))
+        images = [
+            balls.monotone(a, lambda x, t=t: arb(0) if x.is_zero() else x**t, (arb(0), math.inf))
+            for t in ((c.lo,) if c.lo is c.hi else (c.lo, c.hi))
+        ]
+        return images[0] if len(images) == 1 else balls.hull(images[0], images[1])
     if c.at_most_zero(True):
         return balls.reciprocal(_constant_power(a, balls.negate(c)))
-    raise Undefined("a power whose constant exponent has no certain sign")
+    return _exp(balls.multiply(c, _log(a)))
 
 
 FUNCTIONS: dict[str, Callable[[Set], Set]] = {
@@ -115,9 +128,10 @@ def _ceiling(a: Set) -> Set:
 
 
 def _is_constant(tree: Any) -> bool:
+    """No variable occurs in the tree (in a Piecewise's values or conditions either)."""
     if tree[0] == "var":
         return False
-    return all(_is_constant(arg) for arg in tree[1:] if isinstance(arg, list))
+    return all(_is_constant(arg) for arg in children(tree))
 
 
 def _exact_integer(exponent: Set) -> int | None:
@@ -391,11 +405,11 @@ def continuous(tree: Any, names: list[str]) -> bool:
     in them wherever it is defined)."""
     if tree[0] in ("floor", "ceiling", "piecewise"):
         return not any(mentions(tree, name) for name in names)
-    return all(continuous(arg, names) for arg in tree[1:] if isinstance(arg, list))
+    return all(continuous(arg, names) for arg in children(tree))
 
 
 def mentions(tree: Any, name: str) -> bool:
     """The tree depends on the variable ``name`` (it names it)."""
     if tree[0] == "var":
         return bool(tree[1] == name)
-    return any(mentions(arg, name) for arg in tree[1:] if isinstance(arg, list))
+    return any(mentions(arg, name) for arg in children(tree))

@@ -266,7 +266,7 @@ def decide(
     end = lo if increasing else hi
     variable = domain[name]
     if infinite(end):
-        return _tail(decision, tree, box, domain, strict and not strictly, depth)
+        return _tail(decision, tree, box, domain, increasing, strict and not strictly, depth)
     if variable.open_at(end, increasing):
         reason = reaches(tree, box, domain, name, increasing)
         if reason is not None:
@@ -523,8 +523,22 @@ def derived_direction(
 
 
 def _tail(
-    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+    decision: dict[str, Any],
+    tree: Any,
+    box: Box,
+    domain: dict[str, Variable],
+    increasing: bool,
+    strict: bool,
+    depth: int,
 ) -> str | None:
+    """The monotone step at an infinite face: the gap is monotone in v on the box towards the infinite end
+    (increasing: the face is v = lo = -oo; decreasing: v = hi = +oo), and ``then`` decides the gap on the
+    tail, the part of the box from a finite X (``"tail"``, an integer for an integer v) to that end:
+    (-oo, X] when increasing, [X, oo) when decreasing. Every other point of the box lies beyond X on the
+    monotone path, so the gap there is >= its value at X, a point of the tail. ``strict`` is the claim's
+    strictness unless the slope is strictly signed (the caller passes it off then): every point of an
+    infinite tail has a point of the tail further out (also an integer one), below which the gap is
+    strictly smaller, so gap >= 0 on the tail gives gap > 0 on the whole box."""
     name = decision["variable"]
     lo, hi = box[name]
     if "tail" not in decision:
@@ -534,7 +548,7 @@ def _tail(
         return f"the tail start {start} of the integer variable {name} is not an integer"
     if not lo <= start <= hi:
         return f"the tail start {start} lies outside the range of {name} on {show(box)}"
-    tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}
+    tail = {**box, name: (lo, start) if increasing else (start, hi)}
     return decide(decision.get("then"), tree, tail, domain, strict, depth + 1)
 
 
