@@ -241,6 +241,7 @@ ALLOWED_IMPORTS = {
     "functools",
     "json",
     "math",
+    "re",
     "collections.abc",
     "dataclasses",
     "fractions",

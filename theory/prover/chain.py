@@ -281,9 +281,10 @@ def find_probe_witness(chain: Chain, deadline: float = math.inf) -> Witness | No
 
 def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
     """Check identity, signs and ranges, then decide every piece within ``budget_seconds`` (the budget
-    left shared equally by the pieces still to search); when the chain is not proved, probe for a witness
-    during at most PROBE_SECONDS. The structural check and the probes are timed apart (see the module
-    docstring)."""
+    left shared equally by the pieces still to search) and have the kernel re-check the chain certificate
+    they make (:func:`check_chain`: proved only when it accepts); when the chain is not proved, probe for a
+    witness during at most PROBE_SECONDS. The structural check and the probes are timed apart (see the
+    module docstring)."""
     from theory.prover.search import search
 
     start = time.process_time()
@@ -299,6 +300,11 @@ def prove_chain(chain: Chain, budget_seconds: float = 60.0) -> ChainResult:
             outcomes.append(PieceResult(piece, result.status, result))
         open_pieces = [o.piece.name for o in outcomes if o.status != PROVED]
         failure = f"pieces not proved: {', '.join(open_pieces)}" if open_pieces else None
+    if failure is None:  # the verdict is the kernel's, on the certificate as written
+        certificate = ChainResult(chain, PROVED, tuple(outcomes), 0.0).certificate()
+        assert certificate is not None
+        report = check_chain(certificate)
+        failure = None if report.accepted else f"the kernel rejected the chain certificate: {report.reason}"
     status, witness, probe_seconds = PROVED, None, 0.0
     if failure is not None:
         probe_start = time.process_time()

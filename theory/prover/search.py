@@ -5,8 +5,10 @@ its corners in the domain (corners only on the first box when there are more tha
 with a floor or ceiling also just inside each finite end of each real variable: a point where the ball of the
 gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
 own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
-slope has a sign, the face (or a tail [X, oo) at an infinite end, X in TAIL_STARTS) decided the same way with
-one variable fewer; the kernel re-checks every decision before the box counts as decided. An undecided box is
+slope has a sign, the face (or at an infinite face the tail towards it, (-oo, -X] for an increasing gap and
+[X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer. These are
+proposals: the verdict is the kernel's re-check of the whole certificate (:func:`kernel.check`), which
+computes its tails itself. An undecided box is
 split in the variable widest in compactified coordinates (integers into integer sub-ranges, half-lines at the
 compactified midpoint). The search stops when every box is decided (proved, with the cover as certificate), at
 a witness (refuted), or when the box or time budget runs out (undecided, with the boxes left). Times are CPU
@@ -48,7 +50,7 @@ MAX_ORDER = 2
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
 TAIL_STARTS = (Fraction(2**4), Fraction(2**16), Fraction(2**64))
-"""Where the tail [X, oo) of a face at +oo may start (mirrored for -oo)."""
+"""Where the tail [X, oo) towards a face at +oo may start ((-oo, -X] towards -oo)."""
 
 
 class OutOfTime(Exception):

@@ -10,7 +10,9 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
 - enclosures of the gap tree in arb balls on each box (domain ends not in the set left open);
 - monotonicity from a forward-mode slope enclosure (no symbolic derivative), with the face's strictness
   decided per face (:mod:`theory.prover.kernel.verify`);
-- tails at infinity as boxes [X, oo) enclosed with the functions' limits at infinity;
+- tails at infinity: a gap monotone towards an infinite face is decided on the tail from a finite X to
+  that end ((-oo, X] when increasing, [X, oo) when decreasing), enclosed with the functions' limits at
+  infinity;
 - monotonicity whose slope sign is a nested decision on the kernel's own symbolic derivative
   (:mod:`theory.prover.kernel.derivative`), so a derivative 0 on a face is decided in turn;
 - rewrites: a form equal to the gap in the kernel's own exact normal form (:mod:`theory.prover.kernel.
@@ -47,7 +49,7 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
    :mod:`.chain` (chain certificates: pieces, ranges, factors' signs, the identity).
 
 The code trusted is this package and what it imports: python-flint, Python's standard library
-(``fractions``, ``json``, ``math``, ``functools``, ``contextlib``, ``dataclasses``) and
+(``fractions``, ``json``, ``math``, ``re``, ``functools``, ``contextlib``, ``dataclasses``) and
 :mod:`theory.errors` (the optional-import guard and the error classes); nothing of the search, sympy or
 mpmath (tests/unit/test_prover_kernel.py asserts the imports).
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -40,20 +41,37 @@ class Discontinuous(ArithmeticError):
     """A jump of the tree may lie on the box in the variable differentiated."""
 
 
+MAX_NUMBER_TEXT = 2000
+"""Characters of a number's text in a certificate."""
+MAX_DECIMAL_EXPONENT = 300
+"""Largest |e| of a decimal number d.ddd e<e> a certificate may write (10^e is computed exactly)."""
+_NUMBER = re.compile(r"[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE](?P<exponent>[+-]?\d{1,4}))?)")
+
+
 def number(text: Any) -> Fraction:
-    """The exact rational of a "p/q" string."""
-    if not isinstance(text, str) or len(text) > 2000:
-        raise Malformed(f"{str(text)[:40]!r} is not a rational 'p/q'")
+    """The exact rational of a "p/q" string (or an integer, or a decimal with an exponent of at most
+    MAX_DECIMAL_EXPONENT), at most MAX_NUMBER_TEXT characters; anything else (spaces, underscores,
+    "1e999999999", whose value Fraction would compute digit by digit) is :class:`Malformed`."""
+    if not isinstance(text, str) or len(text) > MAX_NUMBER_TEXT:
+        raise Malformed(f"{str(text)[:40]!r} is not a rational 'p/q' (at most {MAX_NUMBER_TEXT} characters)")
     return _rational(text)
 
 
 @functools.lru_cache(maxsize=4096)
 def _rational(text: str) -> Fraction:
-    """Fraction(text), remembered (a Fraction is immutable; the trees repeat their numbers)."""
+    """Fraction(text) of a text :func:`number` accepts, remembered (a Fraction is immutable; the trees
+    repeat their numbers)."""
+    form = _NUMBER.fullmatch(text)
+    exponent = form and form.group("exponent")
+    if form is None or (exponent is not None and abs(int(exponent)) > MAX_DECIMAL_EXPONENT):
+        raise Malformed(
+            f"{text[:40]!r} is not a rational 'p/q' "
+            f"(nor a decimal with an exponent of at most {MAX_DECIMAL_EXPONENT})"
+        )
     try:
         return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise Malformed(f"{text[:40]!r} is not a rational 'p/q'") from None
+    except ZeroDivisionError:
+        raise Malformed(f"{text[:40]!r} is not a rational 'p/q': its denominator is 0") from None
 
 
 def ball(value: Fraction) -> arb:

@@ -11,8 +11,9 @@ ends, open flags and integer flags; the gap as a data tree; ``strict`` a JSON bo
   >= its value on the face v = lo (increasing) or v = hi (decreasing), which ``then`` decides. The face
   claim keeps the box's strictness, except at an open end of the domain (a point not in the set) with a
   strictly signed slope: there the face need only be >= 0 (the gap is strictly above it inside). At an
-  infinite end the decision names ``"tail": X`` and ``then`` decides the gap on the tail [X, oo) (or
-  (-oo, X]); every other point of the box lies on the monotone path to X. A face at a finite end the
+  infinite end the decision names ``"tail": X`` and ``then`` decides the gap on the tail towards that
+  end: (-oo, X] when increasing (the face is at lo = -oo), [X, oo) when decreasing (at hi = oo); every
+  other point of the box lies beyond X, where the gap is >= its value at X. A face at a finite end the
   domain leaves open is the gap's limit there only when the gap is defined on the box with that end
   closed and has no floor, ceiling or Piecewise in v (it is then continuous up to the end); otherwise
   the step is rejected.
