@@ -115,11 +115,12 @@ def _constant_power(a: Set, c: Set) -> Set:
     if c.at_least_zero(True):
         images = [
             balls.monotone(a, lambda x, t=t: arb(0) if x.is_zero() else x**t, (arb(0), math.inf))
-            for t in ((c.lo,) if c.lo is c.hi else (c.lo, c.hi))
+            for t in ((c.lo,) if _is_point(c) else (c.lo, c.hi))
         ]
         return images[0] if len(images) == 1 else balls.hull(images[0], images[1])
     if c.at_most_zero(True):
-        return balls.reciprocal(_constant_power(a, balls.negate(c)))
+        opposite = balls.point(-c.lo) if _is_point(c) else balls.negate(c)
+        return balls.reciprocal(_constant_power(a, opposite))
     return _exp(balls.multiply(c, _log(a)))
 
 
@@ -176,7 +177,12 @@ def _power(base: Set, tree_exponent: Any, exponent: Set) -> Set:
 
 
 def _is_point(value: Set) -> bool:
-    return not (balls.infinite(value.lo) or balls.infinite(value.hi)) and value.lo is value.hi
+    """The set is one ball (one unknown point of it): its ends are the same ball, or equal exact ones."""
+    if balls.infinite(value.lo) or balls.infinite(value.hi):
+        return False
+    return value.lo is value.hi or (
+        value.lo.is_exact() and value.hi.is_exact() and bool(value.lo == value.hi)
+    )
 
 
 def _condition(tree: Any, env: Env, depth: int) -> bool | None:
