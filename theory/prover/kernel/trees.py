@@ -113,15 +113,17 @@ def _constant_power(a: Set, c: Set) -> Set:
     if balls.infinite(c.lo) or balls.infinite(c.hi):
         raise Undefined("a power whose exponent is unbounded")
     if c.at_least_zero(True):
-        images = [
-            balls.monotone(a, lambda x, t=t: arb(0) if x.is_zero() else x**t, (arb(0), math.inf))
-            for t in ((c.lo,) if _is_point(c) else (c.lo, c.hi))
-        ]
+        images = [_power_image(a, t) for t in ((c.lo,) if _is_point(c) else (c.lo, c.hi))]
         return images[0] if len(images) == 1 else balls.hull(images[0], images[1])
     if c.at_most_zero(True):
         opposite = balls.point(-c.lo) if _is_point(c) else balls.negate(c)
         return balls.reciprocal(_constant_power(a, opposite))
     return _exp(balls.multiply(c, _log(a)))
+
+
+def _power_image(a: Set, t: arb) -> Set:
+    """{v^s : v in a, s in the ball t} for a >= 0 and t > 0: increasing in v, 0^s = 0."""
+    return balls.monotone(a, lambda x: arb(0) if x.is_zero() else x**t, (arb(0), math.inf))
 
 
 FUNCTIONS: dict[str, Callable[[Set], Set]] = {
