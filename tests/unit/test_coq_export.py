@@ -114,15 +114,15 @@ def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_throu
         ],
     )
     exported = export_certificate(certificate)
-    assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in exported.text
+    assert "Theorem statement : forall v_x : R, (-1) < v_x -> 0 <= gap v_x." in exported.text
     assert "Definition gap (v_x : R) : R := (v_x + ((-1) * (ln (1 + v_x))))." in exported.text
     assert exported.hypotheses == []
-    assert "Lemma box_2 : forall v_x, 0 <= v_x -> 0 <= gap v_x." in exported.text
-    assert "Lemma box_2_slope : forall v_x, 0 < v_x -> 0 <= (" in exported.text
+    assert "Lemma box_2 : forall v_x : R, 0 <= v_x -> 0 <= gap v_x." in exported.text
+    assert "Lemma box_2_slope : forall v_x : R, 0 < v_x -> 0 <= (" in exported.text
     assert "refine (sb_increasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
     assert "refine (sb_decreasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
     assert "destruct (Rle_lt_dec v_x 0)" in exported.text
-    assert "Lemma box_1_face : forall v_x, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
+    assert "Lemma box_1_face : forall v_x : R, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
     assert not re.search(r"\b(Admitted|Axiom|admit)\b", exported.text)
 
 
@@ -137,7 +137,7 @@ def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_
     assert [(h.name, h.reason) for h in exported.hypotheses] == [
         ("box_1", "the method 'taylor' has no Coq proof in the exporter yet")
     ]
-    assert "Theorem statement : forall v_x, 1 <= v_x -> v_x < 2 -> 0 < gap v_x." in exported.text
+    assert "Theorem statement : forall v_x : R, 1 <= v_x -> v_x < 2 -> 0 < gap v_x." in exported.text
     assert "Section Certificate." in exported.text and "End Certificate." in exported.text
 
 
@@ -156,7 +156,7 @@ box: only integrality closes that gap)."""
 def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrality():
     exported = export_certificate(INTEGER_CUT)
     assert (
-        "Theorem statement : forall v_n, (exists k : Z, v_n = IZR k) -> 1 <= v_n -> v_n <= 5 -> "
+        "Theorem statement : forall v_n : R, (exists k : Z, v_n = IZR k) -> 1 <= v_n -> v_n <= 5 -> "
         "0 <= gap v_n." in exported.text
     )
     assert "intros v_n I_v_n D0 D1." in exported.text
@@ -201,7 +201,7 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
     )
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
-    assert "Lemma box_1_form : forall v_p, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
+    assert "Lemma box_1_form : forall v_p : R, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
     assert (
         "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; try sb_rpower; sb_identity_laws);"
         in exported.text
@@ -228,7 +228,7 @@ def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_l
     )
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
-    assert "Lemma box_1_slope : forall v_x, 0 < v_x -> v_x < 1 -> 0 <= (" in exported.text
+    assert "Lemma box_1_slope : forall v_x : R, 0 < v_x -> v_x < 1 -> 0 <= (" in exported.text
     assert "apply box_1_slope; lra" in exported.text
 
 

@@ -28,7 +28,15 @@ from typing import Any
 
 from theory.prover.coq import erf, exponents, steps, substitution
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, uses_erf, variable
+from theory.prover.coq.terms import (
+    POWER_AT_ZERO,
+    Untranslatable,
+    binders,
+    rational,
+    term,
+    uses_erf,
+    variable,
+)
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
@@ -170,12 +178,12 @@ class _Writer:
             f"(exists k : Z, {variable(name)} = IZR k) -> " for name, v in self.domain.items() if v.integer
         )
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {integral}{premises}{self.claim(strict)}"
+        return f"{binders(self.names)} {integral}{premises}{self.claim(strict)}"
 
     def statement(self, box: Box, claim: str) -> str:
         """forall v.., <the box's bounds> -> claim."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{claim}"
+        return f"{binders(self.names)} {premises}{claim}"
 
     def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision`` (see :meth:`stated`).
@@ -606,7 +614,7 @@ def export_certificate(
         box = read_box(record.get("box"), domain)
         entries.append((box, writer.lemma(f"box_{index}", record.get("decision"), box, strict)))
     cover = writer.cover(entries, whole)
-    binders = " ".join(writer.names)
+    spelled = " ".join(writer.names)
     premises = [f"D{i}" for i in range(len(writer.bounds(whole)))]
     header = (
         f"(* Exported by specbound from a {FORMAT} certificate{': ' + _comment(title) if title else ''}.\n"
@@ -616,7 +624,7 @@ def export_certificate(
     section = "Section Certificate.\n\n" if writer.hypotheses else ""
     closing = "\nEnd Certificate.\n" if writer.hypotheses else ""
     body = (
-        f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
+        f"\nDefinition gap ({spelled} : R) : R := {gap}.\n\n"
         + "\n".join(writer.modules)
         + section
         + "\n".join(writer.lemmas)

@@ -287,13 +287,16 @@ class NodeProof:
         coq = f"({child.coq} ^ {count})"
         if count == 2 and not child.values.at_least_zero(False):
             return self._facts(coq, values, self._from([child], "first [ apply pow2_ge_0 | nra ]"))
-        if count % 2 == 0 and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
+        nonnegative = child.values.at_least_zero(False)
+        if count % 2 == 0 and not nonnegative and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
             opposite = balls.negate(child.values)
             mirror = self._facts(f"(-1 * {child.coq})", opposite, self._from([child], "lra"))
+            if not mirror.values.at_least_zero(False):  # its printed ends lost the sign
+                raise Untranslatable("a power of a set around 0 on a box reaching infinity")
             power = self._integer_power(mirror, count)
             even = f"replace {coq} with {power.coq} by ring; lra"
             return self._facts(coq, power.values, self._from([power], even))
-        if not child.values.at_least_zero(False):
+        if not nonnegative:
             raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
         sign = [f"clear - {' '.join(child.facts)}", f"pose proof (pow_le {child.coq} {count} ltac:(lra))"]
         if child.values.at_least_zero(True):
