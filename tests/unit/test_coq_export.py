@@ -119,9 +119,9 @@ def test_the_domain_as_given_and_monotone_boxes_with_open_or_infinite_ends_throu
     assert exported.hypotheses == []
     assert "Lemma box_2 : forall v_x : R, 0 <= v_x -> 0 <= gap v_x." in exported.text
     assert "Lemma box_2_slope : forall v_x : R, 0 < v_x -> 0 <= (" in exported.text
-    assert "refine (sb_increasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
-    assert "refine (sb_decreasing_open (fun v_x => gap v_x) (fun v_x => " in exported.text
-    assert "destruct (Rle_lt_dec v_x 0)" in exported.text
+    assert "refine (sb_step_increasing (fun v_x => gap v_x) (fun v_x => " in exported.text
+    assert "refine (sb_step_decreasing (fun v_x => gap v_x) (fun v_x => " in exported.text
+    assert "refine (sb_cut _ v_x 0 _ _); intros C1." in exported.text
     assert "Lemma box_1_face : forall v_x : R, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
     assert not re.search(r"\b(Admitted|Axiom|admit)\b", exported.text)
 
@@ -160,8 +160,7 @@ def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrali
         "0 <= gap v_n." in exported.text
     )
     assert "intros v_n I_v_n D0 D1." in exported.text
-    assert "destruct (Rle_lt_dec v_n 2) as [C1|C1]." in exported.text
-    assert "assert (3 <= v_n) by (sb_integer I_v_n C1)." in exported.text
+    assert "refine (sb_cut_integer _ v_n (3)%Z I_v_n _ _); intros C1." in exported.text
     assert exported.hypotheses == []
 
 
@@ -229,7 +228,7 @@ def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_l
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
     assert "Lemma box_1_slope : forall v_x : R, 0 < v_x -> v_x < 1 -> 0 <= (" in exported.text
-    assert "apply box_1_slope; lra" in exported.text
+    assert "apply (box_1_slope t); lra" in exported.text
 
 
 def test_an_enclosure_on_a_half_line_is_stated_node_by_node():

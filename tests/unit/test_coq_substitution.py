@@ -161,7 +161,7 @@ def test_a_monotone_step_with_its_face_at_infinity_takes_the_tail_and_the_segmen
     record, text = _exported(certificate, tmp_path)
     _accepted(record)
     assert "Lemma box_1_tail : forall v_x : R, 4 <= v_x -> 0 <= gap v_x." in text
-    assert "destruct (Rle_lt_dec v_x 4) as [C|C]" in text
+    assert "refine (sb_tail_decreasing (fun v_x => gap v_x) " in text
 
 
 @pytest.mark.slow

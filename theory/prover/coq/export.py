@@ -9,8 +9,11 @@ given (open and closed ends; a half-line has one bound). The proof follows the c
 - ``monotone``: Coquelicot's ``auto_derive`` proves the derivative in the variable (its domain
   conditions by ``sb_side``), ``sb_close`` its sign on the box (after ``sb_signs`` has evaluated the
   ``sign`` of each Abs argument in it), and ``sb_increasing`` /
-  ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma;
-- the cover: the guillotine tree of the kernel's cover check, as case splits ``Rle_lt_dec v c``.
+  ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma; with
+  an open or infinite end, the rule lemmas ``sb_step_*`` and, for a face at infinity, ``sb_tail_*``
+  (the tail on the side of the infinite end) through the kernel's derivative;
+- the cover: the guillotine tree of the kernel's cover check, each cut by the rule lemma ``sb_cut``
+  (``sb_cut_integer`` for an integer variable).
 
 A box that cannot be proved in Coq yet (a range reaching infinity, an unknown method) becomes a named
 ``Hypothesis`` in a ``Section`` with its reason, so the closed theorem takes it as a premise: never
@@ -351,14 +354,16 @@ class _Writer:
         ``form``, its face value then the function applied at the face, beta-reduced) in v: auto_derive
         proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
         ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
-        nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
-        ``sb_decreasing_open`` (the mean value theorem with an interior point) bound the gap by its face
-        on the segment from the face to v, so an open or infinite far end needs nothing there.
+        nested decision (the kernel's ``slope``) or else an enclosure of D, and the preamble's rule lemma
+        ``sb_step_increasing`` / ``sb_step_decreasing`` (``_lt`` when strict; the mean value theorem with an
+        interior point) concludes from the face lemma ``name_face``: the gap on the segment from the face
+        to v is at least its face value, so an open or infinite far end needs nothing there.
 
-        A face at infinity is the kernel's tail X: the lemma ``name_tail`` decides the gap on the tail box
-        (v in [X, oo), or (-oo, X]) by the nested decision, and a case split on v against X takes the
-        tail lemma beyond X and, before it, the mean value theorem on the segment from v to X with the
-        tail lemma at X as its face: every point of the box lies in the tail or on a monotone path to X."""
+        A face at infinity is the kernel's tail X, on the side of that end: an increasing gap's face is at
+        -oo and its tail (-oo, X], a decreasing gap's at +oo and its tail [X, oo). The lemma ``name_tail``
+        decides the gap on the tail box by the nested decision, and the rule lemma ``sb_tail_increasing`` /
+        ``sb_tail_decreasing`` concludes: a point in the tail is the tail lemma's, any other lies on a
+        monotone path from X (the tail lemma at X as its face)."""
         target = decision["variable"]
         lo, hi = box[target]
         increasing = decision["direction"] == "increasing"
@@ -388,15 +393,8 @@ class _Writer:
             )
         finally:
             self.domain = outer
-        face = tail or self.lemma(
-            f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form
-        )
-        at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
         subject = self.subject(form)
         function = f"(fun {coq} => {subject})"
-        face_value = f"gap {' '.join(at_face)}" if form is None else f"({function} {rational(Fraction(end))})"
-        ends = f"{rational(Fraction(end))} {coq}" if increasing else f"{coq} {rational(Fraction(end))}"
-        rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
         # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u; its
         # domain conditions (0 < a under ln, ...) get |sb_erf u| < 1 and t's range for Interval
@@ -408,25 +406,24 @@ class _Writer:
             if has_erf and not (math.isinf(lo) or math.isinf(hi))
             else ""
         )
-        body = (
-            f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
-            f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
-            f"  assert (Hmono : {face_value} <= {subject})\n"
-            f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            f"      [ intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
-            "        lazymatch goal with\n"
-            f"        | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
-            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
-            f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
-            "      | lra ]);\n"
-            "  cbv beta in Hface, Hmono; lra"
+        derivative_ = (
+            f"intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
+            "      lazymatch goal with\n"
+            f"      | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
+            f"      | |- _ => repeat split; {erf_exists}sb_side end"
         )
-        if tail is None:
-            return body
-        beyond = f"apply ({tail} {' '.join(self.names)}); lra"  # the tail lemma past X
-        halves = (beyond, body) if increasing else (body, beyond)
-        cut = rational(Fraction(end))
-        return f"destruct (Rle_lt_dec {coq} {cut}) as [C|C];\n  [ {halves[0]}\n  | {halves[1]} ]"
+        at_t = " ".join("t" if n == coq else n for n in self.names)  # a lemma of the box at v = t
+        signed_ = f"intros t Ht; cbv beta; apply ({sign} {at_t}); lra"
+        at = rational(Fraction(end))
+        rule = rule_lemma("tail" if tail else "step", increasing, strict)
+        head = f"refine ({rule} {function} {slope_function} {at} {coq} _ _ _{'' if tail else ' _'});\n"
+        if tail is not None:  # the tail lemma at every t of the tail (t <= X increasing, X <= t decreasing)
+            beyond = f"intros t Ht; cbv beta; apply ({tail} {at_t}); lra"
+            return f"{head}  [ {derivative_}\n  | {signed_}\n  | {beyond} ]"
+        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form)
+        at_face = [at if n == coq else n for n in self.names]
+        on_face = f"cbv beta; apply ({face} {' '.join(at_face)}); lra"
+        return f"{head}  [ {derivative_}\n  | {signed_}\n  | lra\n  | {on_face} ]"
 
     def _cases(self, form: Any, reason: str) -> str:
         """The claim on the box by cases on the sign of every Rabs argument (``sb_unabs``; Min and Max print
@@ -529,8 +526,8 @@ class _Writer:
 
     def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
         """The proof of the claim on ``region`` from the box lemmas, split as the kernel's cover check
-        splits it; at a cut c of an integer variable the right half c - 1 < v gives c <= v by the
-        theorem's integrality premise (``sb_integer``)."""
+        splits it, each cut c of v by the rule lemma ``sb_cut`` (v <= c or c < v), of an integer variable
+        by ``sb_cut_integer`` (v <= c - 1 or c <= v, from the theorem's integrality premise)."""
         pad = "  " * depth
         if len(entries) == 1:
             return f"{pad}apply {entries[0][1]}; lra.\n"
@@ -546,15 +543,11 @@ class _Writer:
             self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
             for boxes, part in ((left_boxes, left), (right_boxes, right))
         ]
-        if self.domain[cut_name].integer:
-            below = rational(Fraction(cut) - 1)
-            halves[1] = (
-                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C{depth}).\n"
-                + halves[1]
-            )
+        if self.domain[cut_name].integer:  # no integer in (c - 1, c): the right half is c <= v
+            rule = f"sb_cut_integer _ {coq} ({Fraction(cut).numerator})%Z I_{coq}"
         else:
-            below = rational(Fraction(cut))
-        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C{depth}|C{depth}].\n" + "".join(
+            rule = f"sb_cut _ {coq} {rational(Fraction(cut))}"
+        return f"{pad}refine ({rule} _ _); intros C{depth}.\n" + "".join(
             f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
@@ -568,6 +561,13 @@ PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
 """Interval's bisection depth where its naive evaluation on the whole box is too coarse."""
+
+
+def rule_lemma(kind: str, increasing: bool, strict: bool) -> str:
+    """The preamble's rule lemma of a monotone step (``kind`` "step": a finite face; "tail": a face at
+    infinity, the tail on the side of that infinite end) in the gap's direction, ``_lt`` for a strict
+    claim (:data:`theory.prover.coq.preamble.RULES`)."""
+    return f"sb_{kind}_{'increasing' if increasing else 'decreasing'}{'_lt' if strict else ''}"
 
 
 def bisecting(names: list[str]) -> str:
