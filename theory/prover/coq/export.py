@@ -265,7 +265,7 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self.identity(form, rewritten, box)};\n  rewrite E; {self.use(nested)}"
+        return f"{self.identity(form, rewritten, box)};\n  {steps.rewriting(strict)}{self.use(nested)}"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
@@ -286,7 +286,7 @@ class _Writer:
                 signs.append(bisecting(self.ranged(box)))
         rule = "sb_squares_strict" if strict else "sb_squares"
         return (
-            f"{self.identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"{self.identity(form, difference, box)};\n  {steps.rewriting(strict)}apply {rule};\n"
             f"  [ {signs[0]}\n  | {signs[1]}\n  | {self.use(nested)} ]"
         )
 
@@ -346,7 +346,7 @@ class _Writer:
                 continue
             if candidate is tree:
                 return f"try unfold gap; {self.cases}{script}"
-            return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
+            return f"{self.identity(form, candidate, box)};\n  {steps.rewriting(strict)}{script}"
         raise reason
 
     def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any = None) -> str:

@@ -248,6 +248,14 @@ Proof.
   intros f df X x Hd Hs Ht. destruct (Rle_lt_dec X x) as [C|C]; [apply Ht, C |].
   apply (sb_step_decreasing_lt f df X x Hd Hs); [lra | apply Ht; lra].
 Qed.
+Lemma sb_rewrite : forall g f, g = f -> 0 <= f -> 0 <= g.
+Proof. intros g f E H. rewrite E. exact H. Qed.
+Lemma sb_rewrite_lt : forall g f, g = f -> 0 < f -> 0 < g.
+Proof. intros g f E H. rewrite E. exact H. Qed.
+Lemma sb_add : forall a b, 0 <= a -> 0 <= b -> 0 <= a + b.
+Proof. intros a b Ha Hb. lra. Qed.
+Lemma sb_add_lt : forall a b, 0 < a -> 0 < b -> 0 < a + b.
+Proof. intros a b Ha Hb. lra. Qed.
 Lemma sb_cut : forall (P : Prop) (v c : R), (v <= c -> P) -> (c < v -> P) -> P.
 Proof. intros P v c L R. destruct (Rle_lt_dec v c) as [C|C]; [apply L | apply R]; exact C. Qed.
 Lemma sb_cut_integer : forall (P : Prop) (v : R) (n : Z), (exists k : Z, v = IZR k) ->
@@ -267,6 +275,9 @@ Qed.
   >= 0 everywhere: x <= X is in the tail, any other x is above f X >= 0 by the mean value theorem on
   [X, x]; ``sb_tail_decreasing`` is its mirror, the face at +oo and the tail X <= t. A tail on the other
   side (t >= X for an increasing f) proves nothing about x < X, and coqc refuses such a lemma;
+- ``sb_rewrite`` (``_lt``): a form f equal to the gap g (an identity proved first) decides it, the rewrite,
+  unsigned and sum steps' conclusion; ``sb_add`` (``_lt``): a sum of parts each >= 0 (> 0) is >= 0 (> 0),
+  applied part by part along the left fold of the sum step;
 - ``sb_cut`` / ``sb_cut_integer``: the cover's guillotine cut c of v, each side one region (for an
   integer v, the regions v <= c - 1 and c <= v: there is no integer between them)."""
 STEP_LEMMAS = """\
