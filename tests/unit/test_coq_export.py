@@ -200,7 +200,8 @@ def test_a_rewrite_step_proves_the_identity_and_decides_the_form_in_a_lemma_of_i
     )
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
-    assert "Lemma box_1_form : forall v_p : R, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))." in exported.text
+    form = "Lemma box_1_form : forall v_p : R, 0 <= v_p -> v_p <= 2 -> 0 < (2 * (/ (2 + v_p)))."
+    assert form in exported.text
     assert (
         "assert (E : gap v_p = (2 * (/ (2 + v_p)))) by (try unfold gap; try sb_rpower; sb_identity_laws);"
         in exported.text
@@ -247,3 +248,47 @@ def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
     assert "assert (N3 : 0 <= v_x) by (lra)" in exported.text
     assert "assert (N4 : 2 <= (2 + v_x)) by (clear - N1 N2 N3; lra)" in exported.text
     assert "<= (ln 2)) by interval with (i_prec 320)" in exported.text
+
+
+def _monotone_on_the_line(gap, direction):
+    """gap >= 0 over the reals in one box: monotone in x with the tail from X = 0 decided by enclosure."""
+    decision = {"method": "monotone", "variable": "x", "direction": direction, "tail": "0"}
+    decision["then"] = {"method": "enclosure"}
+    domain = [domain_variable("x", "-oo", "oo", lower_open=True, upper_open=True)]
+    return box_certificate(gap, domain, [{"box": {"x": ["-oo", "oo"]}, "decision": decision}])
+
+
+@pytest.mark.parametrize(
+    ("direction", "tail"),
+    [("increasing", "forall v_x : R, v_x <= 0 ->"), ("decreasing", "forall v_x : R, 0 <= v_x ->")],
+)
+def test_a_tail_lies_on_the_side_of_the_faces_infinite_end(direction, tail):
+    """An increasing gap's face is at -oo: its tail is (-oo, X], whatever the certificate's nested decision
+    was meant for. For x >= 0 over the reals (the kernel's error of issue 40 decided [0, oo)) the tail
+    lemma on (-oo, 0] has no proof: the file rests on it as a hypothesis, never a theorem."""
+    gap = ["var", "x"] if direction == "increasing" else ["mul", ["num", "-1"], ["var", "x"]]
+    exported = export_certificate(_monotone_on_the_line(gap, direction))
+    assert f"Hypothesis box_1_tail : {tail} 0 <= gap v_x." in exported.text
+    assert [h.name for h in exported.hypotheses] == ["box_1_tail"]
+    assert f"refine (sb_tail_{direction} (fun v_x => gap v_x) " in exported.text
+
+
+@pytest.mark.parametrize(
+    ("statement", "domain"),
+    [
+        ("log(1 + x) >= x - x^2/2", "x: [0, 1]"),
+        ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
+        ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
+    ],
+)
+def test_the_statements_that_crashed_the_exporter_are_exported(statement, domain):
+    """issue 40: RecursionError on an even power of a node enclosed by [0, 0] (the first two), and a lemma
+    that does not mention x with an untyped binder (coqc: "Cannot infer the type of v_x")."""
+    from theory.prover import prove
+
+    result = prove(statement, domain, 30.0)
+    assert result.status == "proved"
+    (part,) = result.parts
+    exported = export_certificate(part.certificate.to_json())
+    assert exported.hypotheses == []
+    assert "Theorem statement : forall v_x : R," in exported.text
