@@ -145,12 +145,13 @@ def test_a_tail_step_is_accepted_and_refused_when_the_exporter_applies_the_other
         ("log(1 + x) >= x - x^2/2", "x: [0, 1]"),
         ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
         ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
+        ("atan(x) + atan(y) <= 4", "x: real, y: real"),
     ],
 )
-def test_the_exporters_crashes_of_issue_40_are_accepted_files(statement, domain, tmp_path):
+def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain, tmp_path):
     """RecursionError on an even power of a set enclosed by [0, 0] (the first two) and coqc's "Cannot
-    infer the type of v_x" on a lemma that does not mention x (the third): each is now a file coqc
-    accepts with no hypothesis."""
+    infer the type of v_x" on a lemma that does not mention x (the third); atan on the plane had no
+    node-by-node rule (its box was a hypothesis). Each is now a file coqc accepts with no hypothesis."""
     result = prove(statement, domain, 30.0)
     assert result.status == "proved"
     (part,) = result.parts

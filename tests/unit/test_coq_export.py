@@ -292,3 +292,16 @@ def test_the_statements_that_crashed_the_exporter_are_exported(statement, domain
     exported = export_certificate(part.certificate.to_json())
     assert exported.hypotheses == []
     assert "Theorem statement : forall v_x : R," in exported.text
+
+
+def test_atan_on_a_box_reaching_infinity_is_stated_node_by_node():
+    """atan(x) + 2 >= 0 over the reals: atan's facts from atan_bound (its limits -PI/2 and PI/2) with PI
+    bounded by Interval, no hypothesis (atan had no node rule: the box was one)."""
+    certificate = box_certificate(
+        ["add", ["atan", ["var", "x"]], ["num", "2"]],
+        [domain_variable("x", "-oo", "oo", lower_open=True, upper_open=True)],
+        [{"box": {"x": ["-oo", "oo"]}, "decision": {"method": "enclosure"}}],
+    )
+    exported = export_certificate(certificate)
+    assert exported.hypotheses == []
+    assert "pose proof (atan_bound v_x); assert (" in exported.text

@@ -150,6 +150,10 @@ Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
 Proof.
   intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
 Qed.
+Lemma sb_atan_le : forall x y, x <= y -> atan x <= atan y.
+Proof.
+  intros x y H. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, atan_increasing; lra].
+Qed.
 Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
 Proof.
   intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
@@ -193,7 +197,7 @@ Qed.
 """The mean value theorem with an interior point (Coquelicot's ``MVT_cor2``): a derivative of f on [a, b]
 with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
 the box's far end may be open or infinite (standard)."""
-"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
+"""exp, ln and atan are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
 x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
 RULES = """\
 Lemma sb_step_increasing : forall (f df : R -> R) (a x : R),
