@@ -11,11 +11,11 @@ alone (``clear -``): ``lra`` for sums, rational constants and variables (from th
 ``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
 powers, reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas
 (``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``,
-``sb_atan_le`` with ``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the kernel's ceiling(t) >= n + 1 above an open integer end n),
-with Interval comparing the printed end with the function's value at the argument's end (a constant
-goal), one helper (:meth:`NodeProof._compared`) for every such function.
-The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the
-kernel's enclosure; interval arithmetic with monotone functions).
+``sb_atan_le`` with ``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the
+kernel's ceiling(t) >= n + 1 above an open integer end n), with Interval comparing the printed end with
+the function's value at the argument's end (a constant goal), one helper (:meth:`NodeProof._compared`)
+for every such function. The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived
+(a translation of the kernel's enclosure; interval arithmetic with monotone functions).
 """
 
 from __future__ import annotations
