@@ -105,12 +105,21 @@ def test_every_rule_lemma_is_proved_and_rests_only_on_the_axioms_of_the_reals(tm
     [
         ("(forall t, t <= X -> 0 <= f t) -> 0 <= f x.", "(forall t, X <= t -> 0 <= f t) -> 0 <= f x."),
         ("(forall t, X <= t -> 0 <= f t) -> 0 <= f x.", "(forall t, t <= X -> 0 <= f t) -> 0 <= f x."),
+        (
+            "(v <= IZR n - 1 -> P) -> (IZR n <= v -> P) -> P.",
+            "(v <= IZR n - 2 -> P) -> (IZR n <= v -> P) -> P.",
+        ),
+        (
+            "(forall t, a < t < x -> 0 <= df t) ->\n  a <= x -> 0 <= f a -> 0 <= f x.",
+            "(forall t, a < t < x -> df t <= 0) ->\n  a <= x -> 0 <= f a -> 0 <= f x.",
+        ),
     ],
-    ids=["increasing", "decreasing"],
+    ids=["tail increasing", "tail decreasing", "integer cut", "step"],
 )
-def test_a_tail_rule_with_its_tail_on_the_wrong_side_is_refused(right, wrong, tmp_path):
+def test_a_rule_stated_wrong_is_refused(right, wrong, tmp_path):
     """The tail lemma of an increasing gap stated with the tail [X, oo) (the kernel's error of issue 40),
-    and its mirror: their proofs no longer go through, and coqc refuses the file."""
+    its mirror, an integer cut that leaves the integer c - 1 out, and a step from the face of a decreasing
+    gap: their proofs no longer go through, and coqc refuses the file."""
     text = preamble()
     assert text.count(right) == 1
     verdict = _compiled(text.replace(right, wrong), tmp_path)
