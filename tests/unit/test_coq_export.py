@@ -305,3 +305,22 @@ def test_atan_on_a_box_reaching_infinity_is_stated_node_by_node():
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
     assert "pose proof (atan_bound v_x); assert (" in exported.text
+
+
+def test_an_internal_error_of_the_exporter_on_a_lemma_leaves_that_lemma_a_hypothesis(monkeypatch):
+    """The file is still written, the failing lemma named with the reason, never a traceback."""
+    from theory.prover.coq import export
+
+    def broken(self, tree, strict):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(export.NodeProof, "claim", broken)
+    certificate = box_certificate(
+        ["log", ["add", ["num", "2"], ["var", "x"]]],
+        [domain_variable("x", "0", "oo", upper_open=True)],
+        [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}],
+    )
+    exported = export.export_certificate(certificate)
+    reason = f"{export.INTERNAL}: RecursionError"
+    assert [(h.name, h.reason) for h in exported.hypotheses] == [("box_1", reason)]
+    assert "Hypothesis box_1 : forall v_x : R, 0 <= v_x -> 0 <= gap v_x." in exported.text

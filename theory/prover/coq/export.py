@@ -209,9 +209,14 @@ class _Writer:
                 raise Untranslatable(unproved or self.assumed[name])
             premises = [f"H{index}" for index in range(len(self.bounds(box)))]
             tactic = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box) + script()
-        except Untranslatable as reason:
-            self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {statement}.\n")
+        except Malformed:
+            raise
+        except (Untranslatable, ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as error:
+            # an exporter failure on one lemma leaves that lemma unproved, never the file unwritten
+            internal = not isinstance(error, Untranslatable)
+            reason = f"{INTERNAL}: {type(error).__name__}" if internal else str(error)
+            self.hypotheses.append(Hypothesis(name, reason))
+            self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {statement}.\n")
             return name
         if self.probe:
             proof = f'first [ solve [ {tactic} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
@@ -557,6 +562,8 @@ STEPS: dict[str, steps.Step] = {**steps.STEPS, "substitute": substitution.substi
 :mod:`.substitution`)."""
 NONNEGATIVE = "first [ lra | nra | sb_close ]"
 """The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
+INTERNAL = "the exporter failed on this lemma (an internal error, reported as a hypothesis)"
+"""The reason of a lemma whose proof the exporter could not write (an error of the exporter itself)."""
 PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
