@@ -35,6 +35,8 @@ RULES = (
     "sb_step_increasing_lt",
     "sb_step_decreasing",
     "sb_step_decreasing_lt",
+    "sb_step_increasing_strictly",
+    "sb_step_decreasing_strictly",
     "sb_tail_increasing",
     "sb_tail_increasing_lt",
     "sb_tail_decreasing",
@@ -155,12 +157,15 @@ def test_a_tail_step_is_accepted_and_refused_when_the_exporter_applies_the_other
         ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
         ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
         ("atan(x) + atan(y) <= 4", "x: real, y: real"),
+        ("log(1 + x) < x", "x: (0, oo)"),
     ],
 )
 def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain, tmp_path):
     """RecursionError on an even power of a set enclosed by [0, 0] (the first two) and coqc's "Cannot
     infer the type of v_x" on a lemma that does not mention x (the third); atan on the plane had no
-    node-by-node rule (its box was a hypothesis). Each is now a file coqc accepts with no hypothesis."""
+    node-by-node rule (its box was a hypothesis); log(1 + x) < x at the open end 0 asked a strict face where
+    the gap is 0 (the kernel's face there need only be >= 0, the slope being strict). Each is now a file
+    coqc accepts with no hypothesis."""
     result = prove(statement, domain, 30.0)
     assert result.status == "proved"
     (part,) = result.parts

@@ -324,3 +324,17 @@ def test_an_internal_error_of_the_exporter_on_a_lemma_leaves_that_lemma_a_hypoth
     reason = f"{export.INTERNAL}: RecursionError"
     assert [(h.name, h.reason) for h in exported.hypotheses] == [("box_1", reason)]
     assert "Hypothesis box_1 : forall v_x : R, 0 <= v_x -> 0 <= gap v_x." in exported.text
+
+
+def test_a_face_at_an_open_end_with_a_strict_slope_need_only_be_nonnegative():
+    """log(1 + x) < x over (0, 1]: the gap is 0 at the excluded end 0, where the kernel's face need only be
+    >= 0 because the slope is strictly positive inside; the file asks the same (0 < slope, 0 <= face)."""
+    from theory.prover import prove
+
+    result = prove("log(1 + x) < x", "x: (0, 1]", 30.0)
+    (part,) = result.parts
+    exported = export_certificate(part.certificate.to_json())
+    assert exported.hypotheses == []
+    assert "refine (sb_step_increasing_strictly (fun v_x => gap v_x) " in exported.text
+    assert "Lemma box_1_face : forall v_x : R, 0 <= v_x -> v_x <= 0 -> 0 <= gap v_x." in exported.text
+    assert "Lemma box_1_slope : forall v_x : R, 0 < v_x -> v_x < 1 -> 0 < (" in exported.text

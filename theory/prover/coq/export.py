@@ -49,8 +49,10 @@ from theory.prover.kernel.verify import (
     PRECISIONS,
     Box,
     Variable,
+    decide,
     environment,
     guillotine_cut,
+    monotone_direction,
     precision,
     read_box,
     read_domain,
@@ -389,12 +391,16 @@ class _Writer:
                 strict,
                 form,
             )
+        # the kernel's face at an open end of the domain with a strictly signed slope need only be >= 0
+        weak = strict and tail is None and self.domain[target].open_at(end, increasing)
+        weak = weak and "slope" not in decision and self._strictly(box, target, form)
+        weak = weak and not self._strict_face(decision, {**box, target: (end, end)}, form)
         signed = slope if increasing else ["mul", ["num", "-1"], slope]
         interior = {**self.domain, target: Variable(target, lo, hi, True, True, False)}
         outer, self.domain = self.domain, interior
         try:
             sign = self.lemma(
-                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, False, signed
+                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, weak, signed
             )
         finally:
             self.domain = outer
@@ -421,14 +427,29 @@ class _Writer:
         signed_ = f"intros t Ht; cbv beta; apply ({sign} {at_t}); lra"
         at = rational(Fraction(end))
         rule = rule_lemma("tail" if tail else "step", increasing, strict)
+        if weak:
+            rule = f"sb_step_{'increasing' if increasing else 'decreasing'}_strictly"
         head = f"refine ({rule} {function} {slope_function} {at} {coq} _ _ _{'' if tail else ' _'});\n"
         if tail is not None:  # the tail lemma at every t of the tail (t <= X increasing, X <= t decreasing)
             beyond = f"intros t Ht; cbv beta; apply ({tail} {at_t}); lra"
             return f"{head}  [ {derivative_}\n  | {signed_}\n  | {beyond} ]"
-        face = self.lemma(f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form)
+        face_box = {**box, target: (end, end)}
+        face = self.lemma(f"{name}_face", decision.get("then"), face_box, strict and not weak, form)
         at_face = [at if n == coq else n for n in self.names]
         on_face = f"cbv beta; apply ({face} {' '.join(at_face)}); lra"
         return f"{head}  [ {derivative_}\n  | {signed_}\n  | lra\n  | {on_face} ]"
+
+    def _strictly(self, box: Box, target: str, form: Any) -> bool:
+        """The kernel shows the slope of the gap (or ``form``) in ``target`` strictly signed on the box
+        (:func:`~theory.prover.kernel.verify.monotone_direction`)."""
+        found = monotone_direction(self.tree if form is None else form, box, self.domain, target)
+        return not isinstance(found, str) and found[1]
+
+    def _strict_face(self, decision: dict[str, Any], face: Box, form: Any) -> bool:
+        """The kernel's nested decision shows the gap (or ``form``) > 0 on the face itself: the file then
+        asks the strict face and a non-strict slope, as on a closed end."""
+        tree = self.tree if form is None else form
+        return decide(decision.get("then"), tree, face, self.domain, True) is None
 
     def _cases(self, form: Any, reason: str) -> str:
         """The claim on the box by cases on the sign of every Rabs argument (``sb_unabs``; Min and Max print

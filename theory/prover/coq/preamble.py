@@ -224,6 +224,24 @@ Lemma sb_step_decreasing_lt : forall (f df : R -> R) (b x : R),
 Proof.
   intros f df b x Hd Hs Hx Hf. pose proof (sb_decreasing_open f df x b Hd Hs x ltac:(lra)). lra.
 Qed.
+Lemma sb_step_increasing_strictly : forall (f df : R -> R) (a x : R),
+  (forall t, a <= t <= x -> is_derive f t (df t)) -> (forall t, a < t < x -> 0 < df t) ->
+  a < x -> 0 <= f a -> 0 < f x.
+Proof.
+  intros f df a x Hd Hs Hx Hf.
+  destruct (MVT_cor2 f df a x) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 < df c) by (apply Hs; lra). nra.
+Qed.
+Lemma sb_step_decreasing_strictly : forall (f df : R -> R) (b x : R),
+  (forall t, x <= t <= b -> is_derive f t (df t)) -> (forall t, x < t < b -> 0 < (-1) * df t) ->
+  x < b -> 0 <= f b -> 0 < f x.
+Proof.
+  intros f df b x Hd Hs Hx Hf.
+  destruct (MVT_cor2 f df x b) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 < (-1) * df c) by (apply Hs; lra). nra.
+Qed.
 Lemma sb_tail_increasing : forall (f df : R -> R) (X x : R),
   (forall t, X <= t <= x -> is_derive f t (df t)) -> (forall t, X < t < x -> 0 <= df t) ->
   (forall t, t <= X -> 0 <= f t) -> 0 <= f x.
@@ -275,6 +293,9 @@ Qed.
 - ``sb_step_increasing`` / ``sb_step_decreasing``: a monotone step with a finite face a (b): f has
   derivative df on the segment between the face and x, df >= 0 (-df >= 0) inside it, and 0 <= f at the
   face give 0 <= f x; ``_lt`` forms: 0 < f at the face gives 0 < f x;
+- ``sb_step_increasing_strictly`` / ``sb_step_decreasing_strictly``: the face at an open end of the domain
+  (a < x) with a strictly signed derivative inside: 0 <= f at the face gives 0 < f x (the kernel's face
+  at an open end need only be >= 0 when the slope is strict);
 - ``sb_tail_increasing``: an increasing f whose face is at -oo, with 0 <= f t on the tail t <= X, is
   >= 0 everywhere: x <= X is in the tail, any other x is above f X >= 0 by the mean value theorem on
   [X, x]; ``sb_tail_decreasing`` is its mirror, the face at +oo and the tail X <= t. A tail on the other
