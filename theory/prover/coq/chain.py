@@ -30,6 +30,7 @@ from typing import Any
 
 from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
+    FAILURES,
     PROBE_MARK,
     CoqExport,
     Hypothesis,
@@ -38,6 +39,7 @@ from theory.prover.coq.export import (
     _Writer,
     export_certificate,
     module_text,
+    unproved_reason,
     within,
 )
 from theory.prover.coq.preamble import preamble
@@ -87,14 +89,18 @@ class _ChainWriter:
 
     def lemma(self, name: str, claim: str, script: Callable[[], str]) -> None:
         """Lemma ``name`` over D proved by ``script()`` (a tactic expression after the intros), or a
-        Hypothesis with the reason when it raises Untranslatable or is in ``assumed``."""
+        Hypothesis with the reason when it raises Untranslatable (or an internal error: :data:`FAILURES`)
+        or is in ``assumed``."""
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
             tactic = script()
-        except Untranslatable as reason:
-            self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {self.over(claim)}.\n")
+        except Malformed:
+            raise
+        except FAILURES as error:
+            reason = unproved_reason(error)
+            self.hypotheses.append(Hypothesis(name, reason))
+            self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {self.over(claim)}.\n")
             return
         intros = f"intros {' '.join(self.writer.names + self.premises)};\n  "
         if self.probe:

@@ -213,10 +213,8 @@ class _Writer:
             tactic = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box) + script()
         except Malformed:
             raise
-        except (Untranslatable, ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as error:
-            # an exporter failure on one lemma leaves that lemma unproved, never the file unwritten
-            internal = not isinstance(error, Untranslatable)
-            reason = f"{INTERNAL}: {type(error).__name__}" if internal else str(error)
+        except FAILURES as error:  # an exporter failure on one lemma leaves it unproved, the file written
+            reason = unproved_reason(error)
             self.hypotheses.append(Hypothesis(name, reason))
             self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {statement}.\n")
             return name
@@ -585,6 +583,16 @@ NONNEGATIVE = "first [ lra | nra | sb_close ]"
 """The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
 INTERNAL = "the exporter failed on this lemma (an internal error, reported as a hypothesis)"
 """The reason of a lemma whose proof the exporter could not write (an error of the exporter itself)."""
+FAILURES = (Untranslatable, ArithmeticError, LookupError, TypeError, ValueError, RecursionError)
+"""What writing one lemma's proof may raise (besides Malformed, a certificate that is not one): the lemma
+is then a named hypothesis."""
+
+
+def unproved_reason(error: Exception) -> str:
+    """The reason of a lemma left a hypothesis: the Untranslatable's message, else :data:`INTERNAL`."""
+    return str(error) if isinstance(error, Untranslatable) else f"{INTERNAL}: {type(error).__name__}"
+
+
 PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
