@@ -104,8 +104,9 @@ def test_a_planted_fault_the_kernel_rejects_leaves_its_lemma_unproved_in_coq(lem
 def test_the_chain_exporter_states_the_pieces_and_the_theorem_over_the_domain_as_given():
     exported = export_chain(_chain(*TRUE_CHAIN))
     assert exported.boxes == len(_piece()["boxes"])
-    assert "Theorem statement : forall v_x, 0 < v_x -> v_x <= 1 -> 0 <= gap v_x." in exported.text
-    assert "Lemma range_log_y : forall v_x, 0 < v_x -> v_x <= 1 -> 0 <= v_x /\\ v_x <= 1." in exported.text
+    assert "Theorem statement : forall v_x : R, 0 < v_x -> v_x <= 1 -> 0 <= gap v_x." in exported.text
+    range_ = "Lemma range_log_y : forall v_x : R, 0 < v_x -> v_x <= 1 -> 0 <= v_x /\\ v_x <= 1."
+    assert range_ in exported.text
 
 
 def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp_path):

@@ -27,7 +27,7 @@ def test_prove_writes_the_coq_file_without_checking_it_when_asked(tmp_path, caps
     assert f"coq: unchecked: {target} (2 boxes" in out
     assert "hypotheses" not in out
     text = target.read_text(encoding="utf-8")
-    assert "Theorem statement : forall v_x, (-1) < v_x -> 0 <= gap v_x." in text
+    assert "Theorem statement : forall v_x : R, (-1) < v_x -> 0 <= gap v_x." in text
     assert not FORBIDDEN.search(text)
 
 

@@ -70,7 +70,7 @@ def test_a_change_of_variables_is_accepted_with_its_form_in_a_module_of_its_own(
     _accepted(record)
     assert "Module box_1_substitution." in text and "Definition gap (v_z v_t : R)" in text
     assert "pose proof (Raux.Zceil_ub v_z); pose proof (Raux.Zceil_lb v_z)" in text  # t in [0, 1)
-    assert "Lemma box_1_identity : forall v_z, 0 <= v_z -> gap v_z = " in text
+    assert "Lemma box_1_identity : forall v_z : R, 0 <= v_z -> gap v_z = " in text
 
 
 @pytest.mark.parametrize(
@@ -160,8 +160,8 @@ def test_a_monotone_step_with_its_face_at_infinity_takes_the_tail_and_the_segmen
     assert check_certificate(certificate).accepted
     record, text = _exported(certificate, tmp_path)
     _accepted(record)
-    assert "Lemma box_1_tail : forall v_x, 4 <= v_x -> 0 <= gap v_x." in text
-    assert "destruct (Rle_lt_dec v_x 4) as [C|C]" in text
+    assert "Lemma box_1_tail : forall v_x : R, 4 <= v_x -> 0 <= gap v_x." in text
+    assert "refine (sb_tail_decreasing (fun v_x => gap v_x) " in text
 
 
 @pytest.mark.slow

@@ -30,6 +30,7 @@ from typing import Any
 
 from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
+    FAILURES,
     PROBE_MARK,
     CoqExport,
     Hypothesis,
@@ -38,11 +39,12 @@ from theory.prover.coq.export import (
     _Writer,
     export_certificate,
     module_text,
+    unproved_reason,
     within,
 )
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.substitution import IDENTITY_UNPROVED, Fact, range_claim, range_facts, range_script
-from theory.prover.coq.terms import Untranslatable, term, variable
+from theory.prover.coq.terms import Untranslatable, binders, term, variable
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees, verify
@@ -83,18 +85,22 @@ class _ChainWriter:
     def over(self, claim: str) -> str:
         """forall x.., <D's bounds> -> claim."""
         premises = "".join(f"{p} -> " for p in self.writer.bounds(self.whole))
-        return f"forall {' '.join(self.writer.names)}, {premises}{claim}"
+        return f"{binders(self.writer.names)} {premises}{claim}"
 
     def lemma(self, name: str, claim: str, script: Callable[[], str]) -> None:
         """Lemma ``name`` over D proved by ``script()`` (a tactic expression after the intros), or a
-        Hypothesis with the reason when it raises Untranslatable or is in ``assumed``."""
+        Hypothesis with the reason when it raises Untranslatable (or an internal error: :data:`FAILURES`)
+        or is in ``assumed``."""
         try:
             if name in self.assumed:
                 raise Untranslatable(self.assumed[name])
             tactic = script()
-        except Untranslatable as reason:
-            self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {self.over(claim)}.\n")
+        except Malformed:
+            raise
+        except FAILURES as error:
+            reason = unproved_reason(error)
+            self.hypotheses.append(Hypothesis(name, reason))
+            self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {self.over(claim)}.\n")
             return
         intros = f"intros {' '.join(self.writer.names + self.premises)};\n  "
         if self.probe:
@@ -203,7 +209,7 @@ def _piece_statement(piece: kernel_chain.Piece, module: str) -> str:
     writer = _Writer(piece.domain, {}, False, lambda base: False, piece.gap)
     whole: Box = {name: (v.lower, v.upper) for name, v in piece.domain.items()}
     premises = "".join(f"{p} -> " for p in writer.bounds(whole))
-    return f"forall {' '.join(writer.names)}, {premises}0 <= {module}.gap {' '.join(writer.names)}"
+    return f"{binders(writer.names)} {premises}0 <= {module}.gap {' '.join(writer.names)}"
 
 
 def _text(
@@ -216,8 +222,8 @@ def _text(
 ) -> str:
     """The file: header, preamble, the chain's gap, the pieces' modules, the lemmas and the theorem."""
     names = chain.writer.names
-    binders = " ".join(names)
-    at = f"{binders} {' '.join(chain.premises)}"
+    spelled = " ".join(names)
+    at = f"{spelled} {' '.join(chain.premises)}"
     proof = [f"  intros {at}.", f"  rewrite (identity {at})."]
     for index, (_, module, arguments, ranges) in enumerate(uses, start=1):
         facts: list[str] = []
@@ -248,7 +254,7 @@ def _text(
     return (
         header
         + preamble()
-        + f"\nDefinition gap ({binders} : R) : R := {term(chain.gap, chain.positive)}.\n\n"
+        + f"\nDefinition gap ({spelled} : R) : R := {term(chain.gap, chain.positive)}.\n\n"
         + "\n".join(modules)
         + ("\nSection Chain.\n\n" if section else "\n")
         + "\n".join(chain.lemmas)

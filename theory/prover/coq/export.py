@@ -9,8 +9,11 @@ given (open and closed ends; a half-line has one bound). The proof follows the c
 - ``monotone``: Coquelicot's ``auto_derive`` proves the derivative in the variable (its domain
   conditions by ``sb_side``), ``sb_close`` its sign on the box (after ``sb_signs`` has evaluated the
   ``sign`` of each Abs argument in it), and ``sb_increasing`` /
-  ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma;
-- the cover: the guillotine tree of the kernel's cover check, as case splits ``Rle_lt_dec v c``.
+  ``sb_decreasing`` (the mean value theorem, proved in the file) bound the gap by the face lemma; with
+  an open or infinite end, the rule lemmas ``sb_step_*`` and, for a face at infinity, ``sb_tail_*``
+  (the tail on the side of the infinite end) through the kernel's derivative;
+- the cover: the guillotine tree of the kernel's cover check, each cut by the rule lemma ``sb_cut``
+  (``sb_cut_integer`` for an integer variable).
 
 A box that cannot be proved in Coq yet (a range reaching infinity, an unknown method) becomes a named
 ``Hypothesis`` in a ``Section`` with its reason, so the closed theorem takes it as a premise: never
@@ -28,7 +31,15 @@ from typing import Any
 
 from theory.prover.coq import erf, exponents, steps, substitution
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable, rational, term, uses_erf, variable
+from theory.prover.coq.terms import (
+    POWER_AT_ZERO,
+    Untranslatable,
+    binders,
+    rational,
+    term,
+    uses_erf,
+    variable,
+)
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
@@ -38,8 +49,10 @@ from theory.prover.kernel.verify import (
     PRECISIONS,
     Box,
     Variable,
+    decide,
     environment,
     guillotine_cut,
+    monotone_direction,
     precision,
     read_box,
     read_domain,
@@ -170,12 +183,12 @@ class _Writer:
             f"(exists k : Z, {variable(name)} = IZR k) -> " for name, v in self.domain.items() if v.integer
         )
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {integral}{premises}{self.claim(strict)}"
+        return f"{binders(self.names)} {integral}{premises}{self.claim(strict)}"
 
     def statement(self, box: Box, claim: str) -> str:
         """forall v.., <the box's bounds> -> claim."""
         premises = "".join(f"{p} -> " for p in self.bounds(box))
-        return f"forall {' '.join(self.names)}, {premises}{claim}"
+        return f"{binders(self.names)} {premises}{claim}"
 
     def lemma(self, name: str, decision: Any, box: Box, strict: bool, form: Any = None) -> str:
         """Write the lemma ``name`` proving the claim on ``box`` by ``decision`` (see :meth:`stated`).
@@ -198,9 +211,12 @@ class _Writer:
                 raise Untranslatable(unproved or self.assumed[name])
             premises = [f"H{index}" for index in range(len(self.bounds(box)))]
             tactic = f"intros {' '.join(self.names + premises)};\n  " + self.closed(box) + script()
-        except Untranslatable as reason:
-            self.hypotheses.append(Hypothesis(name, str(reason)))
-            self.lemmas.append(f"(* {_comment(str(reason))} *)\nHypothesis {name} : {statement}.\n")
+        except Malformed:
+            raise
+        except FAILURES as error:  # an exporter failure on one lemma leaves it unproved, the file written
+            reason = unproved_reason(error)
+            self.hypotheses.append(Hypothesis(name, reason))
+            self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {statement}.\n")
             return name
         if self.probe:
             proof = f'first [ solve [ {tactic} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
@@ -254,7 +270,7 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self.identity(form, rewritten, box)};\n  rewrite E; {self.use(nested)}"
+        return f"{self.identity(form, rewritten, box)};\n  {steps.rewriting(strict)}{self.use(nested)}"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
@@ -275,7 +291,7 @@ class _Writer:
                 signs.append(bisecting(self.ranged(box)))
         rule = "sb_squares_strict" if strict else "sb_squares"
         return (
-            f"{self.identity(form, difference, box)};\n  rewrite E; apply {rule};\n"
+            f"{self.identity(form, difference, box)};\n  {steps.rewriting(strict)}apply {rule};\n"
             f"  [ {signs[0]}\n  | {signs[1]}\n  | {self.use(nested)} ]"
         )
 
@@ -335,7 +351,7 @@ class _Writer:
                 continue
             if candidate is tree:
                 return f"try unfold gap; {self.cases}{script}"
-            return f"{self.identity(form, candidate, box)};\n  rewrite E; {script}"
+            return f"{self.identity(form, candidate, box)};\n  {steps.rewriting(strict)}{script}"
         raise reason
 
     def _derived(self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any = None) -> str:
@@ -343,14 +359,16 @@ class _Writer:
         ``form``, its face value then the function applied at the face, beta-reduced) in v: auto_derive
         proves that D is the derivative (its equality with Coquelicot's by ``sb_identity``), the lemma
         ``name_slope`` proves 0 <= D (0 <= -D when decreasing) with v's ends opened, by the slope's
-        nested decision (the kernel's ``slope``) or else an enclosure of D, and ``sb_increasing_open`` /
-        ``sb_decreasing_open`` (the mean value theorem with an interior point) bound the gap by its face
-        on the segment from the face to v, so an open or infinite far end needs nothing there.
+        nested decision (the kernel's ``slope``) or else an enclosure of D, and the preamble's rule lemma
+        ``sb_step_increasing`` / ``sb_step_decreasing`` (``_lt`` when strict; the mean value theorem with an
+        interior point) concludes from the face lemma ``name_face``: the gap on the segment from the face
+        to v is at least its face value, so an open or infinite far end needs nothing there.
 
-        A face at infinity is the kernel's tail X: the lemma ``name_tail`` decides the gap on the tail box
-        (v in [X, oo), or (-oo, X]) by the nested decision, and a case split on v against X takes the
-        tail lemma beyond X and, before it, the mean value theorem on the segment from v to X with the
-        tail lemma at X as its face: every point of the box lies in the tail or on a monotone path to X."""
+        A face at infinity is the kernel's tail X, on the side of that end: an increasing gap's face is at
+        -oo and its tail (-oo, X], a decreasing gap's at +oo and its tail [X, oo). The lemma ``name_tail``
+        decides the gap on the tail box by the nested decision, and the rule lemma ``sb_tail_increasing`` /
+        ``sb_tail_decreasing`` concludes: a point in the tail is the tail lemma's, any other lies on a
+        monotone path from X (the tail lemma at X as its face)."""
         target = decision["variable"]
         lo, hi = box[target]
         increasing = decision["direction"] == "increasing"
@@ -371,24 +389,21 @@ class _Writer:
                 strict,
                 form,
             )
+        # the kernel's face at an open end of the domain with a strictly signed slope need only be >= 0
+        weak = strict and tail is None and self.domain[target].open_at(end, increasing)
+        weak = weak and "slope" not in decision and self._strictly(box, target, form)
+        weak = weak and not self._strict_face(decision, {**box, target: (end, end)}, form)
         signed = slope if increasing else ["mul", ["num", "-1"], slope]
         interior = {**self.domain, target: Variable(target, lo, hi, True, True, False)}
         outer, self.domain = self.domain, interior
         try:
             sign = self.lemma(
-                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, False, signed
+                f"{name}_slope", decision.get("slope", {"method": "enclosure"}), box, weak, signed
             )
         finally:
             self.domain = outer
-        face = tail or self.lemma(
-            f"{name}_face", decision.get("then"), {**box, target: (end, end)}, strict, form
-        )
-        at_face = [rational(Fraction(end)) if n == coq else n for n in self.names]
         subject = self.subject(form)
         function = f"(fun {coq} => {subject})"
-        face_value = f"gap {' '.join(at_face)}" if form is None else f"({function} {rational(Fraction(end))})"
-        ends = f"{rational(Fraction(end))} {coq}" if increasing else f"{coq} {rational(Fraction(end))}"
-        rule = "sb_increasing_open" if increasing else "sb_decreasing_open"
         slope_function = f"(fun {coq} => {term(slope, self.positive)})"
         # auto_derive reads sb_erf as an unknown function: ex_derive sb_erf u and Derive sb_erf u; its
         # domain conditions (0 < a under ln, ...) get |sb_erf u| < 1 and t's range for Interval
@@ -400,25 +415,39 @@ class _Writer:
             if has_erf and not (math.isinf(lo) or math.isinf(hi))
             else ""
         )
-        body = (
-            f"assert (Hface : 0 {'<' if strict else '<='} {face_value})\n"
-            f"    by (cbv beta; apply ({face} {' '.join(at_face)}); lra);\n"
-            f"  assert (Hmono : {face_value} <= {subject})\n"
-            f"    by (refine ({rule} {function} {slope_function} {ends} _ _ {coq} _);\n"
-            f"      [ intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
-            "        lazymatch goal with\n"
-            f"        | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
-            f"        | |- _ => repeat split; {erf_exists}sb_side end\n"
-            f"      | intros t Ht; cbv beta; apply {sign}; lra\n"
-            "      | lra ]);\n"
-            "  cbv beta in Hface, Hmono; lra"
+        derivative_ = (
+            f"intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
+            "      lazymatch goal with\n"
+            f"      | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
+            f"      | |- _ => repeat split; {erf_exists}sb_side end"
         )
-        if tail is None:
-            return body
-        beyond = f"apply ({tail} {' '.join(self.names)}); lra"  # the tail lemma past X
-        halves = (beyond, body) if increasing else (body, beyond)
-        cut = rational(Fraction(end))
-        return f"destruct (Rle_lt_dec {coq} {cut}) as [C|C];\n  [ {halves[0]}\n  | {halves[1]} ]"
+        at_t = " ".join("t" if n == coq else n for n in self.names)  # a lemma of the box at v = t
+        signed_ = f"intros t Ht; cbv beta; apply ({sign} {at_t}); lra"
+        at = rational(Fraction(end))
+        rule = rule_lemma("tail" if tail else "step", increasing, strict)
+        if weak:
+            rule = f"sb_step_{'increasing' if increasing else 'decreasing'}_strictly"
+        head = f"refine ({rule} {function} {slope_function} {at} {coq} _ _ _{'' if tail else ' _'});\n"
+        if tail is not None:  # the tail lemma at every t of the tail (t <= X increasing, X <= t decreasing)
+            beyond = f"intros t Ht; cbv beta; apply ({tail} {at_t}); lra"
+            return f"{head}  [ {derivative_}\n  | {signed_}\n  | {beyond} ]"
+        face_box = {**box, target: (end, end)}
+        face = self.lemma(f"{name}_face", decision.get("then"), face_box, strict and not weak, form)
+        at_face = [at if n == coq else n for n in self.names]
+        on_face = f"cbv beta; apply ({face} {' '.join(at_face)}); lra"
+        return f"{head}  [ {derivative_}\n  | {signed_}\n  | lra\n  | {on_face} ]"
+
+    def _strictly(self, box: Box, target: str, form: Any) -> bool:
+        """The kernel shows the slope of the gap (or ``form``) in ``target`` strictly signed on the box
+        (:func:`~theory.prover.kernel.verify.monotone_direction`)."""
+        found = monotone_direction(self.tree if form is None else form, box, self.domain, target)
+        return not isinstance(found, str) and found[1]
+
+    def _strict_face(self, decision: dict[str, Any], face: Box, form: Any) -> bool:
+        """The kernel's nested decision shows the gap (or ``form``) > 0 on the face itself: the file then
+        asks the strict face and a non-strict slope, as on a closed end."""
+        tree = self.tree if form is None else form
+        return decide(decision.get("then"), tree, face, self.domain, True) is None
 
     def _cases(self, form: Any, reason: str) -> str:
         """The claim on the box by cases on the sign of every Rabs argument (``sb_unabs``; Min and Max print
@@ -521,8 +550,8 @@ class _Writer:
 
     def cover(self, entries: list[tuple[Box, str]], region: Box, depth: int = 1) -> str:
         """The proof of the claim on ``region`` from the box lemmas, split as the kernel's cover check
-        splits it; at a cut c of an integer variable the right half c - 1 < v gives c <= v by the
-        theorem's integrality premise (``sb_integer``)."""
+        splits it, each cut c of v by the rule lemma ``sb_cut`` (v <= c or c < v), of an integer variable
+        by ``sb_cut_integer`` (v <= c - 1 or c <= v, from the theorem's integrality premise)."""
         pad = "  " * depth
         if len(entries) == 1:
             return f"{pad}apply {entries[0][1]}; lra.\n"
@@ -538,15 +567,11 @@ class _Writer:
             self.cover([(b, lemma_of[id(b)]) for b in boxes], part, depth + 1)
             for boxes, part in ((left_boxes, left), (right_boxes, right))
         ]
-        if self.domain[cut_name].integer:
-            below = rational(Fraction(cut) - 1)
-            halves[1] = (
-                f"{pad}  assert ({rational(Fraction(cut))} <= {coq}) by (sb_integer I_{coq} C{depth}).\n"
-                + halves[1]
-            )
+        if self.domain[cut_name].integer:  # no integer in (c - 1, c): the right half is c <= v
+            rule = f"sb_cut_integer _ {coq} ({Fraction(cut).numerator})%Z I_{coq}"
         else:
-            below = rational(Fraction(cut))
-        return f"{pad}destruct (Rle_lt_dec {coq} {below}) as [C{depth}|C{depth}].\n" + "".join(
+            rule = f"sb_cut _ {coq} {rational(Fraction(cut))}"
+        return f"{pad}refine ({rule} _ _); intros C{depth}.\n" + "".join(
             f"{pad}{{\n{half}{pad}}}\n" for half in halves
         )
 
@@ -556,10 +581,29 @@ STEPS: dict[str, steps.Step] = {**steps.STEPS, "substitute": substitution.substi
 :mod:`.substitution`)."""
 NONNEGATIVE = "first [ lra | nra | sb_close ]"
 """The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
+INTERNAL = "the exporter failed on this lemma (an internal error, reported as a hypothesis)"
+"""The reason of a lemma whose proof the exporter could not write (an error of the exporter itself)."""
+FAILURES = (Untranslatable, ArithmeticError, LookupError, TypeError, ValueError, RecursionError)
+"""What writing one lemma's proof may raise (besides Malformed, a certificate that is not one): the lemma
+is then a named hypothesis."""
+
+
+def unproved_reason(error: Exception) -> str:
+    """The reason of a lemma left a hypothesis: the Untranslatable's message, else :data:`INTERNAL`."""
+    return str(error) if isinstance(error, Untranslatable) else f"{INTERNAL}: {type(error).__name__}"
+
+
 PROBE_MARK = "SPECBOUND-UNPROVED"
 """What a probe prints for each lemma its proof did not close."""
 BISECTION_DEPTH = 10
 """Interval's bisection depth where its naive evaluation on the whole box is too coarse."""
+
+
+def rule_lemma(kind: str, increasing: bool, strict: bool) -> str:
+    """The preamble's rule lemma of a monotone step (``kind`` "step": a finite face; "tail": a face at
+    infinity, the tail on the side of that infinite end) in the gap's direction, ``_lt`` for a strict
+    claim (:data:`theory.prover.coq.preamble.RULES`)."""
+    return f"sb_{kind}_{'increasing' if increasing else 'decreasing'}{'_lt' if strict else ''}"
 
 
 def bisecting(names: list[str]) -> str:
@@ -606,7 +650,7 @@ def export_certificate(
         box = read_box(record.get("box"), domain)
         entries.append((box, writer.lemma(f"box_{index}", record.get("decision"), box, strict)))
     cover = writer.cover(entries, whole)
-    binders = " ".join(writer.names)
+    spelled = " ".join(writer.names)
     premises = [f"D{i}" for i in range(len(writer.bounds(whole)))]
     header = (
         f"(* Exported by specbound from a {FORMAT} certificate{': ' + _comment(title) if title else ''}.\n"
@@ -616,7 +660,7 @@ def export_certificate(
     section = "Section Certificate.\n\n" if writer.hypotheses else ""
     closing = "\nEnd Certificate.\n" if writer.hypotheses else ""
     body = (
-        f"\nDefinition gap ({binders} : R) : R := {gap}.\n\n"
+        f"\nDefinition gap ({spelled} : R) : R := {gap}.\n\n"
         + "\n".join(writer.modules)
         + section
         + "\n".join(writer.lemmas)

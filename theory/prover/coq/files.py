@@ -5,7 +5,10 @@ share.
 :mod:`theory.prover.coq.export`, a chain certificate's by :mod:`theory.prover.coq.chain`; nothing when
 the certificate cannot be stated in Coq yet) and, when ``check``, runs coqc on it; the record it
 returns is what the JSON outputs carry:
-{"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | unchecked | untranslated, ...}.
+{"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | unchecked | untranslated,
+"hypotheses", "rests_on_hypotheses", ...}: ``rests_on_hypotheses`` is true when the written file's theorem
+takes a named hypothesis (a box, face or identity not proved in Coq, each with its reason), whatever
+coqc then says of the file.
 """
 
 from __future__ import annotations
@@ -101,4 +104,5 @@ def _record(path: Path, exported: Any) -> dict[str, Any]:
         "boxes": exported.boxes,
         "bytes": len(exported.text.encode("utf-8")),
         "hypotheses": [h.to_json() for h in exported.hypotheses],
+        "rests_on_hypotheses": bool(exported.hypotheses),
     }

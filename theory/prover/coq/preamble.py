@@ -11,8 +11,7 @@ condition of ``auto_derive`` (an inequality, or e <> 0 from e > 0 or e < 0, or R
 ``sb_powers`` rewrites exp((a + b) c) as exp(a c) exp(b c) and exp(-ln x) as / x (the kernel's derivative
 of a^p has a^(p - 1), Coquelicot's a^p / a). ``sb_atoms`` makes two sqrt, ln or exp atoms whose
 arguments are equal by ``ring`` one (``ring`` and ``lra`` compare atoms syntactically). ``sb_unabs``
-splits each Rabs of the goal by the sign of its argument. ``sb_integer I C`` turns c - 1 < v into
-c <= v for an integer v (I: exists k, v = IZR k).
+splits each Rabs of the goal by the sign of its argument.
 ``sb_signs`` replaces ``sign e`` (the derivative of Abs) by 1 or -1 where sb_close shows e's sign.
 
 ``sb_increasing`` / ``sb_decreasing`` are the mean value theorem (Coquelicot's ``MVT_gen``) in the form a
@@ -151,6 +150,10 @@ Lemma sb_ln_le : forall x y, 0 < x -> x <= y -> ln x <= ln y.
 Proof.
   intros x y H H'. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, ln_increasing; lra].
 Qed.
+Lemma sb_atan_le : forall x y, x <= y -> atan x <= atan y.
+Proof.
+  intros x y H. destruct (Req_dec x y) as [E|E]; [subst; lra | apply Rlt_le, atan_increasing; lra].
+Qed.
 Lemma sb_exp_neg_ln : forall x, 0 < x -> exp (-1 * ln x) = / x.
 Proof.
   intros x H. replace (-1 * ln x) with (- ln x) by ring. rewrite exp_Ropp, exp_ln; [reflexivity | lra].
@@ -194,8 +197,114 @@ Qed.
 """The mean value theorem with an interior point (Coquelicot's ``MVT_cor2``): a derivative of f on [a, b]
 with a sign on (a, b) bounds f by its value at a (or b); instantiated with b (or a) the point itself, so
 the box's far end may be open or infinite (standard)."""
-"""exp and ln are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
+"""exp, ln and atan are increasing (the non-strict forms the node-by-node enclosure uses), and so is x^n on
 x >= 0 for n >= 1, strictly; A^2 >= B^2 with A, B >= 0 gives A >= B (the kernel's squares step; standard)."""
+RULES = """\
+Lemma sb_step_increasing : forall (f df : R -> R) (a x : R),
+  (forall t, a <= t <= x -> is_derive f t (df t)) -> (forall t, a < t < x -> 0 <= df t) ->
+  a <= x -> 0 <= f a -> 0 <= f x.
+Proof.
+  intros f df a x Hd Hs Hx Hf. pose proof (sb_increasing_open f df a x Hd Hs x ltac:(lra)). lra.
+Qed.
+Lemma sb_step_increasing_lt : forall (f df : R -> R) (a x : R),
+  (forall t, a <= t <= x -> is_derive f t (df t)) -> (forall t, a < t < x -> 0 <= df t) ->
+  a <= x -> 0 < f a -> 0 < f x.
+Proof.
+  intros f df a x Hd Hs Hx Hf. pose proof (sb_increasing_open f df a x Hd Hs x ltac:(lra)). lra.
+Qed.
+Lemma sb_step_decreasing : forall (f df : R -> R) (b x : R),
+  (forall t, x <= t <= b -> is_derive f t (df t)) -> (forall t, x < t < b -> 0 <= (-1) * df t) ->
+  x <= b -> 0 <= f b -> 0 <= f x.
+Proof.
+  intros f df b x Hd Hs Hx Hf. pose proof (sb_decreasing_open f df x b Hd Hs x ltac:(lra)). lra.
+Qed.
+Lemma sb_step_decreasing_lt : forall (f df : R -> R) (b x : R),
+  (forall t, x <= t <= b -> is_derive f t (df t)) -> (forall t, x < t < b -> 0 <= (-1) * df t) ->
+  x <= b -> 0 < f b -> 0 < f x.
+Proof.
+  intros f df b x Hd Hs Hx Hf. pose proof (sb_decreasing_open f df x b Hd Hs x ltac:(lra)). lra.
+Qed.
+Lemma sb_step_increasing_strictly : forall (f df : R -> R) (a x : R),
+  (forall t, a <= t <= x -> is_derive f t (df t)) -> (forall t, a < t < x -> 0 < df t) ->
+  a < x -> 0 <= f a -> 0 < f x.
+Proof.
+  intros f df a x Hd Hs Hx Hf.
+  destruct (MVT_cor2 f df a x) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 < df c) by (apply Hs; lra). nra.
+Qed.
+Lemma sb_step_decreasing_strictly : forall (f df : R -> R) (b x : R),
+  (forall t, x <= t <= b -> is_derive f t (df t)) -> (forall t, x < t < b -> 0 < (-1) * df t) ->
+  x < b -> 0 <= f b -> 0 < f x.
+Proof.
+  intros f df b x Hd Hs Hx Hf.
+  destruct (MVT_cor2 f df x b) as [c [Heq Hc]];
+    [lra | intros c Hc; apply is_derive_Reals, Hd; lra |].
+  assert (0 < (-1) * df c) by (apply Hs; lra). nra.
+Qed.
+Lemma sb_tail_increasing : forall (f df : R -> R) (X x : R),
+  (forall t, X <= t <= x -> is_derive f t (df t)) -> (forall t, X < t < x -> 0 <= df t) ->
+  (forall t, t <= X -> 0 <= f t) -> 0 <= f x.
+Proof.
+  intros f df X x Hd Hs Ht. destruct (Rle_lt_dec x X) as [C|C]; [apply Ht, C |].
+  apply (sb_step_increasing f df X x Hd Hs); [lra | apply Ht; lra].
+Qed.
+Lemma sb_tail_increasing_lt : forall (f df : R -> R) (X x : R),
+  (forall t, X <= t <= x -> is_derive f t (df t)) -> (forall t, X < t < x -> 0 <= df t) ->
+  (forall t, t <= X -> 0 < f t) -> 0 < f x.
+Proof.
+  intros f df X x Hd Hs Ht. destruct (Rle_lt_dec x X) as [C|C]; [apply Ht, C |].
+  apply (sb_step_increasing_lt f df X x Hd Hs); [lra | apply Ht; lra].
+Qed.
+Lemma sb_tail_decreasing : forall (f df : R -> R) (X x : R),
+  (forall t, x <= t <= X -> is_derive f t (df t)) -> (forall t, x < t < X -> 0 <= (-1) * df t) ->
+  (forall t, X <= t -> 0 <= f t) -> 0 <= f x.
+Proof.
+  intros f df X x Hd Hs Ht. destruct (Rle_lt_dec X x) as [C|C]; [apply Ht, C |].
+  apply (sb_step_decreasing f df X x Hd Hs); [lra | apply Ht; lra].
+Qed.
+Lemma sb_tail_decreasing_lt : forall (f df : R -> R) (X x : R),
+  (forall t, x <= t <= X -> is_derive f t (df t)) -> (forall t, x < t < X -> 0 <= (-1) * df t) ->
+  (forall t, X <= t -> 0 < f t) -> 0 < f x.
+Proof.
+  intros f df X x Hd Hs Ht. destruct (Rle_lt_dec X x) as [C|C]; [apply Ht, C |].
+  apply (sb_step_decreasing_lt f df X x Hd Hs); [lra | apply Ht; lra].
+Qed.
+Lemma sb_rewrite : forall g f, g = f -> 0 <= f -> 0 <= g.
+Proof. intros g f E H. rewrite E. exact H. Qed.
+Lemma sb_rewrite_lt : forall g f, g = f -> 0 < f -> 0 < g.
+Proof. intros g f E H. rewrite E. exact H. Qed.
+Lemma sb_add : forall a b, 0 <= a -> 0 <= b -> 0 <= a + b.
+Proof. intros a b Ha Hb. lra. Qed.
+Lemma sb_add_lt : forall a b, 0 < a -> 0 < b -> 0 < a + b.
+Proof. intros a b Ha Hb. lra. Qed.
+Lemma sb_cut : forall (P : Prop) (v c : R), (v <= c -> P) -> (c < v -> P) -> P.
+Proof. intros P v c L R. destruct (Rle_lt_dec v c) as [C|C]; [apply L | apply R]; exact C. Qed.
+Lemma sb_cut_integer : forall (P : Prop) (v : R) (n : Z), (exists k : Z, v = IZR k) ->
+  (v <= IZR n - 1 -> P) -> (IZR n <= v -> P) -> P.
+Proof.
+  intros P v n [k E] L R. destruct (Rle_lt_dec v (IZR n - 1)) as [C|C]; [apply L, C | apply R].
+  subst v. rewrite <- minus_IZR in C. apply lt_IZR in C. apply IZR_le. lia.
+Qed.
+"""
+"""The kernel's rules as lemmas the exporter applies, each proved here from the mean value theorem
+(:data:`OPEN_MVT`) and the order of the reals (standard):
+
+- ``sb_step_increasing`` / ``sb_step_decreasing``: a monotone step with a finite face a (b): f has
+  derivative df on the segment between the face and x, df >= 0 (-df >= 0) inside it, and 0 <= f at the
+  face give 0 <= f x; ``_lt`` forms: 0 < f at the face gives 0 < f x;
+- ``sb_step_increasing_strictly`` / ``sb_step_decreasing_strictly``: the face at an open end of the domain
+  (a < x) with a strictly signed derivative inside: 0 <= f at the face gives 0 < f x (the kernel's face
+  at an open end need only be >= 0 when the slope is strict);
+- ``sb_tail_increasing``: an increasing f whose face is at -oo, with 0 <= f t on the tail t <= X, is
+  >= 0 everywhere: x <= X is in the tail, any other x is above f X >= 0 by the mean value theorem on
+  [X, x]; ``sb_tail_decreasing`` is its mirror, the face at +oo and the tail X <= t. A tail on the other
+  side (t >= X for an increasing f) proves nothing about x < X, and coqc refuses such a lemma;
+- ``sb_rewrite`` (``_lt``): a form f equal to the gap g (an identity proved first) decides it, the rewrite,
+  unsigned and sum steps' conclusion; ``sb_add`` (``_lt``): a sum of parts each >= 0 (> 0) is >= 0 (> 0),
+  applied part by part along the left fold of the sum step;
+- ``sb_cut`` / ``sb_cut_integer``: the cover's guillotine cut c of v, each side one region (for an
+  integer v, the regions v <= c - 1 and c <= v: there is no integer between them)."""
 STEP_LEMMAS = """\
 Lemma sb_scale : forall g m f, 0 < m -> g * m = f -> 0 <= f -> 0 <= g.
 Proof. intros g m f Hm E Hf. subst f. nra. Qed.
@@ -551,9 +660,6 @@ def preamble(erf: bool = False) -> str:
         "Ltac sb_identity_laws :=\n"
         "  first [ sb_identity | solve [ sb_rpowers; sb_atoms; sb_equal ] | solve [ sb_exponents ] ].\n"
         f"{ROOTS}"
-        "Ltac sb_integer I C :=\n"
-        "  let J := fresh in pose proof I as [k J]; rewrite J in C |- *;\n"
-        "  apply lt_IZR in C; apply IZR_le; lia.\n"
         "Ltac sb_signs :=\n"
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
@@ -561,7 +667,7 @@ def preamble(erf: bool = False) -> str:
         f"{MONOTONE_FUNCTIONS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
-        f"{OPEN_MVT}\n"
+        f"{OPEN_MVT}{RULES}\n"
         f"{STEP_LEMMAS}"
         f"{LAWS}\n"
         f"{lemmas}"

@@ -12,7 +12,8 @@ hypothesis, by the writer's :meth:`~theory.prover.coq.export._Writer.lemma`):
   |u| as u (-1 u), the rewritten subject is the kernel's form (``sb_identity``) and ``name_unsigned``
   decides it;
 - ``sum`` of the parts T_1 .. T_n: ``E : subject = T_1 + ... + T_n`` (``sb_identity``), ``name_part_i``
-  decides T_i with the claim's strictness, and ``lra`` adds them.
+  decides T_i with the claim's strictness, and the rule lemmas ``sb_rewrite`` and ``sb_add`` (``_lt``
+  when strict) add them.
 
 Provenance: derived (a translation of the kernel's decisions; the identities and signs are proved by Coq).
 """
@@ -94,7 +95,7 @@ def unsigned(writer: Writer, name: str, decision: dict[str, Any], box: Box, stri
         rewrites.append(f"try rewrite ({rule} _ A{index}); ")
     nested = writer.lemma(f"{name}_unsigned", decision.get("then"), box, strict, resolved)
     identity = writer.identity(form, resolved, box, prelude="".join(rewrites))
-    return "".join(facts) + f"{identity};\n  rewrite E; {writer.use(nested)}"
+    return "".join(facts) + f"{identity};\n  {rewriting(strict)}{writer.use(nested)}"
 
 
 def _recording(
@@ -124,7 +125,16 @@ def sum_(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: 
         lemma = writer.lemma(f"{name}_part_{index}", record.get("then"), box, strict, part)
         claim = f"0 {relation} {writer.subject(part)}"
         facts.append(f"assert (P{index} : {claim}) by ({writer.use(lemma)});\n  ")
-    return "".join(facts) + f"{writer.identity(form, ['add', *forms], box)};\n  rewrite E; lra"
+    added = "exact P1"
+    for index in range(2, len(forms) + 1):  # the left fold (T_1 + T_2) + T_3 .. as Coq parses the sum
+        added = f"apply {'sb_add_lt' if strict else 'sb_add'}; [ {added} | exact P{index} ]"
+    return "".join(facts) + f"{writer.identity(form, ['add', *forms], box)};\n  {rewriting(strict)}{added}"
+
+
+def rewriting(strict: bool) -> str:
+    """The rule lemma ``sb_rewrite`` (``sb_rewrite_lt``) applied to the identity ``E : subject = form``:
+    what is left to prove is the claim on the form."""
+    return f"apply ({'sb_rewrite_lt' if strict else 'sb_rewrite'} _ _ E); "
 
 
 def log(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
@@ -145,7 +155,7 @@ def log(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: b
     subject = ["add", left, ["mul", ["num", "-1"], right]]
     return (
         "".join(facts)
-        + f"{writer.identity(form, subject, box)};\n  rewrite E;\n  "
+        + f"{writer.identity(form, subject, box)};\n  {rewriting(strict)}\n  "
         + f"apply ({rule} {writer.subject(left)} {writer.subject(right)} {writer.subject(left_log)} "
         + f"{writer.subject(right_log)});\n"
         + f"  [ exact {signs_[0]} | exact {signs_[1]} | exact {left_fact} | exact {right_fact}\n"

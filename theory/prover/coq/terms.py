@@ -55,6 +55,12 @@ def variable(name: str) -> str:
     return f"v_{name}"
 
 
+def binders(names: list[str]) -> str:
+    """``forall v_x v_y : R,`` over the Coq names: typed, so that a claim not mentioning a variable (a
+    multiplier's positivity, a constant face) still states it as a real."""
+    return f"forall {' '.join(names)} : R,"
+
+
 def rational(value: Fraction) -> str:
     """An exact rational as a Coq real: ``3``, ``(-3)``, ``(3 / 4)``, ``(-3 / 4)``."""
     numerator = f"({value.numerator})" if value.numerator < 0 else str(value.numerator)

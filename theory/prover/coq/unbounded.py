@@ -9,13 +9,13 @@ is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the bo
 set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
 alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
 ``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
-powers, reciprocals, sqrt, exp, ln, floor and ceiling their monotonicity and sign lemmas (``pow_incr``,
-``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``, ``sb_ceil_le`` and
-their strict forms; ``sb_ceil_above`` for the kernel's ceiling(t) >= n + 1 above an open integer end n),
-with Interval comparing the printed end with the function's value at the argument's end (a constant
-goal), one helper (:meth:`NodeProof._compared`) for every such function.
-The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the
-kernel's enclosure; interval arithmetic with monotone functions).
+powers, reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas
+(``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``,
+``sb_atan_le`` with ``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the
+kernel's ceiling(t) >= n + 1 above an open integer end n), with Interval comparing the printed end with
+the function's value at the argument's end (a constant goal), one helper (:meth:`NodeProof._compared`)
+for every such function. The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived
+(a translation of the kernel's enclosure; interval arithmetic with monotone functions).
 """
 
 from __future__ import annotations
@@ -31,7 +31,11 @@ from theory.prover.coq.terms import CONSTANTS, ERF, ROUNDINGS, Untranslatable, r
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel.balls import Set, Undefined
 from theory.prover.kernel.trees import ball, number
+from theory.prover.kernel.verify import precision
 
+PI_PRECISION = 300
+"""Bits of the ball of pi whose ends bound PI in an atan node's facts: finer than the kernel's 256, so its
+-PI/2 and PI/2 lie inside the kernel's limits of atan."""
 CONSTANT_PRECISION = 320
 """Interval's precision (bits) on a constant goal f(l) against an end the kernel rounded at 256 bits."""
 
@@ -140,6 +144,8 @@ class NodeProof:
             return self._rounding(head, self.node(tree[1]))
         if head == "erf":
             return self._erf(self.node(tree[1]))
+        if head == "atan":
+            return self._atan(self.node(tree[1]))
         raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
 
     def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
@@ -273,6 +279,20 @@ class NodeProof:
         sign = f"pose proof ({ERF}_bounds {child.coq})"
         return self._monotone(child, ERF, values, (f"{ERF}_le", f"{ERF}_lt"), sign, ERF_CONSTANT)
 
+    def _atan(self, child: _Node) -> _Node:
+        """atan of the child: increasing (``sb_atan_le``, ``atan_increasing``), in (-PI/2, PI/2)
+        (``atan_bound``, the kernel's open limits where the child's set is unbounded), with PI between
+        two dyadic numbers 2^-300 apart (Interval), outward of the kernel's 256-bit ball of pi / 2."""
+        values = trees.FUNCTIONS["atan"](child.values)
+        with precision(PI_PRECISION):
+            pi = balls.arb.pi()
+        low, high = trees.dyadic(pi, True), trees.dyadic(pi, False)
+        sign = (
+            f"pose proof (atan_bound {child.coq}); "
+            f"assert ({rational(low)} <= PI <= {rational(high)}) by {INTERVAL}"
+        )
+        return self._monotone(child, "atan", values, ("sb_atan_le", "atan_increasing"), sign)
+
     def _sqrt(self, child: _Node) -> _Node:
         if not child.values.at_least_zero(False):
             raise Untranslatable("sqrt of a set reaching below 0 on a box reaching infinity")
@@ -287,13 +307,16 @@ class NodeProof:
         coq = f"({child.coq} ^ {count})"
         if count == 2 and not child.values.at_least_zero(False):
             return self._facts(coq, values, self._from([child], "first [ apply pow2_ge_0 | nra ]"))
-        if count % 2 == 0 and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
+        nonnegative = child.values.at_least_zero(False)
+        if count % 2 == 0 and not nonnegative and child.values.at_most_zero(False):  # t^n = (-t)^n, -t >= 0
             opposite = balls.negate(child.values)
             mirror = self._facts(f"(-1 * {child.coq})", opposite, self._from([child], "lra"))
+            if not mirror.values.at_least_zero(False):  # its printed ends lost the sign
+                raise Untranslatable("a power of a set around 0 on a box reaching infinity")
             power = self._integer_power(mirror, count)
             even = f"replace {coq} with {power.coq} by ring; lra"
             return self._facts(coq, power.values, self._from([power], even))
-        if not child.values.at_least_zero(False):
+        if not nonnegative:
             raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
         sign = [f"clear - {' '.join(child.facts)}", f"pose proof (pow_le {child.coq} {count} ltac:(lra))"]
         if child.values.at_least_zero(True):
