@@ -86,3 +86,15 @@ def test_the_readme_prove_examples_run_as_written(capsys):
         assert status in expected
         assert expected[status] in out
     assert "--json" in block.group(1)
+
+
+def test_an_internal_error_is_one_line_and_exit_2_never_the_status_of_refuted(capsys, monkeypatch):
+    import theory.prover
+
+    def crash(*args, **kwargs):
+        raise ValueError("planted crash")
+
+    monkeypatch.setattr(theory.prover, "prove", crash)
+    assert main(["prove", "x >= 0", "--domain", "x: [0, 1]"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "internal error (ValueError" in err[0] and "planted crash" in err[0]
