@@ -2,7 +2,9 @@
 
 A command module defines ``HELP`` (one line), ``register(parser)`` to add its arguments and
 ``run(args) -> int``. Errors derived from :class:`theory.errors.SpecboundError`, and OSErrors, are
-printed as one line and exit with status 2; anything else is a bug and keeps its traceback. Every command runs
+printed as one line and exit with status 2; any other exception is an internal error (a bug), printed as
+one line naming it and exit status 2 too: a crash is never status 1, which ``prove`` and ``check`` give a
+refuted statement or claim. Every command runs
 with numpy's OpenBLAS single-threaded (see :mod:`numerics.spectra.blas`: its threads spin on a busy machine).
 """
 
@@ -16,7 +18,9 @@ import os
 import pkgutil
 import signal
 import sys
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 
 from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
@@ -76,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``specbound`` with ``argv`` (default: the process arguments); returns the exit status.
 
     Exit 2 with one line on stderr for a SpecboundError, an OSError (a file that cannot be read or
-    written, stdout on a full disk) or a MemoryError, 130 on Ctrl-C, 143 on SIGTERM (raised as an interrupt,
+    written, stdout on a full disk), a MemoryError or any other exception (an internal error), 130 on
+    Ctrl-C, 143 on SIGTERM (raised as an interrupt,
     so it cleans up as Ctrl-C does), 0 quietly when the reader of stdout went away. Run as the program
     (``argv`` None: the process ends with the command), the cyclic collector's youngest generation is
     collected every :data:`COLLECTOR_THRESHOLD` allocations from here on.
@@ -114,9 +119,7 @@ def _run(argv: list[str]) -> int:
         return 128 + signal.SIGTERM
     except ModuleNotFoundError as error:  # an optional package imported without theory.errors.require
         missing = missing_dependency(error)
-        if missing is None:
-            raise
-        _error_line(args.command, str(missing))
+        _error_line(args.command, internal_error_line(error) if missing is None else str(missing))
         return 2
     except KeyboardInterrupt:
         _error_line(args.command, "interrupted")
@@ -133,9 +136,22 @@ def _run(argv: list[str]) -> int:
         _silence_stdout()
         _error_line(args.command, f"{os_problem(error)}{where}")
         return 2
+    except Exception as error:  # a bug: one line and status 2, never the status of a verdict
+        _error_line(args.command, internal_error_line(error))
+        return 2
 
     finally:
         configure_progress()  # back to the library's default (a bar on a terminal only)
+
+
+def internal_error_line(error: BaseException) -> str:
+    """The one line that reports an unexpected exception: its class, its message and where it was raised
+    (the innermost frame of the project), so a report of the bug can name it."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [frame for frame in frames if "/site-packages/" not in frame.filename] or frames
+    place = f" at {Path(ours[-1].filename).name}:{ours[-1].lineno}" if ours else ""
+    message = str(error)[:300] or "no message"
+    return f"internal error ({type(error).__name__}{place}: {message}); a bug in specbound, please report it"
 
 
 LONG_COMMANDS = ("theory", "check", "scaling", "gap", "correlate", "prove")

@@ -2,7 +2,8 @@
 re-check a saved certificate with the kernel (``--check``).
 
 Exit status: 0 proved / accepted, 1 refuted / rejected, 3 undecided (budget exhausted), 2 malformed
-statement, domain or certificate.
+statement, domain or certificate (or one undefined somewhere on its domain, as typed), 4 proved but with
+--coq a file coqc did not accept with no hypothesis.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ functions: exp log ln sqrt erf erfc atan tanh Abs Max Min floor ceiling Piecewis
            (1.13 = 113/100); join inequalities with 'and'. sign and Heaviside are refused (they jump).
 exit status: 0 proved (a certificate the kernel re-checked) or accepted, 1 refuted (a witness point where
 the gap's ball is below 0) or rejected (the failing box named), 3 undecided (budget ran out; the boxes
-left are listed), 2 malformed statement, domain or certificate."""
+left are listed), 2 malformed statement, domain or certificate, or a statement undefined at a point of
+its domain as typed (x/x at x = 0), 4 proved but, with --coq, coqc did not accept every file with no
+hypothesis (rejected, resting on hypotheses, or not translatable; the JSON's "coq_verdict" says which).
+Any internal error is one line and exit 2, never 1."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -76,16 +80,20 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
     if args.max_boxes < 1:
         raise InvalidArgument(f"--max-boxes={args.max_boxes} must be at least 1")
+    from theory.prover.coq.report import coq_verdict, exit_status
+
     result = prove(args.statement, args.domain, args.budget, args.max_boxes)
     exported = _export(result, args)
+    status = exit_status(result.exit_status, exported or [])
     if args.json:
         document = result.to_json()
         if exported is not None:
             document["coq"] = exported
-        document["exit_status"] = result.exit_status
+            document["coq_verdict"] = coq_verdict(exported)
+        document["exit_status"] = status
         document["run"] = run_block(args)
         print(json_text(document, "the prover's result"))
-        return result.exit_status
+        return status
     print(f"{result.status}: {result.statement}  over  {result.domain}")
     for part in result.parts:
         line = f"  [{part.status}] {part.text}: {count_of_boxes(part.boxes)}, {part.seconds:.2f} CPU s"
@@ -109,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {line(record)}")
         if not exported:
             print(f"  coq: nothing exported (the statement is {result.status}: there is no proof to export)")
-    return result.exit_status
+        elif status != result.exit_status:
+            print(f"  coq: not accepted ({coq_verdict(exported)}): exit status {status}")
+    return status
 
 
 def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:

@@ -73,16 +73,20 @@ def readable(statement: Any, indent: str = "") -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print every lemma; a failing check is reported (exit status 0), never raised."""
+    """Print every lemma; a failing check is reported (exit status 0), never raised. With --coq, exit status
+    4 (:data:`theory.prover.coq.report.NOT_ACCEPTED`) when coqc did not accept every exported file with no
+    hypothesis."""
     from numerics.progress import stage
     from paper_checks.run_metadata import run_block
-    from theory.prover.coq.report import line
+    from theory.prover.coq.report import coq_verdict, exit_status, line
     from theory.registry import run_all_checks
 
     stage("theory: running the symbolic self-checks of every lemma")
     report = run_all_checks()
     verdicts = _prover_verdicts(report, args)
     exported = _export(verdicts, args)
+    records = [record for group in exported.values() for record in group]
+    status = exit_status(0, records)
     if args.json:
         lemmas = []
         for lemma, _ in report.entries:
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         document["summary"] = {"checks": report.total, "failed": len(report.failed), **_counts(verdicts)}
         if args.coq is not None:
             document["summary"]["coq"] = _coq_counts(exported)  # type: ignore[index]
+            document["summary"]["coq_verdict"] = coq_verdict(records)  # type: ignore[index]
         document["run"] = run_block(args)
         if args.regimes:
             from theory.regimes import to_json
@@ -105,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             stage("theory: deriving the regime table (sympy limits)")
             document["regimes"] = json.loads(to_json())
         print(json.dumps(document, indent=2))
-        return 0
+        return status
     for lemma, results in report.entries:
         print(f"[step {lemma.step}] {lemma.title}  ({lemma.tag.provenance.value}; {lemma.tag.source})")
         if lemma.tag.derivation is not None:
@@ -152,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
         stage("theory: deriving the regime table (sympy limits)")
         print(to_markdown())
-    return 0
+    return status
 
 
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:

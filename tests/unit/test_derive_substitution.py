@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from theory.errors import InvalidArgument
+
 pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
@@ -125,16 +127,16 @@ factor = "x"
 
 
 def test_an_identity_that_divides_by_zero_somewhere_is_not_proved(tmp_path):
-    """(x^2 - 1)/(x - 1) = x + 1 where it is defined; on [0, oo) it is not defined at x = 1, so the step is
-    undecided (the old code reported it derived), and a certificate claiming it is rejected."""
+    """(x^2 - 1)/(x - 1) = x + 1 where it is defined; on [0, oo) it is not defined at x = 1, so the file is
+    refused naming the point (the old code reported it derived), and a certificate claiming it is rejected."""
     path = tmp_path / "divides.toml"
     path.write_text(
         'title = "t"\n[variables]\nx = "[0, oo)"\n[[steps]]\nexpr = "(x^2 - 1)/(x - 1)"\n'
         '[[steps]]\nrelation = "="\nexpr = "x + 1"\n',
         encoding="utf-8",
     )
-    step = derive(path, 2).steps[0]
-    assert step.status == "undecided" and "not shown defined" in step.reason
+    with pytest.raises(InvalidArgument, match="undefined at x = 1"):
+        derive(path, 2)
     claimed = derive(SUBSTITUTION, 5).certificate()
     lhs = [
         "mul",

@@ -36,7 +36,8 @@ def test_refuted_exits_1_with_the_witness_in_json(capsys):
 
 
 def test_undecided_exits_3_and_lists_the_boxes_left(capsys):
-    status = main(["prove", "1/x^2 >= 1", "--domain", "x: [-1, 1]", "--budget", "1", "--max-boxes", "50"])
+    statement = "Piecewise((1/x, x > 0), (0, True)) >= -1"
+    status = main(["prove", statement, "--domain", "x: [-1, 1]", "--budget", "1", "--max-boxes", "50"])
     assert status == 3
     assert "left undecided" in capsys.readouterr().out
 
@@ -86,3 +87,15 @@ def test_the_readme_prove_examples_run_as_written(capsys):
         assert status in expected
         assert expected[status] in out
     assert "--json" in block.group(1)
+
+
+def test_an_internal_error_is_one_line_and_exit_2_never_the_status_of_refuted(capsys, monkeypatch):
+    import theory.prover
+
+    def crash(*args, **kwargs):
+        raise ValueError("planted crash")
+
+    monkeypatch.setattr(theory.prover, "prove", crash)
+    assert main(["prove", "x >= 0", "--domain", "x: [0, 1]"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "internal error (ValueError" in err[0] and "planted crash" in err[0]

@@ -40,7 +40,12 @@ import sympy as sp
 
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain, MalformedDomain, parse_domain
-from theory.prover.language import MalformedExpression, parse_expression, parse_inequalities
+from theory.prover.language import (
+    MalformedExpression,
+    parse_expression,
+    parse_inequalities,
+    parse_typed_expression,
+)
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000
@@ -327,6 +332,38 @@ def _fact_use(
     )
 
 
+def _require_defined(
+    source: _Source, data: dict[str, Any], domain: Domain, symbols: dict[str, sp.Symbol]
+) -> None:
+    """Every step's expression, as typed (definitions expanded as typed), is defined on the whole domain
+    (:func:`theory.prover.definedness.check_defined`); else the file is refused naming the point. Applied
+    to a file without assumptions (an assumption narrows where the chain is claimed)."""
+    from theory.prover.definedness import UndefinedStatement, check_defined
+
+    table = _table(source, data, "definitions")
+    typed: dict[str, Any] = {}
+
+    def expand(tree: Any) -> Any:
+        if tree is None or not isinstance(tree, list):
+            return tree
+        if tree[0] == "var" and tree[1] in table:
+            if tree[1] not in typed:
+                typed[tree[1]] = expand(parse_typed_expression(table[tree[1]], symbols, tree[1]).typed)
+            return typed[tree[1]]
+        return [tree[0], *(expand(arg) if isinstance(arg, list) else arg for arg in tree[1:])]
+
+    for index, entry in enumerate(data["steps"]):
+        text = entry["expr"]
+        line = source.line_of("expr", text)
+        tree = expand(parse_typed_expression(text, symbols, f"step {index}").typed)
+        if tree is None:
+            raise source.fail(line, f"step {index}: a part has no typed tree; write the derivative out")
+        try:
+            check_defined(tree, domain, f"step {index} ({text.strip()[:60]!r})")
+        except UndefinedStatement as error:
+            raise source.fail(line, str(error)) from None
+
+
 def read_derivation(path: Path) -> DerivationFile:
     """Read and check the structure of a derivation file (nothing is decided here)."""
     source, data = _load(path)
@@ -341,4 +378,6 @@ def read_derivation(path: Path) -> DerivationFile:
     symbols = {**domain.symbols(), **{s.name: s for s in definitions}}
     assumptions = _assumptions(source, _table(source, data, "assumptions"), symbols, definitions)
     steps = _steps(source, data, symbols, definitions, assumptions)
+    if not assumptions:
+        _require_defined(source, data, domain, symbols)
     return DerivationFile(path, str(data.get("title", path.stem)), domain, assumptions, steps)

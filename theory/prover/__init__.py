@@ -50,10 +50,15 @@ __all__ = [
 def prove_statement(
     statement: Statement, budget_seconds: float | None = None, max_boxes: int | None = None
 ) -> ProofResult:
-    """Decide every inequality of a parsed statement; the budget is shared by its inequalities."""
+    """Decide every inequality of a parsed statement; the budget is shared by its inequalities. A statement
+    read from text must be defined, as typed, on its whole domain (:func:`theory.prover.definedness.
+    require_defined`: else UndefinedStatement, naming the point)."""
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
+    from theory.prover.definedness import require_defined
+
+    require_defined(statement)
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
 
     for inequality in statement.inequalities:
@@ -82,8 +87,8 @@ def prove(
 def check_certificate(data: dict[str, Any]) -> Verdict:
     """Re-check a certificate's JSON from scratch with the kernel (:mod:`theory.prover.kernel`), after
     binding its ``inequality`` text to its gap (the text, read by the safe language over the certificate's
-    domain, must give the same tree); raises :class:`~theory.prover.kernel.Malformed` (a SpecboundError)
-    when the data is not a certificate."""
+    domain, must give the same tree, defined as typed on the whole domain); raises
+    :class:`~theory.prover.kernel.Malformed` (a SpecboundError) when the data is not a certificate."""
     from theory.prover.certificate import domain_of
     from theory.prover.kernel import Malformed, Verdict
     from theory.prover.kernel import check_certificate as check
@@ -100,4 +105,10 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
         return Verdict(
             False, "the inequality text does not state the certified gap and strictness", verdict.boxes
         )
+    from theory.prover.definedness import UndefinedStatement, require_defined
+
+    try:
+        require_defined(statement)
+    except UndefinedStatement as error:
+        return Verdict(False, str(error), verdict.boxes)
     return verdict

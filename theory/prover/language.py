@@ -30,10 +30,11 @@ Provenance: not applicable (parsing).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import sympy as sp
 
@@ -146,6 +147,88 @@ def _power(base: sp.Expr, exponent: sp.Expr, where: str) -> sp.Expr:
     return _guard(sp.Pow(base, exponent), where)
 
 
+class Parsed(NamedTuple):
+    """An expression as sympy made it (``expr``, simplified by sympy's constructors: ``x/x`` is 1) and its
+    *typed tree* (``typed``): the data tree of the text exactly as written, each ``a/b`` as a * b^-1, ``-a``
+    as -1 * a, ``sqrt(a)`` as a^(1/2), ``Phi``/``phi`` by their formulas; only arithmetic of numbers is
+    folded (``1/2`` is the number 1/2). The typed tree is what the text means: its definedness is decided on
+    it (:mod:`theory.prover.definedness`). ``typed`` is None where no tree can say it (a derivative sympy
+    leaves unevaluated)."""
+
+    expr: Any
+    typed: Any
+
+
+_MINUS_ONE = ["num", "-1"]
+
+
+def _typed(op: str, *args: Any) -> Any:
+    """The typed tree [op, *args], arithmetic of numbers folded (a power of numbers only for an integer
+    exponent, of a nonzero base when negative, within MAX_BITS); None when an argument has no tree."""
+    if any(arg is None or (op == "piecewise" and None in arg) for arg in args):
+        return None
+    if all(arg[0] == "num" for arg in args) and op in ("add", "mul", "pow"):
+        values = [Fraction(arg[1]) for arg in args]
+        if op == "add":
+            return ["num", rational_text(sum(values, Fraction(0)))]
+        if op == "mul":
+            return ["num", rational_text(math.prod(values, start=Fraction(1)))]
+        base, exponent = values
+        size = max(abs(base.numerator), base.denominator).bit_length() * abs(exponent.numerator)
+        if exponent.denominator == 1 and (base != 0 or exponent >= 0) and size <= MAX_BITS:
+            return ["num", rational_text(base ** int(exponent))]
+    return [op, *args]
+
+
+def _typed_phi_cdf(a: Any) -> Any:
+    """Phi(a) = (1 + erf(a * 2^(-1/2))) / 2."""
+    return _typed(
+        "mul",
+        ["num", "1/2"],
+        _typed("add", ["num", "1"], _typed("erf", _typed("mul", a, ["pow", ["num", "2"], ["num", "-1/2"]]))),
+    )
+
+
+def _typed_phi_density(a: Any) -> Any:
+    """phi(a) = exp(-a^2 / 2) * (2 pi)^(-1/2)."""
+    return _typed(
+        "mul",
+        _typed("exp", _typed("mul", ["num", "-1/2"], _typed("pow", a, ["num", "2"]))),
+        ["pow", ["mul", ["num", "2"], ["const", "pi"]], ["num", "-1/2"]],
+    )
+
+
+def _typed_unary(op: str) -> Callable[[Any], Any]:
+    return lambda argument: _typed(op, argument)
+
+
+_TYPED_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **{
+        name: _typed_unary(name) for name in ("exp", "log", "erf", "erfc", "atan", "tanh", "floor", "ceiling")
+    },
+    "ln": _typed_unary("log"),
+    "sqrt": lambda argument: _typed("pow", argument, ["num", "1/2"]),
+    "Abs": _typed_unary("abs"),
+    "abs": _typed_unary("abs"),
+    "Phi": _typed_phi_cdf,
+    "phi": _typed_phi_density,
+    "Max": lambda *arguments: _typed("max", *arguments),
+    "Min": lambda *arguments: _typed("min", *arguments),
+}
+"""name -> the typed tree of ``name(arguments...)`` (the same names as :data:`FUNCTIONS`)."""
+
+
+def _typed_derivative(derivative: sp.Expr, function: Any) -> Any:
+    """The typed tree of diff(f, x): f' + 0 * f, so that f (as typed) must be defined where its derivative
+    is asked, and the derivative (sympy's, of the expression sympy made of f, equal to f near every point
+    where the typed f is defined) must be defined there too; None when the derivative has no tree."""
+    try:
+        tree = to_tree(derivative)
+    except MalformedExpression:
+        return None
+    return None if function is None else ["add", tree, ["mul", ["num", "0"], function]]
+
+
 class _Parser:
     """Recursive descent over the token list (see the module docstring for the grammar)."""
 
@@ -196,46 +279,58 @@ class _Parser:
         if self.depth > MAX_DEPTH:
             raise MalformedExpression(f"{self.where}: nesting deeper than {MAX_DEPTH}")
 
-    def expression(self) -> sp.Expr:
+    def expression(self) -> Parsed:
         self.nested()
         result = self.term()
         while self.at("+", "-"):
             operator = self.take()[1]
             right = self.term()
-            result = _guard(result + right if operator == "+" else result - right, self.where)
+            if operator == "-":
+                right = Parsed(-right.expr, _typed("mul", _MINUS_ONE, right.typed))
+            result = Parsed(
+                _guard(result.expr + right.expr, self.where), _typed("add", result.typed, right.typed)
+            )
         self.depth -= 1
         return result
 
-    def term(self) -> sp.Expr:
+    def term(self) -> Parsed:
         result = self.unary()
         while self.at("*", "/"):
             operator = self.take()[1]
             right = self.unary()
-            if operator == "/" and right == 0:
-                raise MalformedExpression(f"{self.where}: division by 0")
-            result = _guard(result * right if operator == "*" else result / right, self.where)
+            if operator == "/":
+                if right.expr == 0:
+                    raise MalformedExpression(f"{self.where}: division by 0")
+                right = Parsed(1 / right.expr, _typed("pow", right.typed, _MINUS_ONE))
+            result = Parsed(
+                _guard(result.expr * right.expr, self.where), _typed("mul", result.typed, right.typed)
+            )
         return result
 
-    def unary(self) -> sp.Expr:
+    def unary(self) -> Parsed:
         if self.at("-", "+"):
             self.nested()
             operator = self.take()[1]
             operand = self.unary()
             self.depth -= 1
-            return -operand if operator == "-" else operand
+            if operator == "+":
+                return operand
+            return Parsed(-operand.expr, _typed("mul", _MINUS_ONE, operand.typed))
         return self.power()
 
-    def power(self) -> sp.Expr:
+    def power(self) -> Parsed:
         base = self.atom()
         if self.at("^", "**"):
             self.take()
             self.nested()
             exponent = self.unary()
             self.depth -= 1
-            return _power(base, exponent, self.where)
+            return Parsed(
+                _power(base.expr, exponent.expr, self.where), _typed("pow", base.typed, exponent.typed)
+            )
         return base
 
-    def arguments(self) -> list[sp.Expr]:
+    def arguments(self) -> list[Parsed]:
         self.take("(")
         values = [self.expression()]
         while self.at(","):
@@ -244,10 +339,11 @@ class _Parser:
         self.take(")")
         return values
 
-    def atom(self) -> sp.Expr:
+    def atom(self) -> Parsed:
         kind, value = self.take()
         if kind == "number":
-            return _rational(exact_number(value, self.where))
+            number = _rational(exact_number(value, self.where))
+            return Parsed(number, ["num", rational_text(number)])
         if kind == "op":
             if value != "(":
                 raise MalformedExpression(f"{self.where}: cannot parse: unexpected {value!r}")
@@ -256,25 +352,26 @@ class _Parser:
             return inner
         return self.named(value)
 
-    def named(self, name: str) -> sp.Expr:
+    def named(self, name: str) -> Parsed:
         if name in self.symbols:
             if self.at("("):
                 raise MalformedExpression(f"{self.where}: the variable {name} is not a function")
-            return self.symbols[name]
+            return Parsed(self.symbols[name], ["var", name])
         if name in REFUSED:
             raise MalformedExpression(
                 f"{self.where}: {name} is refused ({REFUSED[name]}; write Piecewise((a, x < 0), (b, True)) "
                 "with the value at 0 said)"
             )
         if name == "pi":
-            return sp.pi
+            return Parsed(sp.pi, ["const", "pi"])
         if name in ("E", "e"):
-            return sp.E
+            return Parsed(sp.E, ["const", "e"])
         if name == "diff":
-            expr, variable = self.arguments()
-            if not (isinstance(variable, sp.Symbol) and variable.name in self.symbols):
+            function, variable = self.arguments()
+            if not (isinstance(variable.expr, sp.Symbol) and variable.expr.name in self.symbols):
                 raise MalformedExpression(f"{self.where}: diff(f, x) needs a variable x of the domain")
-            return _guard(sp.diff(expr, variable), self.where)
+            derivative = _guard(sp.diff(function.expr, variable.expr), self.where)
+            return Parsed(derivative, _typed_derivative(derivative, function.typed))
         if name == "Piecewise":
             return self.piecewise()
         if name not in FUNCTIONS and not self.at("("):
@@ -289,9 +386,10 @@ class _Parser:
         values = self.arguments()
         if (arity >= 0 and len(values) != arity) or (arity < 0 and len(values) < -arity):
             raise MalformedExpression(f"{self.where}: {name} takes {abs(arity)} argument(s)")
-        return _guard(build(*values), self.where)
+        expr = _guard(build(*(value.expr for value in values)), self.where)
+        return Parsed(expr, _TYPED_FUNCTIONS[name](*(value.typed for value in values)))
 
-    def piecewise(self) -> sp.Expr:
+    def piecewise(self) -> Parsed:
         self.take("(")
         pieces = []
         while True:
@@ -304,27 +402,36 @@ class _Parser:
                 break
             self.take()
         self.take(")")
-        return _guard(sp.Piecewise(*pieces), self.where)
+        expr = _guard(
+            sp.Piecewise(*((value.expr, condition.expr) for value, condition in pieces)), self.where
+        )
+        return Parsed(
+            expr, _typed("piecewise", *([value.typed, condition.typed] for value, condition in pieces))
+        )
 
-    def condition(self) -> sp.Basic:
+    def condition(self) -> Parsed:
         self.nested()
         if self.at_word("True"):
             self.take()
-            result: sp.Basic = sp.true
+            result = Parsed(sp.true, ["true"])
         else:
             left = self.expression()
             relation = self.take()[1]
             if relation not in _RELATIONS:
                 raise MalformedExpression(f"{self.where}: a Piecewise condition needs one of <=, <, >=, >")
-            result = _relation(left, relation, self.expression())
+            right = self.expression()
+            low, high = (left, right) if relation.startswith("<") else (right, left)
+            tree = _typed("le" if relation in ("<=", ">=") else "lt", low.typed, high.typed)
+            result = Parsed(_relation(left.expr, relation, right.expr), tree)
         if self.at("&", "|"):
             operator = self.take()[1]
             other = self.condition()
-            result = sp.And(result, other) if operator == "&" else sp.Or(result, other)
+            joined = sp.And(result.expr, other.expr) if operator == "&" else sp.Or(result.expr, other.expr)
+            result = Parsed(joined, _typed("and" if operator == "&" else "or", result.typed, other.typed))
         self.depth -= 1
         return result
 
-    def inequality(self) -> tuple[sp.Expr, str, sp.Expr]:
+    def inequality(self) -> tuple[Parsed, str, Parsed]:
         left = self.expression()
         if not self.at(*_RELATIONS):
             found = self.peek()
@@ -351,10 +458,15 @@ def _relation(left: sp.Expr, relation: str, right: sp.Expr) -> sp.Basic:
 
 
 def parse_expression(text: str, symbols: Mapping[str, sp.Symbol], where: str = "expression") -> sp.Expr:
-    """The sympy expression of ``text`` over the variables ``symbols`` (name -> symbol).
+    """The sympy expression of ``text`` (see :func:`parse_typed_expression`)."""
+    return parse_typed_expression(text, symbols, where).expr
+
+
+def parse_typed_expression(text: str, symbols: Mapping[str, sp.Symbol], where: str = "expression") -> Parsed:
+    """The sympy expression of ``text`` over the variables ``symbols`` (name -> symbol), with its typed tree.
 
     >>> x = sp.Symbol("x")
-    >>> parse_expression("2^-x + 1.5", {"x": x})
+    >>> parse_typed_expression("2^-x + 1.5", {"x": x}).expr
     3/2 + 2**(-x)
     """
     if not text.strip():
@@ -370,6 +482,16 @@ def parse_inequalities(
 ) -> list[tuple[str, sp.Expr, str, sp.Expr]]:
     """The (text, lhs, relation, rhs) of each inequality of "lhs <= rhs and lhs2 < rhs2" (relations inside
     a Piecewise belong to its conditions)."""
+    return [
+        (piece, left.expr, relation, right.expr)
+        for piece, left, relation, right in parse_typed_inequalities(text, symbols, where)
+    ]
+
+
+def parse_typed_inequalities(
+    text: str, symbols: Mapping[str, sp.Symbol], where: str = "statement"
+) -> list[tuple[str, Parsed, str, Parsed]]:
+    """:func:`parse_inequalities` with each side's typed tree."""
     if not text.strip():
         raise MalformedExpression(f"{where}: the statement is empty; write e.g. 'log(1 + x) <= x'")
     parser = _Parser(text, symbols, where)

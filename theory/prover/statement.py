@@ -16,7 +16,7 @@ import sympy as sp
 
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain
-from theory.prover.language import MalformedExpression, parse_inequalities, to_tree
+from theory.prover.language import MalformedExpression, parse_typed_inequalities, to_tree
 
 
 class MalformedStatement(InvalidArgument):
@@ -33,6 +33,9 @@ class Inequality:
     sides: tuple[sp.Expr, sp.Expr] | None = None
     """(a, b) with gap = a - b as written, when the statement was parsed: sympy's gap may have cancelled a
     term that is undefined somewhere (f - f is 0 even where f is undefined); the tree keeps it."""
+    typed: Any = None
+    """The typed tree of a - b as written, before any simplification (:class:`~theory.prover.language.
+    Parsed`), when the statement was parsed."""
 
     def gap_tree(self) -> list[Any]:
         """The gap's data tree: a - b from the sides when they are known (nothing cancelled), else the
@@ -57,7 +60,8 @@ class Statement:
 
 
 def parse_statement(text: str, domain: Domain) -> Statement:
-    """Parse "lhs <= rhs and lhs2 < rhs2" over ``domain``.
+    """Parse "lhs <= rhs and lhs2 < rhs2" over ``domain``, keeping each inequality's typed tree (whose
+    definedness :func:`theory.prover.definedness.require_defined` decides before any proof).
 
     >>> from theory.prover.domain import parse_domain
     >>> s = parse_statement("log(1 + x) <= x", parse_domain("x: (-1, oo)"))
@@ -65,13 +69,16 @@ def parse_statement(text: str, domain: Domain) -> Statement:
     x - log(x + 1)
     """
     try:
-        parts = parse_inequalities(text, domain.symbols(), f"in {text.strip()[:80]!r}")
+        parts = parse_typed_inequalities(text, domain.symbols(), f"in {text.strip()[:80]!r}")
     except MalformedExpression as error:
         raise MalformedStatement(str(error)) from None
     inequalities = []
     for piece, left, relation, right in parts:
-        sides = (right, left) if relation.startswith("<") else (left, right)
-        inequalities.append(Inequality(piece, sides[0] - sides[1], relation in ("<", ">"), sides))
+        a, b = (right, left) if relation.startswith("<") else (left, right)
+        typed = None if None in (a.typed, b.typed) else ["add", a.typed, ["mul", ["num", "-1"], b.typed]]
+        inequalities.append(
+            Inequality(piece, a.expr - b.expr, relation in ("<", ">"), (a.expr, b.expr), typed)
+        )
     return Statement(text.strip(), tuple(inequalities), domain)
 
 

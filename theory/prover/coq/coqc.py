@@ -4,15 +4,21 @@
 user's file) and returns a :class:`CoqCheck`: ``accepted`` when coqc compiled it, the file leaves no
 hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and Interval
 rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``rejected``
-otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage).
+otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage). coqc runs
+with a CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the kernel stops it) besides the wall-clock
+timeout, in a process group of its own that is killed whenever the run ends early (Ctrl-C, SIGTERM raised
+as an interrupt, any error), so no coqc outlives specbound.
 ``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -34,6 +40,8 @@ TRUSTED_AXIOMS = (
 (ClassicalDedekindReals, classical logic, functional extensionality) and the specifications of the
 primitive integers and floats Interval computes with."""
 TIMEOUT_SECONDS = 900.0
+CPU_LIMIT_SECONDS = 900
+"""coqc's CPU-time limit (RLIMIT_CPU of the child; SIGXCPU, then SIGKILL a few seconds later)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +98,8 @@ def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
     completed, seconds = _compile(path.read_text(encoding="utf-8"))
     if completed is None:
         return CoqCheck("rejected", seconds, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
+    if completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return CoqCheck("rejected", seconds, reason=f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s")
     if completed.returncode != 0:
         return _rejected(completed.stderr, seconds)
     axioms = axioms_of(completed.stdout)
@@ -115,19 +125,39 @@ def _compile(text: str) -> tuple[subprocess.CompletedProcess[str] | None, float]
     with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
         copy = Path(scratch) / "Certificate.v"
         copy.write_text(text, encoding="utf-8")
-        try:
-            completed: subprocess.CompletedProcess[str] | None = subprocess.run(
-                [coqc, "-q", copy.name],
-                cwd=scratch,
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_SECONDS,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            completed = None
+        completed = _run_limited([coqc, "-q", copy.name], scratch)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return completed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _limit_cpu() -> None:
+    """In the child before exec: the CPU-time limit (soft; the hard limit a little later)."""
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_SECONDS, CPU_LIMIT_SECONDS + 5))
+
+
+def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProcess[str] | None:
+    """Run ``command`` in ``directory`` under the CPU limit, in its own process group; None on the
+    wall-clock timeout. The group is killed on every way out but a normal end, so an interrupt of
+    specbound (Ctrl-C, SIGTERM) leaves no coqc behind."""
+    process = subprocess.Popen(
+        command,
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limit_cpu,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=TIMEOUT_SECONDS)
+    except BaseException as error:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        if isinstance(error, subprocess.TimeoutExpired):
+            return None
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def _rejected(stderr: str, seconds: float) -> CoqCheck:
