@@ -76,6 +76,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="OUT.json",
         help="with --versus or --edelman-at: write the crossover's kernel certificate (when proved)",
     )
+    parser.add_argument("--force", action="store_true", help="let --certificate replace an existing file")
 
 
 def _class_record(cls: Any) -> dict[str, str]:
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     from theory.growth import GrowthUndecided, compare, read_question
 
     document: dict[str, Any] = {}
+    if args.certificate is not None:
+        _certificate_target(args)
     if args.edelman_at is not None:
         if args.expr is not None or args.versus is not None or args.assume:
             raise InvalidArgument("--edelman-at MODEL takes no EXPR, --versus or --assume (it builds both)")
@@ -162,21 +165,29 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.certificate is not None:
         searched = found.proof.certificate if found.status == "proved" else None
-        _write_certificate(args.certificate, found.kernel_tail or (searched and searched.to_json()))
+        _write_certificate(args, found.kernel_tail or (searched and searched.to_json()))
         lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
     status = 0 if found.status in ("proved", "derived") else 3
     return _finish(args, document, status, "\n".join(lines))
 
 
-def _write_certificate(path: str, certificate: dict[str, Any] | None) -> None:
-    """Write the one kernel certificate of the crossover's claim over [L0, oo); InvalidArgument without."""
-    from pathlib import Path
+def _certificate_target(args: argparse.Namespace) -> Any:
+    """The --certificate path, checked (before any work, and again before writing): never an input (the
+    checkpoint of --edelman-at), an existing file only with --force."""
+    from paper_checks.output_files import check_target, checkpoint_inputs
 
-    from paper_checks.output_files import json_text
+    inputs = checkpoint_inputs([args.edelman_at]) if args.edelman_at is not None else ()
+    return check_target("--certificate", args.certificate, force=args.force, inputs=inputs)
+
+
+def _write_certificate(args: argparse.Namespace, certificate: dict[str, Any] | None) -> None:
+    """Write the one kernel certificate of the crossover's claim over [L0, oo); InvalidArgument without."""
+    from paper_checks.output_files import json_text, write_text_atomically
 
     if certificate is None:
         raise InvalidArgument("no certificate: the crossover's claim is not proved by one kernel certificate")
-    Path(path).write_text(json_text(certificate, "the certificate") + "\n", encoding="utf-8")
+    text = json_text(certificate, "the certificate") + "\n"
+    write_text_atomically(_certificate_target(args), text, exclusive=not args.force)
 
 
 def _finish(args: argparse.Namespace, document: dict[str, Any], status: int, text: str) -> int:

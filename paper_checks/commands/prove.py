@@ -8,7 +8,6 @@ statement, domain or certificate.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +59,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-coq-check", action="store_true", help="with --coq: write the Coq file without running coqc"
     )
+    parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
     if args.max_boxes < 1:
         raise InvalidArgument(f"--max-boxes={args.max_boxes} must be at least 1")
+    _check_coq_target(args)
     result = prove(args.statement, args.domain, args.budget, args.max_boxes)
     exported = _export(result, args)
     if args.json:
@@ -112,19 +113,33 @@ def run(args: argparse.Namespace) -> int:
     return result.exit_status
 
 
-def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
-    """With --coq: one Coq file per proved inequality (FILE.v, or FILE_1.v, FILE_2.v, ... for several),
-    checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
+def _check_coq_target(args: argparse.Namespace) -> None:
+    """With --coq FILE.v, before proving: coqc is installed (unless --no-coq-check), and FILE.v and every
+    FILE_<k>.v beside it can be written (:func:`~paper_checks.output_files.check_family`: an existing
+    plain file only with --force, never a link or a special file)."""
     if args.coq is None:
-        return None
+        return
+    import re
+
+    from paper_checks.output_files import check_family
     from theory.prover.coq.coqc import coqc_path
-    from theory.prover.coq.files import export_to
 
     target = Path(args.coq)
     if target.suffix != ".v":
         raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
     if not args.no_coq_check:
         coqc_path()  # a missing coqc is reported before anything is written
+    check_family("--coq", target, rf"{re.escape(target.stem)}_\d+\.v", force=args.force)
+
+
+def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    """With --coq: one Coq file per proved inequality (FILE.v, or FILE_1.v, FILE_2.v, ... for several),
+    checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
+    if args.coq is None:
+        return None
+    from theory.prover.coq.files import export_to
+
+    target = Path(args.coq)
     if result.status != "proved":
         return []
     parts = result.parts
@@ -134,7 +149,7 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
         else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
     )
     return [
-        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text)
+        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
         for part, path in zip(parts, paths, strict=True)
     ]
 
@@ -155,15 +170,9 @@ def _check(path: Path) -> int:
     from theory.prover import check_certificate
     from theory.prover.box import count_of_boxes
     from theory.prover.chain import CHAIN_FORMAT, check_chain
+    from theory.safe_files import read_json
 
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InvalidArgument(f"cannot read the certificate {path}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise InvalidArgument(
-            f"{path} is not JSON ({type(error).__name__}); give a certificate file"
-        ) from None
+    document = read_json(path, f"the certificate {path}", InvalidArgument)
     status = 0
     for certificate in _certificates(document):
         if isinstance(certificate, dict) and certificate.get("format") == CHAIN_FORMAT:

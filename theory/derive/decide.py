@@ -21,8 +21,10 @@ identity is sympy's only, else proved; a proved or derived chain has a certifica
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -110,6 +112,8 @@ class DerivationResult:
     derivation: DerivationFile
     steps: tuple[StepResult, ...]
     seconds: float
+    inputs: tuple[Path, ...] = ()
+    """Every file read (resolved): the derivation and each file it references, at any depth."""
 
     @property
     def relation(self) -> str:
@@ -193,8 +197,20 @@ class _Used:
 
 
 def derive(path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET) -> DerivationResult:
-    """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input."""
-    return _derive(Path(path), budget_seconds, ())
+    """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input.
+    A file referenced (``file:``) from several steps or files is read and decided once."""
+    decided: dict[Path, DerivationResult] = {}
+    token = _DECIDED.set(decided)
+    try:
+        result = _derive(Path(path), budget_seconds, ())
+    finally:
+        _DECIDED.reset(token)
+    return dataclasses.replace(result, inputs=(Path(path).resolve(), *decided))
+
+
+_DECIDED: ContextVar[dict[Path, DerivationResult] | None] = ContextVar("decided", default=None)
+"""The referenced files decided so far in the current :func:`derive` call (resolved path -> result): a
+graph of files each referenced many times costs one decision per file, not one per path through it."""
 
 
 def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationResult:
@@ -499,12 +515,27 @@ def earlier_fact(
 ) -> Fact:
     """The conclusion of an earlier derivation file as a fact over its domain (proved only when its
     certificate exists and it is unconditional)."""
-    path = (derivation.path.parent / name).resolve()
+    where = derivation.where(step.line)
+    try:
+        folder = derivation.path.parent.resolve()
+        path = (folder / name).resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop; a NUL in the name
+        raise MalformedDerivation(f"{where}: the reference file:{name!r} cannot be resolved") from None
+    if not path.is_relative_to(folder):
+        raise MalformedDerivation(
+            f"{where}: file:{name!r} is outside the folder of {derivation.path.name}; a reference names a "
+            "derivation file in that folder or below it"
+        )
     if path in stack:
-        raise MalformedDerivation(f"{derivation.where(step.line)}: circular reference to {name}")
-    if not path.is_file():
-        raise MalformedDerivation(f"{derivation.where(step.line)}: no derivation file {name}")
-    earlier = _derive(path, budget, stack)
+        raise MalformedDerivation(f"{where}: circular reference to {name}")
+    if not path.exists():
+        raise MalformedDerivation(f"{where}: no derivation file {name}")
+    decided = _DECIDED.get()
+    earlier = decided.get(path) if decided is not None else None
+    if earlier is None:
+        earlier = _derive(path, budget, stack)
+        if decided is not None:
+            decided[path] = earlier
     certificate = earlier.certificate()
     first, last = earlier.derivation.steps[0].lhs, earlier.derivation.steps[-1].rhs
     tree, strict = step_gap_tree(to_tree(first), to_tree(last), earlier.relation, [])

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ import sympy as sp
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain, MalformedDomain, parse_domain
 from theory.prover.language import MalformedExpression, parse_expression, parse_inequalities
+from theory.safe_files import read_bytes
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000
@@ -124,12 +126,7 @@ class _Source:
 
 
 def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()[: MAX_FILE_BYTES + 1]
-    except OSError as error:
-        raise MalformedDerivation(f"{path}: cannot read the derivation file ({error.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise MalformedDerivation(f"{path}: the derivation file exceeds {MAX_FILE_BYTES} bytes")
+    raw = read_bytes(path, MAX_FILE_BYTES, error=MalformedDerivation, what="derivation file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -137,7 +134,11 @@ def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
     source = _Source(path, text)
     try:
         return source, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except RecursionError:
+        raise source.fail(1, "bad TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError; an integer of more than 4300 digits
+        if not isinstance(error, tomllib.TOMLDecodeError):
+            raise source.fail(1, "bad TOML: a number of more than 4300 digits") from None
         found = re.search(r"line (\d+)", str(error))
         line = int(found.group(1)) if found else 1
         raise source.fail(line, f"bad TOML: {str(error).split(' (at')[0]}") from None
@@ -271,7 +272,7 @@ def _steps(
             if not use.startswith((LEMMA_PREFIX, FILE_PREFIX)) and use not in assumptions:
                 known = ", ".join(assumptions) or "none"
                 raise source.fail(line, f"step {index}: unknown assumption {use!r} (assumptions: {known})")
-        name = entry.get("name", f"step {index}")
+        name = _printable(source, line, str(entry.get("name", f"step {index}")), f"step {index}'s name")
         by = _fact_use(source, line, index, entry, symbols, definitions, assumptions)
         if by is not None and relation == "=":
             raise source.fail(
@@ -341,4 +342,17 @@ def read_derivation(path: Path) -> DerivationFile:
     symbols = {**domain.symbols(), **{s.name: s for s in definitions}}
     assumptions = _assumptions(source, _table(source, data, "assumptions"), symbols, definitions)
     steps = _steps(source, data, symbols, definitions, assumptions)
-    return DerivationFile(path, str(data.get("title", path.stem)), domain, assumptions, steps)
+    title = _printable(source, source.line_of("title"), str(data.get("title", path.stem)), "the title")
+    return DerivationFile(path, title, domain, assumptions, steps)
+
+
+def _printable(source: _Source, line: int, text: str, what: str) -> str:
+    """``text`` if it holds no control or format character (an escape sequence, a carriage return, a
+    bidirectional override: printed raw, they could clear the screen or fake a verdict line); else
+    MalformedDerivation naming the first one."""
+    for character in text:
+        if unicodedata.category(character) in ("Cc", "Cf", "Zl", "Zp"):
+            raise source.fail(
+                line, f"{what} holds the control character U+{ord(character):04X}; names are printed text"
+            )
+    return text
