@@ -45,12 +45,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Decide the file, print per step, write the certificate when asked."""
     from paper_checks.output_files import check_target, json_text, write_text_atomically
+    from theory.cpu_budget import seconds
     from theory.derive import derive
     from theory.errors import require
     from theory.prover.box import count_of_boxes
 
-    if not args.budget > 0:
-        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    seconds("--budget", args.budget)
     require("flint", purpose="the prover (its interval arithmetic)")
     if args.certificate is not None:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])

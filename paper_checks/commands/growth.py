@@ -8,7 +8,6 @@ not decide), 2 malformed input.
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
 from typing import Any
 
 from theory.errors import InvalidArgument
@@ -89,7 +88,15 @@ def _class_record(cls: Any) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Decide the class (and the comparison and crossover), print, exit with the verdict."""
+    """Decide the class (and the comparison and crossover), print, exit with the verdict; within --budget
+    CPU seconds (and :data:`~theory.cpu_budget.GRACE`) for the whole run."""
+    from theory.cpu_budget import GRACE, cpu_limit, seconds
+
+    with cpu_limit(seconds("--budget", args.budget) + GRACE, "growth"):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from theory.growth import GrowthUndecided, compare, read_question
 
     document: dict[str, Any] = {}
@@ -105,12 +112,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.expr is None or args.variable is None:
         raise InvalidArgument("give EXPR and --in VARIABLE (or --edelman-at MODEL)")
     assumptions = tuple(args.assume)
-    try:
-        start = Fraction(args.start)
-    except (ValueError, ZeroDivisionError):
-        raise InvalidArgument(f"--from={args.start!r} is not a rational number") from None
-    if not args.budget > 0:
-        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    from theory.numbers import rational
+
+    start = rational(args.start, "--from")
     questions = [read_question(args.expr, args.variable, assumptions)]
     if args.versus is not None:
         questions.append(read_question(args.versus, args.variable, assumptions))

@@ -32,6 +32,7 @@ from typing import Any
 
 import sympy as sp
 
+from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
@@ -215,12 +216,27 @@ graph of files each referenced many times costs one decision per file, not one p
 
 def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationResult:
     start = time.process_time()
-    derivation = read_derivation(path)
+    with cpu_limit(budget, f"reading {path.name}"):
+        derivation = read_derivation(path)
     results = tuple(_decide(derivation, step, budget, (*stack, path.resolve())) for step in derivation.steps)
     return DerivationResult(derivation, results, time.process_time() - start)
 
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
+    """The step's verdict within ``budget`` CPU seconds (and GRACE) for all of it, identities and
+    normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided."""
+    start = time.process_time()
+    try:
+        with cpu_limit(budget + GRACE, f"step {step.name!r}"):
+            return _decide_step(derivation, step, budget, stack)
+    except OutOfBudget as error:
+        method = SYMPY if step.relation == "=" else PROVER
+        return StepResult(step, UNDECIDED, method, time.process_time() - start, reason=str(error))
+
+
+def _decide_step(
+    derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]
+) -> StepResult:
     start = time.process_time()
     base = {"name": step.name, "lhs": to_tree(step.lhs), "relation": step.relation, "rhs": to_tree(step.rhs)}
     if step.relation == "=":
@@ -533,7 +549,8 @@ def earlier_fact(
     decided = _DECIDED.get()
     earlier = decided.get(path) if decided is not None else None
     if earlier is None:
-        earlier = _derive(path, budget, stack)
+        with paused():  # its steps have budgets of their own
+            earlier = _derive(path, budget, stack)
         if decided is not None:
             decided[path] = earlier
     certificate = earlier.certificate()

@@ -46,6 +46,10 @@ from theory.safe_files import read_bytes
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000
+MAX_EXPANDED = 20_000
+"""Nodes of a definition written out as a tree (:func:`tree_size`), as many as the characters of one
+expression's text (MAX_TEXT): 14 levels of ``d_i = (d_{i-1} + 1)*(d_{i-1} + 2)`` in 461 bytes make
+about 10^5 nodes (printing them alone took seconds), each level doubling."""
 LEMMA_PREFIX, FILE_PREFIX, PIECE_PREFIX = "lemma:", "file:", "piece:"
 STEP_KEYS = ("expr", "relation", "name", "uses", "by", "substitution", "factor", "multiplier")
 
@@ -193,11 +197,37 @@ def _definitions(source: _Source, table: dict[str, str], domain: Domain) -> dict
                 if placeholders[d] in expr.free_symbols
             }
             expanded[name] = expr.xreplace(inner)
+            if tree_size(expanded[name], sizes) > MAX_EXPANDED:
+                raise source.fail(
+                    source.line_of(name, table[name]),
+                    f"definition {name} expands to more than {MAX_EXPANDED} nodes (definitions inside "
+                    "definitions grow exponentially); give an intermediate quantity a variable instead",
+                )
         return expanded[name]
 
-    for name in table:
-        expand(name, ())
+    sizes: dict[sp.Basic, int] = {}
+    try:
+        for name in table:
+            expand(name, ())
+    except RecursionError:
+        raise source.fail(source.line_of("definitions"), "definitions nested too deeply") from None
     return {placeholders[name]: expanded[name] for name in table}
+
+
+def tree_size(expr: sp.Basic, sizes: dict[sp.Basic, int]) -> int:
+    """The number of nodes of ``expr`` written out as a tree (what printing, differentiating or
+    deciding it walks), computed over its shared subexpressions once each (``sizes`` remembers them):
+    linear in the expression's distinct nodes even when the tree is exponentially larger."""
+    stack = [expr]
+    while stack:
+        node = stack[-1]
+        pending = [arg for arg in node.args if arg not in sizes]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        sizes[node] = 1 + sum(sizes[arg] for arg in node.args)
+    return sizes[expr]
 
 
 def _expression(source: _Source, line: int, text: str, symbols: dict[str, sp.Symbol], where: str) -> sp.Expr:

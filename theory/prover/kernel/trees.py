@@ -41,9 +41,16 @@ class Discontinuous(ArithmeticError):
 
 def number(text: Any) -> Fraction:
     """The exact rational of a "p/q" string."""
-    if not isinstance(text, str) or len(text) > 2000:
+    if not isinstance(text, str) or len(text) > 2000 or not _integers(text):
         raise Malformed(f"{str(text)[:40]!r} is not a rational 'p/q'")
     return _rational(text)
+
+
+def _integers(text: str) -> bool:
+    """True for "p" or "p/q" in ASCII digits (p signed): a certificate's numbers, never "1e100000000",
+    which Fraction would build digit by digit."""
+    parts = text.removeprefix("-").split("/")
+    return len(parts) <= 2 and all(part.isascii() and part.isdigit() for part in parts)
 
 
 @functools.lru_cache(maxsize=4096)
