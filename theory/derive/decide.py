@@ -224,7 +224,8 @@ def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationRes
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
     """The step's verdict within ``budget`` CPU seconds (and GRACE) for all of it, identities and
-    normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided."""
+    normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided. The proofs of the
+    facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has budgets of its own."""
     start = time.process_time()
     try:
         with cpu_limit(budget + GRACE, f"step {step.name!r}"):
@@ -243,7 +244,8 @@ def _decide_step(
         return _identity(derivation, step, base, start)
     domain, used = derivation.domain, []
     for use in step.uses:
-        found = _resolve(derivation, step, use, budget, stack)
+        with paused():  # a fact's own proof (a lemma, an earlier file) has budgets of its own
+            found = _resolve(derivation, step, use, budget, stack)
         if "variable" in found.record:
             try:
                 domain = cut(
@@ -264,7 +266,8 @@ def _decide_step(
             raise MalformedDerivation(
                 f"{derivation.where(step.line)}: a step by a fact uses only bound assumptions (x <= 3)"
             )
-        fact = _fact_of(derivation, step, step.by, budget, stack)
+        with paused():
+            fact = _fact_of(derivation, step, step.by, budget, stack)
         outcome = decide_by_fact(derivation, step, fact, domain, [u.record for u in used], budget)
         seconds = time.process_time() - start
         return StepResult(
@@ -549,8 +552,7 @@ def earlier_fact(
     decided = _DECIDED.get()
     earlier = decided.get(path) if decided is not None else None
     if earlier is None:
-        with paused():  # its steps have budgets of their own
-            earlier = _derive(path, budget, stack)
+        earlier = _derive(path, budget, stack)  # its steps have budgets of their own
         if decided is not None:
             decided[path] = earlier
     certificate = earlier.certificate()
