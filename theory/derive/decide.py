@@ -223,16 +223,23 @@ def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationRes
 
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
-    """The step's verdict within ``budget`` CPU seconds (and GRACE) for all of it, identities and
-    normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided. The proofs of the
-    facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has budgets of its own."""
+    """The step's verdict within SEARCHES_PER_STEP times ``budget`` CPU seconds (and GRACE) for all of it,
+    identities and normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided.
+    The proofs of the facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has
+    budgets of its own."""
     start = time.process_time()
     try:
-        with cpu_limit(budget + GRACE, f"step {step.name!r}"):
+        with cpu_limit(SEARCHES_PER_STEP * budget + GRACE, f"step {step.name!r}"):
             return _decide_step(derivation, step, budget, stack)
     except OutOfBudget as error:
         method = SYMPY if step.relation == "=" else PROVER
         return StepResult(step, UNDECIDED, method, time.process_time() - start, reason=str(error))
+
+
+SEARCHES_PER_STEP = 4
+"""Prover searches one step may run, each within the step budget: its gap, and for a step by a fact the
+substitution's ranges, the factor's sign and the instance; the step's CPU limit is this many budgets (plus
+GRACE), identities, normal forms and sympy's work included."""
 
 
 def _decide_step(
