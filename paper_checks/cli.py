@@ -111,9 +111,9 @@ def _run(argv: list[str]) -> int:
             status = int(args.run(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
             return status
-    except SpecboundError as error:
+    except SpecboundError as error:  # exit 3 for OutOfBudget (theory.cpu_budget): undecided
         _error_line(args.command, str(error))
-        return 2
+        return getattr(error, "exit_status", 2)
     except Terminated:
         _error_line(args.command, "terminated")
         return 128 + signal.SIGTERM

@@ -32,6 +32,7 @@ __all__ = [
     "FIGURE_SUFFIXES",
     "Terminated",
     "atomic_path",
+    "check_family",
     "check_target",
     "checkpoint_inputs",
     "complete_or_removed",
@@ -112,6 +113,27 @@ def check_target(
     if exists and not force:
         raise InvalidArgument(f"{option} {text!r} already exists; pass --force to replace it")
     writable_folder(option, path.absolute().parent)  # the folder atomic_path writes into
+    return path
+
+
+def check_family(
+    option: str,
+    target: str | os.PathLike[str],
+    pattern: str,
+    *,
+    force: bool = False,
+    inputs: Iterable[Path] = (),
+) -> Path:
+    """:func:`check_target` of ``target`` and of every existing file beside it whose name fully matches the
+    regular expression ``pattern`` (the other files a run may write under that name, e.g. ``FILE_2.v``
+    for the second conjunct of ``prove --coq FILE.v``); the target's path."""
+    import re
+
+    path = check_target(option, target, force=force, inputs=inputs)
+    inputs, folder = tuple(inputs), path.absolute().parent
+    for sibling in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if re.fullmatch(pattern, sibling.name):
+            check_target(option, sibling, force=force, inputs=inputs)
     return path
 
 

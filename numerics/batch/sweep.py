@@ -18,7 +18,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,15 @@ def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     }
 
 
+def row_or_error(settings: SweepSettings, source: str) -> dict[str, Any] | SpecboundError:
+    """:func:`sweep_row`, or the SpecboundError that refused the checkpoint (returned, not raised, so
+    that the other checkpoints' rows are still computed and cached)."""
+    try:
+        return sweep_row(settings, source)
+    except SpecboundError as error:
+        return error
+
+
 def sweep(
     sources: Sequence[str],
     settings: SweepSettings,
@@ -179,7 +188,9 @@ def sweep(
 
     Valid rows found in ``cache`` (by :func:`content_digest`, :func:`cached_row`) are read; the others
     (missing, damaged or not finite) are computed locally over ``jobs`` processes, or on the Dask cluster
-    at ``scheduler``, then written to the cache.
+    at ``scheduler``; each row is written to the cache as soon as it arrives (an interrupted sweep keeps
+    every row finished before the interrupt), and a checkpoint that cannot be read raises its error only
+    once every other row is computed and cached.
     """
     try:
         cache.mkdir(parents=True, exist_ok=True)
@@ -196,11 +207,19 @@ def sweep(
     todo = [index for index in range(len(sources)) if index not in rows]
     pending = [sources[index] for index in todo]
     if scheduler is None:
-        computed = list(ordered_map(sweep_row, settings, pending, jobs=jobs))
+        computed: Iterable[dict[str, Any] | SpecboundError] = ordered_map(
+            row_or_error, settings, pending, jobs=jobs
+        )
     else:
-        computed = cluster_map(scheduler, sweep_row, [settings] * len(pending), pending)
-    for index, row in zip(todo, computed, strict=True):
-        rows[index] = row
+        computed = cluster_map(scheduler, row_or_error, [settings] * len(pending), pending)
+    refused: SpecboundError | None = None
+    for index, result in zip(todo, computed, strict=True):  # a generator: rows arrive one by one
+        if isinstance(result, SpecboundError):
+            refused = refused or result
+            continue
+        rows[index] = result
         # atomic: an interrupted sweep leaves no half-written row
-        write_text_atomically(cache / f"{digests[index]}.json", json.dumps(row))
+        write_text_atomically(cache / f"{digests[index]}.json", json.dumps(result))
+    if refused is not None:
+        raise refused
     return [rows[index] for index in range(len(sources))], from_cache

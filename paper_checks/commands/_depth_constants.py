@@ -29,10 +29,9 @@ def rounded_up(value: float) -> Fraction:
 
 
 def _index(text: str) -> Fraction:
-    try:
-        p = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise InvalidArgument(f"--p={text!r} is not a rational number in [0, 2]") from None
+    from theory.numbers import rational
+
+    p = rational(text, "--p")
     if not 0 <= p <= 2:
         raise InvalidArgument(f"--p={text} is outside [0, 2], the range of Schatten indices of the bound")
     return p

@@ -39,27 +39,30 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--certificate", metavar="OUT.json", help="write the chain's certificate (proved or derived only)"
     )
+    parser.add_argument("--force", action="store_true", help="let --certificate replace an existing file")
 
 
 def run(args: argparse.Namespace) -> int:
     """Decide the file, print per step, write the certificate when asked."""
+    from paper_checks.output_files import check_target, json_text, write_text_atomically
+    from theory.cpu_budget import seconds
     from theory.derive import derive
     from theory.errors import require
     from theory.prover.box import count_of_boxes
 
-    if not args.budget > 0:
-        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    seconds("--budget", args.budget)
     require("flint", purpose="the prover (its interval arithmetic)")
+    if args.certificate is not None:
+        check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
     result = derive(Path(args.file), args.budget)
     certificate = result.certificate()
     if args.certificate is not None:
         if certificate is None:
             raise InvalidArgument(f"no certificate: the derivation is {result.status}, not proved")
-        from paper_checks.output_files import json_text
-
-        Path(args.certificate).write_text(json_text(certificate, "the certificate") + "\n", encoding="utf-8")
+        target = check_target("--certificate", args.certificate, force=args.force, inputs=result.inputs)
+        text = json_text(certificate, "the certificate") + "\n"
+        write_text_atomically(target, text, exclusive=not args.force)
     if args.json:
-        from paper_checks.output_files import json_text
         from paper_checks.run_metadata import run_block
 
         document = result.to_json()

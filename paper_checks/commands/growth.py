@@ -8,7 +8,6 @@ not decide), 2 malformed input.
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
 from typing import Any
 
 from theory.errors import InvalidArgument
@@ -65,7 +64,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--from", dest="start", default="1", metavar="L_MIN", help="smallest L considered (1)"
     )
     parser.add_argument(
-        "--budget", type=float, default=20.0, metavar="SECONDS", help="CPU seconds of the crossover's proofs"
+        "--budget",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="CPU seconds of the crossover's proofs (20); the crossover stops at twice this",
     )
     parser.add_argument(
         "--no-crossover", action="store_true", help="with --versus: compare the classes only (no prover)"
@@ -76,6 +79,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="OUT.json",
         help="with --versus or --edelman-at: write the crossover's kernel certificate (when proved)",
     )
+    parser.add_argument("--force", action="store_true", help="let --certificate replace an existing file")
 
 
 def _class_record(cls: Any) -> dict[str, str]:
@@ -87,11 +91,23 @@ def _class_record(cls: Any) -> dict[str, str]:
     }
 
 
+CROSSOVER_BUDGETS = 2
+"""The crossover's CPU limit in budgets: its searches share one budget (a quarter for the point below,
+half for the tail), and the kernel's re-checks of their certificates and the tail's log form (sympy) run
+beside them (16.5 CPU s at the default 20 for minilm-l6 at p = 1)."""
+
+
 def run(args: argparse.Namespace) -> int:
-    """Decide the class (and the comparison and crossover), print, exit with the verdict."""
+    """Decide the class (and the comparison and crossover), print, exit with the verdict; the crossover
+    within CROSSOVER_BUDGETS times --budget CPU seconds (and :data:`~theory.cpu_budget.GRACE`), whatever
+    it computes."""
+    from theory.cpu_budget import GRACE, cpu_limit, seconds
     from theory.growth import GrowthUndecided, compare, read_question
 
+    budget = seconds("--budget", args.budget)
     document: dict[str, Any] = {}
+    if args.certificate is not None:
+        _certificate_target(args)
     if args.edelman_at is not None:
         if args.expr is not None or args.versus is not None or args.assume:
             raise InvalidArgument("--edelman-at MODEL takes no EXPR, --versus or --assume (it builds both)")
@@ -102,12 +118,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.expr is None or args.variable is None:
         raise InvalidArgument("give EXPR and --in VARIABLE (or --edelman-at MODEL)")
     assumptions = tuple(args.assume)
-    try:
-        start = Fraction(args.start)
-    except (ValueError, ZeroDivisionError):
-        raise InvalidArgument(f"--from={args.start!r} is not a rational number") from None
-    if not args.budget > 0:
-        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
+    from theory.numbers import rational
+
+    start = rational(args.start, "--from")
     questions = [read_question(args.expr, args.variable, assumptions)]
     if args.versus is not None:
         questions.append(read_question(args.versus, args.variable, assumptions))
@@ -139,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
         return _finish(args, document, 0, "\n".join(lines))
     from theory.derive.crossover import crossover
 
-    found = crossover(slower.text, faster.text, args.variable, start, args.integer, args.budget)
+    with cpu_limit(CROSSOVER_BUDGETS * budget + GRACE, "the crossover"):
+        found = crossover(slower.text, faster.text, args.variable, start, args.integer, budget)
     document["crossover"] = found.to_json()
     if found.threshold is None:
         lines.append(
@@ -162,21 +176,29 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.certificate is not None:
         searched = found.proof.certificate if found.status == "proved" else None
-        _write_certificate(args.certificate, found.kernel_tail or (searched and searched.to_json()))
+        _write_certificate(args, found.kernel_tail or (searched and searched.to_json()))
         lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
     status = 0 if found.status in ("proved", "derived") else 3
     return _finish(args, document, status, "\n".join(lines))
 
 
-def _write_certificate(path: str, certificate: dict[str, Any] | None) -> None:
-    """Write the one kernel certificate of the crossover's claim over [L0, oo); InvalidArgument without."""
-    from pathlib import Path
+def _certificate_target(args: argparse.Namespace) -> Any:
+    """The --certificate path, checked (before any work, and again before writing): never an input (the
+    checkpoint of --edelman-at), an existing file only with --force."""
+    from paper_checks.output_files import check_target, checkpoint_inputs
 
-    from paper_checks.output_files import json_text
+    inputs = checkpoint_inputs([args.edelman_at]) if args.edelman_at is not None else ()
+    return check_target("--certificate", args.certificate, force=args.force, inputs=inputs)
+
+
+def _write_certificate(args: argparse.Namespace, certificate: dict[str, Any] | None) -> None:
+    """Write the one kernel certificate of the crossover's claim over [L0, oo); InvalidArgument without."""
+    from paper_checks.output_files import json_text, write_text_atomically
 
     if certificate is None:
         raise InvalidArgument("no certificate: the crossover's claim is not proved by one kernel certificate")
-    Path(path).write_text(json_text(certificate, "the certificate") + "\n", encoding="utf-8")
+    text = json_text(certificate, "the certificate") + "\n"
+    write_text_atomically(_certificate_target(args), text, exclusive=not args.force)
 
 
 def _finish(args: argparse.Namespace, document: dict[str, Any], status: int, text: str) -> int:

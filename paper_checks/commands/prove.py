@@ -9,7 +9,6 @@ statement, domain or certificate (or one undefined somewhere on its domain, as t
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--domain", help='every variable\'s set, e.g. "x: [0, 10], N: integer >= 1"')
     parser.add_argument(
-        "--budget", type=float, default=60.0, metavar="SECONDS", help="CPU-time budget in seconds (60)"
+        "--budget",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="CPU-time budget in seconds, of the whole run (60; also of --check)",
     )
     parser.add_argument("--max-boxes", type=int, default=20000, metavar="N", help="box budget (20000)")
     parser.add_argument("--json", action="store_true", help="print the result (with certificates) as JSON")
@@ -64,26 +67,31 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-coq-check", action="store_true", help="with --coq: write the Coq file without running coqc"
     )
+    parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files")
 
 
 def run(args: argparse.Namespace) -> int:
     """Prove (the kernel has re-checked every certificate of a proof), print, exit with the verdict; or
     re-check a saved certificate."""
+    from theory.cpu_budget import GRACE, cpu_limit, seconds
+
+    budget = seconds("--budget", args.budget)
     if args.check is not None:
-        return _check(Path(args.check))
+        with cpu_limit(budget + GRACE, f"checking {args.check}"):
+            return _check(Path(args.check))
     from theory.prover import prove
     from theory.prover.box import count_of_boxes
 
     if args.statement is None or args.domain is None:
         raise InvalidArgument("give a STATEMENT and --domain, or --check CERT.json")
-    if not args.budget > 0:
-        raise InvalidArgument(f"--budget={args.budget} must be a positive number of seconds")
     if args.max_boxes < 1:
         raise InvalidArgument(f"--max-boxes={args.max_boxes} must be at least 1")
     from theory.prover.coq.report import coq_verdict, exit_status
 
-    result = prove(args.statement, args.domain, args.budget, args.max_boxes)
-    exported = _export(result, args)
+    _check_coq_target(args)
+    with cpu_limit(budget + GRACE, "the proof"):
+        result = prove(args.statement, args.domain, budget, args.max_boxes)
+        exported = _export(result, args)
     status = exit_status(result.exit_status, exported or [])
     if args.json:
         document = result.to_json()
@@ -122,19 +130,33 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
-    """With --coq: one Coq file per proved inequality (FILE.v, or FILE_1.v, FILE_2.v, ... for several),
-    checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
+def _check_coq_target(args: argparse.Namespace) -> None:
+    """With --coq FILE.v, before proving: coqc is installed (unless --no-coq-check), and FILE.v and every
+    FILE_<k>.v beside it can be written (:func:`~paper_checks.output_files.check_family`: an existing
+    plain file only with --force, never a link or a special file)."""
     if args.coq is None:
-        return None
+        return
+    import re
+
+    from paper_checks.output_files import check_family
     from theory.prover.coq.coqc import coqc_path
-    from theory.prover.coq.files import export_to
 
     target = Path(args.coq)
     if target.suffix != ".v":
         raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
     if not args.no_coq_check:
         coqc_path()  # a missing coqc is reported before anything is written
+    check_family("--coq", target, rf"{re.escape(target.stem)}_\d+\.v", force=args.force)
+
+
+def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    """With --coq: one Coq file per proved inequality (FILE.v, or FILE_1.v, FILE_2.v, ... for several),
+    checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
+    if args.coq is None:
+        return None
+    from theory.prover.coq.files import export_to
+
+    target = Path(args.coq)
     if result.status != "proved":
         return []
     parts = result.parts
@@ -144,7 +166,7 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
         else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
     )
     return [
-        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text)
+        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
         for part, path in zip(parts, paths, strict=True)
     ]
 
@@ -165,15 +187,9 @@ def _check(path: Path) -> int:
     from theory.prover import check_certificate
     from theory.prover.box import count_of_boxes
     from theory.prover.chain import CHAIN_FORMAT, check_chain
+    from theory.safe_files import read_json
 
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InvalidArgument(f"cannot read the certificate {path}: {error.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise InvalidArgument(
-            f"{path} is not JSON ({type(error).__name__}); give a certificate file"
-        ) from None
+    document = read_json(path, f"the certificate {path}", InvalidArgument)
     status = 0
     for certificate in _certificates(document):
         if isinstance(certificate, dict) and certificate.get("format") == CHAIN_FORMAT:

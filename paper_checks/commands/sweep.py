@@ -81,6 +81,19 @@ def _names_a_checkpoint(folder: Path) -> bool:
     return any(os.path.lexists(folder / name) for name in names)
 
 
+def _looks_like_a_checkpoint(path: Path) -> bool:
+    """True for a folder holding a checkpoint's files and for a regular file with a weights suffix: inside
+    a swept folder, such an entry that cannot be read is an error; anything else (a README, a FIFO, a
+    log) is not a checkpoint and is passed over."""
+    if path.is_dir():
+        return _names_a_checkpoint(path)
+    return path.suffix in CHECKPOINT_SUFFIXES and path.is_file()
+
+
+CHECKPOINT_SUFFIXES = (".safetensors", ".bin", ".onnx")
+"""Suffixes of the weights files a checkpoint may be (numerics.loading.checkpoint reads these)."""
+
+
 def expand(arguments: Sequence[str]) -> list[str]:
     """The checkpoints named: each argument itself, or, for a folder that is not one, the ones inside it."""
     from numerics.loading.checkpoint import checkpoint_files
@@ -99,6 +112,8 @@ def expand(arguments: Sequence[str]) -> list[str]:
             try:
                 checkpoint_files(child)
             except (CheckpointError, UnsupportedCheckpoint):
+                if _looks_like_a_checkpoint(child):
+                    raise  # reported, never dropped from the table silently
                 continue
             inside.append(str(child))
         if not inside:

@@ -46,6 +46,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-coq-check", action="store_true", help="with --coq: write the Coq files without running coqc"
     )
+    parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files in DIR")
 
 
 STATEMENT_WIDTH = 96
@@ -78,9 +79,12 @@ def run(args: argparse.Namespace) -> int:
     hypothesis."""
     from numerics.progress import stage
     from paper_checks.run_metadata import run_block
+    from theory.cpu_budget import seconds
     from theory.prover.coq.report import coq_verdict, exit_status, line
     from theory.registry import run_all_checks
 
+    seconds("--prove-budget", args.prove_budget)
+    _check_coq_folder(args)
     stage("theory: running the symbolic self-checks of every lemma")
     report = run_all_checks()
     verdicts = _prover_verdicts(report, args)
@@ -164,12 +168,10 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
     import sys
 
-    from theory.errors import InvalidArgument, MissingDependency, require
+    from theory.errors import MissingDependency, require
 
     if args.no_prove:
         return {}
-    if not args.prove_budget > 0:
-        raise InvalidArgument(f"--prove-budget={args.prove_budget} must be a positive number of seconds")
     try:
         require("flint", purpose="deciding the lemma inequalities")
     except MissingDependency as missing:
@@ -184,6 +186,27 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     return verdicts
 
 
+def _check_coq_folder(args: argparse.Namespace) -> None:
+    """With --coq DIR (and the prover on), before any work: coqc is installed (unless --no-coq-check), DIR
+    exists (created if missing) and is writable, and every file the export may write there (NAME.v,
+    NAME_<k>.v, NAME_reduction.v for each lemma inequality NAME) that exists already is a plain file,
+    replaced only with --force (:func:`~paper_checks.output_files.check_family`)."""
+    if args.coq is None or args.no_prove:
+        return
+    import re
+
+    from paper_checks.output_files import check_family, prepare_folder
+    from theory.prover.coq.coqc import coqc_path
+    from theory.prover.lemma_inequalities import all_lemma_inequalities
+
+    if not args.no_coq_check:
+        coqc_path()
+    directory = prepare_folder("--coq", args.coq, (), force=True)
+    for entry in all_lemma_inequalities():
+        pattern = rf"{re.escape(entry.name)}_(\d+|reduction)\.v"
+        check_family("--coq", directory / f"{entry.name}.v", pattern, force=args.force)
+
+
 def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
     DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
@@ -191,18 +214,10 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
 
     if args.coq is None or not verdicts:
         return {}
-    from theory.errors import InvalidArgument
-    from theory.prover.coq.coqc import coqc_path
     from theory.prover.coq.files import export_reduction_to, export_to
     from theory.prover.coq.softmax import REDUCED
 
-    if not args.no_coq_check:
-        coqc_path()
-    directory = Path(args.coq)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InvalidArgument(f"cannot create the Coq directory {directory}: {error.strerror}") from None
+    directory = Path(args.coq)  # checked before any work (_check_coq_folder)
     exported: dict[str, list[dict[str, Any]]] = {}
     for group in verdicts.values():
         for verdict in group:
@@ -215,12 +230,20 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
                 else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
             )
             exported[name] = [
-                export_to(_certificate(verdict, part), path, not args.no_coq_check, f"{name}: {part.text}")
+                export_to(
+                    _certificate(verdict, part),
+                    path,
+                    not args.no_coq_check,
+                    f"{name}: {part.text}",
+                    replace=args.force,
+                )
                 for part, path in zip(parts, paths, strict=True)
             ]
             if name == REDUCED:  # the softmax bound for every length, a file of its own
                 reduction = directory / f"{name}_reduction.v"
-                exported[name].append(export_reduction_to(verdict.entry, reduction, not args.no_coq_check))
+                exported[name].append(
+                    export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
+                )
     return exported
 
 

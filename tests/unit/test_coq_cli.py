@@ -83,7 +83,7 @@ def test_several_inequalities_get_one_numbered_file_each(tmp_path, capsys):
     ("args", "message"),
     [
         (["--coq", "proof.txt", "--no-coq-check"], "must name a Coq file ending in .v"),
-        (["--coq", "/nonexistent-dir/proof.v", "--no-coq-check"], "cannot write the Coq file"),
+        (["--coq", "/nonexistent-dir/proof.v", "--no-coq-check"], "cannot be written"),
     ],
 )
 def test_bad_coq_targets_are_one_line_and_exit_2(args, message, capsys):

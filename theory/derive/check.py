@@ -49,6 +49,7 @@ from theory.derive.instance import (
     sign_by_sympy,
 )
 from theory.errors import InvalidArgument
+from theory.numbers import rational
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, MalformedDomain, VariableDomain
 from theory.prover.language import MalformedExpression, from_tree
@@ -265,7 +266,8 @@ def _cut_by_bounds(step: dict[str, Any], domain: Domain) -> tuple[Domain, list[s
         variable, bound = str(record["variable"]), str(record["relation"])
         if bound not in INEQUALITIES or variable not in domain.names:
             raise _Rejected(f"step {step['name']!r}: a bound assumption must bound a variable by a number")
-        step_domain = cut(step_domain, variable, bound, Fraction(str(record["value"])))
+        value = rational(str(record["value"]), f"step {step['name']!r}: the bound on {variable}")
+        step_domain = cut(step_domain, variable, bound, value)
         hypotheses.append(f"{variable} {bound} {record['value']}")
     return step_domain, hypotheses
 

@@ -21,8 +21,10 @@ identity is sympy's only, else proved; a proved or derived chain has a certifica
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -30,6 +32,7 @@ from typing import Any
 
 import sympy as sp
 
+from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
@@ -110,6 +113,8 @@ class DerivationResult:
     derivation: DerivationFile
     steps: tuple[StepResult, ...]
     seconds: float
+    inputs: tuple[Path, ...] = ()
+    """Every file read (resolved): the derivation and each file it references, at any depth."""
 
     @property
     def relation(self) -> str:
@@ -193,25 +198,61 @@ class _Used:
 
 
 def derive(path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET) -> DerivationResult:
-    """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input."""
-    return _derive(Path(path), budget_seconds, ())
+    """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input.
+    A file referenced (``file:``) from several steps or files is read and decided once."""
+    decided: dict[Path, DerivationResult] = {}
+    token = _DECIDED.set(decided)
+    try:
+        result = _derive(Path(path), budget_seconds, ())
+    finally:
+        _DECIDED.reset(token)
+    return dataclasses.replace(result, inputs=(Path(path).resolve(), *decided))
+
+
+_DECIDED: ContextVar[dict[Path, DerivationResult] | None] = ContextVar("decided", default=None)
+"""The referenced files decided so far in the current :func:`derive` call (resolved path -> result): a
+graph of files each referenced many times costs one decision per file, not one per path through it."""
 
 
 def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationResult:
     start = time.process_time()
-    derivation = read_derivation(path)
+    with cpu_limit(budget, f"reading {path.name}"):
+        derivation = read_derivation(path)
     results = tuple(_decide(derivation, step, budget, (*stack, path.resolve())) for step in derivation.steps)
     return DerivationResult(derivation, results, time.process_time() - start)
 
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
+    """The step's verdict within SEARCHES_PER_STEP times ``budget`` CPU seconds (and GRACE) for all of it,
+    identities and normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided.
+    The proofs of the facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has
+    budgets of its own."""
+    start = time.process_time()
+    try:
+        with cpu_limit(SEARCHES_PER_STEP * budget + GRACE, f"step {step.name!r}"):
+            return _decide_step(derivation, step, budget, stack)
+    except OutOfBudget as error:
+        method = SYMPY if step.relation == "=" else PROVER
+        return StepResult(step, UNDECIDED, method, time.process_time() - start, reason=str(error))
+
+
+SEARCHES_PER_STEP = 4
+"""Prover searches one step may run, each within the step budget: its gap, and for a step by a fact the
+substitution's ranges, the factor's sign and the instance; the step's CPU limit is this many budgets (plus
+GRACE), identities, normal forms and sympy's work included."""
+
+
+def _decide_step(
+    derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]
+) -> StepResult:
     start = time.process_time()
     base = {"name": step.name, "lhs": to_tree(step.lhs), "relation": step.relation, "rhs": to_tree(step.rhs)}
     if step.relation == "=":
         return _identity(derivation, step, base, start)
     domain, used = derivation.domain, []
     for use in step.uses:
-        found = _resolve(derivation, step, use, budget, stack)
+        with paused():  # a fact's own proof (a lemma, an earlier file) has budgets of its own
+            found = _resolve(derivation, step, use, budget, stack)
         if "variable" in found.record:
             try:
                 domain = cut(
@@ -232,7 +273,8 @@ def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[
             raise MalformedDerivation(
                 f"{derivation.where(step.line)}: a step by a fact uses only bound assumptions (x <= 3)"
             )
-        fact = _fact_of(derivation, step, step.by, budget, stack)
+        with paused():
+            fact = _fact_of(derivation, step, step.by, budget, stack)
         outcome = decide_by_fact(derivation, step, fact, domain, [u.record for u in used], budget)
         seconds = time.process_time() - start
         return StepResult(
@@ -499,12 +541,27 @@ def earlier_fact(
 ) -> Fact:
     """The conclusion of an earlier derivation file as a fact over its domain (proved only when its
     certificate exists and it is unconditional)."""
-    path = (derivation.path.parent / name).resolve()
+    where = derivation.where(step.line)
+    try:
+        folder = derivation.path.parent.resolve()
+        path = (folder / name).resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop; a NUL in the name
+        raise MalformedDerivation(f"{where}: the reference file:{name!r} cannot be resolved") from None
+    if not path.is_relative_to(folder):
+        raise MalformedDerivation(
+            f"{where}: file:{name!r} is outside the folder of {derivation.path.name}; a reference names a "
+            "derivation file in that folder or below it"
+        )
     if path in stack:
-        raise MalformedDerivation(f"{derivation.where(step.line)}: circular reference to {name}")
-    if not path.is_file():
-        raise MalformedDerivation(f"{derivation.where(step.line)}: no derivation file {name}")
-    earlier = _derive(path, budget, stack)
+        raise MalformedDerivation(f"{where}: circular reference to {name}")
+    if not path.exists():
+        raise MalformedDerivation(f"{where}: no derivation file {name}")
+    decided = _DECIDED.get()
+    earlier = decided.get(path) if decided is not None else None
+    if earlier is None:
+        earlier = _derive(path, budget, stack)  # its steps have budgets of their own
+        if decided is not None:
+            decided[path] = earlier
     certificate = earlier.certificate()
     first, last = earlier.derivation.steps[0].lhs, earlier.derivation.steps[-1].rhs
     tree, strict = step_gap_tree(to_tree(first), to_tree(last), earlier.relation, [])

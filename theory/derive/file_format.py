@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,9 +47,14 @@ from theory.prover.language import (
     parse_inequalities,
     parse_typed_expression,
 )
+from theory.safe_files import read_bytes
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000
+MAX_EXPANDED = 20_000
+"""Nodes of a definition written out as a tree (:func:`tree_size`), as many as the characters of one
+expression's text (MAX_TEXT): 14 levels of ``d_i = (d_{i-1} + 1)*(d_{i-1} + 2)`` in 461 bytes make
+about 10^5 nodes (printing them alone took seconds), each level doubling."""
 LEMMA_PREFIX, FILE_PREFIX, PIECE_PREFIX = "lemma:", "file:", "piece:"
 STEP_KEYS = ("expr", "relation", "name", "uses", "by", "substitution", "factor", "multiplier")
 
@@ -129,12 +135,7 @@ class _Source:
 
 
 def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()[: MAX_FILE_BYTES + 1]
-    except OSError as error:
-        raise MalformedDerivation(f"{path}: cannot read the derivation file ({error.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise MalformedDerivation(f"{path}: the derivation file exceeds {MAX_FILE_BYTES} bytes")
+    raw = read_bytes(path, MAX_FILE_BYTES, error=MalformedDerivation, what="derivation file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -142,7 +143,11 @@ def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
     source = _Source(path, text)
     try:
         return source, tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except RecursionError:
+        raise source.fail(1, "bad TOML: nested too deeply") from None
+    except ValueError as error:  # TOMLDecodeError; an integer of more than 4300 digits
+        if not isinstance(error, tomllib.TOMLDecodeError):
+            raise source.fail(1, "bad TOML: a number of more than 4300 digits") from None
         found = re.search(r"line (\d+)", str(error))
         line = int(found.group(1)) if found else 1
         raise source.fail(line, f"bad TOML: {str(error).split(' (at')[0]}") from None
@@ -197,11 +202,37 @@ def _definitions(source: _Source, table: dict[str, str], domain: Domain) -> dict
                 if placeholders[d] in expr.free_symbols
             }
             expanded[name] = expr.xreplace(inner)
+            if tree_size(expanded[name], sizes) > MAX_EXPANDED:
+                raise source.fail(
+                    source.line_of(name, table[name]),
+                    f"definition {name} expands to more than {MAX_EXPANDED} nodes (definitions inside "
+                    "definitions grow exponentially); give an intermediate quantity a variable instead",
+                )
         return expanded[name]
 
-    for name in table:
-        expand(name, ())
+    sizes: dict[sp.Basic, int] = {}
+    try:
+        for name in table:
+            expand(name, ())
+    except RecursionError:
+        raise source.fail(source.line_of("definitions"), "definitions nested too deeply") from None
     return {placeholders[name]: expanded[name] for name in table}
+
+
+def tree_size(expr: sp.Basic, sizes: dict[sp.Basic, int]) -> int:
+    """The number of nodes of ``expr`` written out as a tree (what printing, differentiating or
+    deciding it walks), computed over its shared subexpressions once each (``sizes`` remembers them):
+    linear in the expression's distinct nodes even when the tree is exponentially larger."""
+    stack = [expr]
+    while stack:
+        node = stack[-1]
+        pending = [arg for arg in node.args if arg not in sizes]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        sizes[node] = 1 + sum(sizes[arg] for arg in node.args)
+    return sizes[expr]
 
 
 def _expression(source: _Source, line: int, text: str, symbols: dict[str, sp.Symbol], where: str) -> sp.Expr:
@@ -276,7 +307,7 @@ def _steps(
             if not use.startswith((LEMMA_PREFIX, FILE_PREFIX)) and use not in assumptions:
                 known = ", ".join(assumptions) or "none"
                 raise source.fail(line, f"step {index}: unknown assumption {use!r} (assumptions: {known})")
-        name = entry.get("name", f"step {index}")
+        name = _printable(source, line, str(entry.get("name", f"step {index}")), f"step {index}'s name")
         by = _fact_use(source, line, index, entry, symbols, definitions, assumptions)
         if by is not None and relation == "=":
             raise source.fail(
@@ -380,4 +411,17 @@ def read_derivation(path: Path) -> DerivationFile:
     steps = _steps(source, data, symbols, definitions, assumptions)
     if not assumptions:
         _require_defined(source, data, domain, symbols)
-    return DerivationFile(path, str(data.get("title", path.stem)), domain, assumptions, steps)
+    title = _printable(source, source.line_of("title"), str(data.get("title", path.stem)), "the title")
+    return DerivationFile(path, title, domain, assumptions, steps)
+
+
+def _printable(source: _Source, line: int, text: str, what: str) -> str:
+    """``text`` if it holds no control or format character (an escape sequence, a carriage return, a
+    bidirectional override: printed raw, they could clear the screen or fake a verdict line); else
+    MalformedDerivation naming the first one."""
+    for character in text:
+        if unicodedata.category(character) in ("Cc", "Cf", "Zl", "Zp"):
+            raise source.fail(
+                line, f"{what} holds the control character U+{ord(character):04X}; names are printed text"
+            )
+    return text

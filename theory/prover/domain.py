@@ -22,7 +22,7 @@ from fractions import Fraction
 import sympy as sp
 
 from theory.errors import InvalidArgument
-from theory.prover.language import MalformedExpression, exact_number
+from theory.numbers import NumberOutOfRange, rational
 
 Bound = Fraction | float
 """An endpoint: an exact rational, or -math.inf / math.inf."""
@@ -39,17 +39,16 @@ def parse_number(text: str, where: str) -> Bound:
         return math.inf
     if cleaned in ("-oo", "-inf"):
         return -math.inf
-    numerator, _, denominator = cleaned.partition("/")
     try:
-        sign = -1 if numerator[:1] == "-" else 1
-        value = sign * exact_number(numerator[1:] if numerator[:1] in "+-" else numerator, where)
-        return value / exact_number(denominator, where) if denominator else value
-    except MalformedExpression as error:
-        raise MalformedDomain(str(error)) from None
-    except (ValueError, ZeroDivisionError):
-        raise MalformedDomain(
-            f"{where}: endpoint {text.strip()!r} is not a rational number or oo (write e.g. 1/3, 0.25, -oo)"
-        ) from None
+        return rational(cleaned, where)
+    except InvalidArgument as error:
+        message = str(error)
+        if not isinstance(error, NumberOutOfRange):
+            message = (
+                f"{where}: endpoint {text.strip()!r} is not a rational number or oo "
+                "(write e.g. 1/3, 0.25, -oo)"
+            )
+        raise MalformedDomain(message) from None
 
 
 def format_bound(value: Bound) -> str:

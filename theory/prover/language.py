@@ -39,13 +39,14 @@ from typing import Any, NamedTuple
 import sympy as sp
 
 from theory.errors import InvalidArgument
+from theory.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
 
 MAX_TEXT = 20000
 """Characters of one expression, statement or domain text."""
-MAX_DEPTH = 200
-"""Nesting depth of parentheses, operators and trees."""
-MAX_DIGITS = 300
-"""Digits of one number literal (mantissa and exponent together)."""
+MAX_DEPTH = 100
+"""Nesting depth of parentheses, operators and trees. Each level of the parser takes about six Python
+frames and sympy's constructors recurse over the tree again, so the depth stays well below Python's
+recursion limit (1000): 199 nested parentheses or 142 nested exp( overflowed it at a limit of 200."""
 MAX_BITS = 4000
 """Bits of an exact rational the parser builds (a power of numbers is refused before it is computed)."""
 
@@ -107,19 +108,6 @@ _TOKEN = re.compile(
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|<=|>=|[-+*/^(),<>&|]))"
 )
 _RELATIONS = ("<=", "<", ">=", ">")
-_NUMBER = re.compile(r"(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-
-
-def exact_number(text: str, where: str = "number") -> Fraction:
-    """An exact rational from a decimal literal ("1.13", "1e-6", "3"), within MAX_DIGITS."""
-    if len(text) > MAX_DIGITS:
-        raise MalformedExpression(f"{where}: {text[:20]}... has more than {MAX_DIGITS} digits")
-    if not _NUMBER.fullmatch(text):
-        raise ValueError(f"{text!r} is not a decimal number")
-    mantissa, _, exponent = text.lower().partition("e")
-    if exponent and abs(int(exponent)) > MAX_DIGITS:
-        raise MalformedExpression(f"{where}: {text} is out of range (exponent beyond +-{MAX_DIGITS})")
-    return Fraction(mantissa) * Fraction(10) ** int(exponent or 0)
 
 
 def _rational(value: Fraction) -> sp.Rational:
@@ -342,7 +330,10 @@ class _Parser:
     def atom(self) -> Parsed:
         kind, value = self.take()
         if kind == "number":
-            number = _rational(exact_number(value, self.where))
+            try:
+                number = _rational(exact_number(value, self.where))
+            except NumberOutOfRange as error:
+                raise MalformedExpression(str(error)) from None
             return Parsed(number, ["num", rational_text(number)])
         if kind == "op":
             if value != "(":
@@ -367,7 +358,12 @@ class _Parser:
         if name in ("E", "e"):
             return Parsed(sp.E, ["const", "e"])
         if name == "diff":
-            function, variable = self.arguments()
+            arguments = self.arguments()
+            if len(arguments) != 2:
+                raise MalformedExpression(
+                    f"{self.where}: diff takes two arguments, diff(f, x) (nest diff for a higher derivative)"
+                )
+            function, variable = arguments
             if not (isinstance(variable.expr, sp.Symbol) and variable.expr.name in self.symbols):
                 raise MalformedExpression(f"{self.where}: diff(f, x) needs a variable x of the domain")
             derivative = _guard(sp.diff(function.expr, variable.expr), self.where)

@@ -23,6 +23,7 @@ from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.softmax import NOT_EXPORTED, export_reduction
 from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable
+from theory.safe_files import os_problem, write_text_atomically
 
 UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
@@ -36,11 +37,13 @@ AT_ZERO = (
 )
 
 
-def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dict[str, Any]:
+def export_to(
+    certificate: Any, path: Path, check: bool, title: str = "", replace: bool = False
+) -> dict[str, Any]:
     """Export ``certificate`` to ``path`` and check it with coqc when ``check`` (see the module). First a
     probe (never written to ``path``) finds the box and face lemmas coqc cannot prove by the
     certificate's method; they are stated as named hypotheses, so the record names every premise the
-    theorem still rests on."""
+    theorem still rests on. An existing ``path`` is replaced only with ``replace`` (see :func:`_write`)."""
     exporter = export_chain if certificate.get("format") == CHAIN_FORMAT else export_certificate
     assumed: dict[str, str] = {}
     probe_seconds = 0.0
@@ -55,10 +58,10 @@ def export_to(certificate: Any, path: Path, check: bool, title: str = "") -> dic
         exported = exporter(certificate, title, assumed)
     except Untranslatable as reason:
         return {"file": None, "coq": "untranslated", "reason": str(reason)}
-    return _checked(path, exported, check, probe_seconds)
+    return _checked(path, exported, check, probe_seconds, replace)
 
 
-def export_reduction_to(entry: Any, path: Path, check: bool) -> dict[str, Any]:
+def export_reduction_to(entry: Any, path: Path, check: bool, replace: bool = False) -> dict[str, Any]:
     """The softmax reduction for every length (:mod:`theory.prover.coq.softmax`: ||J h||_1 <= kappa
     ||h||_inf for every n, through the registered inequality ``entry`` it reduces to), written to ``path``
     and checked like a certificate's file; the record names the steps not exported ("not_exported", with
@@ -71,12 +74,15 @@ def export_reduction_to(entry: Any, path: Path, check: bool) -> dict[str, Any]:
         exported = export_reduction(vertex_value_every_length(), inequality.gap, softmax_constant())
     except Untranslatable as reason:
         return {"file": None, "coq": "untranslated", "reason": str(reason)}
-    return {**_checked(path, exported, check, 0.0), "not_exported": [h.to_json() for h in NOT_EXPORTED]}
+    return {
+        **_checked(path, exported, check, 0.0, replace),
+        "not_exported": [h.to_json() for h in NOT_EXPORTED],
+    }
 
 
-def _checked(path: Path, exported: Any, check: bool, probe_seconds: float) -> dict[str, Any]:
+def _checked(path: Path, exported: Any, check: bool, probe_seconds: float, replace: bool) -> dict[str, Any]:
     """Write the exported file and, when ``check``, compile it: the record of :func:`export_to`."""
-    _write(path, exported.text)
+    _write(path, exported.text, replace)
     if not check:
         return {**_record(path, exported), "coq": "unchecked"}
     verdict = check_file(path, tuple(h.name for h in exported.hypotheses))
@@ -91,11 +97,13 @@ def _checked(path: Path, exported: Any, check: bool, probe_seconds: float) -> di
     }
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, replace: bool) -> None:
+    """Write ``text`` to ``path`` atomically (:func:`theory.safe_files.write_text_atomically`: never
+    half-written, a symbolic link replaced rather than followed); an existing file only with ``replace``."""
     try:
-        path.write_text(text, encoding="utf-8")
+        write_text_atomically(path, text, exclusive=not replace)
     except OSError as error:
-        raise InvalidArgument(f"cannot write the Coq file {path}: {error.strerror}") from None
+        raise InvalidArgument(f"cannot write the Coq file {path}: {os_problem(error)}") from None
 
 
 def _record(path: Path, exported: Any) -> dict[str, Any]:

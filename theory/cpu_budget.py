@@ -1,0 +1,99 @@
+"""CPU budgets kept by the process as a whole, not only by the search loops that look at the clock.
+
+The prover's searches stop themselves when ``time.process_time()`` passes their deadline, but much runs
+outside them: expanding a derivation's definitions (exponential in the nesting), an identity step's
+normal form (``(x + 1)^3000 (x - 1)^3000``), sympy's simplification of one huge expression. Inside
+:func:`cpu_limit`, the process's CPU time (``ITIMER_PROF``: user and system time of every thread) is
+watched by the kernel: when the limit passes, :class:`OutOfBudget` is raised where Python runs next, and
+again every :data:`REPEAT` CPU second while the block lasts (a raise swallowed by some ``except`` or a
+destructor does not end the watch). Limits nest: an inner block gets at most what its outer block has
+left, and the outer watch resumes when it ends. Only the main thread receives the signal; elsewhere the
+block runs unwatched. A computation inside one C call (a single huge integer power) is interrupted only
+when the call returns: the readers bound every number (:mod:`theory.numbers`) so that none is that large.
+Provenance: not applicable (resource control).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import signal
+import threading
+import time
+from collections.abc import Iterator
+
+from theory.errors import InvalidArgument, SpecboundError
+
+REPEAT = 0.5
+"""CPU seconds between two raises of :class:`OutOfBudget` once the limit has passed."""
+GRACE = 2.0
+"""CPU seconds a command allows beyond its stated budget for reading its input and printing its result
+(its searches stop at the budget by themselves and report what is left)."""
+LONGEST = 10.0**7
+"""The longest budget accepted, in seconds (116 days): beyond it setitimer's argument overflows."""
+
+
+class OutOfBudget(SpecboundError):
+    """The CPU budget ran out: the command stops undecided (exit status 3)."""
+
+    exit_status = 3
+
+
+def seconds(option: str, value: float) -> float:
+    """``value`` if it is a finite number of seconds in (0, LONGEST]; InvalidArgument (one line naming
+    ``option``) for 0, a negative number, nan, inf (argparse reads "inf" and "1e999" as inf)."""
+    if not (math.isfinite(value) and 0 < value <= LONGEST):
+        raise InvalidArgument(f"{option}={value} must be a positive number of seconds, at most {LONGEST:.0e}")
+    return value
+
+
+_deadlines: list[tuple[float, str]] = []
+"""The open limits, innermost last: (process CPU time at which it ends, what it limits)."""
+
+
+def _expired(signum: int, frame: object) -> None:
+    if _deadlines and time.process_time() >= min(_deadlines)[0]:
+        raise OutOfBudget(f"{min(_deadlines)[1]}: the CPU budget ran out")
+
+
+def _arm() -> None:
+    if not _deadlines:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        return
+    left = min(end for end, _ in _deadlines) - time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, max(left, 0.001), REPEAT)
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """Within the block, no limit runs; afterwards each open limit resumes with what it had left (its
+    deadline moved by the CPU time the block took): a referenced derivation file is decided under its
+    own steps' budgets, not charged to the step that references it."""
+    saved = list(_deadlines)
+    _deadlines.clear()
+    _arm()
+    start = time.process_time()
+    try:
+        yield
+    finally:
+        spent = time.process_time() - start
+        _deadlines[:] = [(end + spent, what) for end, what in saved]
+        _arm()
+
+
+@contextlib.contextmanager
+def cpu_limit(budget: float, what: str) -> Iterator[None]:
+    """Within the block, at most ``budget`` more CPU seconds of this process (see the module); past them,
+    :class:`OutOfBudget` naming ``what``."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGPROF, _expired)
+    _deadlines.append((time.process_time() + budget, what))
+    _arm()
+    try:
+        yield
+    finally:
+        _deadlines.pop()
+        _arm()
+        signal.signal(signal.SIGPROF, previous)
