@@ -490,7 +490,8 @@ def spectrum(
     largest entry, and the singular values are multiplied back (singular values are homogeneous:
     sigma(cW) = |c| sigma(W), exactly for c a power of two), so finite weights of any magnitude
     neither overflow inside LAPACK nor lose their small values. The zero matrix (a pruned head) has rank 0
-    and every norm 0. An empty or non-finite matrix, or one whose norms exceed float64's range, raises :class:`InvalidArgument` naming the matrix and
+    and every norm 0. An empty or non-finite matrix, or one whose norms exceed float64's range, raises
+    :class:`InvalidArgument` naming the matrix and
     ``source`` (the checkpoint it comes from).
     Input narrower than float64 (a layer at its stored width) is upcast here, one matrix at a time, and
     that upcast is scaled in place: memory holds one float64 copy of the matrix plus LAPACK's.
