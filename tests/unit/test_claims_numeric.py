@@ -209,10 +209,10 @@ def test_claim_12a_refuted_when_a_bound_is_below_the_gap():
     assert result.verdict is Verdict.REFUTED and result.details["not_dominated"] == ["b"]
 
 
-def test_claim_12a_open_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
+def test_claim_12a_by_construction_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
     # a 0-1 gap is <= 1, so its upper confidence limit is <= 1.0105: a bound of 1.02 cannot fail
     result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 1.02)), [2**30, None], 1788)
-    assert result.verdict is Verdict.OPEN
+    assert result.verdict is Verdict.BY_CONSTRUCTION
     assert (
         "vacuous" in result.evidence and "n >= 1.07e+09" in result.evidence and "n >= 1788" in result.evidence
     )
@@ -419,7 +419,8 @@ def test_claim_5c_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
 
 def test_claim_5c_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
-    assert c05c_joint_p_assembled.check([case_5c(decoupled)]).verdict is Verdict.VERIFIED
+    alone = c05c_joint_p_assembled.check([case_5c(decoupled)])  # no planted case the test refutes
+    assert alone.verdict is Verdict.BY_CONSTRUCTION and "by construction" in alone.evidence
     unreliable = c05c_joint_p_assembled.check([case_5c(decoupled, reproduces=False)])
     assert (
         unreliable.verdict is Verdict.OPEN and "differs from numerics.bounds.assembled" in unreliable.evidence
@@ -462,6 +463,7 @@ def test_claim_5c_reports_the_counterexample_and_stays_scoped():
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
     result = c05c_joint_p_assembled.check([case_5c(decoupled)], _joint_p.counterexample())
     assert result.verdict is Verdict.VERIFIED and "not a general fact" in result.evidence
+    assert result.details["planted_case_refuted"] and "the same test refutes it there" in result.evidence
     assert "joint optimum over the (Sigma, P) front" in result.evidence
     assert result.details["counterexample"]["joint_choice"] == ["1/2", "0"]
 
