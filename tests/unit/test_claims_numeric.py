@@ -533,3 +533,14 @@ def test_claim_11_default_error_bars_keep_a_difference_within_noise_open():
     width = [c for c in result.details["comparisons"] if c["axis"] == "N"]
     assert width and all(c["outcome"] == "undecided" for c in width)
     assert c11_proxy_growth.check(within_noise, depth_prediction="slower", z=0.0).verdict is Verdict.REFUTED
+
+
+def test_claim_11_labels_the_two_real_checkpoints_slope_and_does_not_count_it():
+    """Two differently trained checkpoints (depths 3 and 6), B_ours steeper than B_Edelman between them:
+    were their slope a depth series the claim would be refuted; it is labelled and not counted."""
+    base = study(1.0, 3.0)
+    real = [ScalingPoint(f"real{d}", "real", "minilm", d, 384, 5.0 * math.log(d), 0.1 * d) for d in (3, 6)]
+    result = c11_proxy_growth.check(fit_all([*base.points, *real]), depth_prediction="slower")
+    assert result.verdict is Verdict.VERIFIED, result.evidence
+    (row,) = [c for c in result.details["comparisons"] if c["source"] == "real checkpoints"]
+    assert row["outcome"] == "not a depth series" and "two differently trained" in result.evidence
