@@ -32,7 +32,7 @@ EXIT_STATUS_HELP = (
 
 TABLE_WIDTH = 100
 """Columns of the text table: each claim's title, provenance and evidence wrap below its id and verdict."""
-_ID_WIDTH, _VERDICT_WIDTH = 5, 10
+_ID_WIDTH, _VERDICT_WIDTH = 5, max(10, *(len(v.value) + 2 for v in Verdict))
 
 
 def register(parser: argparse.ArgumentParser) -> None:
