@@ -202,3 +202,28 @@ def test_no_for_every_sentence_when_no_crossover_exists(lower, upper, flags, bad
     assert crossing["outcome"] == "refuted" and crossing["crossover"] is None
     point = Fraction(crossing["witness"]["point"]["L"])
     assert point.denominator == 1 and bad(point.numerator)
+
+
+@pytest.mark.parametrize(
+    ("text", "power", "log_power"),
+    [
+        ("(L+1)^2 - L^2", 1, 0),  # 2L + 1 by hand
+        ("sqrt(L^2 + L) - L", 0, 0),  # L / (sqrt(L^2 + L) + L) -> 1/2
+        ("sqrt(L + 1) - sqrt(L)", sp.Rational(-1, 2), 0),  # 1 / (sqrt(L + 1) + sqrt(L)) ~ L^(-1/2) / 2
+        ("floor(log(L))*L", 1, 1),  # ln L - 1 < floor(ln L) <= ln L
+    ],
+)
+def test_cancelling_sums_and_floors_get_their_class(text, power, log_power):
+    from theory.growth import read_question
+
+    cls = read_question(text, "L").growth()
+    assert (cls.rate, cls.power, cls.log_power) == (0, power, log_power)
+
+
+@pytest.mark.parametrize("text", ["L - sqrt(L^2 + 1)", "-L", "L^2 - (L + 1)^2"])
+def test_eventually_negative_expressions_have_no_class(text):
+    """-1 / (L + sqrt(L^2 + 1)), -L and -2L - 1 are negative for every L >= 1 (by hand)."""
+    from theory.growth import GrowthUndecided, read_question
+
+    with pytest.raises(GrowthUndecided):
+        read_question(text, "L").growth()
