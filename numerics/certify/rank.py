@@ -13,10 +13,14 @@ summand sqrt(N rank) is reported as the interval over them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from numerics.certify.balls import arb_type
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
+
+if TYPE_CHECKING:
+    from flint import arb
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     return RankInterval(min(1, relative.lo), max(floor.hi, relative.hi))
 
 
-def _count_above(enclosure: SingularValueEnclosure, tolerance: object) -> RankInterval:
+def _count_above(enclosure: SingularValueEnclosure, tolerance: arb) -> RankInterval:
     """[#{sigma_i certainly > tolerance}, #{sigma_i possibly > tolerance}] (a ball tolerance)."""
     lo = sum(1 for ball in enclosure.balls if ball > tolerance)
     hi = sum(1 for ball in enclosure.balls if not ball <= tolerance)
