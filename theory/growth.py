@@ -14,6 +14,8 @@ A proof procedure over the expression tree (the rules of asymptotics for eventua
   (P^2 - Q^2) / (P + Q), P^2 - Q^2 expanded (standard: P - Q = (P^2 - Q^2)/(P + Q) where P + Q > 0;
   taken only when it removes a fractional power, so sqrt(L^2 + L) - L = L / (sqrt(L^2 + L) + L));
 - ceiling(f) and floor(f) have the class of f when f -> oo (f - 1 < floor(f) <= f <= ceiling(f) < f + 1);
+  c^(k ceiling(g)) and c^(k floor(g)) (c > 0 and k free of x) the class of exp(k g ln c), within the factor
+  c^|k| of it;
   |f| the class of f.
 
 Classes are compared lexicographically (rate, then power, then log power); every comparison of two
@@ -176,6 +178,10 @@ def _growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr]
         base, exponent = expr.as_base_exp()
         if x not in exponent.free_symbols:
             return _growth(base, x, substitutions).scaled(exponent)
+        factor, rounded = exponent.as_independent(x, as_Add=False)
+        if x not in base.free_symbols and isinstance(rounded, (sp.ceiling, sp.floor)):
+            # c^g <= c^ceiling(g) < c^(g + 1) = c c^g (reversed for c < 1; floor alike): c^g's class
+            return _growth(sp.exp(rounded.args[0] * factor * sp.log(base)), x, substitutions)
         if x not in base.free_symbols:
             return _exponential(exponent, sp.log(base), x)
     if isinstance(expr, sp.log):

@@ -227,3 +227,18 @@ def test_eventually_negative_expressions_have_no_class(text):
 
     with pytest.raises(GrowthUndecided):
         read_question(text, "L").growth()
+
+
+@pytest.mark.parametrize(
+    ("text", "rate", "power"),
+    [
+        ("2^ceiling(log(L)/log(2))", 0, 1),  # L <= 2^ceiling(log2 L) < 2 L
+        ("(1/2)^ceiling(L)", -sp.log(2), 0),  # 2^-L / 2 < 2^-ceiling(L) <= 2^-L
+        ("4^(3*floor(L/2))", sp.log(8), 0),  # 8^L / 64 < 4^(3 floor(L/2)) <= 8^L
+    ],
+)
+def test_a_power_of_a_rounded_exponent_has_the_class_of_the_unrounded_one(text, rate, power):
+    from theory.growth import read_question
+
+    cls = read_question(text, "L").growth()
+    assert sp.simplify(cls.rate - rate) == 0 and (cls.power, cls.log_power) == (power, 0)
