@@ -157,19 +157,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start: Fraction) -> list[str]:
-    """The crossover's answer: a sentence "for every L ..." only for a proved (or derived) outcome; a
-    refutation names its point; an undecided claim is printed as not proved."""
+    """The crossover's answer: "for every L ..." only when one kernel certificate proved it; a derived
+    answer (kernel certificates joined by sympy's identity) says so; a refutation names its point; an
+    undecided claim is printed as not proved."""
     from theory.derive.crossover import CROSSOVER, NO_CROSSOVER, NOT_FOUND
 
     claim = f"{slower} <= {faster}"
     outcome = found.outcome
-    if outcome == NO_CROSSOVER:
-        lines = [f"no crossover: {claim} for every {variable} >= {start} ({found.status})"]
-    elif outcome == CROSSOVER:
-        lines = [
-            f"crossover: {claim} for every {variable} >= {found.threshold} "
-            f"(~{float(found.threshold):.6g}; {found.status})"
-        ]
+    where = start if found.threshold is None else found.threshold
+    approx = "" if where.denominator == 1 and abs(where) < 10**6 else f"~{float(where):.6g}; "
+    if outcome in (NO_CROSSOVER, CROSSOVER):
+        head = "no crossover" if outcome == NO_CROSSOVER else "crossover"
+        if found.status == "proved":
+            lines = [f"{head}: {claim} for every {variable} >= {where} ({approx}proved)"]
+        else:
+            lines = [
+                f"{head} (derived, not one kernel certificate): {claim} from {variable} = {where} on "
+                f"({approx}by kernel certificates joined by sympy's identity, below)"
+            ]
     elif outcome == NOT_FOUND:
         point = found.refutation.point[variable]
         lines = [
@@ -177,10 +182,9 @@ def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start:
             "beyond every candidate tried)"
         ]
     else:
-        where = start if found.threshold is None else found.threshold
         lines = [
-            f"undecided: {claim} for every {variable} >= {where} (~{float(where):.6g}) is not proved "
-            f"({found.proof.reason or found.status})"
+            f"undecided: {claim} from {variable} = {where} on ({approx}not proved: "
+            f"{found.proof.reason or found.status})"
         ]
     if found.below is not None and outcome != NOT_FOUND:
         point = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
