@@ -7,8 +7,9 @@ it is read back from the data that entry checked, never from a label:
 - a prover certificate (``specbound-certificate/2``) and a chain certificate
   (``specbound-chain-certificate/2``): the kernel proves gap >= 0 (> 0 when strict) over the
   certificate's domain; its ``inequality`` text, read by the safe language over that domain, must be
-  exactly one inequality with that gap tree and strictness (else rejected), and the text and the domain
-  are printed; a chain whose text is a name, not an inequality, prints gap >= 0 read from its gap tree;
+  exactly one inequality with that gap (the same tree, or a difference whose kernel exact normal form is
+  0) and strictness (else rejected), and the text and the domain are printed; a chain whose text is a
+  name, not an inequality, prints gap >= 0 read from its gap tree;
 - a derivation certificate (``specbound-derivation-certificate/1``): the checker proves its conclusion
   lhs relation rhs over its domain (under its given hypotheses, printed); the statement printed is the
   conclusion read from its trees; the ``title`` is a label, except that a title which reads as an
@@ -93,7 +94,7 @@ def _bound(data: dict[str, Any], accepted: bool, reason: str, boxes: int, strict
     except (MalformedStatement, MalformedDomain) as error:
         return Rechecked(False, "", "", boxes, f"the certificate's inequality text cannot be read: {error}")
     parts = statement.inequalities
-    if accepted and (len(parts) != 1 or parts[0].gap_tree() != data.get("gap") or parts[0].strict != strict):
+    if accepted and (len(parts) != 1 or not _same_gap(parts[0], data.get("gap"), strict)):
         return Rechecked(
             False, "", domain.to_text(), boxes, "the inequality text does not state the certified gap"
         )
@@ -216,5 +217,21 @@ def _states(inequality: Any, certificate: dict[str, Any]) -> bool:
 
     if certificate.get("format") == DERIVATION_FORMAT:
         return False  # a result file's parts are prover or chain certificates
-    strict = certificate.get("strict") is True
-    return inequality.gap_tree() == certificate.get("gap") and inequality.strict == strict
+    return _same_gap(inequality, certificate.get("gap"), certificate.get("strict") is True)
+
+
+def _same_gap(inequality: Any, gap: Any, strict: bool) -> bool:
+    """The inequality states gap >= 0 (> 0 when ``strict``): its gap tree is ``gap``, or their difference
+    has the kernel's exact normal form 0 (the same function written otherwise)."""
+    from theory.derive.check import exact_zero
+    from theory.derive.instance import difference_tree
+    from theory.prover.kernel.trees import Malformed
+
+    if inequality.strict != strict:
+        return False
+    if inequality.gap_tree() == gap:
+        return True
+    try:
+        return exact_zero(difference_tree(inequality.gap_tree(), gap))
+    except Malformed:
+        return False
