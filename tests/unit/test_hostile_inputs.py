@@ -479,6 +479,15 @@ def test_10_a_pruned_bert_is_bounded_with_its_zero_heads_at_rank_0(tmp_path, cap
     assert status == 0 and np.isfinite(report["proxies"]["ours"])
     assert ranks[(0, "QK")] == (0, 0.0) and ranks[(1, "Vt")] == (0, 0.0)
     assert ranks[(1, "QK")][0] == 4 and ranks[(0, "Vt")][0] == 4
+    from numerics.bounds.assembled import assembled_bound
+    from numerics.certify.assembled import certify_assembled
+
+    weights = load_weights(folder)  # the assembled bound peels the zero matrices at shell j = 0 (norm <= 1)
+    exact = assembled_bound(weights, n=1000, delta=0.05, margin=0.5, T=8)
+    certified = certify_assembled(weights, n=1000, delta=0.05, margin=0.5, T=8)
+    shells = {(r.matrix.head, r.matrix.kind.value): r.spectral_shell for r in exact.matrices[:4]}
+    assert shells[(0, "QK")] == 0 and shells[(1, "Vt")] == 0
+    assert np.isfinite(float(exact.gap)) and certified.gap.contains(exact.gap)
 
 
 class Payload:
