@@ -30,8 +30,6 @@ from typing import Any
 
 from theory.errors import InvalidArgument
 
-RESULT_KEYS = ("statement", "domain", "status", "inequalities")
-
 
 @dataclass(frozen=True)
 class Rechecked:
