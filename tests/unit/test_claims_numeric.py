@@ -259,7 +259,10 @@ def test_claim_12b_says_when_its_weight_part_is_the_parameter_count_from_shapes(
     alone = c12b_weight_term_orders_gaps.WeightPartSource(300.0, 300.0, 0)
     spectral = c12b_weight_term_orders_gaps.WeightPartSource(250.0, 300.0, 2)
     result = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone] * 3, scope="n = 64")
-    assert "parameter count against the gaps (n = 64), not the spectra" in result.evidence
+    assert (
+        "effective parameter count (the bound's Sigma) against the gaps (n = 64), not the spectra"
+        in result.evidence
+    )
     mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone, alone, spectral])
     assert "on 2/3 models" in mixed.evidence and "2 matrices take p > 0" in mixed.evidence
     assert "not the spectra" not in mixed.evidence
