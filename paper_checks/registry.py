@@ -55,6 +55,9 @@ class Verdict(StrEnum):
     VERIFIED = "verified"
     REFUTED = "refuted"
     OPEN = "open"
+    BY_CONSTRUCTION = "by construction"
+    """The statement holds on the run's data, but the check could not have come out otherwise there (not
+    counted as verified); the evidence says why."""
 
     def __str__(self) -> str:
         return self.value

@@ -9,7 +9,14 @@ A proof procedure over the expression tree (the rules of asymptotics for eventua
   (smaller terms may be negative: e^{qx} - 1 has the class of e^{qx});
 - ln f is ~ rate x when f grows exponentially, ~ power ln x when f grows polynomially, and a constant
   when f tends to a constant > 1 (decided by sympy);
-- ceiling(f) has the class of f when f -> oo; |f| the class of f.
+- a sum whose largest terms cancel is rewritten, then classified: expanded (sympy's ``expand``: (L+1)^2 - L^2
+  is 2L + 1), else, with P and Q the sums of its terms of positive and of negative constant sign, as
+  (P^2 - Q^2) / (P + Q), P^2 - Q^2 expanded (standard: P - Q = (P^2 - Q^2)/(P + Q) where P + Q > 0;
+  taken only when it removes a fractional power, so sqrt(L^2 + L) - L = L / (sqrt(L^2 + L) + L));
+- ceiling(f) and floor(f) have the class of f when f -> oo (f - 1 < floor(f) <= f <= ceiling(f) < f + 1);
+  c^(k ceiling(g)) and c^(k floor(g)) (c > 0 and k free of x) the class of exp(k g ln c), within the factor
+  c^|k| of it;
+  |f| the class of f.
 
 Classes are compared lexicographically (rate, then power, then log power); every comparison of two
 symbolic exponents is decided by sympy from the symbols' assumptions (the Schatten index p in (0, 2) is
@@ -135,8 +142,12 @@ def compare(a: Growth, b: Growth, substitutions: dict[sp.Symbol, sp.Expr] | None
 
 
 def growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> Growth:
-    """The growth class of ``expr`` as ``x`` -> oo (see the module docstring for the rules), simplified."""
-    return _growth(sp.sympify(expr), x, substitutions).simplified()
+    """The growth class of ``expr`` as ``x`` -> oo (see the module docstring for the rules), simplified;
+    GrowthUndecided for one term whose constant factor is not positive (-L is not a positive function)."""
+    expr = sp.sympify(expr)
+    if _eventually_positive(expr, x, substitutions) is None:
+        raise GrowthUndecided(f"{expr} is not eventually positive: classes are of positive functions")
+    return _growth(expr, x, substitutions).simplified()
 
 
 def _growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> Growth:
@@ -154,20 +165,30 @@ def _growth(expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr]
             total = total + _growth(factor, x, substitutions)
         return total
     if isinstance(expr, sp.Add):
-        return _dominant_term(expr, x, substitutions)
+        try:
+            return _dominant_term(expr, x, substitutions)
+        except GrowthUndecided:
+            rewritten = _cancelled(expr, x, substitutions)
+            if rewritten is None:
+                raise
+            return _growth(rewritten, x, substitutions)
     if isinstance(expr, sp.exp):
         return _exponential(expr.args[0], sp.Integer(1), x)
     if isinstance(expr, sp.Pow):
         base, exponent = expr.as_base_exp()
         if x not in exponent.free_symbols:
             return _growth(base, x, substitutions).scaled(exponent)
+        factor, rounded = exponent.as_independent(x, as_Add=False)
+        if x not in base.free_symbols and isinstance(rounded, (sp.ceiling, sp.floor)):
+            # c^g <= c^ceiling(g) < c^(g + 1) = c c^g (reversed for c < 1; floor alike): c^g's class
+            return _growth(sp.exp(rounded.args[0] * factor * sp.log(base)), x, substitutions)
         if x not in base.free_symbols:
             return _exponential(exponent, sp.log(base), x)
     if isinstance(expr, sp.log):
         return _logarithm(expr.args[0], x, substitutions)
     if isinstance(expr, sp.Piecewise):
         return _growth(_branch(expr, substitutions), x, substitutions)
-    if isinstance(expr, (sp.ceiling, sp.Abs)):
+    if isinstance(expr, (sp.ceiling, sp.floor, sp.Abs)):
         inner = _growth(expr.args[0], x, substitutions)
         if compare(inner, CONSTANT, substitutions) <= 0:
             raise GrowthUndecided(f"{expr}: the argument does not tend to infinity")
@@ -216,6 +237,37 @@ def _dominant_term(expr: sp.Add, x: sp.Symbol, substitutions: dict[sp.Symbol, sp
         if compare(cls, best, substitutions) == 0 and _constant_sign(term, x, substitutions) <= 0:
             raise GrowthUndecided(f"the leading term {term} of {expr} is not eventually positive")
     return best
+
+
+def _fractional_powers(expr: sp.Expr) -> int:
+    """How many powers with a non-integer exponent the expression holds."""
+    return sum(1 for e in sp.preorder_traversal(expr) if isinstance(e, sp.Pow) and not e.exp.is_integer)
+
+
+def _cancelled(expr: sp.Add, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> sp.Expr | None:
+    """The sum rewritten so that its cancelling leading terms are gone (module docstring), or None."""
+    expanded = sp.expand(expr)
+    if expanded != expr:
+        return _eventually_positive(expanded, x, substitutions)
+    signs = [(term, _constant_sign(term, x, substitutions)) for term in expr.args]
+    positive = sp.Add(*(t for t, sign_ in signs if sign_ > 0))
+    negative = -sp.Add(*(t for t, sign_ in signs if sign_ < 0))
+    if positive == 0 or negative == 0 or any(sign_ == 0 for _, sign_ in signs):
+        return None
+    numerator = sp.expand(positive**2 - negative**2)
+    if numerator == 0 or _fractional_powers(numerator) >= _fractional_powers(expr):
+        return None
+    return _eventually_positive(numerator, x, substitutions) and numerator / (positive + negative)
+
+
+def _eventually_positive(
+    expr: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None
+) -> sp.Expr | None:
+    """The expression, or None when it is one term whose constant factor is not positive (a sum's leading
+    terms are checked by :func:`_dominant_term`)."""
+    if expr == 0 or (not isinstance(expr, sp.Add) and _constant_sign(expr, x, substitutions) <= 0):
+        return None
+    return expr
 
 
 def _constant_sign(term: sp.Expr, x: sp.Symbol, substitutions: dict[sp.Symbol, sp.Expr] | None) -> int:

@@ -404,7 +404,10 @@ class MpmathAssembledArithmetic(MpmathSpectra):
     def shell(
         self, index: Formula, shell: Formula, value: mpmath.mpf, **extra: object
     ) -> tuple[int, mpmath.mpf]:
-        """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short."""
+        """(j, shell(j)) with shell(j) >= value: the index formula, raised by one if rounding fell short;
+        j = 0 for value 0 (a pruned head's norm or rank: every shell contains it, j = 0 peels cheapest)."""
+        if not value > 0:
+            return 0, self.evaluate(shell, j=0, **extra)
         j = int(self.evaluate(index, **{argument_names(index)[0]: value}, **extra))
         while (rounded := self.evaluate(shell, j=j, **extra)) < value:
             j += 1

@@ -139,6 +139,8 @@ def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: d
                 return None
             logs[name] = float(mpmath.log(exact))
     names = argument_names(formula)
+    if not spec.spectral_norm > 0:
+        return None  # the zero matrix: every S_p = 0, no logarithm
     log_sigma = np.log(spec.singular_values[spec.singular_values > 0])
     top = float(log_sigma[0])
     shifted = log_sigma - top
@@ -198,7 +200,8 @@ def choose_p(
     Ties on the grid go to the smallest p. The continuous search scans (0, 2] in float64, refines the
     best bracket by golden-section search, and keeps the best of that point, the grid minimiser and the
     p = 0 endpoint (a grid point), so value_continuous <= value_grid. ``continuous=False`` skips it (the
-    grid choice is the same; a caller showing only the grid choice saves most of the time here).
+    grid choice is the same; a caller showing only the grid choice saves most of the time here). The zero
+    matrix (rank 0, a pruned head) has S_p = 0 for every p: its choice is the grid's.
 
     >>> from numerics.spectra.spectrum import spectrum
     >>> choice = choose_p(spectrum(np.eye(3)), 10.0, 12, m=4)
@@ -226,6 +229,8 @@ def choose_p(
     p_grid, value_grid = candidates[best], values[best]
     if not continuous:
         return PChoice(p_grid, value_grid, None, m, dps)
+    if not spec.spectral_norm > 0:  # the zero matrix (a pruned head): S_p = 0 for every p, nothing to scan
+        return PChoice(p_grid, value_grid, (float(p_grid), value_grid), m, dps)
 
     if objectives is not None:
         vector, scalar = objectives

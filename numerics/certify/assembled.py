@@ -83,8 +83,11 @@ def certified_schatten(c: CertifiedMatrix | CertifiedReadOut, p: Fraction) -> ar
 
 def certified_shell(index: Formula, shell: Formula, value: arb, **extra: object) -> tuple[int, arb]:
     """(j, ball of shell(j)) with shell(j) certainly >= every point of ``value``, j the smallest such
-    integer from the index formula's value at the ball's upper end upwards."""
+    integer from the index formula's value at the ball's upper end upwards; j = 0 when the ball is 0 (a
+    pruned head: every shell contains it, and j = 0 peels cheapest)."""
     with flint_context():
+        if not value.upper() > 0:
+            return 0, interval_evaluate(shell, j=0, **extra)
         guess = interval_evaluate(index, **{str(index.args[0]): value.upper()}, **extra)
         j = math.floor(float(guess.lower().mid()))
         while not (rounded := interval_evaluate(shell, j=j, **extra)) >= value:

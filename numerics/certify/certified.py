@@ -225,7 +225,7 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
         for ball in certified.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
             low_root = lower.root(q) if lower > 0 else arb(0)
-            high_root = upper.root(q)
+            high_root = upper.root(q) if upper > 0 else arb(0)  # arb's root of 0 is nan
             low_power, high_power, done = arb(1), arb(1), 0
             for index, k in sorted(enumerate(steps), key=lambda item: item[1]):
                 if k == 0:

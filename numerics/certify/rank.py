@@ -13,10 +13,14 @@ summand sqrt(N rank) is reported as the interval over them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from numerics.certify.balls import arb_type
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
+
+if TYPE_CHECKING:
+    from flint import arb
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,9 @@ def certified_rank(enclosure: SingularValueEnclosure) -> RankInterval:
 
 def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     """The authors' numerical rank #{sigma_i > 1e-10 * max(count, 1) * max(sigma_1, 1)} as an interval,
-    count = min(rows, cols) (zeros included, as :func:`numerics.spectra.spectrum.numerical_rank`).
+    count = min(rows, cols) (zeros included, as :func:`numerics.spectra.spectrum.numerical_rank`); where
+    that rank may be 0, the scale-invariant #{sigma_i > 1e-10 * max(count, 1) * sigma_1} of a matrix below
+    the floor (as there) joins the interval.
 
     >>> import numpy as np
     >>> from numerics.certify.enclosure import certify_dense
@@ -63,7 +69,17 @@ def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     arb = arb_type()
 
     count = max(min(enclosure.rows, enclosure.cols), 1)
-    tolerance = arb(RANK_TOLERANCE) * count * enclosure.spectral_norm.max(arb(1))
+    floor = _count_above(enclosure, arb(RANK_TOLERANCE) * count * enclosure.spectral_norm.max(arb(1)))
+    if floor.lo > 0:
+        return floor
+    relative = _count_above(enclosure, arb(RANK_TOLERANCE) * count * enclosure.spectral_norm)
+    if floor.hi == 0:
+        return relative
+    return RankInterval(min(1, relative.lo), max(floor.hi, relative.hi))
+
+
+def _count_above(enclosure: SingularValueEnclosure, tolerance: arb) -> RankInterval:
+    """[#{sigma_i certainly > tolerance}, #{sigma_i possibly > tolerance}] (a ball tolerance)."""
     lo = sum(1 for ball in enclosure.balls if ball > tolerance)
     hi = sum(1 for ball in enclosure.balls if not ball <= tolerance)
     return RankInterval(lo, hi)

@@ -37,18 +37,29 @@ RANK_TOLERANCE = 1e-10
 
 
 def numerical_rank(singular_values: np.ndarray, count: int) -> int:
-    """#{sigma_i > 1e-10 max(count, 1) max(sigma_1, 1)}, ``count`` the number of singular values.
+    """#{sigma_i > 1e-10 max(count, 1) max(sigma_1, 1)}, ``count`` the number of singular values; when
+    that is 0 and sigma_1 > 0 (a matrix whose every value is below the absolute floor 1e-10 max(count, 1)),
+    the scale-invariant #{sigma_i > 1e-10 max(count, 1) sigma_1} instead; 0 for the zero matrix.
 
-    Provenance: exact (authors' ``norms.py``; docs: notation). For a product kept as thin factors
-    ``count`` is min(rows, cols) of the product, not the number of stored (nonzero) values.
+    Provenance: exact (authors' ``norms.py``; docs: notation) for every matrix with a value above the
+    floor; below it the same relative tolerance without the floor at 1 (singular values are homogeneous,
+    sigma(cW) = |c| sigma(W), so the rank of a tiny matrix is that of its rescaling to sigma_1 = 1). For a
+    product kept as thin factors ``count`` is min(rows, cols) of the product, not the number of stored
+    (nonzero) values.
 
     >>> numerical_rank(np.array([3.0, 1.0, 1e-12]), 3)
     2
+    >>> numerical_rank(np.array([5e-10, 5e-10]), 2), numerical_rank(np.array([0.0, 0.0]), 2)
+    (2, 0)
     """
     if singular_values.size == 0:
         return 0
-    tolerance = RANK_TOLERANCE * max(count, 1) * max(float(singular_values[0]), 1.0)
-    return int(np.count_nonzero(singular_values > tolerance))
+    top = float(singular_values[0])
+    tolerance = RANK_TOLERANCE * max(count, 1) * max(top, 1.0)
+    rank = int(np.count_nonzero(singular_values > tolerance))
+    if rank == 0 and top > 0:
+        return int(np.count_nonzero(singular_values > RANK_TOLERANCE * max(count, 1) * top))
+    return rank
 
 
 @record(eq=False)
@@ -129,16 +140,12 @@ def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool, flo
 
 
 def _ranked(values: np.ndarray, shape: tuple[int, int], what: str) -> tuple[np.ndarray, int]:
-    """The singular values sorted descending and clipped at 0, and the rank; a rank-0 matrix is refused."""
+    """The singular values sorted descending and clipped at 0, and the rank (0 only for the zero matrix: a
+    pruned head, whose every norm and proxy is 0)."""
     values = np.sort(np.clip(values, 0.0, None))[::-1]
-    rank = numerical_rank(values, min(shape))
-    if rank == 0:
-        top = float(values[0]) if values.size else 0.0
-        raise InvalidArgument(
-            f"{what} is numerically zero (sigma_1={top!r}, rank 0 under the tolerance "
-            f"{RANK_TOLERANCE} * max(#sigma, 1) * max(sigma_1, 1)); the bound needs a matrix of rank >= 1"
-        )
-    return values, rank
+    if values.size == 0:
+        values = np.zeros(1)
+    return values, numerical_rank(values, min(shape))
 
 
 def _in_range(value: float, what: str, quantity: str) -> float:
@@ -163,13 +170,16 @@ def _assemble(
     """The Spectrum from sorted values, rank, the (2,1) norm and the deferred (1,1) norm.
 
     Sums are taken relative to sigma_1 (so they overflow only when the norm itself does); a norm beyond
-    float64's range is refused by name rather than stored as inf.
+    float64's range is refused by name rather than stored as inf. The zero matrix has every norm 0 and
+    stable rank 0 (the convention 0/0 = 0: no direction carries energy).
     """
     top = float(values[0])
-    with np.errstate(under="ignore", over="ignore"):  # tiny relative values underflow to 0, harmlessly
-        relative_squares = float(np.sum((values / top) ** 2))
-        frobenius = top * float(np.sqrt(relative_squares))
-        nuclear = top * float(np.sum(values / top))
+    relative_squares = frobenius = nuclear = 0.0
+    if top > 0:
+        with np.errstate(under="ignore", over="ignore"):  # tiny relative values underflow to 0, harmlessly
+            relative_squares = float(np.sum((values / top) ** 2))
+            frobenius = top * float(np.sqrt(relative_squares))
+            nuclear = top * float(np.sum(values / top))
 
     def checked_entrywise_sum() -> float:
         return _in_range(entrywise_sum(), what, "(1,1) norm")
@@ -479,8 +489,9 @@ def spectrum(
     Every factorisation runs on the matrix (or factors) divided by an exact power of two near its
     largest entry, and the singular values are multiplied back (singular values are homogeneous:
     sigma(cW) = |c| sigma(W), exactly for c a power of two), so finite weights of any magnitude
-    neither overflow inside LAPACK nor lose their small values. A zero, empty or non-finite matrix,
-    or one whose norms exceed float64's range, raises :class:`InvalidArgument` naming the matrix and
+    neither overflow inside LAPACK nor lose their small values. The zero matrix (a pruned head) has rank 0
+    and every norm 0. An empty or non-finite matrix, or one whose norms exceed float64's range, raises
+    :class:`InvalidArgument` naming the matrix and
     ``source`` (the checkpoint it comes from).
     Input narrower than float64 (a layer at its stored width) is upcast here, one matrix at a time, and
     that upcast is scaled in place: memory holds one float64 copy of the matrix plus LAPACK's.

@@ -30,8 +30,8 @@ ID = "7"
 STATED_GELU_BOUND = sp.Rational(113, 100)
 """The number claim 7 states (exact: the authors' L_phi); compared with, not taken from, the proxy's."""
 TITLE = (
-    f"sup |GELU'| <= {float(STATED_GELU_BOUND)}, softmax is 1-Lipschitz (l_inf -> l_1), "
-    "attention C2(Vt)(1 + 2 C2(QK))-Lipschitz"
+    f"sup |GELU'| <= {float(STATED_GELU_BOUND)} and softmax is 1-Lipschitz (l_inf -> l_1); the attention "
+    "constant C2(Vt)(1 + 2 C2(QK)) is the cited lemma's, matched to the proxies' formula, not proved here"
 )
 
 
@@ -79,7 +79,9 @@ def check(
     evidence = (
         f"sup|GELU'| = {sp.N(sup_abs, 12)} <= L_phi = {sp.N(constant, 6)}: {sound}; L_phi <= stated "
         f"{sp.N(STATED_GELU_BOUND, 6)}: {as_stated}; sampled max softmax ratio {ratio:.4f} <= "
-        f"{softmax_constant}: {softmax_holds}; theory: {one_line(records)}"
+        f"{softmax_constant}: {softmax_holds}; attention: the cited constant (Edelman et al. 2022, "
+        "standard) compared with the formula the proxies evaluate, not re-proved; "
+        f"theory: {one_line(records)}"
     )
     return ClaimResult(
         ID,

@@ -12,12 +12,16 @@ weights could change is the share B_ours / F (below 1 when some matrix takes p >
 verdict therefore rests on the share: verified when its fitted depth exponent is within ``tolerance`` of 0
 on the real prefixes (and the synthetic grid), and the exponent of B_ours within ``tolerance`` of the law;
 refuted otherwise; open without a real-weight depth series. The evidence counts the prefixes at the
-ceiling, so a reader sees how much of the fit is p_opt = 0.
+ceiling, so a reader sees how much of the fit is p_opt = 0. When the real prefixes' shares lie in a range
+so narrow that no series of shares in it could have a fitted exponent beyond ``tolerance``
+(:func:`largest_share_exponent`), the share test could not fail on this data and the verdict is "by
+construction" (not counted as verified).
 Provenance: measured on exact proxies; prediction derived.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -63,10 +67,13 @@ def check(
         for origin, fit in share_fits.items()
         if fit is not None and abs(fit.value) > tolerance
     ]
+    reach = largest_share_exponent([s for s in shares if s.origin == "truncated"])
     if "truncated" not in measured or share_fits["truncated"] is None:
         verdict = Verdict.OPEN
+    elif problems:
+        verdict = Verdict.REFUTED
     else:
-        verdict = Verdict.REFUTED if problems else Verdict.VERIFIED
+        verdict = Verdict.BY_CONSTRUCTION if reach is not None and reach <= tolerance else Verdict.VERIFIED
     shown = "; ".join(f"{origin}: {fit}" for origin, fit in measured.items()) or "no depth series"
     parts = []
     for origin in ORIGINS:
@@ -84,6 +91,12 @@ def check(
         "where B_ours = F the exponent follows from p_opt = 0 at full rank (claim 10) and shapes alone; "
         "the verdict rests on the share, which the spectra could have moved"
     )
+    if verdict is Verdict.BY_CONSTRUCTION and reach is not None:
+        dependence += (
+            f"; by construction here: the real prefixes' shares span so narrow a range that no series in it "
+            f"could have a fitted exponent beyond {reach:.3g} (tolerance {tolerance:g}), so the share test "
+            "could not fail on this data"
+        )
     return ClaimResult(
         ID,
         TITLE,
@@ -102,8 +115,31 @@ def check(
             "at_ceiling": {o: sum(s.at_ceiling for s in shares if s.origin == o) for o in ORIGINS},
             "models": {o: sum(s.origin == o for s in shares) for o in ORIGINS},
             "problems": problems,
+            "largest_share_exponent": reach,
         },
     )
+
+
+def largest_share_exponent(series: Sequence[CeilingShare]) -> float | None:
+    """The largest |fitted depth exponent| that any shares in the series' range [s_min, s_max] could give
+    at its depths, for the fixed-effects fit of :func:`paper_checks.scaling.fit.fit_exponent` (groups by
+    (family, width) with >= 2 depths): with x_i = ln L_i centred per group and S = sum x_i^2, the slope
+    sum x_i y_i / S over y_i in [ln s_min, ln s_max] reaches at most (ln s_max - ln s_min) sum |x_i| / (2 S)
+    (the centred x_i of a group sum to 0, so their positive and negative parts are equal). None without
+    a group of two depths. Provenance: derived (least squares, by hand)."""
+    groups: dict[tuple[str, int], list[CeilingShare]] = {}
+    for share in series:
+        groups.setdefault((share.family, share.width), []).append(share)
+    used = [g for g in groups.values() if len({s.layers for s in g}) >= 2]
+    if not used:
+        return None
+    centred = []
+    for group in used:
+        logs = [math.log(s.layers) for s in group]
+        centred += [x - sum(logs) / len(logs) for x in logs]
+    ratios = [math.log(s.ours / s.ceiling) for group in used for s in group]
+    spread = max(ratios) - min(ratios)
+    return spread * sum(abs(x) for x in centred) / (2 * sum(x * x for x in centred))
 
 
 def depth_shares(context: RunContext) -> list[CeilingShare]:

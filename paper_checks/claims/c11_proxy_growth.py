@@ -7,6 +7,9 @@ real checkpoints, the prefixes of their layers, the synthetic grid, any user che
 more slowly when e_ours + z se_ours < e_Edelman - z se_Edelman (standard errors of the fixed-effects
 fit; a two-point fit has none and is compared by its point estimates, flagged).
 verified: slower on every comparison; refuted: faster beyond the uncertainty on one; open otherwise.
+The real checkpoints along L are differently trained models (MiniLM with 3 and with 6 layers), not one
+model's depth series: their slope is reported with the outcome "not a depth series" and not counted
+(the prefixes of each checkpoint's layers are its depth series).
 
 Agreement with theory: the depth table of :mod:`theory.regimes` (for the regime the weights are in,
 rank: p_opt = 0) predicts L^1 for the l1 proxy and exponential growth of B_Edelman with geometric
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
 
 ID = "11"
 TITLE = "On real weights and across depth/width, B_ours grows more slowly than B_Edelman"
+NOT_A_SERIES = "not a depth series"
+"""The outcome of the real checkpoints' slope along L: two differently trained models, not counted."""
 
 SOURCES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("real checkpoints", ("real",)),
@@ -75,6 +80,12 @@ class Comparison:
 
     def __str__(self) -> str:
         flag = "" if self.has_uncertainty else ", no error bar"
+        if self.outcome == NOT_A_SERIES:
+            return (
+                f"{self.source} in {self.axis}: a two-point slope between two differently trained "
+                f"checkpoints, ours {self.ours_exponent:.2f} vs Edelman {self.edelman_exponent:.2f} "
+                "(not a depth series; not counted)"
+            )
         return (
             f"{self.source} in {self.axis}: ours {self.ours_exponent:.2f} vs Edelman "
             f"{self.edelman_exponent:.2f} ({self.outcome}{flag})"
@@ -129,6 +140,8 @@ def compare(study: ScalingStudy, z: float = 2.0) -> list[Comparison]:
             else:
                 outcome = "undecided"
             certain = ours.stderr is not None and edelman.stderr is not None
+            if name == "real checkpoints" and axis == "L":
+                outcome = NOT_A_SERIES
             rows.append(
                 Comparison(name, axis, ours.value, edelman.value, certain, outcome, str(ours), str(edelman))
             )
@@ -145,10 +158,11 @@ def check(
     ``shares`` (claim 8c's B_ours against its weight-free ceiling) say what the depth rows depend on."""
     prediction = depth_prediction or theory_depth_prediction()
     rows = compare(study, z)
-    outcomes = [r.outcome for r in rows]
-    depth_outcomes = {r.outcome for r in rows if r.axis == "L"}
+    counted = [r for r in rows if r.outcome != NOT_A_SERIES]
+    outcomes = [r.outcome for r in counted]
+    depth_outcomes = {r.outcome for r in counted if r.axis == "L"}
     contradicts_theory = bool(depth_outcomes) and depth_outcomes != {prediction}
-    if not rows:
+    if not counted:
         verdict = Verdict.OPEN
     elif "faster" in outcomes:
         verdict = Verdict.REFUTED

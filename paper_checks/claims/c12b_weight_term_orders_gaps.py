@@ -1,4 +1,5 @@
-"""Claim 12b: the weight-dependent part of the assembled bound orders trained models as their gaps do.
+"""Claim 12b: the part of the assembled bound through Sigma orders trained models as their gaps do (on the
+run's models Sigma is an effective parameter count from the shapes, not a weight-dependent quantity).
 
 Claim 12a cannot fail on the quick grid (every bound is above 1). This is the part of claim 12 that can:
 a bound that explains generalization must at least rank models like their measured gaps. For each trained
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 
 ID = "12b"
 TITLE = (
-    "The weight-dependent part of the assembled bound (on these models the p = 0 parameter count, "
-    "shapes alone) orders trained models as their measured gaps do"
+    "The part of the assembled bound through Sigma orders trained models as their measured gaps do (on "
+    "these models Sigma is an effective parameter count, sum 3 N_i 2^ceil(log2 rank_i), from shapes alone)"
 )
 LEVEL = 0.05
 
@@ -113,7 +114,7 @@ def check(
         )
         if alone == len(sources):
             evidence += (
-                ": the ordering tested is the bound's parameter count against the gaps"
+                ": the ordering tested is an effective parameter count (the bound's Sigma) against the gaps"
                 + (f" ({scope})" if scope else "")
                 + ", not the spectra; no model of the run has a matrix at p > 0, so no part of this test "
                 "sees a spectrum"

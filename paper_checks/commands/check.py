@@ -32,7 +32,7 @@ EXIT_STATUS_HELP = (
 
 TABLE_WIDTH = 100
 """Columns of the text table: each claim's title, provenance and evidence wrap below its id and verdict."""
-_ID_WIDTH, _VERDICT_WIDTH = 5, 10
+_ID_WIDTH, _VERDICT_WIDTH = 5, max(10, *(len(v.value) + 2 for v in Verdict))
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -111,9 +111,12 @@ def summary_line(results: Sequence[ClaimResult]) -> str:
     counted apart from the open claims (whose evidence says why they stay open)."""
     decided = [r for r in results if not r.crashed]
     counts = {v: sum(r.verdict is v for r in decided) for v in Verdict}
+    built = counts[Verdict.BY_CONSTRUCTION]
     return (
         f"{len(results)} claims: {counts[Verdict.VERIFIED]} verified, {counts[Verdict.REFUTED]} refuted, "
-        f"{counts[Verdict.OPEN]} open, {len(results) - len(decided)} crashed"
+        f"{counts[Verdict.OPEN]} open, "
+        + (f"{built} by construction, " if built else "")
+        + f"{len(results) - len(decided)} crashed"
     )
 
 

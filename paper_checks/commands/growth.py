@@ -1,13 +1,14 @@
 """``specbound growth EXPR --in L``: the growth class of an expression as L -> oo; with ``--versus``, which
 of two grows faster and the crossover depth L0 from which the slower stays below the faster.
 
-Exit status: 0 decided (a crossover proved or derived), 3 undecided (the growth rules or the prover could
-not decide), 2 malformed input.
+Exit status: 0 decided (no crossover or a crossover proved or derived), 3 otherwise (refuted: no crossover
+found; or the growth rules or the prover could not decide), 2 malformed input.
 """
 
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 from typing import Any
 
 from theory.errors import InvalidArgument
@@ -155,19 +156,7 @@ def run(args: argparse.Namespace) -> int:
     with cpu_limit(CROSSOVER_BUDGETS * budget + GRACE, "the crossover"):
         found = crossover(slower.text, faster.text, args.variable, start, args.integer, budget)
     document["crossover"] = found.to_json()
-    if found.threshold is None:
-        lines.append(
-            f"no crossover: {slower.text} <= {faster.text} for every {args.variable} >= {start} "
-            f"({found.status})"
-        )
-    else:
-        lines.append(
-            f"crossover: {slower.text} <= {faster.text} for every {args.variable} >= {found.threshold} "
-            f"(~{float(found.threshold):.6g}; {found.status})"
-        )
-    if found.below is not None:
-        point = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
-        lines.append(f"  refuted just below: {point} (~{float(found.below.point[args.variable]):.6g})")
+    lines.extend(_crossover_lines(found, slower.text, faster.text, args.variable, start))
     if found.tail is not None:
         lines.append(
             f"  [{found.tail.head.status}] on [L0, X] by the prover; [{found.tail.log_form.status}] for "
@@ -178,8 +167,44 @@ def run(args: argparse.Namespace) -> int:
         searched = found.proof.certificate if found.status == "proved" else None
         _write_certificate(args, found.kernel_tail or (searched and searched.to_json()))
         lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
-    status = 0 if found.status in ("proved", "derived") else 3
+    status = 0 if found.decided else 3
     return _finish(args, document, status, "\n".join(lines))
+
+
+def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start: Fraction) -> list[str]:
+    """The crossover's answer: "for every L ..." only when one kernel certificate proved it; a derived
+    answer (kernel certificates joined by sympy's identity) says so; a refutation names its point; an
+    undecided claim is printed as not proved."""
+    from theory.derive.crossover import CROSSOVER, NO_CROSSOVER, NOT_FOUND
+
+    claim = f"{slower} <= {faster}"
+    outcome = found.outcome
+    where = start if found.threshold is None else found.threshold
+    approx = "" if where.denominator == 1 and abs(where) < 10**6 else f"~{float(where):.6g}; "
+    if outcome in (NO_CROSSOVER, CROSSOVER):
+        head = "no crossover" if outcome == NO_CROSSOVER else "crossover"
+        if found.status == "proved":
+            lines = [f"{head}: {claim} for every {variable} >= {where} ({approx}proved)"]
+        else:
+            lines = [
+                f"{head} (derived, not one kernel certificate): {claim} from {variable} = {where} on "
+                f"({approx}by kernel certificates joined by sympy's identity, below)"
+            ]
+    elif outcome == NOT_FOUND:
+        point = found.refutation.point[variable]
+        lines = [
+            f"no crossover found: {claim} fails at {variable} = {point} (~{float(point):.6g}; refuted there, "
+            "beyond every candidate tried)"
+        ]
+    else:
+        lines = [
+            f"undecided: {claim} from {variable} = {where} on ({approx}not proved: "
+            f"{found.proof.reason or found.status})"
+        ]
+    if found.below is not None and outcome != NOT_FOUND:
+        point = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
+        lines.append(f"  refuted just below: {point} (~{float(found.below.point[variable]):.6g})")
+    return lines
 
 
 def _certificate_target(args: argparse.Namespace) -> Any:

@@ -171,42 +171,25 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
     ]
 
 
-def _certificates(document: Any) -> list[Any]:
-    """The certificates of a file: one certificate, or every certificate of a ``--json`` result."""
-    if isinstance(document, dict) and "format" in document:
-        return [document]
-    if isinstance(document, dict) and isinstance(document.get("inequalities"), list):
-        found = [part.get("certificate") for part in document["inequalities"] if isinstance(part, dict)]
-        if any(found):
-            return [c for c in found if c]
-    raise InvalidArgument("the file holds no certificate (write one with: specbound prove ... --json)")
-
-
 def _check(path: Path) -> int:
-    from theory.derive import DERIVATION_FORMAT, check_derivation
-    from theory.prover import check_certificate
+    """Re-check every certificate of the file (:mod:`theory.recheck`): after "accepted:" only what the
+    kernel checked (the statement and its domain), re-derived from the checked data."""
     from theory.prover.box import count_of_boxes
-    from theory.prover.chain import CHAIN_FORMAT, check_chain
+    from theory.recheck import recheck_document
     from theory.safe_files import read_json
 
     document = read_json(path, f"the certificate {path}", InvalidArgument)
     status = 0
-    for certificate in _certificates(document):
-        if isinstance(certificate, dict) and certificate.get("format") == CHAIN_FORMAT:
-            chain = check_chain(certificate)
-            accepted, reason, boxes = chain.accepted, chain.reason, 0
-        elif isinstance(certificate, dict) and certificate.get("format") == DERIVATION_FORMAT:
-            derivation = check_derivation(certificate)
-            accepted, reason, boxes = derivation.accepted, derivation.reason, 0
-            if derivation.hypotheses:
-                reason += f"; under {', '.join(derivation.hypotheses)}"
+    for verdict in recheck_document(document):
+        notes = [f'titled "{verdict.label}"'] if verdict.label else []
+        notes += [count_of_boxes(verdict.boxes)] if verdict.boxes else []
+        aside = f" ({'; '.join(notes)})" if notes else ""
+        if verdict.accepted:
+            print(f"accepted: {verdict.statement}  over  {verdict.domain}{aside}: {verdict.reason}")
         else:
-            verdict = check_certificate(certificate)
-            accepted, reason, boxes = verdict.accepted, verdict.reason, verdict.boxes
-        word = "accepted" if accepted else "REJECTED"
-        title = certificate.get("inequality", certificate.get("title", ""))
-        print(f"{word}: {title} ({count_of_boxes(boxes)}): {reason}")
-        status = status if accepted else 1
+            claimed = f" {verdict.statement!r}" if verdict.statement else ""
+            print(f"REJECTED:{claimed}{aside}: {verdict.reason}")
+            status = 1
     return status
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -76,9 +77,12 @@ def shares(
 
 
 def test_claim_8c_verified_refuted_and_open():
-    verified = c08c_l1_proxy_real.check(study(1.02), shares(0.0))
+    # shares 1, 0.6, 0.6, 1 at depths 1..4: flat fit (exponent -0.096 by hand), but a range [0.6, 1] in
+    # which a fit could have reached 0.42: the test could have failed
+    moved = [dataclasses.replace(s, ours=s.ours * (0.6 if s.layers in (2, 3) else 1.0)) for s in shares(0.0)]
+    verified = c08c_l1_proxy_real.check(study(1.02), moved)
     assert verified.verdict is Verdict.VERIFIED
-    assert "weight-free ceiling F on 8/8 models" in verified.evidence and "p_opt = 0" in verified.evidence
+    assert "weight-free ceiling F on 4/8 models" in verified.evidence and "p_opt = 0" in verified.evidence
     refuted = c08c_l1_proxy_real.check(study(1.5), shares(0.0))
     assert refuted.verdict is Verdict.REFUTED and "L^1.50" in refuted.evidence
     assert c08c_l1_proxy_real.check(study(1.0, ("synthetic",)), shares(0.0)).verdict is Verdict.OPEN
@@ -132,3 +136,20 @@ def test_family_id_selects_every_sub_claim():
     ids = [c.id for c in select(discover(), "8")]
     assert ids == ["8a", "8b", "8c", "8d"]
     assert [c.id for c in select(discover(), "8b,11")] == ["8b", "11"]
+
+
+def test_claim_8c_is_by_construction_when_the_shares_cannot_move_the_fit():
+    """Every share 1 (B_ours = F on every prefix): no fit of shares in [1, 1] has a nonzero exponent, so
+    the flat-share test cannot fail; a planted share L^-0.3 (test above) refutes through the same code."""
+    result = c08c_l1_proxy_real.check(study(1.0), shares(0.0))
+    assert result.verdict is Verdict.BY_CONSTRUCTION and result.details["largest_share_exponent"] == 0.0
+
+
+def test_the_largest_share_exponent_bounds_the_fit_by_hand():
+    """Depths 1, 2, 4 (x = ln L centred: -ln 2, 0, ln 2; S = 2 ln^2 2), shares in [1/2, 1]: the slope
+    reaches ln 2 * 2 ln 2 / (2 * 2 ln^2 2) = 1/2, attained by shares 1/2, *, 1 (the exponent of L^(1/2))."""
+    series = [
+        CeilingShare(f"m{d}", "truncated", "f", d, 8, share, 1.0)
+        for d, share in ((1, 0.5), (2, 1.0), (4, 1.0))
+    ]
+    assert math.isclose(c08c_l1_proxy_real.largest_share_exponent(series), 0.5, rel_tol=1e-12)

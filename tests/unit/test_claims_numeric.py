@@ -209,10 +209,10 @@ def test_claim_12a_refuted_when_a_bound_is_below_the_gap():
     assert result.verdict is Verdict.REFUTED and result.details["not_dominated"] == ["b"]
 
 
-def test_claim_12a_open_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
+def test_claim_12a_by_construction_and_says_vacuous_when_every_bound_exceeds_1_plus_h():
     # a 0-1 gap is <= 1, so its upper confidence limit is <= 1.0105: a bound of 1.02 cannot fail
     result = c12_bound_dominates_gap.check(ratio_rows(row("a", 5.0), row("b", 1.02)), [2**30, None], 1788)
-    assert result.verdict is Verdict.OPEN
+    assert result.verdict is Verdict.BY_CONSTRUCTION
     assert (
         "vacuous" in result.evidence and "n >= 1.07e+09" in result.evidence and "n >= 1788" in result.evidence
     )
@@ -259,7 +259,10 @@ def test_claim_12b_says_when_its_weight_part_is_the_parameter_count_from_shapes(
     alone = c12b_weight_term_orders_gaps.WeightPartSource(300.0, 300.0, 0)
     spectral = c12b_weight_term_orders_gaps.WeightPartSource(250.0, 300.0, 2)
     result = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone] * 3, scope="n = 64")
-    assert "parameter count against the gaps (n = 64), not the spectra" in result.evidence
+    assert (
+        "effective parameter count (the bound's Sigma) against the gaps (n = 64), not the spectra"
+        in result.evidence
+    )
     mixed = c12b_weight_term_orders_gaps.check(table, [3.0, 2.0, 1.0], sources=[alone, alone, spectral])
     assert "on 2/3 models" in mixed.evidence and "2 matrices take p > 0" in mixed.evidence
     assert "not the spectra" not in mixed.evidence
@@ -419,7 +422,8 @@ def test_claim_5c_refuted_when_a_cheaper_shell_beats_the_per_matrix_minimum():
 
 def test_claim_5c_verified_when_separable_enough_and_open_when_the_table_is_unreliable():
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
-    assert c05c_joint_p_assembled.check([case_5c(decoupled)]).verdict is Verdict.VERIFIED
+    alone = c05c_joint_p_assembled.check([case_5c(decoupled)])  # no planted case the test refutes
+    assert alone.verdict is Verdict.BY_CONSTRUCTION and "by construction" in alone.evidence
     unreliable = c05c_joint_p_assembled.check([case_5c(decoupled, reproduces=False)])
     assert (
         unreliable.verdict is Verdict.OPEN and "differs from numerics.bounds.assembled" in unreliable.evidence
@@ -462,6 +466,7 @@ def test_claim_5c_reports_the_counterexample_and_stays_scoped():
     decoupled = [options((10, 5), (20, 0.1)), options((3, 1), (4, 1))]
     result = c05c_joint_p_assembled.check([case_5c(decoupled)], _joint_p.counterexample())
     assert result.verdict is Verdict.VERIFIED and "not a general fact" in result.evidence
+    assert result.details["planted_case_refuted"] and "the same test refutes it there" in result.evidence
     assert "joint optimum over the (Sigma, P) front" in result.evidence
     assert result.details["counterexample"]["joint_choice"] == ["1/2", "0"]
 
@@ -531,3 +536,14 @@ def test_claim_11_default_error_bars_keep_a_difference_within_noise_open():
     width = [c for c in result.details["comparisons"] if c["axis"] == "N"]
     assert width and all(c["outcome"] == "undecided" for c in width)
     assert c11_proxy_growth.check(within_noise, depth_prediction="slower", z=0.0).verdict is Verdict.REFUTED
+
+
+def test_claim_11_labels_the_two_real_checkpoints_slope_and_does_not_count_it():
+    """Two differently trained checkpoints (depths 3 and 6), B_ours steeper than B_Edelman between them:
+    were their slope a depth series the claim would be refuted; it is labelled and not counted."""
+    base = study(1.0, 3.0)
+    real = [ScalingPoint(f"real{d}", "real", "minilm", d, 384, 5.0 * math.log(d), 0.1 * d) for d in (3, 6)]
+    result = c11_proxy_growth.check(fit_all([*base.points, *real]), depth_prediction="slower")
+    assert result.verdict is Verdict.VERIFIED, result.evidence
+    (row,) = [c for c in result.details["comparisons"] if c["source"] == "real checkpoints"]
+    assert row["outcome"] == "not a depth series" and "two differently trained" in result.evidence

@@ -31,7 +31,11 @@ def test_the_small_example_is_proved_and_its_certificate_is_accepted(tmp_path, c
     out = tmp_path / "chain.json"
     assert main(["derive", str(SMALL), "--certificate", str(out)]) == 0
     assert main(["prove", "--check", str(out)]) == 0
-    assert "accepted" in capsys.readouterr().out
+    assert "accepted: 2*log(x + 1) <= 3*x  over  x: [0, oo)" in capsys.readouterr().out
+    edited = {**json.loads(out.read_text(encoding="utf-8")), "title": "2*log(1 + x) <= x"}
+    out.write_text(json.dumps(edited), encoding="utf-8")  # false at x = 1: 2 ln 2 > 1
+    assert main(["prove", "--check", str(out)]) == 1
+    assert "title states an inequality other than the conclusion" in capsys.readouterr().out
 
 
 def test_a_tampered_derivation_certificate_is_rejected(tmp_path, capsys):

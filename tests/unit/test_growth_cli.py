@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import math
+from fractions import Fraction
 
 import pytest
 import sympy as sp
@@ -160,3 +161,84 @@ def test_the_variable_and_bounded_parameters_carry_the_domain_languages_assumpti
     assert sp.srepr(question.variable) == "Symbol('N', real=True, positive=True)"
     (alpha,) = question.expr.free_symbols - {question.variable}
     assert sp.srepr(alpha) == "Symbol('alpha', real=True, positive=True)"
+
+
+def _text(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(argv)
+    return status, out.getvalue()
+
+
+def test_a_crossover_beyond_two_to_the_64_is_found_and_proved():
+    """(ln L)^3 <= L^(1/4) from L = e^u0 on, u0 the larger root of u^3 = e^(u/4) (mpmath, 30 digits)."""
+    pytest.importorskip("flint", reason="the prover needs python-flint")
+    import mpmath
+
+    with mpmath.workdps(30):
+        u0 = mpmath.findroot(lambda u: 3 * mpmath.log(u) - u / 4, 46)
+    status, document = _run(["growth", "log(L)^3", "--versus", "L^(1/4)", "--in", "L", "--budget", "4"])
+    crossing = document["crossover"]
+    assert status == 0 and crossing["outcome"] == "crossover"
+    assert abs(crossing["crossover_approx"] / float(mpmath.exp(u0)) - 1) < 1e-6
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "flags", "bad"),
+    [
+        ("3*L + 5", "2*L", [], lambda L: 3 * L + 5 > 2 * L),
+        ("ceiling(L/10)*10", "L + 5", ["--integer"], lambda L: -(-L // 10) * 10 > L + 5),
+    ],
+)
+def test_no_for_every_sentence_when_no_crossover_exists(lower, upper, flags, bad):
+    """Both claims fail arbitrarily far out (3L + 5 > 2L everywhere; the ceiling at every L = 10k + 1):
+    the outcome is refuted at a point where the claim fails (checked in exact integers), never "for every"."""
+    pytest.importorskip("flint", reason="the prover needs python-flint")
+    argv = ["growth", lower, "--versus", upper, "--in", "L", *flags, "--budget", "2"]
+    status, text = _text(argv)
+    assert status == 3 and "for every" not in text and "no crossover found" in text
+    status, document = _run(argv)
+    crossing = document["crossover"]
+    assert crossing["outcome"] == "refuted" and crossing["crossover"] is None
+    point = Fraction(crossing["witness"]["point"]["L"])
+    assert point.denominator == 1 and bad(point.numerator)
+
+
+@pytest.mark.parametrize(
+    ("text", "power", "log_power"),
+    [
+        ("(L+1)^2 - L^2", 1, 0),  # 2L + 1 by hand
+        ("sqrt(L^2 + L) - L", 0, 0),  # L / (sqrt(L^2 + L) + L) -> 1/2
+        ("sqrt(L + 1) - sqrt(L)", sp.Rational(-1, 2), 0),  # 1 / (sqrt(L + 1) + sqrt(L)) ~ L^(-1/2) / 2
+        ("floor(log(L))*L", 1, 1),  # ln L - 1 < floor(ln L) <= ln L
+    ],
+)
+def test_cancelling_sums_and_floors_get_their_class(text, power, log_power):
+    from theory.growth import read_question
+
+    cls = read_question(text, "L").growth()
+    assert (cls.rate, cls.power, cls.log_power) == (0, power, log_power)
+
+
+@pytest.mark.parametrize("text", ["L - sqrt(L^2 + 1)", "-L", "L^2 - (L + 1)^2"])
+def test_eventually_negative_expressions_have_no_class(text):
+    """-1 / (L + sqrt(L^2 + 1)), -L and -2L - 1 are negative for every L >= 1 (by hand)."""
+    from theory.growth import GrowthUndecided, read_question
+
+    with pytest.raises(GrowthUndecided):
+        read_question(text, "L").growth()
+
+
+@pytest.mark.parametrize(
+    ("text", "rate", "power"),
+    [
+        ("2^ceiling(log(L)/log(2))", 0, 1),  # L <= 2^ceiling(log2 L) < 2 L
+        ("(1/2)^ceiling(L)", -sp.log(2), 0),  # 2^-L / 2 < 2^-ceiling(L) <= 2^-L
+        ("4^(3*floor(L/2))", sp.log(8), 0),  # 8^L / 64 < 4^(3 floor(L/2)) <= 8^L
+    ],
+)
+def test_a_power_of_a_rounded_exponent_has_the_class_of_the_unrounded_one(text, rate, power):
+    from theory.growth import read_question
+
+    cls = read_question(text, "L").growth()
+    assert sp.simplify(cls.rate - rate) == 0 and (cls.power, cls.log_power) == (power, 0)

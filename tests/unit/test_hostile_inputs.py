@@ -466,10 +466,28 @@ def test_10_the_onnx_missing_heads_hint_does_not_suggest_a_config_it_ignores(tmp
     assert "config.json" not in str(error.value) and "num_heads=" in str(error.value)
 
 
-def test_10_a_zero_matrix_error_names_the_file_and_the_matrix(tmp_path, capsys):
-    folder = checkpoint(tmp_path / "c", **{"encoder.layer.0.attention.self.query.weight": np.zeros((8, 8))})
-    status, _, err = call(capsys, "bound", folder)
-    assert_error_line(status, err, "bound", "L0.H0.QK", str(folder / "model.safetensors"), "numerically zero")
+def test_10_a_pruned_bert_is_bounded_with_its_zero_heads_at_rank_0(tmp_path, capsys):
+    """Head 0's query block and head 1's value block zeroed (2 heads of width 4): QK_0 = 0 and Vt_1 = 0,
+    reported at rank 0 with contribution 0, the other matrices at full rank, B_ours finite."""
+    tensors = tiny_bert_tensors(layers=1)
+    projection(tensors, 0, "wq")[0:4, :] = 0.0
+    projection(tensors, 0, "wv")[4:8, :] = 0.0
+    folder = write_folder(tmp_path / "pruned", tensors, bert_config(layers=1))
+    status, out, _ = call(capsys, "bound", folder, "--json")
+    report = strict_json(out)
+    ranks = {(r["head"], r["kind"]): (r["rank"], r["contribution"]) for r in report["matrices"]}
+    assert status == 0 and np.isfinite(report["proxies"]["ours"])
+    assert ranks[(0, "QK")] == (0, 0.0) and ranks[(1, "Vt")] == (0, 0.0)
+    assert ranks[(1, "QK")][0] == 4 and ranks[(0, "Vt")][0] == 4
+    from numerics.bounds.assembled import assembled_bound
+    from numerics.certify.assembled import certify_assembled
+
+    weights = load_weights(folder)  # the assembled bound peels the zero matrices at shell j = 0 (norm <= 1)
+    exact = assembled_bound(weights, n=1000, delta=0.05, margin=0.5, T=8)
+    certified = certify_assembled(weights, n=1000, delta=0.05, margin=0.5, T=8)
+    shells = {(r.matrix.head, r.matrix.kind.value): r.spectral_shell for r in exact.matrices[:4]}
+    assert shells[(0, "QK")] == 0 and shells[(1, "Vt")] == 0
+    assert np.isfinite(float(exact.gap)) and certified.gap.contains(exact.gap)
 
 
 class Payload:

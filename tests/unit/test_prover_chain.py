@@ -246,7 +246,11 @@ def test_prove_check_accepts_the_saved_chain_certificate_and_rejects_a_tampered_
     saved = tmp_path / "chain.json"
     saved.write_text(json.dumps(small_certificate), encoding="utf-8")
     assert main(["prove", "--check", str(saved)]) == 0
-    assert "accepted" in capsys.readouterr().out
+    out = capsys.readouterr().out  # the statement read from the checked gap, its domain; the name a label
+    assert out.startswith("accepted: ") and ">= 0  over  a: (0, oo), b: (0, oo)" in out and '"small"' in out
+    saved.write_text(json.dumps({**small_certificate, "inequality": "1 >= 2"}), encoding="utf-8")
+    assert main(["prove", "--check", str(saved)]) == 1
+    assert "accepted" not in capsys.readouterr().out
     tampered = copy.deepcopy(small_certificate)
     tampered["pieces"][0]["factor"] = ["num", "2"]  # the identity no longer holds
     saved.write_text(json.dumps(tampered), encoding="utf-8")

@@ -84,8 +84,6 @@ def test_float32_input_is_upcast_exactly():
 @pytest.mark.parametrize(
     ("matrix", "message"),
     [
-        (np.zeros((3, 3)), "numerically zero"),
-        (np.full((2, 2), 1e-300), "numerically zero"),
         (np.array([[1.0, np.nan]]), "NaN or infinite"),
         (np.array([[np.inf, 1.0]]), "NaN or infinite"),
         (np.ones(3), "2-D"),
@@ -97,10 +95,34 @@ def test_bad_matrices_raise_invalid_argument(matrix, message):
         spectrum(matrix)
 
 
-def test_errors_name_the_matrix():
+@pytest.mark.parametrize(
+    ("matrix", "rank", "nuclear"),
+    [
+        (np.zeros((8, 8)), 0, 0.0),  # a pruned head
+        (np.diag([1e-300] + [0.0] * 7), 1, 1e-300),  # below the absolute floor: the exact rank
+        (np.diag([5e-10] * 8), 8, 4e-9),
+        (np.full((2, 2), 1e-300), 1, 2e-300),  # rank one: [[1, 1], [1, 1]] times 1e-300
+    ],
+)
+def test_zero_and_tiny_matrices_have_their_exact_rank(matrix, rank, nuclear):
+    """Hand values: a diagonal matrix's singular values are its |diagonal|; the zero matrix has no
+    nonzero one, so rank 0 and every norm 0 (a pruned head, C_p = 0)."""
+    s = spectrum(matrix)
+    assert s.rank == rank and s.nuclear_norm == pytest.approx(nuclear, rel=1e-12, abs=0.0)
+    assert s.frobenius_norm <= s.nuclear_norm and np.isfinite(s.stable_rank)
+
+
+def test_a_pruned_head_product_has_rank_0_and_contribution_0():
+    """QK_h = Wq_h^T Wk_h with a zero query block is the zero matrix: rank 0 and C_p = 0 at every p."""
+    from numerics.bounds.posthoc import choose_p
+
     zero = NamedMatrix(3, 1, MatrixKind.QK, np.zeros((4, 2)), np.ones((4, 2)))
-    with pytest.raises(InvalidArgument, match=r"L3\.H1\.QK.*numerically zero"):
-        spectrum(zero)
+    s = spectrum(zero)
+    assert s.rank == 0 and s.spectral_norm == 0.0 and s.norm_21 == 0.0 and s.norm_11 == 0.0
+    assert float(choose_p(s, 10.0, 4, m=4).value_grid) == 0.0
+
+
+def test_errors_name_the_matrix():
     bad = NamedMatrix(0, -1, MatrixKind.M_IN, np.array([[1.0, np.nan]]))
     with pytest.raises(InvalidArgument, match=r"L0\.M_in"):
         spectrum(bad)
