@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paper_checks.figures import KIND_ORDER, _pyplot, save_figure
+from paper_checks.figures import KIND_ORDER, SERIES_DASHES, SERIES_MARKERS, _pyplot, save_figure
 
 
 def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
@@ -66,8 +66,19 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     proxies_path = directory / "proxies.png"
     save_figure(figure, proxies_path)
     figure, ax = plt.subplots(figsize=(6, 4))
-    for kind in KIND_ORDER:
-        ax.plot(xs, [rows[i][f"mean_p_opt_{kind}"] for i in order], "o-", label=kind)
+    for index, kind in enumerate(KIND_ORDER):
+        # kinds with equal profiles (QK and Vt both at p = 0) stay visible: each its own marker and dash,
+        # the earlier ones larger and hollow beneath the later ones
+        ax.plot(
+            xs,
+            [rows[i][f"mean_p_opt_{kind}"] for i in order],
+            marker=SERIES_MARKERS[index],
+            markersize=11 - 2 * index,
+            markerfacecolor="none",
+            linestyle=SERIES_DASHES[index],
+            linewidth=2.4 - 0.4 * index,
+            label=kind,
+        )
     overall = [rows[i]["mean_p_opt"] for i in order]
     ax.plot(xs, overall, "k--", marker="o", label="all matrices")
     _label_points(ax, xs, overall, [point_label(rows[i]) for i in order])

@@ -48,7 +48,9 @@ def _fingerprint(weights: TransformerWeights) -> str:
 
 
 def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> list[ScalingPoint]:
-    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``.
+    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``: the
+    checkpoints of one named folder form one series (as a set of BERT miniatures does), a checkpoint named
+    on its own is a series of its own (it is never joined with another into one curve).
 
     A checkpoint is counted once: paths resolving to the same file, or holding identical weights, are
     skipped after the first with a warning (counting a point twice would halve its error bar). A
@@ -72,6 +74,7 @@ def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> li
                 read_here += 1
                 continue
             seen_paths[resolved] = path
+            series = str(path) if explicit else raw  # the checkpoints of one named folder are one series
             try:
                 weights = load_weights(path)
                 read_here += 1
@@ -80,9 +83,7 @@ def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> li
                     warn(f"skipping {path}: same weights as {seen_weights[fingerprint]}")
                     continue
                 seen_weights[fingerprint] = path
-                points.append(
-                    point(str(path), Origin.USER, "user checkpoints", proxies(weights, source=str(path)))
-                )
+                points.append(point(str(path), Origin.USER, series, proxies(weights, source=str(path))))
             except MissingDependency:
                 raise
             except SpecboundError as error:

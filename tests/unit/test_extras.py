@@ -105,3 +105,25 @@ def test_a_missing_package_stops_before_the_run_with_one_line(key, monkeypatch, 
     err = capsys.readouterr().err.strip().splitlines()
     distribution, extra = OPTIONAL_MODULES[module]
     assert len(err) == 1 and f"'{distribution}'" in err[0] and f"specbound[{extra}]" in err[0], err
+
+
+def test_a_folder_where_no_checkpoint_could_be_read_is_an_error(tmp_path, capsys):
+    (tmp_path / "notes" / "a").mkdir(parents=True)
+    (tmp_path / "notes" / "b").mkdir()
+    assert main(["scaling", "--quiet", "--grid", "none", "--no-real", str(tmp_path / "notes")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all("skipping" in line for line in err[:2]), err  # why each was skipped
+    assert "error: no checkpoint could be read in" in err[2] and "2 paths tried" in err[2], err
+
+
+def test_a_missing_package_inside_a_folder_of_checkpoints_is_not_a_skipped_checkpoint(
+    tmp_path, capsys, monkeypatch
+):
+    pytest.importorskip("safetensors", reason="writing the checkpoint needs safetensors (models extra)")
+    from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+    write_folder(tmp_path / "models" / "a", tiny_bert_tensors(), bert_config())
+    monkeypatch.setitem(sys.modules, "safetensors", None)
+    assert main(["scaling", "--quiet", "--grid", "none", "--no-real", str(tmp_path / "models")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'safetensors'" in err[0] and "specbound[models]" in err[0], err
