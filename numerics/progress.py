@@ -75,9 +75,10 @@ def progress(
             dynamic_ncols=True,
             delay=STAGE_SECONDS,
         )
+        start = time.monotonic()
         for item in bar:
-            if name is not None:
-                bar.set_postfix_str(name(item), refresh=False)
+            if name is not None:  # redrawn at once only once the bar shows (a quick loop stays silent)
+                bar.set_postfix_str(name(item), refresh=time.monotonic() - start >= STAGE_SECONDS)
             yield item
         return
     if not _settings["stage_lines"]:

@@ -99,14 +99,13 @@ def run(args: argparse.Namespace) -> int:
     from numerics.progress import progress, stage
     from paper_checks.run_metadata import run_block
     from theory.prover.coq.report import line
-    from theory.registry import all_lemmas, run_all_checks
+    from theory.registry import run_all_checks
 
     if args.regimes_only:
         return _regimes_only(args)
-    lemmas = all_lemmas()
-    for lemma in progress(lemmas, len(lemmas), "theory: self-checks", unit="lemma", name=lambda x: x.name):
-        lemma.results  # noqa: B018 (computed once and cached by the lemma; run_all_checks reads them)
-    report = run_all_checks()
+    report = run_all_checks(
+        lambda lemmas: progress(lemmas, len(lemmas), "theory: self-checks", unit="lemma", name=_lemma_name)
+    )
     verdicts = _prover_verdicts(report, args)
     exported = _export(verdicts, args)
     if args.json:
@@ -182,6 +181,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lemma_name(lemma: Any) -> str:
+    return str(lemma.name)
+
+
 def _regimes_only(args: argparse.Namespace) -> int:
     """``--regimes-only``: the Section 5 table alone (JSON with ``--json``)."""
     from theory.regimes import to_json, to_markdown
@@ -210,7 +213,8 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
 
     verdicts: dict[str, list[object]] = {}
     entries = report.entries  # type: ignore[attr-defined]
-    for lemma, _ in progress(entries, len(entries), "theory: prover", unit="lemma", name=lambda e: e[0].name):
+    named = lambda entry: _lemma_name(entry[0])  # noqa: E731
+    for lemma, _ in progress(entries, len(entries), "theory: prover", unit="lemma", name=named):
         for entry in inequalities_of(lemma.name):
             verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
     return verdicts
