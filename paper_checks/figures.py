@@ -130,6 +130,15 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     )
 
 
+def _tick(value: float, _position: object = None) -> str:
+    """A log axis's tick label in plain digits (never 1.4x10^0).
+
+    >>> [_tick(v) for v in (1.4, 2, 100, 1e5, 1e23)]
+    ['1.4', '2', '100', '1e+05', '1e+23']
+    """
+    return f"{value:g}" if 1e-3 <= value < 1e4 else f"{value:.3g}"
+
+
 def _narrow(limits: tuple[float, float]) -> bool:
     """A log axis spanning less than a decade: its minor ticks carry the only labels, so label them."""
     low, high = limits
@@ -142,7 +151,7 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     plt = _pyplot()
     ticker = require("matplotlib.ticker", purpose="drawing figures")
     NullFormatter, ScalarFormatter = ticker.NullFormatter, ticker.ScalarFormatter
-    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")  # 1.4, 2, 1e+23: never 1.4x10^0
+    plain = ticker.FuncFormatter(_tick)
 
     size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
     series: dict[tuple[str, int], list[ScalingPoint]] = {}
