@@ -139,10 +139,14 @@ def _tick(value: float, _position: object = None) -> str:
     return f"{value:g}" if 1e-3 <= value < 1e4 else f"{value:.3g}"
 
 
-def _narrow(limits: tuple[float, float]) -> bool:
-    """A log axis spanning less than a decade: its minor ticks carry the only labels, so label them."""
+def plain_log_ticks(axis: Any, limits: tuple[float, float]) -> None:
+    """Label a log ``axis`` (matplotlib's x or y axis, with data ``limits``) in plain digits (:func:`_tick`);
+    when it spans less than a decade its minor ticks carry the only labels, so they are labelled too."""
+    ticker = require("matplotlib.ticker", purpose="drawing figures")
     low, high = limits
-    return low > 0 and high / low < 10
+    narrow = low > 0 and high / low < 10
+    axis.set_major_formatter(ticker.FuncFormatter(_tick))
+    axis.set_minor_formatter(ticker.FuncFormatter(_tick) if narrow else ticker.NullFormatter())
 
 
 def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
@@ -151,7 +155,6 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     plt = _pyplot()
     ticker = require("matplotlib.ticker", purpose="drawing figures")
     NullFormatter, ScalarFormatter = ticker.NullFormatter, ticker.ScalarFormatter
-    plain = ticker.FuncFormatter(_tick)
 
     size = (lambda q: q.layers) if axis == "L" else (lambda q: q.width)
     series: dict[tuple[str, int], list[ScalingPoint]] = {}
@@ -191,8 +194,7 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
         panel.set_xticks(sorted(ticks))
         panel.xaxis.set_major_formatter(ScalarFormatter())
         panel.xaxis.set_minor_formatter(NullFormatter())
-        panel.yaxis.set_major_formatter(plain)
-        panel.yaxis.set_minor_formatter(plain if _narrow(panel.get_ylim()) else NullFormatter())
+        plain_log_ticks(panel.yaxis, panel.get_ylim())
         panel.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
         panel.set_ylabel(f"{name} / value at the series' smallest model")
         panel.set_title(f"{name} against {AXES[axis]} {axis}")

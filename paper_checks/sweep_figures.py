@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paper_checks.figures import KIND_ORDER, SERIES_DASHES, SERIES_MARKERS, _pyplot, save_figure
+from paper_checks.figures import (
+    KIND_ORDER,
+    SERIES_DASHES,
+    SERIES_MARKERS,
+    _pyplot,
+    plain_log_ticks,
+    save_figure,
+)
 
 
 def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
@@ -57,6 +64,8 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
         ax.plot(xs, ys, "o-", label=name)
         _label_points(ax, xs, ys, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    if scale == "log":
+        plain_log_ticks(ax.xaxis, (min(xs), max(xs)))
     ax.margins(x=0.15)  # room for the last point's label
     ax.set_xlabel(label)
     ax.set_ylabel("log10 of the proxy")
@@ -83,6 +92,8 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     ax.plot(xs, overall, "k--", marker="o", label="all matrices")
     _label_points(ax, xs, overall, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    if scale == "log":
+        plain_log_ticks(ax.xaxis, (min(xs), max(xs)))
     ax.margins(x=0.15)
     ax.set_xlabel(label)
     ax.set_ylabel("mean post hoc p (grid minimiser)")
