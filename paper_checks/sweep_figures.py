@@ -51,17 +51,20 @@ def _label_points(ax: Any, xs: Sequence[float], ys: Sequence[float | None], labe
 
 def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]:
     """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x, each
-    also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`)."""
+    also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`). Checkpoints of one
+    training run (x the step) are joined into curves; other checkpoints (x the parameter count) stay
+    separate, labelled points (two models are never one curve)."""
     plt = _pyplot()
     directory.mkdir(parents=True, exist_ok=True)
     label, x = sweep_axis(rows)
     order = sorted(range(len(rows)), key=lambda i: x[i])
     xs = [x[i] for i in order]
-    scale = "linear" if label.startswith("training") else "log"
+    run = label.startswith("training")  # the checkpoints of one training run: a curve; else separate points
+    scale = "linear" if run else "log"
     figure, ax = plt.subplots(figsize=(6, 4))
     for key, name in (("log10_B_ours", "B_ours"), ("log10_B_Edelman", "B_Edelman")):
         ys = [rows[i][key] for i in order]
-        ax.plot(xs, ys, "o-", label=name)
+        ax.plot(xs, ys, marker="o", linestyle="-" if run else "none", label=name)
         _label_points(ax, xs, ys, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
     if scale == "log":
@@ -84,12 +87,12 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
             marker=SERIES_MARKERS[index],
             markersize=11 - 2 * index,
             markerfacecolor="none",
-            linestyle=SERIES_DASHES[index],
+            linestyle=SERIES_DASHES[index] if run else "none",
             linewidth=2.4 - 0.4 * index,
             label=kind,
         )
     overall = [rows[i]["mean_p_opt"] for i in order]
-    ax.plot(xs, overall, "k--", marker="o", label="all matrices")
+    ax.plot(xs, overall, color="k", linestyle="--" if run else "none", marker="o", label="all matrices")
     _label_points(ax, xs, overall, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
     if scale == "log":
