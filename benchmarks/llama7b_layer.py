@@ -91,6 +91,13 @@ def main() -> int:
     parser.add_argument("--floor", action="store_true", help="also time the numpy floor of the layer")
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds of every run (default 1)")
     args = parser.parse_args()
+    if args.baseline and not (Path(args.baseline) / "paper_checks" / "cli.py").is_file():
+        print(
+            f"llama7b_layer.py: error: --baseline {args.baseline}: not a specbound checkout "
+            "(no paper_checks/cli.py in it); name one, e.g. a git worktree of main",
+            file=sys.stderr,
+        )
+        return 2
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from stream_memory import MB, child_peak, in_fresh_process
 

@@ -1,7 +1,8 @@
 """Progress of long runs on stderr, never on stdout (JSON on stdout stays clean).
 
-On a terminal a loop that lasts shows a tqdm bar (``specbound[progress]``, imported lazily; without tqdm
-nothing is drawn). Off a terminal, a library call stays silent, but the command line turns on lines per
+On a terminal a loop that lasts shows a tqdm bar naming its items and the one it is on (tqdm comes with
+``specbound[models]``, imported lazily; without tqdm nothing is drawn).
+Off a terminal, a library call stays silent, but the command line turns on lines per
 stage (:func:`configure` with ``stage_lines=True``), so a log shows where a long command is. Only stages
 that last STAGE_SECONDS or more report: a loop of milliseconds (the spectra of one small model) stays
 silent. ``--quiet`` (``configure(quiet=True)``) silences both.
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sized
+from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import TypeVar
 
+from theory.counts import counted
 from theory.errors import MissingDependency, require
 
 T = TypeVar("T")
@@ -42,10 +44,17 @@ def stage(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def progress(items: Iterable[T], total: int | None = None, label: str = "") -> Iterator[T]:
-    """Yield ``items``, reporting on stderr once the loop has run STAGE_SECONDS: a tqdm bar on a terminal,
-    else (when stage lines are on) a line when an item ends past that time and one when the loop ends;
-    nothing when quiet or for a shorter loop."""
+def progress(
+    items: Iterable[T],
+    total: int | None = None,
+    label: str = "",
+    unit: str = "item",
+    name: Callable[[T], str] | None = None,
+) -> Iterator[T]:
+    """Yield ``items``, reporting on stderr once the loop has run STAGE_SECONDS: a tqdm bar on a terminal
+    (counting ``unit``s, showing ``name(item)`` of the item it is on), else (when stage lines are on) a
+    line when an item ends past that time ("4 of 21 lemmas done") and one when the loop ends; nothing when
+    quiet or for a shorter loop."""
     count = total if total is not None else (len(items) if isinstance(items, Sized) else None)
     if _settings["quiet"]:
         yield from items
@@ -56,15 +65,21 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
         except MissingDependency:
             yield from items
             return
-        yield from tqdm(
+        bar = tqdm(
             items,
             total=count,
             desc=label,
+            unit=unit,
             file=sys.stderr,
             leave=False,
             dynamic_ncols=True,
             delay=STAGE_SECONDS,
         )
+        start = time.monotonic()
+        for item in bar:
+            if name is not None:  # redrawn at once only once the bar shows (a quick loop stays silent)
+                bar.set_postfix_str(name(item), refresh=time.monotonic() - start >= STAGE_SECONDS)
+            yield item
         return
     if not _settings["stage_lines"]:
         yield from items
@@ -76,8 +91,9 @@ def progress(items: Iterable[T], total: int | None = None, label: str = "") -> I
         yield item
         elapsed = time.monotonic() - start
         if not announced and elapsed >= STAGE_SECONDS and (count is None or done < count):
-            stage(f"{label}: {done} of {count if count is not None else '?'} items done in {elapsed:.1f} s")
+            of = f"{done} of {counted(count, unit)}" if count is not None else counted(done, unit)
+            stage(f"{label}: {of} done in {elapsed:.1f} s")
             announced = True
     elapsed = time.monotonic() - start
     if announced or elapsed >= STAGE_SECONDS:
-        stage(f"{label}: {done} items done in {elapsed:.1f} s")
+        stage(f"{label}: {counted(done, unit)} done in {elapsed:.1f} s")

@@ -26,6 +26,7 @@ from numerics.progress import configure as configure_progress
 from numerics.safe_io import os_problem
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks import run_metadata
+from paper_checks.extras import check_extras
 from paper_checks.output_files import Terminated, sigterm_as_interrupt
 from theory.errors import SpecboundError, missing_dependency
 
@@ -107,6 +108,7 @@ def _run(argv: list[str]) -> int:
     args = build_parser(_commands_needed(argv)).parse_args(argv)
     configure_progress(quiet=args.quiet, stage_lines=_is_long(args))
     try:
+        check_extras(args)  # a missing optional package stops here, before any work
         with single_threaded_blas(), sigterm_as_interrupt():
             status = int(args.run(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below

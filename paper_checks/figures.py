@@ -16,7 +16,7 @@ import numpy as np
 
 from paper_checks.output_files import FIGURE_SUFFIXES, atomic_path
 from paper_checks.plot_data import ContributionCurve, SpectrumCurve
-from paper_checks.scaling import AXES, ScalingPoint
+from paper_checks.scaling import AXES, ScalingPoint, fit_exponent
 from theory.errors import require
 from theory.kinds import MatrixKind
 
@@ -130,6 +130,25 @@ def contribution_profiles(curves: Sequence[ContributionCurve], model: str, path:
     )
 
 
+def _tick(value: float, _position: object = None) -> str:
+    """A log axis's tick label in plain digits (never 1.4x10^0).
+
+    >>> [_tick(v) for v in (1.4, 2, 100, 1e5, 1e23)]
+    ['1.4', '2', '100', '1e+05', '1e+23']
+    """
+    return f"{value:g}" if 1e-3 <= value < 1e4 else f"{value:.3g}"
+
+
+def plain_log_ticks(axis: Any, limits: tuple[float, float]) -> None:
+    """Label a log ``axis`` (matplotlib's x or y axis, with data ``limits``) in plain digits (:func:`_tick`);
+    when it spans less than a decade its minor ticks carry the only labels, so they are labelled too."""
+    ticker = require("matplotlib.ticker", purpose="drawing figures")
+    low, high = limits
+    narrow = low > 0 and high / low < 10
+    axis.set_major_formatter(ticker.FuncFormatter(_tick))
+    axis.set_minor_formatter(ticker.FuncFormatter(_tick) if narrow else ticker.NullFormatter())
+
+
 def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
     """B_ours and B_Edelman against L or N in two panels, one colour per series, each series normalised
     at its smallest model; log-log axes. Returns the caption."""
@@ -155,6 +174,8 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
             logs = [q.log_proxy(proxy) for q in group]
             ratio = [math.exp(v - logs[0]) for v in logs]
             fixed = f"N={other}" if axis == "L" else f"L={other}"
+            fit = fit_exponent(group, proxy, axis)
+            growth = f": ~{axis}^{fit.value:.2f}" if fit is not None else ""
             # series that coincide (B_ours of every p = 0 series is exactly L) stay visible: each has its
             # own marker and dash, and the earlier ones are drawn larger and hollow beneath the later ones
             panel.plot(
@@ -166,19 +187,22 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
                 markerfacecolor="none",
                 linestyle=SERIES_DASHES[index % len(SERIES_DASHES)],
                 linewidth=2.2 - 0.3 * (index % 5),
-                label=f"{family}, {fixed}",
+                label=f"{family}, {fixed}{growth}",
             )
         panel.set_xscale("log")
         panel.set_yscale("log")
         panel.set_xticks(sorted(ticks))
         panel.xaxis.set_major_formatter(ScalarFormatter())
         panel.xaxis.set_minor_formatter(NullFormatter())
+        plain_log_ticks(panel.yaxis, panel.get_ylim())
         panel.set_xlabel(f"{AXES[axis]} {axis} (log scale)")
         panel.set_ylabel(f"{name} / value at the series' smallest model")
         panel.set_title(f"{name} against {AXES[axis]} {axis}")
         panel.grid(True, which="major", alpha=0.3)
     for panel in panels:
-        panel.legend(fontsize=7, title="series (source, fixed size)", title_fontsize=7, loc="best")
+        panel.legend(
+            fontsize=7, title="series (source, fixed size): fitted growth", title_fontsize=7, loc="best"
+        )
     figure.suptitle(f"Growth of B_ours and B_Edelman with {AXES[axis]}, each series normalised to 1")
     figure.tight_layout()
     save_figure(figure, path)
@@ -188,7 +212,9 @@ def proxy_scaling(points: Sequence[ScalingPoint], axis: str, path: Path) -> str:
         f"series ({len(drawn)} of them: one per source (real checkpoints, prefixes of a real model's "
         f"layers, the trained synthetic grid, your checkpoints) and fixed {other_axis}), the same colour in "
         "both panels. Each series is divided by its value at its smallest model, so every curve starts at 1 "
-        "and its slope is the growth exponent; each panel has its own y axis, so a series that grows by "
+        "and its slope is the growth exponent (the log-log least-squares slope of each series is in the "
+        "legend); each checkpoint is a series of its own (or with its own prefixes), never joined with "
+        "another; each panel has its own y axis, so a series that grows by "
         "1e23 and one that grows by 3 stay readable side by side. Series are shifted sideways by a few "
         "percent (the ticks are the true sizes) so that series with equal values stay apart."
     )

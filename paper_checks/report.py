@@ -2,7 +2,7 @@
 
 Figures (drawn by :mod:`paper_checks.figures` from numbers the run context already holds):
 
-- ``singular_values_minilm-l6.png``: singular-value decay of QK_h, Vt_h, M_in, M_out, first layers;
+- ``singular_values_minilm-l6.png``: singular-value decay of QK_h, Vt_h, M_in, M_out, every layer;
 - ``contributions_minilm-l6.png``: each matrix's C_p / C_0 against p with the chosen p marked;
 - ``proxies_vs_depth.png`` and ``proxies_vs_width.png``: B_ours and B_Edelman against L and N,
   normalised at the smallest model of each series, log axes.
@@ -39,8 +39,8 @@ FIGURE_NAMES = (
 REPORT_FILES = ("report.md", "claims.json", *figure_files(FIGURE_NAMES))
 """Every file of a report: checked before the run (replaced only with ``--force``), kept all or none."""
 
-FIGURE_LAYERS = 2
-"""How many leading layers the singular-value figure shows."""
+NOT_DRAWN = "figure not drawn: "
+"""How the caption of a figure that could not be drawn begins (report.md then links no image)."""
 
 PREAMBLE = """\
 Every verdict states what was checked and under which reading. Provenance tags (docs/mathematics.md):
@@ -63,7 +63,7 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
             ("10",),
             spectra,
             lambda path: figures.singular_value_decay(
-                context.spectrum_curves(FIGURE_MODEL, FIGURE_LAYERS),
+                context.spectrum_curves(FIGURE_MODEL, context.weights(FIGURE_MODEL).num_layers),
                 context.weights(FIGURE_MODEL).head_dim,
                 FIGURE_MODEL,
                 path,
@@ -92,7 +92,7 @@ def _figures(context: RunContext, directory: Path) -> dict[str, list[tuple[str, 
         try:
             caption = draw(directory / name)
         except Exception as error:  # a figure must not cost the reader the whole report
-            caption = f"figure not drawn: {type(error).__name__}: {error}"
+            caption = f"{NOT_DRAWN}{type(error).__name__}: {error}"
         for claim_id in claim_ids:
             attached.setdefault(claim_id, []).append((name, caption))
     return attached
@@ -124,7 +124,8 @@ def render_markdown(
         if r.error:
             lines += [f"The check crashed: `{r.error}`", ""]
         for name, caption in captions.get(r.id, []):
-            lines += [f"![{name}]({name})", "", f"*{caption}*", ""]
+            link = [] if caption.startswith(NOT_DRAWN) else [f"![{name}]({name})", ""]  # no broken link
+            lines += [*link, f"*{caption}*", ""]
         if r.details:
             body = json.dumps(r.to_json()["details"], indent=1)
             lines += ["<details><summary>details</summary>", "", "```json", body, "```", "", "</details>"]

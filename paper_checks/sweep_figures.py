@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from paper_checks.figures import KIND_ORDER, _pyplot, save_figure
+from paper_checks.figures import (
+    KIND_ORDER,
+    SERIES_DASHES,
+    SERIES_MARKERS,
+    _pyplot,
+    plain_log_ticks,
+    save_figure,
+)
 
 
 def sweep_axis(rows: Sequence[dict[str, Any]]) -> tuple[str, list[float]]:
@@ -44,19 +51,24 @@ def _label_points(ax: Any, xs: Sequence[float], ys: Sequence[float | None], labe
 
 def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]:
     """proxies.png (log10 B_ours and log10 B_Edelman) and p_opt.png (mean p_opt per kind) against x, each
-    also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`)."""
+    also as PDF and SVG, written atomically (:func:`paper_checks.figures.save_figure`). Checkpoints of one
+    training run (x the step) are joined into curves; other checkpoints (x the parameter count) stay
+    separate, labelled points (two models are never one curve)."""
     plt = _pyplot()
     directory.mkdir(parents=True, exist_ok=True)
     label, x = sweep_axis(rows)
     order = sorted(range(len(rows)), key=lambda i: x[i])
     xs = [x[i] for i in order]
-    scale = "linear" if label.startswith("training") else "log"
+    run = label.startswith("training")  # the checkpoints of one training run: a curve; else separate points
+    scale = "linear" if run else "log"
     figure, ax = plt.subplots(figsize=(6, 4))
     for key, name in (("log10_B_ours", "B_ours"), ("log10_B_Edelman", "B_Edelman")):
         ys = [rows[i][key] for i in order]
-        ax.plot(xs, ys, "o-", label=name)
+        ax.plot(xs, ys, marker="o", linestyle="-" if run else "none", label=name)
         _label_points(ax, xs, ys, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    if scale == "log":
+        plain_log_ticks(ax.xaxis, (min(xs), max(xs)))
     ax.margins(x=0.15)  # room for the last point's label
     ax.set_xlabel(label)
     ax.set_ylabel("log10 of the proxy")
@@ -66,12 +78,25 @@ def sweep_figures(rows: Sequence[dict[str, Any]], directory: Path) -> list[Path]
     proxies_path = directory / "proxies.png"
     save_figure(figure, proxies_path)
     figure, ax = plt.subplots(figsize=(6, 4))
-    for kind in KIND_ORDER:
-        ax.plot(xs, [rows[i][f"mean_p_opt_{kind}"] for i in order], "o-", label=kind)
+    for index, kind in enumerate(KIND_ORDER):
+        # kinds with equal profiles (QK and Vt both at p = 0) stay visible: each its own marker and dash,
+        # the earlier ones larger and hollow beneath the later ones
+        ax.plot(
+            xs,
+            [rows[i][f"mean_p_opt_{kind}"] for i in order],
+            marker=SERIES_MARKERS[index],
+            markersize=11 - 2 * index,
+            markerfacecolor="none",
+            linestyle=SERIES_DASHES[index] if run else "none",
+            linewidth=2.4 - 0.4 * index,
+            label=kind,
+        )
     overall = [rows[i]["mean_p_opt"] for i in order]
-    ax.plot(xs, overall, "k--", marker="o", label="all matrices")
+    ax.plot(xs, overall, color="k", linestyle="--" if run else "none", marker="o", label="all matrices")
     _label_points(ax, xs, overall, [point_label(rows[i]) for i in order])
     ax.set_xscale(scale)
+    if scale == "log":
+        plain_log_ticks(ax.xaxis, (min(xs), max(xs)))
     ax.margins(x=0.15)
     ax.set_xlabel(label)
     ax.set_ylabel("mean post hoc p (grid minimiser)")

@@ -41,7 +41,7 @@ OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
     "onnx": ("onnx", "models"),
     "flint": ("python-flint", "certify"),
     "matplotlib": ("matplotlib", "report"),
-    "tqdm": ("tqdm", "progress"),
+    "tqdm": ("tqdm", "models"),
     "pandas": ("pandas", "analysis"),
     "pyarrow": ("pyarrow", "analysis"),
     "dask": ("dask[distributed]", "sweep"),
@@ -52,7 +52,9 @@ OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
 brings it). pyproject.toml's [project.optional-dependencies] must agree (tests/unit/test_optional.py)."""
 
 
-def _missing(module: str, purpose: str, extra: str | None) -> MissingDependency:
+def missing_package(module: str, purpose: str, extra: str | None = None) -> MissingDependency:
+    """The error for ``module`` missing: it names the package, what needed it (``purpose``) and the extra
+    to install (``extra``, default the one of :data:`OPTIONAL_MODULES`)."""
     distribution, default_extra = OPTIONAL_MODULES[module.split(".")[0]]
     return MissingDependency(
         f"{purpose} needs the package {distribution!r}, which is not installed; "
@@ -75,13 +77,13 @@ def require(module: str, extra: str | None = None, *, purpose: str = "this") -> 
     except (ImportError, ValueError):  # its parent package is missing, or sys.modules holds None for it
         found = None
     if found is None and module.split(".")[0] in OPTIONAL_MODULES:
-        raise _missing(module, purpose, extra)
+        raise missing_package(module, purpose, extra)
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as error:
         name = error.name or ""
         if module.split(".")[0] in OPTIONAL_MODULES and (module == name or module.startswith(name + ".")):
-            raise _missing(module, purpose, extra) from None
+            raise missing_package(module, purpose, extra) from None
         raise
 
 
@@ -90,5 +92,5 @@ def missing_dependency(error: BaseException, purpose: str = "this") -> MissingDe
     other error), ``purpose`` saying what needed it: the CLI, ``check`` and the lazy exports report it in
     one line naming the package, never as a traceback or a missing attribute."""
     if isinstance(error, ModuleNotFoundError) and (error.name or "").split(".")[0] in OPTIONAL_MODULES:
-        return _missing(error.name or "", purpose, None)
+        return missing_package(error.name or "", purpose, None)
     return None

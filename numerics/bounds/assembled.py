@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -135,7 +135,7 @@ class AssembledBound(Generic[Number, Spectral]):
     """
 
     label: str
-    matrices: tuple[AssembledMatrix[Number, Spectral], ...]
+    matrices: tuple[AssembledMatrix[Number, Spectral], ...] = field(repr=False)  # the repr stays short
     sigma: Number
     n: int
     delta: Number
@@ -147,7 +147,7 @@ class AssembledBound(Generic[Number, Spectral]):
     sensitivity: Number
     peel_cost: Number
     gap: Number
-    arithmetic: Arithmetic[Number]
+    arithmetic: Arithmetic[Number] = field(repr=False)
     dps: int | None = None
     signature: str = ""
 

@@ -205,6 +205,46 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
         """B_Edelman as a float (inf beyond float64's range)."""
         return float(self.edelman)
 
+    def p_opt_profile(self) -> dict[str, dict[str, int]]:
+        """Matrix kind -> {chosen p (a fraction of the grid P_m, as text): how many matrices of that kind
+        chose it}; empty for an arithmetic without a point choice (balls)."""
+        profile: dict[str, dict[str, int]] = {}
+        for row in self.matrices:
+            p = getattr(row.choice, "p_grid", None)
+            if p is not None:
+                counts = profile.setdefault(row.matrix.kind.value, {})
+                counts[str(p)] = counts.get(str(p), 0) + 1
+        return profile
+
+    def summary(self) -> dict[str, Any]:
+        """The report in a few keys: model, L, N, H, the grid m, both proxies (floats; inf beyond float64's
+        range), whether B_ours < B_Edelman was decided, the number of matrices and the p_opt profile
+        (:meth:`p_opt_profile`). :meth:`to_frame` has every matrix."""
+        return {
+            "model": self.source,
+            "L": self.num_layers,
+            "N": self.hidden_size,
+            "H": self.num_heads,
+            "m": self.m,
+            "B_ours": self.ours_float,
+            "B_Edelman": self.edelman_float,
+            "ours_below_edelman": self.ours_below_edelman,
+            "matrices": len(self.matrices),
+            "p_opt": self.p_opt_profile(),
+        }
+
+    def __repr__(self) -> str:
+        """One short line (the :meth:`summary`), not the per-matrix detail: a notebook cell stays readable."""
+        profile = "; ".join(
+            f"{kind} " + ", ".join(f"p={p} x{n}" for p, n in counts.items())
+            for kind, counts in self.p_opt_profile().items()
+        )
+        return (
+            f"ProxyReport(model={self.source!r}, L={self.num_layers}, N={self.hidden_size}, "
+            f"H={self.num_heads}, m={self.m}, B_ours={_short(self.ours)}, B_Edelman={_short(self.edelman)}, "
+            f"matrices={len(self.matrices)}, p_opt: {profile or 'n/a'})"
+        )
+
     def to_frame(self) -> Any:
         """One pandas DataFrame row per matrix (columns :data:`ROW_COLUMNS`, floats), for a notebook.
 
@@ -218,6 +258,12 @@ class ProxyReport(Generic[Number, Spectral, Choice]):
             for row in self.matrices
         ]
         return pd.DataFrame(rows, columns=row_columns(rows))
+
+
+def _short(value: Any) -> str:
+    """A proxy value in at most a few dozen characters: 10 significant digits of an mpf, else its str."""
+    text = mpmath.nstr(value, 10) if isinstance(value, mpmath.mpf) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 Quantities = dict[str, Any]

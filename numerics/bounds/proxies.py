@@ -88,7 +88,7 @@ def matrix_spectra(
     with single_threaded_blas():
         per_layer = [
             (matrices, list(layer_spectra(matrices, weights.source, fast_svd=fast_svd, linalg=linalg)))
-            for index, layer in progress(enumerate(weights.layers), weights.num_layers, label)
+            for index, layer in progress(enumerate(weights.layers), weights.num_layers, label, unit="layer")
             for matrices in [layer_matrices(index, layer, weights.num_heads, weights.kv_heads)]
         ]
     return tuple(pair for matrices, spectra in per_layer for pair in zip(matrices, spectra, strict=True))
@@ -163,6 +163,7 @@ def streamed_pass(options: StreamOptions, *, label: str = "spectra", jobs: int =
             ordered_map(layer_pass, options, range(checkpoint.num_layers), jobs=jobs),
             checkpoint.num_layers,
             label,
+            unit="layer",
         )
     )
     spectra = tuple(

@@ -310,7 +310,7 @@ def certify_matrices(
     # reused tuple, a progress generator's loop variable) would hold the previous layer during the next read
     indices = range(weights.num_layers)
     certified: list[CertifiedMatrix] = []
-    for index in progress(indices, label="certify") if show_progress else indices:
+    for index in progress(indices, label="certify", unit="layer") if show_progress else indices:
         layer = weights.layer(index) if isinstance(weights, Checkpoint) else weights.layers[index]
         matrices = list(layer_matrices(index, layer, weights.num_heads, kv_heads))
         del layer  # the matrices' views keep what is needed, released with them

@@ -73,16 +73,31 @@ def coverage_value(name: str, value: object, where: str) -> float:
     )
 
 
+COVERAGE_WIDTH = 100
+"""Columns of a coverage line; a longer record continues on lines indented to its statement's column."""
+
+
 def coverage_lines(records: tuple[Coverage, ...]) -> list[str]:
-    """The records as text lines for the CLI, one per block."""
+    """The records as text lines for the CLI, one block each, wrapped at COVERAGE_WIDTH under the
+    statement's column (words are never broken)."""
+    import textwrap
+
     if not records:
         return []
     width = max(len(entry.block) for entry in records)
     lines = ["theory coverage (exact / assumption / outside the analysed class):"]
     for entry in records:
         value = "" if entry.value is None else f" [value {entry.value:.6g}]"
-        head = f"  {entry.block.ljust(width)}  {entry.status:<10}"
-        lines.append(f"{head}  {entry.statement}{value} ({entry.provenance})")
+        head = f"  {entry.block.ljust(width)}  {entry.status:<10}  "
+        text = f"{entry.statement}{value} ({entry.provenance})"
+        lines += textwrap.wrap(
+            text,
+            COVERAGE_WIDTH,
+            initial_indent=head,
+            subsequent_indent=" " * len(head),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
     return lines
 
 

@@ -120,6 +120,14 @@ class TransformerWeights:
     config: Mapping[str, Any] | None = field(default=None, repr=False)
     """The config the weights were read with (its activation, bias and norm fields shape the coverage)."""
 
+    def __repr__(self) -> str:
+        """One line: where from, the family and the sizes (the arrays are in :attr:`layers`)."""
+        kv = "" if self.num_kv_heads is None else f", K={self.num_kv_heads}"
+        return (
+            f"TransformerWeights(source={self.source!r}, family={self.family!r}, L={self.num_layers}, "
+            f"N={self.hidden_size}, H={self.num_heads}{kv}, ffn={self.ffn_size})"
+        )
+
     def __post_init__(self) -> None:
         if not self.layers:
             raise InvalidArgument(

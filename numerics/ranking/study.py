@@ -35,6 +35,7 @@ from numerics.progress import progress
 from numerics.safe_io import atomic_path, read_json, writable_folder, write_text_atomically
 from numerics.spectra.blas import single_threaded_blas
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
+from theory.counts import counted
 from theory.errors import InvalidArgument, SpecboundError, require
 
 if TYPE_CHECKING:
@@ -304,19 +305,19 @@ def run_study(
             records[index] = hit
         else:
             todo.append(index)
-    where = f"on {scheduler}" if scheduler else f"{jobs} jobs"
+    where = f"on {scheduler}" if scheduler else counted(jobs, "job")
     print(f"correlate: {len(records)} cached, {len(todo)} to train ({where})", file=sys.stderr)
     if scheduler is not None:
         pending = [points[i] for i in todo]
         computed = cluster_map(scheduler, measure_point, pending, [cache] * len(todo), [version] * len(todo))
         records.update(zip(todo, computed, strict=True))
     elif jobs == 1 or len(todo) <= 1:
-        for index in progress(todo, len(todo), "models"):
+        for index in progress(todo, len(todo), "models", unit="model"):
             records[index] = measure_point(points[index], cache, version)
     else:
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker) as pool:
             futures = {pool.submit(measure_point, points[i], cache, version): i for i in todo}
-            for future in progress(as_completed(futures), len(futures), "models"):
+            for future in progress(as_completed(futures), len(futures), "models", unit="model"):
                 records[futures[future]] = future.result()
     return tuple(records[i] for i in range(len(points)))

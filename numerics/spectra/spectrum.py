@@ -73,7 +73,7 @@ class Spectrum:
     ||W||_F^2 / ||W||_2^2.
     """
 
-    singular_values: np.ndarray
+    singular_values: np.ndarray = field(repr=False)  # the repr stays one line; the values are here
     shape: tuple[int, int]
     rank: int
     spectral_norm: float

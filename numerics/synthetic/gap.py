@@ -194,7 +194,8 @@ def default_grid(thorough: bool = False) -> tuple[GridSetting, ...]:
 def train_grid(settings: Sequence[GridSetting]) -> tuple[TrainedModel, ...]:
     """Train every setting (deterministic; a progress bar on a terminal)."""
     return tuple(
-        train_synthetic(s.config, s.task, s.training) for s in progress(settings, len(settings), "training")
+        train_synthetic(s.config, s.task, s.training)
+        for s in progress(settings, len(settings), "training", unit="model")
     )
 
 
@@ -437,6 +438,6 @@ def ratio_table(
     """The bound-versus-gap table of already trained models (``specbound gap``; claim 12 reuses it)."""
     rows = tuple(
         bound_row(t, margin=margin, delta=delta, n_test=n_test, delta_test=delta_test)
-        for t in progress(trained, len(trained), "bounds")
+        for t in progress(trained, len(trained), "bounds", unit="model")
     )
     return RatioTable(rows, margin, delta, n_test, delta_test)

@@ -15,6 +15,7 @@ from paper_checks.output_files import json_text, prepare_folder
 from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select, selected
 from paper_checks.report import REPORT_FILES, write_report
 from paper_checks.run_metadata import run_block
+from theory.counts import counted
 
 HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
 
@@ -102,7 +103,12 @@ def evaluate_claims(
     claims = select(discover(claims_dirs, only), only)
     figure_dir = prepare_folder("--report", report_dir, REPORT_FILES, force) if report_dir else None
     context = RunContext(quick=True, certify=certify, figure_dir=figure_dir)
-    results = [run_claim(c, context) for c in progress(claims, total=len(claims), label="specbound check")]
+    results = [
+        run_claim(c, context)
+        for c in progress(
+            claims, total=len(claims), label="specbound check", unit="claim", name=lambda c: f"claim {c.id}"
+        )
+    ]
     return results, context
 
 
@@ -113,8 +119,8 @@ def summary_line(results: Sequence[ClaimResult]) -> str:
     counts = {v: sum(r.verdict is v for r in decided) for v in Verdict}
     built = counts[Verdict.BY_CONSTRUCTION]
     return (
-        f"{len(results)} claims: {counts[Verdict.VERIFIED]} verified, {counts[Verdict.REFUTED]} refuted, "
-        f"{counts[Verdict.OPEN]} open, "
+        f"{counted(len(results), 'claim')}: {counts[Verdict.VERIFIED]} verified, "
+        f"{counts[Verdict.REFUTED]} refuted, {counts[Verdict.OPEN]} open, "
         + (f"{built} by construction, " if built else "")
         + f"{len(results) - len(decided)} crashed"
     )

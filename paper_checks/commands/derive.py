@@ -45,6 +45,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Decide the file, print per step, write the certificate when asked."""
     from paper_checks.output_files import check_target, json_text, write_text_atomically
+    from theory.counts import counted
     from theory.cpu_budget import seconds
     from theory.derive import derive
     from theory.errors import require
@@ -95,7 +96,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"first failing step: {failure.step.name} (line {failure.step.line})")
     elif certificate is not None:
         kind = "every step kernel-checked" if result.status == "proved" else "identities by sympy only"
-        print(
-            f"certificate: {len(certificate['steps'])} steps ({kind}); re-check with specbound prove --check"
-        )
+        steps = f"certificate: {counted(len(certificate['steps']), 'step')} ({kind})"
+        if args.certificate is not None:
+            print(
+                f"{steps}, written to {args.certificate}; "
+                f"re-check with specbound prove --check {args.certificate}"
+            )
+        else:
+            print(f"{steps}; not written (--certificate FILE writes it for specbound prove --check FILE)")
     return result.exit_status

@@ -28,6 +28,7 @@ from paper_checks.output_files import (
     figure_files,
     prepare_folder,
 )
+from theory.counts import counted
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
 
 FIGURE_FILES = ("proxies.png", "p_opt.png")
@@ -139,8 +140,8 @@ def write_table(rows: Sequence[dict[str, Any]], path: Path) -> None:
                 writer.writeheader()
                 writer.writerows(rows)
             return
-        pd = require("pandas", "sweep", purpose="--parquet")
-        require("pyarrow", "sweep", purpose="--parquet")
+        pd = require("pandas", purpose="--parquet")
+        require("pyarrow", purpose="--parquet")
 
         with atomic_path(path) as temporary:
             pd.DataFrame(list(rows)).to_parquet(temporary, index=False)
@@ -172,9 +173,9 @@ def run(args: argparse.Namespace) -> int:
     columns = ("model", "step", "L", "N", "heads", "B_ours", "log10_B_Edelman", "mean_p_opt")
     lines = ["  ".join(columns)]
     lines += ["  ".join(_cell(row[column]) for column in columns) for row in rows]
-    where = "on " + args.scheduler if args.scheduler else f"locally ({args.jobs} jobs)"
+    where = "on " + args.scheduler if args.scheduler else f"locally ({counted(args.jobs, 'job')})"
     lines.append(
-        f"{len(rows)} checkpoints: {from_cache} from the cache {args.cache}, "
+        f"{counted(len(rows), 'checkpoint')}: {from_cache} from the cache {args.cache}, "
         f"{len(rows) - from_cache} computed {where}; table written to {args.out}"
     )
     if args.figures:

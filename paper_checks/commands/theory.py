@@ -28,6 +28,11 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--regimes", action="store_true", help="also print the Section 5 growth-exponent table"
     )
     parser.add_argument(
+        "--regimes-only",
+        action="store_true",
+        help="print only the Section 5 growth-exponent table (a few seconds: no lemma checks, no prover)",
+    )
+    parser.add_argument(
         "--no-prove", action="store_true", help="skip the prover (the inequalities are then not decided)"
     )
     parser.add_argument(
@@ -73,20 +78,40 @@ def readable(statement: Any, indent: str = "") -> str:
     )
 
 
+LINE_WIDTH = 100
+"""Columns of a printed line; a longer one continues on indented lines."""
+
+
+def wrapped(text: str, indent: str, more: str = "  ") -> str:
+    """``text`` after ``indent``, wrapped at LINE_WIDTH, its continuation lines indented by ``more`` again
+    (words are never broken, so a long formula or path stays whole)."""
+    return textwrap.fill(
+        text,
+        LINE_WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent + more,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Print every lemma; a failing check is reported (exit status 0), never raised. With --coq, exit status
     4 (:data:`theory.prover.coq.report.NOT_ACCEPTED`) when coqc did not accept every exported file with no
     hypothesis."""
-    from numerics.progress import stage
+    from numerics.progress import progress, stage
     from paper_checks.run_metadata import run_block
     from theory.cpu_budget import seconds
     from theory.prover.coq.report import coq_verdict, exit_status, line
     from theory.registry import run_all_checks
 
     seconds("--prove-budget", args.prove_budget)
+    if args.regimes_only:
+        return _regimes_only(args)
     _check_coq_folder(args)
-    stage("theory: running the symbolic self-checks of every lemma")
-    report = run_all_checks()
+    report = run_all_checks(
+        lambda lemmas: progress(lemmas, len(lemmas), "theory: self-checks", unit="lemma", name=_lemma_name)
+    )
     verdicts = _prover_verdicts(report, args)
     exported = _export(verdicts, args)
     records = [record for group in exported.values() for record in group]
@@ -116,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=2))
         return status
     for lemma, results in report.entries:
-        print(f"[step {lemma.step}] {lemma.title}  ({lemma.tag.provenance.value}; {lemma.tag.source})")
+        heading = f"[step {lemma.step}] {lemma.title}  ({lemma.tag.provenance.value}; {lemma.tag.source})"
+        print(wrapped(heading, "", "    "))
         if lemma.tag.derivation is not None:
             print(f"    derived by: {lemma.tag.derivation.operation}")
         if args.latex:
@@ -126,16 +152,16 @@ def run(args: argparse.Namespace) -> int:
             for part in lemma.statement:
                 print(readable(part, indent="    "))
         for assumption in lemma.assumptions:
-            print(f"    assumes: {assumption}")
+            print(wrapped(f"assumes: {assumption}", "    "))
         for result in results:
             status = "pass" if result.verdict else "FAIL"
-            print(f"    [{status}] {result.name}: {result.description}")
+            print(wrapped(f"[{status}] {result.name}: {result.description}", "    ", "       "))
             if not result.verdict:
-                print(f"           witness: {result.witness}")
+                print(wrapped(f"witness: {result.witness}", "           "))
         for verdict in verdicts.get(lemma.name, ()):
-            print(f"    prover {verdict.line()}")
+            print(wrapped(f"prover {verdict.line()}", "    ", "    "))
             for record in exported.get(verdict.entry.name, ()):  # type: ignore[attr-defined]
-                print(f"      {line(record)}")
+                print(wrapped(line(record), "      "))
     for result in report.controls:
         status = "pass" if result.verdict else "FAIL"
         print(
@@ -164,6 +190,18 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _lemma_name(lemma: Any) -> str:
+    return str(lemma.name)
+
+
+def _regimes_only(args: argparse.Namespace) -> int:
+    """``--regimes-only``: the Section 5 table alone (JSON with ``--json``)."""
+    from theory.regimes import to_json, to_markdown
+
+    print(to_json() if args.json else to_markdown())
+    return 0
+
+
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
     import sys
@@ -177,10 +215,13 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     except MissingDependency as missing:
         print(f"prover skipped: {missing}", file=sys.stderr)
         return {}
+    from numerics.progress import progress
     from theory.prover.lemma_inequalities import decide, inequalities_of
 
     verdicts: dict[str, list[object]] = {}
-    for lemma, _ in report.entries:  # type: ignore[attr-defined]
+    entries = report.entries  # type: ignore[attr-defined]
+    named = lambda entry: _lemma_name(entry[0])  # noqa: E731
+    for lemma, _ in progress(entries, len(entries), "theory: prover", unit="lemma", name=named):
         for entry in inequalities_of(lemma.name):
             verdicts.setdefault(lemma.name, []).append(decide(entry, args.prove_budget))
     return verdicts

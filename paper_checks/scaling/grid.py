@@ -59,7 +59,7 @@ def train_grid_models(grid: SyntheticGrid) -> tuple[TrainedModel, ...]:
         raise InvalidArgument(f"grid widths {bad} are not multiples of head_dim={grid.head_dim}")
     models = []
     with single_thread(TRAINING):
-        for depth, width in progress(sizes, len(sizes), "synthetic grid"):
+        for depth, width in progress(sizes, len(sizes), "synthetic grid", unit="model"):
             config = SyntheticConfig(
                 num_layers=depth, hidden_size=width, num_heads=width // grid.head_dim, seed=grid.seed
             )

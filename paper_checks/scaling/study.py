@@ -28,11 +28,14 @@ REAL_MODELS = tuple(sorted(DEFAULT_MODELS))
 
 
 def real_points(context: RunContext, models: Sequence[str] = REAL_MODELS) -> list[ScalingPoint]:
-    """The embedded checkpoints (origin ``real``) and every prefix of their layers (origin ``truncated``)."""
+    """The embedded checkpoints (origin ``real``) and every prefix of their layers (origin ``truncated``).
+
+    Each checkpoint is a series of its own (two checkpoints trained differently are not one depth curve):
+    its depth series is that of its prefixes."""
     points = []
     for model in models:
         depth = context.weights(model).num_layers
-        points.append(point(model, Origin.REAL, "MiniLM checkpoints", context.report(model)))
+        points.append(point(model, Origin.REAL, model, context.report(model)))
         for k in range(1, depth + 1):
             label = f"{model} first {k} of {depth} layers"
             points.append(point(label, Origin.TRUNCATED, f"{model} prefixes", context.report(model, depth=k)))

@@ -12,7 +12,8 @@ import numpy as np
 
 from numerics.safe_io import os_problem
 from paper_checks.scaling.points import Origin, ScalingPoint, point
-from theory.errors import InvalidArgument, SpecboundError
+from theory.counts import counted
+from theory.errors import InvalidArgument, MissingDependency, SpecboundError
 
 if TYPE_CHECKING:
     from numerics.loading.weights import TransformerWeights
@@ -47,12 +48,15 @@ def _fingerprint(weights: TransformerWeights) -> str:
 
 
 def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> list[ScalingPoint]:
-    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``.
+    """Every checkpoint in ``paths`` (a checkpoint, or a folder of checkpoint folders), origin ``user``: the
+    checkpoints of one named folder form one series (as a set of BERT miniatures does), a checkpoint named
+    on its own is a series of its own (it is never joined with another into one curve).
 
     A checkpoint is counted once: paths resolving to the same file, or holding identical weights, are
     skipped after the first with a warning (counting a point twice would halve its error bar). A
     subfolder that is not a readable checkpoint (``.git``, a folder of notes) is skipped with a one-line
-    ``warn``; a path named explicitly must be a checkpoint.
+    ``warn``; a path named explicitly must be a checkpoint, and a folder in which no checkpoint could be
+    read is an error (InvalidArgument), as is a missing package (MissingDependency, never a skip).
     """
     from numerics.bounds.proxies import proxies
     from numerics.loading import load_weights
@@ -60,24 +64,35 @@ def user_points(paths: Sequence[str], warn: Callable[[str], None] = _warn) -> li
     points: list[ScalingPoint] = []
     seen_paths: dict[Path, Path] = {}
     seen_weights: dict[str, Path] = {}
-    for path, explicit in (candidate for raw in paths for candidate in _candidates(raw)):
-        resolved = path.resolve()
-        if resolved in seen_paths:
-            warn(f"skipping {path}: it is {seen_paths[resolved]} again")
-            continue
-        seen_paths[resolved] = path
-        try:
-            weights = load_weights(path)
-            fingerprint = _fingerprint(weights)
-            if fingerprint in seen_weights:
-                warn(f"skipping {path}: same weights as {seen_weights[fingerprint]}")
+    for raw in paths:
+        read_here = 0
+        candidates = _candidates(raw)
+        for path, explicit in candidates:
+            resolved = path.resolve()
+            if resolved in seen_paths:
+                warn(f"skipping {path}: it is {seen_paths[resolved]} again")
+                read_here += 1
                 continue
-            seen_weights[fingerprint] = path
-            points.append(
-                point(str(path), Origin.USER, "user checkpoints", proxies(weights, source=str(path)))
-            )
-        except SpecboundError as error:
-            if explicit:
+            seen_paths[resolved] = path
+            series = str(path) if explicit else raw  # the checkpoints of one named folder are one series
+            try:
+                weights = load_weights(path)
+                read_here += 1
+                fingerprint = _fingerprint(weights)
+                if fingerprint in seen_weights:
+                    warn(f"skipping {path}: same weights as {seen_weights[fingerprint]}")
+                    continue
+                seen_weights[fingerprint] = path
+                points.append(point(str(path), Origin.USER, series, proxies(weights, source=str(path))))
+            except MissingDependency:
                 raise
-            warn(f"skipping {path}: not a usable checkpoint ({error})")
+            except SpecboundError as error:
+                if explicit:
+                    raise
+                warn(f"skipping {path}: not a usable checkpoint ({error})")
+        if not read_here:
+            raise InvalidArgument(
+                f"no checkpoint could be read in {raw} ({counted(len(candidates), 'path')} tried): name a "
+                "checkpoint folder (with config.json) or a folder of them"
+            )
     return points

@@ -29,7 +29,11 @@ def test_the_small_example_is_proved_and_its_certificate_is_accepted(tmp_path, c
     assert checked.accepted and checked.status == "proved"
     assert checked.hypotheses == ("x <= 1",)  # the bound cut the last step's domain to [0, 1]
     out = tmp_path / "chain.json"
+    assert main(["derive", str(SMALL)]) == 0  # no --certificate: the line says nothing was written
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("certificate: 4 steps") and "not written" in line and not out.exists()
     assert main(["derive", str(SMALL), "--certificate", str(out)]) == 0
+    assert f"written to {out}; re-check with specbound prove --check {out}" in capsys.readouterr().out
     assert main(["prove", "--check", str(out)]) == 0
     assert "accepted: 2*log(x + 1) <= 3*x  over  x: [0, oo)" in capsys.readouterr().out
     edited = {**json.loads(out.read_text(encoding="utf-8")), "title": "2*log(1 + x) <= x"}

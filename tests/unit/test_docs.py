@@ -157,5 +157,12 @@ def test_every_documented_command_line_is_one_the_tools_accept():
             assert re.search(rf"^{words[1]}:", makefile, flags=re.M), f"{page}: no make target {words[1]}"
         elif words[0] == "pip":
             assert words[1] == "install", f"{page}: {' '.join(words)}"
+            import tomllib
+
+            extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+            for target in (w for w in words[2:] if w.startswith(".[")):  # the clone with extras
+                assert set(target[2:-1].split(",")) <= set(extras), f"{page}: {target} names no extra"
+        elif words[:3] == ["python3", "-m", "venv"] or words == [".", ".venv/bin/activate"]:
+            pass  # the virtual environment of the install block
         else:
             raise AssertionError(f"{page}: a command line the test does not know: {' '.join(words)}")

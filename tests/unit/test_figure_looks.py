@@ -77,3 +77,28 @@ def test_every_sweep_point_names_its_checkpoint(drawn, tmp_path):
     )
     assert sorted(labels) == sorted(every + with_edelman)  # B_Edelman beyond float64 at 300: no point
     assert {text.get_text() for text in profile_axes.texts} == {f"checkpoint-{s}" for s in (100, 200, 300)}
+
+
+def test_sweep_joins_one_run_s_steps_but_never_two_models(drawn, tmp_path):
+    def row(model, step, parameters):
+        return {
+            "model": model,
+            "step": step,
+            "parameters": parameters,
+            "log10_B_ours": 2.0,
+            "log10_B_Edelman": 11.0,
+            "mean_p_opt": 0.0,
+            **{f"mean_p_opt_{kind}": 0.0 for kind in figures.KIND_ORDER},
+        }
+
+    sweep_figures.sweep_figures(
+        [row("run/checkpoint-100", 100, 10), row("run/checkpoint-200", 200, 10)], tmp_path
+    )
+    sweep_figures.sweep_figures([row("minilm-l3", None, 5e6), row("minilm-l6", None, 1e7)], tmp_path)
+    run_lines = drawn[0].axes[0].get_lines() + drawn[1].axes[0].get_lines()
+    model_lines = drawn[2].axes[0].get_lines() + drawn[3].axes[0].get_lines()
+    assert all(line.get_linestyle() != "None" for line in run_lines)  # one run's steps: curves
+    assert all(line.get_linestyle() == "None" for line in model_lines)  # two models: points only
+    kinds = {line.get_label(): line for line in drawn[1].axes[0].get_lines()}
+    assert kinds["QK"].get_marker() != kinds["Vt"].get_marker()  # equal profiles stay apart
+    assert kinds["QK"].get_markersize() > kinds["Vt"].get_markersize()

@@ -42,7 +42,11 @@ def test_scaling_figure_has_two_panels_one_colour_per_series_and_vector_copies(t
     assert len(set(colours)) == 2 == len(colours)  # one colour per series
     assert colours == [tuple(line.get_color()) for line in edelman.get_lines()]  # the same in both panels
     legend = [text.get_text() for text in edelman.get_legend().get_texts()]
-    assert legend == ["mine, N=256", "minilm-l6, N=384"]  # sorted by source
+    # sorted by source, each with its own log-log slope: "mine" has ln B_Edelman = 2 L at L = 2, 4, so
+    # (8 - 4) / ln 2; B_ours = 800 L grows exactly like L^1
+    assert legend[0] == f"mine, N=256: ~L^{4 / math.log(2):.2f}" and legend[0].endswith("5.77")
+    assert legend[1].startswith("minilm-l6, N=384: ~L^")
+    assert ours.get_legend().get_texts()[0].get_text() == "mine, N=256: ~L^1.00"
     # each series starts at 1: the user's series stays readable next to a 1e14-fold growing baseline
     assert [line.get_ydata()[0] for line in ours.get_lines()] == pytest.approx([1.0, 1.0])
     assert "2 of them" in caption

@@ -262,7 +262,7 @@ def test_4_sweep_skips_a_fifo_inside_a_swept_folder(tmp_path):
     os.mkfifo(runs / "checkpoint-2.safetensors")
     result = run_cli(*sweep_args(tmp_path, runs), timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "1 checkpoints" in result.stdout
+    assert "1 checkpoint:" in result.stdout
 
 
 def test_4_check_compare_refuses_a_fifo(tmp_path):

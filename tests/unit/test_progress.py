@@ -57,7 +57,7 @@ def test_a_quick_loop_prints_no_stage_lines(capsys, monkeypatch):
 
 
 def test_a_terminal_gets_a_tqdm_bar_on_stderr(capsys, monkeypatch):
-    pytest.importorskip("tqdm", reason="the bar needs tqdm (specbound[progress])")
+    pytest.importorskip("tqdm", reason="the bar needs tqdm (specbound[models])")
     monkeypatch.setattr(progress_module, "_terminal", lambda: True)
     monkeypatch.setattr(progress_module, "STAGE_SECONDS", 0)  # draw at once
     assert list(progress(range(5), label="bar")) == list(range(5))
@@ -69,6 +69,25 @@ def test_theory_json_on_stdout_stays_clean_with_stage_lines_on_stderr(capsys):
     assert main(["theory", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["summary"]["checks"] > 0  # stdout is exactly one JSON document
-    assert "theory: running the symbolic self-checks" in err
+    assert all(line.startswith("theory: ") for line in err.splitlines()), err  # stage lines only
     assert main(["theory", "--json", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_progress_names_its_items_and_the_one_it_is_on(capsys, monkeypatch):
+    monkeypatch.setattr(progress_module.time, "monotonic", _Clock(0.6))
+    configure(stage_lines=True)
+    assert list(progress(["a", "b", "c"], label="theory", unit="lemma")) == ["a", "b", "c"]
+    assert capsys.readouterr().err.splitlines() == [
+        "theory: 2 of 3 lemmas done in 1.2 s",
+        "theory: 3 lemmas done in 2.4 s",
+    ]
+    assert list(progress(["a"], label="theory", unit="lemma")) == ["a"]  # one: singular
+    assert capsys.readouterr().err.splitlines() == ["theory: 1 lemma done in 1.2 s"]
+    pytest.importorskip("tqdm", reason="the bar needs tqdm (specbound[models])")
+    monkeypatch.setattr(progress_module, "_terminal", lambda: True)
+    monkeypatch.setattr(progress_module, "STAGE_SECONDS", 0)
+    items = progress(["8a", "11"], label="specbound check", unit="claim", name=lambda c: f"claim {c}")
+    assert list(items) == ["8a", "11"]
+    err = capsys.readouterr().err
+    assert "claim 8a" in err and "claim 11" in err and "claim/s" in err  # the bar names the claim it is on

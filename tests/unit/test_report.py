@@ -107,3 +107,16 @@ def test_user_checkpoint_path_that_does_not_exist_is_named(tmp_path: Path):
 
     with pytest.raises(InvalidArgument, match="does not exist"):
         user_points([str(tmp_path / "bert_uncased_L-2_H-128_A-2")])
+
+
+def test_a_figure_that_was_not_drawn_gets_its_caption_and_no_image_link():
+    results = [ClaimResult("10", "spectra", Verdict.VERIFIED, "exact", "ok")]
+    captions = {
+        "10": [
+            ("a.png", "drawn: singular values"),
+            ("b.png", f"{report.NOT_DRAWN}MissingDependency: needs the package 'torch'"),
+        ]
+    }
+    text = report.render_markdown(results, captions)
+    assert "![a.png](a.png)" in text and "b.png" not in text  # no link to a file that does not exist
+    assert "*figure not drawn: MissingDependency: needs the package 'torch'*" in text

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from theory.counts import counted
 from theory.prover.domain import Bound, Domain, format_bound, parse_number
 from theory.prover.unbounded import compact, split_point
 
 
 def count_of_boxes(count: int) -> str:
     """The number of boxes as printed: "1 box", "n boxes"."""
-    return f"{count} box" if count == 1 else f"{count} boxes"
+    return counted(count, "box", "boxes")
 
 
 @dataclass(frozen=True)
