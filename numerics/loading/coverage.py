@@ -269,6 +269,21 @@ ABSOLUTE_POSITIONS = Coverage(
 )
 
 
+def at_offset_zero(attention: Coverage) -> Coverage:
+    """An exact attention record under rotary positions: an assumption, since the bilinear form of head h
+    at relative offset t is Wq_h^T R_t Wk_g and QK_h = Wq_h^T Wk_g is that form at t = 0 only (the
+    positions record bounds every t). Records already outside the class are kept."""
+    if attention.status is not CoverageStatus.EXACT:
+        return attention
+    return Coverage(
+        attention.block,
+        CoverageStatus.ASSUMPTION,
+        f"{attention.statement}; with rotary positions head h's logit at offset t is x Wq_h^T R_t Wk_g x'^T, "
+        "so QK_h = Wq_h^T Wk_g is the analysed form at offset 0 only (the positions record covers every t)",
+        attention.provenance,
+    )
+
+
 def rotary(value: float | None, fraction: float = 1.0) -> Coverage:
     """Rotary positions on a ``fraction`` of each head's dimensions, with the position-free Horn bound."""
     dims = (

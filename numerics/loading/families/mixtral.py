@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, Sizes, linear_layer, size_reader
+from numerics.loading.families.base import (
+    DECODER_LAYER_EXTRAS,
+    DECODER_OUTER,
+    Family,
+    Scheme,
+    Sizes,
+    linear_layer,
+    size_reader,
+)
 from numerics.loading.families.llama import (
     DECODER_KEYS,
     gate_activation,
@@ -267,4 +275,6 @@ FAMILY = Family(
     measures=mixture_measures,
     refusal=lambda config, names: expert_count_refusal(config, names, "num_local_experts"),
     layer_roles=mixtral_roles,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )

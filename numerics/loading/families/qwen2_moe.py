@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, size_reader
+from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, size_reader
 from numerics.loading.families.llama import DECODER_KEYS
 from numerics.loading.families.mixtral import (
     ATTENTION_SCHEME,
@@ -71,12 +71,10 @@ def sparse_layers(config: Mapping[str, Any], num_layers: int) -> set[int]:
 
 
 def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
-    """Why the layers cannot be read as the config builds them: a layer's saved experts are not
+    """Why the layers cannot be read as the config builds them (its values checked already,
+    :mod:`numerics.loading.config_values`): a layer's saved experts are not
     ``num_experts``, or its sparse layers (routers found) differ from those ``decoder_sparse_step`` /
     ``mlp_only_layers`` / ``num_experts`` make sparse."""
-    step = config.get("decoder_sparse_step", 1)
-    if not isinstance(step, int) or isinstance(step, bool) or step < 1:
-        return f"config decoder_sparse_step={step!r} must be a positive integer"
     count = expert_count_refusal(config, names, "num_experts")
     if count is not None:
         return count
@@ -94,7 +92,8 @@ def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
 
 
 def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Qwen2's records (q/k/v biases always), the mixture (shared expert) and the router."""
+    """Qwen2's records (q/k/v biases unless ``qkv_bias`` is false), the mixture (shared expert) and the
+    router."""
     shared = bool(config.get("shared_expert_intermediate_size", 1))
     count = config.get("num_hidden_layers")
     layers = ""
@@ -104,7 +103,14 @@ def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float])
             f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
         )
     return mixture_coverage(
-        {**config, "attention_bias": True}, measures, experts_key="num_experts", shared=shared, layers=layers
+        {
+            **config,
+            "attention_bias": bool(config.get("attention_bias")) or config.get("qkv_bias") is not False,
+        },
+        measures,
+        experts_key="num_experts",
+        shared=shared,
+        layers=layers,
     )
 
 
@@ -120,4 +126,6 @@ FAMILY = Family(
     markers=("mlp.shared_expert_gate.weight",),
     refusal=refusal,
     layer_roles=qwen2_moe_roles,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )
