@@ -204,6 +204,7 @@ PLACEMENTS = {
     "post": "after each residual sum (post-LN)",
     "pre": "before each sub-block, and a final one (pre-norm)",
     "sandwich": "before and after each sub-block, inside the residual (pre- and post-norm), and a final one",
+    "post_sublayer": "on each sub-block's output, inside the residual (x + norm(f(x))), and a final one",
 }
 
 

@@ -121,6 +121,14 @@ class Checkpoint:
         )
 
 
+ROLE_SHAPES = (
+    ("stacked.", 3, "a stack of matrices (experts x rows x cols)"),
+    ("gain.", 1, "a vector (a norm's gain)"),
+    ("", 2, "a matrix"),
+)
+"""The dimensions a layer's tensor has by its role's prefix (a family's ``layer_roles`` names them)."""
+
+
 def read_layer(
     family: Family,
     scheme: Scheme,
@@ -141,10 +149,8 @@ def read_layer(
         raise CheckpointError(f"{where}: {error}") from None
     arrays = tensors.read(names.values())
     for role, name in names.items():
-        if arrays[name].ndim != (3 if role.startswith("stacked.") else 2):
-            kind = (
-                "a stack of matrices (experts x rows x cols)" if role.startswith("stacked.") else "a matrix"
-            )
+        ndim, kind = next((dims, text) for start, dims, text in ROLE_SHAPES if role.startswith(start))
+        if arrays[name].ndim != ndim:
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected {kind}")
         if not stored:
             arrays[name] = np.asarray(arrays[name], dtype=np.float64)

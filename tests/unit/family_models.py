@@ -53,15 +53,17 @@ transformers.masking_utils.ALL_MASK_ATTENTION_FUNCTIONS.register(
 
 
 class Float64RMSNorm(torch.nn.Module):
-    """x / sqrt(mean(x^2) + eps) * weight over the last axis, in the input's precision (float64 here)."""
+    """x / sqrt(mean(x^2) + eps) * (offset + weight) over the last axis, in the input's precision (float64
+    here); offset 1 is Gemma 3's gain 1 + w."""
 
-    def __init__(self, weight: torch.Tensor, eps: float):
+    def __init__(self, weight: torch.Tensor, eps: float, offset: float = 0.0):
         super().__init__()
         self.weight = torch.nn.Parameter(weight.detach().clone())
         self.eps = eps
+        self.offset = offset
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+        return (self.offset + self.weight) * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
 
 
 def _decoder(**extra: Any) -> dict[str, Any]:
@@ -132,6 +134,27 @@ def _configs() -> dict[str, Any]:
                 mlp_only_layers=[1],
             )
         ),
+        "qwen3_moe": t.Qwen3MoeConfig(
+            **_decoder(
+                head_dim=12,
+                moe_intermediate_size=24,
+                num_experts=4,
+                num_experts_per_tok=2,
+                mlp_only_layers=[1],
+            )
+        ),
+        "olmo2": t.Olmo2Config(**_decoder(pad_token_id=0, bos_token_id=0, eos_token_id=1)),
+        "gemma3": t.Gemma3TextConfig(
+            **_decoder(
+                head_dim=16,
+                query_pre_attn_scalar=10,
+                sliding_window=3,
+                layer_types=["sliding_attention", "full_attention"],
+                bos_token_id=0,
+                eos_token_id=1,
+                pad_token_id=0,
+            )
+        ),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
@@ -173,13 +196,19 @@ FAMILY_NAMES = (
     "opt_post_ln",
     "mixtral",
     "qwen2_moe",
+    "qwen3_moe",
+    "olmo2",
+    "gemma3",
 )
-MIXTURES = {"mixtral", "qwen2_moe"}
+MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe"}
 """Mixture-of-experts decoders (4 experts, top-2; Qwen2-MoE's layer 1 dense through mlp_only_layers)."""
-FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1)}
+FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 1)}
 """Feed-forward blocks (each an M_in, M_out pair) of layers 0 and 1 where not one: the experts, and
 Qwen2-MoE's shared expert."""
 ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}
+ROTARY |= {"olmo2", "gemma3"}
+QK_NORMS = {"qwen3": 0.0, "qwen3_moe": 0.0, "olmo2": 0.0, "gemma3": 1.0}
+"""Families with a q/k RMSNorm, and the offset of its gain (Gemma 3's 1 + w)."""
 DECODERS = {"gpt2", "opt", "opt_post_ln", *ROTARY}
 
 
@@ -192,6 +221,8 @@ class TinyModel:
     folder: Path
     rotary: list[Any] = field(default_factory=list)
     """(cos, sin) of the last forward pass, from the model's rotary embedding."""
+    rotary_types: list[Any] = field(default_factory=list)
+    """The layer type each entry of :attr:`rotary` was computed for (Gemma 3's local/global tables)."""
 
     def inputs(self, seed: int) -> dict[str, Any]:
         """A batch of two random inputs (token ids, or images for ViT)."""
@@ -224,16 +255,22 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
                 bias.zero_()
             if "norm" in module_name.lower() and isinstance(weight, torch.Tensor) and weight.ndim == 1:
                 weight.uniform_(0.5, 1.5)
-        if name == "qwen3":
+        if name in QK_NORMS:
             for layer in model.layers:
                 for part in ("q_norm", "k_norm"):
                     norm = getattr(layer.self_attn, part)
-                    setattr(layer.self_attn, part, Float64RMSNorm(norm.weight, norm.variance_epsilon))
+                    eps = getattr(norm, "variance_epsilon", getattr(norm, "eps", None))
+                    setattr(layer.self_attn, part, Float64RMSNorm(norm.weight, eps, QK_NORMS[name]))
     model.save_pretrained(folder, **save)
     tiny = TinyModel(name, model, folder)
     rotary = getattr(model, "rotary_emb", None)
     if rotary is not None:
-        rotary.register_forward_hook(lambda module, args, out: tiny.rotary.append(out))
+
+        def record(module: Any, args: tuple, kwargs: dict, out: Any) -> None:
+            tiny.rotary.append(out)
+            tiny.rotary_types.append(args[2] if len(args) > 2 else kwargs.get("layer_type"))
+
+        rotary.register_forward_hook(record, with_kwargs=True)
     return tiny
 
 
@@ -242,6 +279,7 @@ def forward_with(tiny: TinyModel, seed: int, handles: list[Any]) -> None:
     afresh; the hooks ``handles`` are removed afterwards."""
     RECORDED.clear()
     tiny.rotary.clear()
+    tiny.rotary_types.clear()
     try:
         with torch.no_grad():
             tiny.model(**tiny.inputs(seed))

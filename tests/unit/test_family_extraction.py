@@ -20,6 +20,7 @@ import pytest
 from family_models import (
     DECODERS,
     FAMILY_NAMES,
+    QK_NORMS,
     RECORDED,
     ROTARY,
     TinyModel,
@@ -63,9 +64,10 @@ def rope(vectors: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
 
 
 def qk_norm(tiny: TinyModel, layer: int, part: str, vectors: np.ndarray) -> np.ndarray:
-    """Qwen3's per-head RMSNorm of queries (``q_norm``) or keys (``k_norm``), gains from the model."""
+    """The RMSNorm of queries (``q_norm``) or keys (``k_norm``) over the last axis (a head's d_h entries, or
+    OLMo 2's whole projection), gains from the model (Gemma 3's 1 + w)."""
     norm = getattr(tiny.model.layers[layer].self_attn, part)
-    gain = norm.weight.detach().numpy()
+    gain = QK_NORMS[tiny.name] + norm.weight.detach().numpy()
     return gain * vectors / np.sqrt(np.mean(vectors**2, axis=-1, keepdims=True) + norm.eps)
 
 
@@ -75,7 +77,7 @@ def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
         return np.ones((count, count), dtype=bool)
     allowed = np.tril(np.ones((count, count), dtype=bool))
     config = tiny.model.config
-    if tiny.name == "gemma2" and config.layer_types[layer] == "sliding_attention":
+    if tiny.name in ("gemma2", "gemma3") and config.layer_types[layer] == "sliding_attention":
         offsets = np.arange(count)[:, None] - np.arange(count)[None, :]
         allowed &= offsets < config.sliding_window
     return allowed
@@ -94,13 +96,22 @@ def rebuilt(tiny: TinyModel, layer: int, x: np.ndarray) -> dict[str, np.ndarray]
     logits = np.zeros((x.shape[0], weights.num_heads, count, count))
     probabilities = np.zeros_like(logits)
     output = np.zeros(x.shape)
+    group = weights.num_heads // weights.kv_heads
+    table = tiny.rotary_types.index(config.layer_types[layer]) if tiny.name == "gemma3" else 0
     for b in range(x.shape[0]):
+        if tiny.name == "olmo2":  # the norm runs over every head's entries of the whole projection
+            queries = qk_norm(tiny, layer, "q_norm", np.hstack([x[b] @ qk[h].left for h in qk]))
+            keys = np.hstack([x[b] @ qk[g * group].right for g in range(weights.kv_heads)])
+            keys = qk_norm(tiny, layer, "k_norm", keys)
         for h in range(weights.num_heads):
             u, v = x[b] @ qk[h].left, x[b] @ qk[h].right
-            if tiny.name == "qwen3":
+            if tiny.name == "olmo2":
+                dh, g = weights.head_dim, h // group
+                u, v = queries[:, h * dh : (h + 1) * dh], keys[:, g * dh : (g + 1) * dh]
+            elif tiny.name in QK_NORMS:
                 u, v = qk_norm(tiny, layer, "q_norm", u), qk_norm(tiny, layer, "k_norm", v)
             if tiny.name in ROTARY:
-                cos, sin = (table[0].numpy() for table in tiny.rotary[0])  # positions 0..T-1 for each input
+                cos, sin = (t[0].numpy() for t in tiny.rotary[table])  # positions 0..T-1 for each input
                 u, v = rope(u, cos, sin), rope(v, cos, sin)
             z = u @ v.T / np.sqrt(scale)
             logits[b, h] = z if cap is None else cap * np.tanh(z / cap)
@@ -162,7 +173,10 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
     assert np.max(np.abs(logits - recorded["logits"][0, 0])) > 1e-3
 
 
-@pytest.mark.parametrize("name", ["qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"])
+@pytest.mark.parametrize(
+    "name",
+    ["qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim", "qwen3_moe", "olmo2", "gemma3"],
+)
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):
     """The rebuilt forward pass uses the folder's matrices; a module in memory and a sharded save give the
     same arrays bit for bit (so the same agreement)."""

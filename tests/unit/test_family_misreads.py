@@ -133,20 +133,38 @@ def test_phimoe_is_not_read_as_mixtral(tmp_path, capsys):
 
 
 # 5. the ambiguity advice only names families that read every tensor
-@pytest.mark.parametrize(
-    ("cls_name", "config_name", "fields"),
-    [
-        ("Gemma3TextModel", "Gemma3TextConfig", {"head_dim": 8}),
-        ("Olmo2Model", "Olmo2Config", {}),
-        ("StableLmModel", "StableLmConfig", {"qk_layernorm": True}),
-    ],
-)
-def test_families_beyond_the_shared_names_get_no_family_advice(
-    tmp_path, capsys, cls_name, config_name, fields
-):
-    model = tiny(cls_name, config_name, num_hidden_layers=1, num_key_value_heads=1, **SMALL, **fields)
+def test_stablelm_q_k_layernorm_gets_no_family_advice(tmp_path, capsys):
+    model = tiny(
+        "StableLmModel",
+        "StableLmConfig",
+        num_hidden_layers=1,
+        num_key_value_heads=1,
+        qk_layernorm=True,
+        **SMALL,
+    )
     err = refused(capsys, bare(model, tmp_path / "m"), "--num-heads", "2")
     assert "--family" not in err and "not read" in err
+
+
+@pytest.mark.parametrize(
+    ("cls_name", "config_name", "fields", "family"),
+    [
+        ("Gemma3TextModel", "Gemma3TextConfig", {"head_dim": 8}, "gemma3"),
+        ("Olmo2Model", "Olmo2Config", {}, "olmo2"),
+    ],
+)
+def test_gemma3_and_olmo2_files_are_their_own_families_not_qwen3(
+    tmp_path, cls_name, config_name, fields, family
+):
+    model = tiny(cls_name, config_name, num_hidden_layers=1, num_key_value_heads=1, **SMALL, **fields)
+    assert open_checkpoint(bare(model, tmp_path / "m"), num_heads=2).family.key == family
+
+
+def test_a_per_head_q_k_norm_with_olmo2_names_is_not_read_as_olmo2(tmp_path, capsys):
+    """EXAONE 4 has OLMo 2's tensor names but per-head q/k norms (d_h gains)."""
+    model = tiny("Exaone4Model", "Exaone4Config", num_hidden_layers=1, num_key_value_heads=1, **SMALL)
+    err = refused(capsys, bare(model, tmp_path / "m"), "--num-heads", "2")
+    assert "per-head q/k norm" in err
 
 
 # 6. a gated block with exact GELU
@@ -176,6 +194,27 @@ def test_coverage_texts_follow_the_config():
     assert gpt2["attention"].status == "assumption" and "1 / (l + 1)" in gpt2["attention"].statement
     llama = {e.block: e for e in by_name("llama").coverage({}, {})}
     assert llama["attention"].status == "assumption" and "offset 0 only" in llama["attention"].statement
+
+
+# new families: bfloat16 files read exactly (the stored values, widened)
+@pytest.mark.parametrize(
+    ("cls_name", "config_name", "fields"),
+    [
+        ("Qwen3MoeModel", "Qwen3MoeConfig", {"num_experts": 2, "num_experts_per_tok": 1, "head_dim": 8}),
+        ("Olmo2Model", "Olmo2Config", {}),
+        ("Gemma3TextModel", "Gemma3TextConfig", {"head_dim": 8}),
+    ],
+)
+def test_bfloat16_files_of_the_new_families_are_read_exactly(tmp_path, cls_name, config_name, fields):
+    experts = {"experts_implementation": "eager"} if "Moe" in cls_name else {}
+    model = tiny(
+        cls_name, config_name, num_hidden_layers=1, num_key_value_heads=1, **SMALL, **fields, **experts
+    )
+    model = model.to(torch.bfloat16)
+    model.save_pretrained(tmp_path / "bf16")
+    layer = load_weights(tmp_path / "bf16").layers[0]
+    wq = model.layers[0].self_attn.q_proj.weight.detach().to(torch.float64).numpy()
+    assert layer.wq.dtype == np.float64 and np.array_equal(layer.wq, wq)
 
 
 # 8. usability

@@ -20,7 +20,7 @@ from numerics.formulas.evaluate import evaluate
 from numerics.loading import load_weights
 from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import extract_matrices
-from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
+from theory.errors import CheckpointError, InvalidArgument
 from theory.kinds import MatrixKind
 from theory.mixture import MIXTURE_FEED_FORWARD_NORM, MIXTURE_LIPSCHITZ, convex_combination_bound
 

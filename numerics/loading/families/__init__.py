@@ -56,6 +56,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("opt", ("opt",), "opt.FAMILY"),
     ("mixtral", ("mixtral",), "mixtral.FAMILY"),
     ("qwen2_moe", ("qwen2_moe",), "qwen2_moe.FAMILY"),
+    ("qwen3_moe", ("qwen3_moe",), "qwen3_moe.FAMILY"),
+    ("olmo2", ("olmo2",), "olmo2.FAMILY"),
+    ("gemma3", ("gemma3_text",), "gemma3.FAMILY"),
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
@@ -113,7 +116,7 @@ def detect(
     if found is not None and mixture is not None and found[0].layer_roles is None:
         raise UnsupportedCheckpoint(
             f"it has a mixture-of-experts feed-forward ({mixture}), which family {found[0].key} does not "
-            "read; pass --family mixtral or --family qwen2_moe (or give its config.json with model_type)"
+            "read; pass --family mixtral, qwen2_moe or qwen3_moe (or give its config.json with model_type)"
         )
     return found
 

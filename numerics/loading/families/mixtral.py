@@ -237,11 +237,12 @@ def mixture_coverage(
     experts_key: str,
     shared: bool,
     layers: str = "",
+    attention: c.Coverage = c.ATTENTION_GROUPED,
 ) -> tuple[c.Coverage, ...]:
-    """The rotary decoder's records (feed-forward: the gated experts), then the mixture
-    (:func:`mixture_record`) and the router."""
+    """The rotary decoder's records (feed-forward: the gated experts; ``attention`` its attention record),
+    then the mixture (:func:`mixture_record`) and the router."""
     return (
-        *rotary_decoder_coverage(config, measures, activation=gate_activation(config)),
+        *rotary_decoder_coverage(config, measures, attention=attention, activation=gate_activation(config)),
         mixture_record(config, experts_key, shared, layers),
         ROUTER,
     )

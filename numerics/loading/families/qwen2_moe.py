@@ -91,26 +91,26 @@ def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
     return None
 
 
+def sparse_clause(config: Mapping[str, Any]) -> str:
+    """Which layers are mixtures, as a clause of the mixture record ('' when the config does not say L)."""
+    count = config.get("num_hidden_layers")
+    if not isinstance(count, int):
+        return ""
+    sparse = sorted(sparse_layers(config, count))
+    return f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
+
+
 def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
     """Qwen2's records (q/k/v biases unless ``qkv_bias`` is false), the mixture (shared expert) and the
     router."""
     shared = bool(config.get("shared_expert_intermediate_size", 1))
-    count = config.get("num_hidden_layers")
-    layers = ""
-    if isinstance(count, int):
-        sparse = sorted(sparse_layers(config, count))
-        layers = (
-            f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
-        )
+    biased = bool(config.get("attention_bias")) or config.get("qkv_bias") is not False
     return mixture_coverage(
-        {
-            **config,
-            "attention_bias": bool(config.get("attention_bias")) or config.get("qkv_bias") is not False,
-        },
+        {**config, "attention_bias": biased},
         measures,
         experts_key="num_experts",
         shared=shared,
-        layers=layers,
+        layers=sparse_clause(config),
     )
 
 
