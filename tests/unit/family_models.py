@@ -42,7 +42,14 @@ def float64_attention(module, query, key, value, attention_mask, scaling=None, d
             logits.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else logits + mask.double()
         )
     probabilities = torch.softmax(masked, dim=-1)
-    RECORDED.append({"logits": logits.detach().numpy(), "probabilities": probabilities.detach().numpy()})
+    RECORDED.append(
+        {
+            "logits": logits.detach().numpy(),
+            "probabilities": probabilities.detach().numpy(),
+            "query": query.detach().numpy(),
+            "key": key.detach().numpy(),
+        }
+    )
     return (probabilities @ value).transpose(1, 2).contiguous(), probabilities
 
 
@@ -155,8 +162,30 @@ def _configs() -> dict[str, Any]:
                 pad_token_id=0,
             )
         ),
+        "deepseek_v3": t.DeepseekV3Config(
+            **_mla(q_lora_rank=12, first_k_dense_replace=1, n_group=1, topk_group=1)
+        ),
+        "deepseek_v2": t.DeepseekV2Config(**_mla(q_lora_rank=None, first_k_dense_replace=1)),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
+
+
+def _mla(**extra: Any) -> dict[str, Any]:
+    """A DeepSeek model: latent attention (d_nope = d_v = 8, d_rope = 4, latent 10), 4 routed experts, top-2,
+    one shared expert, layer 0 dense."""
+    return _decoder(
+        num_key_value_heads=4,
+        kv_lora_rank=10,
+        qk_nope_head_dim=8,
+        qk_rope_head_dim=4,
+        v_head_dim=8,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_shared_experts=1,
+        moe_intermediate_size=24,
+        routed_scaling_factor=1.5,
+        **extra,
+    )
 
 
 def _opt(**extra: Any) -> dict[str, Any]:
@@ -207,6 +236,8 @@ FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 
 Qwen2-MoE's shared expert."""
 ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}
 ROTARY |= {"olmo2", "gemma3"}
+LATENT = {"deepseek_v3", "deepseek_v2"}
+"""Multi-head latent attention (built on demand, checked by test_family_latent.py, not in FAMILY_NAMES)."""
 QK_NORMS = {"qwen3": 0.0, "qwen3_moe": 0.0, "olmo2": 0.0, "gemma3": 1.0}
 """Families with a q/k RMSNorm, and the offset of its gain (Gemma 3's 1 + w)."""
 DECODERS = {"gpt2", "opt", "opt_post_ln", *ROTARY}
@@ -241,7 +272,9 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
     if sizes:
         fields = {k: v for k, v in config.to_dict().items() if k != "layer_types"}  # one per layer: redrawn
         config = type(config)(**{**fields, **sizes})
-    experts = {"experts_implementation": "eager"} if name in MIXTURES else {}  # grouped_mm: no float64
+    experts = (
+        {"experts_implementation": "eager"} if name in MIXTURES | LATENT else {}
+    )  # grouped_mm: no float64
     model = transformers.AutoModel.from_config(config, attn_implementation=ATTENTION, **experts)
     model = model.double().eval()
     with torch.no_grad():
@@ -255,6 +288,12 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
                 bias.zero_()
             if "norm" in module_name.lower() and isinstance(weight, torch.Tensor) and weight.ndim == 1:
                 weight.uniform_(0.5, 1.5)
+        if name in LATENT:  # the latents' RMSNorms, which transformers computes in float32
+            for layer in model.layers:
+                for part in ("q_a_layernorm", "kv_a_layernorm"):
+                    norm = getattr(layer.self_attn, part, None)
+                    if norm is not None:
+                        setattr(layer.self_attn, part, Float64RMSNorm(norm.weight, norm.variance_epsilon))
         if name in QK_NORMS:
             for layer in model.layers:
                 for part in ("q_norm", "k_norm"):

@@ -167,10 +167,12 @@ def mixture_measures(
     config: Mapping,
     *,
     norms: Mapping[str, float] | None = None,
+    routed_scale: float = 1.0,
 ) -> dict[str, float]:
     """:func:`~numerics.loading.families.llama.rotary_measures` of a dense layer; of a mixture layer the
-    rotary bound and the gated Lipschitz constant taken over the mixture: max over routed experts plus the
-    shared expert's (theory.mixture's MIXTURE_LIPSCHITZ); ``norms`` holds each expert's under its label
+    rotary bound and the gated Lipschitz constant taken over the mixture: max over routed experts (times
+    ``routed_scale`` when the gates sum to that, DeepSeek's ``routed_scaling_factor``) plus the shared
+    expert's (theory.mixture's MIXTURE_LIPSCHITZ); ``norms`` holds each expert's under its label
     (``E3.w_out``)."""
     from numerics.bounds import reach  # here: reach's formulas import sympy, needed only when measuring
     from numerics.formulas.evaluate import evaluate
@@ -190,7 +192,7 @@ def mixture_measures(
         return reach.swiglu_lipschitz(block, gate=gate, norms=own or None)
 
     blocks = layer.feed_forwards()
-    routed = max(lipschitz(e, block) for e, block in blocks if e != SHARED_EXPERT)
+    routed = routed_scale * max(lipschitz(e, block) for e, block in blocks if e != SHARED_EXPERT)
     shared = sum((lipschitz(e, block) for e, block in blocks if e == SHARED_EXPERT), 0)
     out["gated_lipschitz_unit_ball"] = float(evaluate(MIXTURE_LIPSCHITZ, Lip_max=routed, Lip_shared=shared))
     return out
