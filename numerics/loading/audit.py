@@ -6,9 +6,9 @@ tensor of the file must be one the family knows it leaves aside, each of which t
 - in a layer ``<prefix><layer_path>.<i>.``: the bias of a projection it reads (``X.bias`` beside a read
   ``X.weight``: the biases record), or one of the family's ``layer_extras`` (its norm gains, rotary
   frequency buffers);
-- outside the stack: one of the family's ``outer`` tensors under the key prefix (embeddings, the final
-  norm) or a read-out head (:data:`HEADS`, before or under the prefix): the analysed class takes the
-  embedded tokens as input and stops before the read-out.
+- outside the stack: one of the family's ``outer`` tensors (under the key prefix, or beside it: a task
+  model's head) such as the embeddings or the final norm, or a read-out head (:data:`HEADS`): the analysed
+  class takes the embedded tokens as input and stops before the read-out.
 
 Anything else (a cross-attention block, an encoder's stack beside a decoder's, a layer-scale vector, a
 rotary buffer in an encoder that the family describes with absolute positions) is unread:
@@ -67,10 +67,8 @@ def unread(family: Family, scheme: Scheme, prefix: str, names: Iterable[str]) ->
             if bias or any(pattern.fullmatch(rest) for pattern in extras):
                 continue
         else:
-            relative = name[len(prefix) :] if name.startswith(prefix) else None
-            if HEADS.match(name) or (
-                relative is not None and (HEADS.match(relative) or any(p.fullmatch(relative) for p in outer))
-            ):
+            relative = name[len(prefix) :] if name.startswith(prefix) else name
+            if HEADS.match(name) or HEADS.match(relative) or any(p.fullmatch(relative) for p in outer):
                 continue
         left.append(name)
     return tuple(sorted(left))

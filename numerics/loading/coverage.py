@@ -226,12 +226,20 @@ _SOFTMAX = (
 
 
 def masking(causal: bool, window: int | None = None) -> Coverage:
-    """The masking record: bidirectional, causal, or causal within a sliding window of ``window`` tokens."""
+    """The masking record: bidirectional (over all tokens, or within ``window`` positions either side on
+    local layers), causal, or causal within a sliding window of ``window`` tokens."""
     if not causal:
+        local = (
+            ""
+            if window is None
+            else f" (on the local layers, the tokens within {window} positions either side: the unmasked "
+            "softmax of a subset of the logits, whose max-norm distance is at most the whole vector's, so "
+            "the same constant holds)"
+        )
         return Coverage(
             "masking",
             CoverageStatus.EXACT,
-            f"bidirectional softmax over all tokens: {_SOFTMAX}",
+            f"bidirectional softmax over all tokens{local}: {_SOFTMAX}",
             "derived: theory.lipschitz (softmax lemma)",
         )
     span = (

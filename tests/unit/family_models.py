@@ -6,7 +6,9 @@ single-threaded. Attention runs through :func:`float64_attention`, registered wi
 caps, masked, softmax, times v) in float64 throughout (transformers' own eager kernels take the softmax in
 float32, which would hide any disagreement below 1e-7), recording each layer's logits and probabilities.
 Qwen3's per-head q/k RMSNorm, which transformers also computes in float32, is swapped for the same norm in
-float64 (:class:`Float64RMSNorm`, same parameter name). Norm gains are drawn at random so that they matter.
+float64 (:class:`Float64RMSNorm`, same parameter name; OLMo 2's, Gemma 3's and DeepSeek's latent norms too),
+and ModernBERT's float32 rotation for the same formula in float64 (:func:`float64_rotary`). Norm gains are
+drawn at random so that they matter.
 """
 
 from __future__ import annotations
@@ -57,6 +59,21 @@ transformers.AttentionInterface.register(ATTENTION, float64_attention)
 transformers.masking_utils.ALL_MASK_ATTENTION_FUNCTIONS.register(
     ATTENTION, transformers.masking_utils.ALL_MASK_ATTENTION_FUNCTIONS["eager"]
 )
+
+
+def float64_rotary(q, k, cos, sin, unsqueeze_dim=1):
+    """transformers' apply_rotary_pos_emb (q cos + rotate_half(q) sin) in the inputs' precision: ModernBERT's
+    own takes it in float32."""
+    cos, sin = cos.unsqueeze(unsqueeze_dim), sin.unsqueeze(unsqueeze_dim)
+
+    def rotate_half(x):
+        half = x.shape[-1] // 2
+        return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+
+transformers.models.modernbert.modeling_modernbert.apply_rotary_pos_emb = float64_rotary
 
 
 class Float64RMSNorm(torch.nn.Module):
@@ -166,6 +183,20 @@ def _configs() -> dict[str, Any]:
             **_mla(q_lora_rank=12, first_k_dense_replace=1, n_group=1, topk_group=1)
         ),
         "deepseek_v2": t.DeepseekV2Config(**_mla(q_lora_rank=None, first_k_dense_replace=1)),
+        "modernbert": t.ModernBertConfig(
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=40,
+            vocab_size=40,
+            layer_types=["sliding_attention", "full_attention"],
+            local_attention=4,
+            pad_token_id=0,
+            bos_token_id=1,
+            eos_token_id=2,
+            cls_token_id=1,
+            sep_token_id=2,
+        ),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
@@ -228,6 +259,7 @@ FAMILY_NAMES = (
     "qwen3_moe",
     "olmo2",
     "gemma3",
+    "modernbert",
 )
 MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe"}
 """Mixture-of-experts decoders (4 experts, top-2; Qwen2-MoE's layer 1 dense through mlp_only_layers)."""
@@ -235,7 +267,9 @@ FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 
 """Feed-forward blocks (each an M_in, M_out pair) of layers 0 and 1 where not one: the experts, and
 Qwen2-MoE's shared expert."""
 ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}
-ROTARY |= {"olmo2", "gemma3"}
+ROTARY |= {"olmo2", "gemma3", "modernbert"}
+LAYER_TYPED_ROTARY = {"gemma3", "modernbert"}
+"""Families whose rotary tables differ by layer type (local and global layers)."""
 LATENT = {"deepseek_v3", "deepseek_v2"}
 """Multi-head latent attention (built on demand, checked by test_family_latent.py, not in FAMILY_NAMES)."""
 QK_NORMS = {"qwen3": 0.0, "qwen3_moe": 0.0, "olmo2": 0.0, "gemma3": 1.0}

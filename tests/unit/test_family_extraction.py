@@ -20,6 +20,7 @@ import pytest
 from family_models import (
     DECODERS,
     FAMILY_NAMES,
+    LAYER_TYPED_ROTARY,
     QK_NORMS,
     RECORDED,
     ROTARY,
@@ -73,10 +74,14 @@ def qk_norm(tiny: TinyModel, layer: int, part: str, vectors: np.ndarray) -> np.n
 
 def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
     """Which keys each query attends: all (encoders), the prefix (decoders), the last window (sliding)."""
+    config = tiny.model.config
+    if tiny.name == "modernbert":  # bidirectional; local layers: within sliding_window either side
+        offsets = np.abs(np.arange(count)[:, None] - np.arange(count)[None, :])
+        local = config.layer_types[layer] == "sliding_attention"
+        return offsets <= config.sliding_window if local else np.ones((count, count), dtype=bool)
     if tiny.name not in DECODERS:
         return np.ones((count, count), dtype=bool)
     allowed = np.tril(np.ones((count, count), dtype=bool))
-    config = tiny.model.config
     if tiny.name in ("gemma2", "gemma3") and config.layer_types[layer] == "sliding_attention":
         offsets = np.arange(count)[:, None] - np.arange(count)[None, :]
         allowed &= offsets < config.sliding_window
@@ -97,7 +102,8 @@ def rebuilt(tiny: TinyModel, layer: int, x: np.ndarray) -> dict[str, np.ndarray]
     probabilities = np.zeros_like(logits)
     output = np.zeros(x.shape)
     group = weights.num_heads // weights.kv_heads
-    table = tiny.rotary_types.index(config.layer_types[layer]) if tiny.name == "gemma3" else 0
+    typed = tiny.name in LAYER_TYPED_ROTARY
+    table = tiny.rotary_types.index(config.layer_types[layer]) if typed else 0
     for b in range(x.shape[0]):
         if tiny.name == "olmo2":  # the norm runs over every head's entries of the whole projection
             queries = qk_norm(tiny, layer, "q_norm", np.hstack([x[b] @ qk[h].left for h in qk]))
@@ -175,7 +181,10 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
 
 @pytest.mark.parametrize(
     "name",
-    ["qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim", "qwen3_moe", "olmo2", "gemma3"],
+    [
+        *("qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"),
+        *("qwen3_moe", "olmo2", "gemma3", "modernbert"),
+    ],
 )
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):
     """The rebuilt forward pass uses the folder's matrices; a module in memory and a sharded save give the
