@@ -279,10 +279,10 @@ ABSOLUTE_POSITIONS = Coverage(
 
 
 def at_offset_zero(attention: Coverage) -> Coverage:
-    """An exact attention record under rotary positions: an assumption, since the bilinear form of head h
-    at relative offset t is Wq_h^T R_t Wk_g and QK_h = Wq_h^T Wk_g is that form at t = 0 only (the
+    """An attention record under rotary positions: an assumption (at best), since the bilinear form of head
+    h at relative offset t is Wq_h^T R_t Wk_g and QK_h = Wq_h^T Wk_g is that form at t = 0 only (the
     positions record bounds every t). Records already outside the class are kept."""
-    if attention.status is not CoverageStatus.EXACT:
+    if attention.status is CoverageStatus.OUTSIDE:
         return attention
     return Coverage(
         attention.block,

@@ -43,7 +43,12 @@ def float64_attention(module, query, key, value, attention_mask, scaling=None, d
         masked = (
             logits.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else logits + mask.double()
         )
-    probabilities = torch.softmax(masked, dim=-1)
+    sinks = kwargs.get("s_aux")  # GPT-OSS: a sink logit per head joins the softmax, then is dropped
+    if sinks is None:
+        probabilities = torch.softmax(masked, dim=-1)
+    else:
+        column = sinks.reshape(1, -1, 1, 1).expand(*masked.shape[:-1], 1).to(masked.dtype)
+        probabilities = torch.softmax(torch.cat([masked, column], dim=-1), dim=-1)[..., :-1]
     RECORDED.append(
         {
             "logits": logits.detach().numpy(),
@@ -197,6 +202,16 @@ def _configs() -> dict[str, Any]:
             cls_token_id=1,
             sep_token_id=2,
         ),
+        "gpt_oss": t.GptOssConfig(
+            **_decoder(
+                head_dim=8,
+                intermediate_size=24,
+                num_local_experts=4,
+                num_experts_per_tok=2,
+                sliding_window=3,
+                layer_types=["sliding_attention", "full_attention"],
+            )
+        ),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
@@ -260,10 +275,11 @@ FAMILY_NAMES = (
     "olmo2",
     "gemma3",
     "modernbert",
+    "gpt_oss",
 )
-MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe"}
+MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe", "gpt_oss"}
 """Mixture-of-experts decoders (4 experts, top-2; Qwen2-MoE's layer 1 dense through mlp_only_layers)."""
-FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 1)}
+FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 1), "gpt_oss": (4, 4)}
 """Feed-forward blocks (each an M_in, M_out pair) of layers 0 and 1 where not one: the experts, and
 Qwen2-MoE's shared expert."""
 ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}

@@ -82,7 +82,7 @@ def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
     if tiny.name not in DECODERS:
         return np.ones((count, count), dtype=bool)
     allowed = np.tril(np.ones((count, count), dtype=bool))
-    if tiny.name in ("gemma2", "gemma3") and config.layer_types[layer] == "sliding_attention":
+    if tiny.name in ("gemma2", "gemma3", "gpt_oss") and config.layer_types[layer] == "sliding_attention":
         offsets = np.arange(count)[:, None] - np.arange(count)[None, :]
         allowed &= offsets < config.sliding_window
     return allowed
@@ -118,10 +118,18 @@ def rebuilt(tiny: TinyModel, layer: int, x: np.ndarray) -> dict[str, np.ndarray]
                 u, v = qk_norm(tiny, layer, "q_norm", u), qk_norm(tiny, layer, "k_norm", v)
             if tiny.name in ROTARY:
                 cos, sin = (t[0].numpy() for t in tiny.rotary[table])  # positions 0..T-1 for each input
+                if tiny.name == "gpt_oss":  # its tables hold each frequency once (halves rotated as pairs)
+                    cos, sin = np.hstack((cos, cos)), np.hstack((sin, sin))
                 u, v = rope(u, cos, sin), rope(v, cos, sin)
             z = u @ v.T / np.sqrt(scale)
             logits[b, h] = z if cap is None else cap * np.tanh(z / cap)
-            probabilities[b, h] = softmax(np.where(allowed, logits[b, h], -np.inf))
+            masked = np.where(allowed, logits[b, h], -np.inf)
+            if tiny.name == "gpt_oss":  # the head's sink logit joins the softmax and is dropped
+                sink = float(tiny.model.layers[layer].self_attn.sinks.detach()[h])
+                masked = np.hstack((masked, np.full((count, 1), sink)))
+                probabilities[b, h] = softmax(masked)[:, :-1]
+            else:
+                probabilities[b, h] = softmax(masked)
             output[b] += probabilities[b, h] @ x[b] @ vt[h].dense()
     return {"logits": logits, "probabilities": probabilities, "output": output}
 
@@ -183,7 +191,7 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
     "name",
     [
         *("qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"),
-        *("qwen3_moe", "olmo2", "gemma3", "modernbert"),
+        *("qwen3_moe", "olmo2", "gemma3", "modernbert", "gpt_oss"),
     ],
 )
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):

@@ -203,18 +203,22 @@ def test_coverage_texts_follow_the_config():
         ("Qwen3MoeModel", "Qwen3MoeConfig", {"num_experts": 2, "num_experts_per_tok": 1, "head_dim": 8}),
         ("Olmo2Model", "Olmo2Config", {}),
         ("Gemma3TextModel", "Gemma3TextConfig", {"head_dim": 8}),
+        ("GptOssModel", "GptOssConfig", {"num_local_experts": 2, "num_experts_per_tok": 1, "head_dim": 8}),
+        ("ModernBertModel", "ModernBertConfig", {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2}),
     ],
 )
 def test_bfloat16_files_of_the_new_families_are_read_exactly(tmp_path, cls_name, config_name, fields):
-    experts = {"experts_implementation": "eager"} if "Moe" in cls_name else {}
-    model = tiny(
-        cls_name, config_name, num_hidden_layers=1, num_key_value_heads=1, **SMALL, **fields, **experts
-    )
+    experts = {"experts_implementation": "eager"} if "Moe" in cls_name or "Oss" in cls_name else {}
+    modern = "ModernBert" in cls_name
+    kv = {} if modern else {"num_key_value_heads": 1}
+    model = tiny(cls_name, config_name, num_hidden_layers=1, **kv, **SMALL, **fields, **experts)
     model = model.to(torch.bfloat16)
     model.save_pretrained(tmp_path / "bf16")
     layer = load_weights(tmp_path / "bf16").layers[0]
-    wq = model.layers[0].self_attn.q_proj.weight.detach().to(torch.float64).numpy()
-    assert layer.wq.dtype == np.float64 and np.array_equal(layer.wq, wq)
+    stored = model.layers[0].attn.Wqkv.weight[:16] if modern else model.layers[0].self_attn.q_proj.weight
+    assert layer.wq.dtype == np.float64 and np.array_equal(
+        layer.wq, stored.detach().to(torch.float64).numpy()
+    )
 
 
 # 8. usability

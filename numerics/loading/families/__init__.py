@@ -61,6 +61,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("gemma3", ("gemma3_text",), "gemma3.FAMILY"),
     ("deepseek", ("deepseek_v2", "deepseek_v3"), "deepseek.FAMILY"),
     ("modernbert", ("modernbert",), "modernbert.FAMILY"),
+    ("gpt_oss", ("gpt_oss",), "gpt_oss.FAMILY"),
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
