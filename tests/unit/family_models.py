@@ -81,6 +81,30 @@ def float64_rotary(q, k, cos, sin, unsqueeze_dim=1):
 transformers.models.modernbert.modeling_modernbert.apply_rotary_pos_emb = float64_rotary
 
 
+def float64_complex_rotary(xq, xk, freqs_cis):
+    """Llama 4's rotation of adjacent pairs as complex numbers, in complex128 (its own takes float32)."""
+
+    def rotate(x):
+        pairs = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2).contiguous())
+        return torch.view_as_real(pairs * freqs_cis[:, :, None, :].to(torch.complex128)).flatten(3)
+
+    return rotate(xq), rotate(xk)
+
+
+transformers.models.llama4.modeling_llama4.apply_rotary_emb = float64_complex_rotary
+
+
+class Float64WeightlessRMSNorm(torch.nn.Module):
+    """x / sqrt(mean(x^2) + eps) over the last axis in the input's precision, no gain (Llama 4's q/k norm)."""
+
+    def __init__(self, eps: float):
+        super().__init__()
+        self.eps = eps
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+
 class Float64RMSNorm(torch.nn.Module):
     """x / sqrt(mean(x^2) + eps) * (offset + weight) over the last axis, in the input's precision (float64
     here); offset 1 is Gemma 3's gain 1 + w."""
@@ -212,6 +236,23 @@ def _configs() -> dict[str, Any]:
                 layer_types=["sliding_attention", "full_attention"],
             )
         ),
+        "llama4": t.Llama4TextConfig(
+            **_decoder(
+                head_dim=8,
+                intermediate_size=24,
+                intermediate_size_mlp=40,
+                num_local_experts=4,
+                num_experts_per_tok=2,
+                moe_layers=[0],
+                no_rope_layers=[1, 0],
+                attention_chunk_size=3,
+                floor_scale=2,
+                attn_scale=0.5,
+                pad_token_id=0,
+                bos_token_id=0,
+                eos_token_id=1,
+            )
+        ),
         "opt_post_ln": t.OPTConfig(**_opt(do_layer_norm_before=False, word_embed_proj_dim=16)),
     }
 
@@ -276,10 +317,17 @@ FAMILY_NAMES = (
     "gemma3",
     "modernbert",
     "gpt_oss",
+    "llama4",
 )
-MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe", "gpt_oss"}
+MIXTURES = {"mixtral", "qwen2_moe", "qwen3_moe", "gpt_oss", "llama4"}
 """Mixture-of-experts decoders (4 experts, top-2; Qwen2-MoE's layer 1 dense through mlp_only_layers)."""
-FEED_FORWARD_BLOCKS = {"mixtral": (4, 4), "qwen2_moe": (5, 1), "qwen3_moe": (4, 1), "gpt_oss": (4, 4)}
+FEED_FORWARD_BLOCKS = {
+    "mixtral": (4, 4),
+    "qwen2_moe": (5, 1),
+    "qwen3_moe": (4, 1),
+    "gpt_oss": (4, 4),
+    "llama4": (5, 1),
+}
 """Feed-forward blocks (each an M_in, M_out pair) of layers 0 and 1 where not one: the experts, and
 Qwen2-MoE's shared expert."""
 ROTARY = {*FAMILY_NAMES[FAMILY_NAMES.index("llama") : FAMILY_NAMES.index("gpt_neox") + 1], *MIXTURES}
@@ -344,6 +392,12 @@ def build(name: str, folder: Path, sizes: dict[str, Any] | None = None, **save: 
                     norm = getattr(layer.self_attn, part, None)
                     if norm is not None:
                         setattr(layer.self_attn, part, Float64RMSNorm(norm.weight, norm.variance_epsilon))
+        if name == "llama4":  # its weightless q/k norm, which transformers computes in float32
+            for layer in model.layers:
+                if hasattr(layer.self_attn, "qk_norm"):
+                    layer.self_attn.qk_norm = Float64WeightlessRMSNorm(
+                        layer.self_attn.qk_norm.variance_epsilon
+                    )
         if name in QK_NORMS:
             for layer in model.layers:
                 for part in ("q_norm", "k_norm"):

@@ -28,6 +28,7 @@ from family_models import (
     build,
     forward_with,
     softmax,
+    torch,
 )
 
 from numerics.loading import load_weights
@@ -72,6 +73,31 @@ def qk_norm(tiny: TinyModel, layer: int, part: str, vectors: np.ndarray) -> np.n
     return gain * vectors / np.sqrt(np.mean(vectors**2, axis=-1, keepdims=True) + norm.eps)
 
 
+def llama4_positions(tiny: TinyModel, layer: int, u: np.ndarray, v: np.ndarray):
+    """Llama 4's queries and keys of one head: on rotary layers rotated as complex pairs by the model's
+    table, then normalised without gain; on NoPE layers the queries scaled by the temperature of their
+    position, 1 + attn_scale log(1 + floor((t + 1) / floor_scale)), in float32 as transformers takes it."""
+    config = tiny.model.config
+    if config.no_rope_layers[layer]:
+        table = tiny.rotary[0][0].numpy()  # (T, d_h / 2) complex, positions 0..T-1
+
+        def rotate(x):
+            pairs = (x[:, 0::2] + 1j * x[:, 1::2]) * table
+            return np.stack((pairs.real, pairs.imag), axis=-1).reshape(x.shape)
+
+        eps = config.rms_norm_eps
+        u, v = rotate(u), rotate(v)
+        return (
+            u / np.sqrt(np.mean(u**2, -1, keepdims=True) + eps),
+            v / np.sqrt(np.mean(v**2, -1, keepdims=True) + eps),
+        )
+    positions = torch.arange(u.shape[0]).float()  # transformers takes the temperature in float32
+    scales = (
+        torch.log1p(torch.floor((positions + 1.0) / config.floor_scale)) * config.attn_scale + 1.0
+    ).numpy()
+    return u * scales[:, None].astype(np.float64), v
+
+
 def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
     """Which keys each query attends: all (encoders), the prefix (decoders), the last window (sliding)."""
     config = tiny.model.config
@@ -82,6 +108,9 @@ def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
     if tiny.name not in DECODERS:
         return np.ones((count, count), dtype=bool)
     allowed = np.tril(np.ones((count, count), dtype=bool))
+    if tiny.name == "llama4" and config.layer_types[layer] == "chunked_attention":
+        chunks = np.arange(count) // config.attention_chunk_size
+        allowed &= chunks[:, None] == chunks[None, :]
     if tiny.name in ("gemma2", "gemma3", "gpt_oss") and config.layer_types[layer] == "sliding_attention":
         offsets = np.arange(count)[:, None] - np.arange(count)[None, :]
         allowed &= offsets < config.sliding_window
@@ -116,7 +145,9 @@ def rebuilt(tiny: TinyModel, layer: int, x: np.ndarray) -> dict[str, np.ndarray]
                 u, v = queries[:, h * dh : (h + 1) * dh], keys[:, g * dh : (g + 1) * dh]
             elif tiny.name in QK_NORMS:
                 u, v = qk_norm(tiny, layer, "q_norm", u), qk_norm(tiny, layer, "k_norm", v)
-            if tiny.name in ROTARY:
+            if tiny.name == "llama4":
+                u, v = llama4_positions(tiny, layer, u, v)
+            elif tiny.name in ROTARY:
                 cos, sin = (t[0].numpy() for t in tiny.rotary[table])  # positions 0..T-1 for each input
                 if tiny.name == "gpt_oss":  # its tables hold each frequency once (halves rotated as pairs)
                     cos, sin = np.hstack((cos, cos)), np.hstack((sin, sin))
@@ -191,7 +222,7 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
     "name",
     [
         *("qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"),
-        *("qwen3_moe", "olmo2", "gemma3", "modernbert", "gpt_oss"),
+        *("qwen3_moe", "olmo2", "gemma3", "modernbert", "gpt_oss", "llama4"),
     ],
 )
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):

@@ -62,6 +62,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("deepseek", ("deepseek_v2", "deepseek_v3"), "deepseek.FAMILY"),
     ("modernbert", ("modernbert",), "modernbert.FAMILY"),
     ("gpt_oss", ("gpt_oss",), "gpt_oss.FAMILY"),
+    ("llama4", ("llama4_text",), "llama4.FAMILY"),
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
