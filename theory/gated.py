@@ -37,9 +37,11 @@ PRIME_SUP_DIGITS = 12
 
 
 def _rounded_up(value: sp.Expr, dps: int) -> sp.Rational:
-    """``value`` rounded UP (outward) to PRIME_SUP_DIGITS decimals: a constant above the located supremum."""
+    """``value`` (a number, or a closed-form constant such as sup GELU' = 1/2 + erf(1)/2 + e^-1/sqrt(pi),
+    evaluated to ``dps`` + 5 digits first) rounded UP (outward) to PRIME_SUP_DIGITS decimals: a constant
+    above the located supremum."""
     step = sp.Integer(10) ** PRIME_SUP_DIGITS
-    return sp.Rational(sp.ceiling(sp.Float(value, dps) * step), step)
+    return sp.Rational(sp.ceiling(sp.Float(sp.N(value, dps + 5), dps) * step), step)
 
 
 def silu_prime_sup(dps: int = 30) -> sp.Rational:

@@ -44,6 +44,7 @@ from numerics.loading.tensors import (
     InMemory,
     SafetensorsFiles,
     TensorSource,
+    check_weight_map,
     shards,
 )
 from numerics.loading.weights import TransformerWeights
@@ -113,13 +114,19 @@ def open_checkpoint(
     elif path.suffix == ".safetensors":
         tensors = SafetensorsFiles((path,))
     elif path.name == SHARD_INDEX:
-        tensors = SafetensorsFiles(shards(path))
+        files = SafetensorsFiles(shards(path))
+        check_weight_map(path, files.shard_of)
+        tensors = files
     else:
         from numerics.loading.hf_folder import read_torch_bin
 
-        arrays = {}
+        arrays, located = {}, {}
         for part in shards(path) if path.name == BIN_SHARD_INDEX else (path,):
-            arrays.update(read_torch_bin(part, lambda name: True)[0])
+            found = read_torch_bin(part, lambda name: True)[0]
+            arrays.update(found)
+            located.update(dict.fromkeys(found, part))
+        if path.name == BIN_SHARD_INDEX:
+            check_weight_map(path, located)
         tensors = InMemory(arrays, where)
     reads_config = path.suffix != ".onnx"
     return open_tensors(

@@ -219,6 +219,7 @@ PLACEMENTS = {
     "post": "after each residual sum (post-LN)",
     "pre": "before each sub-block, and a final one (pre-norm)",
     "sandwich": "before and after each sub-block, inside the residual (pre- and post-norm), and a final one",
+    "post_sublayer": "on each sub-block's output, inside the residual (x + norm(f(x))), and a final one",
 }
 
 
@@ -240,12 +241,20 @@ _SOFTMAX = (
 
 
 def masking(causal: bool, window: int | None = None) -> Coverage:
-    """The masking record: bidirectional, causal, or causal within a sliding window of ``window`` tokens."""
+    """The masking record: bidirectional (over all tokens, or within ``window`` positions either side on
+    local layers), causal, or causal within a sliding window of ``window`` tokens."""
     if not causal:
+        local = (
+            ""
+            if window is None
+            else f" (on the local layers, the tokens within {window} positions either side: the unmasked "
+            "softmax of a subset of the logits, whose max-norm distance is at most the whole vector's, so "
+            "the same constant holds)"
+        )
         return Coverage(
             "masking",
             CoverageStatus.EXACT,
-            f"bidirectional softmax over all tokens: {_SOFTMAX}",
+            f"bidirectional softmax over all tokens{local}: {_SOFTMAX}",
             "derived: theory.lipschitz (softmax lemma)",
         )
     span = (
@@ -282,6 +291,21 @@ ABSOLUTE_POSITIONS = Coverage(
     "learned absolute position embeddings are added to the input once; no block depends on position",
     "reconstructed: our reading of the family's forward pass",
 )
+
+
+def at_offset_zero(attention: Coverage) -> Coverage:
+    """An attention record under rotary positions: an assumption (at best), since the bilinear form of head
+    h at relative offset t is Wq_h^T R_t Wk_g and QK_h = Wq_h^T Wk_g is that form at t = 0 only (the
+    positions record bounds every t). Records already outside the class are kept."""
+    if attention.status is CoverageStatus.OUTSIDE:
+        return attention
+    return Coverage(
+        attention.block,
+        CoverageStatus.ASSUMPTION,
+        f"{attention.statement}; with rotary positions head h's logit at offset t is x Wq_h^T R_t Wk_g x'^T, "
+        "so QK_h = Wq_h^T Wk_g is the analysed form at offset 0 only (the positions record covers every t)",
+        attention.provenance,
+    )
 
 
 def rotary(value: float | None, fraction: float = 1.0) -> Coverage:

@@ -82,9 +82,9 @@ def read_safetensors(
                         "(quantisation noise distorts the small singular values the bound depends on)"
                     )
                 shape = handle.get_slice(name).get_shape()
-                if len(shape) != 2:  # refused before reading: a lying shape may declare terabytes
+                if len(shape) not in (1, 2, 3):  # refused before reading: a lying shape may declare terabytes
                     raise CheckpointError(
-                        f"{path}: tensor {name} has shape {tuple(shape)}, expected a matrix"
+                        f"{path}: tensor {name} has shape {tuple(shape)}, expected 1 to 3 axes"
                     )
                 if 8 * math.prod(shape) > MAX_MATRIX_BYTES:
                     raise CheckpointError(

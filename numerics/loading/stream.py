@@ -11,12 +11,15 @@ time); :meth:`Checkpoint.weights` collects the float64 layers into :class:`Trans
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Any
 
 import numpy as np
 
+from numerics.loading.audit import layer_count, stack_pattern, unread, unread_text
+from numerics.loading.config_values import config_problem
 from numerics.loading.coverage import Coverage
 from numerics.loading.families import (
     Family,
@@ -118,6 +121,14 @@ class Checkpoint:
         )
 
 
+ROLE_SHAPES = (
+    ("stacked.", 3, "a stack of matrices (experts x rows x cols)"),
+    ("gain.", 1, "a vector (a norm's gain)"),
+    ("", 2, "a matrix"),
+)
+"""The dimensions a layer's tensor has by its role's prefix (a family's ``layer_roles`` names them)."""
+
+
 def read_layer(
     family: Family,
     scheme: Scheme,
@@ -138,10 +149,8 @@ def read_layer(
         raise CheckpointError(f"{where}: {error}") from None
     arrays = tensors.read(names.values())
     for role, name in names.items():
-        if arrays[name].ndim != (3 if role.startswith("stacked.") else 2):
-            kind = (
-                "a stack of matrices (experts x rows x cols)" if role.startswith("stacked.") else "a matrix"
-            )
+        ndim, kind = next((dims, text) for start, dims, text in ROLE_SHAPES if role.startswith(start))
+        if arrays[name].ndim != ndim:
             raise CheckpointError(f"{where}: tensor {name} has shape {arrays[name].shape}, expected {kind}")
         if not stored:
             arrays[name] = np.asarray(arrays[name], dtype=np.float64)
@@ -186,24 +195,47 @@ def open_tensors(
     config = dict(config or {})
     if family_name is not None and family_name in family.model_types:
         config.setdefault("model_type", family_name)
-    refusal = family.refusal(config, names) if family.refusal is not None else None
+    refusal = config_problem(config)
+    if refusal is None and family.refusal is not None:
+        refusal = family.refusal(config, names)
     if refusal is not None:
         raise UnsupportedCheckpoint(f"{where}: {refusal}")
     sizes = _declared(family, config, where)
-    indices = {int(m["layer"]) for m in map(scheme.anchor.match, names) if m and m["prefix"] == prefix}
+    num_layers = layer_count(scheme, prefix, names)
     present = set(names)
-    for index in range(max(indices) + 1):
+    for index in range(num_layers):
         for role, name in scheme.names(prefix, index).items():
             if name not in present:
                 raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
+    try:
+        left = unread(family, scheme, prefix, names)
+    except CheckpointError as error:  # a mixture layer without its experts
+        raise CheckpointError(f"{where}: {error}") from None
+    if left:
+        raise UnsupportedCheckpoint(
+            f"{where}: {unread_text(family, left)}; reading it as {family.title} would drop them "
+            "silently, so it is refused"
+        )
+    _check_gains(tensors, family, scheme, prefix, where)
+    config.update(tensor_facts(family.roles(scheme, prefix, 0, frozenset(names)), present, config))
+    if sizes.num_heads is None and family.needs_heads:
+        sizes = replace(sizes, num_heads=heads(None))
     first = read_layer(family, scheme, prefix, tensors, sizes, 0, where, stored=True)  # only its shapes
     found_sizes = {
-        "num_layers": max(indices) + 1,
+        "num_layers": num_layers,
         "hidden_size": int(first.wq.shape[1]),
         "ffn_size": int(first.w_in.shape[0]),
     }
-    if first.experts and sizes.ffn_size is not None:  # a mixture layer: its experts have their own width
-        found_sizes["ffn_size"] = sizes.ffn_size
+    if first.experts:  # a mixture layer: its experts have their own width; F is a dense layer's
+        present_names = frozenset(names)
+        dense = next(
+            (i for i in range(num_layers) if "w_in" in family.roles(scheme, prefix, i, present_names)), None
+        )
+        if dense is not None:
+            dense_layer = read_layer(family, scheme, prefix, tensors, sizes, dense, where, stored=True)
+            found_sizes["ffn_size"] = int(dense_layer.w_in.shape[0])
+        elif sizes.ffn_size is not None:
+            found_sizes["ffn_size"] = sizes.ffn_size
     for name, value in found_sizes.items():
         declared = getattr(sizes, name)
         if declared is not None and declared != value:
@@ -238,6 +270,43 @@ def open_tensors(
         sizes.head_dim,
         config,
     )
+
+
+def _check_gains(tensors: TensorSource, family: Family, scheme: Scheme, prefix: str, where: str) -> None:
+    """The layers' known unread vectors (norm gains, ``family.layer_extras``) must be finite: the coverage
+    statements use them (Qwen3's logit bound max|g_q| max|g_k|), and a NaN gain is a damaged checkpoint."""
+    stack = stack_pattern(scheme, prefix)
+    patterns = [re.compile(pattern) for pattern in family.layer_extras]
+    gains = [
+        name
+        for name, m in ((name, stack.match(name)) for name in tensors.names)
+        if m is not None and any(p.fullmatch(m["rest"]) for p in patterns) and not name.endswith("inv_freq")
+    ]
+    for name, array in tensors.read(gains).items():
+        if not np.isfinite(array).all():
+            raise InvalidArgument(
+                f"{where}: tensor {name} has NaN or infinite entries; the checkpoint is damaged"
+            )
+
+
+ATTENTION_ROLES = frozenset({"wq", "wk", "wv", "wo", "qkv", "c_attn"})
+"""Roles of attention projections (the others are the feed-forward's)."""
+
+
+def tensor_facts(roles: Mapping[str, str], present: set[str], config: Mapping[str, Any]) -> dict[str, bool]:
+    """What the tensors show that the coverage must say: ``attention_bias`` / ``mlp_bias`` True when a
+    read projection of layer 0 (``roles``: role -> tensor name) has a bias in the file that the config
+    does not declare (a config default contradicted by the tensors)."""
+    facts = {}
+    for key, attention in (("attention_bias", True), ("mlp_bias", False)):
+        biased = any(
+            name.endswith(".weight") and f"{name[: -len('.weight')]}.bias" in present
+            for role, name in roles.items()
+            if (role in ATTENTION_ROLES) == attention
+        )
+        if biased and not config.get(key):
+            facts[key] = True
+    return facts
 
 
 def _head_dim(family: Family, sizes: Sizes, where: str, query_width: int, hidden: int, num_heads: int) -> int:

@@ -78,6 +78,32 @@ def shards(index: Path) -> tuple[Path, ...]:
     return tuple(inside(index.parent, name, str(index)) for name in sorted(set(weight_map.values())))
 
 
+def check_weight_map(index: Path, located: Mapping[str, Path]) -> None:
+    """The shards hold exactly the tensors the index's ``weight_map`` lists, each in the file it names
+    (``located``: tensor name -> the shard it was found in); CheckpointError naming the first tensor the
+    index invents (no shard has it), omits (a shard has it, the index does not say) or misplaces."""
+    document = read_json(index)
+    weight_map = document["weight_map"] if isinstance(document, dict) else {}  # shards() validated it
+    expected = {name: inside(index.parent, file, str(index)) for name, file in weight_map.items()}
+    invented = sorted(set(expected) - set(located))
+    omitted = sorted(set(located) - set(expected))
+    moved = sorted(name for name in expected if name in located and located[name] != expected[name])
+    for names, problem in (
+        (invented, "lists {} in {}, but that shard does not hold it"),
+        (omitted, "does not list {}, which the shard {} holds"),
+        (moved, "places {} in {}, but another shard holds it"),
+    ):
+        if names:
+            name = names[0]
+            shard = expected.get(name, located.get(name))
+            assert shard is not None
+            more = f" ({len(names) - 1} more like it)" if len(names) > 1 else ""
+            raise CheckpointError(
+                f"{index}: its weight_map {problem.format(name, shard.name)}{more}; the index and its "
+                "shards disagree, rebuild the index"
+            )
+
+
 @record
 class InMemory:
     """A mapping from names to numpy arrays or torch tensors (a state dict), upcast on read."""

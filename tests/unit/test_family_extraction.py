@@ -20,12 +20,15 @@ import pytest
 from family_models import (
     DECODERS,
     FAMILY_NAMES,
+    LAYER_TYPED_ROTARY,
+    QK_NORMS,
     RECORDED,
     ROTARY,
     TinyModel,
     build,
     forward_with,
     softmax,
+    torch,
 )
 
 from numerics.loading import load_weights
@@ -63,19 +66,52 @@ def rope(vectors: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
 
 
 def qk_norm(tiny: TinyModel, layer: int, part: str, vectors: np.ndarray) -> np.ndarray:
-    """Qwen3's per-head RMSNorm of queries (``q_norm``) or keys (``k_norm``), gains from the model."""
+    """The RMSNorm of queries (``q_norm``) or keys (``k_norm``) over the last axis (a head's d_h entries, or
+    OLMo 2's whole projection), gains from the model (Gemma 3's 1 + w)."""
     norm = getattr(tiny.model.layers[layer].self_attn, part)
-    gain = norm.weight.detach().numpy()
+    gain = QK_NORMS[tiny.name] + norm.weight.detach().numpy()
     return gain * vectors / np.sqrt(np.mean(vectors**2, axis=-1, keepdims=True) + norm.eps)
+
+
+def llama4_positions(tiny: TinyModel, layer: int, u: np.ndarray, v: np.ndarray):
+    """Llama 4's queries and keys of one head: on rotary layers rotated as complex pairs by the model's
+    table, then normalised without gain; on NoPE layers the queries scaled by the temperature of their
+    position, 1 + attn_scale log(1 + floor((t + 1) / floor_scale)), in float32 as transformers takes it."""
+    config = tiny.model.config
+    if config.no_rope_layers[layer]:
+        table = tiny.rotary[0][0].numpy()  # (T, d_h / 2) complex, positions 0..T-1
+
+        def rotate(x):
+            pairs = (x[:, 0::2] + 1j * x[:, 1::2]) * table
+            return np.stack((pairs.real, pairs.imag), axis=-1).reshape(x.shape)
+
+        eps = config.rms_norm_eps
+        u, v = rotate(u), rotate(v)
+        return (
+            u / np.sqrt(np.mean(u**2, -1, keepdims=True) + eps),
+            v / np.sqrt(np.mean(v**2, -1, keepdims=True) + eps),
+        )
+    positions = torch.arange(u.shape[0]).float()  # transformers takes the temperature in float32
+    scales = (
+        torch.log1p(torch.floor((positions + 1.0) / config.floor_scale)) * config.attn_scale + 1.0
+    ).numpy()
+    return u * scales[:, None].astype(np.float64), v
 
 
 def mask(tiny: TinyModel, layer: int, count: int) -> np.ndarray:
     """Which keys each query attends: all (encoders), the prefix (decoders), the last window (sliding)."""
+    config = tiny.model.config
+    if tiny.name == "modernbert":  # bidirectional; local layers: within sliding_window either side
+        offsets = np.abs(np.arange(count)[:, None] - np.arange(count)[None, :])
+        local = config.layer_types[layer] == "sliding_attention"
+        return offsets <= config.sliding_window if local else np.ones((count, count), dtype=bool)
     if tiny.name not in DECODERS:
         return np.ones((count, count), dtype=bool)
     allowed = np.tril(np.ones((count, count), dtype=bool))
-    config = tiny.model.config
-    if tiny.name == "gemma2" and config.layer_types[layer] == "sliding_attention":
+    if tiny.name == "llama4" and config.layer_types[layer] == "chunked_attention":
+        chunks = np.arange(count) // config.attention_chunk_size
+        allowed &= chunks[:, None] == chunks[None, :]
+    if tiny.name in ("gemma2", "gemma3", "gpt_oss") and config.layer_types[layer] == "sliding_attention":
         offsets = np.arange(count)[:, None] - np.arange(count)[None, :]
         allowed &= offsets < config.sliding_window
     return allowed
@@ -94,17 +130,37 @@ def rebuilt(tiny: TinyModel, layer: int, x: np.ndarray) -> dict[str, np.ndarray]
     logits = np.zeros((x.shape[0], weights.num_heads, count, count))
     probabilities = np.zeros_like(logits)
     output = np.zeros(x.shape)
+    group = weights.num_heads // weights.kv_heads
+    typed = tiny.name in LAYER_TYPED_ROTARY
+    table = tiny.rotary_types.index(config.layer_types[layer]) if typed else 0
     for b in range(x.shape[0]):
+        if tiny.name == "olmo2":  # the norm runs over every head's entries of the whole projection
+            queries = qk_norm(tiny, layer, "q_norm", np.hstack([x[b] @ qk[h].left for h in qk]))
+            keys = np.hstack([x[b] @ qk[g * group].right for g in range(weights.kv_heads)])
+            keys = qk_norm(tiny, layer, "k_norm", keys)
         for h in range(weights.num_heads):
             u, v = x[b] @ qk[h].left, x[b] @ qk[h].right
-            if tiny.name == "qwen3":
+            if tiny.name == "olmo2":
+                dh, g = weights.head_dim, h // group
+                u, v = queries[:, h * dh : (h + 1) * dh], keys[:, g * dh : (g + 1) * dh]
+            elif tiny.name in QK_NORMS:
                 u, v = qk_norm(tiny, layer, "q_norm", u), qk_norm(tiny, layer, "k_norm", v)
-            if tiny.name in ROTARY:
-                cos, sin = (table[0].numpy() for table in tiny.rotary[0])  # positions 0..T-1 for each input
+            if tiny.name == "llama4":
+                u, v = llama4_positions(tiny, layer, u, v)
+            elif tiny.name in ROTARY:
+                cos, sin = (t[0].numpy() for t in tiny.rotary[table])  # positions 0..T-1 for each input
+                if tiny.name == "gpt_oss":  # its tables hold each frequency once (halves rotated as pairs)
+                    cos, sin = np.hstack((cos, cos)), np.hstack((sin, sin))
                 u, v = rope(u, cos, sin), rope(v, cos, sin)
             z = u @ v.T / np.sqrt(scale)
             logits[b, h] = z if cap is None else cap * np.tanh(z / cap)
-            probabilities[b, h] = softmax(np.where(allowed, logits[b, h], -np.inf))
+            masked = np.where(allowed, logits[b, h], -np.inf)
+            if tiny.name == "gpt_oss":  # the head's sink logit joins the softmax and is dropped
+                sink = float(tiny.model.layers[layer].self_attn.sinks.detach()[h])
+                masked = np.hstack((masked, np.full((count, 1), sink)))
+                probabilities[b, h] = softmax(masked)[:, :-1]
+            else:
+                probabilities[b, h] = softmax(masked)
             output[b] += probabilities[b, h] @ x[b] @ vt[h].dense()
     return {"logits": logits, "probabilities": probabilities, "output": output}
 
@@ -162,7 +218,13 @@ def test_a_wrong_split_of_a_fused_projection_is_caught(tiny_models, name):
     assert np.max(np.abs(logits - recorded["logits"][0, 0])) > 1e-3
 
 
-@pytest.mark.parametrize("name", ["qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("qwen3", "gemma", "gemma2", "phi3", "gpt_neox", "opt", "llama_head_dim"),
+        *("qwen3_moe", "olmo2", "gemma3", "modernbert", "gpt_oss", "llama4"),
+    ],
+)
 def test_in_memory_and_sharded_reads_equal_the_saved_folder(tiny_models, tmp_path, name):
     """The rebuilt forward pass uses the folder's matrices; a module in memory and a sharded save give the
     same arrays bit for bit (so the same agreement)."""

@@ -190,11 +190,20 @@ def test_the_certified_rank_claim_reads_the_head_size_from_the_factors(tiny_mode
     assert summary["attention_rank_at_most_head_dim"] == "yes"
 
 
-@pytest.mark.parametrize("name", ["phi3", "gpt_neox"])
-def test_a_fused_projection_without_the_head_counts_is_refused_in_one_line(
-    tiny_models, tmp_path, capsys, name
-):
-    path = bare_file(tiny_models(name), tmp_path / "bare")
+def test_a_fused_projection_without_the_head_counts_is_refused_in_one_line(tiny_models, tmp_path, capsys):
+    """Phi-3's qkv_proj is split by H and K: --num-heads gives H only."""
+    path = bare_file(tiny_models("phi3"), tmp_path / "bare")
     status, _, err = run_cli(capsys, "bound", path, "--num-heads", "4")
     assert status == 2 and err.count("\n") == 1
     assert str(path) in err and "needs a config.json with num_attention_heads" in err
+
+
+def test_a_bare_gpt_neox_file_is_split_by_the_heads_given_on_the_command_line(tiny_models, tmp_path, capsys):
+    """GPT-NeoX's per-head interleaved query_key_value needs H alone: --num-heads settles it, and the
+    split is the folder's (whose config says H) to the last bit."""
+    tiny = tiny_models("gpt_neox")
+    path = bare_file(tiny, tmp_path / "bare")
+    assert run_cli(capsys, "bound", path)[0] == 2  # no H anywhere
+    bare, folder = load_weights(path, num_heads=4), load_weights(tiny.folder)
+    for ours, theirs in zip(bare.layers, folder.layers, strict=True):
+        assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(ours.items(), theirs.items(), strict=True))

@@ -143,7 +143,7 @@ def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
     exec(compile(snippet, "README.md", "exec"), {})
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:2] for line in lines][:3] == [
-        ["attention", "exact"],
+        ["attention", "assumption"],
         ["positions", "assumption"],
         ["feed-forward", "outside"],
     ]

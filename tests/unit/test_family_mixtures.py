@@ -20,7 +20,7 @@ from numerics.formulas.evaluate import evaluate
 from numerics.loading import load_weights
 from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import extract_matrices
-from theory.errors import InvalidArgument, UnsupportedCheckpoint
+from theory.errors import CheckpointError, InvalidArgument
 from theory.kinds import MatrixKind
 from theory.mixture import MIXTURE_FEED_FORWARD_NORM, MIXTURE_LIPSCHITZ, convex_combination_bound
 
@@ -256,10 +256,13 @@ def test_without_a_model_type_a_tensor_only_the_family_has_decides(tiny_models, 
     assert load_weights(state, config=without_type(tiny)).family == name
 
 
-def test_stacked_experts_of_two_mixture_families_are_refused_without_a_choice(tiny_models, capsys):
+def test_stacked_experts_with_a_shared_expert_are_qwen2_moe_the_one_family_reading_them_all(tiny_models):
+    """Mixtral's names fit the stacked experts too, but Mixtral reads neither the shared expert nor the
+    dense layer 1."""
     tiny = tiny_models("qwen2_moe")
-    with pytest.raises(UnsupportedCheckpoint, match=r"fit the families mixtral, qwen2_moe .* --family"):
-        load_weights(tiny.model.state_dict(), config=without_type(tiny))
+    assert load_weights(tiny.model.state_dict(), config=without_type(tiny)).family == "qwen2_moe"
+    with pytest.raises(CheckpointError, match=r"Mixtral layer layers\.1 has no experts"):
+        load_weights(tiny.model.state_dict(), config=without_type(tiny), family="mixtral")
     chosen = load_weights(tiny.model.state_dict(), config=without_type(tiny), family="qwen2_moe")
     assert chosen.family == "qwen2_moe" and len(chosen.layers[0].experts) == 4
 

@@ -27,7 +27,7 @@ from functools import cache
 from numerics.loading.coverage import Coverage
 from numerics.loading.families.base import Family, Scheme, Sizes, family_coverage
 from numerics.loading.weights import TransformerWeights
-from theory.errors import InvalidArgument, UnsupportedCheckpoint
+from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
 
 __all__ = [
     "REGISTRY",
@@ -56,6 +56,13 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("opt", ("opt",), "opt.FAMILY"),
     ("mixtral", ("mixtral",), "mixtral.FAMILY"),
     ("qwen2_moe", ("qwen2_moe",), "qwen2_moe.FAMILY"),
+    ("qwen3_moe", ("qwen3_moe",), "qwen3_moe.FAMILY"),
+    ("olmo2", ("olmo2",), "olmo2.FAMILY"),
+    ("gemma3", ("gemma3_text",), "gemma3.FAMILY"),
+    ("deepseek", ("deepseek_v2", "deepseek_v3"), "deepseek.FAMILY"),
+    ("modernbert", ("modernbert",), "modernbert.FAMILY"),
+    ("gpt_oss", ("gpt_oss",), "gpt_oss.FAMILY"),
+    ("llama4", ("llama4_text",), "llama4.FAMILY"),
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
@@ -113,7 +120,7 @@ def detect(
     if found is not None and mixture is not None and found[0].layer_roles is None:
         raise UnsupportedCheckpoint(
             f"it has a mixture-of-experts feed-forward ({mixture}), which family {found[0].key} does not "
-            "read; pass --family mixtral or --family qwen2_moe (or give its config.json with model_type)"
+            "read; pass --family mixtral, qwen2_moe or qwen3_moe (or give its config.json with model_type)"
         )
     return found
 
@@ -142,15 +149,38 @@ def _detected(
     if not fitting:
         fitting = [fit for fit in (_anchored(f, names, present) for f in families()) if fit is not None]
     if len(fitting) > 1:
-        marked = [fit for fit in fitting if _markers(fit[0], fit[1])]
-        if len(marked) != 1:
-            keys = ", ".join(fit[0].key for fit in marked or fitting)
+        left = {fit[0].key: _left(fit, names) for fit in fitting}
+        complete = [fit for fit in fitting if not left[fit[0].key]]
+        if not complete:
             raise UnsupportedCheckpoint(
-                f"its tensors fit the families {keys} and no config model_type says which; pass "
-                f"--family NAME (family= in Python) with NAME one of {keys}"
+                "no family specbound reads accounts for every tensor: "
+                + "; ".join(left.values())
+                + "; reading it as any of them would drop those weights"
             )
-        fitting = marked
+        marked = [fit for fit in complete if _markers(fit[0], fit[1])]
+        if len(complete) > 1 and len(marked) != 1:
+            keys = ", ".join(fit[0].key for fit in marked or complete)
+            raise UnsupportedCheckpoint(
+                f"its tensors fit the families {keys}, each of which reads every tensor, and no config "
+                "model_type says which; the tensors alone cannot tell them apart (nor from other families "
+                "with the same tensor names, whose forward pass differs: give its config.json), or pass "
+                f"--family NAME (family= in Python) with NAME one of {keys} if you know it is that family"
+            )
+        fitting = marked if len(complete) > 1 else complete
     return fitting[0] if fitting else None
+
+
+def _left(fit: tuple[Family, Scheme, str], names: tuple[str, ...]) -> str:
+    """'' when the family of ``fit`` accounts for every tensor (:func:`numerics.loading.audit.unread`),
+    else why not, in a clause."""
+    from numerics.loading.audit import unread, unread_text
+
+    family, scheme, prefix = fit
+    try:
+        left = unread(family, scheme, prefix, names)
+    except CheckpointError as error:
+        return f"family {family.key}: {error}"
+    return unread_text(family, left) if left else ""
 
 
 def _anchored(

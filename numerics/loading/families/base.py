@@ -78,6 +78,18 @@ class Scheme:
         }
 
 
+NORM_TENSOR = r"\.(?:weight|bias)"
+"""A norm's gain or shift (the suffix of :data:`DECODER_LAYER_EXTRAS`-style patterns)."""
+DECODER_LAYER_EXTRAS = (
+    r"input_layernorm\.weight",
+    r"post_attention_layernorm\.weight",
+    r"self_attn\.rotary_emb\.inv_freq",
+)
+"""A LLaMA-style layer's RMSNorm gains and the rotary frequency buffer older checkpoints saved."""
+DECODER_OUTER = (r"embed_tokens\.weight", r"norm\.weight", r"rotary_emb\.inv_freq")
+"""A LLaMA-style decoder's token embedding, final RMSNorm and rotary buffer."""
+
+
 def linear_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     """The layer of a family whose projections are ``nn.Linear`` weights under the standard roles."""
     return LayerWeights(
@@ -141,6 +153,16 @@ class Family:
     """Role -> tensor name of the layer's further tensors beyond the scheme's (a mixture's experts and
     router), given the layer's name prefix (``model.layers.3.``) and every tensor name; roles named
     ``stacked.*`` are 3-d (one slice per expert). Raises CheckpointError naming what a layer lacks."""
+    layer_extras: tuple[str, ...] = ()
+    """Regular expressions (whole name inside a layer, ``input_layernorm\\.weight``) of the tensors a layer
+    holds that the family leaves aside knowingly: its norm gains and buffers (:mod:`numerics.loading.audit`;
+    the biases of read projections are accepted without listing)."""
+    outer: tuple[str, ...] = ()
+    needs_heads: bool = False
+    """Whether splitting a layer needs H (a fused projection interleaved per head): the number of heads is
+    then settled (config, ``num_heads=``) before the first layer is read."""
+    """Regular expressions (whole name under the key prefix) of the tensors outside the layer stack that
+    the family leaves aside knowingly: embeddings, the final norm (read-out heads need no listing)."""
 
     def roles(self, scheme: Scheme, prefix: str, layer: int, present: frozenset[str]) -> dict[str, str]:
         """Role -> full tensor name of every tensor layer ``layer`` is read from (scheme and layer_roles)."""

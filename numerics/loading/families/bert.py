@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, size_reader
 
 BERT_KEYS = {
     "num_layers": "num_hidden_layers",
@@ -22,12 +22,15 @@ BERT_KEYS = {
 }
 
 
-def encoder_coverage(activation: str, norm_placement: str, *, biases: bool = True) -> tuple[c.Coverage, ...]:
-    """A bidirectional LayerNorm encoder with learned absolute positions (BERT, DistilBERT, ViT)."""
+def encoder_coverage(
+    activation: str, norm_placement: str, *, biases: bool = True, causal: bool = False
+) -> tuple[c.Coverage, ...]:
+    """A LayerNorm encoder (bidirectional, or causal as a decoder) with learned absolute positions (BERT,
+    DistilBERT, ViT)."""
     return (
         c.ATTENTION_EXACT,
         c.feed_forward(activation, gated=False),
-        c.masking(causal=False),
+        c.masking(causal=causal),
         c.normalisation("layer", norm_placement),
         c.biases(biases, biases),
         c.ABSOLUTE_POSITIONS,
@@ -35,8 +38,10 @@ def encoder_coverage(activation: str, norm_placement: str, *, biases: bool = Tru
 
 
 def bert_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Post-LN encoder, activation ``hidden_act``, learned absolute positions."""
-    return encoder_coverage(c.activation_of(config, "hidden_act", "gelu"), "post")
+    """Post-LN encoder, activation ``hidden_act``, learned absolute positions; causal with ``is_decoder``."""
+    return encoder_coverage(
+        c.activation_of(config, "hidden_act", "gelu"), "post", causal=config.get("is_decoder") is True
+    )
 
 
 FAMILY = Family(
@@ -58,4 +63,10 @@ FAMILY = Family(
     ),
     sizes=size_reader(BERT_KEYS),
     coverage=bert_coverage,
+    layer_extras=(rf"attention\.output\.LayerNorm{NORM_TENSOR}", rf"output\.LayerNorm{NORM_TENSOR}"),
+    outer=(
+        rf"embeddings\.(?:word_embeddings|position_embeddings|token_type_embeddings|LayerNorm){NORM_TENSOR}",
+        r"embeddings\.(?:position_ids|token_type_ids)",
+        rf"embeddings_project{NORM_TENSOR}",
+    ),
 )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, size_reader
 from numerics.loading.families.bert import encoder_coverage
 
 
@@ -41,4 +41,9 @@ FAMILY = Family(
         {"num_layers": "n_layers", "hidden_size": "dim", "num_heads": "n_heads", "ffn_size": "hidden_dim"}
     ),
     coverage=distilbert_coverage,
+    layer_extras=(rf"(?:sa_layer_norm|output_layer_norm){NORM_TENSOR}",),
+    outer=(
+        rf"embeddings\.(?:word_embeddings|position_embeddings|LayerNorm){NORM_TENSOR}",
+        r"embeddings\.position_ids",
+    ),
 )

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, size_reader
+from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, size_reader
 from numerics.loading.families.llama import (
     DECODER_KEYS,
     DECODER_SCHEME,
@@ -39,10 +39,16 @@ SCALED_EMBEDDING = c.Coverage(
 )
 
 
+DEFAULT_SOFTCAP, DEFAULT_QUERY_SCALAR = 50.0, 256
+"""transformers' Gemma2Config defaults of ``attn_logit_softcapping`` and ``query_pre_attn_scalar``: what a
+Gemma 2 checkpoint without those keys (or without a config) computes with."""
+
+
 def _softcapped(config: Mapping[str, Any]) -> c.Coverage:
-    """Gemma 2's attention: grouped-query, logits scaled by query_pre_attn_scalar^(-1/2) and soft-capped."""
-    cap = config.get("attn_logit_softcapping")
-    scalar = config.get("query_pre_attn_scalar")
+    """Gemma 2's attention: grouped-query, logits scaled by query_pre_attn_scalar^(-1/2) and soft-capped
+    (the config's values, else :data:`DEFAULT_SOFTCAP`; an explicit null cap means none)."""
+    cap = config.get("attn_logit_softcapping", DEFAULT_SOFTCAP)
+    scalar = config.get("query_pre_attn_scalar", DEFAULT_QUERY_SCALAR)
     scale = f"query_pre_attn_scalar^(-1/2) = {scalar}^(-1/2)" if scalar is not None else "d_h^(-1/2)"
     if cap is None:
         return c.Coverage(
@@ -89,6 +95,8 @@ GEMMA = Family(
     sizes=size_reader(DECODER_KEYS),
     coverage=gemma_coverage,
     measures=gemma_measures,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )
 GEMMA2 = Family(
     key="gemma2",
@@ -99,4 +107,6 @@ GEMMA2 = Family(
     coverage=gemma2_coverage,
     measures=gemma_measures,
     markers=("pre_feedforward_layernorm.weight", "post_feedforward_layernorm.weight"),
+    layer_extras=(*DECODER_LAYER_EXTRAS, r"(?:pre|post)_feedforward_layernorm\.weight"),
+    outer=DECODER_OUTER,
 )

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, Sizes, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, Sizes, size_reader
 from numerics.loading.weights import LayerWeights
 
 
@@ -36,10 +36,30 @@ def gpt2_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     )
 
 
+def _attention(config: Mapping[str, Any]) -> c.Coverage:
+    """The analysed attention, unless the logits are scaled otherwise: ``scale_attn_weights`` false (no
+    1 / sqrt(d_h)) or ``scale_attn_by_inverse_layer_idx`` (a further 1 / (l + 1) in layer l)."""
+    unscaled = config.get("scale_attn_weights", True) is False
+    by_layer = config.get("scale_attn_by_inverse_layer_idx") is True
+    if not (unscaled or by_layer):
+        return c.ATTENTION_EXACT
+    scale = ("1" if unscaled else "1 / sqrt(d_h)") + (
+        " times 1 / (l + 1) in layer l (0-based)" if by_layer else ""
+    )
+    return c.Coverage(
+        "attention",
+        c.CoverageStatus.ASSUMPTION,
+        f"multi-head softmax(x Wq_h^T Wk_h x'^T s) x Wv_h^T Wo_h^T, QK_h and Vt_h per head, with the logit "
+        f"scale s = {scale} (scale_attn_weights, scale_attn_by_inverse_layer_idx) instead of the analysed "
+        "1 / sqrt(d_h): the form is QK_h times a constant per layer, which the bound's matrices do not carry",
+        "reconstructed: our reading of GPT-2's attention scaling",
+    )
+
+
 def gpt2_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
     """Pre-LN causal decoder, activation ``activation_function``, learned absolute positions."""
     return (
-        c.ATTENTION_EXACT,
+        _attention(config),
         c.feed_forward(c.activation_of(config, "activation_function", "gelu_new"), gated=False),
         c.masking(causal=True),
         c.normalisation("layer", "pre"),
@@ -75,4 +95,6 @@ FAMILY = Family(
     coverage=gpt2_coverage,
     assemble=gpt2_layer,
     refusal=gpt2_refusal,
+    layer_extras=(rf"ln_[12]{NORM_TENSOR}", r"attn\.(?:bias|masked_bias)"),
+    outer=(rf"(?:wte|wpe|ln_f){NORM_TENSOR}",),
 )

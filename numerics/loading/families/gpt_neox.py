@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, Sizes, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, Sizes, size_reader
 from numerics.loading.families.llama import DECODER_KEYS, rotary_decoder_coverage, rotary_measures
 from numerics.loading.weights import LayerWeights
 from theory.errors import CheckpointError
@@ -38,7 +38,7 @@ def neox_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     if heads is None:
         raise CheckpointError(
             "GPT-NeoX's fused query_key_value interleaves the heads: splitting it needs a config.json "
-            "with num_attention_heads"
+            "with num_attention_heads, or num_heads= (--num-heads)"
         )
     if fused.shape[0] % (3 * heads):
         raise CheckpointError(
@@ -85,4 +85,10 @@ FAMILY = Family(
     coverage=neox_coverage,
     assemble=neox_layer,
     measures=rotary_measures,
+    needs_heads=True,
+    layer_extras=(
+        rf"(?:input_layernorm|post_attention_layernorm){NORM_TENSOR}",
+        r"attention\.(?:rotary_emb\.inv_freq|bias|masked_bias)",
+    ),
+    outer=(rf"(?:embed_in|final_layer_norm|emb_layer_norm){NORM_TENSOR}", r"rotary_emb\.inv_freq"),
 )

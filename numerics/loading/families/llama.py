@@ -19,7 +19,7 @@ from typing import Any
 import mpmath
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, Scheme, size_reader
 from numerics.loading.weights import LayerWeights
 
 DECODER_KEYS = {
@@ -120,18 +120,23 @@ def rotary_decoder_coverage(
     attention_biases: bool = False,
     mlp_biases: bool = False,
 ) -> tuple[c.Coverage, ...]:
-    """The records of a causal decoder with rotary positions; bias, window and rotary fields read from the
-    config (``attention_bias``, ``mlp_bias``, ``sliding_window``/``use_sliding_window``,
-    :func:`rotary_fraction`), the given values are the family's defaults."""
+    """The records of a causal decoder with rotary positions; bias, window, masking and rotary fields read
+    from the config (``attention_bias``, ``mlp_bias``, ``sliding_window``/``use_sliding_window``,
+    ``use_bidirectional_attention``, :func:`rotary_fraction`), the given values are the family's defaults.
+    The attention record says the analysed form is the one at offset 0 (:func:`~numerics.loading.coverage.
+    at_offset_zero`)."""
     window = config.get("sliding_window")
     uses_window = (
         isinstance(window, int) and window > 0 and config.get("use_sliding_window", True) is not False
     )
     return (
-        attention,
+        c.at_offset_zero(attention),
         c.rotary(measures.get("rotary_qk_spectral_bound"), rotary_fraction(config)),
         c.feed_forward(activation, gated=gated, value=measures.get("gated_lipschitz_unit_ball")),
-        c.masking(causal=True, window=window if uses_window else None),
+        c.masking(
+            causal=config.get("use_bidirectional_attention") is not True,
+            window=window if uses_window else None,
+        ),
         c.normalisation(*norm),
         c.biases(
             bool(config.get("attention_bias", attention_biases)), bool(config.get("mlp_bias", mlp_biases))
@@ -155,4 +160,6 @@ FAMILY = Family(
     sizes=size_reader(DECODER_KEYS),
     coverage=llama_coverage,
     measures=rotary_measures,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )

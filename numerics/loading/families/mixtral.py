@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, Sizes, linear_layer, size_reader
+from numerics.loading.families.base import (
+    DECODER_LAYER_EXTRAS,
+    DECODER_OUTER,
+    Family,
+    Scheme,
+    Sizes,
+    linear_layer,
+    size_reader,
+)
 from numerics.loading.families.llama import (
     DECODER_KEYS,
     gate_activation,
@@ -159,10 +167,12 @@ def mixture_measures(
     config: Mapping,
     *,
     norms: Mapping[str, float] | None = None,
+    routed_scale: float = 1.0,
 ) -> dict[str, float]:
     """:func:`~numerics.loading.families.llama.rotary_measures` of a dense layer; of a mixture layer the
-    rotary bound and the gated Lipschitz constant taken over the mixture: max over routed experts plus the
-    shared expert's (theory.mixture's MIXTURE_LIPSCHITZ); ``norms`` holds each expert's under its label
+    rotary bound and the gated Lipschitz constant taken over the mixture: max over routed experts (times
+    ``routed_scale`` when the gates sum to that, DeepSeek's ``routed_scaling_factor``) plus the shared
+    expert's (theory.mixture's MIXTURE_LIPSCHITZ); ``norms`` holds each expert's under its label
     (``E3.w_out``)."""
     from numerics.bounds import reach  # here: reach's formulas import sympy, needed only when measuring
     from numerics.formulas.evaluate import evaluate
@@ -182,7 +192,7 @@ def mixture_measures(
         return reach.swiglu_lipschitz(block, gate=gate, norms=own or None)
 
     blocks = layer.feed_forwards()
-    routed = max(lipschitz(e, block) for e, block in blocks if e != SHARED_EXPERT)
+    routed = routed_scale * max(lipschitz(e, block) for e, block in blocks if e != SHARED_EXPERT)
     shared = sum((lipschitz(e, block) for e, block in blocks if e == SHARED_EXPERT), 0)
     out["gated_lipschitz_unit_ball"] = float(evaluate(MIXTURE_LIPSCHITZ, Lip_max=routed, Lip_shared=shared))
     return out
@@ -229,11 +239,12 @@ def mixture_coverage(
     experts_key: str,
     shared: bool,
     layers: str = "",
+    attention: c.Coverage = c.ATTENTION_GROUPED,
 ) -> tuple[c.Coverage, ...]:
-    """The rotary decoder's records (feed-forward: the gated experts), then the mixture
-    (:func:`mixture_record`) and the router."""
+    """The rotary decoder's records (feed-forward: the gated experts; ``attention`` its attention record),
+    then the mixture (:func:`mixture_record`) and the router."""
     return (
-        *rotary_decoder_coverage(config, measures, activation=gate_activation(config)),
+        *rotary_decoder_coverage(config, measures, attention=attention, activation=gate_activation(config)),
         mixture_record(config, experts_key, shared, layers),
         ROUTER,
     )
@@ -267,4 +278,6 @@ FAMILY = Family(
     measures=mixture_measures,
     refusal=lambda config, names: expert_count_refusal(config, names, "num_local_experts"),
     layer_roles=mixtral_roles,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )

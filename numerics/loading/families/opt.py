@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, size_reader
 
 
 def opt_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
@@ -56,4 +56,8 @@ FAMILY = Family(
         }
     ),
     coverage=opt_coverage,
+    layer_extras=(rf"(?:self_attn_layer_norm|final_layer_norm){NORM_TENSOR}",),
+    outer=(
+        rf"decoder\.(?:embed_tokens|embed_positions|final_layer_norm|project_in|project_out){NORM_TENSOR}",
+    ),
 )

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, Sizes, size_reader
+from numerics.loading.families.base import (
+    DECODER_LAYER_EXTRAS,
+    DECODER_OUTER,
+    Family,
+    Scheme,
+    Sizes,
+    size_reader,
+)
 from numerics.loading.families.llama import (
     DECODER_KEYS,
     gate_activation,
@@ -77,4 +84,6 @@ FAMILY = Family(
     coverage=phi3_coverage,
     assemble=phi3_layer,
     measures=rotary_measures,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )

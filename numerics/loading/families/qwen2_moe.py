@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, size_reader
+from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, size_reader
 from numerics.loading.families.llama import DECODER_KEYS
 from numerics.loading.families.mixtral import (
     ATTENTION_SCHEME,
@@ -71,12 +71,10 @@ def sparse_layers(config: Mapping[str, Any], num_layers: int) -> set[int]:
 
 
 def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
-    """Why the layers cannot be read as the config builds them: a layer's saved experts are not
+    """Why the layers cannot be read as the config builds them (its values checked already,
+    :mod:`numerics.loading.config_values`): a layer's saved experts are not
     ``num_experts``, or its sparse layers (routers found) differ from those ``decoder_sparse_step`` /
     ``mlp_only_layers`` / ``num_experts`` make sparse."""
-    step = config.get("decoder_sparse_step", 1)
-    if not isinstance(step, int) or isinstance(step, bool) or step < 1:
-        return f"config decoder_sparse_step={step!r} must be a positive integer"
     count = expert_count_refusal(config, names, "num_experts")
     if count is not None:
         return count
@@ -93,18 +91,26 @@ def refusal(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
     return None
 
 
-def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
-    """Qwen2's records (q/k/v biases always), the mixture (shared expert) and the router."""
-    shared = bool(config.get("shared_expert_intermediate_size", 1))
+def sparse_clause(config: Mapping[str, Any]) -> str:
+    """Which layers are mixtures, as a clause of the mixture record ('' when the config does not say L)."""
     count = config.get("num_hidden_layers")
-    layers = ""
-    if isinstance(count, int):
-        sparse = sorted(sparse_layers(config, count))
-        layers = (
-            f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
-        )
+    if not isinstance(count, int):
+        return ""
+    sparse = sorted(sparse_layers(config, count))
+    return f"; mixtures in layers {sparse} of {count} (decoder_sparse_step, mlp_only_layers), the rest dense"
+
+
+def qwen2_moe_coverage(config: Mapping[str, Any], measures: Mapping[str, float]) -> tuple[c.Coverage, ...]:
+    """Qwen2's records (q/k/v biases unless ``qkv_bias`` is false), the mixture (shared expert) and the
+    router."""
+    shared = bool(config.get("shared_expert_intermediate_size", 1))
+    biased = bool(config.get("attention_bias")) or config.get("qkv_bias") is not False
     return mixture_coverage(
-        {**config, "attention_bias": True}, measures, experts_key="num_experts", shared=shared, layers=layers
+        {**config, "attention_bias": biased},
+        measures,
+        experts_key="num_experts",
+        shared=shared,
+        layers=sparse_clause(config),
     )
 
 
@@ -120,4 +126,6 @@ FAMILY = Family(
     markers=("mlp.shared_expert_gate.weight",),
     refusal=refusal,
     layer_roles=qwen2_moe_roles,
+    layer_extras=DECODER_LAYER_EXTRAS,
+    outer=DECODER_OUTER,
 )

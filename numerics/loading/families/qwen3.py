@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, size_reader
+from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, size_reader
 from numerics.loading.families.llama import (
     DECODER_KEYS,
     DECODER_SCHEME,
@@ -57,4 +57,6 @@ FAMILY = Family(
     coverage=qwen3_coverage,
     measures=rotary_measures,
     markers=("self_attn.q_norm.weight", "self_attn.k_norm.weight"),
+    layer_extras=(*DECODER_LAYER_EXTRAS, r"self_attn\.[qk]_norm\.weight"),
+    outer=DECODER_OUTER,
 )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Family, Scheme, size_reader
+from numerics.loading.families.base import NORM_TENSOR, Family, Scheme, size_reader
 from numerics.loading.families.bert import BERT_KEYS, encoder_coverage
 
 
@@ -50,4 +50,10 @@ FAMILY = Family(
     ),
     sizes=size_reader(BERT_KEYS),
     coverage=vit_coverage,
+    layer_extras=(rf"layernorm_(?:before|after){NORM_TENSOR}",),
+    outer=(
+        r"embeddings\.(?:cls_token|mask_token|position_embeddings)",
+        rf"embeddings\.patch_embeddings\.projection{NORM_TENSOR}",
+        rf"layernorm{NORM_TENSOR}",
+    ),
 )
