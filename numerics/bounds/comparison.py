@@ -14,6 +14,7 @@ their code computes them, and two labelled theory-consistent variants of the pro
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -169,6 +170,10 @@ def ours_widest(report: ProxyReport, dps: int) -> mpmath.mpf:
     return evaluate(OURS_PROXY, dps=dps, Sigma=leading, L=report.num_layers)
 
 
+def _scaled_norm_11(spec: Spectrum, factor: float) -> float:
+    return spec.norm_11 * factor
+
+
 def logit_scaled(
     spectra: Sequence[tuple[NamedMatrix, Spectrum]], head_dim: int
 ) -> list[tuple[NamedMatrix, Spectrum]]:
@@ -184,7 +189,7 @@ def logit_scaled(
                 frobenius_norm=spec.frobenius_norm * factor,
                 nuclear_norm=spec.nuclear_norm * factor,
                 norm_21=spec.norm_21 * factor,
-                entrywise_sum=lambda s=spec: s.norm_11 * factor,
+                entrywise_sum=functools.partial(_scaled_norm_11, spec, factor),
             )
         scaled.append((matrix, spec))
     return scaled
@@ -279,7 +284,7 @@ def compare_bounds(
             "assembled bound",
             assembled.gap,
             assembled.sigma,
-            "(8 + 24 sqrt(ln 2) + 48 sqrt(Lambda Sigma))/sqrt(n) + 3 sqrt((ln(2/delta) + K ln(2m+1) + P)/(2n))",
+            assembled_theory.GAP_TERM.description,
             "reconstructed",
             assembled_theory.SOURCE,
             "as stated",
