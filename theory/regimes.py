@@ -47,6 +47,7 @@ from typing import Any
 import sympy as sp
 
 from theory import _sympy_tools as tools
+from theory import width_heads
 from theory.growth import Growth, compare, growth, range_substitution
 from theory.lemma import Check, Lemma
 from theory.provenance import Derivation, Provenance, Tagged
@@ -456,6 +457,8 @@ def to_markdown(rows: tuple[RegimeRow, ...] | None = None) -> str:
         )
     lines.append("")
     lines.append(width_statement())
+    lines.append("")
+    lines.append(width_heads.to_markdown())
     return "\n".join(lines)
 
 
@@ -497,7 +500,8 @@ def settlement() -> dict[str, list[str]]:
 
 
 def to_json(rows: tuple[RegimeRow, ...] | None = None) -> str:
-    """The table as a JSON document {"assumptions", "laws", "rows", "settlement", "width"}."""
+    """The table as a JSON document {"assumptions", "laws", "rows", "settlement", "width",
+    "width_fixed_head_dim"} (the last: theory.width_heads, H = N / 64)."""
     document = {
         "assumptions": __doc__.split("Assumptions")[1].split("Provenance")[0].strip() if __doc__ else "",
         "laws": [
@@ -513,6 +517,7 @@ def to_json(rows: tuple[RegimeRow, ...] | None = None) -> str:
         "rows": [entry.to_json() for entry in rows or depth_table()],
         "settlement": settlement(),
         "width": width_statement(),
+        "width_fixed_head_dim": list(width_heads.table()),
     }
     return json.dumps(document, indent=2)
 
