@@ -6,37 +6,56 @@ the stated n, delta, margin and T with its constants written out ("constants 1" 
 none, theory.comparison); then the authors' proxies B_ours and B_Edelman (exact) and their labelled
 theory-consistent variants, which are complexities and not gaps. Each row names its provenance, its
 reference with the theorem number and its assumptions.
+
+``--synthetic`` trains one transformer of the assembled bound's class instead (the ``gap`` grid's
+L2-N16-H1 model on the clean sparse-selection task, deterministic) and compares on its weights, with its
+trained read-out, at its own n and T unless given, beside its measured gap on held-out samples.
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from paper_checks.commands._model import add_model_arguments
 from paper_checks.output_files import json_text
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, require
 
 HELP = "every published bound and the proxies on one checkpoint's weights, as gaps on one footing"
 
 DEFAULT_N, DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_T = 1000, 0.1, 1.0, 16
 """The footing of the regimes table (theory.regimes: n = 1000, delta = 1/10, margin 1, T = 16)."""
 
+SYNTHETIC_SETTING = 4
+"""Which model of ``numerics.synthetic.gap.default_grid()`` ``--synthetic`` trains (L2-N16-H1, clean)."""
+
 
 def register(parser: argparse.ArgumentParser) -> None:
     """MODEL, --n, --delta, --margin, --T, --json."""
     add_model_arguments(parser)
-    parser.add_argument("--n", type=int, default=DEFAULT_N, help=f"samples (default {DEFAULT_N})")
+    parser.add_argument(
+        "--n", type=int, help=f"samples (default {DEFAULT_N}; with --synthetic the model's training set)"
+    )
     parser.add_argument(
         "--delta", type=float, default=DEFAULT_DELTA, help=f"confidence in (0, 1) (default {DEFAULT_DELTA})"
     )
     parser.add_argument(
         "--margin",
         type=float,
-        default=DEFAULT_MARGIN,
-        help=f"margin in (0, 1], fixed before training (default {DEFAULT_MARGIN})",
+        help=f"margin in (0, 1], fixed before training (default {DEFAULT_MARGIN}; with --synthetic "
+        "the gap command's)",
     )
     parser.add_argument(
-        "--T", dest="tokens", type=int, default=DEFAULT_T, help=f"tokens per sample (default {DEFAULT_T})"
+        "--T",
+        dest="tokens",
+        type=int,
+        help=f"tokens per sample (default {DEFAULT_T}; with --synthetic the task's)",
+    )
+    parser.add_argument(
+        "--synthetic",
+        action="store_true",
+        help="instead of MODEL, train one small transformer of the assembled bound's class (needs torch) "
+        "and compare on it, beside its measured gap",
     )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
 
@@ -73,25 +92,73 @@ def format_table(result: object) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Compute every row on the model's weights and print them."""
-    from numerics.bounds.assembled import check_inputs
-    from numerics.bounds.comparison import compare_bounds
+    if args.synthetic:
+        return _run_synthetic(args)
     from numerics.loading import open_checkpoint
 
-    if args.n < 2:
-        raise InvalidArgument(f"--n={args.n} must be an integer >= 2")
-    check_inputs(args.n, args.delta, args.margin, args.tokens)  # before the checkpoint is read
+    footing = _footing(args, DEFAULT_N, DEFAULT_MARGIN, DEFAULT_T)
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
-    result = compare_bounds(checkpoint, n=args.n, delta=args.delta, margin=args.margin, T=args.tokens)
+    return _print(args, args.model, _compare(checkpoint, footing), {})
+
+
+def _footing(args: argparse.Namespace, n: int, margin: float, tokens: int) -> dict[str, Any]:
+    """n, delta, margin, T from the options (their defaults when not given), checked before any work."""
+    from numerics.bounds.assembled import check_inputs
+
+    footing = {
+        "n": n if args.n is None else args.n,
+        "delta": args.delta,
+        "margin": margin if args.margin is None else args.margin,
+        "T": tokens if args.tokens is None else args.tokens,
+    }
+    if footing["n"] < 2:
+        raise InvalidArgument(f"--n={footing['n']} must be an integer >= 2")
+    check_inputs(footing["n"], footing["delta"], footing["margin"], footing["T"])
+    return footing
+
+
+def _compare(weights: object, footing: dict[str, Any], readout_weight: object = None) -> Any:
+    from numerics.bounds.comparison import compare_bounds
+
+    return compare_bounds(weights, readout_weight=readout_weight, **footing)
+
+
+def _run_synthetic(args: argparse.Namespace) -> int:
+    """Train the synthetic model, compare on it at its n and T, and measure its gap."""
+    require("torch", purpose="compare --synthetic (it trains a model)")
+    from numerics.synthetic.defaults import DEFAULT_MARGIN as SYNTHETIC_MARGIN
+    from numerics.synthetic.defaults import DEFAULT_N_TEST
+    from numerics.synthetic.gap import default_grid, measure_gap, model_label
+    from numerics.synthetic.model import readout_weight
+    from numerics.synthetic.train import train_synthetic
+
+    setting = default_grid()[SYNTHETIC_SETTING]
+    tokens = setting.task.seq_len
+    footing = _footing(args, setting.training.n_train, SYNTHETIC_MARGIN, tokens)
+    trained = train_synthetic(setting.config, setting.task, setting.training)
+    result = _compare(trained.weights, footing, readout_weight(trained.model))
+    measured = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST)
+    return _print(args, model_label(setting.config, setting.task), result, measured.as_dict())
+
+
+def _print(args: argparse.Namespace, model: str, result: Any, measured: dict[str, float]) -> int:
     if args.json:
         document = {
-            "model": args.model,
+            "model": model,
             "L": result.num_layers,
             "N": result.hidden_size,
             "heads": result.num_heads,
             "footing": {"n": result.n, "delta": result.delta, "margin": result.margin, "T": result.tokens},
             "rows": [r.as_json() for r in result.rows],
         }
-        print(json_text(document, f"the comparison of {args.model}", indent=1))
-    else:
-        print(format_table(result))
+        if measured:
+            document["measured"] = measured
+        print(json_text(document, f"the comparison of {model}", indent=1))
+        return 0
+    print(format_table(result))
+    if measured:
+        print(
+            f"measured on {measured['n_test']} held-out samples: ramp gap {measured['ramp_gap']:.4f}, "
+            f"0-1 margin gap {measured['margin_gap']:.4f} (each +-{measured['half_width']:.4f})"
+        )
     return 0

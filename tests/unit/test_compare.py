@@ -224,3 +224,24 @@ def test_cli_json_on_minilm_l3(capsys):
         "assembled bound",
     ]
     assert document["rows"][4]["gap"] < document["rows"][1]["gap"]
+
+
+@pytest.mark.slow
+def test_cli_on_a_trained_synthetic_model(capsys):
+    import json
+
+    pytest.importorskip("torch")
+    from paper_checks.cli import main
+
+    assert main(["compare", "--synthetic", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["footing"] == {"n": 256, "delta": 0.1, "margin": 0.25, "T": 8}
+    gaps = {r["name"]: r["gap"] for r in document["rows"]}
+    measured = document["measured"]
+    # the assembled bound is a guarantee for this class: above the measured gaps' upper limits
+    assert gaps["assembled bound"] >= max(measured["ramp_gap_upper"], measured["margin_gap_upper"])
+    n, delta = 256, 0.1
+    count = next(r["complexity"] for r in document["rows"] if r["name"] == "parameter count")
+    assert gaps["parameter count"] == pytest.approx(
+        math.sqrt((32 * count * math.log(2) + math.log(2 / delta)) / (2 * n)), rel=1e-12
+    )
