@@ -58,6 +58,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         "and compare on it, beside its measured gap",
     )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--figures",
+        metavar="DIR",
+        help="also write compare_depth.png (and PDF, SVG): every row on the model's first l layers, "
+        "l = 1..L (needs matplotlib)",
+    )
+    parser.add_argument("--force", action="store_true", help="let --figures replace an existing figure")
 
 
 def _short(value: object) -> str:
@@ -97,8 +104,29 @@ def run(args: argparse.Namespace) -> int:
     from numerics.loading import open_checkpoint
 
     footing = _footing(args, DEFAULT_N, DEFAULT_MARGIN, DEFAULT_T)
+    if args.figures is None:
+        checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
+        return _print(args, args.model, _compare(checkpoint, footing), {})
+    from numerics.bounds.proxies import SpectraOptions, model_spectra
+    from paper_checks.compare_figure import FIGURE, bounds_over_depth
+    from paper_checks.output_files import checkpoint_inputs, complete_or_removed, figure_files, prepare_folder
+
+    require("matplotlib", purpose="--figures")
+    names = figure_files([FIGURE])
+    directory = prepare_folder("--figures", args.figures, names, args.force, checkpoint_inputs([args.model]))
     checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
-    return _print(args, args.model, _compare(checkpoint, footing), {})
+    spectra = model_spectra(checkpoint, SpectraOptions(entrywise_norms=True))
+    prefixes = [
+        _compare([e for e in spectra.matrices if e[0].layer < depth], footing)
+        for depth in range(1, spectra.num_layers)
+    ]
+    result = _compare(spectra, footing)
+    status = _print(args, args.model, result, {})
+    with complete_or_removed(directory, names):
+        caption = bounds_over_depth([*prefixes, result], args.model, directory / FIGURE)
+    if not args.json:
+        print(f"figure written to {directory / FIGURE}: {caption}")
+    return status
 
 
 def _footing(args: argparse.Namespace, n: int, margin: float, tokens: int) -> dict[str, Any]:

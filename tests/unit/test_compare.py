@@ -245,3 +245,17 @@ def test_cli_on_a_trained_synthetic_model(capsys):
     assert gaps["parameter count"] == pytest.approx(
         math.sqrt((32 * count * math.log(2) + math.log(2 / delta)) / (2 * n)), rel=1e-12
     )
+
+
+@pytest.mark.slow
+def test_figures_over_depth(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from paper_checks.cli import main
+
+    assert main(["compare", "minilm-l3", "--figures", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "compare_depth.pdf",
+        "compare_depth.png",
+        "compare_depth.svg",
+    ]
+    assert "first l layers of minilm-l3 (l = 1..3)" in capsys.readouterr().out
