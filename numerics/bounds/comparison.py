@@ -84,6 +84,8 @@ class Comparison:
     margin: float
     tokens: int
     rows: tuple[Row, ...]
+    positive_p: dict[str, tuple[int, int]]
+    """Per post hoc bound ("B_ours", "assembled bound"): (matrices at p > 0, matrices)."""
 
     def row(self, name: str) -> Row:
         """The row called ``name`` (KeyError if none)."""
@@ -352,4 +354,8 @@ def compare_bounds(
         margin=margin,
         tokens=T,
         rows=rows,
+        positive_p={
+            "B_ours": (sum(r.p_opt > 0 for r in report.matrices), len(report.matrices)),
+            "assembled bound": (sum(m.p > 0 for m in assembled.matrices), len(assembled.matrices)),
+        },
     )

@@ -52,6 +52,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help=f"tokens per sample (default {DEFAULT_T}; with --synthetic the task's)",
     )
     parser.add_argument(
+        "--designed",
+        action="store_true",
+        help="instead of MODEL, a designed transformer with power-law spectra (numerics.synthetic.designed) "
+        "on which the post hoc choice takes p > 0",
+    )
+    parser.add_argument(
         "--synthetic",
         action="store_true",
         help="instead of MODEL, train one small transformer of the assembled bound's class (needs torch) "
@@ -94,13 +100,26 @@ def format_table(result: object) -> str:
     ]
     for r in result.rows:
         lines += [f"{r.name}: {r.formula}", f"  {r.provenance}; {r.reference}", f"  assumes: {r.assumptions}"]
+    chosen = "; ".join(f"{name} {k} of {total}" for name, (k, total) in result.positive_p.items())
+    lines.append(f"post hoc p > 0 (spectrum adaptivity at work): {chosen} matrices")
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
     """Compute every row on the model's weights and print them."""
+    if args.synthetic and args.designed:
+        raise InvalidArgument("give --synthetic or --designed, not both")
     if args.synthetic:
         return _run_synthetic(args)
+    if args.designed:
+        from numerics.synthetic.designed import designed_weights
+
+        weights = designed_weights()
+        if args.figures is not None:
+            raise InvalidArgument("--figures draws the layer prefixes of a checkpoint; drop --designed")
+        return _print(
+            args, weights.source, _compare(weights, _footing(args, DEFAULT_N, DEFAULT_MARGIN, DEFAULT_T)), {}
+        )
     from numerics.loading import open_checkpoint
 
     footing = _footing(args, DEFAULT_N, DEFAULT_MARGIN, DEFAULT_T)
@@ -178,6 +197,10 @@ def _print(args: argparse.Namespace, model: str, result: Any, measured: dict[str
             "heads": result.num_heads,
             "footing": {"n": result.n, "delta": result.delta, "margin": result.margin, "T": result.tokens},
             "rows": [r.as_json() for r in result.rows],
+            "positive_p": {
+                name: {"matrices_at_positive_p": k, "matrices": total}
+                for name, (k, total) in result.positive_p.items()
+            },
         }
         if measured:
             document["measured"] = measured
