@@ -117,3 +117,27 @@ TRAUGER_TEWARI_TERM = Formula(
     Tagged(Provenance.RECONSTRUCTED, TT_SOURCE),
     "(alpha gamma ||W||_{1,1})^{2/3}: one matrix's share, with the proxies' sensitivities alpha and gamma",
 )
+
+PAC_BAYES_SOURCE = (
+    "Seeger 2002 / Maurer 2004 (kl form of McAllester's PAC-Bayes theorem); Langford & Caruana 2001 (Monte "
+    "Carlo); Dziugaite & Roy 2017 (Gaussian posterior around trained weights, union over prior variances)"
+)
+_sq_distance, _sigma, _grid = sp.symbols("D sigma G", positive=True)
+
+GAUSSIAN_KL = Formula(
+    "gaussian_kl",
+    _sq_distance / (2 * _sigma**2),
+    (_sq_distance, _sigma),
+    Tagged(Provenance.STANDARD, PAC_BAYES_SOURCE),
+    "KL(N(w, sigma^2 I) || N(w0, sigma^2 I)) = ||w - w0||^2 / (2 sigma^2), D = ||w - w0||^2",
+)
+
+PAC_BAYES_BUDGET = Formula(
+    "pac_bayes_budget",
+    (complexity + sp.log(2 * sp.sqrt(n) / delta) + sp.log(_grid)) / n,
+    (complexity, n, delta, _grid),
+    Tagged(Provenance.STANDARD, PAC_BAYES_SOURCE),
+    "kl(e_S(Q) || e(Q)) <= (KL + ln(2 sqrt(n)/delta) + ln G)/n: R = KL, G prior variances in the union",
+)
+"""The right-hand side of the kl-form PAC-Bayes bound, a union bound over G prior variances chosen before
+the data; the risk bound is the largest e with kl(e_S || e) <= this (inverted numerically)."""

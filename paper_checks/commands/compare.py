@@ -58,6 +58,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         "on which the post hoc choice takes p > 0",
     )
     parser.add_argument(
+        "--pac-bayes",
+        action="store_true",
+        help="with --synthetic: also a PAC-Bayes bound (Gaussian posterior around the trained weights; "
+        "a bound on the stochastic network's error, a different kind of bound; about a minute of CPU)",
+    )
+    parser.add_argument(
         "--synthetic",
         action="store_true",
         help="instead of MODEL, train one small transformer of the assembled bound's class (needs torch) "
@@ -109,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     """Compute every row on the model's weights and print them."""
     if args.synthetic and args.designed:
         raise InvalidArgument("give --synthetic or --designed, not both")
+    if args.pac_bayes and not args.synthetic:
+        raise InvalidArgument("--pac-bayes needs --synthetic (a trained model with its initialisation)")
     if args.synthetic:
         return _run_synthetic(args)
     if args.designed:
@@ -184,11 +192,17 @@ def _run_synthetic(args: argparse.Namespace) -> int:
     footing = _footing(args, setting.training.n_train, SYNTHETIC_MARGIN, tokens)
     trained = train_synthetic(setting.config, setting.task, setting.training)
     result = _compare(trained.weights, footing, readout_weight(trained.model))
-    measured = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST)
-    return _print(args, model_label(setting.config, setting.task), result, measured.as_dict())
+    measured = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST).as_dict()
+    if args.pac_bayes:
+        from dataclasses import asdict
+
+        from numerics.synthetic.pac_bayes import pac_bayes_bound
+
+        measured["pac_bayes"] = asdict(pac_bayes_bound(trained, delta=footing["delta"]))
+    return _print(args, model_label(setting.config, setting.task), result, measured)
 
 
-def _print(args: argparse.Namespace, model: str, result: Any, measured: dict[str, float]) -> int:
+def _print(args: argparse.Namespace, model: str, result: Any, measured: dict[str, Any]) -> int:
     if args.json:
         document = {
             "model": model,
@@ -211,5 +225,13 @@ def _print(args: argparse.Namespace, model: str, result: Any, measured: dict[str
         print(
             f"measured on {measured['n_test']} held-out samples: ramp gap {measured['ramp_gap']:.4f}, "
             f"0-1 margin gap {measured['margin_gap']:.4f} (each +-{measured['half_width']:.4f})"
+        )
+    if "pac_bayes" in measured:
+        pac = measured["pac_bayes"]
+        print(
+            f"PAC-Bayes (a different kind of bound: the 0-1 error of the stochastic network N(w, sigma^2 I), "
+            f"prior N(w0, sigma^2 I)): e(Q) <= {pac['bound']:.4f} at sigma = {pac['sigma']:.4g} (KL "
+            f"{pac['kl']:.4g}, training error of Q {pac['train_error']:.4f} over {pac['draws']} draws, "
+            f"union over {pac['grid']} sigmas, delta = {pac['delta']})"
         )
     return 0
