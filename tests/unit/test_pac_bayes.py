@@ -26,7 +26,8 @@ def test_kl_bernoulli_against_mpmath(q, p):
     budget = kl_bernoulli(q, p)
     if p > q:
         assert kl_inverse(q, budget) == pytest.approx(p, abs=1e-9)
-    assert kl_inverse(q, 0.0) == pytest.approx(q, abs=1e-12)
+    # kl is quadratic at p = q: float64 decides it to ~1e-8 in p; the inverse errs upward (conservative)
+    assert q <= kl_inverse(q, 0.0) <= q + 1e-7
 
 
 @pytest.mark.slow
