@@ -24,13 +24,14 @@ configuration objects of :mod:`numerics.synthetic`, not trained models.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from numerics.loading.weights import LayerWeights, TransformerWeights
 from numerics.synthetic.model import SyntheticConfig
+from numerics.synthetic.prescribed import PrescribedMatrix, with_spectrum
+from numerics.synthetic.prescribed import haar_orthogonal as haar_orthogonal
 from numerics.synthetic.tasks import SparseSelectionTask
 from numerics.synthetic.train import TrainingConfig
 from theory.errors import InvalidArgument, require
@@ -90,36 +91,6 @@ def spectra(draw: Any, size: _IntArg = _DIMS, kinds: Sequence[str] = SPECTRUM_KI
     if kind == "flat":
         return np.full(k, c)
     raise InvalidArgument(f"spectrum kind {kind!r} is not one of {SPECTRUM_KINDS}")
-
-
-def haar_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
-    """A Haar-distributed n x n orthogonal matrix: Q of a Gaussian QR, columns signed by diag(R)."""
-    q, r = np.linalg.qr(rng.standard_normal((n, n)))
-    return q * np.where(np.diag(r) < 0, -1.0, 1.0)
-
-
-@dataclass(frozen=True, eq=False)
-class PrescribedMatrix:
-    """A matrix built as U diag(sigma) V^T and its prescribed singular values (min(rows, cols) of them)."""
-
-    matrix: np.ndarray
-    singular_values: np.ndarray
-
-    @property
-    def rank(self) -> int:
-        """The number of nonzero prescribed singular values (exact by construction)."""
-        return int(np.count_nonzero(self.singular_values))
-
-
-def with_spectrum(singular_values: np.ndarray, rows: int, cols: int, seed: int) -> PrescribedMatrix:
-    """U[:, :k] diag(sigma) V[:, :k]^T (k = len(sigma) <= min(rows, cols)) with Haar U, V from ``seed``."""
-    rng = np.random.default_rng(seed)
-    k = len(singular_values)
-    u = haar_orthogonal(rows, rng)[:, :k]
-    v = haar_orthogonal(cols, rng)[:, :k]
-    padded = np.zeros(min(rows, cols))
-    padded[:k] = singular_values
-    return PrescribedMatrix((u * singular_values) @ v.T, padded)
 
 
 @st.composite

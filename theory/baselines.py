@@ -67,9 +67,12 @@ def edelman_bound_complexity(layer_terms: sp.Expr) -> sp.Expr:
 
 
 def edelman_gap_shape() -> sp.Expr:
-    """sqrt(log(nT)/n) log(n) (sum_l alpha_l^{2/3} kappa_l^{2/3})^{3/2}, with the sum over L equal layers."""
+    """theory.comparison.EDELMAN_GAP with R = (sum_l alpha_l^{2/3} kappa_l^{2/3})^{3/2} over L layers:
+    R/gamma_m sqrt(log(nT)/n) log(n) + sqrt(log(1/delta)/n), constants 1."""
+    from theory.comparison import EDELMAN_GAP
+
     inner = sp.Sum(alpha_l ** sp.Rational(2, 3) * kappa_l ** sp.Rational(2, 3), (l_index, 0, L - 1))
-    return sp.sqrt(sp.log(n * T) / n) * sp.log(n) * edelman_bound_complexity(inner)
+    return EDELMAN_GAP.subs(R=edelman_bound_complexity(inner), n=n, T=T)
 
 
 def trauger_tewari_gap_shape() -> sp.Expr:

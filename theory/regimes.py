@@ -9,7 +9,9 @@ e^{rate L} L^{power} (ln L)^{log_power} of
   2 K b gamma alpha / margin, K = MATRIX_COUNT, the log factor Lambda = LOG_FACTOR with
   Q = max sensitivity (ln of it is linear in L when alpha grows geometrically), the grid m = GRID_M and
   the peeling cost P = sum of PEEL_COST over the spectral shells ceil(4 L log2 C) and the Schatten shells;
-- ``edelman_proxy`` (theory.proxy.EDELMAN_PROXY) and ``edelman_bound`` (theory.baselines shape);
+- ``edelman_proxy`` (theory.proxy.EDELMAN_PROXY, a complexity) and ``edelman_bound``, Edelman et al.'s gap
+  theory.comparison.EDELMAN_GAP (constants 1) at the same n, T, delta and margin as ``ours_l2``: the two
+  gaps are on one footing;
 
 as a function of p in (0, 2] (symbolic) and at p = 0, under bounded alpha (alpha_l = 1) and geometric
 alpha (alpha_l = ell^{L-1-l}, rates per ln ell), alpha treated as an independent parameter. Post hoc cap:
@@ -45,6 +47,7 @@ from typing import Any
 import sympy as sp
 
 from theory import _sympy_tools as tools
+from theory import width_heads
 from theory.growth import Growth, compare, growth, range_substitution
 from theory.lemma import Check, Lemma
 from theory.provenance import Derivation, Provenance, Tagged
@@ -163,6 +166,7 @@ def _edelman(
     spectral: sp.Expr = SPECTRAL_NORM,
 ) -> sp.Expr:
     from theory.baselines import edelman_bound_complexity
+    from theory.comparison import EDELMAN_GAP
     from theory.proxy import EDELMAN_LAYER_WEIGHT, EDELMAN_PROXY, EDELMAN_TERM
 
     norm21 = sp.sqrt(width) * frobenius
@@ -175,7 +179,10 @@ def _edelman(
     inner = _layer_sum(EDELMAN_LAYER_WEIGHT.subs(alpha=_A) * xi, assumption, depth) / KAPPA
     if bound == "edelman_proxy":
         return EDELMAN_PROXY.subs(Xi=inner)
-    return edelman_bound_complexity(inner)
+    # a gap like ours_l2's: the theorem's complexity through EDELMAN_GAP at the same n, T, delta, margin 1
+    return EDELMAN_GAP.subs(
+        R=edelman_bound_complexity(inner), n=SAMPLES, T=TOKENS, gamma_m=1, delta=CONFIDENCE
+    )
 
 
 def depth_bound(bound: str, assumption: str, p_value: sp.Expr) -> sp.Expr:
@@ -450,6 +457,8 @@ def to_markdown(rows: tuple[RegimeRow, ...] | None = None) -> str:
         )
     lines.append("")
     lines.append(width_statement())
+    lines.append("")
+    lines.append(width_heads.to_markdown())
     return "\n".join(lines)
 
 
@@ -491,7 +500,8 @@ def settlement() -> dict[str, list[str]]:
 
 
 def to_json(rows: tuple[RegimeRow, ...] | None = None) -> str:
-    """The table as a JSON document {"assumptions", "laws", "rows", "settlement", "width"}."""
+    """The table as a JSON document {"assumptions", "laws", "rows", "settlement", "width",
+    "width_fixed_head_dim"} (the last: theory.width_heads, H = N / 64)."""
     document = {
         "assumptions": __doc__.split("Assumptions")[1].split("Provenance")[0].strip() if __doc__ else "",
         "laws": [
@@ -507,6 +517,7 @@ def to_json(rows: tuple[RegimeRow, ...] | None = None) -> str:
         "rows": [entry.to_json() for entry in rows or depth_table()],
         "settlement": settlement(),
         "width": width_statement(),
+        "width_fixed_head_dim": list(width_heads.table()),
     }
     return json.dumps(document, indent=2)
 

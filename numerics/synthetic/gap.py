@@ -25,7 +25,6 @@ from dataclasses import asdict, dataclass
 from math import log, sqrt
 
 import numpy as np
-import sympy as sp
 
 from numerics.bounds.assembled import AssembledBound, assembled_bound, gap_arguments
 from numerics.bounds.proxies import proxies
@@ -37,7 +36,7 @@ from numerics.synthetic.tasks import SparseSelectionTask, Task
 from numerics.synthetic.train import TrainedModel, TrainingConfig, train_synthetic
 from theory import assembled
 from theory.assembled import RAMP_LOSS
-from theory.baselines import edelman_bound_lemma, edelman_gap_shape
+from theory.comparison import EDELMAN_GAP
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 
@@ -199,20 +198,13 @@ def train_grid(settings: Sequence[GridSetting]) -> tuple[TrainedModel, ...]:
     )
 
 
-def edelman_type_gap(edelman_proxy: object, n: int, seq_len: int, *, dps: int = 30) -> float:
-    """The Edelman et al. 2022 gap shape sqrt(ln(nT)/n) ln(n) (sum_l alpha_l^{2/3} kappa_l^{2/3})^{3/2}.
-
-    ``theory.baselines.edelman_gap_shape`` (reconstructed; no constants, so a shape and not a certified
-    bound), with the complexity (sum ...)^{3/2} taken to be the model's Edelman-derived proxy B_Edelman.
-    """
-    shape = edelman_gap_shape()
-    complexity = sp.Symbol("B_Edelman", positive=True)
-    expr = shape.replace(lambda e: isinstance(e, sp.Sum), lambda e: complexity ** sp.Rational(2, 3))
-    n_sym, t_sym = (next(a for a in expr.free_symbols if a.name == name) for name in ("n", "T"))
-    formula = Formula(
-        "edelman_type_gap", expr, (complexity, n_sym, t_sym), edelman_bound_lemma().tag, "Edelman-type gap"
-    )
-    return float(evaluate(formula, dps=dps, B_Edelman=edelman_proxy, n=n, T=seq_len))
+def edelman_type_gap(
+    edelman_proxy: object, n: int, seq_len: int, *, margin: float, delta: float, dps: int = 30
+) -> float:
+    """Edelman et al. 2022's gap on the assembled bound's footing: ``theory.comparison.EDELMAN_GAP``,
+    R/margin sqrt(ln(nT)/n) ln(n) + sqrt(ln(1/delta)/n) (reconstructed; constants 1, so not a certified
+    bound), with the complexity R taken to be the model's Edelman-derived proxy B_Edelman."""
+    return float(evaluate(EDELMAN_GAP, dps=dps, R=edelman_proxy, n=n, T=seq_len, gamma_m=margin, delta=delta))
 
 
 def gap_term_at(bound: AssembledBound, delta: float, *, formula: Formula | None = None) -> float:
@@ -317,7 +309,7 @@ def bound_row(
         gap=gap,
         delta=delta,
         ours=float(ours.gap),
-        edelman=edelman_type_gap(report.edelman, n, seq_len),
+        edelman=edelman_type_gap(report.edelman, n, seq_len, margin=margin, delta=delta),
         proxy_ours=report.ours_float,
         proxy_edelman=report.edelman_float,
         train_seconds=trained.seconds,
@@ -371,7 +363,7 @@ class RatioTable:
             "delta_test": self.delta_test,
             "half_width": hoeffding_half_width(self.n_test, self.delta_test),
             "bound_ours": "theory.assembled GAP_TERM (reconstructed Theorem 3.1, every constant explicit)",
-            "bound_edelman": "theory.baselines.edelman_gap_shape with B_Edelman (a shape: constants 1)",
+            "bound_edelman": "theory.comparison.EDELMAN_GAP with B_Edelman, same margin, delta (constants 1)",
             "all_dominate": self.all_dominate,
             "per_size": self.per_size(),
             "models": [row.as_dict() for row in self.rows],
@@ -387,8 +379,8 @@ class RatioTable:
             f"per model: every held-out risk is within +-{h:.4f} (Hoeffding, level {1 - self.delta_test:g}).",
             "Ours: the assembled bound (theory.assembled GAP_TERM, reconstructed Theorem 3.1, constants "
             "explicit); it must dominate the 0-1 margin gap (test 0-1 minus train ramp) and the ramp "
-            "gap. Edelman-type: the Edelman et al. 2022 gap shape with the B_Edelman proxy (no constants: "
-            "a shape).",
+            "gap. Edelman-type: the Edelman et al. 2022 gap with the B_Edelman proxy at the same margin "
+            "and delta (constants 1: a shape).",
             "Ratio = bound / measured ramp gap (n/a when the gap is not above its half-width).",
             "",
             "| model | n | train 0-1 | test 0-1 | 0-1 gap | margin gap | ramp gap | ours | ours/gap "

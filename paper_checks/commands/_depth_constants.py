@@ -1,5 +1,6 @@
-"""The project's l2 bound and B_Edelman's shape as expressions of the depth L at one model's constants
-(``specbound growth --edelman-at MODEL``).
+"""The project's l2 bound and Edelman et al.'s gap as expressions of the depth L at one model's constants
+(``specbound growth --edelman-at MODEL``): two gaps on one footing (theory.regimes: n = 1000, T = 16,
+delta = 1/10, margin 1; Edelman's constants 1, theory.comparison.EDELMAN_GAP).
 
 The model is read by the numerics layer (its spectra, :func:`numerics.bounds.proxies.model_spectra`);
 each per-layer quantity of :func:`theory.regimes.depth_bound_at` is then the model's: the width N is its
@@ -38,7 +39,7 @@ def _index(text: str) -> Fraction:
 
 
 def edelman_versus_l2(model: str, p_text: str) -> tuple[str, str, dict[str, str]]:
-    """(the l2 bound's text, B_Edelman's text, the constants used) at ``model``'s constants."""
+    """(the l2 bound's text, Edelman's gap's text, the constants used) at ``model``'s constants."""
     from numerics.bounds.proxies import model_spectra
     from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
     from theory.regimes import depth_bound_at

@@ -28,7 +28,8 @@ the class is e^(rate L) L^power (ln L)^log_power (ln ln L)^loglog_power, compare
 The crossover (--versus, expressions of L alone) is the smallest L0 >= --from from which the slower
 expression is <= the faster for every L >= L0: proved by the prover over [L0, oo) (or over [L0, X] and,
 for [X, oo), its log form in u = ln L: then "derived"), refuted just below L0 (a witness point).
---edelman-at MODEL compares the project's l2 bound with B_Edelman's shape in depth L at the model's
+--edelman-at MODEL compares two gaps in depth L, the project's l2 bound and Edelman et al. 2022's gap
+(constants 1), both at n = 1000, T = 16, delta = 1/10, margin 1 (the regimes table's), at the model's
 per-layer constants (its width N; every layer matrix as large as its largest spectral norm, S_p at --p
 and Frobenius norm, rounded up to 3 significant digits; bounded alpha), with their crossover depth.
 Ceilings and logarithms of sums in L (the l2 bound's shell counts) enter the certificate through the
@@ -47,7 +48,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--edelman-at",
         metavar="MODEL",
-        help="the project's l2 bound versus B_Edelman in depth L at MODEL's constants (an alias or path)",
+        help="the project's l2 bound versus Edelman's gap in depth L at MODEL's constants (an alias or path)",
     )
     parser.add_argument(
         "--p", default="0", metavar="P", help="with --edelman-at: the Schatten index in [0, 2] (0: the rank)"
@@ -137,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     lines = [f"{q.text}:  {c.text(args.variable)}" for q, c in zip(questions, classes, strict=True)]
     if "constants" in document:
         given = ", ".join(f"{k} = {v}" for k, v in document["constants"].items())
-        lines.insert(0, f"the l2 bound (first) versus B_Edelman's shape (second) at {given}")
+        lines.insert(0, f"two gaps: the l2 bound (first) versus Edelman's (second, constants 1) at {given}")
     if args.versus is None:
         return _finish(args, document, 0, "\n".join(lines))
     try:

@@ -2,7 +2,7 @@
 certificate through the changes of variables t = ceiling(z) - z and r = X / L^d, accepted by prove --check,
 not found just below the crossover (false there, by floats), and tampered certificates (a moved start, a
 range of t or r that the map does not stay in) rejected by the kernel; the worked example of the l2 bound
-against B_Edelman's shape at minilm-l6's constants, proved by derive and growth (slow)."""
+against Edelman's gap at minilm-l6's constants, proved by derive and growth (slow)."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_tampered_ceiling_tails_are_rejected(certificate):
 
 
 def test_a_false_claim_with_ceilings_gets_no_certificate():
-    # 10^4 times smaller than B_Edelman's shape, the l2 bound's shape stays above it near L = 1
+    # 10^4 times smaller than Edelman's gap, the l2 bound's shape stays above it near L = 1
     assert tail_certificate(LOWER, f"{UPPER}/10000", "L", Fraction(1)) is None
 
 

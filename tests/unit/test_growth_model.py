@@ -1,4 +1,4 @@
-"""specbound growth --edelman-at MODEL: the project's l2 bound against B_Edelman's shape in depth at the
+"""specbound growth --edelman-at MODEL: the project's l2 bound against Edelman's gap in depth at the
 embedded model's constants (measured by the numerics layer): the constants against ``inspect``'s spectral
 norms, the growth classes sqrt(L) (ln L)^(1/2) and L^(3/2), the two sides compared by mpmath at sample
 depths, and bad input exiting 2."""
@@ -41,7 +41,7 @@ def test_the_l2_bound_stays_below_edelman_at_the_embedded_models_constants(capsy
     assert ours["class"] == "L^(1/2) (ln L)^(1/2)" and edelman["class"] == "L^(3/2)"
     assert document["faster"] == edelman["expr"]
     crossing = document["crossover"]
-    # no sign change: the l2 bound is below B_Edelman's shape from L = 1 on, proved by one kernel
+    # no sign change: the l2 bound is below Edelman's gap from L = 1 on, proved by one kernel
     # certificate through the change of variables for its ceilings (tests/unit/test_growth_ceiling_tail.py)
     assert crossing["crossover"] is None and "refuted_below_at" not in crossing
     assert (status, crossing["status"]) == (0, "proved")

@@ -210,8 +210,9 @@ def test_edelman_type_value_is_the_edelman_shape_times_the_proxy():
 
     from numerics.synthetic.gap import edelman_type_gap
 
-    # sqrt(ln(nT)/n) ln(n) B_Edelman (theory.baselines.edelman_gap_shape with the proxy as complexity)
-    assert edelman_type_gap(8.0, 100, 6) == pytest.approx(sqrt(log(600) / 100) * log(100) * 8.0, rel=1e-12)
+    # B_Edelman / margin sqrt(ln(nT)/n) ln(n) + sqrt(ln(1/delta)/n): Edelman's gap, constants 1
+    expected = 8.0 / 0.25 * sqrt(log(600) / 100) * log(100) + sqrt(log(1 / 0.05) / 100)
+    assert edelman_type_gap(8.0, 100, 6, margin=0.25, delta=0.05) == pytest.approx(expected, rel=1e-12)
 
 
 def test_gap_command_rejects_bad_arguments(capsys):
