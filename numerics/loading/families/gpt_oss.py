@@ -23,7 +23,7 @@ import numpy as np
 from numerics.loading import coverage as c
 from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, Sizes, size_reader
 from numerics.loading.families.llama import DECODER_KEYS, rotary_decoder_coverage, rotary_horn_bound
-from numerics.loading.families.mixtral import ATTENTION_SCHEME, ROUTER, mixture_record
+from numerics.loading.families.mixtral import ATTENTION_SCHEME, ROUTER, experts_layer, mixture_record
 from numerics.loading.weights import FeedForward, LayerWeights
 from theory.errors import CheckpointError
 
@@ -64,17 +64,7 @@ def gpt_oss_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeigh
         FeedForward(w_in=gate_up[e][:, 1::2].T, w_out=down[e].T, w_gate=gate_up[e][:, ::2].T)
         for e in range(experts)
     )
-    return LayerWeights(
-        wq=tensors["wq"],
-        wk=tensors["wk"],
-        wv=tensors["wv"],
-        wo=tensors["wo"],
-        w_in=blocks[0].w_in,
-        w_out=blocks[0].w_out,
-        w_gate=blocks[0].w_gate,
-        experts=blocks,
-        router=tensors["router"],
-    )
+    return experts_layer(tensors, blocks)
 
 
 def gpt_oss_measures(

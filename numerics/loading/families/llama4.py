@@ -26,7 +26,13 @@ import numpy as np
 from numerics.loading import coverage as c
 from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, Sizes, size_reader
 from numerics.loading.families.llama import DECODER_KEYS, rotary_decoder_coverage
-from numerics.loading.families.mixtral import ATTENTION_SCHEME, ROUTER, mixture_layer, mixture_measures
+from numerics.loading.families.mixtral import (
+    ATTENTION_SCHEME,
+    ROUTER,
+    experts_layer,
+    mixture_layer,
+    mixture_measures,
+)
 from numerics.loading.weights import FeedForward, LayerWeights
 from theory.errors import CheckpointError
 
@@ -69,23 +75,7 @@ def llama4_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeight
         FeedForward(w_in=gate_up[e][:, f:].T, w_out=down[e].T, w_gate=gate_up[e][:, :f].T)
         for e in range(experts)
     )
-    shared = FeedForward(
-        w_in=tensors["shared_expert.w_in"],
-        w_out=tensors["shared_expert.w_out"],
-        w_gate=tensors["shared_expert.w_gate"],
-    )
-    return LayerWeights(
-        wq=tensors["wq"],
-        wk=tensors["wk"],
-        wv=tensors["wv"],
-        wo=tensors["wo"],
-        w_in=blocks[0].w_in,
-        w_out=blocks[0].w_out,
-        w_gate=blocks[0].w_gate,
-        experts=blocks,
-        shared_expert=shared,
-        router=tensors["router"],
-    )
+    return experts_layer(tensors, blocks)
 
 
 def llama4_measures(

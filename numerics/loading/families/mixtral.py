@@ -138,6 +138,12 @@ def mixture_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeigh
             )
             for e in range(count)
         )
+    return experts_layer(tensors, experts)
+
+
+def experts_layer(tensors: Mapping[str, np.ndarray], experts: tuple[FeedForward, ...]) -> LayerWeights:
+    """A mixture layer's record: the attention projections, the experts (the first stands for the layer's
+    dense feed-forward), the router, and the shared expert and its gate when the file has them."""
     shared = None
     if "shared_expert.w_in" in tensors:
         shared = FeedForward(
