@@ -102,6 +102,7 @@ NEEDS: tuple[Need, ...] = (
     Need("bound", "--parquet", _when("parquet", "pandas", "pyarrow"), "--parquet"),
     Need("bound", "--device", _when("device", "torch"), "--device"),
     Need("inspect", None, _checkpoints("model"), "reading the checkpoint"),
+    Need("compare", None, _checkpoints("model"), "reading the checkpoint"),
     Need("sweep", None, _checkpoints("checkpoints"), "reading the checkpoints"),
     Need("sweep", "--out F.parquet", _parquet_out, "--out F.parquet"),
     Need("sweep", "--scheduler", _when("scheduler", "distributed"), "--scheduler"),

@@ -22,6 +22,7 @@ SAMPLES: dict[tuple[str, str | None], list[str]] = {
     ("bound", "--parquet"): ["bound", "--parquet", "t.parquet"],
     ("bound", "--device"): ["bound", "--device", "cpu"],
     ("inspect", None): ["inspect", "w/m.onnx"],
+    ("compare", None): ["compare", "w/model.safetensors"],
     ("sweep", None): ["sweep", "w/pytorch_model.bin", "--out", "t.csv"],
     ("sweep", "--out F.parquet"): ["sweep", "minilm-l6", "--out", "t.parquet"],
     ("sweep", "--scheduler"): ["sweep", "minilm-l6", "--out", "t.csv", "--scheduler", "tcp://h:1"],
