@@ -402,7 +402,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "prover-tail-at-minus-infinity-replayed-at-plus-infinity",
         "theory/prover/kernel/verify.py",
-        "tail = {**box, name: (start, hi) if infinite(hi) else (lo, start)}",
+        "tail = {**box, name: (lo, start) if increasing else (start, hi)}",
         "tail = {**box, name: (start, hi)}",
         (KERNEL,),
     ),
