@@ -154,8 +154,8 @@ def run(args: argparse.Namespace) -> int:
         for assumption in lemma.assumptions:
             print(wrapped(f"assumes: {assumption}", "    "))
         for result in results:
-            status = "pass" if result.verdict else "FAIL"
-            print(wrapped(f"[{status}] {result.name}: {result.description}", "    ", "       "))
+            mark = "pass" if result.verdict else "FAIL"
+            print(wrapped(f"[{mark}] {result.name}: {result.description}", "    ", "       "))
             if not result.verdict:
                 print(wrapped(f"witness: {result.witness}", "           "))
         for verdict in verdicts.get(lemma.name, ()):
@@ -163,10 +163,8 @@ def run(args: argparse.Namespace) -> int:
             for record in exported.get(verdict.entry.name, ()):  # type: ignore[attr-defined]
                 print(wrapped(line(record), "      "))
     for result in report.controls:
-        status = "pass" if result.verdict else "FAIL"
-        print(
-            f"[helper control] [{status}] {result.name}" + ("" if result.verdict else f": {result.witness}")
-        )
+        mark = "pass" if result.verdict else "FAIL"
+        print(f"[helper control] [{mark}] {result.name}" + ("" if result.verdict else f": {result.witness}"))
     print(f"{report.total} checks, {len(report.failed)} failing, over {len(report.entries)} lemmas")
     if verdicts:
         counts = _counts(verdicts)
