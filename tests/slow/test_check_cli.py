@@ -80,6 +80,16 @@ PINNED: dict[str, tuple[str, dict[str, Figure]]] = {
             "models.0.ffn_median_tail_share": (0.69362, 1e-4),
         },
     ),
+    "10b": (
+        "verified",
+        {
+            # designed weights (numpy float64 SVD): exact up to the SVD's rounding
+            "B_ours": (59.278441886335614, 1e-6),
+            "B_ours_p0": (257.4142135623731, 1e-9),
+            "Sigma_p0": (61536.0, 1e-9),
+            "p_ours.0": "2",
+        },
+    ),
     "11": (
         "open",
         {
