@@ -18,6 +18,7 @@ import mpmath
 import numpy as np
 
 from paper_checks.scaling import ScalingPoint, fit_all, log_proxies
+from theory.errors import InvalidArgument
 from theory.growth import Growth
 from theory.proxy import L_PHI_VALUE
 
@@ -82,7 +83,9 @@ def fitted(points: list[ScalingPoint], proxy: str, log_size: bool) -> float:
     study = fit_all(points)
     fit = study.exponent(proxy, "L", ("synthetic",)) if log_size else study.rate(proxy, "L", ("synthetic",))
     if fit is None:
-        raise ValueError(f"no depth fit for {proxy} over {len(points)} points")
+        raise InvalidArgument(
+            f"no depth fit for {proxy} over {len(points)} points: it needs two depths or more"
+        )
     return fit.value
 
 
