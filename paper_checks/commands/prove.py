@@ -119,10 +119,10 @@ def run(args: argparse.Namespace) -> int:
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
     if exported is not None:
-        from theory.prover.coq.report import line
+        from theory.prover.coq.report import line as coq_line
 
         for record in exported:
-            print(f"  {line(record)}")
+            print(f"  {coq_line(record)}")
         if not exported:
             print(f"  coq: nothing exported (the statement is {result.status}: there is no proof to export)")
         elif status != result.exit_status:

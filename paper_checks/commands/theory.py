@@ -6,7 +6,11 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from theory.prover.lemma_inequalities import LemmaVerdict
+    from theory.registry import CheckReport
 
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
@@ -160,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
                 print(wrapped(f"witness: {result.witness}", "           "))
         for verdict in verdicts.get(lemma.name, ()):
             print(wrapped(f"prover {verdict.line()}", "    ", "    "))
-            for record in exported.get(verdict.entry.name, ()):  # type: ignore[attr-defined]
+            for record in exported.get(verdict.entry.name, ()):
                 print(wrapped(line(record), "      "))
     for result in report.controls:
         mark = "pass" if result.verdict else "FAIL"
@@ -200,7 +204,7 @@ def _regimes_only(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
+def _prover_verdicts(report: CheckReport, args: argparse.Namespace) -> dict[str, list[LemmaVerdict]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
     import sys
 
@@ -216,8 +220,8 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     from numerics.progress import progress
     from theory.prover.lemma_inequalities import decide, inequalities_of
 
-    verdicts: dict[str, list[object]] = {}
-    entries = report.entries  # type: ignore[attr-defined]
+    verdicts: dict[str, list[LemmaVerdict]] = {}
+    entries = report.entries
     named = lambda entry: _lemma_name(entry[0])  # noqa: E731
     for lemma, _ in progress(entries, len(entries), "theory: prover", unit="lemma", name=named):
         for entry in inequalities_of(lemma.name):
@@ -246,7 +250,9 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
         check_family("--coq", directory / f"{entry.name}.v", pattern, force=args.force)
 
 
-def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+def _export(
+    verdicts: dict[str, list[LemmaVerdict]], args: argparse.Namespace
+) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
     DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
     from pathlib import Path
@@ -260,9 +266,9 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
     exported: dict[str, list[dict[str, Any]]] = {}
     for group in verdicts.values():
         for verdict in group:
-            if verdict.status != "proved" or not hasattr(verdict.result, "parts"):  # type: ignore[attr-defined]
+            if verdict.status != "proved" or not hasattr(verdict.result, "parts"):
                 continue
-            name, parts = verdict.entry.name, verdict.result.parts  # type: ignore[attr-defined]
+            name, parts = verdict.entry.name, verdict.result.parts
             paths = (
                 [directory / f"{name}.v"]
                 if len(parts) == 1
@@ -304,8 +310,8 @@ def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
     return {"statements": len(exported), "files": sum(r["file"] is not None for r in records), **counts}
 
 
-def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:
-    statuses = [v.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
+def _counts(verdicts: dict[str, list[LemmaVerdict]]) -> dict[str, int]:
+    statuses: list[str] = [v.status for group in verdicts.values() for v in group]
     return {
         "inequalities": len(statuses),
         "proved": statuses.count("proved"),
