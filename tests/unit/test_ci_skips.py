@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_files import run_limited
 
 CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
 
@@ -65,12 +66,12 @@ def run_planted(
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run(
+    return run_limited(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+        120,
+        "the planted pytest run",
         capture_output=True,
         text=True,
-        timeout=120,
-        check=False,
         cwd=tmp_path,
         env=env,
     )
