@@ -6,3 +6,7 @@ Assumptions``; ``files.export_to`` does both for the CLI, ``report.line`` prints
 base of an accepted file is Coq's kernel with the axioms of its real numbers and of Interval's primitive
 integers and floats. The package imports nothing itself (the exporter needs python-flint, the report not).
 """
+
+__all__ = ["coqc", "files", "report", "softmax"]
+"""The modules other packages use (each imported by its full name; the package itself imports nothing); the
+others (export, chain and the parts they print) serve files."""
