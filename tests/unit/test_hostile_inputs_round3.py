@@ -468,6 +468,8 @@ def test_6_sigterm_while_writing_the_csv_leaves_no_temporary_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]
 
 
+# `check --only 1 --report` in a subprocess, about 20 CPU s: slow; the CSV case above is the smoke test
+@pytest.mark.slow
 def test_6_sigterm_while_writing_the_report_leaves_no_partial_report(tmp_path):
     out = tmp_path / "out"
     result = run_terminated(
