@@ -35,14 +35,17 @@ analysed class, which ends at the last layer's output."""
 
 
 def stack_pattern(scheme: Scheme, prefix: str) -> re.Pattern[str]:
-    """Matches a tensor inside the layer stack; groups ``layer`` (its index) and ``rest`` (its name in it)."""
-    return re.compile(rf"^{re.escape(prefix + scheme.layer_path)}\.(?P<layer>\d+)\.(?P<rest>.+)$")
+    """Matches a tensor inside the layer stack (either stack of an encoder-decoder); groups ``layer`` (its
+    index in its stack) and ``rest`` (its name in the layer)."""
+    paths = "|".join(re.escape(prefix + stack.layer_path) for stack in scheme.stacks)
+    return re.compile(rf"^(?:{paths})\.(?P<layer>\d+)\.(?P<rest>.+)$")
 
 
 def layer_count(scheme: Scheme, prefix: str, names: Iterable[str]) -> int:
-    """1 + the largest layer index of any tensor under the stack (0 when there is none)."""
-    stack = stack_pattern(scheme, prefix)
-    return 1 + max((int(m["layer"]) for m in map(stack.match, names) if m is not None), default=-1)
+    """The number of layers: per stack, 1 + the largest layer index of any tensor under it (0 when there
+    is none), summed over an encoder-decoder's two stacks."""
+    names = tuple(names)
+    return sum(stack.count(prefix, names) for stack in scheme.stacks)
 
 
 def unread(family: Family, scheme: Scheme, prefix: str, names: Iterable[str]) -> tuple[str, ...]:

@@ -204,7 +204,7 @@ def open_tensors(
     num_layers = layer_count(scheme, prefix, names)
     present = set(names)
     for index in range(num_layers):
-        for role, name in scheme.names(prefix, index).items():
+        for role, name in scheme.layer_names(prefix, index, present).items():
             if name not in present:
                 raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
     try:
