@@ -49,3 +49,35 @@ def test_the_bound_after_training_pays_only_the_margins_peeling_cost():
         expected = 3 * (mpmath.sqrt((before + cost) / 2000) - mpmath.sqrt(before / 2000))
         assert abs((after.gap - fixed.gap) - expected) < mpmath.mpf(10) ** -30
         assert after.peel_cost - fixed.peel_cost == pytest.approx(float(cost), rel=1e-15)
+
+
+@pytest.mark.slow
+def test_a_trained_model_is_bounded_at_each_dyadic_margin_and_at_the_best():
+    """Each margin's row: the training ramp risk recomputed here from the model's outputs, and the GAP of
+    the bound with that margin fixed plus the peeling cost ln(3/2 (k+1)(k+2)) (as above); the best row is
+    the smallest sum."""
+    pytest.importorskip("torch", reason="synthetic models need torch (specbound[models])")
+    from numerics.synthetic.gap import trained_bound
+    from numerics.synthetic.margin_choice import best_margin, margin_choices
+    from numerics.synthetic.model import SyntheticConfig
+    from numerics.synthetic.tasks import SparseSelectionTask
+    from numerics.synthetic.train import TrainingConfig, train_synthetic
+
+    task = SparseSelectionTask(hidden_size=8, seq_len=5, relevant=(1, 2, 3), noise=0.3)
+    trained = train_synthetic(
+        SyntheticConfig(num_layers=1, hidden_size=8), task, TrainingConfig(n_train=32, epochs=5)
+    )
+    choices = margin_choices(trained, delta=0.1, max_index=2)
+    train = trained.train_sample
+    outputs = train.labels * trained.outputs(train.inputs)
+    for choice in choices:
+        gamma = 2.0**-choice.index
+        ramp = np.mean(np.where(outputs <= 0, 1.0, np.clip(1 - outputs / gamma, 0.0, 1.0)))
+        assert choice.margin == gamma and choice.train_ramp == pytest.approx(ramp, abs=1e-15)
+        fixed = trained_bound(trained, margin=gamma, delta=0.1)
+        with mpmath.workdps(50):
+            before = mpmath.log(20) + fixed.matrix_count * mpmath.log(2 * fixed.m + 1) + fixed.peel_cost
+            cost = mpmath.log(mpmath.mpf(3) / 2 * (choice.index + 1) * (choice.index + 2))
+            extra = 3 * (mpmath.sqrt((before + cost) / 64) - mpmath.sqrt(before / 64))
+            assert choice.gap == pytest.approx(float(fixed.gap + extra), rel=1e-12)
+    assert best_margin(choices).bound == min(choice.bound for choice in choices)
