@@ -259,3 +259,55 @@ def test_inspect_names_what_the_bound_covers(models, capsys, name):
     coverage = {record.block: record for record in open_checkpoint(folder).coverage()}
     if name == "t5_gated":
         assert coverage["feed-forward"].value is not None and np.isfinite(coverage["feed-forward"].value)
+
+
+def _attend(queries, keys, wq, wk, wv, wo, heads, scale, bias=None):
+    """sum_h softmax(queries Wq_h^T Wk_h keys^T scale + bias_h) keys Wv_h^T (Wo^T)_h from read matrices."""
+    d_h = wq.shape[0] // heads
+    out = np.zeros((queries.shape[0], wo.shape[0]))
+    for h in range(heads):
+        hs = slice(h * d_h, (h + 1) * d_h)
+        logits = (queries @ wq[hs].T) @ (keys @ wk[hs].T).T * scale
+        if bias is not None:
+            logits = logits + bias[h]
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        weights /= weights.sum(axis=1, keepdims=True)
+        out += weights @ keys @ (wv[hs].T @ wo[:, hs].T)
+    return out
+
+
+@pytest.mark.parametrize("name", ["t5", "bart", "whisper"])
+def test_self_and_cross_attention_from_the_read_matrices_are_the_modules_forward(models, name):
+    """Encoder layer 0's self-attention and decoder layer 0's cross-attention (over an encoder output),
+    called as transformers' own modules (biases zeroed), equal the heads' sum rebuilt from the read Wq, Wk,
+    Wv, Wo (the cross-attention's from ``LayerWeights.cross``): logits scaled by d_h^(-1/2), or by 1 with
+    T5's relative bias (the module's compute_bias) added, as the coverage says."""
+    model, folder = models(name)
+    weights = load_weights(folder)
+    generator = torch.Generator().manual_seed(2)
+    x = torch.randn(1, 5, 32, generator=generator, dtype=torch.float64)
+    memory = torch.randn(1, 7, 32, generator=generator, dtype=torch.float64)
+    encoder, cross = weights.layers[0], weights.layers[2].cross
+    assert cross is not None
+    with torch.no_grad():
+        if name == "t5":
+            module = model.encoder.block[0].layer[0].SelfAttention
+            self_out = module(x)[0][0].numpy()
+            bias = module.compute_bias(5, 5)[0].numpy()
+            cross_out = (
+                model.decoder.block[0].layer[1].EncDecAttention(x, key_value_states=memory)[0][0].numpy()
+            )
+            scale = 1.0
+        else:
+            self_out = model.encoder.layers[0].self_attn(hidden_states=x)[0][0].numpy()
+            cross_out = (
+                model.decoder.layers[0].encoder_attn(hidden_states=x, key_value_states=memory)[0][0].numpy()
+            )
+            bias, scale = None, 8**-0.5
+    x, memory = x[0].numpy(), memory[0].numpy()
+    ours = _attend(x, x, encoder.wq, encoder.wk, encoder.wv, encoder.wo, 4, scale, bias)
+    assert np.max(np.abs(ours - self_out)) <= TOLERANCE
+    ours = _attend(x, memory, cross.wq, cross.wk, cross.wv, cross.wo, 4, scale)
+    assert np.max(np.abs(ours - cross_out)) <= TOLERANCE
+    swapped = _attend(x, memory, encoder.wq, encoder.wk, encoder.wv, encoder.wo, 4, scale)
+    assert np.max(np.abs(swapped - cross_out)) > 1e-3  # the self-attention's matrices would not do
