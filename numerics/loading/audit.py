@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 HEADS = re.compile(
     r"^(?:lm_head|cls|classifier|pre_classifier|qa_outputs|score|pooler|vocab_transform|vocab_layer_norm|"
-    r"vocab_projector|embed_out|discriminator_predictions|generator_predictions|generator_lm_head)\."
+    r"vocab_projector|embed_out|discriminator_predictions|generator_predictions|generator_lm_head|"
+    r"classification_head|projector)\."
 )
 """Read-out heads of transformers' task models (masked-LM, causal-LM, classification, QA): outside the
 analysed class, which ends at the last layer's output."""

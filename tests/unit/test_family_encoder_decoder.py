@@ -228,7 +228,8 @@ def test_a_bart_file_named_mbart_is_refused(models, tmp_path, capsys):
         ("whisper", "decoder_attention_heads", 2, "decoder_attention_heads=2"),
         ("mbart", "decoder_layers", -1, "decoder_layers=-1"),
         ("t5", "num_decoder_layers", True, "num_decoder_layers=True"),
-        ("t5", "num_decoder_layers", 4, "num_layers + num_decoder_layers=6"),
+        ("t5", "num_decoder_layers", 4, "num_decoder_layers=4 but the file has 3 layers under decoder.block"),
+        ("bart", "encoder_layers", 3, "encoder_layers=3 but the file has 2 layers under encoder.layers"),
         ("t5", "feed_forward_proj", "gated-gelu-x", "feed_forward_proj='gated-gelu-x'"),
         ("t5", "feed_forward_proj", 7, "feed_forward_proj=7"),
         ("t5", "feed_forward_proj", "gated-silu", "plain (wi)"),
@@ -311,3 +312,22 @@ def test_self_and_cross_attention_from_the_read_matrices_are_the_modules_forward
     assert np.max(np.abs(ours - cross_out)) <= TOLERANCE
     swapped = _attend(x, memory, encoder.wq, encoder.wk, encoder.wv, encoder.wo, 4, scale)
     assert np.max(np.abs(swapped - cross_out)) > 1e-3  # the self-attention's matrices would not do
+
+
+@pytest.mark.parametrize(
+    ("name", "cls", "layers"),
+    [
+        ("t5_gated", "T5EncoderModel", 2),
+        ("t5", "T5ForConditionalGeneration", 5),
+        ("bart", "BartForSequenceClassification", 5),
+        ("whisper", "WhisperForConditionalGeneration", 5),
+        ("whisper", "WhisperForAudioClassification", 2),
+    ],
+)
+def test_task_models_and_an_encoder_alone_are_read(name, cls, layers):
+    """Read-out heads (lm_head, classification_head, proj_out, projector) are outside the class; a file with
+    the encoder's stack alone is that encoder (L = L_enc, no cross-attention)."""
+    model = getattr(transformers, cls)(_config(name))
+    weights = load_weights(model)
+    assert weights.num_layers == layers
+    assert sum(layer.cross is not None for layer in weights.layers) == layers - 2

@@ -28,7 +28,6 @@ from numerics.loading.families.seq2seq import (
     ENCODER_DECODER,
     MASKING,
     cross_modules,
-    layer_total,
     seq2seq_layer,
     stack_problem,
 )
@@ -41,7 +40,6 @@ SCHEME = Scheme(
     decoder=Scheme("decoder.layers", {**LAYER, **cross_modules("encoder_attn", SELF)}),
 )
 KEYS = {
-    "num_layers": "encoder_layers + decoder_layers",
     "hidden_size": "d_model",
     "num_heads": "encoder_attention_heads",
     "ffn_size": "encoder_ffn_dim",
@@ -68,7 +66,8 @@ def bart_problem(config: Mapping[str, Any], names: tuple[str, ...]) -> str | Non
     """The encoder and decoder sizes (:func:`~.seq2seq.stack_problem`)."""
     return stack_problem(
         config,
-        ("encoder_layers", "decoder_layers"),
+        names,
+        (("encoder_layers", "encoder.layers"), ("decoder_layers", "decoder.layers")),
         (("encoder_attention_heads", "decoder_attention_heads"), ("encoder_ffn_dim", "decoder_ffn_dim")),
     )
 
@@ -124,7 +123,7 @@ def _family(key: str, title: str, coverage: Any, refusal: Any, outer: tuple[str,
         title=title,
         model_types=(key,),
         schemes=(SCHEME,),
-        sizes=size_reader(KEYS, num_layers=layer_total("encoder_layers", "decoder_layers")),
+        sizes=size_reader(KEYS),
         coverage=coverage,
         assemble=seq2seq_layer,
         refusal=refusal,

@@ -10,13 +10,16 @@ decoder's tokens, keys and values from the encoder's output, between the self-at
 feed-forward) is read as its own Wq, Wk, Wv, Wo (:class:`~numerics.loading.weights.CrossAttention`), checked
 for shape and finiteness, and is outside the analysed class, a single stack of self-attention and
 feed-forward blocks: its QK_h and Vt_h are not among the bound's matrices, so the bound at depth L is that
-of the L blocks alone. Provenance: reconstructed (our reading of transformers' modelling code, tested
+of the L blocks alone. A file with the encoder's stack alone (``T5EncoderModel``) is read as that encoder
+(L = L_enc). The layer counts come from the tensors and are checked against the config
+(:func:`stack_problem`). Provenance: reconstructed (our reading of transformers' modelling code, tested
 against the modules' own weights).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -75,33 +78,33 @@ def _positive(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
-def layer_total(encoder: str, decoder: str) -> Callable[[Mapping], int | None]:
-    """L = config[encoder] + config[decoder] (the decoder's count defaulting to the encoder's), None
-    when either is not a positive integer (:func:`stack_problem` names it)."""
-
-    def total(config: Mapping) -> int | None:
-        first = config.get(encoder)
-        second = config.get(decoder, first)
-        return first + second if _positive(first) and _positive(second) else None
-
-    return total
-
-
 def stack_problem(
-    config: Mapping[str, Any], counts: tuple[str, ...], widths: tuple[tuple[str, str], ...]
+    config: Mapping[str, Any],
+    names: tuple[str, ...],
+    counts: tuple[tuple[str, str], ...],
+    widths: tuple[tuple[str, str], ...],
 ) -> str | None:
-    """Why the config's encoder and decoder sizes cannot be read: a layer count (``counts``) or width
-    that is not a positive integer, or a decoder width other than its encoder's (``widths``: pairs of
-    encoder key, decoder key)."""
-    keys = counts + tuple(key for pair in widths for key in pair)
+    """Why the config's encoder and decoder sizes cannot be read: a layer count or width that is not a
+    positive integer, a layer count the file contradicts (``counts``: (config key, stack path), the
+    encoder's first; the decoder's count defaults to the encoder's, and a file without a decoder stack is an
+    encoder alone), or a decoder width other than its encoder's (``widths``: pairs of encoder key, decoder
+    key)."""
+    keys = tuple(key for key, _ in counts) + tuple(key for pair in widths for key in pair)
     for key in keys:
         if config.get(key) is not None and not _positive(config[key]):
             return f"config {key}={config[key]!r} must be a positive integer"
+    first = counts[0][0]
+    for key, path in counts:
+        stack = re.compile(rf"(?:^|\.){re.escape(path)}\.(\d+)\.")
+        found = 1 + max((int(m[1]) for m in map(stack.search, names) if m is not None), default=-1)
+        declared = config.get(key, config.get(first))
+        if found and declared is not None and found != declared:
+            return f"its config says {key}={declared} but the file has {found} layers under {path}"
     for encoder, decoder in widths:
-        first, second = config.get(encoder), config.get(decoder)
-        if first is not None and second is not None and first != second:
+        one, other = config.get(encoder), config.get(decoder)
+        if one is not None and other is not None and one != other:
             return (
-                f"its config says {encoder}={first} but {decoder}={second}: specbound reads models whose "
+                f"its config says {encoder}={one} but {decoder}={other}: specbound reads models whose "
                 "layers all have the same widths, so an encoder and a decoder of different widths are refused"
             )
     return None

@@ -26,7 +26,6 @@ from numerics.loading.families.seq2seq import (
     ENCODER_DECODER,
     MASKING,
     cross_modules,
-    layer_total,
     seq2seq_layer,
     stack_problem,
 )
@@ -90,7 +89,9 @@ def t5_problem(config: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
             f"its feed-forward is {'gated (wi_0, wi_1)' if gated_file else 'plain (wi)'} and {said}; "
             "give its own config.json"
         )
-    return stack_problem(config, ("num_layers", "num_decoder_layers"), ())
+    return stack_problem(
+        config, names, (("num_layers", "encoder.block"), ("num_decoder_layers", "decoder.block")), ()
+    )
 
 
 def t5_roles(base: str, present: frozenset[str]) -> dict[str, str]:
@@ -144,13 +145,11 @@ FAMILY = Family(
     schemes=(SCHEME,),
     sizes=size_reader(
         {
-            "num_layers": "num_layers + num_decoder_layers",
             "hidden_size": "d_model",
             "num_heads": "num_heads",
             "ffn_size": "d_ff",
             "head_dim": "d_kv",
-        },
-        num_layers=layer_total("num_layers", "num_decoder_layers"),
+        }
     ),
     coverage=t5_coverage,
     assemble=seq2seq_layer,
