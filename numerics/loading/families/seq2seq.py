@@ -33,9 +33,10 @@ CROSS_ROLES = ("wq", "wk", "wv", "wo")
 ENCODER_DECODER = c.Coverage(
     "encoder-decoder",
     c.CoverageStatus.OUTSIDE,
-    "read as one stack of L = L_enc + L_dec layers, the encoder's (self-attention, feed-forward) then the "
-    "decoder's (self-attention, feed-forward): the longest chain of blocks from a source token to an "
-    "output; each decoder layer's cross-attention over the encoder's output (its own Wq, Wk, Wv, Wo, read "
+    "read as one stack of L = L_enc + L_dec layers, the encoder's (self-attention, feed-forward; layers 0 "
+    "to L_enc - 1) then the decoder's (self-attention, feed-forward; layers L_enc to L - 1, none for an "
+    "encoder alone): the longest chain of blocks from a source token to an output; each decoder layer's "
+    "cross-attention over the encoder's output (its own Wq, Wk, Wv, Wo, read "
     "and checked) is outside the analysed class of self-attention and feed-forward blocks, and its QK_h and "
     "Vt_h are not among the bound's matrices",
     "reconstructed: our reading of the encoder-decoder forward pass, tested against transformers",
