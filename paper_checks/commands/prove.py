@@ -73,12 +73,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prove (the kernel has re-checked every certificate of a proof), print, exit with the verdict; or
     re-check a saved certificate."""
-    from theory.cpu_budget import GRACE, cpu_limit, seconds
+    from theory.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
-    if args.check is not None:
-        with cpu_limit(budget + GRACE, f"checking {args.check}"):
-            return _check(Path(args.check))
+    with whole_run(budget, f"checking {args.check}" if args.check is not None else "the proof"):
+        return _check(Path(args.check)) if args.check is not None else _prove(args, budget)
+
+
+def _prove(args: argparse.Namespace, budget: float) -> int:
     from theory.prover import prove
     from theory.prover.box import count_of_boxes
 
@@ -89,9 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from theory.prover.coq.report import coq_verdict, exit_status
 
     _check_coq_target(args)
-    with cpu_limit(budget + GRACE, "the proof"):
-        result = prove(args.statement, args.domain, budget, args.max_boxes)
-        exported = _export(result, args)
+    result = prove(args.statement, args.domain, budget, args.max_boxes)  # its search stops at budget
+    exported = _export(result, args)
     status = exit_status(result.exit_status, exported or [])
     if args.json:
         document = result.to_json()
