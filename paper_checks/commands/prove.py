@@ -155,6 +155,7 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
     checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
     if args.coq is None:
         return None
+    from paper_checks.output_files import complete_or_removed
     from theory.prover.coq.files import export_to
 
     target = Path(args.coq)
@@ -166,10 +167,11 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
         if len(parts) == 1
         else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
     )
-    return [
-        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
-        for part, path in zip(parts, paths, strict=True)
-    ]
+    with complete_or_removed(target.parent, [path.name for path in paths]):  # Ctrl-C: no partial set
+        return [
+            export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
+            for part, path in zip(parts, paths, strict=True)
+        ]
 
 
 def _check(path: Path) -> int:

@@ -249,7 +249,9 @@ def _check(data: Any) -> tuple[str, list[str]]:
             raise _Rejected(f"step {name!r}: its sides are not shown defined on the whole domain")
         if step["method"] == EXACT:
             if step["relation"] != "=" or not exact_zero(difference_tree(step["lhs"], step["rhs"])):
-                raise _Rejected(f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0")
+                raise _Rejected(
+                    f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0 (or too large)"
+                )
         elif step["method"] == SYMPY:
             from theory.prover.chain import identically_zero
 
