@@ -240,6 +240,21 @@ def test_4_hostile_toml_is_one_line(tmp_path, capsys, text, needle):
 # ---------------------------------------------------------------- 8. derivation files
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[assumptions]\n"a\\u001b[2J" = "x >= 0"\n',  # printed in "under the assumptions ..."
+        '[definitions]\n"d\\u202e" = "x"\n',
+        '[assumptions]\nsmall = "x >= 0"\n' + steps("x", "<=", "x + 1", 'uses = ["file:\\u001b[2J.toml"]\n'),
+    ],
+)
+def test_8_a_control_character_in_any_key_or_value_is_refused(tmp_path, capsys, text):
+    text = HEADER + text + ("" if "[[steps]]" in text else steps("x", "<=", "x + 1"))
+    status, out, err = call(capsys, "derive", derivation(tmp_path, text))
+    assert_error_line(status, err, "derive", "control character U+")
+    assert out == "" and "\x1b" not in err and "\u202e" not in err
+
+
 @pytest.mark.parametrize("character", ["\\u001b[2J", "\\r", "\\u202e", "\\u0007"])
 @pytest.mark.parametrize("where", ["name", "title"])
 def test_8_a_control_character_in_a_name_or_title_is_refused(tmp_path, capsys, character, where):
