@@ -106,6 +106,14 @@ def test_3_a_statement_too_large_to_search_stops_at_the_budget():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # about 5 CPU s: the class of a sum whose normal form is huge, stopped by the budget
+def test_3_the_budget_of_growth_is_the_whole_run_not_only_the_crossover():
+    expression = "(L+1)^3000*(L-1)^3000 - (L^2-1)^3000 + L"
+    result = run_cli("growth", expression, "--in", "L", "--budget", "1", timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == "specbound growth: error: growth: the CPU budget ran out\n"
+
+
 def test_3_a_file_referenced_many_times_is_decided_once(tmp_path, capsys, monkeypatch):
     import theory.derive.decide as decide
 

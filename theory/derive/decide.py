@@ -370,8 +370,9 @@ def _text_states(inequality: Inequality, domain: Domain) -> bool:
 def _applies(found: _Used, domain: Domain) -> bool:
     from theory.derive.check import covers
 
-    certificate = found.record["certificate"]
-    return covers(found.domain if "file" in certificate else domain_of(certificate["domain"]), domain)
+    if found.domain is not None:  # a referenced derivation, whose certificate is in the files table
+        return covers(found.domain, domain)
+    return covers(domain_of(found.record["certificate"]["domain"]), domain)
 
 
 def _identity(derivation: DerivationFile, step: Step, base: dict[str, Any], start: float) -> StepResult:
