@@ -181,8 +181,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
             f"{counts['accepted']} accepted by coqc, {counts['hypotheses']} with hypotheses, "
-            f"{counts['rejected']} rejected, {counts['timeout']} out of CPU time, "
-            f"{counts['unchecked']} unchecked, {counts['untranslated']} not translatable yet"
+            f"{counts['rejected']} rejected, {counts['unchecked']} unchecked, "
+            f"{counts['untranslated']} not translatable yet"
         )
     if args.regimes:
         from theory.regimes import to_markdown

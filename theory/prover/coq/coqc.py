@@ -3,12 +3,11 @@
 ``check_file(path, hypotheses)`` compiles a copy of the file in a temporary directory (no .vo next to the
 user's file) and returns a :class:`CoqCheck`: ``accepted`` when coqc compiled it, the file leaves no
 hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and Interval
-rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``timeout``
-when coqc ran over its CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the kernel stops it; CPU
-time, not wall time, so a loaded machine never ends a check early, and running out is no verdict on the
-file); ``rejected`` otherwise (the first error line kept). CPU seconds are coqc's own (its child-process
-rusage). coqc runs in a process group of its own that is killed whenever the run ends early (Ctrl-C,
-SIGTERM raised as an interrupt, any error), so no coqc outlives specbound.
+rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``rejected``
+otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage). coqc runs
+with a CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the kernel stops it) besides the wall-clock
+timeout, in a process group of its own that is killed whenever the run ends early (Ctrl-C, SIGTERM raised
+as an interrupt, any error), so no coqc outlives specbound.
 ``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
 """
 
@@ -40,14 +39,15 @@ TRUSTED_AXIOMS = (
 """Prefixes of the axioms an accepted theorem may rest on: the classical reals of Coq's standard library
 (ClassicalDedekindReals, classical logic, functional extensionality) and the specifications of the
 primitive integers and floats Interval computes with."""
+TIMEOUT_SECONDS = 900.0
 CPU_LIMIT_SECONDS = 900
 """coqc's CPU-time limit (RLIMIT_CPU of the child; SIGXCPU, then SIGKILL a few seconds later)."""
 
 
 @dataclass(frozen=True)
 class CoqCheck:
-    """coqc's verdict on one file: status accepted | rejected | hypotheses | timeout, its CPU seconds, the
-    axioms Print Assumptions listed, the hypotheses left and, when rejected or out of time, why."""
+    """coqc's verdict on one file: status accepted | rejected | hypotheses, its CPU seconds, the axioms
+    Print Assumptions listed, the hypotheses left and, when rejected, why."""
 
     status: str
     seconds: float
@@ -96,8 +96,10 @@ def axioms_of(output: str) -> tuple[str, ...]:
 def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
     """Compile ``path`` with coqc (see the module docstring)."""
     completed, seconds = _compile(path.read_text(encoding="utf-8"))
+    if completed is None:
+        return CoqCheck("rejected", seconds, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
     if completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return CoqCheck("timeout", seconds, reason=f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s")
+        return CoqCheck("rejected", seconds, reason=f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s")
     if completed.returncode != 0:
         return _rejected(completed.stderr, seconds)
     axioms = axioms_of(completed.stdout)
@@ -111,13 +113,13 @@ def unproved(probe: str, mark: str) -> tuple[list[str], float] | None:
     """The lemmas a probe file reports (lines ``mark name``) and coqc's CPU seconds; None when the probe
     itself does not compile."""
     completed, seconds = _compile(probe)
-    if completed.returncode != 0:
+    if completed is None or completed.returncode != 0:
         return None
     return [line.split()[1] for line in completed.stdout.splitlines() if line.startswith(mark + " ")], seconds
 
 
-def _compile(text: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """coqc on ``text`` (a copy in a temporary directory), with its CPU seconds."""
+def _compile(text: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    """coqc on ``text`` (a copy in a temporary directory), with its CPU seconds; None on a timeout."""
     coqc = coqc_path()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
@@ -133,14 +135,13 @@ def _limit_cpu() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_SECONDS, CPU_LIMIT_SECONDS + 5))
 
 
-def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProcess[str]:
-    """Run ``command`` in ``directory`` under the CPU limit (no wall-clock limit), in its own process
-    group. The group is killed on every way out but a normal end, so an interrupt of specbound (Ctrl-C,
-    SIGTERM) leaves no coqc behind."""
+def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProcess[str] | None:
+    """Run ``command`` in ``directory`` under the CPU limit, in its own process group; None on the
+    wall-clock timeout. The group is killed on every way out but a normal end, so an interrupt of
+    specbound (Ctrl-C, SIGTERM) leaves no coqc behind."""
     process = subprocess.Popen(
         command,
         cwd=directory,
-        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -148,11 +149,13 @@ def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProc
         start_new_session=True,
     )
     try:
-        stdout, stderr = process.communicate()
-    except BaseException:
+        stdout, stderr = process.communicate(timeout=TIMEOUT_SECONDS)
+    except BaseException as error:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
+        if isinstance(error, subprocess.TimeoutExpired):
+            return None
         raise
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 

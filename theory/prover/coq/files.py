@@ -5,7 +5,7 @@ share.
 :mod:`theory.prover.coq.export`, a chain certificate's by :mod:`theory.prover.coq.chain`; nothing when
 the certificate cannot be stated in Coq yet) and, when ``check``, runs coqc on it; the record it
 returns is what the JSON outputs carry:
-{"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | timeout | unchecked | untranslated,
+{"file", "boxes", "bytes", "coq": accepted | rejected | hypotheses | unchecked | untranslated,
 "hypotheses", "rests_on_hypotheses", ...}: ``rests_on_hypotheses`` is true when the written file's theorem
 takes a named hypothesis (a box, face or identity not proved in Coq, each with its reason), whatever
 coqc then says of the file.
