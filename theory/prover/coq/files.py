@@ -97,6 +97,11 @@ def _checked(path: Path, exported: Any, check: bool, probe_seconds: float, repla
     }
 
 
+def write_checked_text(path: Path, text: str, replace: bool) -> None:
+    """Write ``text`` to ``path`` as every exported Coq file is written (:func:`_write`)."""
+    _write(path, text, replace)
+
+
 def _write(path: Path, text: str, replace: bool) -> None:
     """Write ``text`` to ``path`` atomically (:func:`theory.safe_files.write_text_atomically`: never
     half-written, a symbolic link replaced rather than followed); an existing file only with ``replace``."""

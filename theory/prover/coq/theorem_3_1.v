@@ -95,6 +95,9 @@ Proof.
   destruct Hexp as [Hlt|Heq]; [left; apply exp_increasing; exact Hlt | right; rewrite Heq; reflexivity].
 Qed.
 
+Lemma entropy_exponent_le_1 (p : R) : 0 <= p -> p <= 2 -> 2 * p / (p + 2) <= 1.
+Proof. intros Hp Hp2. apply Rmult_le_reg_r with (p + 2); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l by lra. lra. Qed.
+
 (* node confidence_split: ln(2/delta') for delta' = delta W / G is ln(2/delta) + ln G + ln(1/W) *)
 Lemma confidence_split (delta G W : R) :
   0 < delta -> 0 < G -> 0 < W -> ln (2 / (delta * W / G)) = ln (2 / delta) + ln G + ln (/ W).
