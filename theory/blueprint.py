@@ -76,8 +76,12 @@ def _registered(name: str) -> dict[str, str]:
     """The Coq file(s) ``theory --coq DIR`` writes for the registered inequality ``name`` (theorem
     ``statement``; one file per part of a conjunction), proved by the prover with its certificate re-checked
     by the kernel."""
+    from theory.prover.coq.softmax import REDUCED
+
     parts = len(_registry_entry(name).statement.inequalities)
     files = f"{name}.v" if parts == 1 else ", ".join(f"{name}_{k}.v" for k in range(1, parts + 1))
+    if name == REDUCED:  # the softmax bound for every length has its reduction in a file of its own
+        files += f", {name}_reduction.v"
     return {"file": files, "lemma": "statement", "prover": name}
 
 
