@@ -285,3 +285,25 @@ def test_planted_change_in_registry_is_caught() -> None:
     peeling = _node("peeling_weights")
     heavier = replace(peeling, statement=sp.Eq(peeling.statement.lhs * 2, peeling.statement.rhs))
     assert _mismatch(theorem_text(), heavier, "peeling_weights_partial_sum", _peeling) is not None
+
+
+def test_cli_blueprint_json_and_text(capsys) -> None:
+    from paper_checks.cli import main
+
+    assert main(["theory", "--blueprint", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["counts"] == blueprint.counts() and document["counts"]["unchecked"] == 0
+    assert main(["theory", "--blueprint"]) == 0
+    text = capsys.readouterr().out
+    assert all(f"] {node.id}  (" in text for node in blueprint.nodes())
+    assert max(map(len, text.splitlines())) <= 100
+
+
+def test_cli_coq_refuses_to_replace_theorem_file_without_force(tmp_path, capsys) -> None:
+    from paper_checks.cli import main
+
+    (tmp_path / blueprint.THEOREM_FILE).write_text("mine", encoding="utf-8")
+    assert main(["theory", "--no-prove", "--coq", str(tmp_path), "--no-coq-check", "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert blueprint.THEOREM_FILE in error and "already exists" in error and len(error.splitlines()) == 1
+    assert (tmp_path / blueprint.THEOREM_FILE).read_text(encoding="utf-8") == "mine"
