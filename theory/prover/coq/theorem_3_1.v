@@ -222,9 +222,13 @@ Variables (margin n delta Risk EmpRamp Rad : R).
 
 Definition in_class (th : nat -> Mat) : Prop := forall i, (i < K)%nat -> A i (th i).
 Definition loss (th : nat -> Mat) (x : Sample) : R := ramp margin (label x * f th x).
+(* L is a cover of the ramp-loss class with 0 added, at radius u in the sup-over-samples metric, by
+   elements of that class (a proper cover) *)
 Definition covers_losses (u : R) (L : list (Sample -> R)) : Prop :=
   (forall th, in_class th -> exists g, In g L /\ forall x, In x sample -> Rabs (loss th x - g x) <= u) /\
-  (exists g, In g L /\ forall x, In x sample -> Rabs (g x) <= u).
+  (exists g, In g L /\ forall x, In x sample -> Rabs (g x) <= u) /\
+  (forall g, In g L -> (forall x, In x sample -> g x = 0) \/
+     exists th, in_class th /\ forall x, In x sample -> g x = loss th x).
 
 (* cited: Mohri, Rostamizadeh & Talwalkar 2018, Foundations of Machine Learning (2nd ed.), Theorem 3.3,
    applied to the [0, 1]-valued class ramp o F, with 1[y f(x) <= 0] <= ramp(y f(x)): on an event of
@@ -235,8 +239,8 @@ Hypothesis margin_bound : Risk <= EmpRamp + 2 * Rad + 3 * sqrt (ln (2 / delta) /
 (* cited: Dudley's entropy integral, Bartlett, Foster & Telgarsky 2017, Lemma A.5, in the sup-over-samples
    metric (radius u there is radius sqrt(n) u in their l2 metric on R^n): for a class of [0, 1]-valued
    functions containing 0, R_S <= 4 a + (12 / sqrt n) int_a^1 sqrt(ln N(u)) du for every a in (0, 1].
-   Stated for any continuous majorant h of sqrt(ln N(u)) witnessed by a finite cover (the integral is
-   monotone in the entropy). *)
+   Stated for any continuous majorant h of sqrt(ln N(u)) witnessed by a finite proper cover (elements in
+   the class with 0 added; the integral is monotone in the entropy). *)
 Hypothesis dudley : forall (a : R) (h : R -> R),
   0 < a -> a <= 1 ->
   (forall u, a <= u <= 1 -> continuous h u) ->
@@ -271,6 +275,14 @@ Proof.
   assert (1 <= length (C k))%nat by (apply H; lia).
   rewrite mult_INR, ln_mult, IH; [reflexivity | intros; apply H; lia | |];
   apply lt_0_INR; lia.
+Qed.
+
+Lemma product_members C base k g : In g (product C base k) -> forall i, (i < k)%nat -> In (g i) (C i).
+Proof.
+  revert g. induction k as [|k IH]; intros g Hg i Hi; [lia|].
+  simpl in Hg. apply in_flat_map in Hg. destruct Hg as [g0 [Hg0 Hin]].
+  apply in_map_iff in Hin. destruct Hin as [x [<- Hx]].
+  destruct (Nat.eqb_spec i k) as [->|Hne]; [exact Hx | apply IH; [exact Hg0 | lia]].
 Qed.
 
 (* node cover_composition: per-matrix covers compose into a cover of the class (product of the lists) *)
@@ -387,7 +399,11 @@ Proof.
           replace (label x * f th x - label x * f g x) with (label x * (f th x - f g x)) by ring.
           rewrite Rabs_mult, (Hlab x Hx), Rmult_1_l.
           apply Rmult_le_reg_r with margin; [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l, Rmult_1_r by lra. lra.
-        * exists (fun _ => 0). split; [left; reflexivity|]. intros. rewrite Rabs_R0. lra.
+        * split.
+          -- exists (fun _ => 0). split; [left; reflexivity|]. intros. rewrite Rabs_R0. lra.
+          -- intros g [<-|Hg]; [left; reflexivity|]. right.
+             apply in_map_iff in Hg. destruct Hg as [th [<- Hth]]. exists th. split; [|reflexivity].
+             intros i Hi. apply (proj1 (HF i Hi)). exact (product_members F base K th Hth i Hi).
       + simpl length. rewrite map_length, product_length, S_INR.
         assert (HN : (1 <= nprod F K)%nat).
         { clear -HFne. induction K as [|k IH]; simpl; [lia|].
