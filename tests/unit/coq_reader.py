@@ -190,10 +190,22 @@ def statement(text: str, name: str) -> str:
     return ":".join(colon[1:]).strip()
 
 
+def hypothesis(text: str, name: str) -> str:
+    """The statement of the Section's ``Hypothesis name : ... .``."""
+    match = re.search(rf"^Hypothesis\s+{re.escape(name)}\s*:(.*?)\.\n", text, re.S | re.M)
+    if match is None:
+        raise ValueError(f"no hypothesis {name}")
+    return match.group(1).strip()
+
+
 def conclusion(text: str, name: str) -> tuple[str, Callable[..., Any], Callable[..., Any]]:
-    """(relation, left, right) of the conclusion of lemma ``name`` (after its last top-level ``->``); the
-    sides are functions of an environment {name: value}."""
-    return _Parser(_split_top(statement(text, name), "->")[-1]).relation()
+    """(relation, left, right) of the conclusion of lemma or hypothesis ``name`` (after its last top-level
+    ``->``); the sides are functions of an environment {name: value}."""
+    try:
+        body = statement(text, name)
+    except ValueError:
+        body = hypothesis(text, name)
+    return _Parser(_split_top(body, "->")[-1]).relation()
 
 
 def definitions(text: str) -> dict[str, Any]:
