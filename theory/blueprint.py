@@ -72,15 +72,13 @@ def _in_file(lemma: str) -> dict[str, str]:
     return {"file": THEOREM_FILE, "lemma": lemma}
 
 
-def _registered(name: str) -> dict[str, str]:
+def _registered(name: str, reduction: bool = False) -> dict[str, str]:
     """The Coq file(s) ``theory --coq DIR`` writes for the registered inequality ``name`` (theorem
-    ``statement``; one file per part of a conjunction), proved by the prover with its certificate re-checked
-    by the kernel."""
-    from theory.prover.coq.softmax import REDUCED
-
+    ``statement``; one file per part of a conjunction; ``reduction``: also NAME_reduction.v, the softmax
+    bound for every length), proved by the prover with its certificate re-checked by the kernel."""
     parts = len(_registry_entry(name).statement.inequalities)
     files = f"{name}.v" if parts == 1 else ", ".join(f"{name}_{k}.v" for k in range(1, parts + 1))
-    if name == REDUCED:  # the softmax bound for every length has its reduction in a file of its own
+    if reduction:
         files += f", {name}_reduction.v"
     return {"file": files, "lemma": "statement", "prover": name}
 
@@ -106,6 +104,15 @@ i, k = sp.symbols("i k", integer=True, nonnegative=True)
 J = sp.Symbol("J", integer=True, nonnegative=True)
 c, dist, size = sp.IndexedBase("c"), sp.IndexedBase("d"), sp.IndexedBase("N")
 f_value, f_cover = sp.symbols("f f'", real=True)
+d1, d2, rank, points = sp.symbols("d1 d2 k M", positive=True, integer=True)
+radius, eps, eps_head, eps_tail, a_w, b_x = sp.symbols("R epsilon epsilon_1 epsilon_2 a_w b_x", positive=True)
+log_head, log2_tail, log_matrix = sp.symbols("log_N_head log2_N_tail log_N", nonnegative=True)
+CANDES_PLAN_BOUND = (d1 + d2 + 1) * rank * sp.log(9 * radius / eps)
+"""Candes & Plan's ln N of the rank-k ball of radius R at eps (the form cited)."""
+ZHANG_BOUND = sp.ceiling(36 * (a_w * b_x / eps) ** 2) * sp.log(
+    2 * sp.ceiling(4 * a_w * b_x / eps + 2) * points + 1, 2
+)
+"""Zhang's log2 N_inf at eps on M points (the form cited)."""
 
 
 @functools.cache
@@ -152,41 +159,26 @@ def nodes() -> tuple[Node, ...]:
             "candes_plan",
             "the rank-k matrices of Frobenius norm <= R in R^{d1 x d2} have an eps-cover (Frobenius) of "
             "size <= (9 R/eps)^{(d1 + d2 + 1) k}",
-            sp.Le(
-                sp.Symbol("log_N_head"),
-                sp.Symbol("k")
-                * (sp.Symbol("d1") + sp.Symbol("d2") + 1)
-                * sp.log(9 * sp.Symbol("R") / sp.Symbol("epsilon")),
-            ),
+            sp.Le(log_head, CANDES_PLAN_BOUND),
             "standard",
             CITED,
             "Candes & Plan 2011, Tight oracle inequalities for low-rank matrix recovery from a minimal "
             "number of noisy random measurements, IEEE Trans. Inf. Theory 57(4), Lemma 3.1 (the 9 and the "
             "exponent (d1 + d2 + 1) k taken from the paper as cited in theory.covering; not re-confirmed "
             "against the paper here)",
-            None,
+            {"file": THEOREM_FILE, "hypothesis": "candes_plan"},
         ),
         Node(
             "zhang_maurey",
             "Maurey-type sup-norm cover of a linear class on M points: log2 N_inf(eps) <= "
             "ceil(36 a^2 b^2/eps^2) log2(2 ceil(4 a b/eps + 2) M + 1)",
-            sp.Le(
-                sp.Symbol("log2_N_tail"),
-                sp.ceiling(36 * (sp.Symbol("a_w") * sp.Symbol("b_x") / sp.Symbol("epsilon")) ** 2)
-                * sp.log(
-                    2
-                    * sp.ceiling(4 * sp.Symbol("a_w") * sp.Symbol("b_x") / sp.Symbol("epsilon") + 2)
-                    * sp.Symbol("M")
-                    + 1,
-                    2,
-                ),
-            ),
+            sp.Le(log2_tail, ZHANG_BOUND),
             "standard",
             CITED,
             "Zhang 2002, Covering number bounds of certain regularized linear function classes, JMLR 2: "
             "527-550, Theorem 4 (the 36 and the log term as cited in theory.covering and by Bartlett, "
             "Foster & Telgarsky 2017; theorem number not re-confirmed against the paper here)",
-            None,
+            {"file": THEOREM_FILE, "hypothesis": "zhang"},
         ),
         Node(
             "ramp_dominates",
@@ -213,7 +205,7 @@ def nodes() -> tuple[Node, ...]:
             "derived",
             KERNEL_CHECKED,
             "theory.lipschitz (attention head factor C2(Vt)(1 + 2 C2(QK))); prover and coqc",
-            _registered("jacobian_l1_norm_every_length"),
+            _registered("jacobian_l1_norm_every_length", reduction=True),
         ),
         Node(
             "gelu_lipschitz",
@@ -286,6 +278,22 @@ def nodes() -> tuple[Node, ...]:
             ("zhang_maurey",),
         ),
         Node(
+            "head_tail_split",
+            "every matrix of the class is a head (rank <= k) plus a tail: covers of the heads at eps_1 "
+            "(Candes-Plan) and of the tails at eps_2 (Zhang) give a cover at eps_1 + eps_2 whose log-size "
+            "is the sum of the two cited bounds",
+            sp.Le(
+                log_matrix,
+                CANDES_PLAN_BOUND.subs(eps, eps_head) + ZHANG_BOUND.subs(eps, eps_tail) * sp.log(2),
+            ),
+            "derived",
+            KERNEL_CHECKED,
+            "coqc: theorem_3_1.v, head_tail_cover (Section Head_tail, from the Hypotheses candes_plan and "
+            "zhang)",
+            _in_file("head_tail_cover"),
+            ("candes_plan", "zhang_maurey"),
+        ),
+        Node(
             "c_p_bounds",
             "the balance constant c_p = (p + 2)/(2^{2/(p+2)} p^{p/(p+2)}) lies in [1, 2]",
             _registry_statement("c_p_in_1_2"),
@@ -305,7 +313,7 @@ def nodes() -> tuple[Node, ...]:
             "k = ceil(k*) proved by the prover's chain and coqc. In theorem_3_1.v it is the premise on the "
             "per-matrix covers (entropy B_i u^{-q_i}, B_i = Lambda MATRIX_TERM_i)",
             _registered("theorem_4_1_statement"),
-            ("candes_plan", "zhang_maurey", "head_dimension", "tail_prefactor", "c_p_bounds", "log_factor"),
+            ("head_tail_split", "head_dimension", "tail_prefactor", "c_p_bounds", "log_factor"),
         ),
         Node(
             "log_factor",

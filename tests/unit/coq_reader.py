@@ -17,7 +17,7 @@ from typing import Any
 
 import mpmath as mp
 
-TOKEN = re.compile(r"\s*(\d+|[A-Za-z_][A-Za-z0-9_']*|<=|=>|->|<|=|\+|-|\*|/|\^|\(|\)|:)")
+TOKEN = re.compile(r"\s*(\d+|[A-Za-z_][A-Za-z0-9_'.]*|<=|=>|->|<|=|\+|-|\*|/|\^|\(|\)|:)")
 RELATIONS = ("<=", "<", "=")
 
 BUILTINS: dict[str, Any] = {
@@ -26,6 +26,8 @@ BUILTINS: dict[str, Any] = {
     "exp": mp.exp,
     "Rabs": abs,
     "INR": lambda k: mp.mpf(k),
+    "IZR": lambda k: mp.mpf(k),
+    "Raux.Zceil": mp.ceil,
     "Rpower": lambda x, y: mp.power(x, y),
     "rsum": lambda g, k: mp.fsum(g(i) for i in range(int(k))),
     "sum_f_R0": lambda g, n: mp.fsum(g(i) for i in range(int(n) + 1)),
@@ -205,7 +207,11 @@ def conclusion(text: str, name: str) -> tuple[str, Callable[..., Any], Callable[
         body = statement(text, name)
     except ValueError:
         body = hypothesis(text, name)
-    return _Parser(_split_top(body, "->")[-1]).relation()
+    last = _split_top(body, "->")[-1].strip()
+    if last.startswith("exists "):  # exists L, (...) /\ claim: the claim
+        last = ",".join(_split_top(last, ",")[1:])
+        last = _split_top(last, "/\\")[-1]
+    return _Parser(last).relation()
 
 
 def definitions(text: str) -> dict[str, Any]:

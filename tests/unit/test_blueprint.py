@@ -1,7 +1,8 @@
 """theory.blueprint and theorem_3_1.v: the graph's counts and references, docs/blueprint.md's picture, and
-fidelity: every node proved in theorem_3_1.v, and each cited premise it assumes, states, in Coq, the inequality its sympy statement states
-(both sides compared at random points, the Coq side read by tests/unit/coq_reader.py and evaluated with
-mpmath, the sympy side evaluated by sympy at 35 digits), and planted changes are caught."""
+fidelity: every node proved in theorem_3_1.v, and each cited premise it assumes, states in Coq the
+inequality its sympy statement states (both sides compared at random points, the Coq side read by
+tests/unit/coq_reader.py and evaluated with mpmath, the sympy side evaluated by sympy at 35 digits), and
+planted changes are caught."""
 
 from __future__ import annotations
 
@@ -59,7 +60,10 @@ def test_every_file_lemma_exists_and_every_premise_is_a_cited_node() -> None:
             assert re.search(rf"(Lemma|Theorem|Corollary|Hypothesis) {named}\b", text), named
     hypotheses = re.findall(r"^Hypothesis (\w+)", text, re.M)
     assert tuple(hypotheses) == PREMISES
-    assert all(_node(name).status == blueprint.CITED for name in hypotheses)
+    cited = {n.coq["hypothesis"]: n for n in blueprint.nodes() if n.coq and "hypothesis" in n.coq}
+    assert set(cited) == set(hypotheses)  # one Hypothesis per cited node, nothing else assumed
+    assert all(node.status == blueprint.CITED for node in cited.values())
+    assert {n.id for n in blueprint.nodes() if n.status == blueprint.CITED} == {n.id for n in cited.values()}
     assert not re.search(r"\b(Admitted|admit|Axiom|Parameter|Conjecture)\b", text)
 
 
@@ -243,7 +247,44 @@ def _dudley(rng: random.Random) -> Sample:
     return coq, exact
 
 
+def _covers(rng: random.Random) -> Sample:
+    """Cited cover sizes and the head/tail split: a cover of some size, the two cited bounds' arguments."""
+    size = rng.randint(1, 10**6)
+    values = {
+        "d1": rng.randint(1, 4096),
+        "d2": rng.randint(1, 4096),
+        "k": rng.randint(1, 64),
+        "M": rng.randint(1, 10**5),
+        "R0": rng.uniform(0.1, 50),
+        "aw": rng.uniform(0.1, 50),
+        "bx": rng.uniform(0.1, 10),
+        "e": rng.uniform(0.01, 2),
+        "e1": rng.uniform(0.01, 2),
+        "e2": rng.uniform(0.01, 2),
+    }
+    coq = {name: mp.mpf(value) for name, value in values.items()} | {"L": [None] * size}
+    symbols = {
+        "d1": blueprint.d1,
+        "d2": blueprint.d2,
+        "k": blueprint.rank,
+        "M": blueprint.points,
+        "R0": blueprint.radius,
+        "aw": blueprint.a_w,
+        "bx": blueprint.b_x,
+        "e": blueprint.eps,
+        "e1": blueprint.eps_head,
+        "e2": blueprint.eps_tail,
+    }
+    sym: dict[Any, Any] = {symbols[name]: sp.Float(value, 30) for name, value in values.items()}
+    sym[blueprint.log_head] = sym[blueprint.log_matrix] = sp.log(size)
+    sym[blueprint.log2_tail] = sp.log(size, 2)
+    return coq, sym
+
+
 FIDELITY: dict[str, tuple[str, Callable[[random.Random], Sample]]] = {
+    "candes_plan": ("candes_plan", _covers),
+    "zhang_maurey": ("zhang", _covers),
+    "head_tail_split": ("head_tail_cover", _covers),
     "margin_bound": ("margin_bound", _margin),
     "dudley": ("dudley", _dudley),
     "ramp_lipschitz": ("ramp_lipschitz", _ramp),
@@ -314,6 +355,14 @@ PLANTED = [
     ("eps_allocation", "eps_allocation", "(r / (INR K * c i))", "(r / (c i))"),
     ("margin_bound", "margin_bound", "2 * Rad + 3 * sqrt", "Rad + 3 * sqrt"),
     ("dudley", "dudley", "Rad <= 4 * a + 12", "Rad <= 4 * a + 6"),
+    ("candes_plan", "candes_plan", "ln (9 * R0 / e)", "ln (3 * R0 / e)"),
+    ("zhang_maurey", "zhang", "(Raux.Zceil (36 *", "(Raux.Zceil (9 *"),
+    (
+        "head_tail_split",
+        "head_tail_cover",
+        "IZR (Raux.Zceil (4 * aw * bx / e2 + 2)) * INR M + 1)",
+        "INR M + 1)",
+    ),
 ]
 
 

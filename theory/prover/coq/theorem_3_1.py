@@ -1,11 +1,12 @@
 """theorem_3_1.v: the assembled bound's chain (theory.blueprint) proved in Coq from its cited premises.
 
 The Coq text ships beside this module (theory/prover/coq/theorem_3_1.v): an abstract class of networks
-indexed by K matrices, Lipschitz in each, covers as finite lists; the Section Theorem_3_1 has one named
-Hypothesis per cited node the theorem uses (``margin_bound``, ``dudley``; :data:`PREMISES`), the
-deterministic steps are Coq lemmas (theory.blueprint names them), and after the section closes
-``theorem_3_1_posthoc`` is universally quantified over the premises, so ``Print Assumptions`` lists only
-the axioms of Coq's real numbers. ``export_theorem`` writes it to a folder and checks it with coqc.
+indexed by K matrices, Lipschitz in each, covers as finite lists; one named Hypothesis per cited node
+(:data:`PREMISES`: ``candes_plan`` and ``zhang`` in the Section Head_tail, ``margin_bound`` and ``dudley``
+in the Section Theorem_3_1), the deterministic steps are Coq lemmas (theory.blueprint names them), and
+after the sections close every lemma is universally quantified over the premises it uses, so
+``Print Assumptions`` (of all the node lemmas at once) lists only the axioms of Coq's real numbers.
+``export_theorem`` writes it to a folder and checks it with coqc.
 Provenance: derived (written by hand; tests/unit/test_blueprint.py compares its statements with the
 registry's sympy statements at random points).
 """
@@ -18,10 +19,10 @@ from typing import Any
 
 from theory.blueprint import THEOREM_FILE, nodes
 from theory.prover.coq.coqc import check_file
-from theory.prover.coq.files import write_checked_text
+from theory.prover.coq.writing import write_coq_file
 
-PREMISES = ("margin_bound", "dudley")
-"""The Section's Hypotheses, in order: each is the cited node of theory.blueprint with the same id."""
+PREMISES = ("candes_plan", "zhang", "margin_bound", "dudley")
+"""The Hypotheses of the file, in order: each is the cited node of theory.blueprint that names it."""
 
 
 def theorem_text() -> str:
@@ -30,9 +31,9 @@ def theorem_text() -> str:
 
 
 def premises() -> list[dict[str, str]]:
-    """Each premise of the theorem: its Hypothesis name and the reference of its cited node."""
-    cited = {node.id: node for node in nodes()}
-    return [{"name": name, "reference": cited[name].reference} for name in PREMISES]
+    """Each premise of the file: its Hypothesis name, its cited node and the node's reference."""
+    cited = {node.coq["hypothesis"]: node for node in nodes() if node.coq and "hypothesis" in node.coq}
+    return [{"name": name, "node": cited[name].id, "reference": cited[name].reference} for name in PREMISES]
 
 
 def export_theorem(directory: Path, check: bool, replace: bool = False) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def export_theorem(directory: Path, check: bool, replace: bool = False) -> dict[
     quantified over."""
     path = directory / THEOREM_FILE
     text = theorem_text()
-    write_checked_text(path, text, replace)
+    write_coq_file(path, text, replace)
     record: dict[str, Any] = {
         "file": str(path),
         "bytes": len(text.encode("utf-8")),

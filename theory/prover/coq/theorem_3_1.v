@@ -1,14 +1,16 @@
 (* Theorem 3.1 (reconstructed, specbound's assembled bound): the chain of theory/assembled.py proved in Coq
-   over an abstract setting, from the two cited results that enter it as premises: the Section
-   Theorem_3_1 has exactly two Hypotheses, margin_bound and dudley, each with its reference beside it.
-   After the section closes, theorem_3_1 and theorem_3_1_posthoc are universally quantified over them.
-   The per-matrix covers (Theorem 4.1 as restated, from Candes & Plan 2011 Lemma 3.1 and Zhang 2002
-   Theorem 4) enter as a premise of the theorem (any per-matrix covers with entropy B_i u^{-q_i},
-   q_i <= 1); the project's prover and coqc check Theorem 4.1's algebra in the registry's files.
+   over an abstract setting, from the four cited results, each a named Hypothesis with its reference
+   beside it and nothing else assumed. The Section Theorem_3_1 has margin_bound and dudley; after it
+   closes, theorem_3_1 and theorem_3_1_posthoc are universally quantified over them.
+   The per-matrix covers (Theorem 4.1 as restated) enter as a premise of the theorem (any per-matrix
+   covers with entropy B_i u^{-q_i}, q_i <= 1); the Section Head_tail proves their head/tail split from
+   the other two cited results, candes_plan and zhang, its Hypotheses; the balancing algebra of
+   Theorem 4.1 (k the ceiling of k_star, K_p, c_p <= 2) is checked by the prover and coqc in the registry's files.
    Each lemma marked "node" is a node of `specbound theory --blueprint`. *)
 
 Require Import Reals Coquelicot.Coquelicot Lra Lia List.
 Require Classical_Prop.
+Require Flocq.Core.Raux.
 Open Scope R_scope.
 
 Fixpoint rsum (g : nat -> R) (k : nat) : R :=
@@ -208,6 +210,64 @@ Proof.
   replace ((sqrt x + sqrt y) * (sqrt x + sqrt y)) with (sqrt x * sqrt x + sqrt y * sqrt y + 2 * (sqrt x * sqrt y)) by ring.
   rewrite !sqrt_sqrt by lra. lra.
 Qed.
+
+Section Head_tail.
+
+(* The per-matrix setting of Theorem 4.1: a matrix class A whose every element is a head (rank <= k,
+   in the set Head) plus a tail (in the set Tail), and the metric dm of the matrix (sup over its input
+   tokens of the distance of its outputs), subadditive over such sums. *)
+Variables (Mat : Type) (madd : Mat -> Mat -> Mat) (dm : Mat -> Mat -> R).
+Variables (A Head Tail : Mat -> Prop).
+Variables (d1 d2 k M : nat) (R0 aw bx : R).
+
+(* cited: Candes & Plan 2011, IEEE Trans. Inf. Theory 57(4), Lemma 3.1: the rank-k matrices of
+   Frobenius norm <= R0 in R^{d1 x d2} have an eps-cover of size <= (9 R0 / eps)^{(d1 + d2 + 1) k}
+   (here in the metric dm, which the Frobenius norm bounds through the inputs' norm, theory.covering) *)
+Hypothesis candes_plan : forall e, 0 < e -> exists L,
+  (forall h, Head h -> exists l, In l L /\ dm h l <= e) /\
+  ln (INR (length L)) <= (INR d1 + INR d2 + 1) * INR k * ln (9 * R0 / e).
+
+(* cited: Zhang 2002, JMLR 2: 527-550, Theorem 4 (Maurey): log2 N_inf(eps) <=
+   ceil(36 a^2 b^2 / eps^2) log2(2 ceil(4 a b / eps + 2) M + 1), applied to the tail through the matrix
+   reduction of theory.covering (aw its radius, bx its input bound, M its number of points) *)
+Hypothesis zhang : forall e, 0 < e -> exists L,
+  (forall r, Tail r -> exists l, In l L /\ dm r l <= e) /\
+  ln (INR (length L)) / ln 2 <= IZR (Raux.Zceil (36 * (aw * bx / e) ^ 2)) *
+    (ln (2 * IZR (Raux.Zceil (4 * aw * bx / e + 2)) * INR M + 1) / ln 2).
+
+(* node head_tail_split: covers of the heads at e1 and of the tails at e2 give a cover of the class at
+   e1 + e2, of log-size at most the sum of the two cited bounds *)
+Lemma head_tail_cover (e1 e2 : R) :
+  0 < e1 -> 0 < e2 ->
+  (forall W, A W -> exists h r, Head h /\ Tail r /\ W = madd h r) ->
+  (forall h r h' r', dm (madd h r) (madd h' r') <= dm h h' + dm r r') ->
+  (exists h, Head h) -> (exists r, Tail r) ->
+  exists L, (forall W, A W -> exists l, In l L /\ dm W l <= e1 + e2) /\
+  ln (INR (length L)) <= (INR d1 + INR d2 + 1) * INR k * ln (9 * R0 / e1) +
+    IZR (Raux.Zceil (36 * (aw * bx / e2) ^ 2)) * ln (2 * IZR (Raux.Zceil (4 * aw * bx / e2 + 2)) * INR M + 1).
+Proof.
+  intros He1 He2 Hsplit Hsub [h0 Hh0] [r0 Hr0].
+  destruct (candes_plan e1 He1) as [LH [HcovH HlnH]].
+  destruct (zhang e2 He2) as [LT [HcovT HlnT]].
+  exists (flat_map (fun h => map (fun r => madd h r) LT) LH). split.
+  - intros W HW. destruct (Hsplit W HW) as [h [r [Hh [Hr ->]]]].
+    destruct (HcovH h Hh) as [lh [Hlh Hdh]]. destruct (HcovT r Hr) as [lt [Hlt Hdt]].
+    exists (madd lh lt). split.
+    + apply in_flat_map. exists lh. split; [exact Hlh|]. apply in_map_iff. exists lt. split; [reflexivity | exact Hlt].
+    + eapply Rle_trans; [apply Hsub|]. lra.
+  - rewrite (flat_map_length_const _ (length LT)) by (intros; apply map_length).
+    assert (HnH : (1 <= length LH)%nat).
+    { destruct (HcovH h0 Hh0) as [l [Hl _]]. destruct LH; [destruct Hl | simpl; lia]. }
+    assert (HnT : (1 <= length LT)%nat).
+    { destruct (HcovT r0 Hr0) as [l [Hl _]]. destruct LT; [destruct Hl | simpl; lia]. }
+    assert (Hln2 : 0 < ln 2) by (rewrite <- ln_1; apply ln_increasing; lra).
+    rewrite mult_INR, ln_mult by (apply lt_0_INR; lia).
+    apply Rplus_le_compat; [exact HlnH|].
+    apply Rmult_le_reg_r with (/ ln 2); [apply Rinv_0_lt_compat; exact Hln2|].
+    rewrite Rmult_assoc. exact HlnT.
+Qed.
+
+End Head_tail.
 
 Section Theorem_3_1.
 
@@ -473,4 +533,10 @@ Qed.
 
 End Theorem_3_1.
 
-Print Assumptions theorem_3_1_posthoc.
+(* Every node's lemma at once: Print Assumptions lists what any of them rests on. *)
+Definition blueprint_nodes :=
+  (eps_allocation, peeling_weights_partial_sum, peeling_weights_sum_to_1, entropy_power_bound,
+   entropy_exponent_le_1, confidence_split, grid_count, ramp_lipschitz, @proper_cover,
+   dudley_integral_closed_form, product_covers, ln_nprod, telescoping, head_tail_cover,
+   theorem_3_1_posthoc).
+Print Assumptions blueprint_nodes.
