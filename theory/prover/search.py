@@ -31,7 +31,7 @@ from theory.prover import rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import derivative, exact, logs, trees
+from theory.prover.kernel import cases, derivative, exact, logs, polynomial, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
@@ -123,6 +123,89 @@ class _Problem:
             if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
                 return decision
         return None
+
+    def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
+        """The kernel's exact ``polynomial`` decision when the gap's normal form is a polynomial in one
+        variable with a range (a touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        for name, (lo, hi) in box.items():
+            if lo == hi:
+                continue
+            self.tick()
+            if polynomial.coefficients(tree, box, name) is None:
+                continue
+            decision = {"method": "polynomial", "variable": name}
+            return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
+        return None
+
+    def choice(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's case splits (:mod:`theory.prover.kernel.cases`): a Max (Min) at a linear position
+        bounded by one argument, every value of the first Piecewise, Max or Min on its region, floor and
+        ceiling by their fractions, and an integer-valued gap (or the gap times its denominators) > -1."""
+        text = json.dumps(tree)
+        attempts: list[Decision] = []
+        found = cases.linear(tree) if ('"max"' in text or '"min"' in text) else None
+        if found is not None and (found[0][0] == "max") == (found[2] > 0):
+            for index, argument in enumerate(found[0][1:]):
+                bound = cases.at_path(tree, found[1], argument)
+                then = self.find(bound, box, domain, strict, depth, order)
+                if then is not None:
+                    attempts.append({"method": "bound", "argument": index, "then": then})
+                    break
+        node = cases.first(tree, cases.CHOICES) if not attempts else None
+        if node is not None:
+            values = [pair[0] for pair in node[1:]] if node[0] == "piecewise" else node[1:]
+            branches: list[Decision | None] = []
+            for value, place in zip(values, cases.regions(node, box, domain), strict=False):
+                then = None
+                if place is not None:
+                    then = self.find(cases.replaced(tree, node, value), place[0], place[1], strict, depth, order)
+                    if then is None:
+                        break
+                branches.append(then)
+            if len(branches) == len(values):
+                attempts.append({"method": "cases", "branches": branches})
+        if not attempts and ('"floor"' in text or '"ceiling"' in text):
+            attempts += self.rounded(tree, box, domain, strict, depth, order)
+        for decision in attempts:
+            if kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
+        return None
+
+    def rounded(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> list[Decision]:
+        """An integer-valued gap (or the gap times the common denominator of its normal form's
+        coefficients) decided > -1 (``integral``) with floor and ceiling written with their fractions t in
+        [0, 1) (``fractional``); else the gap itself with its fractions."""
+        if not strict:
+            scaled, by = tree, None
+            normal = exact.normal_form(tree, kernel.fixed_points(box))
+            if not cases.integer_valued(tree, domain) and normal:
+                denominator = math.lcm(*(coefficient.denominator for coefficient in normal.values()))
+                scaled = exact.as_tree({m: c * denominator for m, c in normal.items()})
+                by = ["num", str(denominator)]
+            if cases.integer_valued(scaled, domain):
+                then = self.fractional(["add", scaled, ["num", "1"]], box, domain, True, depth, order)
+                if then is not None:
+                    integral = {"method": "integral", "then": then}
+                    if by is None:
+                        return [integral]
+                    return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
+        then = self.fractional(tree, box, domain, strict, depth, order)
+        return [] if then is None else [then]
+
+    def fractional(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``fractional`` step: the form with floor(u) = u - t, ceiling(u) = u + t decided
+        over the box times [0, 1) for each t."""
+        form, names = cases.fractional_form(tree, box)
+        wider_box = {**box, **{name: (Fraction(0), Fraction(1)) for name in names}}
+        fraction = {name: kernel.Variable(name, Fraction(0), Fraction(1), False, True, False) for name in names}
+        then = self.find(form, wider_box, {**domain, **fraction}, strict, depth, order)
+        return None if then is None else {"method": "fractional", "then": then}
 
     def unsigned(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
@@ -255,6 +338,9 @@ class _Problem:
         enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
+        exactly = self.polynomial(tree, box, domain, strict) or self.choice(tree, box, domain, strict, depth, order)
+        if exactly is not None:
+            return exactly
         unsigned = self.unsigned(tree, box, domain, strict, depth, order)
         if unsigned is not None:
             return unsigned

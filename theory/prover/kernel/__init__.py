@@ -68,11 +68,11 @@ the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an 
 
 from __future__ import annotations
 
-from theory.prover.kernel import substitution  # registers its decision method with verify
+from theory.prover.kernel import cases, polynomial, substitution  # register their decision methods
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate", "substitution"]
+__all__ = ["FORMAT", "Malformed", "Verdict", "cases", "check_certificate", "polynomial", "substitution"]
 
 
 def check_certificate(data: object) -> Verdict:
