@@ -124,9 +124,18 @@ class _Problem:
                 return decision
         return None
 
+    def exactly(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
+    ) -> Decision | None:
+        """The exact polynomial decision, else a case split (:meth:`choice`)."""
+        return self.polynomial(tree, box, domain, strict) or self.choice(tree, box, domain, strict, depth, order)
+
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
-        """The kernel's exact ``polynomial`` decision when the gap's normal form is a polynomial in one
-        variable with a range (a touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
+        powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        if not _polynomial_text(tree):
+            return None
         for name, (lo, hi) in box.items():
             if lo == hi:
                 continue
@@ -338,7 +347,7 @@ class _Problem:
         enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
-        exactly = self.polynomial(tree, box, domain, strict) or self.choice(tree, box, domain, strict, depth, order)
+        exactly = self.exactly(tree, box, domain, strict, depth, order)
         if exactly is not None:
             return exactly
         unsigned = self.unsigned(tree, box, domain, strict, depth, order)
@@ -393,6 +402,17 @@ class _Problem:
             if then is not None:
                 return {**step, "then": then}
         return None
+
+
+def _polynomial_text(tree: Any) -> bool:
+    """The tree is built from numbers, variables, sums, products and powers by natural numbers."""
+    op = tree[0]
+    if op in ("num", "var"):
+        return True
+    if op == "pow":
+        exponent = tree[2]
+        return exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and Fraction(exponent[1]) >= 0 and _polynomial_text(tree[1])
+    return op in ("add", "mul") and all(_polynomial_text(arg) for arg in tree[1:])
 
 
 def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[Fraction]:
@@ -511,7 +531,8 @@ def search(
         try:
             decision = None
             if substituting and examined == 1:
-                decision = _changed_variables(problem, ranges)
+                decision = problem.exactly(problem.tree, ranges, problem.domain, problem.strict)
+                decision = decision or _changed_variables(problem, ranges)
             decision = decision or problem.find(problem.tree, ranges, problem.domain, problem.strict)
         except OutOfTime:
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
