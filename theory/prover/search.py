@@ -128,7 +128,9 @@ class _Problem:
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
     ) -> Decision | None:
         """The exact polynomial decision, else a case split (:meth:`choice`)."""
-        return self.polynomial(tree, box, domain, strict) or self.choice(tree, box, domain, strict, depth, order)
+        return self.polynomial(tree, box, domain, strict) or self.choice(
+            tree, box, domain, strict, depth, order
+        )
 
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
@@ -169,7 +171,9 @@ class _Problem:
             for value, place in zip(values, cases.regions(node, box, domain), strict=False):
                 then = None
                 if place is not None:
-                    then = self.find(cases.replaced(tree, node, value), place[0], place[1], strict, depth, order)
+                    then = self.find(
+                        cases.replaced(tree, node, value), place[0], place[1], strict, depth, order
+                    )
                     if then is None:
                         break
                 branches.append(then)
@@ -211,9 +215,8 @@ class _Problem:
         """The kernel's ``fractional`` step: the form with floor(u) = u - t, ceiling(u) = u + t decided
         over the box times [0, 1) for each t."""
         form, names = cases.fractional_form(tree, box)
-        wider_box = {**box, **{name: (Fraction(0), Fraction(1)) for name in names}}
-        fraction = {name: kernel.Variable(name, Fraction(0), Fraction(1), False, True, False) for name in names}
-        then = self.find(form, wider_box, {**domain, **fraction}, strict, depth, order)
+        wider_box, wider = cases.widened(box, domain, names)
+        then = self.find(form, wider_box, wider, strict, depth, order)
         return None if then is None else {"method": "fractional", "then": then}
 
     def unsigned(
@@ -411,7 +414,8 @@ def _polynomial_text(tree: Any) -> bool:
         return True
     if op == "pow":
         exponent = tree[2]
-        return exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and Fraction(exponent[1]) >= 0 and _polynomial_text(tree[1])
+        natural = exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and exponent[1][0] != "-"
+        return natural and _polynomial_text(tree[1])
     return op in ("add", "mul") and all(_polynomial_text(arg) for arg in tree[1:])
 
 

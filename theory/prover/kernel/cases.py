@@ -89,14 +89,16 @@ def _bounds(condition: Any, holds: bool) -> list[Bound] | str:
         found: list[Bound] = []
         for part in condition[1:]:
             more = _bounds(part, holds)
-            if more == EMPTY:
+            if isinstance(more, str):
                 return EMPTY
             found += more
         return found
     return []
 
 
-def restricted(box: Box, domain: dict[str, Variable], bounds: list[Bound]) -> tuple[Box, dict[str, Variable]] | None:
+def restricted(
+    box: Box, domain: dict[str, Variable], bounds: list[Bound]
+) -> tuple[Box, dict[str, Variable]] | None:
     """The box and domain cut by the bounds (None when no point is left): a variable's range shrinks to
     the bound and the domain's set of it ends there, open for a strict bound (integers rounded)."""
     box, domain = dict(box), dict(domain)
@@ -106,8 +108,10 @@ def restricted(box: Box, domain: dict[str, Variable], bounds: list[Bound]) -> tu
         variable = domain[name]
         lo, hi = box[name]
         if variable.integer:
-            q = Fraction(math.ceil(q) - 1 if strict else math.floor(q)) if upper else Fraction(
-                math.floor(q) + 1 if strict else math.ceil(q)
+            q = (
+                Fraction(math.ceil(q) - 1 if strict else math.floor(q))
+                if upper
+                else Fraction(math.floor(q) + 1 if strict else math.ceil(q))
             )
             strict = False
         if upper and (infinite(hi) or q < hi or (q == hi and strict)):
@@ -132,12 +136,12 @@ def regions(node: Any, box: Box, domain: dict[str, Variable]) -> list[tuple[Box,
     dead = False  # an earlier condition that always holds
     for _, condition in node[1:]:
         held = _bounds(condition, True)
-        if dead or held == EMPTY:
+        if dead or isinstance(held, str):
             found.append(None)
         else:
-            found.append(restricted(box, domain, failed + list(held)))
+            found.append(restricted(box, domain, failed + held))
         failing = _bounds(condition, False)
-        if failing == EMPTY:
+        if isinstance(failing, str):
             dead = True
         else:
             failed += failing
@@ -164,7 +168,9 @@ def _conditions_defined(node: Any, box: Box, domain: dict[str, Variable]) -> boo
     return True
 
 
-def _cases(decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int) -> str | None:
+def _cases(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
     """See the module docstring: every value the first choice node may take, decided on its region."""
     node = first(tree, CHOICES)
     if node is None:
@@ -190,7 +196,9 @@ def _cases(decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Vari
     return None
 
 
-def linear(tree: Any, path: tuple[int, ...] = (), sign: Fraction = Fraction(1)) -> tuple[Any, tuple[int, ...], Fraction] | None:
+def linear(
+    tree: Any, path: tuple[int, ...] = (), sign: Fraction = Fraction(1)
+) -> tuple[Any, tuple[int, ...], Fraction] | None:
     """(node, path, coefficient) of the first Max or Min reached from the root through sums and through
     products whose other factors are numbers, with the product of those numbers; None when there is
     none."""
@@ -222,7 +230,9 @@ def at_path(tree: Any, path: tuple[int, ...], value: Any) -> Any:
     return [*tree[:index], at_path(tree[index], path[1:], value), *tree[index + 1 :]]
 
 
-def _bound(decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int) -> str | None:
+def _bound(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
     """See the module docstring: a Max with a positive coefficient (a Min with a negative one) replaced
     by one of its arguments, a lower bound of the gap."""
     found = linear(tree)
@@ -274,13 +284,20 @@ def fractional_form(tree: Any, box: Box) -> tuple[Any, list[str]]:
     return rename(form), names
 
 
-def _fractional(decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int) -> str | None:
+def widened(box: Box, domain: dict[str, Variable], names: list[str]) -> tuple[Box, dict[str, Variable]]:
+    """The box and domain with each fresh fraction t of ``names`` ranging over [0, 1)."""
+    fraction = {name: Variable(name, Fraction(0), Fraction(1), False, True, False) for name in names}
+    return {**box, **{name: (Fraction(0), Fraction(1)) for name in names}}, {**domain, **fraction}
+
+
+def _fractional(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
     """See the module docstring: floor and ceiling replaced by their argument and a fraction in [0, 1)."""
     form, names = fractional_form(tree, box)
     if not names:
         return f"the gap has no floor or ceiling on {show(box)}"
-    wider_box = {**box, **{name: (Fraction(0), Fraction(1)) for name in names}}
-    wider = {**domain, **{name: Variable(name, Fraction(0), Fraction(1), False, True, False) for name in names}}
+    wider_box, wider = widened(box, domain, names)
     return decide(decision.get("then"), form, wider_box, wider, strict, depth + 1)
 
 
@@ -306,7 +323,9 @@ def integer_valued(tree: Any, domain: dict[str, Variable]) -> bool:
     return False
 
 
-def _integral(decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int) -> str | None:
+def _integral(
+    decision: dict[str, Any], tree: Any, box: Box, domain: dict[str, Variable], strict: bool, depth: int
+) -> str | None:
     """See the module docstring: an integer-valued gap > -1 is >= 0."""
     if strict:
         return "an integral step decides a non-strict claim only"

@@ -50,7 +50,8 @@ def derivative(p: Poly) -> Poly:
 
 def _sub(a: Poly, b: Poly) -> Poly:
     size = max(len(a), len(b))
-    return trim([(a[k] if k < len(a) else 0) - (b[k] if k < len(b) else 0) for k in range(size)])
+    zero = Fraction(0)
+    return trim([(a[k] if k < len(a) else zero) - (b[k] if k < len(b) else zero) for k in range(size)])
 
 
 def _divmod(a: Poly, b: Poly) -> tuple[Poly, Poly]:
@@ -149,7 +150,7 @@ def sturm_roots(p: Poly, lo: verify.Bound, hi: verify.Bound) -> int:
 
     def variations(x: verify.Bound, right: bool) -> int:
         signs = [side_sign(q, x, right) for q in sequence]
-        return sum(1 for a, b in zip(signs, signs[1:], strict=False) if a != b)
+        return sum(1 for k in range(len(signs) - 1) if signs[k] != signs[k + 1])
 
     return variations(lo, True) - variations(hi, False)
 
