@@ -4,7 +4,10 @@ Boxes are taken first in first out. Each box is first probed for a counterexampl
 its corners in the domain (corners only on the first box when there are more than three variables), for a gap
 with a floor or ceiling also just inside each finite end of each real variable: a point where the ball of the
 gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
-own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
+own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else its exact sign as a
+univariate polynomial, else a case split (a Max or Min bounded by an argument, every value of a Piecewise,
+Max or Min on its region, floor and ceiling with their fractions, an integer-valued gap above -1), else
+monotonicity in a variable whose
 slope has a sign, the face (or at an infinite face the tail towards it, (-oo, -X] for an increasing gap and
 [X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer. These are
 proposals: the verdict is the kernel's re-check of the whole certificate (:func:`kernel.check`), which
