@@ -199,3 +199,29 @@ def test_saved_certificate_of_a_case_split_is_accepted_by_check_certificate():
     result = prove("Piecewise((x, x < 1/2), (1 - x, True)) <= 1/2", "x: [0, 1]", budget_seconds=10)
     (part,) = result.parts
     assert check_certificate(part.certificate.to_json()).accepted
+
+
+C_P = "(p+2)*4**(-1/(p+2))*p**(-p/(p+2))"
+
+
+def test_sharp_constant_touching_its_closed_end_is_proved_and_its_near_miss_refuted():
+    # c_p = (p + 2) 4^(-1/(p+2)) p^(-p/(p+2)) <= 2 on (0, 2], equality at p = 2 (issue 42): mpmath at 50
+    # digits gives c_2 = 2 and c_p < 2 just below; the face's value 0 needs log 4 = 2 log 2 exactly
+    p = sp.Symbol("p")
+    c = (p + 2) * sp.Integer(4) ** (-1 / (p + 2)) * p ** (-p / (p + 2))
+    assert abs(mpmath.mpf(sp.N(c.subs(p, 2), 50)) - 2) < mpmath.mpf(10) ** -45
+    assert mpmath.mpf(sp.N(c.subs(p, sp.Rational(199, 100)), 50)) < 2
+    assert prove(f"{C_P} <= 2", "p: (0, 2]", budget_seconds=60).status == PROVED
+    result = prove(f"{C_P} <= 2 - 1/10^12", "p: (0, 2]", budget_seconds=10)
+    assert result.status == REFUTED
+    (part,) = result.parts
+    assert (
+        mpmath.mpf(sp.N(c.subs(p, sp.Rational(str(part.witness.point["p"]))), 50)) > 2 - mpmath.mpf(10) ** -12
+    )
+
+
+def test_log2_reads_as_log_over_log_2():
+    # log2(8) = 3 exactly (log 8 = 3 log 2 in the kernel's normal form); log2(x) > 0 fails at x = 1
+    assert prove("log2(8) >= 3", "x: [0, 1]", budget_seconds=5).status == PROVED
+    assert prove("log2(8) >= 3 + 1/10^30", "x: [0, 1]", budget_seconds=5).status == REFUTED
+    assert prove("log2(x) > 0", "x: [1, 2]", budget_seconds=5).status == REFUTED

@@ -70,10 +70,11 @@ inside (every function of the language is piecewise real-analytic in each variab
 Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise are never
 differentiated across a possible jump); the continuity of the language's functions where they are defined,
 except floor, ceiling and Piecewise; the rules of differentiation of the language's smooth functions; the
-definition of |u|; the laws of logarithms for positive arguments; the ring identities, the laws of exponents
-for nonnegative bases (for positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind
-the normal form; ceiling(z) - z and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an integer
-> -1 is >= 0.
+definition of |u|, of Piecewise, Max and Min; the laws of logarithms for positive arguments (log c over
+the primes of a positive rational c); the ring identities, the laws of exponents for nonnegative bases (for
+positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind the normal form; Yun's
+square-free decomposition and Sturm's theorem (the real roots of a polynomial in an interval); ceiling(z) - z
+and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an integer > -1 is >= 0.
 """
 
 from __future__ import annotations
