@@ -31,6 +31,7 @@ TRUE = [
     ("Min(exp(x), 2) <= exp(x)", "x: real", [0, 1]),
     ("x^4 - x^3 >= -27/256", "x: real", [Fraction(3, 4)]),
     ("ceiling(L/2) <= L/2 + 1/2", "L: integer in [1, oo)", [1, 7]),
+    ("x^y <= 1", "x: [0, 1], y: [0, 3]", [(1, 3), (Fraction(1, 2), 0), (0, 0), (0, 3)]),
 ]
 """(statement, domain, points where the gap is checked >= 0 by mpmath, touching points among them)."""
 
@@ -43,6 +44,8 @@ FALSE = [
     ("Min(exp(x), 2) <= exp(x) - 1/10^12", "x: real"),
     ("x^4 - x^3 >= -27/256 + 1/10^15", "x: real"),
     ("ceiling(L/2) <= L/2", "L: integer in [1, oo)"),
+    ("x^y <= 1 - 1/10^12", "x: [0, 1], y: [0, 3]"),
+    ("x^y <= 8 - 1/10^9", "x: [0, 2], y: [0, 3]"),
 ]
 
 
