@@ -4,12 +4,12 @@ Boxes are taken first in first out. Each box is first probed for a counterexampl
 its corners in the domain (corners only on the first box when there are more than three variables), for a gap
 with a floor or ceiling also just inside each finite end of each real variable: a point where the ball of the
 gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
-own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else its exact sign as a
-univariate polynomial, else a case split (a Max or Min bounded by an argument, every value of a Piecewise,
-Max or Min on its region, floor and ceiling with their fractions, an integer-valued gap above -1), else
-monotonicity in a variable whose
+own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
 slope has a sign, the face (or at an infinite face the tail towards it, (-oo, -X] for an increasing gap and
-[X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer. These are
+[X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer, else its
+exact sign as a univariate polynomial or a case split (a Max or Min bounded by an argument, every value of
+a Piecewise, Max or Min on its region, floor and ceiling with their fractions, an integer-valued gap above
+-1). These are
 proposals: the verdict is the kernel's re-check of the whole certificate (:func:`kernel.check`), which
 computes its tails itself. An undecided box is
 split in the variable widest in compactified coordinates (integers into integer sub-ranges, half-lines at the
@@ -195,20 +195,15 @@ class _Problem:
         """An integer-valued gap (or the gap times the common denominator of its normal form's
         coefficients) decided > -1 (``integral``) with floor and ceiling written with their fractions t in
         [0, 1) (``fractional``); else the gap itself with its fractions."""
-        if not strict:
-            scaled, by = tree, None
-            normal = exact.normal_form(tree, kernel.fixed_points(box))
-            if not cases.integer_valued(tree, domain) and normal:
-                denominator = math.lcm(*(coefficient.denominator for coefficient in normal.values()))
-                scaled = exact.as_tree({m: c * denominator for m, c in normal.items()})
-                by = ["num", str(denominator)]
-            if cases.integer_valued(scaled, domain):
-                then = self.fractional(["add", scaled, ["num", "1"]], box, domain, True, depth, order)
-                if then is not None:
-                    integral = {"method": "integral", "then": then}
-                    if by is None:
-                        return [integral]
-                    return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
+        multiple = None if strict else integer_multiple(tree, box, domain)
+        if multiple is not None:
+            scaled, by = multiple
+            then = self.fractional(["add", scaled, ["num", "1"]], box, domain, True, depth, order)
+            if then is not None:
+                integral = {"method": "integral", "then": then}
+                if by is None:
+                    return [integral]
+                return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
         then = self.fractional(tree, box, domain, strict, depth, order)
         return [] if then is None else [then]
 
@@ -350,12 +345,11 @@ class _Problem:
         squaring: bool = True,
     ) -> Decision | None:
         """A decision for tree >= 0 (> 0) on the box: enclosure, a rewrite, else monotone (by the slope's
-        enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
+        enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail, else
+        an exact polynomial sign or a case split (:meth:`exactly`; last, so that a box the older steps
+        decide keeps their decision and its Coq proof)."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
-        exactly = self.exactly(tree, box, domain, strict, depth, order)
-        if exactly is not None:
-            return exactly
         unsigned = self.unsigned(tree, box, domain, strict, depth, order)
         if unsigned is not None:
             return unsigned
@@ -364,7 +358,7 @@ class _Problem:
             if rewritten is not None:
                 return rewritten
         if depth >= len(box):
-            return None
+            return self.exactly(tree, box, domain, strict, depth, order)
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
         if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
@@ -407,7 +401,20 @@ class _Problem:
             )
             if then is not None:
                 return {**step, "then": then}
+        return self.exactly(tree, box, domain, strict, depth, order)
+
+
+def integer_multiple(tree: Any, box: kernel.Box, domain: Variables) -> tuple[Any, Any] | None:
+    """(F, None) for an integer-valued gap F, (F, d) for a gap whose normal form times the common
+    denominator d of its coefficients is the integer-valued F, else None."""
+    if cases.integer_valued(tree, domain):
+        return tree, None
+    normal = exact.normal_form(tree, kernel.fixed_points(box))
+    if not normal:
         return None
+    denominator = math.lcm(*(coefficient.denominator for coefficient in normal.values()))
+    scaled = exact.as_tree({m: c * denominator for m, c in normal.items()})
+    return (scaled, ["num", str(denominator)]) if cases.integer_valued(scaled, domain) else None
 
 
 def _polynomial_text(tree: Any) -> bool:
@@ -538,7 +545,8 @@ def search(
         try:
             decision = None
             if substituting and examined == 1:
-                decision = problem.exactly(problem.tree, ranges, problem.domain, problem.strict)
+                if problem.jumps and integer_multiple(problem.tree, ranges, problem.domain) is not None:
+                    decision = problem.exactly(problem.tree, ranges, problem.domain, problem.strict)
                 decision = decision or _changed_variables(problem, ranges)
             decision = decision or problem.find(problem.tree, ranges, problem.domain, problem.strict)
         except OutOfTime:

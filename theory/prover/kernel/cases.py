@@ -85,6 +85,8 @@ def _bounds(condition: Any, holds: bool) -> list[Bound] | str:
         if left[0] == "num" and right[0] == "var":
             return [(right[1], number(left[1]), False, strict)]
         return []
+    if op not in ("and", "or"):
+        raise Malformed(f"unknown condition {op!r}")
     if (op == "and") == holds:  # every part holds (failed) for and (or)
         found: list[Bound] = []
         for part in condition[1:]:
