@@ -16,6 +16,7 @@ from paper_checks.cli import main
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 
 pytestmark = [
+    pytest.mark.coq,
     pytest.mark.slow,
     pytest.mark.skipif(
         shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"

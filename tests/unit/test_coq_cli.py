@@ -49,6 +49,7 @@ def test_a_refuted_statement_exports_nothing_and_says_so(tmp_path, capsys):
     assert not target.exists()
 
 
+@pytest.mark.coq  # the one coqc run of the fast tier: a smoke test of about 3 CPU s
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
 def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     target = tmp_path / "log_tangent.v"  # a monotone box (a sum of squares would take the rewrite step)
@@ -60,6 +61,8 @@ def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     assert record["hypotheses"] == [] and record["coqc_cpu_seconds"] > 0
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
 def test_the_readme_log_example_over_its_half_line_is_accepted(tmp_path, capsys):
     """The README's log(1 + x) <= x over (-1, oo): a monotone box with a singular open end and one reaching
@@ -122,6 +125,7 @@ def test_exit_0_with_coq_only_when_coqc_accepted_every_file(statuses, prover, ex
     assert coq_verdict(records) == verdict
 
 
+@pytest.mark.coq
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
 def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, capsys):

@@ -64,6 +64,8 @@ def test_the_bound_the_file_proves_holds_exactly_on_sampled_lengths_and_is_sharp
     assert _jacobian_l1([Fraction(1, 2)] * 2, [Fraction(1), Fraction(-1)]) == 1
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_the_reduction_file_proves_the_bound_for_every_length_with_nothing_left(tmp_path):
     (entry,) = [e for e in all_lemma_inequalities() if e.name == REDUCED]
     record = export_reduction_to(entry, tmp_path / "reduction.v", True)
@@ -80,6 +82,8 @@ def test_the_reduction_file_proves_the_bound_for_every_length_with_nothing_left(
     assert _lemma_of(tampered, verdict.line) == "every_length"
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_smaller_kappa_is_refused_where_the_vertex_inequality_fails(tmp_path):
     derived = vertex_value_every_length()
     half = sp.Rational(1, 2)
@@ -89,6 +93,8 @@ def test_a_smaller_kappa_is_refused_where_the_vertex_inequality_fails(tmp_path):
     assert _lemma_of(text, verdict.line) == "vertex_inequality"
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_planted_vertex_value_is_refused(tmp_path):
     derived = vertex_value_every_length()
     assert derived is not None
