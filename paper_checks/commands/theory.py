@@ -8,6 +8,8 @@ import sys
 import textwrap
 from typing import Any
 
+from paper_checks.commands._coq_jobs import add_jobs, jobs
+
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
     "the prover's verdict on each of its inequalities"
@@ -52,6 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-coq-check", action="store_true", help="with --coq: write the Coq files without running coqc"
     )
     parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files in DIR")
+    add_jobs(parser)
 
 
 STATEMENT_WIDTH = 96
@@ -248,16 +251,17 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
 
 def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
-    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check, all files
+    together (:func:`~theory.prover.coq.files.export_files`: --jobs coqc processes at once)."""
     from pathlib import Path
 
     if args.coq is None or not verdicts:
         return {}
-    from theory.prover.coq.files import export_reduction_to, export_to
+    from theory.prover.coq.files import Export, certificate_export, export_files, reduction_export
     from theory.prover.coq.softmax import REDUCED
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
-    exported: dict[str, list[dict[str, Any]]] = {}
+    exports: list[tuple[str, Export]] = []
     for group in verdicts.values():
         for verdict in group:
             if verdict.status != "proved" or not hasattr(verdict.result, "parts"):  # type: ignore[attr-defined]
@@ -268,21 +272,17 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
                 if len(parts) == 1
                 else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
             )
-            exported[name] = [
-                export_to(
-                    _certificate(verdict, part),
-                    path,
-                    not args.no_coq_check,
-                    f"{name}: {part.text}",
-                    replace=args.force,
+            for part, path in zip(parts, paths, strict=True):
+                exports.append(
+                    (name, certificate_export(_certificate(verdict, part), path, f"{name}: {part.text}"))
                 )
-                for part, path in zip(parts, paths, strict=True)
-            ]
             if name == REDUCED:  # the softmax bound for every length, a file of its own
                 reduction = directory / f"{name}_reduction.v"
-                exported[name].append(
-                    export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
-                )
+                exports.append((name, reduction_export(verdict.entry, reduction)))  # type: ignore[attr-defined]
+    records = export_files([e for _, e in exports], not args.no_coq_check, args.force, jobs(args))
+    exported: dict[str, list[dict[str, Any]]] = {}
+    for (name, _), record in zip(exports, records, strict=True):
+        exported.setdefault(name, []).append(record)
     return exported
 
 
