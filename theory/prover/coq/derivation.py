@@ -79,7 +79,7 @@ class _DerivationWriter:
         states its theorem's."""
         whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
         writer = _Writer(domain, {}, False, self.positive, ["num", "0"])
-        integral = [f"exists k : Z, {variable(name)} = IZR k" for name, v in domain.items() if v.integer]
+        integral = [f"(exists k : Z, {variable(name)} = IZR k)" for name, v in domain.items() if v.integer]
         return integral + writer.bounds(whole)
 
     def over(self, premises: list[str], claim: str) -> str:
