@@ -1,12 +1,13 @@
-"""``specbound prove --coq FILE.v`` and ``specbound theory --coq DIR``: files written per proved
-statement, coqc's verdict in the text and the JSON, nothing exported for a refuted statement, and one
-line with exit 2 for bad input or a missing coqc."""
+"""``specbound prove --coq FILE.v``, ``specbound theory --coq DIR`` and ``specbound derive FILE --coq
+FILE.v``: files written per proved statement, coqc's verdict in the text and the JSON, nothing exported
+for a refuted statement, and one line with exit 2 for bad input or a missing coqc."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,30 @@ def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, 
     assert status != 0 and document["exit_status"] == status
     if document["status"] == "proved":
         assert status == 4 and document["coq_verdict"] in ("rejected", "hypotheses", "untranslated")
+
+
+EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "log_below_quadratic.toml"
+
+
+def test_derive_writes_each_step_as_a_lemma_without_checking_when_asked(tmp_path, capsys):
+    target = tmp_path / "chain.v"
+    status = main(["derive", str(EXAMPLE), "--coq", str(target), "--no-coq-check", "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert (status, document["coq_verdict"], document["coq"][0]["coq"]) == (0, "unchecked", "unchecked")
+    text = target.read_text()
+    # the file's expressions are the TOML's (2 ln(1 + x), ..., 3 x), its theorem over x >= 0 with x <= 1
+    assert "Definition e_0 (v_x : R) : R := (2 * (ln (1 + v_x)))." in text
+    assert "Definition e_4 (v_x : R) : R := (3 * v_x)." in text
+    assert "Theorem statement : forall v_x : R, 0 <= v_x -> v_x <= 1 -> e_0 v_x <= e_4 v_x." in text
+    assert all(f"Lemma step_{k} :" in text for k in range(1, 5)) and "Admitted" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("chain.txt", "must name a Coq file ending in .v"), ("taken.v", "already exists")]
+)
+def test_derive_coq_targets_are_checked_before_any_work(name, message, tmp_path, capsys):
+    (tmp_path / "taken.v").write_text("mine")
+    status = main(["derive", str(EXAMPLE), "--coq", str(tmp_path / name), "--no-coq-check"])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert (tmp_path / "taken.v").read_text() == "mine"
