@@ -146,6 +146,7 @@ def _check_coq_target(args: argparse.Namespace) -> None:
     target = Path(args.coq)
     if target.suffix != ".v":
         raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
+    jobs(args)
     if not args.no_coq_check:
         coqc_path()  # a missing coqc is reported before anything is written
     check_family("--coq", target, rf"{re.escape(target.stem)}_\d+\.v", force=args.force)

@@ -180,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
             f"{counts['accepted']} accepted by coqc, {counts['hypotheses']} with hypotheses, "
-            f"{counts['rejected']} rejected, {counts['unchecked']} unchecked, "
+            f"{counts['rejected']} rejected, {counts['timeout']} over coqc's time limit, "
+            f"{counts['unchecked']} unchecked, "
             f"{counts['untranslated']} not translatable yet"
         )
     if args.regimes:
@@ -241,6 +242,7 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
     from theory.prover.coq.coqc import coqc_path
     from theory.prover.lemma_inequalities import all_lemma_inequalities
 
+    jobs(args)
     if not args.no_coq_check:
         coqc_path()
     directory = prepare_folder("--coq", args.coq, (), force=True)
