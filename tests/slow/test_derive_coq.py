@@ -32,6 +32,15 @@ NOT_YET = {
     "theorem_4_1": "untranslated",
 }
 """The examples coqc does not accept yet, with the verdict they get (exit 4: coqc is the judge)."""
+UNTRIED = {
+    "l2_below_edelman_minilm_l6": "its one step's file is 8.3 MB (the certificate's box proved node by node "
+    "over [1, oo)); coqc ran over the 900 s wall-clock timeout at load 16 (181 CPU s): timeout, exit 4"
+}
+"""Examples not run here (measured once by hand), with why."""
+
+
+def test_every_example_is_accepted_not_yet_or_untried():
+    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*ACCEPTED, *NOT_YET, *UNTRIED}
 
 
 def _derive(name: str, target: Path, capsys) -> tuple[int, dict]:
