@@ -134,8 +134,7 @@ def check_files(files: list[tuple[Path, tuple[str, ...]]], jobs: int = 1) -> lis
         size = max(1, min(GROUP, -(-len(shared) // workers)))
         groups = [[i] for i in pending if i in alone]
         groups += [shared[k : k + size] for k in range(0, len(shared), size)]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            runs = list(pool.map(lambda group: _compile_group([texts[i] for i in group]), groups))
+        runs = _compile_all([[texts[i] for i in group] for group in groups], workers)
         pending = []
         for group, run in zip(groups, runs, strict=True):
             again = _judge(group, run, files, verdicts)
@@ -143,6 +142,28 @@ def check_files(files: list[tuple[Path, tuple[str, ...]]], jobs: int = 1) -> lis
                 alone |= set(again)  # a limit hit before any end mark: each alone, so the limit is its own
             pending += again
     return [verdicts[i] for i in range(len(files))]
+
+
+def _compile_all(groups: list[list[str]], workers: int) -> list[_Run]:
+    """Each group compiled by its own coqc, ``workers`` at once (in this thread when one is). An
+    interrupt of the waiting thread kills every running coqc's process group before it propagates."""
+    if workers == 1 or len(groups) == 1:
+        return [_compile_group(group) for group in groups]
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(_compile_group, groups))
+    except BaseException:
+        with _RUNNING_LOCK:
+            for pid in _RUNNING:
+                _kill(pid)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_RUNNING: set[int] = set()
+"""The coqc processes running now (their process groups' ids), killed on an interrupt."""
+_RUNNING_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -275,6 +296,8 @@ def _run_limited(command: list[str], directory: str) -> tuple[subprocess.Complet
         preexec_fn=_limit_cpu,
         start_new_session=True,
     )
+    with _RUNNING_LOCK:
+        _RUNNING.add(process.pid)
     read: dict[str, str] = {}
     readers = [
         threading.Thread(target=lambda n=n, s=s: read.__setitem__(n, s.read()), daemon=True)
@@ -294,6 +317,8 @@ def _run_limited(command: list[str], directory: str) -> tuple[subprocess.Complet
         raise
     finally:
         timer.cancel()
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process.pid)
         for reader in readers:
             reader.join()
         for stream in (process.stdout, process.stderr):
