@@ -68,8 +68,9 @@ class Node:
         }
 
 
-def _in_file(lemma: str) -> dict[str, str]:
-    return {"file": THEOREM_FILE, "lemma": lemma}
+def _in_file(lemma: str, *more: str) -> dict[str, str]:
+    """A lemma of THEOREM_FILE; ``more``: the file's other lemmas the node also rests on (key ``with``)."""
+    return {"file": THEOREM_FILE, "lemma": lemma} | ({"with": ", ".join(more)} if more else {})
 
 
 def _registered(name: str, reduction: bool = False) -> dict[str, str]:
@@ -117,7 +118,8 @@ ZHANG_BOUND = sp.ceiling(36 * (a_w * b_x / eps) ** 2) * sp.log(
 
 @functools.cache
 def nodes() -> tuple[Node, ...]:
-    """Every node of the chain, cited ones first, the final assembly last."""
+    """Every node of the chain, cited ones first, the final assembly and its corollary at a margin chosen
+    after training last."""
     from theory import assembled, dudley
 
     margin, n, delta, K, m = assembled.margin, assembled.n, assembled.delta, assembled.K, assembled.m
@@ -398,6 +400,42 @@ def nodes() -> tuple[Node, ...]:
                 "union_bound",
             ),
         ),
+        Node(
+            "margin_union",
+            "the bound at a margin gamma in (0, 1] measured after training: at gamma_k = 2^-k, "
+            "k = ceil(log2(1/gamma)), so gamma/2 < gamma_k <= gamma, with P + ln(3/2 (k+1)(k+2)) in place "
+            "of P; the union's weights 2/(3(k+1)(k+2)) over k = 0..K sum to 2/3 (1 - 1/(K+2)) <= 1, and the "
+            "ramp at gamma_k is at most the ramp at gamma pointwise",
+            _margin_union_statement(),
+            "derived",
+            KERNEL_CHECKED,
+            "coqc: theorem_3_1.v, theorem_3_1_margin_union (the bound at 2^-k, from theorem_3_1_posthoc) "
+            "with margin_weights_partial_sum, margin_weights_total, ramp_margin_monotone and "
+            "dyadic_margin_bracket; theory.margin_union (the union over dyadic margins as in Bartlett, "
+            "Foster & Telgarsky 2017, Theorem 1.1's proof)",
+            _in_file(
+                "theorem_3_1_margin_union",
+                "margin_weights_partial_sum",
+                "margin_weights_total",
+                "ramp_margin_monotone",
+                "dyadic_margin_bracket",
+            ),
+            ("theorem_3_1", "union_bound"),
+        ),
+    )
+
+
+def _margin_union_statement() -> sp.Basic:
+    """theory.assembled's statement at the dyadic margin MARGIN_SHELL(k) = 2^-k with P + PEEL_COST(k)
+    (theory.margin_union; k >= 0 the shell index, ceil(log2(1/gamma)) for a measured margin gamma)."""
+    from theory import assembled, margin_union
+
+    shell = margin_union.k
+    return assembled.bound_statement().subs(
+        {
+            assembled.P_peel: assembled.P_peel + assembled.PEEL_COST.expr.subs(assembled.j, shell),
+            assembled.margin: margin_union.MARGIN_SHELL.expr.subs(assembled.j, shell),
+        }
     )
 
 
@@ -443,14 +481,18 @@ def to_text(width: int = 100) -> str:
         where = ""
         if node.coq is not None:
             name = node.coq.get("lemma") or f"Hypothesis {node.coq['hypothesis']}"
-            where = f"{node.coq['file']}: {name}"
+            where = f"{node.coq['file']}: {name}" + (
+                f" with {node.coq['with']}" if "with" in node.coq else ""
+            )
         rows = [f"[{node.status}] {node.id}  ({node.provenance})"]
         rows += textwrap.wrap(node.text, width - 4, initial_indent="    ", subsequent_indent="      ")
         rows += textwrap.wrap(
             f"reference: {node.reference}", width - 4, initial_indent="    ", subsequent_indent="      "
         )
         if where:
-            rows.append(f"    coq: {where}")
+            rows += textwrap.wrap(
+                f"coq: {where}", width - 4, initial_indent="    ", subsequent_indent="      "
+            )
         if node.depends_on:
             rows += textwrap.wrap(
                 "uses: " + ", ".join(node.depends_on),

@@ -1,7 +1,8 @@
 """theorem_3_1.v (``theory --coq DIR``): coqc accepts it with only the axioms of Coq's reals, every lemma
 quantified over the cited premises it uses; planted changes (a constant tightened, the proper-cover factor
-2 dropped, the premise q_i <= 1 weakened, a cited premise removed, the split's Candes-Plan 9 tightened)
-make coqc reject it. About 3 s of coqc CPU per compile."""
+2 dropped, the premise q_i <= 1 weakened, a cited premise removed, the split's Candes-Plan 9 tightened,
+the margin union's weights' partial sums understated, the ramp's monotonicity in the margin reversed) make
+coqc reject it. About 3 s of coqc CPU per compile."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ PLANTED = [
     ("(forall i, 0 <= q i <= 1)", "(forall i, 0 <= q i <= 2)"),  # a premise weakened: p up to 4
     (MARGIN_BOUND, ""),  # a cited premise removed
     ("ln (9 * R0 / e1)", "ln (8 * R0 / e1)"),  # the head/tail split claims a smaller constant than cited
+    ("2 / 3 * (1 - / (INR K + 2))", "2 / 3 * (1 - / (INR K + 3))"),  # the margin union's weights too light
+    ("ramp g t <= ramp g' t", "ramp g' t <= ramp g t"),  # the ramp's monotonicity in the margin reversed
 ]
 
 

@@ -214,6 +214,13 @@ def conclusion(text: str, name: str) -> tuple[str, Callable[..., Any], Callable[
     return _Parser(last).relation()
 
 
+def conjuncts(text: str, name: str) -> list[tuple[str, Callable[..., Any], Callable[..., Any]]]:
+    """Each (relation, left, right) of the conclusion of lemma ``name`` when it is a conjunction
+    ``a < b /\\ c <= d`` (split at its top-level ``/\\``)."""
+    last = _split_top(statement(text, name), "->")[-1].strip()
+    return [_Parser(part).relation() for part in _split_top(last, "/\\")]
+
+
 def definitions(text: str) -> dict[str, Any]:
     """Each ``Definition name (x y : R) : R := body.`` of ``text`` as a Python function of x, y."""
     found: dict[str, Any] = {}

@@ -19,7 +19,7 @@ import pytest
 import sympy as sp
 
 from tests.unit import coq_reader
-from theory import assembled, blueprint
+from theory import assembled, blueprint, margin_union
 from theory.prover.coq.theorem_3_1 import PREMISES, theorem_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,6 +281,18 @@ def _covers(rng: random.Random) -> Sample:
     return coq, sym
 
 
+def _margin_union(rng: random.Random) -> Sample:
+    """The assembled bound's sample at a dyadic margin 2^-k: Lambda (hence B_i) recomputed at 2^-k, the
+    shell index k on both sides."""
+    coq, sym = _theorem(rng)
+    shell = rng.randint(0, 20)
+    sym[margin_union.k] = shell
+    sym[assembled.margin] = sp.Rational(1, 2**shell)
+    total = _value(assembled.LOG_FACTOR.expr, sym) * mp.mpf(str(sym[assembled.Sigma]))
+    coq.update({"k": shell, "B": lambda _index: total / coq["K"]})
+    return coq, sym
+
+
 FIDELITY: dict[str, tuple[str, Callable[[random.Random], Sample]]] = {
     "candes_plan": ("candes_plan", _covers),
     "zhang_maurey": ("zhang", _covers),
@@ -297,6 +309,7 @@ FIDELITY: dict[str, tuple[str, Callable[[random.Random], Sample]]] = {
     "grid_count": ("grid_count", _grid),
     "union_bound": ("confidence_split", _confidence),
     "theorem_3_1": ("theorem_3_1_posthoc", _theorem),
+    "margin_union": ("theorem_3_1_margin_union", _margin_union),
 }
 RELATION = {sp.LessThan: "<=", sp.StrictLessThan: "<", sp.Equality: "="}
 
@@ -358,6 +371,12 @@ PLANTED = [
     ("candes_plan", "candes_plan", "ln (9 * R0 / e)", "ln (3 * R0 / e)"),
     ("zhang_maurey", "zhang", "(Raux.Zceil (36 *", "(Raux.Zceil (9 *"),
     (
+        "margin_union",
+        "theorem_3_1_margin_union",
+        "+ ln (3 / 2 * ((INR k + 1) * (INR k + 2)))) / (2 * n)",
+        "+ ln (3 / 4 * ((INR k + 1) * (INR k + 2)))) / (2 * n)",
+    ),  # the union's cost understated
+    (
         "head_tail_split",
         "head_tail_cover",
         "IZR (Raux.Zceil (4 * aw * bx / e2 + 2)) * INR M + 1)",
@@ -384,6 +403,77 @@ def test_planted_change_in_registry_is_caught() -> None:
     assert _mismatch(theorem_text(), heavier, "peeling_weights_partial_sum", _peeling) is not None
 
 
+# theory.margin_union's deterministic parts against the lemmas of theorem_3_1.v that prove them.
+MARGIN_WEIGHTS = "2 / 3 * (1 - / (INR K + 2))"
+
+
+def _weights_mismatch(text: str) -> str | None:
+    """margin_weights_partial_sum against theory.margin_union's weights: at each K the Coq sum and its
+    closed form equal sympy's finite sum of the union's weight exp(-PEEL_COST(k)), and the closed form
+    tends to the union's total (sum over every k >= 0, 2/3)."""
+    relation, left, right = coq_reader.conclusion(text, "margin_weights_partial_sum")
+    union, _, _ = margin_union.lemma().statement
+    weight, (index, _, _) = union.lhs.function, union.lhs.limits[0]
+    for shells in range(12):
+        expected = _value(sp.summation(weight, (index, 0, shells)), {})
+        for side_name, side in (("sum", left), ("closed form", right)):
+            got = side({"K": shells})
+            if abs(got - expected) > TOLERANCE:
+                return f"{side_name} at K = {shells}: Coq {mp.nstr(got, 15)} vs sympy {mp.nstr(expected, 15)}"
+    far = right({"K": mp.mpf(10) ** 30})
+    if relation != "=" or abs(far - _value(union.rhs, {})) > mp.mpf(10) ** -25:
+        return f"{relation}; the closed form tends to {mp.nstr(far, 15)}, the union's total is {union.rhs}"
+    return None
+
+
+def test_margin_union_weights_are_the_registry_weights() -> None:
+    assert _weights_mismatch(theorem_text()) is None
+    planted = theorem_text().replace(MARGIN_WEIGHTS, "2 / 3 * (1 - / (INR K + 3))")
+    assert _weights_mismatch(planted) is not None
+
+
+def test_ramp_margin_monotone_is_the_registry_difference() -> None:
+    """ramp g t - ramp g' t (Coq, g' = g + d) is theory.margin_union's ramp difference -t d/(g (g + d)) on
+    (0, g), both 0 beyond g', and the Coq relation is <= (the difference is <= 0)."""
+    relation, left, right = coq_reader.conclusion(theorem_text(), "ramp_margin_monotone")
+    _, difference, _ = margin_union.lemma().statement
+    assert relation == "<="
+    ramp = coq_reader.definitions(theorem_text())["ramp"]
+    rng = random.Random("ramp-margin-monotone")
+    for _ in range(POINTS):
+        g, d = mp.mpf(rng.uniform(0.01, 1)), mp.mpf(rng.uniform(0, 1))
+        environment = {"g": g, "g'": g + d, "ramp": ramp}
+        for t, expected in (
+            (g * mp.mpf(rng.uniform(0.01, 0.99)), None),
+            (g + d + mp.mpf(rng.uniform(0.01, 1)), mp.mpf(0)),
+        ):
+            got = left({**environment, "t": t}) - right({**environment, "t": t})
+            if expected is None:
+                values = {margin_union.u: t, margin_union.smaller: g, margin_union.excess: d}
+                expected = _value(
+                    difference.rhs, {key: sp.Float(mp.nstr(v, 35), 35) for key, v in values.items()}
+                )
+            assert abs(got - expected) <= TOLERANCE and got <= 0
+
+
+def test_dyadic_margin_bracket_is_the_registry_shell() -> None:
+    """dyadic_margin_bracket's 2^-ceil(log2(1/g)) is theory.margin_union's MARGIN_SHELL at
+    MARGIN_SHELL_INDEX, bracketed by g/2 < . <= g at random margins in (0, 1]."""
+    (low, half, shell_low), (high, shell_high, gamma) = coq_reader.conjuncts(
+        theorem_text(), "dyadic_margin_bracket"
+    )
+    assert (low, high) == ("<", "<=")
+    shell = margin_union.MARGIN_SHELL.expr.subs(assembled.j, margin_union.MARGIN_SHELL_INDEX.expr)
+    rng = random.Random("dyadic-margin-bracket")
+    for _ in range(POINTS):
+        g = rng.uniform(1e-6, 1)
+        expected = _value(shell, {assembled.margin: sp.Float(g, 30)})
+        environment = {"g": mp.mpf(g)}
+        assert half(environment) == mp.mpf(g) / 2 and gamma(environment) == mp.mpf(g)
+        for side in (shell_low, shell_high):
+            assert abs(side(environment) - expected) <= TOLERANCE * expected
+
+
 def test_cli_blueprint_json_and_text(capsys) -> None:
     from paper_checks.cli import main
 
@@ -404,3 +494,33 @@ def test_cli_coq_refuses_to_replace_theorem_file_without_force(tmp_path, capsys)
     error = capsys.readouterr().err
     assert blueprint.THEOREM_FILE in error and "already exists" in error and len(error.splitlines()) == 1
     assert (tmp_path / blueprint.THEOREM_FILE).read_text(encoding="utf-8") == "mine"
+
+
+def test_cli_blueprint_with_coq_is_refused(tmp_path, capsys) -> None:
+    from paper_checks.cli import main
+
+    assert main(["theory", "--blueprint", "--coq", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert "--blueprint" in captured.err and len(captured.err.splitlines()) == 1 and not captured.out
+    assert not list(tmp_path.iterdir())
+
+
+def test_coq_counts_leave_the_theorem_file_to_its_own_line() -> None:
+    """Under --no-prove --coq only theorem_3_1.v is written: the registry's counts are all 0."""
+    from paper_checks.commands.theory import _coq_counts
+
+    theorem = {"coq": "accepted", "file": "DIR/theorem_3_1.v"}
+    registry = {"coq": "accepted", "file": "DIR/grid.v"}
+    assert _coq_counts({"theorem_3_1": [theorem]}) == {
+        "statements": 0,
+        "files": 0,
+        **dict.fromkeys(_statuses(), 0),
+    }
+    counts = _coq_counts({"theorem_3_1": [theorem], "grid": [registry]})
+    assert (counts["statements"], counts["files"], counts["accepted"]) == (1, 1, 1)
+
+
+def _statuses() -> tuple[str, ...]:
+    from theory.prover.coq.report import STATUSES
+
+    return tuple(STATUSES)

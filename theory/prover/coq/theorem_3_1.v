@@ -131,6 +131,58 @@ Proof.
   apply Rabs_le; split; nra.
 Qed.
 
+(* node margin_union (its weights): the margin shells' weights 2 / (3 (k+1) (k+2)) over k = 0..K sum to
+   2/3 (1 - 1/(K+2)), at most 2/3 <= 1, so the union over the dyadic margins spends at most delta *)
+Lemma margin_weights_partial_sum (K : nat) :
+  sum_f_R0 (fun k => 2 / (3 * ((INR k + 1) * (INR k + 2)))) K = 2 / 3 * (1 - / (INR K + 2)).
+Proof.
+  induction K as [|K IH]; [simpl; field|].
+  rewrite tech5, IH, S_INR. assert (0 <= INR K) by apply pos_INR. field. lra.
+Qed.
+
+Lemma margin_weights_total (K : nat) : sum_f_R0 (fun k => 2 / (3 * ((INR k + 1) * (INR k + 2)))) K <= 2 / 3.
+Proof.
+  rewrite margin_weights_partial_sum.
+  assert (0 < / (INR K + 2)) by (apply Rinv_0_lt_compat; pose proof (pos_INR K); lra). lra.
+Qed.
+
+(* node margin_union (the ramp): the ramp loss at a smaller margin is at most the ramp at a larger one *)
+Lemma ramp_margin_monotone (g g' t : R) : 0 < g -> g <= g' -> ramp g t <= ramp g' t.
+Proof.
+  intros Hg Hgg. unfold ramp.
+  destruct (Rle_dec t 0); [lra|].
+  destruct (Rlt_dec t g); destruct (Rlt_dec t g'); try lra.
+  - assert (t / g' <= t / g); [|lra].
+    unfold Rdiv. apply Rmult_le_compat_l; [lra|]. apply Rinv_le_contravar; lra.
+  - assert (t / g' < 1); [|lra].
+    apply Rmult_lt_reg_r with g'; [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l, Rmult_1_r by lra. lra.
+Qed.
+
+(* node margin_union (the shell): for a margin g in (0, 1] and k = ceil(log2(1/g)), g/2 < 2^-k <= g *)
+Lemma dyadic_margin_bracket (g : R) : 0 < g -> g <= 1 ->
+  g / 2 < Rpower 2 (- IZR (Raux.Zceil (ln (/ g) / ln 2))) /\
+  Rpower 2 (- IZR (Raux.Zceil (ln (/ g) / ln 2))) <= g.
+Proof.
+  intros Hg Hg1.
+  assert (Hln2 : 0 < ln 2) by (rewrite <- ln_1; apply ln_increasing; lra).
+  set (x := ln (/ g) / ln 2).
+  assert (Hub := Raux.Zceil_ub x). assert (Hlb := Raux.Zceil_lb x).
+  set (z := IZR (Raux.Zceil x)) in *.
+  assert (Hx : x * ln 2 = - ln g) by (unfold x; rewrite ln_Rinv by lra; field; lra).
+  assert (Eg : g = exp (- (x * ln 2))) by (rewrite Hx, Ropp_involutive, exp_ln; lra).
+  assert (Eh : g / 2 = exp (- ((x + 1) * ln 2))).
+  { replace (- ((x + 1) * ln 2)) with (- (x * ln 2) + - ln 2) by ring.
+    rewrite exp_plus, <- Eg, exp_Ropp, exp_ln by lra. field. }
+  assert (Ez : Rpower 2 (- z) = exp ((- z) * ln 2)) by reflexivity.
+  rewrite Ez. split.
+  - assert (0 < (x + 1 - z) * ln 2) by (apply Rmult_lt_0_compat; lra).
+    assert (exp (- ((x + 1) * ln 2)) < exp ((- z) * ln 2)) by (apply exp_increasing; lra). lra.
+  - rewrite Eg.
+    assert (0 <= (z - x) * ln 2) by (apply Rmult_le_pos; lra).
+    assert (Hle : (- z) * ln 2 <= - (x * ln 2)) by lra.
+    destruct Hle as [Hlt|Heq]; [left; apply exp_increasing; exact Hlt | right; rewrite Heq; reflexivity].
+Qed.
+
 (* node proper_cover_factor: an external cover at radius r gives a cover inside the set, no larger, at
    radius 2 r (stated under a double negation: the conclusion is used to prove a real inequality, which is
    stable under double negation, so no excluded middle is assumed) *)
@@ -531,6 +583,43 @@ Proof.
   - apply pow_lt. assert (0 <= INR m) by apply pos_INR. lra.
 Qed.
 
+(* node margin_union: the bound at the dyadic margin 2^-k with the union's weight 2 / (3 (k+1) (k+2)) in
+   the confidence: P + ln(3/2 (k+1) (k+2)) in place of P. With k = ceil(log2(1/g)) for a margin g measured
+   after training (dyadic_margin_bracket) the empirical ramp risk at 2^-k is at most the one at g
+   (ramp_margin_monotone, pointwise), and the weights over k spend at most 2/3 of delta0
+   (margin_weights_total). *)
+Corollary theorem_3_1_margin_union (B q : nat -> R) (base : nat -> Mat) (C : R -> nat -> list Mat)
+  (delta0 W : R) (m k : nat) :
+  (0 < K)%nat -> 1 <= n -> 0 < margin -> (forall i, 0 < c i) ->
+  (forall i x y, dm i x y = dm i y x) -> (forall i x y z, dm i x z <= dm i x y + dm i y z) ->
+  (forall x, In x sample -> Rabs (label x) = 1) ->
+  (forall th th' x, (forall i, (i < K)%nat -> th i = th' i) -> f th x = f th' x) ->
+  (forall th th' i x, in_class th -> in_class th' -> (i < K)%nat ->
+     (forall j, j <> i -> th j = th' j) -> Rabs (f th x - f th' x) <= c i * dm i (th i) (th' i)) ->
+  in_class base ->
+  (forall i, 0 <= B i) -> (forall i, 0 <= q i <= 1) ->
+  (forall u i, 0 < u -> u <= 1 -> (i < K)%nat ->
+     (forall a, A i a -> exists l, In l (C u i) /\ dm i a l <= margin * u / (2 * (INR K * c i))) /\
+     ln (INR (length (C u i))) <= B i * Rpower u (- q i)) ->
+  margin = Rpower 2 (- INR k) ->
+  0 < delta0 -> 0 < W ->
+  delta = delta0 * (W * (2 / (3 * ((INR k + 1) * (INR k + 2))))) / (2 * INR m + 1) ^ K ->
+  Risk <= EmpRamp + (8 + 24 * sqrt (ln 2) + 48 * sqrt (rsum B K)) / sqrt n
+          + 3 * sqrt ((ln (2 / delta0) + INR K * ln (2 * INR m + 1) + ln (/ W)
+                       + ln (3 / 2 * ((INR k + 1) * (INR k + 2)))) / (2 * n)).
+Proof.
+  intros HK Hn Hm Hc Hsym Htri Hlab Honly Hlip Hbase HB Hq Hcov _ Hd0 HW Hdelta.
+  assert (Hk : 0 < (INR k + 1) * (INR k + 2)) by (pose proof (pos_INR k); nra).
+  assert (Hw : 0 < 2 / (3 * ((INR k + 1) * (INR k + 2)))) by (apply Rdiv_lt_0_compat; lra).
+  assert (E : ln (/ (W * (2 / (3 * ((INR k + 1) * (INR k + 2))))))
+              = ln (/ W) + ln (3 / 2 * ((INR k + 1) * (INR k + 2)))).
+  assert (HWi : 0 < / W) by (apply Rinv_0_lt_compat; exact HW).
+  { rewrite <- ln_mult by lra. f_equal. pose proof (pos_INR k). field. repeat split; lra. }
+  rewrite (Rplus_assoc (ln (2 / delta0) + INR K * ln (2 * INR m + 1))), <- E.
+  apply (theorem_3_1_posthoc B q base C delta0 _ m); try assumption.
+  apply Rmult_lt_0_compat; assumption.
+Qed.
+
 End Theorem_3_1.
 
 (* Every node's lemma at once: Print Assumptions lists what any of them rests on. *)
@@ -538,5 +627,6 @@ Definition blueprint_nodes :=
   (eps_allocation, peeling_weights_partial_sum, peeling_weights_sum_to_1, entropy_power_bound,
    entropy_exponent_le_1, confidence_split, grid_count, ramp_lipschitz, @proper_cover,
    dudley_integral_closed_form, product_covers, ln_nprod, telescoping, head_tail_cover,
-   theorem_3_1_posthoc).
+   theorem_3_1_posthoc, margin_weights_partial_sum, margin_weights_total, ramp_margin_monotone,
+   dyadic_margin_bracket, theorem_3_1_margin_union).
 Print Assumptions blueprint_nodes.
