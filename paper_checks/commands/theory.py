@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from theory.prover.lemma_inequalities import LemmaVerdict
     from theory.registry import CheckReport
 
+from paper_checks.commands._coq_jobs import add_jobs, jobs
+
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
     "the prover's verdict on each of its inequalities"
@@ -62,6 +64,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-coq-check", action="store_true", help="with --coq: write the Coq files without running coqc"
     )
     parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files in DIR")
+    add_jobs(parser)
 
 
 STATEMENT_WIDTH = 96
@@ -199,7 +202,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
             f"{counts['accepted']} accepted by coqc, {counts['hypotheses']} with hypotheses, "
-            f"{counts['rejected']} rejected, {counts['unchecked']} unchecked, "
+            f"{counts['rejected']} rejected, {counts['timeout']} over coqc's time limit, "
+            f"{counts['unchecked']} unchecked, "
             f"{counts['untranslated']} not translatable yet"
         )
     if args.regimes:
@@ -281,6 +285,7 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
     from theory.prover.coq.coqc import coqc_path
     from theory.prover.lemma_inequalities import all_lemma_inequalities
 
+    jobs(args)
     if not args.no_coq_check:
         coqc_path()
     directory = prepare_folder("--coq", args.coq, (), force=True)
@@ -296,14 +301,15 @@ def _export(
     verdicts: dict[str, list[LemmaVerdict]], args: argparse.Namespace
 ) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
-    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check; an
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check, all files
+    together (:func:`~theory.prover.coq.files.export_files`: --jobs coqc processes at once); an
     interrupted or failed export removes the files it created (:func:`complete_or_removed`)."""
     from pathlib import Path
 
     if args.coq is None or not verdicts:
         return {}
     from paper_checks.output_files import complete_or_removed
-    from theory.prover.coq.files import export_reduction_to, export_to
+    from theory.prover.coq.files import Export, certificate_export, export_files, reduction_export
     from theory.prover.coq.softmax import REDUCED
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
@@ -314,25 +320,20 @@ def _export(
         if verdict.status == "proved" and hasattr(verdict.result, "parts")
     ]
     files = {verdict.entry.name: _coq_names(verdict) for verdict in proved}
+    exports: list[tuple[str, Export]] = []
+    for verdict in proved:
+        name, parts = verdict.entry.name, verdict.result.parts
+        for part, file in zip(parts, files[name][: len(parts)], strict=True):
+            title = f"{name}: {part.text}"
+            exports.append((name, certificate_export(_certificate(verdict, part), directory / file, title)))
+        if name == REDUCED:  # the softmax bound for every length, a file of its own
+            reduction = directory / files[name][-1]
+            exports.append((name, reduction_export(verdict.entry, reduction)))
     exported: dict[str, list[dict[str, Any]]] = {}
     with complete_or_removed(directory, [n for names in files.values() for n in names]):
-        for verdict in proved:
-            name, parts = verdict.entry.name, verdict.result.parts
-            exported[name] = [
-                export_to(
-                    _certificate(verdict, part),
-                    directory / file,
-                    not args.no_coq_check,
-                    f"{name}: {part.text}",
-                    replace=args.force,
-                )
-                for part, file in zip(parts, files[name][: len(parts)], strict=True)
-            ]
-            if name == REDUCED:  # the softmax bound for every length, a file of its own
-                reduction = directory / files[name][-1]
-                exported[name].append(
-                    export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
-                )
+        records = export_files([e for _, e in exports], not args.no_coq_check, args.force, jobs(args))
+    for (name, _), record in zip(exports, records, strict=True):
+        exported.setdefault(name, []).append(record)
     return exported
 
 
