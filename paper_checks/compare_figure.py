@@ -49,8 +49,8 @@ def grid_lines(results: Sequence[Any], axis: str, fixed: int) -> Lines:
     return lines(chosen, [getattr(r, _SIZE[axis]) for r in chosen])
 
 
-def _draw(data: Lines, first: Any, xlabel: str, title: str, path: Path) -> None:
-    """Left: each gap row against x (log y); right: each proxy row (complexities, log y)."""
+def _draw(data: Lines, first: Any, xlabel: str, title: str, path: Path, log_x: bool = False) -> None:
+    """Left: each gap row against x (log y; log2 x with ``log_x``); right: each proxy row (complexities)."""
     from paper_checks.figures import SERIES_MARKERS, _pyplot, save_figure
 
     plt = _pyplot()
@@ -59,8 +59,11 @@ def _draw(data: Lines, first: Any, xlabel: str, title: str, path: Path) -> None:
         for index, (name, values) in enumerate(series.items()):
             panel.plot(data.xs, values, marker=SERIES_MARKERS[index % len(SERIES_MARKERS)], label=name)
         panel.set_yscale("log")
+        if log_x:
+            panel.set_xscale("log", base=2)
+            panel.set_xticks([], minor=True)
         panel.set_xlabel(xlabel)
-        panel.set_xticks(data.xs)
+        panel.set_xticks(data.xs, [str(x) for x in data.xs])
         panel.legend(fontsize=7)
     gaps.set_ylabel(
         f"gap at n = {first.n}, delta = {first.delta}, margin = {first.margin}, T = {first.tokens}"
@@ -90,11 +93,12 @@ def bounds_over_depth(results: Sequence[Any], model: str, path: Path) -> str:
 
 def bounds_over_grid(results: Sequence[Any], axis: str, fixed: int, path: Path) -> str:
     """Every row of the synthetic grid models against ``axis`` at the other axis ``fixed``
-    (:func:`grid_lines`). Returns the caption."""
+    (:func:`grid_lines`; width on a log2 axis). Returns the caption."""
     data = grid_lines(results, axis, fixed)
     held = f"{'N' if axis == 'depth' else 'L'} = {fixed}"
     xlabel = "depth L (layers)" if axis == "depth" else "width N (hidden size)"
-    _draw(data, results[0], xlabel, f"every bound over {axis} on the synthetic grid at {held}", path)
+    title = f"every bound over {axis} on the synthetic grid at {held}"
+    _draw(data, results[0], xlabel, title, path, log_x=axis == "width")
     return (
         f"Every bound of `specbound compare` on the synthetic grid's models trained at {axis} "
         f"{', '.join(map(str, data.xs))} and {held}: left, the generalization gaps on one footing "
