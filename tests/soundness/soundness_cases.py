@@ -117,8 +117,8 @@ class Case:
     truth: str
     witness: dict[str, Fraction] | None = None
     exact_zero: bool = False
-    """At the witness the two sides are equal by an exact identity (a strict claim fails there), which
-    mpmath can only confirm to its precision."""
+    """At the witness the two sides are equal by construction (an identity among constants, a planted
+    minimum equal to the bound): a strict claim fails there, which mpmath confirms to its precision."""
     note: str = field(default="", compare=False)
 
     @property
@@ -131,8 +131,9 @@ class Case:
 
     def gap(self, point: dict[str, Fraction]) -> mpmath.mpf:
         """left - right for >= and >, right - left for <= and < (UndefinedHere where undefined)."""
-        left, right = self.left.at(point), self.right.at(point)
-        return left - right if self.relation.startswith(">") else right - left
+        with mpmath.workdps(DIGITS):
+            left, right = self.left.at(point), self.right.at(point)
+            return left - right if self.relation.startswith(">") else right - left
 
     def fails_at(self, point: dict[str, Fraction]) -> bool:
         """mpmath confirms the claim is false at ``point`` (a point of the domain where both sides are
@@ -291,13 +292,14 @@ def _bound_case(rng: random.Random, family: str, pieces: list[Piece], margins: l
         shifted = infimum if shift == 0 else add(infimum, number(shift * margin))
         bound = mul(number(sigma), shifted)  # sigma * c = inf + shift * margin
         truth = TRUE if shift < 0 or (shift == 0 and (not strict or not attained)) else FALSE
-    case = Case(family, sides, relation, bound, tuple(p.variable for p in pieces), truth)
+    variables = tuple(p.variable for p in pieces)
+    case = Case(family, sides, relation, bound, variables, truth, exact_zero=shift == 0)
     if truth == TRUE:
         return case
     for j in range(0, 400):
         point = {p.variable.name: seq(j) for p, (_, _, seq) in zip(pieces, infima, strict=True)}
         if case.fails_at(point):
-            return Case(family, sides, relation, bound, case.variables, FALSE, point)
+            return Case(family, sides, relation, bound, variables, FALSE, point, exact_zero=shift == 0)
     return None
 
 
@@ -380,7 +382,7 @@ def _planted(
     bound = number(sigma * (m + shift * margin))
     truth = TRUE if shift < 0 or (shift == 0 and not strict) else FALSE
     witness = None if truth == TRUE else {variable.name: at}
-    return Case(family, left, relation, bound, (variable,), truth, witness)
+    return Case(family, left, relation, bound, (variable,), truth, witness, exact_zero=shift == 0)
 
 
 def _near_miss_case(rng: random.Random) -> Case | None:
@@ -512,13 +514,13 @@ def _pieces_case(rng: random.Random) -> Case | None:
         relation = ">" if strict else ">="
         bound = number(least + shift * margin)
         truth = TRUE if shift < 0 or (shift == 0 and not (strict and attained)) else FALSE
-        case = Case("Piecewise, Min, Max", value, relation, bound, (line,), truth)
+        case = Case("Piecewise, Min, Max", value, relation, bound, (line,), truth, exact_zero=shift == 0)
         if truth == TRUE:
             return case
         for j in range(200):
             point = {"x": p if attained else p - Fraction(1, 2**j)}
             if case.fails_at(point):
-                return Case(case.family, value, relation, bound, (line,), FALSE, point)
+                return Case(case.family, value, relation, bound, (line,), FALSE, point, exact_zero=shift == 0)
         return None
     if kind == 3:  # a constant exponent chosen by an exact identity: x^Piecewise((1/2, A < B), (3, True))
         a, b = rng.choice(IDENTITIES)
@@ -552,7 +554,7 @@ def _pieces_case(rng: random.Random) -> Case | None:
     bound = number(shift * margin)
     truth = TRUE if shift < 0 or (shift == 0 and relation == ">=") else FALSE
     witness = None if truth == TRUE else {"x": p}
-    return Case("Piecewise, Min, Max", value, relation, bound, (line,), truth, witness)
+    return Case("Piecewise, Min, Max", value, relation, bound, (line,), truth, witness, exact_zero=shift == 0)
 
 
 # --- statements undefined at a planted point ----------------------------------------------------------
@@ -564,6 +566,7 @@ def _undefined_case(rng: random.Random) -> Case | None:
     u = sub(x, number(q))
     around = rng.choice([Variable("x", None, None), Variable("x", q - 1, q + 1), Variable("x", q, q + 2)])
     from_q = Variable("x", q, q + rng.choice([1, 3]))
+    below = Variable("x", None, q + rng.choice([0, 1]))
     shapes: list[tuple[Term, Term, Variable, Fraction]] = [
         (div(number(1), u), number(rng.randint(-3, 3)), around, q),
         (div(u, u), number(1), around, q),
@@ -579,6 +582,10 @@ def _undefined_case(rng: random.Random) -> Case | None:
         (power(u, Fraction(1, 3)), number(-5), Variable("x", q - 1, q + 1), q - 1),
         (piecewise((number(1), (x, "<", number(q)))), number(0), around, q),
         (div(number(1), sub(power(x, 2), number(q * q))), number(-(10**6)), Variable("x", q - 1, q + 1), q),
+        # an undefined part hidden under a bounded outer function, on sets reaching -oo
+        (maximum(log(u), number(0)), number(0), rng.choice([Variable("x", None, None), below]), q),
+        (atan(log(u)), number(-2), rng.choice([Variable("x", None, None), below]), q),
+        (exp(mul(number(-1), power(log(u), 2))), number(0), Variable("x", None, q), q),
     ]
     left, right, variable, at = rng.choice(shapes)
     if rng.random() < 0.2:  # two variables: a quotient by x - y on a square around the diagonal

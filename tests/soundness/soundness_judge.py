@@ -25,7 +25,7 @@ from fractions import Fraction
 from soundness_cases import FALSE, TRUE, UNDEFINED, Case, generate
 
 FAST_COUNT, SLOW_COUNT = 240, 5000
-FAST_BUDGET, SLOW_BUDGET = 0.02, 0.05
+FAST_BUDGET, SLOW_BUDGET = 0.02, 0.1
 """Statements and CPU seconds of search per statement of the fast and slow tiers."""
 MAX_BOXES = 200
 SEED = 40

@@ -37,7 +37,7 @@ class Term:
     def at(self, point: Point) -> mpmath.mpf:
         """The value at a rational point, at :data:`DIGITS` digits."""
         with mpmath.workdps(DIGITS):
-            return self.value({name: mp(v) for name, v in point.items()})
+            return +self.value({name: mp(v) for name, v in point.items()})  # + rounds a lazy constant (pi)
 
 
 def mp(value: Fraction) -> mpmath.mpf:
