@@ -3,7 +3,8 @@ on boxes unbounded at one or both ends: for each node (+, *, a quotient, integer
 powers, exp, log, sqrt, atan, tanh, erf, erfc, Phi, floor, ceiling, Abs, Max, Min, Piecewise), the set the
 kernel encloses must contain the node's value at every sampled point of the box (an open end of the set
 never attained when it is an exact number), and a box on which the kernel encloses a node must hold no
-point where the node is undefined.
+point where the node is undefined. The forward-mode slope of every node but floor and ceiling (what a
+monotone step, and so a tail towards either infinity, rests on) must contain mpmath's numerical derivative.
 
 Points are dyadic rationals (exact in mpmath), out to 2^90 towards an infinite end and 2^-60 from a
 finite one, so the limits at infinity (atan -> -pi/2, erf -> -1, exp -> 0) are approached to far below
@@ -169,3 +170,53 @@ def test_the_enclosure_of_every_node_holds_its_values_on_unbounded_boxes(name, d
             assert value is not None, f"{name}: enclosed on a box holding the undefined point {point}"
             moderate = all(abs(p) <= 8 for p in point.values())
             assert _contains(image, value, moderate), (name, x, y, point, value, image)
+
+
+SMOOTH_IN_X = [n for n in NODES if n not in ("floor", "ceiling")]
+"""Nodes the forward-mode slope differentiates (floor and ceiling in x are Discontinuous by design)."""
+
+
+def _kink(name: str, point: dict[str, Fraction]) -> bool:
+    """The point is within 2^-20 of where the node is not differentiable in x (Abs at 0, Max and Min and the
+    Piecewise on the diagonal, a power at 0)."""
+    near = Fraction(1, 2**20)
+    return abs(point["x"]) < near or abs(point["x"] - point["y"]) < near
+
+
+def _derivative(tree: list, point: dict[str, Fraction]) -> mpmath.mpf | None:
+    """d tree / dx at the point by mpmath's numerical differentiation at 50 digits (None where the tree is
+    undefined next to the point)."""
+    with mpmath.workdps(50):
+        y = mpmath.mpf(point["y"].numerator) / point["y"].denominator
+        x = mpmath.mpf(point["x"].numerator) / point["x"].denominator
+        try:
+            value = mpmath.diff(lambda t: evaluate(tree, {"x": t, "y": y}), x)
+        except (ValueError, ZeroDivisionError):
+            return None
+        return value if isinstance(value, mpmath.mpf) and mpmath.isfinite(value) else None
+
+
+@pytest.mark.parametrize("name", SMOOTH_IN_X)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_slope_of_every_node_holds_its_derivative_on_unbounded_boxes(name, data):
+    # the slope is what a monotone step (and so a tail towards either infinity) rests on
+    tree = NODES[name]
+    x, y = data.draw(sets()), data.draw(sets())
+    env = {"x": _kernel_set(x), "y": _kernel_set(y)}
+    closed = env  # the conditions of the Piecewise are decided on the same box
+    try:
+        image = trees.slope(tree, env, closed, "x")
+    except (balls.Undefined, trees.Discontinuous):
+        return
+    xs = [p for p in _points(x, data.draw) if abs(p) <= 64]
+    ys = [p for p in _points(y, data.draw) if abs(p) <= 64]
+    for px in xs:
+        for py in ys[:3]:
+            point = {"x": px, "y": py}
+            if _kink(name, point):
+                continue
+            derivative = _derivative(tree, point)
+            if derivative is None:
+                continue  # undefined next to the point: a closed end of log's or sqrt's domain
+            assert _contains(image, derivative, False), (name, x, y, point, derivative, image)
