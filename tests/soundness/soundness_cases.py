@@ -360,6 +360,10 @@ BUMPS: list[tuple[str, Callable[[Term], Term]]] = [
     ("u - log(1 + u)", None),  # type: ignore[list-item]  # needs u > -1: built on a half-line below
     ("Max(u, -2u)", lambda u: maximum(u, mul(number(-2), u))),
     ("log(1 + u^2)", lambda u: log(add(number(1), power(u, 2)))),
+    (
+        "(u - 1) exp(u - 1) + exp(-1)",
+        lambda u: add(mul(sub(u, number(1)), exp(sub(u, number(1)))), exp(number(-1))),
+    ),
 ]
 
 
