@@ -293,13 +293,14 @@ def _bound_case(rng: random.Random, family: str, pieces: list[Piece], margins: l
         bound = mul(number(sigma), shifted)  # sigma * c = inf + shift * margin
         truth = TRUE if shift < 0 or (shift == 0 and (not strict or not attained)) else FALSE
     variables = tuple(p.variable for p in pieces)
-    case = Case(family, sides, relation, bound, variables, truth, exact_zero=shift == 0)
+    touching = shift == 0 and not unbounded  # the bound is the infimum itself
+    case = Case(family, sides, relation, bound, variables, truth, exact_zero=touching)
     if truth == TRUE:
         return case
     for j in range(0, 400):
         point = {p.variable.name: seq(j) for p, (_, _, seq) in zip(pieces, infima, strict=True)}
         if case.fails_at(point):
-            return Case(family, sides, relation, bound, variables, FALSE, point, exact_zero=shift == 0)
+            return Case(family, sides, relation, bound, variables, FALSE, point, exact_zero=touching)
     return None
 
 
