@@ -248,42 +248,54 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
 
 def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
-    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check; an
+    interrupted or failed export removes the files it created (:func:`complete_or_removed`)."""
     from pathlib import Path
 
     if args.coq is None or not verdicts:
         return {}
+    from paper_checks.output_files import complete_or_removed
     from theory.prover.coq.files import export_reduction_to, export_to
     from theory.prover.coq.softmax import REDUCED
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
+    proved = [
+        verdict
+        for group in verdicts.values()
+        for verdict in group
+        if verdict.status == "proved" and hasattr(verdict.result, "parts")  # type: ignore[attr-defined]
+    ]
+    files = {verdict.entry.name: _coq_names(verdict) for verdict in proved}  # type: ignore[attr-defined]
     exported: dict[str, list[dict[str, Any]]] = {}
-    for group in verdicts.values():
-        for verdict in group:
-            if verdict.status != "proved" or not hasattr(verdict.result, "parts"):  # type: ignore[attr-defined]
-                continue
+    with complete_or_removed(directory, [n for names in files.values() for n in names]):
+        for verdict in proved:
             name, parts = verdict.entry.name, verdict.result.parts  # type: ignore[attr-defined]
-            paths = (
-                [directory / f"{name}.v"]
-                if len(parts) == 1
-                else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
-            )
             exported[name] = [
                 export_to(
                     _certificate(verdict, part),
-                    path,
+                    directory / file,
                     not args.no_coq_check,
                     f"{name}: {part.text}",
                     replace=args.force,
                 )
-                for part, path in zip(parts, paths, strict=True)
+                for part, file in zip(parts, files[name][: len(parts)], strict=True)
             ]
             if name == REDUCED:  # the softmax bound for every length, a file of its own
-                reduction = directory / f"{name}_reduction.v"
+                reduction = directory / files[name][-1]
                 exported[name].append(
                     export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
                 )
     return exported
+
+
+def _coq_names(verdict: Any) -> list[str]:
+    """The Coq files of a proved inequality: NAME.v (NAME_1.v, NAME_2.v, ... for several parts), and
+    NAME_reduction.v for the softmax reduction."""
+    from theory.prover.coq.softmax import REDUCED
+
+    name, count = verdict.entry.name, len(verdict.result.parts)
+    names = [f"{name}.v"] if count == 1 else [f"{name}_{index}.v" for index in range(1, count + 1)]
+    return [*names, f"{name}_reduction.v"] if name == REDUCED else names
 
 
 def _certificate(verdict: Any, part: Any) -> dict[str, Any]:
