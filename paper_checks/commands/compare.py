@@ -192,7 +192,7 @@ def _run_synthetic(args: argparse.Namespace) -> int:
     footing = _footing(args, setting.training.n_train, SYNTHETIC_MARGIN, tokens)
     trained = train_synthetic(setting.config, setting.task, setting.training)
     result = _compare(trained.weights, footing, readout_weight(trained.model))
-    measured = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST).as_dict()
+    measured: dict[str, Any] = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST).as_dict()
     measured["margin_after_training"] = _margin_after_training(trained, footing["delta"])
     if args.pac_bayes:
         from dataclasses import asdict

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from hostile_files import run_limited
 
 pytestmark = pytest.mark.slow
 
@@ -30,24 +31,24 @@ def base_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv.create(root / "venv", with_pip=True)
     python = root / "venv" / "bin" / "python"
     pins = [f"{name}=={importlib.metadata.version(name)}" for name in CORE]
-    install = subprocess.run(
+    install = run_limited(
         [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(REPOSITORY), *pins],
+        600,
+        "pip install of the core",
         capture_output=True,
         text=True,
-        timeout=600,
-        check=False,
     )
     assert install.returncode == 0, install.stderr[-2000:]
     return python
 
 
 def _specbound(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_limited(
         [str(python), "-m", "paper_checks.cli", *args],
+        600,
+        f"specbound {' '.join(args)} (core install)",
         capture_output=True,
         text=True,
-        timeout=600,
-        check=False,
         cwd=cwd,
         env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)},
     )
@@ -92,6 +93,11 @@ def test_theory_works_and_says_why_the_prover_line_is_absent(base_python: Path, 
     assert completed.returncode == 0, completed.stderr
     assert "prover skipped: " in completed.stderr and "'python-flint'" in completed.stderr
     assert "[step 1]" in completed.stdout and "Traceback" not in completed.stderr
+
+
+def test_theory_blueprint_needs_no_extra(base_python: Path, tmp_path: Path):
+    completed = _specbound(base_python, "theory", "--blueprint", cwd=tmp_path)
+    assert completed.returncode == 0 and "0 unchecked" in completed.stdout, completed.stderr
 
 
 def test_check_counts_a_claim_that_needs_torch_as_crashed_and_names_it(base_python: Path, tmp_path: Path):
