@@ -407,6 +407,13 @@ MUTANTS: tuple[Mutant, ...] = (
         (KERNEL,),
     ),
     Mutant(
+        "prover-log-of-a-set-reaching-minus-infinity-enclosed",
+        "theory/prover/kernel/trees.py",
+        "if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
+        "if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
+        ("tests/unit/test_prover_enclosure_rules.py", "tests/unit/test_prover_kernel_rules.py"),
+    ),
+    Mutant(
         "prover-integer-cut-without-its-step",
         "theory/prover/kernel/verify.py",
         "step = 1 if domain[name].integer else 0",
