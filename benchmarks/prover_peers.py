@@ -16,12 +16,14 @@ timeout, which counts wall-clock time, for the peers, so under load a peer gets 
 answers are judged by the generator's truth: proved a false or undefined statement, refuted a true one,
 refused a defined one as undefined (specbound's refutation witnesses are also re-checked by mpmath; the
 peers' are not). Printed per family and tool: proved / refuted / undecided / refused / not expressible /
-wrong, and the median CPU ratio specbound/peer over the statements both prove. Then the start-up measure:
+wrong, and the median CPU ratio specbound/peer over the statements both prove, then each statement a peer
+proves and specbound does not. Then the start-up measure:
 median process CPU of ``specbound prove`` on ``--startup`` easy statements (ones both prove, proved
 in-process fastest first) against ``python -c "import z3; ..."`` solving the same translated statements.
 
-Run: ``python benchmarks/prover_peers.py [--count 300] [--seed 40] [--budget 2] [--startup 20]``; the peers
-are the optional ``bench`` extra (``pip install specbound[bench]``): without one, "z3 not installed, skipped".
+Run: ``python benchmarks/prover_peers.py [--count 300] [--seed 40] [--budget 2] [--startup 20]``; the
+peers are the optional ``bench`` extra (``pip install -e .[bench]`` in a clone): without one, "z3 not
+installed, skipped".
 """
 
 from __future__ import annotations
@@ -426,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         run.answers[name] = [ask_peer(check, case, args.budget) for case in run.cases]
         print(table(run, name), end="\n\n")
+        for i, case in enumerate(run.cases):
+            if run.answers[name][i].verdict == "proved" != run.answers["specbound"][i].verdict:
+                print(f"  proved by {name}, {run.answers['specbound'][i].verdict} by specbound: ", end="")
+                print(f"[{case.family}] {case.statement} over {case.domain}")
     if "z3" in run.answers and args.startup > 0:
         print(startup(run, args.startup))
     print(
