@@ -432,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             if run.answers[name][i].verdict == "proved" != run.answers["specbound"][i].verdict:
                 print(f"  proved by {name}, {run.answers['specbound'][i].verdict} by specbound: ", end="")
                 print(f"[{case.family}] {case.statement} over {case.domain}")
+        print()
     if "z3" in run.answers and args.startup > 0:
         print(startup(run, args.startup))
     print(
