@@ -90,7 +90,7 @@ def _exp(a: Set) -> Set:
 
 
 def _log(a: Set) -> Set:
-    if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):
+    if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):
         raise Undefined("log of a set reaching 0 or below")
     return balls.monotone(a, _log_end, (-math.inf, math.inf))
 
