@@ -51,3 +51,73 @@ def test_strict_assumptions_leave_a_non_strict_step_non_strict():
     lhs, rhs, a = X, ["var", "y"], ["var", "a"]
     assert step_gap_tree(lhs, rhs, "<=", [(a, True)])[1] is False
     assert step_gap_tree(lhs, rhs, "<=", [(a, False)])[1] is True
+
+
+def test_a_chain_with_a_refuted_step_is_refuted_and_an_undecided_one_exits_3():
+    from types import SimpleNamespace
+
+    from theory.derive.decide import DerivationResult
+
+    steps = [SimpleNamespace(status="undecided"), SimpleNamespace(status="refuted")]
+    assert DerivationResult.status.fget(SimpleNamespace(steps=steps)) == "refuted"
+    assert DerivationResult.exit_status.fget(SimpleNamespace(status="undecided")) == 3
+
+
+def test_a_fact_applies_only_where_its_domain_contains_the_steps():
+    from theory.derive.check import covers
+
+    assert not covers(parse_domain("x: [0, 1]"), parse_domain("x: [0, 2]"))
+    assert covers(parse_domain("x: [0, 2]"), parse_domain("x: [0, 1]"))
+
+
+def test_the_crossover_sign_at_a_zero_of_the_difference_is_0():
+    from theory.derive.crossover import _sign
+
+    assert _sign(X, "x", Fraction(0), parse_domain("x: [0, oo)")) == 0
+    assert _sign(X, "x", Fraction(-1), parse_domain("x: [-1, oo)")) == -1
+
+
+FALSE_FILE = """title = "x <= x/2 on [0, 1], false at x = 1"
+[variables]
+x = "[0, 1]"
+[[steps]]
+expr = "x"
+[[steps]]
+name = "halved"
+relation = "<="
+expr = "x/2"
+"""
+
+USES_IT = """title = "x <= x + 1 on [0, 1], using the false file"
+[variables]
+x = "[0, 1]"
+[[steps]]
+expr = "x"
+[[steps]]
+name = "by the false file"
+relation = "<="
+expr = "x + 1"
+uses = ["file:false.toml"]
+"""
+
+
+def test_a_step_proved_under_a_refuted_derivation_is_undecided(tmp_path):
+    # x <= x/2 fails at x = 1 (hand), so what is proved with it as an assumption is not proved
+    from theory.derive import derive
+
+    (tmp_path / "false.toml").write_text(FALSE_FILE, encoding="utf-8")
+    (tmp_path / "uses.toml").write_text(USES_IT, encoding="utf-8")
+    (step,) = derive(tmp_path / "uses.toml", 5).steps
+    assert step.status == "undecided" and "which is not proved" in step.reason
+
+
+def test_a_derivation_over_a_smaller_domain_does_not_apply(tmp_path):
+    # x <= x + 1 proved over [0, 1] says nothing on (1, 2]
+    from theory.derive import derive
+
+    small = USES_IT.replace('uses = ["file:false.toml"]\n', "")
+    (tmp_path / "small.toml").write_text(small, encoding="utf-8")
+    wider = USES_IT.replace('"[0, 1]"', '"[0, 2]"').replace("file:false.toml", "file:small.toml")
+    (tmp_path / "wider.toml").write_text(wider, encoding="utf-8")
+    (step,) = derive(tmp_path / "wider.toml", 5).steps
+    assert step.status == "undecided" and "does not apply" in step.reason
