@@ -121,3 +121,21 @@ def test_a_derivation_over_a_smaller_domain_does_not_apply(tmp_path):
     (tmp_path / "wider.toml").write_text(wider, encoding="utf-8")
     (step,) = derive(tmp_path / "wider.toml", 5).steps
     assert step.status == "undecided" and "does not apply" in step.reason
+
+
+def test_a_step_made_strict_without_a_strict_certificate_is_rejected():
+    # docs/examples/log_below_quadratic.toml's last step x^2 + 2x <= 3x on [0, 1] is not strict at x = 1
+    # (hand: 3 = 3); a step and conclusion edited to < keep their non-strict certificate
+    import copy
+    from pathlib import Path
+
+    from theory.derive import derive
+    from theory.derive.check import check_derivation
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "log_below_quadratic.toml"
+    certificate = derive(example, 5).certificate()
+    assert certificate is not None and check_derivation(certificate).accepted
+    stricter = copy.deepcopy(certificate)
+    stricter["steps"][3]["relation"] = "<"
+    stricter["conclusion"]["relation"] = "<"
+    assert not check_derivation(stricter).accepted
