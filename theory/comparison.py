@@ -68,9 +68,16 @@ BFT_GAP = Formula(
     "8/n^{3/2} + 72 sqrt(nT) ln(2W) ln(n) R_A/(gamma_m n) + 3 sqrt(ln(1/delta)/(2n)); ||X||_2 <= sqrt(nT)",
 )
 
+
+def _maurey_gap(log_argument: sp.Expr) -> sp.Expr:
+    """R/gamma_m sqrt(ln(A)/n) ln(n) + sqrt(ln(1/delta)/n): the shape both Maurey-type norm bounds share,
+    constants 1, with A the argument of their covering logarithm."""
+    return complexity / margin * sp.sqrt(sp.log(log_argument) / n) * sp.log(n) + CONFIDENCE_CONSTANTS_1
+
+
 EDELMAN_GAP = Formula(
     "edelman_gap",
-    complexity / margin * sp.sqrt(sp.log(n * T) / n) * sp.log(n) + CONFIDENCE_CONSTANTS_1,
+    _maurey_gap(n * T),
     (complexity, n, T, margin, delta),
     Tagged(Provenance.RECONSTRUCTED, EDELMAN_SOURCE),
     "R/gamma_m sqrt(ln(nT)/n) ln(n) + sqrt(ln(1/delta)/n), constants 1; "
@@ -79,7 +86,7 @@ EDELMAN_GAP = Formula(
 
 TRAUGER_TEWARI_GAP = Formula(
     "trauger_tewari_gap",
-    complexity / margin * sp.sqrt(sp.log(hidden) / n) * sp.log(n) + CONFIDENCE_CONSTANTS_1,
+    _maurey_gap(hidden),
     (complexity, n, hidden, margin, delta),
     Tagged(Provenance.RECONSTRUCTED, TT_SOURCE),
     "R/gamma_m sqrt(ln(N)/n) ln(n) + sqrt(ln(1/delta)/n), constants 1, no T; "

@@ -28,6 +28,7 @@ CHAIN: tuple[tuple[str, str], ...] = (
     ("theory.posthoc", "separability_lemma"),
     ("theory.posthoc", "rounding_lemma"),
     ("theory.assembled", "lemma"),
+    ("theory.margin_union", "lemma"),
     ("theory.baselines", "edelman_proxy_lemma"),
     ("theory.baselines", "edelman_bound_lemma"),
     ("theory.baselines", "bft_lemma"),

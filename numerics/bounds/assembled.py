@@ -150,6 +150,10 @@ class AssembledBound(Generic[Number, Spectral]):
     arithmetic: Arithmetic[Number] = field(repr=False)
     dps: int | None = None
     signature: str = ""
+    margin_index: int | None = None
+    """With the margin chosen after training (theory.margin_union): k, the bound's ``margin`` being the
+    dyadic 2^-k <= the measured margin and ``peel_cost`` including PEEL_COST(k); None for a margin fixed in
+    advance."""
 
     def bound(self, empirical_ramp_risk: object) -> Number:
         """empirical ramp risk + GAP_TERM (the theorem's upper bound on the 0-1 test error)."""
@@ -189,6 +193,15 @@ def check_inputs(n: object, delta: object, margin: object, tokens: object) -> No
         raise InvalidArgument(f"delta={delta!r} must be in (0, 1)")
     if not isinstance(margin, int | float) or not 0 < margin <= 1:
         raise InvalidArgument(f"margin={margin!r} must be in (0, 1] (fixed before training)")
+
+
+def dyadic_margin(margin: float) -> tuple[int, float]:
+    """(k, 2^-k) with k = MARGIN_SHELL_INDEX(margin) = ceil(log2(1/margin)) (theory.margin_union), decided
+    exactly: the smallest k >= 0 with 2^-k <= margin (a float is a dyadic rational, so no rounding)."""
+    exact, k = Fraction(margin), 0
+    while Fraction(1, 2**k) > exact:
+        k += 1
+    return k, 2.0**-k
 
 
 def sensitivity_and_scale(
@@ -302,13 +315,15 @@ def compose_assembled(
     margin: float,
     T: int,
     m: int | None,
+    margin_index: int | None = None,
     **metadata: Any,
 ) -> AssembledBound[Number, Spectral]:
     """GAP_TERM of reconstructed Theorem 3.1 over the K matrices ``entries`` (the read-out last) in
     ``arithmetic`` (module docstring): shells of the spectral norms, depth factors of the rounded norms,
     per matrix gamma, b, alpha, s and the post hoc term over P_m, then Sigma = sum_i term_i,
     P = sum_i (PEEL_COST(j_i) + PEEL_COST(j'_i)), Q = max_i SENSITIVITY_i and GAP_TERM. ``m`` defaults to
-    ceil(L + ln N); ``metadata`` (dps, signature) is passed to the :class:`AssembledBound`."""
+    ceil(L + ln N); ``margin_index`` k (the margin then being 2^-k, theory.margin_union) adds
+    PEEL_COST(k) to P; ``metadata`` (dps, signature) is passed to the :class:`AssembledBound`."""
     layers = [matrix for matrix, _ in entries if isinstance(matrix, NamedMatrix)]
     if any(matrix.expert is not None for matrix in layers):
         raise InvalidArgument(
@@ -367,6 +382,8 @@ def compose_assembled(
             + arithmetic.evaluate(theorem.PEEL_COST, j=row.schatten_shell)
             for row in rows
         )
+        if margin_index is not None:
+            peel = peel + arithmetic.evaluate(theorem.PEEL_COST, j=margin_index)
         sensitivity = arithmetic.maximum(
             arithmetic.evaluate(
                 theorem.SENSITIVITY, C=row.rounded_norm, b=row.input_bound, gamma=row.gamma, alpha=row.alpha
@@ -393,6 +410,7 @@ def compose_assembled(
             peel_cost=peel,
             gap=gap,
             arithmetic=arithmetic,
+            margin_index=margin_index,
             **metadata,
         )
 
@@ -460,16 +478,23 @@ def assembled_bound(
     m: int | None = None,
     dps: int = DEFAULT_DPS,
     readout_weight: object = None,
+    margin_after_training: bool = False,
 ) -> AssembledBound[mpmath.mpf, Spectrum]:
     """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens, in mpmath.
 
     ``report_or_weights``: a :class:`ProxyReport` (its spectra are reused, and its grid m unless ``m`` is
     given), :class:`TransformerWeights`, or the output of :func:`matrix_spectra`. ``margin`` is the ramp
     margin fixed before training, in (0, 1]; ``delta`` in (0, 1). ``readout_weight``: the trained
-    read-out w (N entries; see :func:`readout`), None for the class's worst case ||w|| = 1.
+    read-out w (N entries; see :func:`readout`), None for the class's worst case ||w|| = 1. With
+    ``margin_after_training``, ``margin`` may be measured after training: the bound is theory.margin_union's,
+    GAP_TERM at the dyadic margin 2^-k <= ``margin`` (:func:`dyadic_margin`) with PEEL_COST(k) added to P,
+    to be added to the empirical ramp risk at ``margin`` itself.
     """
     check_dps(dps)
     check_inputs(n, delta, margin, T)
+    margin_index = None
+    if margin_after_training:
+        margin_index, margin = dyadic_margin(margin)
     if isinstance(report_or_weights, ProxyReport):
         spectra = tuple((row.matrix, row.spectrum) for row in report_or_weights.matrices)
         m = report_or_weights.m if m is None else m
@@ -480,7 +505,15 @@ def assembled_bound(
     out = readout(readout_weight, spectra[0][0].shape[0])
     entries: list[tuple[NamedMatrix | ReadOut, Spectrum]] = [*spectra, (out, spectrum(out.dense()))]
     bound = compose_assembled(
-        MpmathAssembledArithmetic(dps), entries, n=n, delta=delta, margin=margin, T=T, m=m, dps=dps
+        MpmathAssembledArithmetic(dps),
+        entries,
+        n=n,
+        delta=delta,
+        margin=margin,
+        T=T,
+        m=m,
+        margin_index=margin_index,
+        dps=dps,
     )
     signature = f"bound:{LABEL}|grid:m={bound.m}|eval:mpmath-dps={dps}|version:{installed_version()}"
     return dataclasses.replace(bound, signature=signature)

@@ -28,21 +28,25 @@ if TYPE_CHECKING:
 
 HEADS = re.compile(
     r"^(?:lm_head|cls|classifier|pre_classifier|qa_outputs|score|pooler|vocab_transform|vocab_layer_norm|"
-    r"vocab_projector|embed_out|discriminator_predictions|generator_predictions|generator_lm_head)\."
+    r"vocab_projector|embed_out|discriminator_predictions|generator_predictions|generator_lm_head|"
+    r"classification_head|projector)\."
 )
 """Read-out heads of transformers' task models (masked-LM, causal-LM, classification, QA): outside the
 analysed class, which ends at the last layer's output."""
 
 
 def stack_pattern(scheme: Scheme, prefix: str) -> re.Pattern[str]:
-    """Matches a tensor inside the layer stack; groups ``layer`` (its index) and ``rest`` (its name in it)."""
-    return re.compile(rf"^{re.escape(prefix + scheme.layer_path)}\.(?P<layer>\d+)\.(?P<rest>.+)$")
+    """Matches a tensor inside the layer stack (either stack of an encoder-decoder); groups ``layer`` (its
+    index in its stack) and ``rest`` (its name in the layer)."""
+    paths = "|".join(re.escape(prefix + stack.layer_path) for stack in scheme.stacks)
+    return re.compile(rf"^(?:{paths})\.(?P<layer>\d+)\.(?P<rest>.+)$")
 
 
 def layer_count(scheme: Scheme, prefix: str, names: Iterable[str]) -> int:
-    """1 + the largest layer index of any tensor under the stack (0 when there is none)."""
-    stack = stack_pattern(scheme, prefix)
-    return 1 + max((int(m["layer"]) for m in map(stack.match, names) if m is not None), default=-1)
+    """The number of layers: per stack, 1 + the largest layer index of any tensor under it (0 when there
+    is none), summed over an encoder-decoder's two stacks."""
+    names = tuple(names)
+    return sum(stack.count(prefix, names) for stack in scheme.stacks)
 
 
 def unread(family: Family, scheme: Scheme, prefix: str, names: Iterable[str]) -> tuple[str, ...]:

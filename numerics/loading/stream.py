@@ -204,7 +204,7 @@ def open_tensors(
     num_layers = layer_count(scheme, prefix, names)
     present = set(names)
     for index in range(num_layers):
-        for role, name in scheme.names(prefix, index).items():
+        for role, name in scheme.layer_names(prefix, index, present).items():
             if name not in present:
                 raise CheckpointError(f"{where}: layer {index} lacks its {role} weight ({name})")
     try:
@@ -327,7 +327,7 @@ def _head_dim(family: Family, sizes: Sizes, where: str, query_width: int, hidden
     if query_width != hidden:
         raise CheckpointError(
             f"{where}: the query projection has {query_width} rows, not hidden_size={hidden}; a head size "
-            f"other than N / H needs head_dim in its config.json"
+            f"other than N / H needs {family.sizes.key('head_dim')} in its config.json"
         )
     return hidden // num_heads
 

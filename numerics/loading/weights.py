@@ -52,6 +52,10 @@ class LayerWeights:
     """The router's matrix (experts x N) of a mixture layer: read, kept outside the bound."""
     shared_expert_gate: np.ndarray | None = field(default=None, kw_only=True)
     """The shared expert's gate vector (1 x N): read, kept outside the bound."""
+    cross: CrossAttention | None = field(default=None, kw_only=True)
+    """An encoder-decoder's decoder layer: its cross-attention over the encoder's output (between the
+    self-attention and the feed-forward); read and validated, not among the bound's matrices. None in an
+    encoder layer and in every other family."""
 
     def feed_forwards(self) -> tuple[tuple[int | None, FeedForward], ...]:
         """(expert, block) of every feed-forward block: ((None, the dense block),) for a dense layer, else
@@ -75,6 +79,8 @@ class LayerWeights:
             for name, array in (("router", self.router), ("shared_expert_gate", self.shared_expert_gate))
             if array is not None
         )
+        if self.cross is not None:
+            extra.extend((f"cross.{role}", array) for role, array in self.cross.items())
         return tuple((name, getattr(self, name)) for name in PROJECTIONS) + gate + tuple(extra)
 
 
@@ -95,6 +101,22 @@ class FeedForward:
         """(role, array): ``w_in``, ``w_out``, then ``w_gate`` when gated."""
         gate = (("w_gate", self.w_gate),) if self.w_gate is not None else ()
         return (("w_in", self.w_in), ("w_out", self.w_out), *gate)
+
+
+@record(eq=False)
+class CrossAttention:
+    """A decoder layer's attention over the encoder's output, ``nn.Linear`` layout: queries from the
+    decoder's tokens (Wq, (H d_h) x N), keys and values from the encoder's (Wk, Wv, (K d_h) x N),
+    Wo N x (H d_h)."""
+
+    wq: np.ndarray
+    wk: np.ndarray
+    wv: np.ndarray
+    wo: np.ndarray
+
+    def items(self) -> tuple[tuple[str, np.ndarray], ...]:
+        """(role, array): ``wq``, ``wk``, ``wv``, ``wo``."""
+        return (("wq", self.wq), ("wk", self.wk), ("wv", self.wv), ("wo", self.wo))
 
 
 @record(eq=False)
@@ -234,6 +256,10 @@ def check_layer(
         "w_gate": (f, n),
         "router": (len(layer.experts), n),
         "shared_expert_gate": (1, n),
+        "cross.wq": (widths.query, n),
+        "cross.wk": (widths.key_value, n),
+        "cross.wv": (widths.key_value, n),
+        "cross.wo": (n, widths.query),
     }
     for role in ("w_in", "w_out", "w_gate"):  # every expert as expert 0; the shared one at its own width
         expected[f"shared_expert.{role}"] = (n, f_shared) if role == "w_out" else (f_shared, n)

@@ -113,6 +113,12 @@ class GapMeasurement:
         return out
 
 
+def training_margins(trained: TrainedModel) -> np.ndarray:
+    """y f(X) on every training sample of ``trained``."""
+    train = trained.train_sample
+    return np.asarray(train.labels * trained.outputs(train.inputs))
+
+
 def measure_gap(
     trained: TrainedModel,
     margin: float = DEFAULT_MARGIN,
@@ -128,7 +134,7 @@ def measure_gap(
         raise InvalidArgument(f"delta_test={delta_test!r} must be in (0, 1)")
     train = trained.train_sample
     test = trained.task.sample(n_test, seed=HELD_OUT_SEED)
-    train_margins = train.labels * trained.outputs(train.inputs)
+    train_margins = training_margins(trained)
     test_margins = test.labels * trained.outputs(test.inputs)
     return GapMeasurement(
         n_train=len(train),

@@ -240,6 +240,11 @@ def test_cli_on_a_trained_synthetic_model(capsys):
     measured = document["measured"]
     # the assembled bound is a guarantee for this class: above the measured gaps' upper limits
     assert gaps["assembled bound"] >= max(measured["ramp_gap_upper"], measured["margin_gap_upper"])
+    chosen = measured["margin_after_training"]
+    assert [row["margin"] for row in chosen["margins"]] == [2.0**-k for k in range(9)]
+    assert chosen["best"]["bound"] == min(row["bound"] for row in chosen["margins"])
+    at_quarter = chosen["margins"][2]  # the footing's margin 0.25 = 2^-2, fixed vs chosen after training
+    assert at_quarter["gap"] > gaps["assembled bound"]
     n, delta = 256, 0.1
     count = next(r["complexity"] for r in document["rows"] if r["name"] == "parameter count")
     assert gaps["parameter count"] == pytest.approx(

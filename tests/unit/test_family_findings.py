@@ -77,20 +77,23 @@ def test_a_chosen_family_must_have_its_marker_tensors(tiny_models, tmp_path, cap
 def test_a_family_choice_that_contradicts_the_config_is_refused(tiny_models, capsys):
     status, _, err = run_cli(capsys, "bound", tiny_models("llama").folder, "--family", "gemma")
     assert status == 2 and "model_type='llama' (family llama), not --family gemma" in err
-    status, _, err = run_cli(capsys, "inspect", tiny_models("llama").folder, "--family", "t5")
-    assert status == 2 and "--family 't5' is not a family specbound reads" in err
+    status, _, err = run_cli(capsys, "inspect", tiny_models("llama").folder, "--family", "xlnet")
+    assert status == 2 and "--family 'xlnet' is not a family specbound reads" in err
 
 
 @pytest.mark.parametrize("config_class", ["T5Config", "BartConfig"])
-def test_encoder_decoders_stay_refused_in_one_line(tmp_path, capsys, config_class):
+def test_encoder_decoders_are_bounded_over_both_stacks(tmp_path, capsys, config_class):
+    """Once refused (model_type t5 and bart were unknown); now read as L = 1 + 1 layers
+    (tests/unit/test_family_encoder_decoder.py checks what is read)."""
     config = getattr(transformers, config_class)(
         vocab_size=40, d_model=16, d_ff=24, num_layers=1, num_heads=2, d_kv=8,
         encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
         encoder_ffn_dim=24, decoder_ffn_dim=24,
     )  # fmt: skip
     transformers.AutoModel.from_config(config).save_pretrained(tmp_path)
-    status, _, err = run_cli(capsys, "bound", tmp_path)
-    assert status == 2 and err.count("\n") == 1 and f"model_type={config.model_type!r}" in err
+    status, out, err = run_cli(capsys, "bound", tmp_path)
+    assert status == 0, err
+    assert "B_ours" in out and "encoder-decoder  outside" in out
 
 
 # 3. GPT-2 cross-attention is refused, never dropped

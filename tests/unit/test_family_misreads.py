@@ -72,8 +72,9 @@ def test_bare_bart_weights_are_not_read_as_an_opt_decoder(tmp_path, capsys):
         decoder_attention_heads=2, encoder_ffn_dim=24, decoder_ffn_dim=24, vocab_size=32,
         max_position_embeddings=16,
     )  # fmt: skip
-    err = refused(capsys, bare(model, tmp_path / "bart"), "--num-heads", "2")
-    assert "not read by family opt" in err and "encoder" in err
+    weights = load_weights(bare(model, tmp_path / "bart"), num_heads=2)
+    assert (weights.family, weights.num_layers) == ("bart", 5)
+    assert [layer.cross is not None for layer in weights.layers] == [False, False, True, True, True]
 
 
 # 3. a bare file whose last layer lacks its first projection
@@ -197,6 +198,19 @@ def test_coverage_texts_follow_the_config():
 
 
 # new families: bfloat16 files read exactly (the stored values, widened)
+LLAMA4 = {
+    "num_local_experts": 2,
+    "num_experts_per_tok": 1,
+    "head_dim": 8,
+    "intermediate_size_mlp": 40,
+    "moe_layers": [0],
+    "pad_token_id": 0,
+    "bos_token_id": 0,
+    "eos_token_id": 1,
+}
+"""A Llama 4 text model whose layer 0 is a mixture (2 experts, a shared expert) and layer 1 dense."""
+
+
 @pytest.mark.parametrize(
     ("cls_name", "config_name", "fields"),
     [
@@ -205,10 +219,13 @@ def test_coverage_texts_follow_the_config():
         ("Gemma3TextModel", "Gemma3TextConfig", {"head_dim": 8}),
         ("GptOssModel", "GptOssConfig", {"num_local_experts": 2, "num_experts_per_tok": 1, "head_dim": 8}),
         ("ModernBertModel", "ModernBertConfig", {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2}),
+        ("Llama4TextModel", "Llama4TextConfig", LLAMA4),
     ],
 )
 def test_bfloat16_files_of_the_new_families_are_read_exactly(tmp_path, cls_name, config_name, fields):
-    experts = {"experts_implementation": "eager"} if "Moe" in cls_name or "Oss" in cls_name else {}
+    experts = (
+        {"experts_implementation": "eager"} if any(k in cls_name for k in ("Moe", "Oss", "Llama4")) else {}
+    )
     modern = "ModernBert" in cls_name
     kv = {} if modern else {"num_key_value_heads": 1}
     model = tiny(cls_name, config_name, num_hidden_layers=1, **kv, **SMALL, **fields, **experts)
@@ -219,6 +236,36 @@ def test_bfloat16_files_of_the_new_families_are_read_exactly(tmp_path, cls_name,
     assert layer.wq.dtype == np.float64 and np.array_equal(
         layer.wq, stored.detach().to(torch.float64).numpy()
     )
+
+
+def test_a_bare_llama4_file_is_read_as_its_module_holds_it(tmp_path):
+    """Without config.json: the same arrays as the folder with it, and against the module's own tensors:
+    expert e's gate and up are the two halves of gate_up_proj[e] (N x 2F), its down down_proj[e] (F x N),
+    transposed to nn.Linear layout; the dense layer 1's feed_forward.gate/up/down_proj."""
+    model = tiny(
+        "Llama4TextModel", "Llama4TextConfig", num_hidden_layers=2, num_key_value_heads=1,
+        no_rope_layers=[1, 0], experts_implementation="eager", **SMALL, **LLAMA4,
+    )  # fmt: skip
+    model.save_pretrained(tmp_path / "folder")
+    folder = load_weights(tmp_path / "folder")
+    weights = load_weights(bare(model, tmp_path / "bare"), num_heads=2)
+    assert weights.family == "llama4" and weights.num_layers == 2 and weights.kv_heads == 1
+    for la, lb in zip(weights.layers, folder.layers, strict=True):
+        assert [n for n, _ in la.items()] == [n for n, _ in lb.items()]
+        assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(la.items(), lb.items(), strict=True))
+    moe = model.layers[0].feed_forward
+    f = moe.experts.down_proj.shape[1]
+    for e, expert in enumerate(weights.layers[0].experts):
+        gate_up = moe.experts.gate_up_proj[e].detach().double().numpy()
+        assert np.array_equal(expert.w_gate, gate_up[:, :f].T) and np.array_equal(
+            expert.w_in, gate_up[:, f:].T
+        )
+        assert np.array_equal(expert.w_out, moe.experts.down_proj[e].detach().double().numpy().T)
+    shared = weights.layers[0].shared_expert
+    assert np.array_equal(shared.w_gate, moe.shared_expert.gate_proj.weight.detach().double().numpy())
+    dense = model.layers[1].feed_forward
+    assert np.array_equal(weights.layers[1].w_in, dense.up_proj.weight.detach().double().numpy())
+    assert np.array_equal(weights.layers[1].w_gate, dense.gate_proj.weight.detach().double().numpy())
 
 
 # 8. usability

@@ -69,9 +69,9 @@ def test_num_heads_option_for_a_bare_weights_file(tmp_path, capsys):
     assert status == 0 and json.loads(out)["heads"] == 4
 
 
-def t5_folder(tmp_path):
+def xlnet_folder(tmp_path):
     return write_folder(
-        tmp_path, {"h.0.attn.c_attn.weight": np.ones((4, 12), np.float32)}, {"model_type": "t5"}
+        tmp_path, {"h.0.attn.c_attn.weight": np.ones((4, 12), np.float32)}, {"model_type": "xlnet"}
     )
 
 
@@ -93,7 +93,7 @@ def truncated_folder(tmp_path):
         (lambda tmp: tmp / "nowhere", r"nowhere' does not exist"),
         (lambda tmp: write_folder(tmp, None, bert_config()), r"lacks a weights file"),
         (truncated_folder, r"model\.safetensors is not a valid safetensors file"),
-        (t5_folder, r"says model_type='t5'; specbound reads model_type bert"),
+        (xlnet_folder, r"says model_type='xlnet'; specbound reads model_type bert"),
         (lambda tmp: write_folder(tmp, tiny_bert_tensors(), bert_config(heads=3)), r"not divisible"),
         (nan_folder, r"layer 1 w_in in .*model\.safetensors has 1 NaN or infinite entries"),
     ],

@@ -313,10 +313,10 @@ def gpt2_tensors():
 
 
 def test_an_unsupported_model_type_is_refused_by_its_config(tmp_path):
-    config = {"model_type": "t5", "d_model": 8, "num_heads": 2, "num_layers": 1}
+    config = {"model_type": "xlnet", "d_model": 8, "num_heads": 2, "num_layers": 1}
     folder = write_folder(tmp_path, gpt2_tensors(), config)
     with pytest.raises(
-        UnsupportedCheckpoint, match=r"model_type='t5'; specbound reads model_type bert, "
+        UnsupportedCheckpoint, match=r"model_type='xlnet'; specbound reads model_type bert, "
     ) as error:
         load_weights(folder)
     assert str(folder) in str(error.value) and "config.json says" in str(error.value)

@@ -83,6 +83,7 @@ def test_derived_lemmas_list_their_derivation_in_json():
         "softmax_lipschitz",
         "gelu_lipschitz",
         "section5_regimes",
+        "margin_union",
     }
     for lemma in derived:
         record = lemma.to_json(with_checks=False)

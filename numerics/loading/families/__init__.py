@@ -4,7 +4,8 @@
 family key or model type) when there is one. Without, it never guesses: a family fits when some layer
 has every projection of one of its naming schemes and the family's marker tensors; among several that
 fit, a family whose markers are present (a tensor only it has, such as Qwen3's
-``self_attn.q_norm.weight``) decides, and where nothing decides the checkpoint is refused with the
+``self_attn.q_norm.weight``) decides (a family whose ``refusal`` refuses the tensors is no candidate
+while another reads them all: mBART beside BART), and where nothing decides the checkpoint is refused with the
 families that fit and how to choose (``--family NAME``). Where no layer is complete, the families whose
 first projection is present are the candidates (so that the missing projection is then named).
 A family's markers may sit in any layer of the stack (Qwen2-MoE's shared-expert gate is absent from its
@@ -63,6 +64,10 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("modernbert", ("modernbert",), "modernbert.FAMILY"),
     ("gpt_oss", ("gpt_oss",), "gpt_oss.FAMILY"),
     ("llama4", ("llama4_text",), "llama4.FAMILY"),
+    ("t5", ("t5",), "t5.FAMILY"),
+    ("bart", ("bart",), "bart.BART"),
+    ("mbart", ("mbart",), "bart.MBART"),
+    ("whisper", ("whisper",), "bart.WHISPER"),
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
@@ -157,6 +162,7 @@ def _detected(
                 + "; ".join(left.values())
                 + "; reading it as any of them would drop those weights"
             )
+        complete = [fit for fit in complete if not _refuses(fit[0], names)] or complete
         marked = [fit for fit in complete if _markers(fit[0], fit[1])]
         if len(complete) > 1 and len(marked) != 1:
             keys = ", ".join(fit[0].key for fit in marked or complete)
@@ -168,6 +174,12 @@ def _detected(
             )
         fitting = marked if len(complete) > 1 else complete
     return fitting[0] if fitting else None
+
+
+def _refuses(family: Family, names: tuple[str, ...]) -> bool:
+    """Whether ``family`` would refuse these tensors without a config (mBART a file with no final encoder
+    LayerNorm): such a family is not a candidate where another reads every tensor."""
+    return family.refusal is not None and family.refusal({}, names) is not None
 
 
 def _left(fit: tuple[Family, Scheme, str], names: tuple[str, ...]) -> str:

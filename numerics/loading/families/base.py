@@ -51,6 +51,33 @@ class Scheme:
     markers: tuple[str, ...] = ()
     """Tensors inside a layer that this naming has besides the family's markers (Mixtral's saved
     ``block_sparse_moe.gate.weight`` or its stacked experts in memory)."""
+    decoder: Scheme | None = None
+    """An encoder-decoder's second stack (``decoder.layers`` beside ``encoder.layers``): the model's layer
+    L_enc + j is the decoder's layer j, L_enc the number of this stack's layers in the file (its modules
+    name the cross-attention's roles ``cross.wq`` ...; :meth:`locate`)."""
+
+    @property
+    def stacks(self) -> tuple[Scheme, ...]:
+        """This stack, then the decoder's when there is one."""
+        return (self,) if self.decoder is None else (self, self.decoder)
+
+    def count(self, prefix: str, names: Iterable[str]) -> int:
+        """1 + the largest layer index of any tensor under this stack alone (0 when there is none)."""
+        stack = re.compile(rf"^{re.escape(prefix + self.layer_path)}\.(?P<layer>\d+)\.")
+        return 1 + max((int(m["layer"]) for m in map(stack.match, names) if m is not None), default=-1)
+
+    def locate(self, prefix: str, layer: int, names: Iterable[str]) -> tuple[Scheme, int]:
+        """The stack and index inside it of the model's layer ``layer`` (this stack's layers come first)."""
+        if self.decoder is not None:
+            first = self.count(prefix, names)
+            if layer >= first:
+                return self.decoder, layer - first
+        return self, layer
+
+    def layer_names(self, prefix: str, layer: int, names: Iterable[str]) -> dict[str, str]:
+        """Role -> full tensor name of the model's layer ``layer`` (:meth:`locate`)."""
+        stack, index = self.locate(prefix, layer, names)
+        return stack.names(prefix, index)
 
     @cached_property
     def anchor(self) -> re.Pattern[str]:
@@ -166,9 +193,10 @@ class Family:
 
     def roles(self, scheme: Scheme, prefix: str, layer: int, present: frozenset[str]) -> dict[str, str]:
         """Role -> full tensor name of every tensor layer ``layer`` is read from (scheme and layer_roles)."""
-        names = scheme.names(prefix, layer)
+        stack, index = scheme.locate(prefix, layer, present)
+        names = stack.names(prefix, index)
         if self.layer_roles is not None:
-            names.update(self.layer_roles(f"{prefix}{scheme.layer_path}.{layer}.", present))
+            names.update(self.layer_roles(f"{prefix}{stack.layer_path}.{index}.", present))
         return names
 
 

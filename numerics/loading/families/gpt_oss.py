@@ -23,8 +23,14 @@ import numpy as np
 from numerics.loading import coverage as c
 from numerics.loading.families.base import DECODER_LAYER_EXTRAS, DECODER_OUTER, Family, Sizes, size_reader
 from numerics.loading.families.llama import DECODER_KEYS, rotary_decoder_coverage, rotary_horn_bound
-from numerics.loading.families.mixtral import ATTENTION_SCHEME, ROUTER, experts_layer, mixture_record
-from numerics.loading.weights import FeedForward, LayerWeights
+from numerics.loading.families.mixtral import (
+    ATTENTION_SCHEME,
+    ROUTER,
+    experts_layer,
+    mixture_record,
+    stacked_experts,
+)
+from numerics.loading.weights import LayerWeights
 from theory.errors import CheckpointError
 
 SINK_ATTENTION = c.Coverage(
@@ -53,17 +59,7 @@ def gpt_oss_roles(base: str, present: frozenset[str]) -> dict[str, str]:
 
 def gpt_oss_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     """The attention and the de-interleaved, transposed experts (module docstring)."""
-    gate_up, down = tensors["stacked.gate_up"], tensors["stacked.down"]
-    experts, hidden, width = gate_up.shape
-    if width % 2 or down.shape != (experts, width // 2, hidden):
-        raise CheckpointError(
-            f"GPT-OSS's experts have shapes {gate_up.shape} (gate_up) and {down.shape} (down): not "
-            "E x N x 2F and E x F x N"
-        )
-    blocks = tuple(
-        FeedForward(w_in=gate_up[e][:, 1::2].T, w_out=down[e].T, w_gate=gate_up[e][:, ::2].T)
-        for e in range(experts)
-    )
+    blocks = stacked_experts(tensors, "GPT-OSS", lambda gate_up: (gate_up[:, ::2], gate_up[:, 1::2]))
     return experts_layer(tensors, blocks)
 
 

@@ -32,8 +32,9 @@ from numerics.loading.families.mixtral import (
     experts_layer,
     mixture_layer,
     mixture_measures,
+    stacked_experts,
 )
-from numerics.loading.weights import FeedForward, LayerWeights
+from numerics.loading.weights import LayerWeights
 from theory.errors import CheckpointError
 
 MODULES = {"w_gate": "gate_proj", "w_in": "up_proj", "w_out": "down_proj"}
@@ -59,22 +60,17 @@ def llama4_roles(base: str, present: frozenset[str]) -> dict[str, str]:
     return roles
 
 
+def _gate_then_up(gate_up: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Llama 4 stores an expert's gate and up columns side by side: [gate | up]."""
+    half = gate_up.shape[1] // 2
+    return gate_up[:, :half], gate_up[:, half:]
+
+
 def llama4_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeights:
     """A dense layer, or the experts transposed out of their x @ W layout (module docstring)."""
     if "w_in" in tensors:
         return mixture_layer(tensors, sizes)
-    gate_up, down = tensors["stacked.gate_up"], tensors["stacked.down"]
-    experts, hidden, width = gate_up.shape
-    if width % 2 or down.shape != (experts, width // 2, hidden):
-        raise CheckpointError(
-            f"Llama 4's experts have shapes {gate_up.shape} (gate_up) and {down.shape} (down): not "
-            "E x N x 2F and E x F x N"
-        )
-    f = width // 2
-    blocks = tuple(
-        FeedForward(w_in=gate_up[e][:, f:].T, w_out=down[e].T, w_gate=gate_up[e][:, :f].T)
-        for e in range(experts)
-    )
+    blocks = stacked_experts(tensors, "Llama 4", _gate_then_up)
     return experts_layer(tensors, blocks)
 
 

@@ -19,7 +19,7 @@ The helpers here (:func:`expert_roles`, :func:`mixture_layer`, :func:`mixture_me
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -139,6 +139,27 @@ def mixture_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeigh
             for e in range(count)
         )
     return experts_layer(tensors, experts)
+
+
+def stacked_experts(
+    tensors: Mapping[str, np.ndarray],
+    family: str,
+    halves: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+) -> tuple[FeedForward, ...]:
+    """The experts of a stacked E x N x 2F ``gate_up`` and E x F x N ``down`` (the x @ W layout),
+    transposed to W x; ``halves`` splits one expert's N x 2F ``gate_up`` into its gate and up columns."""
+    gate_up, down = tensors["stacked.gate_up"], tensors["stacked.down"]
+    experts, hidden, width = gate_up.shape
+    if width % 2 or down.shape != (experts, width // 2, hidden):
+        raise CheckpointError(
+            f"{family}'s experts have shapes {gate_up.shape} (gate_up) and {down.shape} (down): not "
+            "E x N x 2F and E x F x N"
+        )
+    blocks = []
+    for e in range(experts):
+        gate, up = halves(gate_up[e])
+        blocks.append(FeedForward(w_in=up.T, w_out=down[e].T, w_gate=gate.T))
+    return tuple(blocks)
 
 
 def experts_layer(tensors: Mapping[str, np.ndarray], experts: tuple[FeedForward, ...]) -> LayerWeights:
