@@ -139,3 +139,34 @@ def test_a_step_made_strict_without_a_strict_certificate_is_rejected():
     stricter["steps"][3]["relation"] = "<"
     stricter["conclusion"]["relation"] = "<"
     assert not check_derivation(stricter).accepted
+
+
+BY_ASSUMPTION = """title = "x <= 1 by the assumption x <= 1"
+[variables]
+x = "[0, 2]"
+[assumptions]
+at_most_one = "x <= 1"
+[[steps]]
+expr = "x"
+[[steps]]
+name = "by the assumption"
+relation = "<="
+expr = "1"
+by = "at_most_one"
+"""
+
+
+def test_a_strict_step_by_a_non_strict_fact_is_rejected(tmp_path):
+    # x < 1 does not follow from x <= 1 (x = 1): the step and conclusion edited to < are rejected
+    import copy
+
+    from theory.derive import derive
+    from theory.derive.check import check_derivation
+
+    (tmp_path / "given.toml").write_text(BY_ASSUMPTION, encoding="utf-8")
+    certificate = derive(tmp_path / "given.toml", 10).certificate()
+    assert certificate is not None and check_derivation(certificate).accepted
+    stricter = copy.deepcopy(certificate)
+    stricter["steps"][0]["relation"] = "<"
+    stricter["conclusion"]["relation"] = "<"
+    assert not check_derivation(stricter).accepted
