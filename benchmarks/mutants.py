@@ -951,8 +951,10 @@ KERNEL_ROUND3: tuple[Mutant, ...] = (
     Mutant(
         "kernel-min-positive-when-one-argument-is",
         K + "exact.py",
-        '    if op == "max":\n        return any(',
-        '    if op in ("max", "min"):\n        return any(',
+        'if op in ("add", "mul", "min"):\n        return all(positive_tree(arg, positive) for arg in args)\n'
+        '    if op == "max":',
+        'if op in ("add", "mul"):\n        return all(positive_tree(arg, positive) for arg in args)\n'
+        '    if op in ("max", "min"):',
     ),
     Mutant(
         "kernel-floor-positive-by-syntax",

@@ -82,3 +82,14 @@ def test_post_hoc_ties_go_to_the_smallest_p_with_every_possible_minimiser():
 def test_overlapping_balls_are_not_ordered():
     assert ArbArithmetic().less(arb(1, 1), arb("1.5")) is None
     assert ArbArithmetic().less(arb(1), arb(2)) is True
+
+
+def test_the_readouts_schatten_sum_at_p_0_is_its_rank_1():
+    # the class's worst read-out e_1 (norm 1, rank 1): S_0 = 1, S_1 = ||w|| = 1; w = (3, 4): S_0 = 1, S_1 = 5
+    from numerics.bounds.assembled import readout
+    from numerics.certify.assembled import certified_schatten, certify_readout
+
+    worst = certify_readout(readout(None, 4))
+    assert certified_schatten(worst, Fraction(0)).contains(1) and certified_schatten(worst, Fraction(0)) > 0
+    trained = certify_readout(readout(np.array([3.0, 4.0]), 2))
+    assert certified_schatten(trained, Fraction(0)).contains(1)
