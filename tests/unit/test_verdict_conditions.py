@@ -74,3 +74,15 @@ def test_claim12a_is_by_construction_when_every_bound_is_above_the_ceiling():
     assert c12.check(above).verdict is Verdict.BY_CONSTRUCTION
     below = RatioTable((_row(0.5, 0.3, 0.4),), 1.0, 0.05, 1000, 0.05)
     assert c12.check(below).verdict is Verdict.VERIFIED
+
+
+def test_claim5b_is_refuted_by_a_grid_without_2m_plus_1_points():
+    import sympy as sp
+
+    from paper_checks.claims import c05b_posthoc_choice_valid as c05b
+    from theory import assembled as theorem
+
+    union = theorem.K * sp.log(2 * theorem.m + 1)
+    audits = [c05b.ModelAudit("m", (), 0)]
+    assert c05b.check(sp.Integer(1), union, [(4, 9)], audits).verdict is Verdict.VERIFIED
+    assert c05b.check(sp.Integer(1), union, [(4, 8)], audits).verdict is Verdict.REFUTED  # P_4 has 9 points
