@@ -21,10 +21,8 @@ import contextlib
 import errno
 import json
 import os
-import signal
 import stat
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -137,38 +135,28 @@ def writable_folder(option: str, folder: Path) -> None:
         raise InvalidArgument(f"{option} cannot be written in {folder}: {os_problem(error)}") from None
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Within the block, SIGINT and SIGTERM wait (they are delivered when it ends): a temporary file is
-    created and its name recorded with no interrupt in between. Only the calling thread's mask changes."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @contextlib.contextmanager
 def atomic_path(target: Path, exclusive: bool = False) -> Iterator[Path]:
     """A temporary path beside ``target`` (same suffix) to write to; moved onto ``target`` when the block
     ends normally, deleted when it raises (including KeyboardInterrupt). With ``exclusive``, an existing
-    ``target`` (even one created while the block ran) is never replaced: InvalidArgument instead."""
-    import tempfile
+    ``target`` (even one created while the block ran) is never replaced: InvalidArgument instead.
+
+    The temporary's name is recorded before the file is created (exclusively, under the usual umask), so an
+    interrupt at any point, whichever thread the signal lands on, leaves no temporary behind."""
+    import secrets
 
     temporary: Path | None = None
     try:
-        with _interrupts_held() if threading.current_thread() is threading.main_thread() else _nothing():
-            descriptor, name = tempfile.mkstemp(
-                dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix
-            )
-            temporary = Path(name)
-            os.close(descriptor)
-        umask = os.umask(0)
-        os.umask(umask)
-        temporary.chmod(0o666 & ~umask)  # mkstemp makes it private; the output gets the usual permissions
+        while temporary is None:
+            candidate = target.parent / f".{target.name}.{secrets.token_hex(8)}{target.suffix}"
+            temporary = candidate
+            try:
+                os.close(os.open(candidate, _CREATE_FLAGS, 0o666))
+            except FileExistsError:  # another file has this random name: not ours to delete
+                temporary = None
         yield temporary
         if exclusive:
             try:
@@ -180,11 +168,6 @@ def atomic_path(target: Path, exclusive: bool = False) -> Iterator[Path]:
     finally:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 def write_text_atomically(target: Path, text: str, exclusive: bool = False) -> None:

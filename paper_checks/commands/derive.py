@@ -33,7 +33,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.add_argument("file", metavar="FILE", help="the derivation file (TOML, see docs/derive.md)")
     parser.add_argument(
-        "--budget", type=float, default=20.0, metavar="SECONDS", help="CPU seconds per inequality step (20)"
+        "--budget",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="CPU seconds of the whole run (20): reading, every step, every referenced file; the steps "
+        "left when it runs out are undecided, and the run ends within 2 s more",
     )
     parser.add_argument("--json", action="store_true", help="print the verdicts (and certificate) as JSON")
     parser.add_argument(
@@ -43,19 +48,28 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Decide the file, print per step, write the certificate when asked."""
+    """Decide the file, print per step, write the certificate when asked: the whole run within --budget
+    CPU seconds and :data:`~theory.cpu_budget.GRACE` (:func:`~theory.cpu_budget.whole_run`)."""
+    from theory.cpu_budget import seconds, whole_run
+    from theory.errors import require
+
+    budget = seconds("--budget", args.budget)
+    require("flint", purpose="the prover (its interval arithmetic)")
+    with whole_run(budget, "derive"):
+        return _run(args, budget)
+
+
+def _run(args: argparse.Namespace, budget: float) -> int:
     from paper_checks.output_files import check_target, json_text, write_text_atomically
     from theory.counts import counted
-    from theory.cpu_budget import seconds
+    from theory.cpu_budget import deciding
     from theory.derive import derive
-    from theory.errors import require
     from theory.prover.box import count_of_boxes
 
-    seconds("--budget", args.budget)
-    require("flint", purpose="the prover (its interval arithmetic)")
     if args.certificate is not None:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
-    result = derive(Path(args.file), args.budget)
+    with deciding():
+        result = derive(Path(args.file), budget)
     certificate = result.certificate()
     if args.certificate is not None:
         if certificate is None:

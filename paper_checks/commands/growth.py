@@ -70,7 +70,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=20.0,
         metavar="SECONDS",
-        help="CPU seconds of the crossover's proofs (20); the crossover stops at twice this",
+        help="CPU seconds of the crossover's proofs (20); the whole run stops at twice this plus 2 s",
     )
     parser.add_argument(
         "--no-crossover", action="store_true", help="with --versus: compare the classes only (no prover)"
@@ -94,19 +94,27 @@ def _class_record(cls: Any) -> dict[str, str]:
 
 
 CROSSOVER_BUDGETS = 2
-"""The crossover's CPU limit in budgets: its searches share one budget (a quarter for the point below,
-half for the tail), and the kernel's re-checks of their certificates and the tail's log form (sympy) run
-beside them (16.5 CPU s at the default 20 for minilm-l6 at p = 1)."""
+"""The whole run's CPU limit in budgets (and the grace): the crossover's searches share one budget (a
+quarter for the point below, half for the tail), and the kernel's re-checks of their certificates and the
+tail's log form (sympy) run beside them (16.5 CPU s at the default 20 for minilm-l6 at p = 1)."""
 
 
 def run(args: argparse.Namespace) -> int:
-    """Decide the class (and the comparison and crossover), print, exit with the verdict; the crossover
-    within CROSSOVER_BUDGETS times --budget CPU seconds (and :data:`~theory.cpu_budget.GRACE`), whatever
-    it computes."""
-    from theory.cpu_budget import GRACE, cpu_limit, seconds
-    from theory.growth import GrowthUndecided, compare, read_question
+    """Decide the class (and the comparison and crossover), print, exit with the verdict; the whole run
+    (the model's constants, reading, the classes, the crossover) within CROSSOVER_BUDGETS times --budget
+    CPU seconds and :data:`~theory.cpu_budget.GRACE` (:func:`~theory.cpu_budget.whole_run`), whatever it
+    computes."""
+    from theory.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
+    with whole_run(CROSSOVER_BUDGETS * budget, "growth"):
+        return _run(args, budget)
+
+
+def _run(args: argparse.Namespace, budget: float) -> int:
+    from theory.cpu_budget import deciding
+    from theory.growth import GrowthUndecided, compare, read_question
+
     document: dict[str, Any] = {}
     if args.certificate is not None:
         _certificate_target(args)
@@ -154,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return _finish(args, document, 0, "\n".join(lines))
     from theory.derive.crossover import crossover
 
-    with cpu_limit(CROSSOVER_BUDGETS * budget + GRACE, "the crossover"):
+    with deciding():
         found = crossover(slower.text, faster.text, args.variable, start, args.integer, budget)
     document["crossover"] = found.to_json()
     lines.extend(_crossover_lines(found, slower.text, faster.text, args.variable, start))

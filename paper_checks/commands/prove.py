@@ -73,12 +73,14 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prove (the kernel has re-checked every certificate of a proof), print, exit with the verdict; or
     re-check a saved certificate."""
-    from theory.cpu_budget import GRACE, cpu_limit, seconds
+    from theory.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
-    if args.check is not None:
-        with cpu_limit(budget + GRACE, f"checking {args.check}"):
-            return _check(Path(args.check))
+    with whole_run(budget, f"checking {args.check}" if args.check is not None else "the proof"):
+        return _check(Path(args.check)) if args.check is not None else _prove(args, budget)
+
+
+def _prove(args: argparse.Namespace, budget: float) -> int:
     from theory.prover import prove
     from theory.prover.box import count_of_boxes
 
@@ -89,9 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from theory.prover.coq.report import coq_verdict, exit_status
 
     _check_coq_target(args)
-    with cpu_limit(budget + GRACE, "the proof"):
-        result = prove(args.statement, args.domain, budget, args.max_boxes)
-        exported = _export(result, args)
+    result = prove(args.statement, args.domain, budget, args.max_boxes)  # its search stops at budget
+    exported = _export(result, args)
     status = exit_status(result.exit_status, exported or [])
     if args.json:
         document = result.to_json()
@@ -154,6 +155,7 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
     checked by coqc unless --no-coq-check; nothing for a statement not proved. None without --coq."""
     if args.coq is None:
         return None
+    from paper_checks.output_files import complete_or_removed
     from theory.prover.coq.files import export_to
 
     target = Path(args.coq)
@@ -165,10 +167,11 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
         if len(parts) == 1
         else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
     )
-    return [
-        export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
-        for part, path in zip(parts, paths, strict=True)
-    ]
+    with complete_or_removed(target.parent, [path.name for path in paths]):  # Ctrl-C: no partial set
+        return [
+            export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
+            for part, path in zip(parts, paths, strict=True)
+        ]
 
 
 def _check(path: Path) -> int:

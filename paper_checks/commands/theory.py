@@ -33,6 +33,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="print only the Section 5 growth-exponent table (a few seconds: no lemma checks, no prover)",
     )
     parser.add_argument(
+        "--blueprint",
+        action="store_true",
+        help="print only the blueprint of the assembled bound: its chain as a graph of nodes, each "
+        "kernel-checked or cited (a second or so: no lemma checks, no prover; not with --coq)",
+    )
+    parser.add_argument(
         "--no-prove", action="store_true", help="skip the prover (the inequalities are then not decided)"
     )
     parser.add_argument(
@@ -102,18 +108,28 @@ def run(args: argparse.Namespace) -> int:
     from numerics.progress import progress, stage
     from paper_checks.run_metadata import run_block
     from theory.cpu_budget import seconds
+    from theory.errors import InvalidArgument
     from theory.prover.coq.report import coq_verdict, exit_status, line
+    from theory.prover.coq.theorem_3_1 import theorem_line
     from theory.registry import run_all_checks
 
     seconds("--prove-budget", args.prove_budget)
     if args.regimes_only:
         return _regimes_only(args)
+    if args.blueprint:
+        if args.coq is not None:
+            raise InvalidArgument(
+                "--blueprint prints the graph only and writes no Coq file: run `theory --blueprint` and "
+                "`theory --no-prove --coq DIR` (theorem_3_1.v alone) as two commands"
+            )
+        return _blueprint(args)
     _check_coq_folder(args)
     report = run_all_checks(
         lambda lemmas: progress(lemmas, len(lemmas), "theory: self-checks", unit="lemma", name=_lemma_name)
     )
     verdicts = _prover_verdicts(report, args)
     exported = _export(verdicts, args)
+    exported.update(_export_theorem(args))
     records = [record for group in exported.values() for record in group]
     status = exit_status(0, records)
     if args.json:
@@ -132,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         if args.coq is not None:
             document["summary"]["coq"] = _coq_counts(exported)  # type: ignore[index]
             document["summary"]["coq_verdict"] = coq_verdict(records)  # type: ignore[index]
+            document["theorem_3_1"] = exported["theorem_3_1"][0]
         document["run"] = run_block(args)
         if args.regimes:
             from theory.regimes import to_json
@@ -173,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
             f"{counts['refuted']} refuted, {counts['undecided']} undecided"
         )
     if args.coq is not None:
+        print(wrapped("theorem 3.1 " + theorem_line(exported["theorem_3_1"][0]), ""))
         counts = _coq_counts(exported)
         print(
             f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
@@ -198,6 +216,26 @@ def _regimes_only(args: argparse.Namespace) -> int:
 
     print(to_json() if args.json else to_markdown())
     return 0
+
+
+def _blueprint(args: argparse.Namespace) -> int:
+    """``--blueprint``: the chain's nodes (theory.blueprint), as JSON with ``--json``."""
+    from theory import blueprint
+
+    print(json.dumps(blueprint.to_json(), indent=2) if args.json else blueprint.to_text(LINE_WIDTH))
+    return 0
+
+
+def _export_theorem(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+    """With --coq DIR: theorem_3_1.v (the chain proved from its cited premises, theory.blueprint) written
+    to DIR and checked by coqc unless --no-coq-check; its record lists the Section's named premises."""
+    if args.coq is None:
+        return {}
+    from pathlib import Path
+
+    from theory.prover.coq.theorem_3_1 import export_theorem
+
+    return {"theorem_3_1": [export_theorem(Path(args.coq), not args.no_coq_check, replace=args.force)]}
 
 
 def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
@@ -226,21 +264,25 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
 
 
 def _check_coq_folder(args: argparse.Namespace) -> None:
-    """With --coq DIR (and the prover on), before any work: coqc is installed (unless --no-coq-check), DIR
-    exists (created if missing) and is writable, and every file the export may write there (NAME.v,
-    NAME_<k>.v, NAME_reduction.v for each lemma inequality NAME) that exists already is a plain file,
-    replaced only with --force (:func:`~paper_checks.output_files.check_family`)."""
-    if args.coq is None or args.no_prove:
+    """With --coq DIR, before any work: coqc is installed (unless --no-coq-check), DIR exists (created if
+    missing) and is writable, and every file the export may write there (theorem_3_1.v and, with the
+    prover on, NAME.v, NAME_<k>.v, NAME_reduction.v for each lemma inequality NAME) that exists already is
+    a plain file, replaced only with --force (:func:`~paper_checks.output_files.check_family`)."""
+    if args.coq is None:
         return
     import re
 
-    from paper_checks.output_files import check_family, prepare_folder
+    from paper_checks.output_files import check_family, check_target, prepare_folder
+    from theory.blueprint import THEOREM_FILE
     from theory.prover.coq.coqc import coqc_path
     from theory.prover.lemma_inequalities import all_lemma_inequalities
 
     if not args.no_coq_check:
         coqc_path()
     directory = prepare_folder("--coq", args.coq, (), force=True)
+    check_target("--coq", directory / THEOREM_FILE, force=args.force)
+    if args.no_prove:
+        return
     for entry in all_lemma_inequalities():
         pattern = rf"{re.escape(entry.name)}_(\d+|reduction)\.v"
         check_family("--coq", directory / f"{entry.name}.v", pattern, force=args.force)
@@ -248,42 +290,54 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
 
 def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
-    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check."""
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check; an
+    interrupted or failed export removes the files it created (:func:`complete_or_removed`)."""
     from pathlib import Path
 
     if args.coq is None or not verdicts:
         return {}
+    from paper_checks.output_files import complete_or_removed
     from theory.prover.coq.files import export_reduction_to, export_to
     from theory.prover.coq.softmax import REDUCED
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
+    proved = [
+        verdict
+        for group in verdicts.values()
+        for verdict in group
+        if verdict.status == "proved" and hasattr(verdict.result, "parts")  # type: ignore[attr-defined]
+    ]
+    files = {verdict.entry.name: _coq_names(verdict) for verdict in proved}  # type: ignore[attr-defined]
     exported: dict[str, list[dict[str, Any]]] = {}
-    for group in verdicts.values():
-        for verdict in group:
-            if verdict.status != "proved" or not hasattr(verdict.result, "parts"):  # type: ignore[attr-defined]
-                continue
+    with complete_or_removed(directory, [n for names in files.values() for n in names]):
+        for verdict in proved:
             name, parts = verdict.entry.name, verdict.result.parts  # type: ignore[attr-defined]
-            paths = (
-                [directory / f"{name}.v"]
-                if len(parts) == 1
-                else [directory / f"{name}_{index}.v" for index in range(1, len(parts) + 1)]
-            )
             exported[name] = [
                 export_to(
                     _certificate(verdict, part),
-                    path,
+                    directory / file,
                     not args.no_coq_check,
                     f"{name}: {part.text}",
                     replace=args.force,
                 )
-                for part, path in zip(parts, paths, strict=True)
+                for part, file in zip(parts, files[name][: len(parts)], strict=True)
             ]
             if name == REDUCED:  # the softmax bound for every length, a file of its own
-                reduction = directory / f"{name}_reduction.v"
+                reduction = directory / files[name][-1]
                 exported[name].append(
                     export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
                 )
     return exported
+
+
+def _coq_names(verdict: Any) -> list[str]:
+    """The Coq files of a proved inequality: NAME.v (NAME_1.v, NAME_2.v, ... for several parts), and
+    NAME_reduction.v for the softmax reduction."""
+    from theory.prover.coq.softmax import REDUCED
+
+    name, count = verdict.entry.name, len(verdict.result.parts)
+    names = [f"{name}.v"] if count == 1 else [f"{name}_{index}.v" for index in range(1, count + 1)]
+    return [*names, f"{name}_reduction.v"] if name == REDUCED else names
 
 
 def _certificate(verdict: Any, part: Any) -> dict[str, Any]:
@@ -297,11 +351,14 @@ def _certificate(verdict: Any, part: Any) -> dict[str, Any]:
 
 
 def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """The registry's Coq files: proved inequalities, files, and files per coqc status. theorem_3_1.v is
+    no registry inequality and is not counted here: it has its own line (JSON: key ``theorem_3_1``)."""
     from theory.prover.coq.report import STATUSES
 
-    records = [record for group in exported.values() for record in group]
+    records = [record for name, group in exported.items() if name != "theorem_3_1" for record in group]
     counts = {status: sum(r["coq"] == status for r in records) for status in STATUSES}
-    return {"statements": len(exported), "files": sum(r["file"] is not None for r in records), **counts}
+    statements = len(exported) - ("theorem_3_1" in exported)
+    return {"statements": statements, "files": sum(r["file"] is not None for r in records), **counts}
 
 
 def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:

@@ -58,6 +58,16 @@ RULES = (
     "sb_squares",
     "sb_squares_strict",
     "sb_abs_neg",
+    "sb_cases",
+    "sb_max_cases",
+    "sb_min_cases",
+    "sb_max_bound",
+    "sb_min_bound",
+    "sb_floor_fraction",
+    "sb_ceil_fraction",
+    "sb_integral",
+    "sb_no_root_sign",
+    "sb_even_power",
 )
 """The rule lemmas of the table in docs/prover.md."""
 
@@ -122,6 +132,36 @@ def test_a_rule_stated_wrong_is_refused(right, wrong, tmp_path):
     """The tail lemma of an increasing gap stated with the tail [X, oo) (the kernel's error of issue 40),
     its mirror, an integer cut that leaves the integer c - 1 out, and a step from the face of a decreasing
     gap: their proofs no longer go through, and coqc refuses the file."""
+    text = preamble()
+    assert text.count(right) == 1
+    verdict = _compiled(text.replace(right, wrong), tmp_path)
+    assert verdict.status == "rejected"
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        (
+            "0 < c -> 0 <= r + c * a -> 0 <= r + c * Rmax a b.",
+            "c < 0 -> 0 <= r + c * a -> 0 <= r + c * Rmax a b.",
+        ),
+        (
+            "(forall t, 0 <= t < 1 -> 0 <= h t) ->\n  0 <= h (u - IZR",
+            "(forall t, 0 <= t < 1/2 -> 0 <= h t) ->\n  0 <= h (u - IZR",
+        ),
+        ("-1 < IZR k -> 0 <= IZR k.", "-2 < IZR k -> 0 <= IZR k."),
+        ("forall (f : R -> R) a b, continuity f ->\n", "forall (f : R -> R) a b, True ->\n"),
+    ],
+    ids=[
+        "max bound by the wrong sign",
+        "floor fraction below 1/2",
+        "integer above -2",
+        "sign without continuity",
+    ],
+)
+def test_a_case_split_lemma_stated_wrong_is_refused(right, wrong, tmp_path):
+    """A Max bounded through a negative coefficient, a floor's fraction taken in [0, 1/2), an integer
+    > -2 called >= 0, a root-free function's sign without continuity: each proof fails, coqc refuses."""
     text = preamble()
     assert text.count(right) == 1
     verdict = _compiled(text.replace(right, wrong), tmp_path)

@@ -94,6 +94,11 @@ def test_theory_works_and_says_why_the_prover_line_is_absent(base_python: Path, 
     assert "[step 1]" in completed.stdout and "Traceback" not in completed.stderr
 
 
+def test_theory_blueprint_needs_no_extra(base_python: Path, tmp_path: Path):
+    completed = _specbound(base_python, "theory", "--blueprint", cwd=tmp_path)
+    assert completed.returncode == 0 and "0 unchecked" in completed.stdout, completed.stderr
+
+
 def test_check_counts_a_claim_that_needs_torch_as_crashed_and_names_it(base_python: Path, tmp_path: Path):
     completed = _specbound(base_python, "check", "--only", "2,12a", cwd=tmp_path)
     assert completed.returncode == 3, completed.stderr

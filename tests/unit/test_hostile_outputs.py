@@ -181,22 +181,59 @@ def test_5_a_hostile_json_certificate_is_one_line(tmp_path, capsys, text, needle
 # ---------------------------------------------------------------- 7. an interrupted write
 
 
+def test_7_an_interrupted_coq_export_removes_the_files_it_wrote(tmp_path, capsys, monkeypatch):
+    """Ctrl-C between the Coq files of two conjuncts: the first one written is removed (no partial set);
+    a user's file replaced under --force stays replaced (it was written whole)."""
+    import theory.prover.coq.files as coq_files
+
+    original, written = coq_files.export_to, []
+
+    def interrupted_at_the_second(certificate, path, *args, **kwargs):
+        if written:
+            raise KeyboardInterrupt
+        written.append(path)
+        return original(certificate, path, *args, **kwargs)
+
+    monkeypatch.setattr(coq_files, "export_to", interrupted_at_the_second)
+    two = [
+        "prove",
+        "x <= 1 and x >= 0",
+        "--domain",
+        "x: [0, 1]",
+        "--coq",
+        tmp_path / "two.v",
+        "--no-coq-check",
+    ]
+    status, _, err = call(capsys, *two)
+    assert status == 130 and err == "specbound prove: error: interrupted\n"
+    assert written == [tmp_path / "two_1.v"] and list(tmp_path.iterdir()) == []
+
+
 def test_7_an_interrupt_at_once_after_the_temporary_is_made_leaves_nothing(tmp_path, monkeypatch):
-    """SIGTERM delivered the moment mkstemp returns (before any cleanup could be registered) still
-    leaves no temporary: it waits until the name is recorded, then cleans up as an interrupt does."""
-    import tempfile
+    """SIGTERM delivered the moment the temporary file is created, with another thread alive (a
+    process-directed signal may land on it, as with BLAS threads in a full test run), still leaves no
+    temporary: its name was recorded before the file existed."""
+    import threading
 
     from paper_checks.output_files import Terminated, sigterm_as_interrupt
     from theory.safe_files import write_text_atomically
 
-    made = tempfile.mkstemp
+    create = os.open
 
-    def interrupted(*args, **kwargs):
-        made_now = made(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGTERM)
-        return made_now
+    def interrupted(path, flags, *args, **kwargs):
+        descriptor = create(path, flags, *args, **kwargs)
+        if flags & os.O_CREAT:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return descriptor
 
-    monkeypatch.setattr(tempfile, "mkstemp", interrupted)
-    with pytest.raises(Terminated), sigterm_as_interrupt():
-        write_text_atomically(tmp_path / "out.json", "{}")
+    release = threading.Event()
+    bystander = threading.Thread(target=release.wait, daemon=True)
+    bystander.start()
+    monkeypatch.setattr(os, "open", interrupted)
+    try:
+        with pytest.raises(Terminated), sigterm_as_interrupt():
+            write_text_atomically(tmp_path / "out.json", "{}")
+    finally:
+        monkeypatch.undo()
+        release.set()
     assert list(tmp_path.iterdir()) == []

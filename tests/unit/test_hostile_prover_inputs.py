@@ -106,6 +106,14 @@ def test_3_a_statement_too_large_to_search_stops_at_the_budget():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # about 5 CPU s: the class of a sum whose normal form is huge, stopped by the budget
+def test_3_the_budget_of_growth_is_the_whole_run_not_only_the_crossover():
+    expression = "(L+1)^3000*(L-1)^3000 - (L^2-1)^3000 + L"
+    result = run_cli("growth", expression, "--in", "L", "--budget", "1", timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == "specbound growth: error: growth: the CPU budget ran out\n"
+
+
 def test_3_a_file_referenced_many_times_is_decided_once(tmp_path, capsys, monkeypatch):
     import theory.derive.decide as decide
 
@@ -122,6 +130,85 @@ def test_3_a_file_referenced_many_times_is_decided_once(tmp_path, capsys, monkey
     status, _, err = call(capsys, "derive", tmp_path / "level4.toml", "--budget", "5")
     assert status == 0, err
     assert sorted(read) == ["base.toml", "level1.toml", "level2.toml", "level3.toml", "level4.toml"]
+
+
+def _graph(tmp_path, levels):
+    """base.toml, then level1..levelN each using the level below in two steps: 2^N paths to base."""
+    derivation(tmp_path, HEADER + steps("x", "<=", "x + 1"), "base.toml")
+    for level in range(1, levels + 1):
+        below = "base.toml" if level == 1 else f"level{level - 1}.toml"
+        uses = f'uses = ["file:{below}"]\n'
+        text = (
+            HEADER + steps("x", "<=", "x + 1", uses) + f'[[steps]]\nrelation = "<="\nexpr = "x + 2"\n{uses}'
+        )
+        derivation(tmp_path, text, f"level{level}.toml")
+    return tmp_path / f"level{levels}.toml"
+
+
+def test_3_a_file_graph_certificate_holds_each_file_once_and_is_accepted(tmp_path, capsys):
+    top = _graph(tmp_path, 3)
+    status, _, err = call(capsys, "derive", top, "--budget", "5", "--certificate", tmp_path / "c.json")
+    assert status == 0, err
+    certificate = json.loads((tmp_path / "c.json").read_text())
+    assert sorted(certificate["files"]) == ["base.toml", "level1.toml", "level2.toml"]
+    text = json.dumps(certificate)  # each file's certificate once: 4 titles, not 1 + 2 + 4 + 8
+    assert [text.count(f'"title": "{t}"') for t in ("level3", "level2", "level1", "base")] == [1, 1, 1, 1]
+    status, out, err = call(capsys, "prove", "--check", tmp_path / "c.json")
+    assert status == 0 and out.startswith("accepted: x <= x + 2"), err
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (lambda c: c["files"].pop("level1.toml"), "no derivation 'level1.toml' in the certificate's files"),
+        (lambda c: c["files"]["base.toml"].update(files={}), "only the outermost certificate has a files"),
+        (lambda c: c["files"].update({"base.toml": c["files"]["level1.toml"]}), "circular reference"),
+        (lambda c: c["files"].update({"base.toml": [1]}), "is not a derivation certificate"),
+    ],
+)
+def test_3_a_hostile_files_table_is_rejected(tmp_path, capsys, edit, needle):
+    top = _graph(tmp_path, 2)
+    status, _, err = call(capsys, "derive", top, "--budget", "5", "--certificate", tmp_path / "c.json")
+    assert status == 0, err
+    certificate = json.loads((tmp_path / "c.json").read_text())
+    edit(certificate)
+    (tmp_path / "c.json").write_text(json.dumps(certificate))
+    status, out, err = call(capsys, "prove", "--check", tmp_path / "c.json")
+    assert status == 1 and out.startswith("REJECTED") and needle in out, (out, err)
+
+
+def test_3_a_lemma_inequality_is_limited_by_its_budget_whatever_it_computes(monkeypatch):
+    import theory.cpu_budget as cpu_budget
+    import theory.prover.lemma_inequalities as lemmas
+
+    def spin(entry, budget):
+        while True:
+            pass
+
+    monkeypatch.setattr(cpu_budget, "GRACE", 0.0)
+    monkeypatch.setattr(lemmas, "_decide", spin)
+    from theory.prover.domain import parse_domain
+    from theory.prover.statement import parse_statement
+
+    statement = parse_statement("x <= x + 1", parse_domain("x: [0, 1]"))
+    entry = lemmas.LemmaInequality("a lemma", "an inequality", statement, "none")
+    verdict = lemmas.decide.__wrapped__(entry, 0.2)  # past the per-process cache
+    assert verdict.status == "undecided"
+    assert "the CPU budget ran out" in verdict.result.parts[0].reason
+
+
+@pytest.mark.slow  # about 4 CPU s: three identity steps, each beyond the budget alone
+def test_3_the_budget_of_derive_is_the_whole_run_not_each_step(tmp_path):
+    heavy = "(x + 1)^3000*(x - 1)^3000"
+    text = HEADER + f'[[steps]]\nexpr = "{heavy}"\n'
+    text += (
+        f'[[steps]]\nrelation = "="\nexpr = "(x^2 - 1)^3000"\n[[steps]]\nrelation = "="\nexpr = "{heavy}"\n'
+    )
+    text += '[[steps]]\nrelation = "="\nexpr = "(x^2 - 1)^3000"\n'
+    result = run_cli("derive", derivation(tmp_path, text), "--budget", "1", timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.count("[undecided]") == 3
+    assert result.stdout.count("derive: the CPU budget ran out") == 3  # the run's limit, not each step's
 
 
 # ---------------------------------------------------------------- 4. tracebacks
@@ -159,6 +246,21 @@ def test_4_hostile_toml_is_one_line(tmp_path, capsys, text, needle):
 
 
 # ---------------------------------------------------------------- 8. derivation files
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[assumptions]\n"a\\u001b[2J" = "x >= 0"\n',  # printed in "under the assumptions ..."
+        '[definitions]\n"d\\u202e" = "x"\n',
+        '[assumptions]\nsmall = "x >= 0"\n' + steps("x", "<=", "x + 1", 'uses = ["file:\\u001b[2J.toml"]\n'),
+    ],
+)
+def test_8_a_control_character_in_any_key_or_value_is_refused(tmp_path, capsys, text):
+    text = HEADER + text + ("" if "[[steps]]" in text else steps("x", "<=", "x + 1"))
+    status, out, err = call(capsys, "derive", derivation(tmp_path, text))
+    assert_error_line(status, err, "derive", "control character U+")
+    assert out == "" and "\x1b" not in err and "\u202e" not in err
 
 
 @pytest.mark.parametrize("character", ["\\u001b[2J", "\\r", "\\u202e", "\\u0007"])

@@ -6,13 +6,17 @@ Format ``specbound-derivation-certificate/1`` (docs/derive.md)::
      "domain": [...],                                  # the prover's domain records
      "conclusion": {"lhs": tree, "relation": "<=", "rhs": tree},
      "steps": [{"name", "lhs": tree, "relation", "rhs": tree, "method": "exact" | "sympy" | "prover",
-                "assumptions": [record, ...], "certificate": {...}}, ...]}
+                "assumptions": [record, ...], "certificate": {...}}, ...],
+     "files": {KEY: derivation certificate, ...}}       # optional: the referenced derivations
 
 An assumption record is ``{"kind": "bound", "variable", "relation", "value"}`` (the step's domain is the
 derivation's cut by it), ``{"kind": "given", "name", "gap", "strict"}`` (a hypothesis of the derivation),
 or ``{"kind": "lemma" | "derivation", "name", "gap", "strict", "certificate"}`` (a proved statement whose
-certificate is re-checked here). The meaning: at every point of the domain where every bound and given
-hypothesis holds, lhs relation rhs of the conclusion. The check:
+certificate is re-checked here). A derivation's certificate may be ``{"file": KEY}``: the entry KEY of
+the outermost certificate's optional ``"files": {KEY: derivation certificate}`` table, where each file a
+derivation references, at any depth, is written once (and checked once, however many steps use it).
+The meaning: at every point of the domain where every bound and given hypothesis holds, lhs relation rhs
+of the conclusion. The check:
 
 - the steps chain: E0 is the conclusion's lhs, each step starts where the previous ended, the last ends at
   the conclusion's rhs, and the conclusion's relation is the steps' composition (= if all are =, else the
@@ -34,7 +38,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -143,7 +148,12 @@ def check_derivation(data: Any) -> DerivationCheck:
     """Re-check a derivation certificate (see the module docstring); InvalidDerivationCertificate when the
     data is not one."""
     start = time.process_time()
+    token = None
     try:
+        if _FILES.get() is None:  # the outermost certificate: its "files" table serves every reference
+            token = _FILES.set(_Files(_files_table(data)))
+        elif isinstance(data, dict) and "files" in data:
+            raise _Rejected("only the outermost certificate has a files table")
         status, hypotheses = _check(data)
     except _Rejected as rejection:
         return DerivationCheck(False, "rejected", str(rejection), (), time.process_time() - start)
@@ -153,9 +163,55 @@ def check_derivation(data: Any) -> DerivationCheck:
         raise InvalidDerivationCertificate(
             f"malformed derivation certificate: {type(error).__name__}: {str(error)[:200]}"
         ) from None
+    finally:
+        if token is not None:
+            _FILES.reset(token)
     steps = len(data["steps"])
     reason = f"{steps} steps re-checked ({status})"
     return DerivationCheck(True, status, reason, tuple(hypotheses), time.process_time() - start)
+
+
+@dataclass
+class _Files:
+    """The outermost certificate's "files" table (key -> a referenced derivation's certificate), with
+    what each accepted one proves, so that each is checked once however many steps refer to it."""
+
+    table: dict[str, Any]
+    accepted: dict[str, tuple[Any, bool, Domain]] = field(default_factory=dict)
+    open: set[str] = field(default_factory=set)
+
+
+_FILES: ContextVar[_Files | None] = ContextVar("files", default=None)
+
+
+def _files_table(data: Any) -> dict[str, Any]:
+    table = data.get("files", {}) if isinstance(data, dict) else {}
+    if not (isinstance(table, dict) and all(isinstance(key, str) for key in table)):
+        raise InvalidDerivationCertificate(
+            "malformed derivation certificate: files must map names to certificates"
+        )
+    return table
+
+
+def _referenced(key: Any, what: str) -> tuple[Any, bool, Domain]:
+    """What the derivation ``key`` of the files table proves (checked once; a reference back to a file
+    being checked is rejected)."""
+    files = _FILES.get()
+    if files is None or not isinstance(key, str) or key not in files.table:
+        raise _Rejected(f"{what}: no derivation {str(key)[:80]!r} in the certificate's files")
+    if key in files.accepted:
+        return files.accepted[key]
+    if key in files.open:
+        raise _Rejected(f"{what}: circular reference to {key!r}")
+    certificate = files.table[key]
+    if not (isinstance(certificate, dict) and certificate.get("format") == DERIVATION_FORMAT):
+        raise _Rejected(f"{what}: files[{key!r}] is not a derivation certificate")
+    files.open.add(key)
+    try:
+        files.accepted[key] = accepted_statement(certificate, f"{what} (files[{key!r}])")
+    finally:
+        files.open.discard(key)
+    return files.accepted[key]
 
 
 def _read(tree: Any, domain: Domain, where: str) -> sp.Expr:
@@ -193,7 +249,9 @@ def _check(data: Any) -> tuple[str, list[str]]:
             raise _Rejected(f"step {name!r}: its sides are not shown defined on the whole domain")
         if step["method"] == EXACT:
             if step["relation"] != "=" or not exact_zero(difference_tree(step["lhs"], step["rhs"])):
-                raise _Rejected(f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0")
+                raise _Rejected(
+                    f"step {name!r}: the kernel's exact normal form of lhs - rhs is not 0 (or too large)"
+                )
         elif step["method"] == SYMPY:
             from theory.prover.chain import identically_zero
 
@@ -340,6 +398,10 @@ def accepted_statement(certificate: Any, what: str) -> tuple[Any, bool, Domain]:
     from theory.prover.chain import CHAIN_FORMAT, check_chain
     from theory.prover.kernel import check_certificate
 
+    if not isinstance(certificate, dict):
+        raise _Rejected(f"{what}: its certificate is not an object")
+    if set(certificate) == {"file"}:
+        return _referenced(certificate["file"], what)
     if certificate.get("format") == DERIVATION_FORMAT:
         checked = check_derivation(certificate)
         if not checked.accepted or checked.hypotheses:

@@ -115,6 +115,9 @@ class DerivationResult:
     seconds: float
     inputs: tuple[Path, ...] = ()
     """Every file read (resolved): the derivation and each file it references, at any depth."""
+    referenced: tuple[tuple[str, DerivationResult], ...] = ()
+    """Each file it references, at any depth, once: (its key, the path from this file's folder; its
+    result)."""
 
     @property
     def relation(self) -> str:
@@ -149,9 +152,15 @@ class DerivationResult:
         return tuple(sorted(names))
 
     def certificate(self) -> dict[str, Any] | None:
-        """The derivation certificate (proved or derived chains only)."""
+        """The derivation certificate (proved or derived chains only), with the certificate of each file
+        it references, at any depth, once in its "files" table (a step refers to it by its key)."""
         if self.status not in (PROVED, DERIVED):
             return None
+        certificate = self._own_certificate()
+        files = {key: result._own_certificate() for key, result in self.referenced}
+        return {**certificate, "files": files} if files else certificate
+
+    def _own_certificate(self) -> dict[str, Any]:
         first, last = self.derivation.steps[0].lhs, self.derivation.steps[-1].rhs
         return {
             "format": DERIVATION_FORMAT,
@@ -195,23 +204,35 @@ class _Used:
     gap: Any = None
     strict: bool = False
     unproved: str = ""
+    domain: Domain | None = None
+    """The domain of the referenced derivation (whose certificate the record names by its key)."""
 
 
 def derive(path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET) -> DerivationResult:
     """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input.
-    A file referenced (``file:``) from several steps or files is read and decided once."""
+    A file referenced (``file:``) from several steps or files is read and decided once, and its
+    certificate is written once (the certificate's "files" table)."""
     decided: dict[Path, DerivationResult] = {}
-    token = _DECIDED.set(decided)
+    token = _DECIDED.set((Path(path).resolve().parent, decided))
     try:
         result = _derive(Path(path), budget_seconds, ())
     finally:
         _DECIDED.reset(token)
-    return dataclasses.replace(result, inputs=(Path(path).resolve(), *decided))
+    folder = Path(path).resolve().parent
+    referenced = tuple((_key(folder, p), r) for p, r in decided.items() if r.status in (PROVED, DERIVED))
+    return dataclasses.replace(result, inputs=(Path(path).resolve(), *decided), referenced=referenced)
 
 
-_DECIDED: ContextVar[dict[Path, DerivationResult] | None] = ContextVar("decided", default=None)
-"""The referenced files decided so far in the current :func:`derive` call (resolved path -> result): a
-graph of files each referenced many times costs one decision per file, not one per path through it."""
+_DECIDED: ContextVar[tuple[Path, dict[Path, DerivationResult]] | None] = ContextVar("decided", default=None)
+"""The folder of the file the current :func:`derive` call decides, and the referenced files decided so
+far (resolved path -> result): a graph of files each referenced many times costs one decision per file,
+not one per path through it."""
+
+
+def _key(folder: Path, path: Path) -> str:
+    """A referenced file's key in the certificate's "files" table: its path from ``folder`` (every
+    referenced file is in the folder of the file decided, or below it)."""
+    return path.relative_to(folder).as_posix()
 
 
 def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationResult:
@@ -349,6 +370,8 @@ def _text_states(inequality: Inequality, domain: Domain) -> bool:
 def _applies(found: _Used, domain: Domain) -> bool:
     from theory.derive.check import covers
 
+    if found.domain is not None:  # a referenced derivation, whose certificate is in the files table
+        return covers(found.domain, domain)
     return covers(domain_of(found.record["certificate"]["domain"]), domain)
 
 
@@ -533,7 +556,7 @@ def _earlier(
             "this file does not declare"
         )
     unproved = "" if fact.status == PROVED else f"derivation {name} ({fact.reason})"
-    return _Used(fact.record, fact.gap, fact.strict, unproved=unproved)
+    return _Used(fact.record, fact.gap, fact.strict, unproved=unproved, domain=fact.domain)
 
 
 def earlier_fact(
@@ -556,13 +579,12 @@ def earlier_fact(
         raise MalformedDerivation(f"{where}: circular reference to {name}")
     if not path.exists():
         raise MalformedDerivation(f"{where}: no derivation file {name}")
-    decided = _DECIDED.get()
-    earlier = decided.get(path) if decided is not None else None
+    top, decided = _DECIDED.get() or (folder, {})  # outside derive(): keys from this file's folder
+    earlier = decided.get(path)
     if earlier is None:
         earlier = _derive(path, budget, stack)  # its steps have budgets of their own
-        if decided is not None:
-            decided[path] = earlier
-    certificate = earlier.certificate()
+        decided[path] = earlier
+    certificate = {"file": _key(top, path)} if earlier.status in (PROVED, DERIVED) else None
     first, last = earlier.derivation.steps[0].lhs, earlier.derivation.steps[-1].rhs
     tree, strict = step_gap_tree(to_tree(first), to_tree(last), earlier.relation, [])
     record = {"kind": "derivation", "name": name, "gap": tree, "strict": strict}

@@ -142,7 +142,7 @@ def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
         raise MalformedDerivation(f"{path}, line 1: not UTF-8 text (a derivation file is TOML)") from None
     source = _Source(path, text)
     try:
-        return source, tomllib.loads(text)
+        data = tomllib.loads(text)
     except RecursionError:
         raise source.fail(1, "bad TOML: nested too deeply") from None
     except ValueError as error:  # TOMLDecodeError; an integer of more than 4300 digits
@@ -151,6 +151,27 @@ def _load(path: Path) -> tuple[_Source, dict[str, Any]]:
         found = re.search(r"line (\d+)", str(error))
         line = int(found.group(1)) if found else 1
         raise source.fail(line, f"bad TOML: {str(error).split(' (at')[0]}") from None
+    for key, value in data.items():
+        _plain_text(source, key, value, source.line_of(key))
+    return source, data
+
+
+WHITESPACE = frozenset("\t\n")
+"""The control characters a string value may hold (an expression written over several lines)."""
+
+
+def _plain_text(source: _Source, key: str, value: Any, line: int) -> None:
+    """Every key (a name: printed, or quoted in messages) holds no control or format character, and every
+    string value none but a tab or a newline (:func:`_printable`; the title and step names, printed on
+    lines of their own, are held to the stricter rule); MalformedDerivation otherwise, under ``key``."""
+    _printable(source, line, key, f"the key {key!r}")
+    values = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for inner, item in values:
+        _plain_text(source, inner if isinstance(inner, str) else key, item, line)
+    if isinstance(value, str):
+        _printable(
+            source, line, value.translate(dict.fromkeys(map(ord, WHITESPACE))), f"the value of {key!r}"
+        )
 
 
 def _table(source: _Source, data: dict[str, Any], key: str) -> dict[str, str]:

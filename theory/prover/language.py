@@ -83,6 +83,7 @@ FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
     "exp": (1, _unary(sp.exp)),
     "log": (1, _unary(sp.log)),
     "ln": (1, _unary(sp.log)),
+    "log2": (1, _unary(lambda argument: sp.log(argument) / sp.log(2))),
     "sqrt": (1, _unary(sp.sqrt)),
     "erf": (1, _unary(sp.erf)),
     "erfc": (1, _unary(sp.erfc)),
@@ -195,6 +196,9 @@ _TYPED_FUNCTIONS: dict[str, Callable[..., Any]] = {
         name: _typed_unary(name) for name in ("exp", "log", "erf", "erfc", "atan", "tanh", "floor", "ceiling")
     },
     "ln": _typed_unary("log"),
+    "log2": lambda argument: _typed(
+        "mul", _typed("log", argument), ["pow", ["log", ["num", "2"]], _MINUS_ONE]
+    ),
     "sqrt": lambda argument: _typed("pow", argument, ["num", "1/2"]),
     "Abs": _typed_unary("abs"),
     "abs": _typed_unary("abs"),

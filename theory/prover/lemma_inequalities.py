@@ -22,7 +22,7 @@ import sympy as sp
 
 from theory.prover.box import count_of_boxes
 from theory.prover.domain import Domain, parse_domain
-from theory.prover.result import PROVED, UNDECIDED, ProofResult, ProverStatus
+from theory.prover.result import PROVED, UNDECIDED, InequalityResult, ProofResult, ProverStatus
 from theory.prover.statement import Inequality, Statement
 
 if TYPE_CHECKING:
@@ -797,7 +797,27 @@ its pieces' search). jacobian_l1_norm, the slowest, takes 7.3 s on a 2-core AMD 
 @functools.cache
 def decide(entry: LemmaInequality, budget_seconds: float = LEMMA_BUDGET_SECONDS) -> LemmaVerdict:
     """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked and every
-    checked reduction step re-run (computed once per process and budget)."""
+    checked reduction step re-run (computed once per process and budget), all within ``budget_seconds``
+    and :data:`~theory.cpu_budget.GRACE` of the process's CPU (:func:`~theory.cpu_budget.cpu_limit`),
+    whatever it computes; past them, undecided."""
+    import time
+
+    from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit
+
+    start = time.process_time()
+    try:
+        with cpu_limit(budget_seconds + GRACE, f"lemma inequality {entry.name}"):
+            return _decide(entry, budget_seconds)
+    except OutOfBudget as error:
+        seconds = time.process_time() - start
+        if seconds < budget_seconds + GRACE:  # an outer limit's (a command's whole run): not a verdict
+            raise
+        part = InequalityResult(entry.text, UNDECIDED, 0, seconds, reason=str(error))
+        result = ProofResult(entry.text, entry.statement.domain.to_text(), (part,))
+        return LemmaVerdict(entry, result, True)
+
+
+def _decide(entry: LemmaInequality, budget_seconds: float) -> LemmaVerdict:
     from theory.prover import prove_statement
     from theory.prover.kernel import check_certificate
 

@@ -6,7 +6,10 @@ with a floor or ceiling also just inside each finite end of each real variable: 
 gap is < 0 (<= 0 for a strict claim) refutes the inequality. Then a decision is looked for with the kernel's
 own primitives (:mod:`theory.prover.kernel`): the enclosure of the gap, else monotonicity in a variable whose
 slope has a sign, the face (or at an infinite face the tail towards it, (-oo, -X] for an increasing gap and
-[X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer. These are
+[X, oo) for a decreasing one, X in TAIL_STARTS) decided the same way with one variable fewer, else its
+exact sign as a univariate polynomial or a case split (a Max or Min bounded by an argument, every value of
+a Piecewise, Max or Min on its region, floor and ceiling with their fractions, an integer-valued gap above
+-1). These are
 proposals: the verdict is the kernel's re-check of the whole certificate (:func:`kernel.check`), which
 computes its tails itself. An undecided box is
 split in the variable widest in compactified coordinates (integers into integer sub-ranges, half-lines at the
@@ -31,7 +34,7 @@ from theory.prover import rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import derivative, exact, logs, trees
+from theory.prover.kernel import cases, derivative, exact, logs, polynomial, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
@@ -123,6 +126,96 @@ class _Problem:
             if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
                 return decision
         return None
+
+    def exactly(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
+    ) -> Decision | None:
+        """The exact polynomial decision, else a case split (:meth:`choice`)."""
+        return self.polynomial(tree, box, domain, strict) or self.choice(
+            tree, box, domain, strict, depth, order
+        )
+
+    def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
+        """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
+        powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        if not _polynomial_text(tree):
+            return None
+        for name, (lo, hi) in box.items():
+            if lo == hi:
+                continue
+            self.tick()
+            if polynomial.coefficients(tree, box, name) is None:
+                continue
+            decision = {"method": "polynomial", "variable": name}
+            return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
+        return None
+
+    def choice(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's case splits (:mod:`theory.prover.kernel.cases`): a Max (Min) at a linear position
+        bounded by one argument, every value of the first Piecewise, Max or Min on its region, floor and
+        ceiling by their fractions, and an integer-valued gap (or the gap times its denominators) > -1."""
+        text = json.dumps(tree)
+        attempts: list[Decision] = []
+        found = cases.linear(tree) if ('"max"' in text or '"min"' in text) else None
+        if found is not None and (found[0][0] == "max") == (found[2] > 0):
+            for index, argument in enumerate(found[0][1:]):
+                bound = cases.at_path(tree, found[1], argument)
+                then = self.find(bound, box, domain, strict, depth, order)
+                if then is not None:
+                    attempts.append({"method": "bound", "argument": index, "then": then})
+                    break
+        node = cases.first(tree, cases.CHOICES) if not attempts else None
+        if node is not None:
+            values = [pair[0] for pair in node[1:]] if node[0] == "piecewise" else node[1:]
+            branches: list[Decision | None] = []
+            for value, place in zip(values, cases.regions(node, box, domain), strict=False):
+                then = None
+                if place is not None:
+                    then = self.find(
+                        cases.replaced(tree, node, value), place[0], place[1], strict, depth, order
+                    )
+                    if then is None:
+                        break
+                branches.append(then)
+            if len(branches) == len(values):
+                attempts.append({"method": "cases", "branches": branches})
+        if not attempts and ('"floor"' in text or '"ceiling"' in text):
+            attempts += self.rounded(tree, box, domain, strict, depth, order)
+        for decision in attempts:
+            if kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
+        return None
+
+    def rounded(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> list[Decision]:
+        """An integer-valued gap (or the gap times the common denominator of its normal form's
+        coefficients) decided > -1 (``integral``) with floor and ceiling written with their fractions t in
+        [0, 1) (``fractional``); else the gap itself with its fractions."""
+        multiple = None if strict else integer_multiple(tree, box, domain)
+        if multiple is not None:
+            scaled, by = multiple
+            then = self.fractional(["add", scaled, ["num", "1"]], box, domain, True, depth, order)
+            if then is not None:
+                integral = {"method": "integral", "then": then}
+                if by is None:
+                    return [integral]
+                return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
+        then = self.fractional(tree, box, domain, strict, depth, order)
+        return [] if then is None else [then]
+
+    def fractional(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``fractional`` step: the form with floor(u) = u - t, ceiling(u) = u + t decided
+        over the box times [0, 1) for each t."""
+        form, names = cases.fractional_form(tree, box)
+        wider_box, wider = cases.widened(box, domain, names)
+        then = self.find(form, wider_box, wider, strict, depth, order)
+        return None if then is None else {"method": "fractional", "then": then}
 
     def unsigned(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
@@ -252,7 +345,9 @@ class _Problem:
         squaring: bool = True,
     ) -> Decision | None:
         """A decision for tree >= 0 (> 0) on the box: enclosure, a rewrite, else monotone (by the slope's
-        enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail."""
+        enclosure, or up to MAX_ORDER by a decision on the derivative) with a decided face or tail, else
+        an exact polynomial sign or a case split (:meth:`exactly`; last, so that a box the older steps
+        decide keeps their decision and its Coq proof)."""
         if self.holds(tree, box, domain, strict):
             return {"method": "enclosure"}
         unsigned = self.unsigned(tree, box, domain, strict, depth, order)
@@ -263,7 +358,7 @@ class _Problem:
             if rewritten is not None:
                 return rewritten
         if depth >= len(box):
-            return None
+            return self.exactly(tree, box, domain, strict, depth, order)
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
         if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
@@ -306,7 +401,32 @@ class _Problem:
             )
             if then is not None:
                 return {**step, "then": then}
+        return self.exactly(tree, box, domain, strict, depth, order)
+
+
+def integer_multiple(tree: Any, box: kernel.Box, domain: Variables) -> tuple[Any, Any] | None:
+    """(F, None) for an integer-valued gap F, (F, d) for a gap whose normal form times the common
+    denominator d of its coefficients is the integer-valued F, else None."""
+    if cases.integer_valued(tree, domain):
+        return tree, None
+    normal = exact.normal_form(tree, kernel.fixed_points(box))
+    if not normal:
         return None
+    denominator = math.lcm(*(coefficient.denominator for coefficient in normal.values()))
+    scaled = exact.as_tree({m: c * denominator for m, c in normal.items()})
+    return (scaled, ["num", str(denominator)]) if cases.integer_valued(scaled, domain) else None
+
+
+def _polynomial_text(tree: Any) -> bool:
+    """The tree is built from numbers, variables, sums, products and powers by natural numbers."""
+    op = tree[0]
+    if op in ("num", "var"):
+        return True
+    if op == "pow":
+        exponent = tree[2]
+        natural = exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and exponent[1][0] != "-"
+        return natural and _polynomial_text(tree[1])
+    return op in ("add", "mul") and all(_polynomial_text(arg) for arg in tree[1:])
 
 
 def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[Fraction]:
@@ -425,7 +545,9 @@ def search(
         try:
             decision = None
             if substituting and examined == 1:
-                decision = _changed_variables(problem, ranges)
+                if problem.jumps and integer_multiple(problem.tree, ranges, problem.domain) is not None:
+                    decision = problem.exactly(problem.tree, ranges, problem.domain, problem.strict)
+                decision = decision or _changed_variables(problem, ranges)
             decision = decision or problem.find(problem.tree, ranges, problem.domain, problem.strict)
         except OutOfTime:
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")

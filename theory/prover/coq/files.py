@@ -16,14 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from theory.errors import InvalidArgument
 from theory.prover.chain import CHAIN_FORMAT
 from theory.prover.coq.chain import export_chain
 from theory.prover.coq.coqc import check_file, unproved
 from theory.prover.coq.export import PROBE_MARK, export_certificate
 from theory.prover.coq.softmax import NOT_EXPORTED, export_reduction
 from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable
-from theory.safe_files import os_problem, write_text_atomically
+from theory.prover.coq.writing import write_coq_file
 
 UNPROVED = (
     "coqc could not prove it by the certificate's method (Interval at 64 and 256 bits, then bisecting "
@@ -98,12 +97,8 @@ def _checked(path: Path, exported: Any, check: bool, probe_seconds: float, repla
 
 
 def _write(path: Path, text: str, replace: bool) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`theory.safe_files.write_text_atomically`: never
-    half-written, a symbolic link replaced rather than followed); an existing file only with ``replace``."""
-    try:
-        write_text_atomically(path, text, exclusive=not replace)
-    except OSError as error:
-        raise InvalidArgument(f"cannot write the Coq file {path}: {os_problem(error)}") from None
+    """Write ``text`` to ``path`` (:func:`theory.prover.coq.writing.write_coq_file`)."""
+    write_coq_file(path, text, replace)
 
 
 def _record(path: Path, exported: Any) -> dict[str, Any]:

@@ -611,6 +611,47 @@ def _lemma(name: str, increasing: bool, strict: bool) -> str:
     )
 
 
+CASES = """\
+Lemma sb_cases : forall (P Q : Prop) (g : R), P \\/ Q -> (P -> 0 <= g) -> (Q -> 0 <= g) -> 0 <= g.
+Proof. intros P Q g [H|H] HP HQ; auto. Qed.
+Lemma sb_max_cases : forall (g : R -> R) a b, 0 <= g a -> 0 <= g b -> 0 <= g (Rmax a b).
+Proof. intros g a b Ha Hb. unfold Rmax. destruct (Rle_dec a b); assumption. Qed.
+Lemma sb_min_cases : forall (g : R -> R) a b, 0 <= g a -> 0 <= g b -> 0 <= g (Rmin a b).
+Proof. intros g a b Ha Hb. unfold Rmin. destruct (Rle_dec a b); assumption. Qed.
+Lemma sb_max_bound : forall r c a b, 0 < c -> 0 <= r + c * a -> 0 <= r + c * Rmax a b.
+Proof. intros r c a b Hc H. assert (a <= Rmax a b) by apply Rmax_l. nra. Qed.
+Lemma sb_min_bound : forall r c a b, c < 0 -> 0 <= r + c * a -> 0 <= r + c * Rmin a b.
+Proof. intros r c a b Hc H. assert (Rmin a b <= a) by apply Rmin_l. nra. Qed.
+Lemma sb_floor_fraction : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 <= h t) ->
+  0 <= h (u - IZR (Raux.Zfloor u)).
+Proof. intros h u H. apply H. pose proof (Raux.Zfloor_lb u). pose proof (Raux.Zfloor_ub u). lra. Qed.
+Lemma sb_ceil_fraction : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 <= h t) ->
+  0 <= h (IZR (Raux.Zceil u) - u).
+Proof. intros h u H. apply H. pose proof (Raux.Zceil_ub u). pose proof (Raux.Zceil_lb u). lra. Qed.
+Lemma sb_integral : forall k : Z, -1 < IZR k -> 0 <= IZR k.
+Proof. intros k H. apply IZR_le. assert (-1 < k)%Z by (apply lt_IZR; exact H). lia. Qed.
+Lemma sb_no_root_sign : forall (f : R -> R) a b, continuity f ->
+  (forall x, a <= x <= b -> f x <> 0) -> 0 < f a -> forall x, a <= x <= b -> 0 < f x.
+Proof.
+  intros f a b Hc Hz Ha x Hx.
+  destruct (Rlt_le_dec 0 (f x)) as [H|H]; [exact H |].
+  destruct (Req_dec (f x) 0) as [E|E]; [exfalso; exact (Hz x Hx E) |].
+  assert (Hax : a < x) by (destruct (Req_dec a x) as [E'|E']; [subst; lra | lra]).
+  destruct (IVT (opp_fct f) a x (continuity_opp f Hc) Hax) as [z [Hz1 Hz2]];
+    unfold opp_fct in *; [lra | lra |].
+  exfalso. apply (Hz z); lra.
+Qed.
+Lemma sb_even_power : forall (c o e : R), 0 <= c * o -> 0 <= c * o * (e * e).
+Proof. intros c o e H. apply Rmult_le_pos; [exact H | apply Rle_0_sqr]. Qed.
+"""
+"""The case splits' lemmas (docs/prover.md): a point takes one of a Piecewise's branches, a Max or Min
+one of its arguments (``sb_cases``, ``sb_max_cases``, ``sb_min_cases``), which also bound them
+(``sb_max_bound``, ``sb_min_bound``); floor and ceiling by their fractions in [0, 1) (``sb_floor_fraction``,
+``sb_ceil_fraction``); an integer > -1 is >= 0 (``sb_integral``); a continuous function without a root
+on [a, b] keeps its sign there (``sb_no_root_sign``, the intermediate value theorem) and an even power
+keeps a sign (``sb_even_power``): the exact polynomial decision's sign argument."""
+
+
 def preamble(erf: bool = False) -> str:
     """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
     ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time)."""
@@ -664,6 +705,7 @@ def preamble(erf: bool = False) -> str:
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
         f"{ROUNDINGS}"
+        f"{CASES}"
         f"{MONOTONE_FUNCTIONS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"

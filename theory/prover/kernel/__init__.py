@@ -28,6 +28,13 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
 - changes of variables gap = M * H(phi) (:mod:`theory.prover.kernel.substitution`): M >= 0 and phi's
   range in balls, the identity by the normal form, H decided by a nested cover of a set containing the
   range;
+- case splits (:mod:`theory.prover.kernel.cases`): each value of a Piecewise, Max or Min decided on the
+  region of the box where it may be taken (bounds of one variable read from the conditions); a Max (Min)
+  at a linear position with a positive (negative) coefficient bounded by one argument; floor(u) = u - t
+  and ceiling(u) = u + t with a fresh t in [0, 1); an integer-valued gap decided > -1;
+- univariate polynomials (:mod:`theory.prover.kernel.polynomial`): the sign of a gap whose normal form
+  is a polynomial in one variable, by Yun's square-free decomposition and Sturm's root count in exact
+  rationals;
 - chain certificates (:mod:`theory.prover.kernel.chain`): pieces' certificates, ranges and factors' signs
   in balls, the identity by the normal form.
 
@@ -45,7 +52,9 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
    prime radicals, power products of positive bases), :mod:`.derivative` (the kernel's own symbolic
    derivative, for a slope decided by a nested decision), :mod:`.signs` (abs of a signed argument
    removed) and :mod:`.logs` (the expanded logarithm of a positive tree);
-4. :mod:`.substitution` (the change of variables step, registered into ``verify.STEPS``) and
+4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps) and
+   :mod:`.polynomial` (exact univariate signs), both registered into ``verify.STEPS``;
+5. :mod:`.substitution` (the change of variables step, registered into ``verify.STEPS``) and
    :mod:`.chain` (chain certificates: pieces, ranges, factors' signs, the identity).
 
 The code trusted is this package and what it imports: python-flint, Python's standard library
@@ -61,18 +70,20 @@ inside (every function of the language is piecewise real-analytic in each variab
 Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise are never
 differentiated across a possible jump); the continuity of the language's functions where they are defined,
 except floor, ceiling and Piecewise; the rules of differentiation of the language's smooth functions; the
-definition of |u|; the laws of logarithms for positive arguments; the ring identities, the laws of exponents
-for nonnegative bases (for positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind
-the normal form; ceiling(z) - z in [0, 1) and ceiling(z) >= n + 1 for z > n, an integer.
+definition of |u|, of Piecewise, Max and Min; the laws of logarithms for positive arguments (log c over
+the primes of a positive rational c); the ring identities, the laws of exponents for nonnegative bases (for
+positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind the normal form; Yun's
+square-free decomposition and Sturm's theorem (the real roots of a polynomial in an interval); ceiling(z) - z
+and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an integer > -1 is >= 0.
 """
 
 from __future__ import annotations
 
-from theory.prover.kernel import substitution  # registers its decision method with verify
+from theory.prover.kernel import cases, polynomial, substitution  # register their decision methods
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "check_certificate", "substitution"]
+__all__ = ["FORMAT", "Malformed", "Verdict", "cases", "check_certificate", "polynomial", "substitution"]
 
 
 def check_certificate(data: object) -> Verdict:

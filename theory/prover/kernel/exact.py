@@ -18,7 +18,9 @@ rational values, by identities that hold wherever the tree is defined:
   constant part splits off (a^(E + r) = a^E a^r) and whose rest is written k E1 with E1 of leading
   coefficient 1, the atom a^E1 with exponent k (so a^(-2/p) a^(2/p) = 1 and b^(-2/p - 1) = b^(-1)
   b^(-2/p)); a rational c > 0 under a symbolic power is split into primes; log of a positive monomial is
-  log c + sum e log a (log c over the primes of c, log exp(t) = t).
+  log c + sum e log a (log c over the primes of c, log exp(t) = t);
+- the log of a positive rational c is written over its primes, log c = sum n_p log p (log 4 = 2 log 2,
+  log 1 = 0), for every caller.
 
 Every other subtree is an *atom*, compared as data after its arguments are put in normal form (so
 (0 + s)^p and s^p are the same atom). Terms that cancel then vanish exactly: t^2 - t^2 is 0,
@@ -40,6 +42,8 @@ from theory.prover.kernel.nodes import rebuilt
 MAX_TERMS = 400
 MAX_EXPONENT = 64
 MAX_FACTOR = 10**6
+MAX_LOGGED = 2**64
+"""Largest numerator or denominator of a rational whose log is written over its primes."""
 """Largest prime factor trial division looks for in a radical's base (larger bases stay atoms)."""
 
 Monomial = tuple[tuple[tuple[str, Fraction], ...], tuple[tuple[int, Fraction], ...]]
@@ -275,6 +279,10 @@ def _normal(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]) -> 
             base = _normal(args[0], fixed, positive)
             if _positive_monomial(base, positive):
                 return _monomial_power(base, exponent, positive)
+    if op == "log":
+        constant = _log_rational(_normal(args[0], fixed, positive), positive)
+        if constant is not None:
+            return constant
     if op == "log" and positive:
         argument = _canonical(_normal(args[0], fixed, positive), positive)
         if _positive_monomial(argument, positive):
@@ -283,6 +291,25 @@ def _normal(tree: Any, fixed: dict[str, Fraction], positive: frozenset[str]) -> 
         if content is not None:
             return _add(_log_monomial(content, positive), _log_primitive(argument, content))
     return _atom(tree, fixed, positive)
+
+
+def _log_rational(argument: Polynomial, positive: frozenset[str]) -> Polynomial | None:
+    """log c for a positive rational c, written over its primes: sum n_p log p (log 1 = 0), or None for
+    any other argument (or a prime beyond MAX_FACTOR)."""
+    if set(argument) != {ONE} or argument[ONE] <= 0:
+        return None
+    value = argument[ONE]
+    if max(value.numerator, value.denominator) >= MAX_LOGGED:
+        return None
+    result: Polynomial = {}
+    for part, sign in ((value.numerator, 1), (value.denominator, -1)):
+        primes = _factor(part)
+        if primes is None:
+            return None
+        for prime, power in primes.items():
+            logarithm = _atom(["log", ["num", str(prime)]], {}, positive)
+            result = _add(result, {m: c * sign * power for m, c in logarithm.items()})
+    return result
 
 
 def positive_tree(tree: Any, positive: frozenset[str]) -> bool:

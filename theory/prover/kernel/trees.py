@@ -170,12 +170,34 @@ def _power(base: Set, tree_exponent: Any, exponent: Set) -> Set:
     if _is_constant(tree_exponent) or _is_point(exponent):
         return _constant_power(base, exponent)
     attained_zero = not balls.infinite(base.lo) and base.lo.is_zero() and not base.lo_open
+    if _reaching_zero(base) and exponent.at_least_zero(False) and not exponent.at_least_zero(True):
+        return _unit_power(base, exponent)
     if attained_zero and exponent.at_least_zero(True):  # 0^b = 0 for b > 0; elsewhere exp(b log a)
         if not balls.infinite(base.hi) and base.hi.is_zero():
             return balls.ZERO
         rest = Set(base.lo, base.hi, True, base.hi_open)
         return balls.hull(balls.ZERO, _exp(balls.multiply(exponent, _log(rest))))
     return _exp(balls.multiply(exponent, _log(base)))
+
+
+def _reaching_zero(base: Set) -> bool:
+    """The base's lower end is 0 (attained or not) and its upper end finite."""
+    return not (balls.infinite(base.lo) or balls.infinite(base.hi)) and base.lo.is_zero()
+
+
+def _unit_power(base: Set, exponent: Set) -> Set:
+    """{v^t : v in base, t in exponent} for base in [0, A] and exponent in [0, B] reaching 0, under the
+    language's convention v^0 = 1 (0^0 included) and 0^t = 0 for t > 0: inside [0, max(1, A^B)]. For
+    v in (0, 1], v^t lies in [v^B, 1]; for v >= 1, in [1, v^B], and v^B <= A^B."""
+    if balls.infinite(exponent.hi):
+        raise Undefined("a power whose exponent is unbounded")
+    top, most = base.hi, exponent.hi
+    if bool(top <= 1):
+        upper = arb(1)
+    else:
+        power = top**most
+        upper = power if bool(top >= 1) else arb(1).union(power)
+    return Set(arb(0), upper, False, False)
 
 
 def _is_point(value: Set) -> bool:
