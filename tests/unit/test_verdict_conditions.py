@@ -86,3 +86,17 @@ def test_claim5b_is_refuted_by_a_grid_without_2m_plus_1_points():
     audits = [c05b.ModelAudit("m", (), 0)]
     assert c05b.check(sp.Integer(1), union, [(4, 9)], audits).verdict is Verdict.VERIFIED
     assert c05b.check(sp.Integer(1), union, [(4, 8)], audits).verdict is Verdict.REFUTED  # P_4 has 9 points
+
+
+def test_claim8a_is_refuted_by_sqrt_depth_without_its_log():
+    # sqrt(L) is not sqrt(L ln L): the law's log power (0 here, 1/2 claimed) must match too
+    import sympy as sp
+
+    from paper_checks.claims import c08a_l2_sqrt_depth as c08a
+    from theory.growth import Growth
+    from theory.regimes import DepthLaw
+
+    sqrt_only = Growth(sp.Integer(0), sp.Rational(1, 2), sp.Integer(0))
+    assert (
+        c08a.check(DepthLaw("ours_l2", "planted", sqrt_only, sqrt_only, sqrt_only)).verdict is Verdict.REFUTED
+    )
