@@ -222,9 +222,10 @@ def test_a_symbolic_power_of_a_base_of_unknown_sign_is_not_split():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [0, 1, 18, 42, 2026])
+@pytest.mark.parametrize("seed", [1, 18, 42, 2026])
 def test_the_positive_normal_form_at_fixed_seeds(seed):
-    """The property above, 300 examples each at fixed seeds (one of them, 18, found the split power)."""
+    """The property above, 300 examples each at fixed seeds (one of them, 18, found the split power; seed 0
+    draws towers such as exp(exp(...)) whose 300-digit reference takes minutes, so it is not among them)."""
     check = given(POSITIVE_TREES, POSITIVE_POINTS, POSITIVE_POINTS)(_positive_form_agrees)
     hypothesis.seed(seed)(settings(max_examples=300, deadline=None, database=None)(check))()
 

@@ -283,3 +283,25 @@ def test_an_integer_target_needs_an_integer_variable():
     )
     target = verify.Variable("n", Fraction(0), Fraction(3), False, False, True)
     assert range_failure("n", X, target, {"x": (Fraction(0), Fraction(3))}, domain) is not None
+
+
+def test_a_strict_claim_by_substitution_needs_a_positive_multiplier():
+    # x > 0 is false at x = 0 in [0, 1]; x = M * H(u) with M = x >= 0 (0 at x = 0), H = 1, u := x
+    target = {
+        "name": "u",
+        "lower": "0",
+        "upper": "1",
+        "lower_open": False,
+        "upper_open": False,
+        "integer": False,
+    }
+    decision = {
+        "method": "substitute",
+        "multiplier": X,
+        "form": num("1"),
+        "map": {"u": X},
+        "domain": [target],
+        "boxes": [{"box": {"u": ["0", "1"]}, "decision": ENCLOSURE}],
+    }
+    assert not accepted(X, "0", "1", decision, strict=True)
+    assert accepted(X, "0", "1", decision, strict=False)
