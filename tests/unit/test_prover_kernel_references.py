@@ -305,3 +305,37 @@ def test_a_strict_claim_by_substitution_needs_a_positive_multiplier():
     }
     assert not accepted(X, "0", "1", decision, strict=True)
     assert accepted(X, "0", "1", decision, strict=False)
+
+
+def test_a_chain_on_a_gap_undefined_at_a_point_is_rejected():
+    # x * x^(-1) is undefined at x = 0 in [0, 1], though its normal form is 1 = 1 * (y at y = 1)
+    from theory.prover.kernel import chain
+
+    piece_domain = {"name": "y", "lower": "0", "upper": "1", "lower_open": False, "upper_open": False}
+    piece = {
+        "format": verify.FORMAT,
+        "gap": Y,
+        "strict": False,
+        "domain": [{**piece_domain, "integer": False}],
+        "boxes": [{"box": {"y": ["0", "1"]}, "decision": ENCLOSURE}],
+    }
+    record = {
+        "name": "x",
+        "lower": "0",
+        "upper": "1",
+        "lower_open": False,
+        "upper_open": False,
+        "integer": False,
+    }
+    certificate = {
+        "format": chain.FORMAT,
+        "inequality": "x * x^(-1) >= 0",
+        "gap": ["mul", X, ["pow", X, num("-1")]],
+        "domain": [record],
+        "pieces": [
+            {"name": "one", "factor": num("1"), "substitution": {"y": num("1")}, "certificate": piece}
+        ],
+    }
+    assert not chain.check(certificate).accepted
+    certificate["domain"][0]["lower"] = "1/2"
+    assert chain.check(certificate).accepted
