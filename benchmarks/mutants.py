@@ -405,6 +405,13 @@ EARLIER: tuple[Mutant, ...] = (
         (KERNEL,),
     ),
     Mutant(
+        "prover-log-of-a-set-reaching-minus-infinity-enclosed",
+        "theory/prover/kernel/trees.py",
+        "if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
+        "if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
+        ("tests/unit/test_prover_enclosure_rules.py", "tests/unit/test_prover_kernel_rules.py"),
+    ),
+    Mutant(
         "prover-integer-cut-without-its-step",
         "theory/prover/kernel/verify.py",
         "step = 1 if domain[name].integer else 0",
@@ -747,12 +754,6 @@ KERNEL_ROUND3: tuple[Mutant, ...] = (
         K + "trees.py",
         "if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
         "if balls.infinite(a.lo) or not bool(a.lo >= 0):",
-    ),
-    Mutant(
-        "kernel-log-of-a-set-unbounded-below",
-        K + "trees.py",
-        "if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
-        "if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
     ),
     Mutant(
         "kernel-power-of-a-base-reaching-zero-taken-positive",
@@ -1201,8 +1202,8 @@ COQ_ROUND3: tuple[Mutant, ...] = (
     Mutant(
         "coq-hypotheses-count-as-accepted",
         Q + "report.py",
-        'NOT_ACCEPTED_STATUSES = ("rejected", "hypotheses", "untranslated")',
-        'NOT_ACCEPTED_STATUSES = ("rejected", "untranslated")',
+        'NOT_ACCEPTED_STATUSES = ("rejected", "timeout", "hypotheses", "untranslated")',
+        'NOT_ACCEPTED_STATUSES = ("rejected", "timeout", "untranslated")',
     ),
     Mutant(
         "coq-untrusted-axioms-ignored",

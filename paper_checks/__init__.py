@@ -23,3 +23,5 @@ from theory.lazy_exports import lazy_getattr  # noqa: E402
 
 __getattr__ = lazy_getattr(__name__, {})
 """``paper_checks.__version__`` (the installed version) and the submodules on first use."""
+
+__all__ = ["__version__"]

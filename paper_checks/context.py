@@ -7,6 +7,7 @@ formula: every value comes from :mod:`numerics` or :mod:`theory`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,13 +48,17 @@ class RunContext:
     def input_hashes(self) -> dict[str, str]:
         """The content hash (paper_checks.run_metadata.weights_sha256) of every checkpoint loaded so far,
         each computed once per run."""
-        from paper_checks.run_metadata import weights_sha256
-
         loaded = [key[1] for key in self._cache if key[0] == "weights"]
         return {
-            source: self.memo(("sha256", source), lambda source=source: weights_sha256(self.weights(source)))
+            source: self.memo(("sha256", source), functools.partial(self._sha256, source))
             for source in loaded
         }
+
+    def _sha256(self, source: str) -> str:
+        """The content hash of checkpoint ``source``'s weights."""
+        from paper_checks.run_metadata import weights_sha256
+
+        return weights_sha256(self.weights(source))
 
     def weights(self, source: str) -> TransformerWeights:
         """The weights of checkpoint ``source`` (alias or path), loaded once (numerics.loading)."""

@@ -2,10 +2,12 @@
 
 ``onnx_bert`` writes an ONNX graph shaped like a PyTorch export (anonymous [in, out] MatMul weights, each
 followed by an Add of a named bias) with knobs for the attacks: weight dtype, an Identity cycle, external
-data. ``run_cli`` runs ``python -m paper_checks.cli`` in a subprocess under a timeout and a memory limit,
-so a hang or a runaway allocation fails the test instead of the machine; ``deadline`` bounds in-process
-Python code the same way, and ``run_in_process`` runs ``main`` under it as a real run would (numpy's
-default error handling, warnings shown); ``check_invariants`` is the fuzz suite's verdict on one run.
+data. ``run_cli`` runs ``python -m paper_checks.cli`` in a subprocess under a CPU-time and a memory limit,
+so a runaway computation or allocation fails the test instead of the machine; ``deadline`` bounds
+in-process Python code's CPU time the same way. Both limits count CPU seconds, not wall seconds, so a
+loaded machine never fails a test (only a run blocked without using CPU meets the wall guard,
+:data:`HANG_SECONDS`), and ``run_in_process`` runs ``main`` under it as a real run would (numpy's default
+error handling, warnings shown); ``check_invariants`` is the fuzz suite's verdict on one run.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import subprocess
 import sys
 import traceback
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +40,38 @@ PROJECTION_MODULES = (
 )
 MEMORY_LIMIT = 3 * 2**30
 """Address-space cap of a CLI subprocess (torch alone maps about 1 GiB)."""
+HANG_SECONDS = 3600
+"""Wall seconds after which a subprocess counts as hung: a guard for a run blocked in the kernel (a FIFO
+opened for reading), far beyond any CPU limit here even on a machine loaded 10 times over."""
+
+
+def cpu_limited(cpu_seconds: float, memory: int | None = None) -> Callable[[], None]:
+    """A ``preexec_fn``: the child's CPU-time limit (RLIMIT_CPU; the kernel sends SIGXCPU) and, when
+    given, its address-space limit."""
+
+    def limit() -> None:
+        seconds = max(1, int(cpu_seconds))
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return limit
+
+
+def run_limited(
+    command: list[str], cpu_seconds: float, what: str, *, memory: int | None = None, **options: Any
+) -> subprocess.CompletedProcess:
+    """``subprocess.run(command, **options)`` under :func:`cpu_limited`; a run past its CPU seconds (or
+    blocked past :data:`HANG_SECONDS`) fails the test, naming ``what``."""
+    try:
+        completed = subprocess.run(
+            command, preexec_fn=cpu_limited(cpu_seconds, memory), timeout=HANG_SECONDS, check=False, **options
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{what} hung (no exit within {HANG_SECONDS} s of wall time)")
+    if completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        pytest.fail(f"{what} ran over its {cpu_seconds:.0f} CPU s")
+    return completed
 
 
 def tiny_state(hidden: int = 4, ffn: int = 4, seed: int = 0) -> dict[str, np.ndarray]:
@@ -53,29 +88,23 @@ def tiny_state(hidden: int = 4, ffn: int = 4, seed: int = 0) -> dict[str, np.nda
 
 
 def run_cli(*argv: object, timeout: float = 60, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
-    """``python -m paper_checks.cli ARGV`` from the worktree root; a run past ``timeout`` fails the test."""
-
-    def limit_memory() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "paper_checks.cli", *map(str, argv)],
-            cwd=ROOT,
-            stdout=stdout,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=timeout,
-            preexec_fn=limit_memory,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"specbound {' '.join(map(str, argv))} hung (no exit within {timeout} s)")
+    """``python -m paper_checks.cli ARGV`` from the worktree root; a run past ``timeout`` CPU seconds (or
+    blocked, :func:`run_limited`) fails the test."""
+    return run_limited(
+        [sys.executable, "-m", "paper_checks.cli", *map(str, argv)],
+        timeout,
+        f"specbound {' '.join(map(str, argv))}",
+        memory=MEMORY_LIMIT,
+        cwd=ROOT,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
 
 
 class Hang(Exception):
-    """Raised by SIGALRM inside :func:`deadline`."""
+    """Raised by SIGPROF inside :func:`deadline`."""
 
 
 def _alarm(signum, frame):
@@ -84,17 +113,18 @@ def _alarm(signum, frame):
 
 @contextlib.contextmanager
 def deadline(seconds: int, what: str) -> Iterator[None]:
-    """Fail the test if the block runs over ``seconds`` (SIGALRM: interrupts Python code, not a blocked
-    system call; runs that may block in the kernel, like opening a FIFO, belong in :func:`run_cli`)."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
+    """Fail the test if the block uses over ``seconds`` of this process's CPU time (ITIMER_PROF, SIGPROF:
+    interrupts Python code, not a blocked system call; runs that may block in the kernel, like opening a
+    FIFO, belong in :func:`run_cli`)."""
+    previous = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     except Hang:
-        pytest.fail(f"hang: {what} ran over {seconds} s")
+        pytest.fail(f"hang: {what} ran over {seconds} CPU s")
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def strict_json(text: str) -> object:
@@ -107,7 +137,7 @@ def strict_json(text: str) -> object:
 
 
 RUN_TIMEOUT = 30
-"""Seconds one in-process CLI run may take before it counts as a hang."""
+"""CPU seconds one in-process CLI run may take before it counts as a hang."""
 
 
 def run_in_process(*argv: object) -> tuple[int, str, str]:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from theory.errors import InvalidArgument as InvalidArgument
     from theory.errors import MissingDependency as MissingDependency
     from theory.errors import SpecboundError as SpecboundError
+    from theory.errors import UnknownName as UnknownName
     from theory.errors import UnsupportedCheckpoint as UnsupportedCheckpoint
     from theory.formula import Formula as Formula
     from theory.kinds import MatrixKind as MatrixKind
@@ -33,6 +34,7 @@ _HOME = {
     "InvalidArgument": "theory.errors",
     "MissingDependency": "theory.errors",
     "SpecboundError": "theory.errors",
+    "UnknownName": "theory.errors",
     "UnsupportedCheckpoint": "theory.errors",
     "Formula": "theory.formula",
     "MatrixKind": "theory.kinds",

@@ -18,6 +18,15 @@ class InvalidArgument(SpecboundError, ValueError):
     """An argument is outside its domain: p outside [0, 2], a grid m < 1, a zero or non-finite matrix."""
 
 
+class UnknownName(SpecboundError, KeyError):
+    """A name that is not among the known ones (a lemma, a bound, an alpha assumption, a regime, a box
+    variable, a table row); the message names it and the known ones."""
+
+    def __str__(self) -> str:
+        """The message itself (a KeyError's str() would quote it)."""
+        return str(self.args[0]) if self.args else ""
+
+
 class CheckpointError(SpecboundError):
     """A checkpoint cannot be read: missing path, missing config or weights, truncated or corrupt file."""
 

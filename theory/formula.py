@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from theory.errors import InvalidArgument
 from theory.provenance import Tagged
 
 
@@ -27,7 +28,7 @@ class Formula:
         free = self.expr.free_symbols
         missing = free - set(self.args)
         if missing:
-            raise ValueError(
+            raise InvalidArgument(
                 f"formula {self.name!r} has free symbols {sorted(map(str, missing))} not in args"
             )
 
@@ -40,7 +41,7 @@ class Formula:
         by_name = {str(a): a for a in self.args}
         unknown = set(values) - set(by_name)
         if unknown:
-            raise ValueError(
+            raise InvalidArgument(
                 f"formula {self.name!r} has no arguments {sorted(unknown)}; it takes {list(by_name)}"
             )
         return self.expr.subs({by_name[k]: v for k, v in values.items()})

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from theory import _sympy_tools as tools
+from theory.errors import SpecboundError
 
 
-class GrowthUndecided(ArithmeticError):
+class GrowthUndecided(SpecboundError, ArithmeticError):
     """The procedure met an expression or a comparison it cannot decide."""
 
 

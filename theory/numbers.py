@@ -30,11 +30,12 @@ class NumberOutOfRange(InvalidArgument):
 
 def exact_number(text: str, where: str = "number") -> Fraction:
     """An exact rational from an unsigned decimal literal ("1.13", "1e-6", "3"), within MAX_DIGITS;
-    ValueError when ``text`` is no decimal literal, :class:`NumberOutOfRange` when it is too large."""
+    :class:`~theory.errors.InvalidArgument` when ``text`` is no decimal literal, :class:`NumberOutOfRange`
+    when it is too large."""
     if len(text) > MAX_DIGITS:
         raise NumberOutOfRange(f"{where}: {text[:20]}... has more than {MAX_DIGITS} digits")
     if not _NUMBER.fullmatch(text):
-        raise ValueError(f"{text!r} is not a decimal number")
+        raise InvalidArgument(f"{where}: {text!r} is not a decimal number")
     mantissa, _, exponent = text.lower().partition("e")
     if exponent and abs(int(exponent)) > MAX_DIGITS:
         raise NumberOutOfRange(f"{where}: {text} is out of range (exponent beyond +-{MAX_DIGITS})")

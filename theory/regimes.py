@@ -48,6 +48,7 @@ import sympy as sp
 
 from theory import _sympy_tools as tools
 from theory import width_heads
+from theory.errors import InvalidArgument, UnknownName
 from theory.growth import Growth, compare, growth, range_substitution
 from theory.lemma import Check, Lemma
 from theory.provenance import Derivation, Provenance, Tagged
@@ -81,9 +82,14 @@ REGIME_P = {"rank": 0, "frobenius": 2, "flat": 0, "power_law": 1}
 ON_RANGE = range_substitution(p)
 
 
+def _known(what: str, value: str, known: tuple[str, ...]) -> None:
+    """:class:`~theory.errors.UnknownName` naming ``value`` and the ``known`` ones unless it is one."""
+    if value not in known:
+        raise UnknownName(f"{what} {value!r} is not one of {known}")
+
+
 def _alpha(assumption: str, layer: sp.Expr) -> sp.Expr:
-    if assumption not in ASSUMPTIONS:
-        raise ValueError(f"assumption {assumption!r} is not one of {ASSUMPTIONS}")
+    _known("assumption", assumption, ASSUMPTIONS)
     return sp.Integer(1) if assumption == "bounded_alpha" else sp.exp(rho * (L - 1 - layer))
 
 
@@ -104,7 +110,7 @@ def _layer_sum(per_matrix: sp.Expr, assumption: str, depth: sp.Expr) -> sp.Expr:
         part = sp.expand_power_base(sp.factor_terms(part), force=True)
         coefficient, power = part.as_coeff_exponent(_A)
         if _A in coefficient.free_symbols:
-            raise ValueError(f"{part} is not a coefficient times a power of alpha")
+            raise InvalidArgument(f"{part} is not a coefficient times a power of alpha")
         total += KAPPA * coefficient * _power_sum(assumption, power, depth)
     return total
 
@@ -203,13 +209,12 @@ def depth_bound_at(
     """The bound as an expression of L with every layer matrix's S_p (``schatten``), spectral norm and
     Frobenius norm (the Edelman forms' (2,1) norm is sqrt(N) ||W||_F) and the width N given; the
     defaults are the table's (module docstring)."""
+    _known("bound", bound, BOUNDS)
     if bound == "ours_l1":
         return _ours_l1(p_value, sp.sympify(schatten), assumption, L, sp.sympify(width))
     if bound == "ours_l2":
         return _ours_l2(p_value, sp.sympify(schatten), assumption, L, sp.sympify(width), spectral)
-    if bound in ("edelman_proxy", "edelman_bound"):
-        return _edelman(bound, assumption, L, sp.sympify(frobenius), sp.sympify(width), spectral)
-    raise ValueError(f"bound {bound!r} is not one of {BOUNDS}")
+    return _edelman(bound, assumption, L, sp.sympify(frobenius), sp.sympify(width), spectral)
 
 
 @dataclass(frozen=True)
@@ -246,34 +251,34 @@ def depth_laws() -> tuple[DepthLaw, ...]:
 
 
 def depth_law(bound: str, assumption: str) -> DepthLaw:
-    """The law of one (bound, assumption)."""
-    for law in depth_laws():
-        if (law.bound, law.assumption) == (bound, assumption):
-            return law
-    raise KeyError(f"no depth law ({bound}, {assumption}); bounds {BOUNDS}, assumptions {ASSUMPTIONS}")
+    """The law of one (bound, assumption): :class:`~theory.errors.UnknownName` for a bound not in
+    :data:`BOUNDS` or an assumption not in :data:`ASSUMPTIONS`, before anything is derived."""
+    _known("bound", bound, BOUNDS)
+    _known("assumption", assumption, ASSUMPTIONS)
+    return next(law for law in depth_laws() if (law.bound, law.assumption) == (bound, assumption))
 
 
 # --- width ------------------------------------------------------------------------------------------------
 def _spectrum(regime: str, p_value: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """(S_p as a function of N, ||W||_F, sigma_1) of one matrix in the regime (module docstring)."""
+    _known("regime", regime, REGIMES)
     if regime == "rank":
         return sp.Integer(RANK), sp.sqrt(RANK), sp.Integer(1)
     if regime == "frobenius":
         return N ** (1 - p_value / 2), sp.Integer(1), 1 / sp.sqrt(N)
     if regime == "flat":
         return N, sp.sqrt(N), sp.Integer(1)
-    if regime == "power_law":
-        if p_value == 0:
-            return N, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
-        low = sp.Rational(1, BETA)
-        bounded = sp.Integer(SCHATTEN)  # S_p <= zeta(2p): constant in N for 2p > 1 (its value is immaterial)
-        schatten = sp.Piecewise((bounded, p_value > low), (N ** (1 - BETA * p_value), True))
-        return schatten, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
-    raise ValueError(f"regime {regime!r} is not one of {REGIMES}")
+    if p_value == 0:  # the power law
+        return N, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
+    low = sp.Rational(1, BETA)
+    bounded = sp.Integer(SCHATTEN)  # S_p <= zeta(2p): constant in N for 2p > 1 (its value is immaterial)
+    schatten = sp.Piecewise((bounded, p_value > low), (N ** (1 - BETA * p_value), True))
+    return schatten, sp.sqrt(sp.zeta(2 * BETA)), sp.Integer(1)
 
 
 def width_bound(regime: str, bound: str, p_value: sp.Expr) -> sp.Expr:
     """The bound as an expression of N at depth FIXED_DEPTH, bounded alpha."""
+    _known("bound", bound, BOUNDS)
     schatten, frobenius, spectral = _spectrum(regime, p_value)
     depth = sp.Integer(FIXED_DEPTH)
     if bound == "ours_l1":
@@ -311,7 +316,7 @@ class WidthLaw:
         for low, high, cls in self.pieces:
             if low < p_value <= high:
                 return sp.limit(cls.power, p, p_value)
-        raise ValueError(f"p = {p_value} outside [0, 2]")
+        raise InvalidArgument(f"p = {p_value} is outside [0, 2]")
 
 
 def _derive_width_law(regime: str, bound: str) -> WidthLaw:
@@ -339,11 +344,11 @@ def width_laws() -> tuple[WidthLaw, ...]:
 
 
 def width_law(regime: str, bound: str) -> WidthLaw:
-    """The width law of one (regime, aggregation)."""
-    for law in width_laws():
-        if (law.regime, law.bound) == (regime, bound):
-            return law
-    raise KeyError(f"no width law ({regime}, {bound})")
+    """The width law of one (regime, aggregation): :class:`~theory.errors.UnknownName` for a regime not in
+    :data:`REGIMES` or an aggregation not in :data:`AGGREGATIONS`, before anything is derived."""
+    _known("regime", regime, REGIMES)
+    _known("aggregation", bound, AGGREGATIONS)
+    return next(law for law in width_laws() if (law.regime, law.bound) == (regime, bound))
 
 
 # --- the table, read off the laws -------------------------------------------------------------------------
@@ -435,11 +440,13 @@ def depth_table() -> tuple[RegimeRow, ...]:
 
 
 def row(regime: str, bound: str, assumption: str) -> RegimeRow:
-    """The table row of one (regime, bound, assumption)."""
-    for candidate in depth_table():
-        if (candidate.regime, candidate.bound, candidate.assumption) == (regime, bound, assumption):
-            return candidate
-    raise KeyError(f"no row ({regime}, {bound}, {assumption})")
+    """The table row of one (regime, bound, assumption): :class:`~theory.errors.UnknownName` for a name not
+    among :data:`REGIMES`, :data:`BOUNDS`, :data:`ASSUMPTIONS`, before anything is derived."""
+    _known("regime", regime, REGIMES)
+    _known("bound", bound, BOUNDS)
+    _known("assumption", assumption, ASSUMPTIONS)
+    key = (regime, bound, assumption)
+    return next(c for c in depth_table() if (c.regime, c.bound, c.assumption) == key)
 
 
 def to_markdown(rows: tuple[RegimeRow, ...] | None = None) -> str:

@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from theory.errors import UnknownName
 from theory.lemma import CheckResult, Lemma
 
 CHAIN: tuple[tuple[str, str], ...] = (
@@ -49,11 +50,11 @@ def all_lemmas() -> tuple[Lemma, ...]:
 
 
 def lemma_by_name(name: str) -> Lemma:
-    """The lemma called ``name`` (KeyError naming the known ones otherwise)."""
+    """The lemma called ``name`` (:class:`~theory.errors.UnknownName` naming the known ones otherwise)."""
     for lemma in all_lemmas():
         if lemma.name == name:
             return lemma
-    raise KeyError(f"no lemma {name!r}; known: {[lemma.name for lemma in all_lemmas()]}")
+    raise UnknownName(f"no lemma {name!r}; known: {[lemma.name for lemma in all_lemmas()]}")
 
 
 HELPER_CONTROLS = "decision_helpers"

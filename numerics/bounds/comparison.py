@@ -29,6 +29,7 @@ from numerics.spectra.matrices import NamedMatrix
 from numerics.spectra.spectrum import Spectrum
 from theory import assembled as assembled_theory
 from theory import baselines, comparison
+from theory.errors import UnknownName
 from theory.grid import grid_fractions
 from theory.kinds import MatrixKind
 from theory.proxy import EDELMAN_LAYER_WEIGHT, L_PHI_VALUE, OURS_PROXY, SUMMAND
@@ -88,11 +89,11 @@ class Comparison:
     """Per post hoc bound ("B_ours", "assembled bound"): (matrices at p > 0, matrices)."""
 
     def row(self, name: str) -> Row:
-        """The row called ``name`` (KeyError if none)."""
+        """The row called ``name`` (:class:`~theory.errors.UnknownName` if none)."""
         for row in self.rows:
             if row.name == name:
                 return row
-        raise KeyError(name)
+        raise UnknownName(f"no row {name!r}; the rows are {[row.name for row in self.rows]}")
 
 
 def _value_path(report: ProxyReport) -> list[tuple[mpmath.mpf, mpmath.mpf]]:

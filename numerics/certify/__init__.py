@@ -26,3 +26,7 @@ Modules, one job each:
 
 python-flint is imported inside the functions that need it (the ``certify`` extra).
 """
+
+__all__ = ["certified", "report"]
+"""The modules other packages use (each imported by its full name; the package itself imports nothing); the
+others above are this package's own steps."""

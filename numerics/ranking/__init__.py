@@ -5,3 +5,6 @@
 - :mod:`numerics.ranking.measures`: the complexity measures of one trained synthetic model;
 - :mod:`numerics.ranking.study`: the grid of trained models, cached on disk, trained by worker processes.
 """
+
+__all__ = ["measures", "statistics", "study", "table"]
+"""The modules other packages use (each imported by its full name; the package itself imports nothing)."""

@@ -6,3 +6,7 @@ two-stage bidiagonalisation and wide-block QR of :mod:`numerics.spectra.two_stag
 the Gram path of :mod:`numerics.spectra.gram` where an a posteriori bound decides every quantity the bound
 needs.
 """
+
+__all__ = ["blas", "gram", "matrices", "spectrum", "torch_backend"]
+"""The modules other packages use (each imported by its full name; the package itself imports nothing); the
+LAPACK backend, two_stage and top_singular serve spectrum and torch_backend only."""

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from numerics.spectra.blas import lapack_routine
+from theory.errors import InvalidArgument
 
 BAND = 32
 """Bandwidth b of the first stage: measured fastest of 16, 32, 64 at n = 2048 and of 32, 48 at n = 4096 on
@@ -145,10 +146,10 @@ def two_stage_singular_values(square: np.ndarray, band: int = BAND) -> np.ndarra
     if any(lapack_routine(name) is None for name in _ROUTINES):
         return None
     if square.ndim != 2 or square.shape[0] != square.shape[1] or square.dtype != np.float64:
-        raise ValueError(f"two_stage_singular_values needs a square float64 matrix, not {square.shape}")
+        raise InvalidArgument(f"two_stage_singular_values needs a square float64 matrix, not {square.shape}")
     fortran = square if square.flags.f_contiguous else square.T
     if not fortran.flags.f_contiguous:
-        raise ValueError("two_stage_singular_values needs a contiguous matrix")
+        raise InvalidArgument("two_stage_singular_values needs a contiguous matrix")
     _band_reduce(fortran, band)
     return _band_values(fortran, band)
 
@@ -163,7 +164,7 @@ def stacked_triangular_factor(top: np.ndarray, bottom: np.ndarray) -> np.ndarray
     n = top.shape[0]
     for array in (top, bottom):
         if array.shape != (n, n) or array.dtype != np.float64 or not array.flags.c_contiguous:
-            raise ValueError("stacked_triangular_factor needs two C-ordered float64 n x n factors")
+            raise InvalidArgument("stacked_triangular_factor needs two C-ordered float64 n x n factors")
     block = min(BAND, n)
     t, work, info = np.empty((n, block)), np.empty(block * n), ctypes.c_int64(0)
     # column-major, top's buffer is L_1 = top^T (lower triangular) and bottom's L_2 = bottom^T: the LQ

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from math import comb, factorial
 from typing import TYPE_CHECKING
 
+from theory.errors import InvalidArgument
+
 if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound
     from numerics.synthetic.train import TrainedModel
@@ -105,7 +107,7 @@ def kendall(x: Sequence[float], y: Sequence[float]) -> Kendall:
     (1.0, 0.0417)
     """
     if len(x) != len(y):
-        raise ValueError(f"kendall: {len(x)} x values but {len(y)} y values")
+        raise InvalidArgument(f"kendall: {len(x)} x values but {len(y)} y values: give one y per x")
     k = len(x)
     concordant = discordant = 0
     for i, j in itertools.combinations(range(k), 2):

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import mpmath
 import numpy as np
 
-from paper_checks.scaling import ScalingPoint, fit_all, log_proxies
+from paper_checks.scaling import Origin, ScalingPoint, fit_all, log_proxies
+from theory.errors import InvalidArgument
 from theory.growth import Growth
 from theory.proxy import L_PHI_VALUE
 
@@ -72,7 +73,9 @@ def known_alpha_points(design: KnownAlphaDesign, depths: tuple[int, ...]) -> lis
     for depth in depths:
         ours, edelman = log_proxies(proxies(known_alpha_weights(design, depth)))
         points.append(
-            ScalingPoint(f"known-{depth}", "synthetic", "known alpha", depth, design.width, ours, edelman)
+            ScalingPoint(
+                f"known-{depth}", Origin.SYNTHETIC, "known alpha", depth, design.width, ours, edelman
+            )
         )
     return points
 
@@ -82,7 +85,9 @@ def fitted(points: list[ScalingPoint], proxy: str, log_size: bool) -> float:
     study = fit_all(points)
     fit = study.exponent(proxy, "L", ("synthetic",)) if log_size else study.rate(proxy, "L", ("synthetic",))
     if fit is None:
-        raise ValueError(f"no depth fit for {proxy} over {len(points)} points")
+        raise InvalidArgument(
+            f"no depth fit for {proxy} over {len(points)} points: it needs two depths or more"
+        )
     return fit.value
 
 
@@ -108,12 +113,15 @@ def weight_free_ceiling(report: ProxyReport) -> mpmath.mpf:
     from numerics.formulas.evaluate import evaluate
     from theory.proxy import OURS_PROXY, SUMMAND
 
-    with mpmath.workdps(report.dps):
+    dps = report.dps
+    if dps is None:
+        raise InvalidArgument("weight_free_ceiling needs an mpmath report (dps set), not a certified one")
+    with mpmath.workdps(dps):
         leading = mpmath.fsum(
-            evaluate(SUMMAND, dps=report.dps, p=0, S=full_rank(row.matrix), s=1, N=report.hidden_size)
+            evaluate(SUMMAND, dps=dps, p=0, S=full_rank(row.matrix), s=1, N=report.hidden_size)
             for row in report.matrices
         )
-        return evaluate(OURS_PROXY, dps=report.dps, Sigma=leading, L=report.num_layers)
+        return evaluate(OURS_PROXY, dps=dps, Sigma=leading, L=report.num_layers)
 
 
 @dataclass(frozen=True)
@@ -121,7 +129,7 @@ class CeilingShare:
     """One model of a depth series: B_ours, its weight-free ceiling F and whether B_ours = F exactly."""
 
     label: str
-    origin: str
+    origin: Origin
     family: str
     layers: int
     width: int
@@ -134,7 +142,7 @@ class CeilingShare:
         return abs(self.ours - self.ceiling) <= 1e-12 * self.ceiling
 
 
-def ceiling_share(label: str, origin: str, family: str, report: ProxyReport) -> CeilingShare:
+def ceiling_share(label: str, origin: Origin, family: str, report: ProxyReport) -> CeilingShare:
     """B_ours of ``report`` and its :func:`weight_free_ceiling`."""
     return CeilingShare(
         label,

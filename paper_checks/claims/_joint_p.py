@@ -47,20 +47,24 @@ def options_of(bound: AssembledBound, spectra: Sequence[tuple[NamedMatrix, Spect
     from numerics.formulas.evaluate import evaluate
     from numerics.spectra.spectrum import spectrum
     from theory import assembled as theorem
+    from theory.errors import InvalidArgument
     from theory.proxy import grid
 
+    dps = bound.dps
+    if dps is None:
+        raise InvalidArgument("options_of needs an mpmath bound (dps set), not a certified one")
     by_label = {matrix.label: spec for matrix, spec in spectra}
     points = [Fraction(int(q.p), int(q.q)) for q in grid(bound.m)]
     table = []
-    with mpmath.workdps(bound.dps):
+    with mpmath.workdps(dps):
         for row in bound.matrices:
             matrix = row.matrix
             spec = spectrum(matrix.dense()) if isinstance(matrix, ReadOut) else by_label[matrix.label]
-            spectral_peel = evaluate(theorem.PEEL_COST, dps=bound.dps, j=row.spectral_shell)
+            spectral_peel = evaluate(theorem.PEEL_COST, dps=dps, j=row.spectral_shell)
             table.append(
                 [
-                    Option(q, term, spectral_peel + evaluate(theorem.PEEL_COST, dps=bound.dps, j=j))
-                    for q, j, term in grid_terms(spec, row.scale, row.dimension, points, bound.dps)
+                    Option(q, term, spectral_peel + evaluate(theorem.PEEL_COST, dps=dps, j=j))
+                    for q, j, term in grid_terms(spec, row.scale, row.dimension, points, dps)
                 ]
             )
     return table
@@ -177,7 +181,7 @@ def counterexample() -> JointMinimum:
     from theory import assembled as theorem
 
     setting = dict(COUNTEREXAMPLE_SETTING)
-    depth, m = setting.pop("L"), setting["m"]
+    depth, m = int(setting.pop("L")), int(setting["m"])
     fixed = {**setting, "K": len(COUNTEREXAMPLE), "N_max": max(p.dimension for p in COUNTEREXAMPLE)}
 
     def gap(sigma: mpmath.mpf, peel: mpmath.mpf) -> mpmath.mpf:

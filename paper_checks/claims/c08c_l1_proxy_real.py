@@ -148,7 +148,7 @@ def depth_shares(context: RunContext) -> list[CeilingShare]:
     def compute() -> list[CeilingShare]:
         from numerics.bounds.proxies import proxies
         from paper_checks.claims._depth import ceiling_share
-        from paper_checks.scaling import FULL_GRID, QUICK_GRID, REAL_MODELS, trained_for_context
+        from paper_checks.scaling import FULL_GRID, QUICK_GRID, REAL_MODELS, Origin, trained_for_context
 
         shares = []
         for model in REAL_MODELS:
@@ -156,13 +156,13 @@ def depth_shares(context: RunContext) -> list[CeilingShare]:
             for k in range(1, depth + 1):
                 label = f"{model} first {k} of {depth} layers"
                 shares.append(
-                    ceiling_share(label, "truncated", f"{model} prefixes", context.report(model, k))
+                    ceiling_share(label, Origin.TRUNCATED, f"{model} prefixes", context.report(model, k))
                 )
         grid = QUICK_GRID if context.quick else FULL_GRID
         for trained in trained_for_context(context, grid):
             label = f"synthetic {trained.config.label}"
             report = proxies(trained.weights, source=label)
-            shares.append(ceiling_share(label, "synthetic", "synthetic grid", report))
+            shares.append(ceiling_share(label, Origin.SYNTHETIC, "synthetic grid", report))
         return shares
 
     return context.memo("depth_ceiling_shares", compute)

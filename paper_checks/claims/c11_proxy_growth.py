@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from paper_checks.registry import Claim, ClaimResult, Verdict
 from paper_checks.scaling import AXES, ScalingStudy, study_for_context
+from theory.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -61,7 +62,9 @@ def theory_depth_prediction(regime: str = "rank") -> str:
     else:
         a, b = ours.depth_exponent, edelman.depth_exponent
     if a is None or b is None:
-        raise ValueError(f"theory.regimes rows without a depth growth value: {ours}, {edelman}")
+        raise InvalidArgument(
+            f"regime {regime!r}: theory.regimes rows without a depth growth value: {ours}, {edelman}"
+        )
     return "slower" if a < b else "faster" if a > b else "equal"
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from paper_checks.claims._bound_vs_gap import kendall
 from paper_checks.registry import Claim, ClaimResult, Verdict
+from theory.errors import InvalidArgument
 
 if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound
@@ -84,7 +85,9 @@ def check(
     ``sources`` (one per row) and ``scope`` (seed, task, n) say what the ordering tested depends on."""
     rows = table.rows
     if len(rows) != len(weight_parts):
-        raise ValueError(f"{len(rows)} models but {len(weight_parts)} weight parts")
+        raise InvalidArgument(
+            f"{len(rows)} models but {len(weight_parts)} weight parts: give one weight part per model"
+        )
     gaps = [r.gap.ramp_gap for r in rows]
     order = kendall(list(weight_parts), gaps)
     if len(rows) < 3:

@@ -9,7 +9,9 @@ reference with the theorem number and its assumptions.
 
 ``--synthetic`` trains one transformer of the assembled bound's class instead (the ``gap`` grid's
 L2-N16-H1 model on the clean sparse-selection task, deterministic) and compares on its weights, with its
-trained read-out, at its own n and T unless given, beside its measured gap on held-out samples.
+trained read-out, at its own n and T unless given, beside its measured gap on held-out samples; with
+``--figures DIR`` it also trains the quick synthetic grid (:data:`paper_checks.scaling.QUICK_GRID`) and
+draws every row of its models over depth and over width (:mod:`paper_checks.compare_figure`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ DEFAULT_N, DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_T = 1000, 0.1, 1.0, 16
 
 SYNTHETIC_SETTING = 4
 """Which model of ``numerics.synthetic.gap.default_grid()`` ``--synthetic`` trains (L2-N16-H1, clean)."""
+
+
+def _middle(sizes: tuple[int, ...]) -> int:
+    """The size a grid figure holds fixed: the middle one of the grid's axis."""
+    return sizes[len(sizes) // 2]
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +81,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--figures",
         metavar="DIR",
         help="also write compare_depth.png (and PDF, SVG): every row on the model's first l layers, "
-        "l = 1..L (needs matplotlib)",
+        "l = 1..L; with --synthetic, compare_grid_depth.png and compare_grid_width.png instead: every row "
+        "on the models of the quick synthetic grid (the one `check` trains: L = 1..3, N = 8, 16, 32), over "
+        "depth at N = 16 and over width at L = 2, at the grid's n = 64 unless --n (9 more models, about 10 s "
+        "of CPU; needs matplotlib)",
     )
     parser.add_argument("--force", action="store_true", help="let --figures replace an existing figure")
 
@@ -184,15 +194,15 @@ def _run_synthetic(args: argparse.Namespace) -> int:
     from numerics.synthetic.defaults import DEFAULT_MARGIN as SYNTHETIC_MARGIN
     from numerics.synthetic.defaults import DEFAULT_N_TEST
     from numerics.synthetic.gap import default_grid, measure_gap, model_label
-    from numerics.synthetic.model import readout_weight
     from numerics.synthetic.train import train_synthetic
 
     setting = default_grid()[SYNTHETIC_SETTING]
     tokens = setting.task.seq_len
     footing = _footing(args, setting.training.n_train, SYNTHETIC_MARGIN, tokens)
+    directory = None if args.figures is None else _grid_folder(args)
     trained = train_synthetic(setting.config, setting.task, setting.training)
-    result = _compare(trained.weights, footing, readout_weight(trained.model))
-    measured = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST).as_dict()
+    result = _trained_rows(trained, footing)
+    measured: dict[str, Any] = measure_gap(trained, margin=footing["margin"], n_test=DEFAULT_N_TEST).as_dict()
     measured["margin_after_training"] = _margin_after_training(trained, footing["delta"])
     if args.pac_bayes:
         from dataclasses import asdict
@@ -200,7 +210,46 @@ def _run_synthetic(args: argparse.Namespace) -> int:
         from numerics.synthetic.pac_bayes import pac_bayes_bound
 
         measured["pac_bayes"] = asdict(pac_bayes_bound(trained, delta=footing["delta"]))
-    return _print(args, model_label(setting.config, setting.task), result, measured)
+    status = _print(args, model_label(setting.config, setting.task), result, measured)
+    if directory is not None:
+        _grid_figures(args, directory)
+    return status
+
+
+def _trained_rows(trained: Any, footing: dict[str, Any]) -> Any:
+    """The rows of one trained synthetic model, with its trained read-out (the assembled bound's K-th
+    matrix)."""
+    from numerics.synthetic.model import readout_weight
+
+    return _compare(trained.weights, footing, readout_weight(trained.model))
+
+
+def _grid_folder(args: argparse.Namespace) -> Any:
+    """The folder of the grid figures, checked before any training."""
+    from paper_checks.compare_figure import GRID_FIGURES
+    from paper_checks.output_files import figure_files, prepare_folder
+
+    require("matplotlib", purpose="--figures")
+    return prepare_folder("--figures", args.figures, figure_files(GRID_FIGURES.values()), args.force)
+
+
+def _grid_figures(args: argparse.Namespace, directory: Any) -> None:
+    """Train the quick synthetic grid and draw every row over depth (at the middle width) and over width
+    (at the middle depth), each model compared at the grid's n and the task's T (unless given)."""
+    from numerics.synthetic.defaults import DEFAULT_MARGIN as SYNTHETIC_MARGIN
+    from paper_checks.compare_figure import GRID_FIGURES, bounds_over_grid
+    from paper_checks.output_files import complete_or_removed, figure_files
+    from paper_checks.scaling import QUICK_GRID, train_grid_models
+
+    models = train_grid_models(QUICK_GRID)
+    footing = _footing(args, QUICK_GRID.n_train, SYNTHETIC_MARGIN, models[0].task.seq_len)
+    results = [_trained_rows(trained, footing) for trained in models]
+    fixed = {"depth": _middle(QUICK_GRID.widths), "width": _middle(QUICK_GRID.depths)}
+    with complete_or_removed(directory, figure_files(GRID_FIGURES.values())):
+        for axis, name in GRID_FIGURES.items():
+            caption = bounds_over_grid(results, axis, fixed[axis], directory / name)
+            if not args.json:
+                print(f"figure written to {directory / name}: {caption}")
 
 
 def _margin_after_training(trained: Any, delta: float) -> dict[str, Any]:

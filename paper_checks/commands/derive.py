@@ -1,14 +1,17 @@
 """``specbound derive FILE``: decide every step of a derivation file and certify the whole chain.
 
 Exit status: 0 proved or derived (every step holds; "derived" when an identity is sympy's only), 1 a step
-refuted (the first failing step and a witness are printed), 3 a step undecided, 2 a malformed file.
+refuted (the first failing step and a witness are printed), 3 a step undecided, 2 a malformed file, 4
+proved or derived but, with --coq, coqc did not accept the file with no hypothesis.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
+from paper_checks.commands._coq_jobs import add_jobs, jobs
 from theory.errors import InvalidArgument
 
 HELP = "decide every step of a derivation file E0 = E1 <= E2 ... (exit 0 proved, 1 refuted, 3 undecided)"
@@ -18,13 +21,17 @@ examples:
   specbound derive docs/examples/log_below_quadratic.toml
   specbound derive docs/examples/log_below_quadratic.toml --certificate chain.json
   specbound prove --check chain.json
+  specbound derive docs/examples/log_below_quadratic.toml --coq chain.v
 
 the format (TOML): [variables] name = "set" in the --domain syntax of `specbound prove`; [assumptions]
 name = "inequality"; [definitions] name = "expression"; then [[steps]]: the first with expr only (E0),
 each next one with relation (= <= < >= >), expr, and optionally name and uses = ["assumption",
 "lemma:NAME", "file:earlier.toml"], or by = "lemma:NAME" (or piece:NAME, file:PATH, an assumption) with
 substitution = { x = "expression" } and factor = "f": the step's gap is f times the fact's at the
-substitution, f >= 0 and the substitution's ranges kernel-proved. See docs/derive.md."""
+substitution, f >= 0 and the substitution's ranges kernel-proved. See docs/derive.md.
+exit status: 0 proved or derived, 1 refuted, 3 undecided, 2 a malformed file, 4 proved or derived but,
+with --coq, coqc did not accept the file with no hypothesis (rejected, over its time limit, resting on
+hypotheses, or a step not translatable; the JSON's "coq_verdict" says which)."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +51,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--certificate", metavar="OUT.json", help="write the chain's certificate (proved or derived only)"
     )
-    parser.add_argument("--force", action="store_true", help="let --certificate replace an existing file")
+    parser.add_argument(
+        "--coq",
+        metavar="FILE.v",
+        help="write the derivation as a Coq file (each step a lemma) and check it with coqc "
+        "(needs coq and libcoq-interval)",
+    )
+    parser.add_argument(
+        "--no-coq-check", action="store_true", help="with --coq: write the Coq file without running coqc"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="let --certificate and --coq replace an existing file"
+    )
+    add_jobs(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,9 +84,11 @@ def _run(args: argparse.Namespace, budget: float) -> int:
     from theory.cpu_budget import deciding
     from theory.derive import derive
     from theory.prover.box import count_of_boxes
+    from theory.prover.coq.report import coq_verdict, exit_status
 
     if args.certificate is not None:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
+    _check_coq_target(args)
     with deciding():
         result = derive(Path(args.file), budget)
     certificate = result.certificate()
@@ -77,14 +98,19 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         target = check_target("--certificate", args.certificate, force=args.force, inputs=result.inputs)
         text = json_text(certificate, "the certificate") + "\n"
         write_text_atomically(target, text, exclusive=not args.force)
+    exported = _export(certificate, result, args)
+    status = exit_status(result.exit_status, exported or [])
     if args.json:
         from paper_checks.run_metadata import run_block
 
         document = result.to_json()
-        document["exit_status"] = result.exit_status
+        if exported is not None:
+            document["coq"] = exported
+            document["coq_verdict"] = coq_verdict(exported)
+        document["exit_status"] = status
         document["run"] = run_block(args)
         print(json_text(document, "the derivation's result"))
-        return result.exit_status
+        return status
     print(f"{result.status}: {result.conclusion}  over  {result.derivation.domain.to_text()}")
     if result.hypotheses:
         print(f"  under the assumptions {', '.join(result.hypotheses)}")
@@ -118,4 +144,51 @@ def _run(args: argparse.Namespace, budget: float) -> int:
             )
         else:
             print(f"{steps}; not written (--certificate FILE writes it for specbound prove --check FILE)")
-    return result.exit_status
+    if exported is not None:
+        from theory.prover.coq.report import line
+
+        for record in exported:
+            print(line(record))
+        if not exported:
+            print(f"coq: nothing exported (the derivation is {result.status}: there is no proof to export)")
+        elif status != result.exit_status:
+            print(f"coq: not accepted ({coq_verdict(exported)}): exit status {status}")
+    return status
+
+
+def _check_coq_target(args: argparse.Namespace) -> None:
+    """With --coq FILE.v, before deriving: coqc is installed (unless --no-coq-check) and FILE.v can be
+    written (not an input; an existing plain file only with --force)."""
+    if args.coq is None:
+        return
+    from paper_checks.output_files import check_target
+    from theory.prover.coq.coqc import coqc_path
+
+    if Path(args.coq).suffix != ".v":
+        raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
+    jobs(args)
+    if not args.no_coq_check:
+        coqc_path()  # a missing coqc is reported before anything is written
+    check_target("--coq", args.coq, force=args.force, inputs=[Path(args.file)])
+
+
+def _export(certificate: Any, result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    """With --coq: the derivation's Coq file, checked by coqc unless --no-coq-check (nothing for a
+    derivation neither proved nor derived). None without --coq."""
+    if args.coq is None:
+        return None
+    if certificate is None:
+        return []
+    from paper_checks.output_files import check_target, complete_or_removed
+    from theory.prover.coq.derivation import export_derivation
+    from theory.prover.coq.files import Export, export_files
+
+    target = check_target("--coq", args.coq, force=args.force, inputs=result.inputs)
+    title = str(certificate.get("title") or "")
+    export = Export(
+        target,
+        lambda assumed: export_derivation(certificate, title, assumed),
+        lambda: export_derivation(certificate, title, probe=True),
+    )
+    with complete_or_removed(target.parent, [target.name]):  # Ctrl-C: no half-checked file left
+        return export_files([export], not args.no_coq_check, args.force, jobs(args))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN, DEFAULT_N_TEST
 from paper_checks.output_files import json_text, prepare_folder, write_text_atomically
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     trained = train_grid(default_grid(thorough=args.thorough))
     table = ratio_table(trained, margin=args.margin, delta=args.delta, n_test=args.n_test)
     seconds = time.perf_counter() - start
-    document = {**table.to_json(), "run": run_block(args)}
+    document: dict[str, Any] = {**table.to_json(), "run": run_block(args)}
     if args.json:
         print(json_text({**document, "seconds": round(seconds, 1)}, "the gap table", indent=2))
     else:

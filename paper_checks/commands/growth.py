@@ -174,7 +174,7 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         )
     if args.certificate is not None:
         searched = found.proof.certificate if found.status == "proved" else None
-        _write_certificate(args, found.kernel_tail or (searched and searched.to_json()))
+        _write_certificate(args, found.kernel_tail or (searched.to_json() if searched is not None else None))
         lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
     status = 0 if found.decided else 3
     return _finish(args, document, status, "\n".join(lines))

@@ -22,6 +22,8 @@ from paper_checks.run_metadata import run_block, weights_sha256
 from theory.kinds import MatrixKind
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from numerics.loading.weights import TransformerWeights
 
 HELP = "show L, N, heads, FFN size and per-layer spectral norms of a checkpoint (alias, HF folder, file)"
@@ -113,7 +115,7 @@ def _norm_text(value: float) -> str:
     return f"{value:.4f}" if abs(value) < 1e5 else f"{value:.4e}"
 
 
-def _spectral_norm(layer: int, source: str, name: str, array: object) -> float:
+def _spectral_norm(layer: int, source: str, name: str, array: np.ndarray) -> float:
     """sigma_1 of the array ``name`` of layer ``layer`` of ``source`` (named so in errors)."""
     from numerics.spectra.spectrum import spectrum
 

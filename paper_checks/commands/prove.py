@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from paper_checks.commands._coq_jobs import add_jobs, jobs
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block
 from theory.errors import InvalidArgument
@@ -68,6 +69,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-coq-check", action="store_true", help="with --coq: write the Coq file without running coqc"
     )
     parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files")
+    add_jobs(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,10 +122,10 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
     if exported is not None:
-        from theory.prover.coq.report import line
+        from theory.prover.coq.report import line as coq_line
 
         for record in exported:
-            print(f"  {line(record)}")
+            print(f"  {coq_line(record)}")
         if not exported:
             print(f"  coq: nothing exported (the statement is {result.status}: there is no proof to export)")
         elif status != result.exit_status:
@@ -145,6 +147,7 @@ def _check_coq_target(args: argparse.Namespace) -> None:
     target = Path(args.coq)
     if target.suffix != ".v":
         raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
+    jobs(args)
     if not args.no_coq_check:
         coqc_path()  # a missing coqc is reported before anything is written
     check_family("--coq", target, rf"{re.escape(target.stem)}_\d+\.v", force=args.force)
@@ -156,7 +159,7 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
     if args.coq is None:
         return None
     from paper_checks.output_files import complete_or_removed
-    from theory.prover.coq.files import export_to
+    from theory.prover.coq.files import certificate_export, export_files
 
     target = Path(args.coq)
     if result.status != "proved":
@@ -167,11 +170,12 @@ def _export(result: Any, args: argparse.Namespace) -> list[dict[str, Any]] | Non
         if len(parts) == 1
         else [target.with_name(f"{target.stem}_{index}.v") for index in range(1, len(parts) + 1)]
     )
+    exports = [
+        certificate_export(part.certificate.to_json(), path, part.text)
+        for part, path in zip(parts, paths, strict=True)
+    ]
     with complete_or_removed(target.parent, [path.name for path in paths]):  # Ctrl-C: no partial set
-        return [
-            export_to(part.certificate.to_json(), path, not args.no_coq_check, part.text, replace=args.force)
-            for part, path in zip(parts, paths, strict=True)
-        ]
+        return export_files(exports, not args.no_coq_check, args.force, jobs(args))
 
 
 def _check(path: Path) -> int:

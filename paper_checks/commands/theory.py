@@ -6,7 +6,13 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from theory.prover.lemma_inequalities import LemmaVerdict
+    from theory.registry import CheckReport
+
+from paper_checks.commands._coq_jobs import add_jobs, jobs
 
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "
@@ -58,6 +64,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--no-coq-check", action="store_true", help="with --coq: write the Coq files without running coqc"
     )
     parser.add_argument("--force", action="store_true", help="let --coq replace existing Coq files in DIR")
+    add_jobs(parser)
 
 
 STATEMENT_WIDTH = 96
@@ -177,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
                 print(wrapped(f"witness: {result.witness}", "           "))
         for verdict in verdicts.get(lemma.name, ()):
             print(wrapped(f"prover {verdict.line()}", "    ", "    "))
-            for record in exported.get(verdict.entry.name, ()):  # type: ignore[attr-defined]
+            for record in exported.get(verdict.entry.name, ()):
                 print(wrapped(line(record), "      "))
     for result in report.controls:
         mark = "pass" if result.verdict else "FAIL"
@@ -195,7 +202,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"coq: {counts['files']} files for {counts['statements']} proved inequalities, "
             f"{counts['accepted']} accepted by coqc, {counts['hypotheses']} with hypotheses, "
-            f"{counts['rejected']} rejected, {counts['unchecked']} unchecked, "
+            f"{counts['rejected']} rejected, {counts['timeout']} over coqc's time limit, "
+            f"{counts['unchecked']} unchecked, "
             f"{counts['untranslated']} not translatable yet"
         )
     if args.regimes:
@@ -238,7 +246,7 @@ def _export_theorem(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]
     return {"theorem_3_1": [export_theorem(Path(args.coq), not args.no_coq_check, replace=args.force)]}
 
 
-def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list[object]]:
+def _prover_verdicts(report: CheckReport, args: argparse.Namespace) -> dict[str, list[LemmaVerdict]]:
     """lemma name -> the prover's verdict on each of its inequalities (empty with --no-prove)."""
     import sys
 
@@ -254,8 +262,8 @@ def _prover_verdicts(report: object, args: argparse.Namespace) -> dict[str, list
     from numerics.progress import progress
     from theory.prover.lemma_inequalities import decide, inequalities_of
 
-    verdicts: dict[str, list[object]] = {}
-    entries = report.entries  # type: ignore[attr-defined]
+    verdicts: dict[str, list[LemmaVerdict]] = {}
+    entries = report.entries
     named = lambda entry: _lemma_name(entry[0])  # noqa: E731
     for lemma, _ in progress(entries, len(entries), "theory: prover", unit="lemma", name=named):
         for entry in inequalities_of(lemma.name):
@@ -277,6 +285,7 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
     from theory.prover.coq.coqc import coqc_path
     from theory.prover.lemma_inequalities import all_lemma_inequalities
 
+    jobs(args)
     if not args.no_coq_check:
         coqc_path()
     directory = prepare_folder("--coq", args.coq, (), force=True)
@@ -288,16 +297,19 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
         check_family("--coq", directory / f"{entry.name}.v", pattern, force=args.force)
 
 
-def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]:
+def _export(
+    verdicts: dict[str, list[LemmaVerdict]], args: argparse.Namespace
+) -> dict[str, list[dict[str, Any]]]:
     """With --coq DIR: inequality name -> the records of its Coq files (one per proved part), written to
-    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check; an
+    DIR/<name>.v (DIR/<name>_<k>.v for several parts) and checked by coqc unless --no-coq-check, all files
+    together (:func:`~theory.prover.coq.files.export_files`: --jobs coqc processes at once); an
     interrupted or failed export removes the files it created (:func:`complete_or_removed`)."""
     from pathlib import Path
 
     if args.coq is None or not verdicts:
         return {}
     from paper_checks.output_files import complete_or_removed
-    from theory.prover.coq.files import export_reduction_to, export_to
+    from theory.prover.coq.files import Export, certificate_export, export_files, reduction_export
     from theory.prover.coq.softmax import REDUCED
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
@@ -305,28 +317,23 @@ def _export(verdicts: dict[str, list[object]], args: argparse.Namespace) -> dict
         verdict
         for group in verdicts.values()
         for verdict in group
-        if verdict.status == "proved" and hasattr(verdict.result, "parts")  # type: ignore[attr-defined]
+        if verdict.status == "proved" and hasattr(verdict.result, "parts")
     ]
-    files = {verdict.entry.name: _coq_names(verdict) for verdict in proved}  # type: ignore[attr-defined]
+    files = {verdict.entry.name: _coq_names(verdict) for verdict in proved}
+    exports: list[tuple[str, Export]] = []
+    for verdict in proved:
+        name, parts = verdict.entry.name, verdict.result.parts
+        for part, file in zip(parts, files[name][: len(parts)], strict=True):
+            title = f"{name}: {part.text}"
+            exports.append((name, certificate_export(_certificate(verdict, part), directory / file, title)))
+        if name == REDUCED:  # the softmax bound for every length, a file of its own
+            reduction = directory / files[name][-1]
+            exports.append((name, reduction_export(verdict.entry, reduction)))
     exported: dict[str, list[dict[str, Any]]] = {}
     with complete_or_removed(directory, [n for names in files.values() for n in names]):
-        for verdict in proved:
-            name, parts = verdict.entry.name, verdict.result.parts  # type: ignore[attr-defined]
-            exported[name] = [
-                export_to(
-                    _certificate(verdict, part),
-                    directory / file,
-                    not args.no_coq_check,
-                    f"{name}: {part.text}",
-                    replace=args.force,
-                )
-                for part, file in zip(parts, files[name][: len(parts)], strict=True)
-            ]
-            if name == REDUCED:  # the softmax bound for every length, a file of its own
-                reduction = directory / files[name][-1]
-                exported[name].append(
-                    export_reduction_to(verdict.entry, reduction, not args.no_coq_check, replace=args.force)
-                )
+        records = export_files([e for _, e in exports], not args.no_coq_check, args.force, jobs(args))
+    for (name, _), record in zip(exports, records, strict=True):
+        exported.setdefault(name, []).append(record)
     return exported
 
 
@@ -361,8 +368,8 @@ def _coq_counts(exported: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
     return {"statements": statements, "files": sum(r["file"] is not None for r in records), **counts}
 
 
-def _counts(verdicts: dict[str, list[object]]) -> dict[str, int]:
-    statuses = [v.status for group in verdicts.values() for v in group]  # type: ignore[attr-defined]
+def _counts(verdicts: dict[str, list[LemmaVerdict]]) -> dict[str, int]:
+    statuses: list[str] = [v.status for group in verdicts.values() for v in group]
     return {
         "inequalities": len(statuses),
         "proved": statuses.count("proved"),

@@ -43,3 +43,28 @@ from paper_checks.scaling.study import run_study as run_study
 from paper_checks.scaling.study import study_for_context as study_for_context
 from paper_checks.scaling.study import trained_for_context as trained_for_context
 from paper_checks.scaling.user import user_points as user_points
+
+__all__ = [
+    "AXES",
+    "FULL_GRID",
+    "PROXIES",
+    "QUICK_GRID",
+    "REAL_MODELS",
+    "TRAINING",
+    "Exponent",
+    "Origin",
+    "ScalingPoint",
+    "ScalingStudy",
+    "SyntheticGrid",
+    "fit_all",
+    "fit_exponent",
+    "log_proxies",
+    "point",
+    "real_points",
+    "run_study",
+    "study_for_context",
+    "synthetic_points",
+    "train_grid_models",
+    "trained_for_context",
+    "user_points",
+]

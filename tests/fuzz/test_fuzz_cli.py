@@ -14,8 +14,8 @@ Every run of ``specbound inspect --json`` and ``specbound bound --json`` must sa
 2. never a traceback (no exception escapes ``main``);
 3. never a hang (each run under a timeout).
 
-Regular-file inputs run in-process through ``main(argv)`` (fast; SIGALRM bounds the time); odd file
-kinds run in a subprocess under a timeout and a memory cap. The number of examples follows the
+Regular-file inputs run in-process through ``main(argv)`` (fast; SIGPROF bounds the CPU time); odd
+file kinds run in a subprocess under a CPU-time limit and a memory cap. The number of examples follows the
 hypothesis profile of tests/conftest.py: ``ci`` (default, fast) or ``HYPOTHESIS_PROFILE=thorough``.
 Set ``FUZZ_INPUT_LOG=FILE`` to append a digest of every generated input to FILE (to count distinct ones).
 """

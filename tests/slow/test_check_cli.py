@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_files import run_limited
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]
 
@@ -135,8 +136,10 @@ When a claim is split or a verdict changes on purpose, update its row here in th
 
 
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, timeout=600, check=False, cwd=cwd
+    # CPU seconds, not wall seconds: a full check takes about 110 CPU s, and a loaded machine only stretches
+    # the wall time
+    return run_limited(
+        [sys.executable, *args], 1800, f"python {' '.join(args)}", capture_output=True, text=True, cwd=cwd
     )
 
 

@@ -24,6 +24,7 @@ from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
 
 pytestmark = [
+    pytest.mark.coq,
     pytest.mark.slow,
     pytest.mark.skipif(
         shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"

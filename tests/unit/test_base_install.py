@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from hostile_files import run_limited
 
 pytestmark = pytest.mark.slow
 
@@ -30,24 +31,24 @@ def base_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv.create(root / "venv", with_pip=True)
     python = root / "venv" / "bin" / "python"
     pins = [f"{name}=={importlib.metadata.version(name)}" for name in CORE]
-    install = subprocess.run(
+    install = run_limited(
         [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(REPOSITORY), *pins],
+        600,
+        "pip install of the core",
         capture_output=True,
         text=True,
-        timeout=600,
-        check=False,
     )
     assert install.returncode == 0, install.stderr[-2000:]
     return python
 
 
 def _specbound(python: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return run_limited(
         [str(python), "-m", "paper_checks.cli", *args],
+        600,
+        f"specbound {' '.join(args)} (core install)",
         capture_output=True,
         text=True,
-        timeout=600,
-        check=False,
         cwd=cwd,
         env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)},
     )

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hostile_files import run_limited
 
 CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
 
@@ -65,18 +66,20 @@ def run_planted(
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run(
+    return run_limited(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+        120,
+        "the planted pytest run",
         capture_output=True,
         text=True,
-        timeout=120,
-        check=False,
         cwd=tmp_path,
         env=env,
     )
 
 
-@pytest.mark.parametrize("ci", ["true", "1"])
+# each test runs pytest in a subprocess (about 1.5 CPU s): CI=true is the fast tier's smoke test, the
+# other cases are slow
+@pytest.mark.parametrize("ci", ["true", pytest.param("1", marks=pytest.mark.slow)])
 def test_missing_package_skips_fail_in_ci(tmp_path: Path, ci: str):
     completed = run_planted(tmp_path, ci)
     assert completed.returncode == 1, completed.stdout
@@ -85,12 +88,14 @@ def test_missing_package_skips_fail_in_ci(tmp_path: Path, ci: str):
     assert "needs no_such_model_package_xyz: the reference reader is transformers" in completed.stdout
 
 
+@pytest.mark.slow
 def test_outside_ci_they_are_skips(tmp_path: Path):
     completed = run_planted(tmp_path, None)
     assert completed.returncode == 0, completed.stdout
     assert "4 skipped" in completed.stdout
 
 
+@pytest.mark.slow
 def test_module_level_skips_for_a_missing_package_fail_in_ci(tmp_path: Path):
     completed = run_planted(tmp_path, "true", MODULE_SKIPS)
     assert completed.returncode != 0, completed.stdout
@@ -99,11 +104,13 @@ def test_module_level_skips_for_a_missing_package_fail_in_ci(tmp_path: Path):
     assert "could not import 'no_such_flint_xyz'" in completed.stdout
 
 
+@pytest.mark.slow
 def test_a_module_mark_skip_for_a_missing_package_fails_each_test_in_ci(tmp_path: Path):
     completed = run_planted(tmp_path, "true", MODULE_MARK)
     assert completed.returncode == 1 and "2 errors" in completed.stdout, completed.stdout  # failed in setup
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("modules", [MODULE_SKIPS, MODULE_MARK])
 def test_module_level_skips_outside_ci_are_skips(tmp_path: Path, modules: dict[str, str]):
     completed = run_planted(tmp_path, None, modules)

@@ -70,6 +70,8 @@ def _exported(chain: dict, tmp_path: Path) -> dict:
     return record
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_chain_exports_as_one_file_accepted_by_coqc(tmp_path):
     chain = _chain(*TRUE_CHAIN)
     assert kernel_chain.check(chain).accepted
@@ -91,6 +93,8 @@ def test_a_chain_exports_as_one_file_accepted_by_coqc(tmp_path):
         pytest.param("range_log_y", marks=pytest.mark.slow),
     ],
 )
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_planted_fault_the_kernel_rejects_leaves_its_lemma_unproved_in_coq(lemma, tmp_path):
     chain = _chain(*PLANTED[lemma])
     assert not kernel_chain.check(chain).accepted
@@ -109,6 +113,8 @@ def test_the_chain_exporter_states_the_pieces_and_the_theorem_over_the_domain_as
     assert range_ in exported.text
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp_path):
     """The translation of x^p (base not shown > 0) evaluates at x = 0 to 0 for p > 0 and at a positive
     point inside arb's ball; Coq's Rpower, the mistranslation it replaces, is 1 at x = 0."""
@@ -152,6 +158,7 @@ def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp
     assert "Rpower" not in printed
 
 
+@pytest.mark.coq
 @pytest.mark.slow
 def test_theorem_4_1s_chain_is_accepted_with_no_hypothesis(tmp_path):
     """Its pieces (the four changes of variables, the tail, the Min facts) and its identity, whose laws

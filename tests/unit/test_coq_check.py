@@ -24,9 +24,13 @@ from theory.prover.kernel import check_certificate, trees
 from theory.prover.kernel.verify import environment, precision, read_domain
 from theory.prover.language import parse_expression, to_tree
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 
 def _certificate(statement: str, domain: str) -> dict:
@@ -148,7 +152,6 @@ def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_p
     assert verdict.status == "rejected"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("statement", "domain"), [("log(x) >= 1", "x: [3, 4]"), ("x <= 1", "x: [0, 1]"), ("x > 0", "x: (0, 1]")]
 )

@@ -1,12 +1,13 @@
-"""``specbound prove --coq FILE.v`` and ``specbound theory --coq DIR``: files written per proved
-statement, coqc's verdict in the text and the JSON, nothing exported for a refuted statement, and one
-line with exit 2 for bad input or a missing coqc."""
+"""``specbound prove --coq FILE.v``, ``specbound theory --coq DIR`` and ``specbound derive FILE --coq
+FILE.v``: files written per proved statement, coqc's verdict in the text and the JSON, nothing exported
+for a refuted statement, and one line with exit 2 for bad input or a missing coqc."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,7 @@ def test_a_refuted_statement_exports_nothing_and_says_so(tmp_path, capsys):
     assert not target.exists()
 
 
+@pytest.mark.coq  # the one coqc run of the fast tier: a smoke test of about 3 CPU s
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
 def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     target = tmp_path / "log_tangent.v"  # a monotone box (a sum of squares would take the rewrite step)
@@ -60,6 +62,8 @@ def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     assert record["hypotheses"] == [] and record["coqc_cpu_seconds"] > 0
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
 def test_the_readme_log_example_over_its_half_line_is_accepted(tmp_path, capsys):
     """The README's log(1 + x) <= x over (-1, oo): a monotone box with a singular open end and one reaching
@@ -122,6 +126,7 @@ def test_exit_0_with_coq_only_when_coqc_accepted_every_file(statuses, prover, ex
     assert coq_verdict(records) == verdict
 
 
+@pytest.mark.coq
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
 def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, capsys):
@@ -132,3 +137,30 @@ def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, 
     assert status != 0 and document["exit_status"] == status
     if document["status"] == "proved":
         assert status == 4 and document["coq_verdict"] in ("rejected", "hypotheses", "untranslated")
+
+
+EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "log_below_quadratic.toml"
+
+
+def test_derive_writes_each_step_as_a_lemma_without_checking_when_asked(tmp_path, capsys):
+    target = tmp_path / "chain.v"
+    status = main(["derive", str(EXAMPLE), "--coq", str(target), "--no-coq-check", "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert (status, document["coq_verdict"], document["coq"][0]["coq"]) == (0, "unchecked", "unchecked")
+    text = target.read_text()
+    # the file's expressions are the TOML's (2 ln(1 + x), ..., 3 x), its theorem over x >= 0 with x <= 1
+    assert "Definition e_0 (v_x : R) : R := (2 * (ln (1 + v_x)))." in text
+    assert "Definition e_4 (v_x : R) : R := (3 * v_x)." in text
+    assert "Theorem statement : forall v_x : R, 0 <= v_x -> v_x <= 1 -> e_0 v_x <= e_4 v_x." in text
+    assert all(f"Lemma step_{k} :" in text for k in range(1, 5)) and "Admitted" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("chain.txt", "must name a Coq file ending in .v"), ("taken.v", "already exists")]
+)
+def test_derive_coq_targets_are_checked_before_any_work(name, message, tmp_path, capsys):
+    (tmp_path / "taken.v").write_text("mine")
+    status = main(["derive", str(EXAMPLE), "--coq", str(tmp_path / name), "--no-coq-check"])
+    err = capsys.readouterr().err
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert (tmp_path / "taken.v").read_text() == "mine"

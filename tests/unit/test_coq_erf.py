@@ -27,9 +27,13 @@ from theory.prover.kernel import trees
 from theory.prover.kernel.verify import environment, precision, read_domain
 from theory.prover.language import parse_expression, to_tree
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 SAMPLES = ["erf(x)", "1 + erf(x - y)/2"]
 POINTS = [{"x": Fraction(3, 7), "y": Fraction(5, 4)}, {"x": Fraction(2), "y": Fraction(1, 3)}]
@@ -103,7 +107,6 @@ def test_erf_on_a_half_line_is_accepted_node_by_node(tmp_path):
     assert verdict.status == "accepted", verdict.reason
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("plant", sorted(PLANTS))
 def test_a_planted_erf_makes_a_known_true_file_fail(plant, tmp_path, monkeypatch):
     old, new = PLANTS[plant]

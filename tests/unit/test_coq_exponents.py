@@ -24,9 +24,13 @@ from theory.prover.coq.terms import term
 from theory.prover.kernel import exact
 from theory.prover.kernel.verify import precision
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 ATOM = "sb_power_atom"
 PLANTED_SUM = "Rpower (v_x + 3) v_y = Rpower (v_x + 1) v_y + Rpower 2 v_y"

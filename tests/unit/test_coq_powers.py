@@ -24,9 +24,13 @@ from theory.prover.coq.files import export_to
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel.verify import precision
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 
 BELOW_HALF = ("x^p <= 1/2", "x: [0, 1/4], p: [1, 2]")
@@ -60,7 +64,6 @@ def test_a_power_at_a_base_reaching_0_printed_as_rpower_is_refused_by_coqc(tmp_p
     assert verdict.status == "rejected", verdict
 
 
-@pytest.mark.slow
 def test_the_readme_power_sum_is_accepted_by_coqc_with_no_hypothesis(tmp_path):
     """x^p + (1 - x)^p >= 1 on x in [0, 1], p in (0, 1] (the README's example): monotone in p, both
     bases reaching 0 at an end of x."""

@@ -19,9 +19,13 @@ from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.kernel import check_certificate
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 X = ["var", "x"]
 PI = ["const", "pi"]

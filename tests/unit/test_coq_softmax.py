@@ -17,7 +17,7 @@ import pytest
 import sympy as sp
 
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
-from theory.prover.coq.files import export_reduction_to
+from theory.prover.coq.files import export_files, reduction_export
 from theory.prover.coq.softmax import REDUCED, export_reduction
 from theory.prover.lemma_inequalities import all_lemma_inequalities
 from theory.prover.softmax_every_length import q, vertex_value_every_length
@@ -64,9 +64,11 @@ def test_the_bound_the_file_proves_holds_exactly_on_sampled_lengths_and_is_sharp
     assert _jacobian_l1([Fraction(1, 2)] * 2, [Fraction(1), Fraction(-1)]) == 1
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_the_reduction_file_proves_the_bound_for_every_length_with_nothing_left(tmp_path):
     (entry,) = [e for e in all_lemma_inequalities() if e.name == REDUCED]
-    record = export_reduction_to(entry, tmp_path / "reduction.v", True)
+    (record,) = export_files([reduction_export(entry, tmp_path / "reduction.v")], True)
     assert record["coq"] == "accepted", record.get("reason")
     assert record["not_exported"] == [] and record["hypotheses"] == []
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
@@ -80,6 +82,8 @@ def test_the_reduction_file_proves_the_bound_for_every_length_with_nothing_left(
     assert _lemma_of(tampered, verdict.line) == "every_length"
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_smaller_kappa_is_refused_where_the_vertex_inequality_fails(tmp_path):
     derived = vertex_value_every_length()
     half = sp.Rational(1, 2)
@@ -89,6 +93,8 @@ def test_a_smaller_kappa_is_refused_where_the_vertex_inequality_fails(tmp_path):
     assert _lemma_of(text, verdict.line) == "vertex_inequality"
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_planted_vertex_value_is_refused(tmp_path):
     derived = vertex_value_every_length()
     assert derived is not None

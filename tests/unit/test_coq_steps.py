@@ -44,6 +44,8 @@ def _scale(factor: list) -> dict:
     )
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_scale_step_is_accepted(tmp_path):
     certificate = _scale(TWO_PLUS_P)
     assert check_certificate(certificate).accepted
@@ -54,6 +56,8 @@ def test_a_scale_step_is_accepted(tmp_path):
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_wrong_scale_factor_is_refused(tmp_path):
     """gap * 2 (2 + p) is 4, not the form 2: the kernel rejects the certificate, and coqc the identity."""
     certificate = _scale(["mul", ["num", "2"], TWO_PLUS_P])
@@ -84,6 +88,8 @@ def test_an_unsigned_step_is_accepted():
     assert check_certificate(UNSIGNED).accepted
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_an_unsigned_step_is_proved_in_coq(tmp_path):
     exported, verdict = _checked(UNSIGNED, tmp_path)
     assert exported.hypotheses == []
@@ -91,6 +97,8 @@ def test_an_unsigned_step_is_proved_in_coq(tmp_path):
     assert verdict.status == "accepted", verdict.reason
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_flipped_sign_of_an_abs_argument_is_refused(tmp_path, monkeypatch):
     """The exporter planted to read the sign of x - 1 as <= 0: the lemma 0 <= -(x - 1) on [1, 2] is false."""
     real = steps._recording
@@ -119,6 +127,8 @@ def _sum(parts: list) -> dict:
     return _one_box(["add", SQUARE, X], decision)
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_sum_step_is_proved_in_coq(tmp_path):
     certificate = _sum([SQUARE, X])
     assert check_certificate(certificate).accepted
@@ -127,6 +137,8 @@ def test_a_sum_step_is_proved_in_coq(tmp_path):
     assert verdict.status == "accepted", verdict.reason
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_sum_with_a_part_dropped_is_refused(tmp_path):
     certificate = _sum([SQUARE])
     assert not check_certificate(certificate).accepted
@@ -147,6 +159,8 @@ LOG = _one_box(
 """2 e^x - 1 > 0 on [0, 1] as log(2 e^x) - log 1 = log 2 + x - 0 > 0 (the kernel expands both logs)."""
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_log_step_is_proved_in_coq(tmp_path):
     assert check_certificate(LOG).accepted
     exported, verdict = _checked(LOG, tmp_path)
@@ -155,6 +169,8 @@ def test_a_log_step_is_proved_in_coq(tmp_path):
     assert verdict.status == "accepted", verdict.reason
 
 
+@pytest.mark.coq
+@pytest.mark.slow
 def test_a_wrong_expansion_of_a_log_is_refused(tmp_path, monkeypatch):
     """The expansion planted as log 3 + x for log(2 e^x): Coq's ln_mult and ln_exp do not give it."""
     real = steps.logs.expanded

@@ -19,9 +19,13 @@ from theory.prover.coq.files import export_to
 from theory.prover.coq.substitution import IDENTITY_UNPROVED
 from theory.prover.kernel import check_certificate
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
 
 X, Y, Z, T = (["var", name] for name in ("x", "y", "z", "t"))
 HALF_LINE = [domain_variable("z", "0", "oo", upper_open=True)]
@@ -164,7 +168,6 @@ def test_a_monotone_step_with_its_face_at_infinity_takes_the_tail_and_the_segmen
     assert "refine (sb_tail_decreasing (fun v_x => gap v_x) " in text
 
 
-@pytest.mark.slow
 def test_a_tail_that_does_not_hold_is_left_unproved(tmp_path):
     """1 / (1 + x) - 1/10 is negative beyond x = 9: the kernel rejects the tail, coqc its lemma."""
     certificate = _tail(["add", RECIPROCAL, ["num", "-1/10"]])

@@ -13,14 +13,21 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
 from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-from hostile_files import ROOT, assert_error_line, assert_one_line_error, call, run_cli, strict_json
+from hostile_files import (
+    ROOT,
+    assert_error_line,
+    assert_one_line_error,
+    call,
+    run_cli,
+    run_limited,
+    strict_json,
+)
 
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
 
@@ -441,13 +448,13 @@ def run_terminated(module, function, argv, before="pass"):
         argv=[str(a) for a in argv],
         before=before,
     )
-    return subprocess.run(
+    return run_limited(
         [sys.executable, "-c", textwrap.dedent(script)],
+        120,
+        f"specbound {' '.join(map(str, argv))} terminated in {function}",
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
-        check=False,
     )
 
 
@@ -461,6 +468,8 @@ def test_6_sigterm_while_writing_the_csv_leaves_no_temporary_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]
 
 
+# `check --only 1 --report` in a subprocess, about 20 CPU s: slow; the CSV case above is the smoke test
+@pytest.mark.slow
 def test_6_sigterm_while_writing_the_report_leaves_no_partial_report(tmp_path):
     out = tmp_path / "out"
     result = run_terminated(

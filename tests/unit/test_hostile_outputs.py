@@ -186,15 +186,15 @@ def test_7_an_interrupted_coq_export_removes_the_files_it_wrote(tmp_path, capsys
     a user's file replaced under --force stays replaced (it was written whole)."""
     import theory.prover.coq.files as coq_files
 
-    original, written = coq_files.export_to, []
+    original, written = coq_files._write, []
 
-    def interrupted_at_the_second(certificate, path, *args, **kwargs):
+    def interrupted_at_the_second(path, *args, **kwargs):
         if written:
             raise KeyboardInterrupt
         written.append(path)
-        return original(certificate, path, *args, **kwargs)
+        return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(coq_files, "export_to", interrupted_at_the_second)
+    monkeypatch.setattr(coq_files, "_write", interrupted_at_the_second)
     two = [
         "prove",
         "x <= 1 and x >= 0",

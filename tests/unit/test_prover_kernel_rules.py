@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import mpmath
@@ -16,6 +17,7 @@ from mp_reference import evaluate
 
 from paper_checks.cli import main
 from theory.prover import check_certificate, prove
+from theory.prover.definedness import UndefinedStatement
 from theory.prover.kernel import Malformed, balls, trees, verify
 
 FALSE_ON_THE_LINE = [
@@ -188,3 +190,45 @@ def test_a_power_contains_every_base_to_every_exponent_of_their_sets(a, b, c, d,
                 w,
                 image,
             )
+
+
+# --- a log of a set unbounded below (found by the enclosure property tests) ----------------------------
+
+UNDEFINED_BELOW_ZERO = [  # each holds wherever it is defined; log(x) is undefined for x <= 0
+    ("Max(log(x), 0) >= 0", "x: real"),
+    ("atan(log(x)) >= -2", "x: real"),
+    ("exp(log(x)) >= 0", "x: (-oo, -1]"),
+    ("Max(x^y, 0) >= 0", "x: real, y: real"),
+]
+
+
+@pytest.mark.parametrize(("statement", "domain"), UNDEFINED_BELOW_ZERO)
+def test_a_log_of_a_variable_unbounded_below_is_undefined_not_proved(statement, domain):
+    # the kernel enclosed log on (-oo, b] as (-oo, oo) instead of declining, so the definedness check
+    # passed and Max(log(x), 0) >= 0 was proved over the reals
+    with pytest.raises(UndefinedStatement, match="undefined at"):
+        prove(statement, domain, budget_seconds=2)
+
+
+@pytest.mark.parametrize("upper", ["-1", "0", "1", "oo"])
+def test_the_kernel_declines_a_log_of_a_set_reaching_minus_infinity(upper):
+    top = math.inf if upper == "oo" else trees.ball(Fraction(upper))
+    with pytest.raises(balls.Undefined):
+        trees.enclose(["log", X], {"x": balls.Set(-math.inf, top, True, upper == "oo")})
+    gap = ["max", ["log", X], ["num", "0"]]
+    assert not check_certificate(_certificate(gap, "-oo", upper, {"method": "enclosure"})).accepted
+
+
+TYPED_NOT_SIMPLIFIED = [  # issue 40's item 3: sympy makes each side defined; the text is not at x = 0
+    "x/x >= 1",
+    "log(x) - log(x) >= 0",
+    "exp(log(x)) >= x",
+    "sqrt(x)^2 >= x",
+    "x^(1/2)*x^(-1/2) >= 1",
+]
+
+
+@pytest.mark.parametrize("statement", TYPED_NOT_SIMPLIFIED)
+def test_a_statement_defined_only_after_simplification_is_refused_with_exit_2(statement, capsys):
+    assert main(["prove", statement, "--domain", "x: [-1, 1]"]) == 2
+    assert "undefined at x = " in capsys.readouterr().err

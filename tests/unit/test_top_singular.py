@@ -49,6 +49,7 @@ def test_the_zero_matrix_has_sigma_1_zero():
     assert top_singular_upper(np.zeros((600, 600))) == 0.0
 
 
+@pytest.mark.slow  # about 10 CPU s
 def test_an_unconverged_estimate_fails_the_certificate_instead_of_giving_a_low_value(monkeypatch):
     factor = _factor(900, 600, 4)
     exact = np.linalg.svd(factor, compute_uv=False)[0]
@@ -62,6 +63,7 @@ def test_an_unconverged_estimate_fails_the_certificate_instead_of_giving_a_low_v
     assert parts == pytest.approx(svd, rel=SVD_ERROR)
 
 
+@pytest.mark.slow  # about 11 CPU s
 def test_a_gated_m_ins_part_norms_are_upper_bounds_of_each_blocks_sigma_1():
     rng = np.random.default_rng(7)
     blocks = [rng.standard_normal((600, 1400)) / 40.0 for _ in range(2)]  # M_in = [W_gate^T, W_up^T]

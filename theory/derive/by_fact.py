@@ -18,6 +18,7 @@ from typing import Any
 from theory.derive.check import gap_inequality, step_gap_tree
 from theory.derive.file_format import DerivationFile, MalformedDerivation, Step
 from theory.derive.instance import SYMPY, defined_on, identity, obligations, sign_by_sympy
+from theory.errors import UnknownName
 from theory.prover.domain import Domain
 from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, UNDECIDED
@@ -41,13 +42,14 @@ class Fact:
 
 @functools.cache
 def piece_fact(name: str, budget: float) -> Fact:
-    """The piece ``name`` of theorem_chain as a fact over its own domain (KeyError when there is none)."""
+    """The piece ``name`` of theorem_chain as a fact over its own domain (:class:`~theory.errors.UnknownName`
+    when there is none)."""
     from theory.interpolation import theorem_chain
     from theory.prover.search import search
 
     pieces = {piece.name: piece for piece in theorem_chain().pieces}
     if name not in pieces:
-        raise KeyError(name)
+        raise UnknownName(f"theorem_chain has no piece {name!r}; its pieces are {sorted(pieces)}")
     piece = pieces[name]
     gap, domain = to_tree(piece.sub.gap), piece.sub_domain
     record: dict[str, Any] = {"kind": "piece", "name": name, "gap": gap, "strict": False}

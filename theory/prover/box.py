@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from theory.counts import counted
+from theory.errors import UnknownName
 from theory.prover.domain import Bound, Domain, format_bound, parse_number
 from theory.prover.unbounded import compact, split_point
 
@@ -40,7 +41,7 @@ class Box:
         for other, lo, hi in self.ranges:
             if other == name:
                 return lo, hi
-        raise KeyError(name)
+        raise UnknownName(f"the box has no variable {name!r}; its variables are {list(self.names)}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -88,9 +89,10 @@ class Box:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], domain: Domain) -> Box:
-        """Inverse of to_json, in domain order (a missing or extra variable raises KeyError)."""
+        """Inverse of to_json, in domain order (a missing or extra variable raises
+        :class:`~theory.errors.UnknownName`)."""
         if set(data) != set(domain.names):
-            raise KeyError(f"box variables {sorted(data)} differ from the domain's {sorted(domain.names)}")
+            raise UnknownName(f"box variables {sorted(data)} differ from the domain's {sorted(domain.names)}")
         ranges = []
         for name in domain.names:
             lo, hi = (parse_number(str(text), f"box of {name}") for text in data[name])

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from theory.errors import InvalidArgument
+from theory.errors import InvalidArgument, UnknownName
 from theory.numbers import NumberOutOfRange, rational
 
 Bound = Fraction | float
@@ -133,7 +133,7 @@ class Domain:
         for variable in self.variables:
             if variable.name == name:
                 return variable
-        raise KeyError(name)
+        raise UnknownName(f"the domain has no variable {name!r}; its variables are {list(self.names)}")
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -1,13 +1,27 @@
-"""Run ``coqc`` on an exported file and read what the theorem rests on (``Print Assumptions``).
+"""Run ``coqc`` on exported files and read what each theorem rests on (``Print Assumptions``).
 
-``check_file(path, hypotheses)`` compiles a copy of the file in a temporary directory (no .vo next to the
-user's file) and returns a :class:`CoqCheck`: ``accepted`` when coqc compiled it, the file leaves no
-hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and Interval
-rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left; ``rejected``
-otherwise (the first error line kept). CPU seconds are coqc's own (its child-process rusage). coqc runs
-with a CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the kernel stops it) besides the wall-clock
-timeout, in a process group of its own that is killed whenever the run ends early (Ctrl-C, SIGTERM raised
-as an interrupt, any error), so no coqc outlives specbound.
+``check_files(files, jobs)`` compiles copies of the files in a temporary directory (no .vo next to the
+user's files) and returns one :class:`CoqCheck` per file: ``accepted`` when coqc compiled it, the file
+leaves no hypothesis and every axiom ``Print Assumptions`` lists belongs to what Coq's real numbers and
+Interval rest on (:data:`TRUSTED_AXIOMS`); ``hypotheses`` when it compiled with named premises left;
+``timeout`` when coqc hit its CPU-time or wall-clock limit on it; ``rejected`` otherwise (the first error
+line kept, with the file's own line number). ``check_file(path)`` is one file.
+
+Several files share one coqc process (at most :data:`GROUP` a process; loading Coq's reals, Coquelicot and
+Interval costs each process about 1.3 CPU s, and the preamble's lemmas a little more): each file's text,
+verbatim but for its ``Require`` lines (hoisted to the top of the process's file, left blank in place so
+the line numbers stay the file's own), sits in a ``Module`` of its own, followed by a line that prints an
+end mark. The marks split coqc's output per file, and an error's line names the file it lies in: the
+files before it are judged by their output, the file is rejected, the files after it are compiled again
+in a process of their own. A file alone in its process is compiled exactly as written. ``jobs`` processes
+run at once.
+
+CPU seconds are coqc's own (each process's rusage from ``wait4``; a process's seconds are shared equally
+among the files it compiled). coqc runs with a CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the
+kernel stops it) besides the wall-clock timeout, in a process group of its own that is killed whenever the
+run ends early (Ctrl-C, SIGTERM raised as an interrupt, any error), so no coqc outlives specbound. A limit
+hit names a file ``timeout`` only when that file was the first of its process (so the limit was its own);
+otherwise the file and those after it are compiled again from a fresh process.
 ``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
 """
 
@@ -21,6 +35,8 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,8 +62,8 @@ CPU_LIMIT_SECONDS = 900
 
 @dataclass(frozen=True)
 class CoqCheck:
-    """coqc's verdict on one file: status accepted | rejected | hypotheses, its CPU seconds, the axioms
-    Print Assumptions listed, the hypotheses left and, when rejected, why."""
+    """coqc's verdict on one file: status accepted | rejected | hypotheses | timeout, its CPU seconds, the
+    axioms Print Assumptions listed, the hypotheses left and, when rejected or timed out, why."""
 
     status: str
     seconds: float
@@ -93,16 +109,109 @@ def axioms_of(output: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+GROUP = 6
+"""Files at most per coqc process: the load of the libraries is paid once per process, and a file that
+fails costs the files after it in its process one more load."""
+END_MARK = "specbound-end-of-file"
+"""What the line after each file of a shared process prints (``END_MARK k``)."""
+_REQUIRE = re.compile(r"^(From \S+ )?Require ")
+
+
 def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
     """Compile ``path`` with coqc (see the module docstring)."""
-    completed, seconds = _compile(path.read_text(encoding="utf-8"))
-    if completed is None:
-        return CoqCheck("rejected", seconds, reason=f"coqc ran over {TIMEOUT_SECONDS:.0f} s")
-    if completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return CoqCheck("rejected", seconds, reason=f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s")
-    if completed.returncode != 0:
-        return _rejected(completed.stderr, seconds)
-    axioms = axioms_of(completed.stdout)
+    return check_files([(path, hypotheses)])[0]
+
+
+def check_files(files: list[tuple[Path, tuple[str, ...]]], jobs: int = 1) -> list[CoqCheck]:
+    """coqc's verdict on each (path, its hypotheses), grouped per process, ``jobs`` processes at once."""
+    texts = [path.read_text(encoding="utf-8") for path, _ in files]
+    workers = max(jobs, 1)
+    verdicts: dict[int, CoqCheck] = {}
+    pending: list[int] = list(range(len(files)))
+    alone: set[int] = set()
+    while pending:
+        shared = [i for i in pending if i not in alone]
+        size = max(1, min(GROUP, -(-len(shared) // workers)))
+        groups = [[i] for i in pending if i in alone]
+        groups += [shared[k : k + size] for k in range(0, len(shared), size)]
+        runs = _compile_all([[texts[i] for i in group] for group in groups], workers)
+        pending = []
+        for group, run in zip(groups, runs, strict=True):
+            again = _judge(group, run, files, verdicts)
+            if again and again[0] == group[0]:
+                alone |= set(again)  # a limit hit before any end mark: each alone, so the limit is its own
+            pending += again
+    return [verdicts[i] for i in range(len(files))]
+
+
+def _compile_all(groups: list[list[str]], workers: int) -> list[_Run]:
+    """Each group compiled by its own coqc, ``workers`` at once (in this thread when one is). An
+    interrupt of the waiting thread kills every running coqc's process group before it propagates."""
+    if workers == 1 or len(groups) == 1:
+        return [_compile_group(group) for group in groups]
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(_compile_group, groups))
+    except BaseException:
+        with _RUNNING_LOCK:
+            for pid in _RUNNING:
+                _kill(pid)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_RUNNING: set[int] = set()
+"""The coqc processes running now (their process groups' ids), killed on an interrupt."""
+_RUNNING_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One coqc process on a group: its result (None on the wall-clock timeout), its CPU seconds, the
+    output split per file (a file's text once its end mark printed) and the first line of each file."""
+
+    completed: subprocess.CompletedProcess[str] | None
+    seconds: float
+    outputs: list[str]
+    starts: list[int]
+
+
+def _judge(
+    group: list[int], run: _Run, files: list[tuple[Path, tuple[str, ...]]], verdicts: dict[int, CoqCheck]
+) -> list[int]:
+    """Record the verdicts ``run`` gives on ``group``'s files; the files to compile again (those after a
+    rejected file, or from the file in progress when a limit was hit: a limit is a file's own only when
+    it was alone in its process)."""
+    completed, ended = run.completed, min(len(run.outputs), len(group))
+    share = run.seconds / min(len(group), ended + 1)
+    for k in range(ended):
+        verdicts[group[k]] = _compiled(run.outputs[k], files[group[k]][1], share)
+    if ended == len(group):
+        return []
+    if completed is None or completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        if len(group) > 1:
+            return group[ended:]
+        limit = (
+            f"coqc ran over {TIMEOUT_SECONDS:.0f} s"
+            if completed is None
+            else f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s"
+        )
+        verdicts[group[0]] = CoqCheck("timeout", share, reason=limit)
+        return []
+    verdict = _rejected(completed.stderr, share)
+    failing = ended
+    if verdict.line is not None:  # the file the error's line lies in
+        failing = max(k for k, start in enumerate(run.starts) if start <= verdict.line or k == 0)
+        failing = max(failing, ended)
+        verdict = _rejected(completed.stderr, share, run.starts[failing] - 1)
+    verdicts[group[failing]] = verdict
+    return group[ended:failing] + group[failing + 1 :]  # those before it printed no end mark: again
+
+
+def _compiled(output: str, hypotheses: tuple[str, ...], seconds: float) -> CoqCheck:
+    """The verdict on a file coqc compiled: what Print Assumptions printed for it."""
+    axioms = axioms_of(output)
     untrusted = [a for a in axioms if not a.startswith(TRUSTED_AXIOMS)]
     if untrusted:
         return CoqCheck("rejected", seconds, axioms, hypotheses, f"untrusted axioms: {', '.join(untrusted)}")
@@ -112,22 +221,60 @@ def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
 def unproved(probe: str, mark: str) -> tuple[list[str], float] | None:
     """The lemmas a probe file reports (lines ``mark name``) and coqc's CPU seconds; None when the probe
     itself does not compile."""
-    completed, seconds = _compile(probe)
-    if completed is None or completed.returncode != 0:
+    run = _compile_group([probe])
+    if run.completed is None or run.completed.returncode != 0:
         return None
-    return [line.split()[1] for line in completed.stdout.splitlines() if line.startswith(mark + " ")], seconds
+    lines = run.completed.stdout.splitlines()
+    return [line.split()[1] for line in lines if line.startswith(mark + " ")], run.seconds
 
 
-def _compile(text: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
-    """coqc on ``text`` (a copy in a temporary directory), with its CPU seconds; None on a timeout."""
+def _group_text(texts: list[str]) -> tuple[str, list[int]]:
+    """One Coq file for the group (see the module docstring) and the line each file starts at."""
+    if len(texts) == 1:
+        return texts[0] + f'\nGoal True. idtac "{END_MARK} 0". Abort.\n', [1]
+    hoisted: list[str] = []
+    parts: list[str] = []
+    for k, text in enumerate(texts):
+        lines = text.splitlines()
+        for line in lines:
+            if _REQUIRE.match(line) and line not in hoisted:
+                hoisted.append(line)
+        body = ["" if _REQUIRE.match(line) else line for line in lines]
+        parts.append(
+            "\n".join(
+                [
+                    f"Module sb_file_{k}.",
+                    *body,
+                    f"End sb_file_{k}.",
+                    f'Goal True. idtac "{END_MARK} {k}". Abort.',
+                ]
+            )
+        )
+    starts, first = [], len(hoisted) + 2
+    for part in parts:
+        starts.append(first)
+        first += part.count("\n") + 1
+    return "\n".join([*hoisted, *parts]) + "\n", starts
+
+
+def _compile_group(texts: list[str]) -> _Run:
+    """coqc on the group's file (a temporary directory): its result, CPU seconds and output per file."""
     coqc = coqc_path()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    text, starts = _group_text(texts)
     with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
         copy = Path(scratch) / "Certificate.v"
         copy.write_text(text, encoding="utf-8")
-        completed = _run_limited([coqc, "-q", copy.name], scratch)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return completed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        completed, seconds = _run_limited([coqc, "-q", copy.name], scratch)
+    outputs: list[str] = []
+    if completed is not None:
+        current: list[str] = []
+        for line in completed.stdout.splitlines():
+            if line.startswith(f"{END_MARK} "):
+                outputs.append("\n".join(current))
+                current = []
+            else:
+                current.append(line)
+    return _Run(completed, seconds, outputs, starts)
 
 
 def _limit_cpu() -> None:
@@ -135,10 +282,11 @@ def _limit_cpu() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_SECONDS, CPU_LIMIT_SECONDS + 5))
 
 
-def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProcess[str] | None:
-    """Run ``command`` in ``directory`` under the CPU limit, in its own process group; None on the
-    wall-clock timeout. The group is killed on every way out but a normal end, so an interrupt of
-    specbound (Ctrl-C, SIGTERM) leaves no coqc behind."""
+def _run_limited(command: list[str], directory: str) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    """Run ``command`` in ``directory`` under the CPU limit, in its own process group: its result (None
+    on the wall-clock timeout) and its CPU seconds (its rusage, so parallel runs do not mix). The group
+    is killed on every way out but a normal end, so an interrupt of specbound (Ctrl-C, SIGTERM) leaves no
+    coqc behind."""
     process = subprocess.Popen(
         command,
         cwd=directory,
@@ -148,24 +296,60 @@ def _run_limited(command: list[str], directory: str) -> subprocess.CompletedProc
         preexec_fn=_limit_cpu,
         start_new_session=True,
     )
+    with _RUNNING_LOCK:
+        _RUNNING.add(process.pid)
+    read: dict[str, str] = {}
+    readers = [
+        threading.Thread(target=lambda n=n, s=s: read.__setitem__(n, s.read()), daemon=True)
+        for n, s in (("out", process.stdout), ("err", process.stderr))
+    ]
+    for reader in readers:
+        reader.start()
+    expired = threading.Event()
+    timer = threading.Timer(TIMEOUT_SECONDS, _expire, (process.pid, expired))
+    timer.start()
     try:
-        stdout, stderr = process.communicate(timeout=TIMEOUT_SECONDS)
-    except BaseException as error:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        if isinstance(error, subprocess.TimeoutExpired):
-            return None
+        _, status, usage = os.wait4(process.pid, 0)
+    except BaseException:
+        _kill(process.pid)
+        os.wait4(process.pid, 0)
+        process.returncode = -signal.SIGKILL
         raise
-    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+    finally:
+        timer.cancel()
+        with _RUNNING_LOCK:
+            _RUNNING.discard(process.pid)
+        for reader in readers:
+            reader.join()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    seconds = usage.ru_utime + usage.ru_stime
+    if expired.is_set():
+        return None, seconds
+    stdout, stderr = read.get("out", ""), read.get("err", "")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr), seconds
 
 
-def _rejected(stderr: str, seconds: float) -> CoqCheck:
-    """The verdict of a failed coqc run: its first error message and the line it names."""
+def _expire(pid: int, expired: threading.Event) -> None:
+    """The wall-clock timeout: mark it, then kill the process group."""
+    expired.set()
+    _kill(pid)
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _rejected(stderr: str, seconds: float, offset: int = 0) -> CoqCheck:
+    """The verdict of a failed coqc run: its first error message and the line it names (in the file's own
+    numbering: the line in the process's file less ``offset``)."""
     lines = stderr.splitlines()
     error = next((i for i, text in enumerate(lines) if text.startswith("Error")), None)
     message = " ".join(lines[error : error + 3]).strip() if error is not None else "coqc failed"
     located = [int(m.group(1)) for text in lines if (m := re.search(r"line (\d+),", text))]
-    line = located[-1] if located else None
+    line = located[-1] - offset if located else None
     where = f" (line {line})" if line is not None else ""
     return CoqCheck("rejected", seconds, reason=message[:300] + where, line=line)

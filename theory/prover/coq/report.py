@@ -9,21 +9,23 @@ from typing import Any
 
 from theory.prover.box import count_of_boxes
 
-STATUSES = ("accepted", "hypotheses", "rejected", "unchecked", "untranslated")
+STATUSES = ("accepted", "hypotheses", "rejected", "timeout", "unchecked", "untranslated")
 """Every value of a record's "coq" field."""
 
 NOT_ACCEPTED = 4
-"""The exit status of ``prove --coq`` and ``theory --coq`` when a proof was exported and checked but coqc
-did not accept every file with no hypothesis (a file rejected, resting on hypotheses, or not
-translatable): coqc is the judge where it runs, so the kernel's "proved" alone does not give status 0."""
-NOT_ACCEPTED_STATUSES = ("rejected", "hypotheses", "untranslated")
+"""The exit status of ``prove --coq``, ``theory --coq`` and ``derive --coq`` when a proof was exported and
+checked but coqc did not accept every file with no hypothesis (a file rejected, over coqc's time limit,
+resting on hypotheses, or not translatable): coqc is the judge where it runs, so the kernel's "proved"
+alone does not give status 0."""
+NOT_ACCEPTED_STATUSES = ("rejected", "timeout", "hypotheses", "untranslated")
 """The records' statuses that give :data:`NOT_ACCEPTED` (``unchecked``, written with ``--no-coq-check``,
 leaves the prover's status: the user asked for no judge)."""
 
 
 def coq_verdict(records: list[dict[str, Any]]) -> str | None:
-    """What coqc made of the exported files as one word: the first of rejected, hypotheses, untranslated
-    found among them, else unchecked when one is, else accepted; None when nothing was exported."""
+    """What coqc made of the exported files as one word: the first of rejected, timeout, hypotheses,
+    untranslated found among them, else unchecked when one is, else accepted; None when nothing was
+    exported."""
     if not records:
         return None
     found = {record["coq"] for record in records}

@@ -90,6 +90,7 @@ def _exp(a: Set) -> Set:
 
 
 def _log(a: Set) -> Set:
+    """{log v} for a set > 0 (its lower end finite: a set reaching -oo reaches below 0)."""
     if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):
         raise Undefined("log of a set reaching 0 or below")
     return balls.monotone(a, _log_end, (-math.inf, math.inf))

@@ -1,0 +1,258 @@
+"""A derivation certificate (``specbound-derivation-certificate/1``, docs/derive.md) as one Coq file: each
+step a lemma, the conclusion from them.
+
+The checker (:mod:`theory.derive.check`) accepts a derivation E0 R1 E1 R2 ... En when the steps chain and
+each step holds on its domain (the derivation's, cut by the step's bound assumptions). The file states:
+
+- ``e_i``: each expression E_i of the chain as a Coq function of the variables;
+- per inequality step decided by the prover, its certificate in a ``Module step_<k>``
+  (:func:`~theory.prover.coq.export.export_certificate`: 0 <= gap over the step's domain, the gap
+  E_k - E_{k-1} or E_{k-1} - E_k as the checker rebuilds it), and the lemma ``step_<k>``: E_{k-1} R_k E_k
+  over the step's domain, from the module's theorem by ``lra``;
+- per identity (= by the kernel's exact normal form, or by sympy's), the lemma ``step_<k>``: E_{k-1} = E_k
+  over the derivation's domain, by ``sb_identity`` or along the log-linear normal form
+  (:func:`~theory.prover.coq.exponents.guided`) where it has symbolic powers or logarithms;
+- ``statement``: for every point of the domain where the bound assumptions the steps use hold,
+  E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then ``lra``.
+
+A lemma coqc cannot prove (the probe finds them, as for a box certificate), and a step whose module leaves
+hypotheses, become named ``Hypothesis`` premises of a ``Section`` with the reason: never ``Admitted`` or
+``Axiom``. A step by a fact under a substitution, or under an assumption that is not a bound, has no
+translation yet (:class:`Untranslatable`, naming the step). Provenance: derived (a translation of the
+derivation checker).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from theory.derive.check import DERIVATION_FORMAT, EXACT, PROVER, SYMPY, step_gap_tree
+from theory.prover.coq.exponents import guided
+from theory.prover.coq.export import (
+    FAILURES,
+    PROBE_MARK,
+    CoqExport,
+    Hypothesis,
+    _comment,
+    _positive_on,
+    _Writer,
+    export_certificate,
+    module_text,
+    unproved_reason,
+    within,
+)
+from theory.prover.coq.preamble import preamble
+from theory.prover.coq.terms import Untranslatable, binders, rational, term, uses_erf, variable
+from theory.prover.coq.unbounded import NodeProof
+from theory.prover.kernel import verify
+from theory.prover.kernel.trees import Malformed
+from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
+
+RELATIONS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "=": "="}
+"""The certificate's relations and Coq's (on R)."""
+MODULE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
+"""The reason a step's lemma is a premise, followed by the module's hypotheses."""
+
+
+class _DerivationWriter:
+    """The lemmas of one derivation, in order (each proved, or a Hypothesis with its reason)."""
+
+    def __init__(self, data: dict[str, Any], assumed: dict[str, str], probe: bool) -> None:
+        self.domain = verify.read_domain(data.get("domain"))
+        self.whole: Box = {name: (v.lower, v.upper) for name, v in self.domain.items()}
+        self.writer = _Writer(self.domain, {}, probe, self.positive, ["num", "0"])
+        self.names = self.writer.names
+        self.assumed = assumed
+        self.probe = probe
+        self.lemmas: list[str] = []
+        self.hypotheses: list[Hypothesis] = []
+
+    def positive(self, base: Any) -> bool:
+        """The kernel encloses ``base`` above 0 on the derivation's whole domain."""
+        return _positive_on(base, self.whole, self.domain)
+
+    def premises(self, domain: Any) -> list[str]:
+        """The premises of a claim over ``domain`` (integrality, then the bounds), as the box exporter
+        states its theorem's."""
+        whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
+        writer = _Writer(domain, {}, False, self.positive, ["num", "0"])
+        integral = [f"(exists k : Z, {variable(name)} = IZR k)" for name, v in domain.items() if v.integer]
+        return integral + writer.bounds(whole)
+
+    def over(self, premises: list[str], claim: str) -> str:
+        """forall x.., premises -> claim."""
+        return f"{binders(self.names)} {''.join(f'{p} -> ' for p in premises)}{claim}"
+
+    def lemma(self, name: str, premises: list[str], claim: str, script: Callable[[list[str]], str]) -> None:
+        """Lemma ``name`` over ``premises`` proved by ``script(labels)`` (a tactic after the intros, the
+        premises named by ``labels``), or a Hypothesis with the reason when it raises Untranslatable (or
+        an internal error: :data:`FAILURES`) or is in ``assumed``."""
+        labels = [f"P{i}" for i in range(len(premises))]
+        try:
+            if name in self.assumed:
+                raise Untranslatable(self.assumed[name])
+            tactic = script(labels)
+        except Malformed:
+            raise
+        except FAILURES as error:
+            self.hypothesis(name, premises, claim, unproved_reason(error))
+            return
+        intros = f"intros {' '.join(self.names + labels)};\n  "
+        if self.probe:
+            proof = f'first [ solve [ {intros}{tactic} ] | idtac "{PROBE_MARK} {name}"; admit ].\nAdmitted.'
+        else:
+            proof = f"{intros}{tactic}.\nQed."
+        self.lemmas.append(f"Lemma {name} : {self.over(premises, claim)}.\nProof.\n  {proof}\n")
+
+    def hypothesis(self, name: str, premises: list[str], claim: str, reason: str) -> None:
+        """A named premise of the theorem, with its reason beside it."""
+        self.hypotheses.append(Hypothesis(name, reason))
+        self.lemmas.append(f"(* {_comment(reason)} *)\nHypothesis {name} : {self.over(premises, claim)}.\n")
+
+    def signed(self, tree: Any, strict: bool = True) -> str:
+        """The script of 0 < tree (0 <= tree) over the domain, node by node (the kernel's enclosure)."""
+        with precision(PRECISIONS[-1]):
+            return NodeProof(environment(self.whole, self.domain), self.positive).claim(tree, strict)
+
+
+def export_derivation(
+    data: Any, title: str = "", assumed: dict[str, str] | None = None, probe: bool = False
+) -> CoqExport:
+    """The Coq file of a derivation certificate (see the module). ``assumed``: lemmas stated as
+    hypotheses with the reason, a step's own by name and a module's as ``step_<k>.<lemma>`` (what a probe
+    reports); ``probe``: the file that finds them. :class:`Malformed` when it is not a derivation
+    certificate, :class:`Untranslatable` when a step has no Coq translation yet."""
+    if not isinstance(data, dict) or data.get("format") != DERIVATION_FORMAT:
+        raise Malformed(f"not a derivation certificate: format must be {DERIVATION_FORMAT!r}")
+    steps = data.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise Malformed("a derivation certificate needs a non-empty list of steps")
+    derivation = _DerivationWriter(data, assumed or {}, probe)
+    names = " ".join(derivation.names)
+    expressions = [steps[0]["lhs"], *(step["rhs"] for step in steps)]
+    definitions = "".join(
+        f"Definition e_{i} ({names} : R) : R := {term(tree, derivation.positive)}.\n"
+        for i, tree in enumerate(expressions)
+    )
+    modules: list[str] = []
+    bounds: list[str] = []
+    boxes = 0
+    for k, step in enumerate(steps, start=1):
+        claim = f"e_{k - 1} {names} {RELATIONS[step['relation']]} e_{k} {names}"
+        if step["method"] in (EXACT, SYMPY):
+            identity = functools.partial(_identity, derivation, expressions[k - 1], expressions[k], k)
+            derivation.lemma(f"step_{k}", derivation.premises(derivation.domain), claim, identity)
+        elif step["method"] == PROVER:
+            boxes += _prover_step(derivation, step, k, claim, modules, bounds)
+        else:
+            raise Untranslatable(
+                f"step {step.get('name')!r} is by a fact under a substitution, which has no Coq "
+                "translation yet"
+            )
+    erf = any(uses_erf(tree) for tree in expressions)
+    text = _text(data, title, derivation, preamble(erf=erf) + definitions, modules, bounds, len(steps))
+    return CoqExport(text, boxes, derivation.hypotheses)
+
+
+def _identity(derivation: _DerivationWriter, left: Any, right: Any, k: int, _labels: list[str]) -> str:
+    """E_{k-1} = E_k after unfolding: along the log-linear normal form where it has symbolic powers or
+    logarithms, else ``sb_identity``."""
+    laws = guided([left, right], derivation.positive, derivation.signed)
+    unfold = f"unfold e_{k - 1}, e_{k}"
+    return f"{unfold}; sb_identity" if laws is None else f"{unfold}; cbv beta;\n  {laws}"
+
+
+def _prover_step(
+    derivation: _DerivationWriter,
+    step: dict[str, Any],
+    k: int,
+    claim: str,
+    modules: list[str],
+    bounds: list[str],
+) -> int:
+    """The module of the step's certificate and the step's lemma over its domain (its bound assumptions
+    added to ``bounds``, the theorem's premises); the certificate's boxes."""
+    cut = []
+    for record in step["assumptions"]:
+        if record["kind"] != "bound":
+            raise Untranslatable(
+                f"step {step.get('name')!r} uses an assumption that is not a bound (a Max of the gap and "
+                "the assumption), which has no Coq translation yet"
+            )
+        relation = str(record["relation"])
+        value = rational(Fraction(str(record["value"])))
+        cut.append(f"{variable(str(record['variable']))} {RELATIONS[relation]} {value}")
+    gap, strict = step_gap_tree(step["lhs"], step["rhs"], step["relation"], [])
+    certificate = step["certificate"]
+    if certificate.get("strict") is not strict:
+        raise Malformed(f"step {step.get('name')!r}: its certificate states another inequality")
+    module = f"step_{k}"
+    exported = export_certificate(
+        certificate, module, within(derivation.assumed, module), derivation.probe, standalone=False
+    )
+    modules.append(module_text(module, exported))
+    bounds += [b for b in cut if b not in bounds]
+    premises = derivation.premises(verify.read_domain(certificate["domain"]))
+    if exported.hypotheses:
+        reason = f"{MODULE_HYPOTHESES}: " + "; ".join(f"{h.name} ({h.reason})" for h in exported.hypotheses)
+        derivation.hypothesis(module, premises, claim, reason)
+        return exported.boxes
+    names = " ".join(derivation.names)
+
+    def script(labels: list[str]) -> str:
+        laws = guided([certificate["gap"], gap], derivation.positive, derivation.signed)
+        identity = "sb_identity" if laws is None else f"cbv beta;\n    {laws}"
+        difference = term(gap, derivation.positive)
+        return (
+            f"pose proof ({module}.statement {names} {' '.join(labels)}) as S;\n  "
+            f"assert (E : {module}.gap {names} = {difference}) by (unfold {module}.gap; {identity});\n  "
+            f"unfold e_{k - 1}, e_{k}; lra"
+        )
+
+    derivation.lemma(module, premises, claim, script)
+    return exported.boxes
+
+
+def _text(
+    data: dict[str, Any],
+    title: str,
+    derivation: _DerivationWriter,
+    definitions: str,
+    modules: list[str],
+    bounds: list[str],
+    steps: int,
+) -> str:
+    """The file: header, preamble, the expressions, the steps' modules, the lemmas and the theorem."""
+    names = " ".join(derivation.names)
+    conclusion = data["conclusion"]
+    premises = derivation.premises(derivation.domain) + bounds
+    labels = [f"P{i}" for i in range(len(premises))]
+    proof = [f"  intros {' '.join(derivation.names + labels)}."]
+    for k in range(1, steps + 1):
+        step = f"e_{k - 1} {names} {RELATIONS[data['steps'][k - 1]['relation']]} e_{k} {names}"
+        proof.append(f"  assert (S{k} : {step}) by (apply step_{k}; first [ assumption | lra ]).")
+    proof.append("  lra.")
+    claim = f"e_0 {names} {RELATIONS[conclusion['relation']]} e_{steps} {names}"
+    section = bool(derivation.hypotheses)
+    header = (
+        f"(* Exported by specbound from a {DERIVATION_FORMAT} certificate"
+        f"{': ' + _comment(title) if title else ''}.\n"
+        f"   Claim: e_0 {conclusion['relation']} e_{steps} on the domain where the bound assumptions hold, "
+        f"step by step; {steps} steps. *)\n\n"
+    )
+    return (
+        header
+        + definitions
+        + "\n"
+        + "\n".join(modules)
+        + ("\nSection Derivation.\n\n" if section else "\n")
+        + "\n".join(derivation.lemmas)
+        + f"\nTheorem statement : {derivation.over(premises, claim)}.\nProof.\n"
+        + "\n".join(proof)
+        + "\nQed.\n"
+        + ("\nEnd Derivation.\n" if section else "")
+        + "\nPrint Assumptions statement.\n"
+    )
