@@ -1,12 +1,10 @@
-"""What coqc's answer becomes, without running coqc (its output is planted): an untrusted axiom or a
+"""What coqc's answer becomes, without running coqc (its output planted in :func:`coqc._compiled`): an
+untrusted axiom or a
 hypothesis is never "accepted", Print Assumptions is read by its unindented lines, the exit status is 4
 unless every file is accepted; and the exported statement says what the certificate claims (strict,
 open ends) with the rule lemma of the step's direction (each kills a mutant of benchmarks/mutants.py)."""
 
 from __future__ import annotations
-
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -26,19 +24,16 @@ TRUSTED = (
 )
 
 
-def _checked(monkeypatch, tmp_path: Path, stdout: str, hypotheses: tuple[str, ...] = ()) -> coqc.CoqCheck:
-    done = subprocess.CompletedProcess(["coqc"], 0, stdout=stdout, stderr="")
-    monkeypatch.setattr(coqc, "_compile", lambda text: (done, 0.1))
-    path = tmp_path / "Certificate.v"
-    path.write_text("(* planted *)\n")
-    return coqc.check_file(path, hypotheses)
+def _checked(stdout: str, hypotheses: tuple[str, ...] = ()) -> coqc.CoqCheck:
+    """The verdict on a file coqc compiled with ``stdout`` (its Print Assumptions) as its output."""
+    return coqc._compiled(stdout, hypotheses, 0.1)
 
 
-def test_coqcs_answer_is_accepted_only_without_untrusted_axioms_or_hypotheses(monkeypatch, tmp_path):
-    assert _checked(monkeypatch, tmp_path, CLOSED).status == "accepted"
-    assert _checked(monkeypatch, tmp_path, TRUSTED).status == "accepted"
-    assert _checked(monkeypatch, tmp_path, UNTRUSTED).status == "rejected"
-    assert _checked(monkeypatch, tmp_path, CLOSED, ("box_1",)).status == "hypotheses"
+def test_coqcs_answer_is_accepted_only_without_untrusted_axioms_or_hypotheses():
+    assert _checked(CLOSED).status == "accepted"
+    assert _checked(TRUSTED).status == "accepted"
+    assert _checked(UNTRUSTED).status == "rejected"
+    assert _checked(CLOSED, ("box_1",)).status == "hypotheses"
 
 
 def test_print_assumptions_is_read_by_its_unindented_lines():
