@@ -1,7 +1,8 @@
 """What coqc's answer becomes, without running coqc (its output planted in :func:`coqc._compiled`): an
 untrusted axiom or a hypothesis is never "accepted", Print Assumptions is read by its unindented lines,
-the exit status is 4 unless every file is accepted; and the exported statement says what the certificate claims (strict,
-open ends) with the rule lemma of the step's direction (each kills a mutant of benchmarks/mutants.py)."""
+the exit status is 4 unless every file is accepted; and the exported statement says what the certificate
+claims (strict, open ends) with the rule lemma of the step's direction (each kills a mutant of
+benchmarks/mutants.py)."""
 
 from __future__ import annotations
 
