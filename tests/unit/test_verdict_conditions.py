@@ -100,3 +100,26 @@ def test_claim8a_is_refuted_by_sqrt_depth_without_its_log():
     assert (
         c08a.check(DepthLaw("ours_l2", "planted", sqrt_only, sqrt_only, sqrt_only)).verdict is Verdict.REFUTED
     )
+
+
+def _claim_10b_on(monkeypatch, ours: float, sigma: float) -> Verdict:
+    """Claim 10b on a hand-made one-matrix report (N = 4, rank 4, L = 1) whose post hoc choice is p = 1/2:
+    its p = 0 values by hand are B_ours = sqrt(4 * 4) + sqrt(1) = 5 and Sigma = 3 * 4 * 2^2 + 3 * 4 = 60."""
+    from types import SimpleNamespace
+
+    import numerics.bounds.assembled as assembled
+    import numerics.bounds.proxies as proxies
+    from paper_checks.claims import c10b_adaptivity_exercised as c10b
+
+    matrix = SimpleNamespace(spectrum=SimpleNamespace(rank=4, shape=(4, 4)), p_opt=Fraction(1, 2))
+    report = SimpleNamespace(hidden_size=4, num_layers=1, matrices=[matrix], ours=ours)
+    bound = SimpleNamespace(matrices=[SimpleNamespace(p=Fraction(1, 2))], sigma=sigma)
+    monkeypatch.setattr(proxies, "proxies", lambda weights: report)
+    monkeypatch.setattr(assembled, "assembled_bound", lambda *args, **kwargs: bound)
+    return c10b.check(SimpleNamespace(source="hand-made")).verdict
+
+
+def test_claim_10b_needs_both_bounds_strictly_below_their_p_zero_values(monkeypatch):
+    assert _claim_10b_on(monkeypatch, 4.5, 59.0) is Verdict.VERIFIED
+    assert _claim_10b_on(monkeypatch, 5.0, 59.0) is Verdict.REFUTED  # a tie is not adaptivity
+    assert _claim_10b_on(monkeypatch, 4.5, 60.0) is Verdict.REFUTED
