@@ -129,7 +129,6 @@ def test_certify_reads_each_layer_once(tiny_model, capsys, monkeypatch):
     assert sorted(reads) == [0, 1]
 
 
-@pytest.mark.slow
 def test_certify_with_workers_gives_the_serial_intervals(tiny_model, capsys):
     """--jobs 2 certifies in worker processes; their balls, sent back, give the JSON of --jobs 1."""
     outputs = []
