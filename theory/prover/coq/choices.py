@@ -13,7 +13,11 @@ proofs, box by box, each nested decision in a lemma of its own (proved, or a nam
 - ``fractional``: the form H(x, t) of the gap (floor(u) = u - t, ceiling(u) = u + t) is a certificate of
   its own (a nested module, the fractions t ranging over [0, 1)); ``sb_floor_fraction``
   (``sb_ceil_fraction``, ``_lt`` for a strict claim) instantiates each t with u - floor(u)
-  (ceiling(u) - u), and H at those values is the gap (``sb_identity``).
+  (ceiling(u) - u), and H at those values is the gap (``sb_identity``);
+- ``integral``: the gap is ``sb_int`` (IZR of an integer) by ``sb_integer`` node by node (numerals, floor,
+  ceiling, +, *, -, ^ n, |.|, Max, Min; an integer variable has no such premise in a box lemma, so a gap
+  with one is left to coqc's verdict), ``name_shifted`` decides gap + 1 > 0 and ``sb_integral_le``
+  concludes.
 
 Provenance: derived (a translation of the kernel's decisions; each identity and bound proved by Coq).
 """
@@ -42,7 +46,9 @@ NEGATED = {"lt": "Rnot_lt_le", "le": "Rnot_le_lt"}
 
 def _two(node: Any) -> None:
     if node[0] in WHICH and len(node) != 3:
-        raise Untranslatable(f"a {node[0]} of {len(node) - 1} arguments has no case split in Coq yet (two only)")
+        raise Untranslatable(
+            f"a {node[0]} of {len(node) - 1} arguments has no case split in Coq yet (two only)"
+        )
 
 
 def choices(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
@@ -88,7 +94,9 @@ def _piecewise(
             region = place[0]
             if any(v not in box or (region[v] != box[v] and place[1][v].integer) for v in region):
                 raise Untranslatable("a Piecewise region of an integer variable has no Coq proof yet")
-            lemma = writer.lemma(f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value))
+            lemma = writer.lemma(
+                f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
+            )
             use = writer.use(lemma)
         if test[0] == "true":
             return script + use
@@ -164,13 +172,14 @@ def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
         for v, (lo, hi) in wider_box.items()
     ]
     module = f"{name}_fractions"
+    whole = {d["name"]: [d["lower"], d["upper"]] for d in domain}
     data = {
         "format": FORMAT,
         "inequality": f"the form of {name} with its floors and ceilings as fractions in [0, 1)",
         "gap": shaped,
         "domain": domain,
         "strict": strict,
-        "boxes": [{"box": {d["name"]: [d["lower"], d["upper"]] for d in domain}, "decision": decision.get("then")}],
+        "boxes": [{"box": whole, "decision": decision.get("then")}],
     }
     exported = writer.nested(module, data)
     if exported.hypotheses:
@@ -190,7 +199,8 @@ def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
         rule = ("sb_floor" if node[0] == "floor" else "sb_ceil") + lemma
         u = writer.subject(node[1])
         steps.append(
-            f"apply ({rule} (fun w => {module}.gap {' '.join(arguments + rest)}) {u}); intros w{k} T{k}; cbv beta"
+            f"apply ({rule} (fun w => {module}.gap {' '.join(arguments + rest)}) {u}); "
+            f"intros w{k} T{k}; cbv beta"
         )
     relation = "<" if strict else "<="
     instance = f"{module}.gap {' '.join(arguments + values)}"
@@ -198,10 +208,24 @@ def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
         f"assert (S : 0 {relation} {instance}) by (\n    "
         + ";\n    ".join(steps)
         + f";\n    apply {module}.statement; lra);\n  "
-        f"assert (E : {writer.subject(form)} = {instance}) by (try unfold gap; unfold {module}.gap; sb_identity);\n  "
+        f"assert (E : {writer.subject(form)} = {instance})\n"
+        f"    by (try unfold gap; unfold {module}.gap; sb_identity);\n  "
         "rewrite E; exact S"
     )
 
 
-STEPS = {"cases": choices, "bound": bound, "fractional": fractional}
+def integral(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
+    """The ``integral`` step (see the module)."""
+    if strict:
+        raise Malformed("an integral step decides a non-strict claim only")
+    tree = writer.tree if form is None else form
+    shifted = ["add", tree, ["num", "1"]]
+    lemma = writer.lemma(f"{name}_shifted", decision.get("then"), box, True, shifted)
+    return (
+        f"assert (N : 0 < {writer.subject(shifted)}) by ({writer.use(lemma)});\n  "
+        "apply sb_integral_le; [ try unfold gap; sb_integer | try unfold gap; lra ]"
+    )
+
+
+STEPS = {"cases": choices, "bound": bound, "fractional": fractional, "integral": integral}
 """The kernel's case-split steps with a Coq proof here, by method."""

@@ -9,7 +9,8 @@ Each node prints as the Coq function with the same value wherever the language's
   as ``Rpower a b`` = exp(b ln a) where the kernel encloses the base above 0 on the whole domain (the
   language's a^b only where a > 0: Coq's ln 0 = 0 makes Rpower 0 b = 1), else as ``sb_rpow a b``, the
   preamble's definition by cases (Rpower a b for a > 0, else 0), which is the language's a^b wherever
-  the kernel defines it (a > 0, or a = 0 with b > 0);
+  the kernel defines it (a > 0, or a = 0 with b > 0), printed only where b is shown > 0 on the domain
+  (at a = 0, b = 0 the language's 0^0 is 1 and sb_rpow's 0: :class:`Untranslatable`);
 - exp log atan abs as ``exp ln atan Rabs``; floor(t) and ceiling(t) as ``IZR (Raux.Zfloor t)`` and
   ``IZR (Raux.Zceil t)`` (Flocq's integer floor and ceiling, which Interval evaluates); max(a, b) as
   ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
@@ -119,7 +120,8 @@ def _piecewise(pairs: list[Any], positive: Callable[[Any], bool]) -> str:
         return term(value, positive)
     if len(pairs) == 1:
         raise Untranslatable("a Piecewise whose last condition is not True has no Coq form yet")
-    return f"(if {condition(test, positive)} then {term(value, positive)} else {_piecewise(pairs[1:], positive)})"
+    rest = _piecewise(pairs[1:], positive)
+    return f"(if {condition(test, positive)} then {term(value, positive)} else {rest})"
 
 
 def uses_erf(tree: Any) -> bool:
@@ -144,5 +146,10 @@ def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
             power = root if count == 1 else f"({root} ^ {count})"
             return f"(/ {power})" if value < 0 else power
     if not positive(base):
+        if not positive(exponent):  # 0^0 = 1 in the language, sb_rpow 0 0 = 0 in Coq
+            raise Untranslatable(
+                "a power whose base may be 0 and whose exponent may reach 0 has no Coq form yet "
+                "(the language's 0^0 is 1, the preamble's sb_rpow 0 0 is 0)"
+            )
         return f"({POWER_AT_ZERO} {printed} {term(exponent, positive)})"
     return f"(Rpower {printed} {term(exponent, positive)})"
