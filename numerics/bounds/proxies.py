@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import mpmath
@@ -112,7 +112,10 @@ def streamed_spectra(
 @record
 class StreamOptions:
     """What a (worker) process needs to compute a streamed layer's spectra, and what else to take from the
-    same read: the family's coverage measures (``measures``) and the layer's content digest (``digest``)."""
+    same read: the family's coverage measures (``measures``), the layer's content digest (``digest``) and
+    ``layer_extra(index, matrices)``, any further computation on the layer's matrices (at their stored
+    width, in a list it may release them from) once their spectra are taken: the certified enclosures of
+    :mod:`numerics.certify` (with ``jobs`` > 1 a picklable function with a picklable result)."""
 
     checkpoint: Checkpoint
     fast_svd: bool
@@ -120,17 +123,19 @@ class StreamOptions:
     device: str | None = None
     measures: bool = False
     digest: bool = False
+    layer_extra: Callable[[int, list[NamedMatrix]], Any] | None = None
 
 
 @record
 class StreamedPass:
     """What one read of every layer gave: the spectra (values released), the family's coverage records
     (None unless asked for) and each layer's :func:`numerics.loading.digest.layer_digest` (None unless
-    asked for)."""
+    asked for) and each layer's ``layer_extra`` result (None unless asked for)."""
 
     spectra: tuple[tuple[NamedMatrix, Spectrum], ...]
     coverage: tuple[Coverage, ...] | None = None
     layer_digests: tuple[bytes, ...] | None = None
+    extras: tuple[Any, ...] | None = None
 
 
 @record
@@ -140,6 +145,7 @@ class LayerPass:
     spectra: list[tuple[Place, Spectrum]]
     measures: dict[str, float] | None
     digest: bytes | None
+    extra: Any = None
 
 
 def streamed_pass(options: StreamOptions, *, label: str = "spectra", jobs: int = 1) -> StreamedPass:
@@ -176,7 +182,8 @@ def streamed_pass(options: StreamOptions, *, label: str = "spectra", jobs: int =
             checkpoint.family, checkpoint.config, per_layer_measures, checkpoint.source
         )
     digests = tuple(layer.digest or b"" for layer in per_layer) if options.digest else None
-    return StreamedPass(spectra, coverage, digests)
+    extras = tuple(layer.extra for layer in per_layer) if options.layer_extra is not None else None
+    return StreamedPass(spectra, coverage, digests, extras)
 
 
 def _not_computed(label: str) -> float:
@@ -237,7 +244,14 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
         from numerics.loading.digest import layer_digest  # here: hashlib only when the hash is wanted
 
         digest = layer_digest(layer)
-    return LayerPass([(matrix.place(), spec) for matrix, spec in pairs], measures, digest)
+    places = [(matrix.place(), spec) for matrix, spec in pairs]
+    extra = None
+    if options.layer_extra is not None:
+        pending = list(matrices)
+        # the list is now the layer's only holder: layer_extra may release its matrices as it goes
+        del layer, pairs, matrices, matrix, spectra
+        extra = options.layer_extra(index, pending)
+    return LayerPass(places, measures, digest, extra)
 
 
 def default_grid_m(num_layers: int, hidden_size: int) -> int:
@@ -302,7 +316,7 @@ class ModelSpectra:
     """Every matrix of a model's bound with its spectrum (extraction order), and what the compositions
     read of the model: L layers, hidden size N, H heads, the ``source`` label, the linear-algebra
     ``backend`` that took the spectra, and (from a checkpoint's read, when asked) its coverage records
-    and layer digests."""
+    and layer digests, and each layer's ``layer_extra`` result (:class:`StreamOptions`)."""
 
     matrices: tuple[tuple[NamedMatrix, Spectrum], ...]
     num_layers: int
@@ -312,6 +326,7 @@ class ModelSpectra:
     backend: str
     coverage: tuple[Coverage, ...] | None = None
     layer_digests: tuple[bytes, ...] | None = None
+    layer_extras: tuple[Any, ...] | None = None
 
     @classmethod
     def of(
@@ -337,12 +352,14 @@ def model_spectra(
     options: SpectraOptions = SpectraOptions(),
     *,
     source: str | None = None,
+    layer_extra: Callable[[int, list[NamedMatrix]], Any] | None = None,
 ) -> ModelSpectra:
     """The :class:`ModelSpectra` of ``weights``: loaded weights (:func:`matrix_spectra`), a lazily opened
     :class:`Checkpoint` (read layer by layer, :func:`streamed_pass`), spectra already computed (the output
     of :func:`matrix_spectra`; then pass ``source``), a ModelSpectra (returned as is), or anything
     :func:`numerics.loading.load_weights` reads (an alias, a path, an ``nn.Module``, a state dict), which
-    is then opened lazily. ``source`` overrides the label."""
+    is then opened lazily. ``source`` overrides the label. ``layer_extra`` (:class:`StreamOptions`) runs on
+    each layer of a checkpoint during the same read; its results are the record's ``layer_extras``."""
     if isinstance(weights, ModelSpectra):
         return weights
     if isinstance(weights, (str, os.PathLike, Mapping)) or hasattr(weights, "state_dict"):
@@ -359,6 +376,7 @@ def model_spectra(
             options.device,
             options.coverage,
             options.digest,
+            layer_extra,
         )
         streamed = streamed_pass(stream, jobs=options.jobs)
         return ModelSpectra.of(
@@ -367,6 +385,7 @@ def model_spectra(
             backend=linalg_for(options.device).name,
             coverage=streamed.coverage,
             layer_digests=streamed.layer_digests,
+            layer_extras=streamed.extras,
         )
     if isinstance(weights, Sequence):
         return ModelSpectra.of(weights, source=source or "spectra", backend=GIVEN_BACKEND)

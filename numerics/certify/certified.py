@@ -19,7 +19,9 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,8 +29,10 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
-from numerics.bounds.proxies import DEFAULT_OPTIONS, SpectraOptions
+from numerics.bounds.proxies import DEFAULT_OPTIONS, ModelSpectra, SpectraOptions, model_spectra
 from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import arb_type, flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
@@ -322,44 +326,115 @@ def certify_matrices(
 def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> list[CertifiedMatrix]:
     """One layer's matrices certified (:func:`certify_matrices`), in their order; ``streamed``: each
     released as soon as it is certified (``matrices`` is updated in place, so the caller's list lets go
-    too), the dense ones before the per-head QR factors are formed."""
+    too), the dense ones before the per-head QR factors are formed. A matrix stored narrower than float64
+    is upcast (exactly) only while it is certified."""
     done: dict[int, CertifiedMatrix] = {}
+
+    def settle(position: int, certified: CertifiedMatrix) -> None:
+        if streamed:
+            matrices[position] = matrices[position].released()
+            certified = dataclasses.replace(certified, matrix=matrices[position])
+        done[position] = certified
+
     for position in range(len(matrices)):  # by index: no loop variable keeps a released matrix alive
         if matrices[position].right is None:
-            done[position] = certify_matrix(matrices[position], path=path)
-            if streamed:
-                matrices[position] = matrices[position].released()
+            settle(position, certify_matrix(_float64(matrices[position]), path=path))
     products = [position for position, x in enumerate(matrices) if x.right is not None]
     factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
     qrs = batched_qr([x for x in factors if x is not None])
     del factors
     for number, position in enumerate(products):
-        done[position] = certify_matrix(
-            matrices[position], (qrs[number], qrs[len(products) + number]), path=path
+        factorizations = (qrs[number], qrs[len(products) + number])
+        settle(position, certify_matrix(_float64(matrices[position]), factorizations, path=path))
+    return [done[i] for i in range(len(matrices))]
+
+
+CertifiedValues = tuple[SingularValueEnclosure, RankInterval, RankInterval, "arb", str]
+"""A :class:`CertifiedMatrix` without its matrix (enclosure, rank, exact rank, (2,1) norm, path): what a
+streamed layer's certificates send back (:func:`certified_layer`)."""
+
+
+def _float64(matrix: NamedMatrix) -> NamedMatrix:
+    """``matrix`` with its arrays upcast to float64 (exact; a stored layer may be float16/32)."""
+    return dataclasses.replace(
+        matrix,
+        left=matrix.left.astype(np.float64, copy=False),
+        right=None if matrix.right is None else matrix.right.astype(np.float64, copy=False),
+        second_block=None
+        if matrix.second_block is None
+        else matrix.second_block.astype(np.float64, copy=False),
+    )
+
+
+def certified_layer(path: str, index: int, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
+    """One streamed layer's matrices certified (:func:`_certified_layer`, each released once done): the
+    ``layer_extra`` of :func:`numerics.bounds.proxies.streamed_pass` that makes the spectra's one read
+    also give the certificates. The balls pickle (:func:`_reduce_arb`: exact midpoints, radii rounded up
+    in their 30th bit), so worker processes can send them back."""
+    del index  # the matrices carry their place
+    copyreg.pickle(arb_type(), _reduce_arb)  # idempotent; in a worker, before its results are pickled
+    done = _certified_layer(matrices, path, streamed=True)  # releases the caller's list in place
+    return [(c.enclosure, c.rank, c.exact_rank, c.norm_21, c.path) for c in done]
+
+
+def certified_spectra(checkpoint: Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS) -> ModelSpectra:
+    """The :class:`numerics.bounds.proxies.ModelSpectra` of ``checkpoint`` (:func:`model_spectra`) whose
+    one read of each layer (``options.jobs`` workers) also certifies its matrices on
+    ``options.certify_path``: both :func:`numerics.bounds.proxies.proxies` and :func:`certify_proxies`
+    take the record, so every layer is read once for both."""
+    extra = functools.partial(certified_layer, options.certify_path)
+    return model_spectra(checkpoint, options, layer_extra=extra)
+
+
+def _from_spectra(spectra: ModelSpectra) -> list[CertifiedMatrix]:
+    """The certified matrices a :func:`certified_spectra` record carries, with its (released) matrices."""
+    if spectra.layer_extras is None:
+        raise InvalidArgument(
+            "these spectra carry no certificates: take them with certified_spectra, or pass the checkpoint"
         )
-        if streamed:
-            matrices[position] = matrices[position].released()
+    values = [item for layer in spectra.layer_extras for item in layer]
     return [
-        dataclasses.replace(done[i], matrix=matrices[i]) if streamed else done[i]
-        for i in range(len(matrices))
+        CertifiedMatrix(matrix, *item) for (matrix, _), item in zip(spectra.matrices, values, strict=True)
     ]
 
 
+def _arb_from_parts(mid: tuple[int, int], rad: tuple[int, int]) -> arb:
+    """The ball with midpoint mid[0] * 2^mid[1] (exact) and a radius >= rad[0] * 2^rad[1]
+    (:func:`_reduce_arb`): flint rounds a radius it is given up in its 30-bit magnitude type, so the
+    radius may come back one unit of its 30th bit wider (the ball still encloses the original)."""
+    with flint_context():
+        return arb_type()(mid, rad)
+
+
+def _reduce_arb(ball: arb) -> tuple[Callable[..., arb], tuple[tuple[int, int], tuple[int, int]]]:
+    """Pickle support for arb balls (python-flint has none): midpoint and radius as exact
+    (mantissa, exponent) pairs."""
+    mid = tuple(int(x) for x in ball.mid().man_exp())
+    rad = tuple(int(x) for x in ball.rad().man_exp())
+    return _arb_from_parts, (mid, rad)  # type: ignore[return-value]
+
+
 def certify_proxies(
-    weights: TransformerWeights | Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS
+    weights: TransformerWeights | Checkpoint | ModelSpectra, options: SpectraOptions = DEFAULT_OPTIONS
 ) -> CertifiedProxies:
     """Both BERT proxies of ``weights`` (docs: proxies) as certified balls, with the options record of
     :func:`numerics.bounds.proxies.proxies` (``m``: the grid P_m, None for ceil(L + ln N);
     ``certify_path``; ``certify_progress``).
 
     ``weights`` may be a lazily opened checkpoint: it is certified layer by layer
-    (:func:`certify_matrices`). Cost: one certificate per matrix (float64 SVD or QR plus a few BLAS
+    (:func:`certify_matrices`), or the record of :func:`certified_spectra`, whose one read already
+    certified every layer. Cost: one certificate per matrix (float64 SVD or QR plus a few BLAS
     products with rigorous error bounds, or arb products on the ``certify_path`` of
     :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
     m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
     points = grid_fractions(m)
-    certified = certify_matrices(weights, show_progress=options.certify_progress, path=options.certify_path)
+    if isinstance(weights, ModelSpectra):
+        certified = _from_spectra(weights)
+    else:
+        certified = certify_matrices(
+            weights, show_progress=options.certify_progress, path=options.certify_path
+        )
     return compose_proxies(
         ArbSpectralArithmetic(points),
         [(item.matrix, item) for item in certified],

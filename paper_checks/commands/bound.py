@@ -229,7 +229,7 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
-    from numerics.bounds.proxies import SpectraOptions, proxies
+    from numerics.bounds.proxies import SpectraOptions, model_spectra, proxies
     from numerics.loading import open_checkpoint
     from numerics.loading.coverage import coverage_lines
     from numerics.spectra.spectrum import linalg_for
@@ -263,7 +263,13 @@ def run(args: argparse.Namespace) -> int:
         coverage=True,
         digest=args.json,  # only the JSON's run block shows the content hash
     )
-    report = proxies(checkpoint, options)
+    if args.certify:  # one read of each layer gives the spectra and the certificates
+        from numerics.certify.certified import certified_spectra
+
+        spectra = certified_spectra(checkpoint, options)
+    else:
+        spectra = model_spectra(checkpoint, options)
+    report = proxies(spectra, options)
     payload = report_json(report, args.model) if rows_wanted else {}
     payload["spectra_backend"] = linalg.name
     payload["jobs"] = {"workers": jobs, "chosen": chosen}
@@ -277,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import add_intervals, summary_lines
 
-        certified = certify_proxies(checkpoint, options)  # layer by layer, as the plain run
+        certified = certify_proxies(spectra, options)  # from the spectra's read
         if rows_wanted:
             add_intervals(payload, certified)
         text = "\n".join([text, *summary_lines(certified)])

@@ -8,10 +8,12 @@ found; or the growth rules or the prover could not decide), 2 malformed input.
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from theory.errors import InvalidArgument
+
+if TYPE_CHECKING:
+    from theory.derive.crossover import Crossover
 
 HELP = "the growth class of an expression in one variable; with --versus, which grows faster and where"
 
@@ -84,15 +86,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="let --certificate replace an existing file")
 
 
-def _class_record(cls: Any) -> dict[str, str]:
-    return {
-        "rate": str(cls.rate),
-        "power": str(cls.power),
-        "log_power": str(cls.log_power),
-        "log_log_power": str(cls.log_log_power),
-    }
-
-
 CROSSOVER_BUDGETS = 2
 """The whole run's CPU limit in budgets (and the grace): the crossover's searches share one budget (a
 quarter for the point below, half for the tail), and the kernel's re-checks of their certificates and the
@@ -112,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, budget: float) -> int:
-    from theory.cpu_budget import deciding
-    from theory.growth import GrowthUndecided, compare, read_question
+    from theory.growth_comparison import NOT_ASKED, compare_growth
+    from theory.numbers import rational
 
     document: dict[str, Any] = {}
     if args.certificate is not None:
@@ -127,45 +120,38 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         args.variable = "L"
     elif args.expr is None or args.variable is None:
         raise InvalidArgument("give EXPR and --in VARIABLE (or --edelman-at MODEL)")
-    assumptions = tuple(args.assume)
-    from theory.numbers import rational
-
     start = rational(args.start, "--from")
-    questions = [read_question(args.expr, args.variable, assumptions)]
-    if args.versus is not None:
-        questions.append(read_question(args.versus, args.variable, assumptions))
-    document.update({"in": args.variable, "assume": list(assumptions), "expressions": []})
-    try:
-        classes = [q.growth() for q in questions]
-    except GrowthUndecided as error:
-        return _finish(args, document, 3, f"undecided: {error}")
-    for question, cls in zip(questions, classes, strict=True):
-        document["expressions"].append(
-            {"expr": question.text, "class": cls.text(args.variable), **_class_record(cls)}
-        )
-    lines = [f"{q.text}:  {c.text(args.variable)}" for q, c in zip(questions, classes, strict=True)]
-    if "constants" in document:
+    result = compare_growth(
+        args.expr,
+        args.variable,
+        versus=args.versus,
+        assumptions=tuple(args.assume),
+        integer=args.integer,
+        start=start,
+        budget=budget,
+        find_crossover=not args.no_crossover,
+    )
+    document.update(result.to_json())
+    status = 0 if result.decided else 3
+    lines = [f"{q.text}:  {c.text(args.variable)}" for q, c in result.classified]
+    if "constants" in document and result.classified:
         given = ", ".join(f"{k} = {v}" for k, v in document["constants"].items())
         lines.insert(0, f"two gaps: the l2 bound (first) versus Edelman's (second, constants 1) at {given}")
-    if args.versus is None:
-        return _finish(args, document, 0, "\n".join(lines))
-    try:
-        order = compare(classes[0], classes[1], questions[0].substitutions | questions[1].substitutions)
-    except GrowthUndecided as error:
-        return _finish(args, document, 3, "\n".join([*lines, f"undecided: {error}"]))
-    slower, faster = (questions[1], questions[0]) if order > 0 else (questions[0], questions[1])
-    document["faster"] = None if order == 0 else faster.text
-    lines.append("same growth class" if order == 0 else f"grows faster: {faster.text}")
-    if args.no_crossover or assumptions:
-        why = "--no-crossover" if args.no_crossover else "the expressions have parameters (--assume)"
+    if result.undecided is not None:
+        lines.append(f"undecided: {result.undecided}")
+    if result.order is not None:
+        lines.append("same growth class" if result.faster is None else f"grows faster: {result.faster.text}")
+    if result.crossover_skipped is not None:
+        why = (
+            "--no-crossover"
+            if result.crossover_skipped == NOT_ASKED
+            else "the expressions have parameters (--assume)"
+        )
         lines.append(f"crossover not computed: {why}")
-        return _finish(args, document, 0, "\n".join(lines))
-    from theory.derive.crossover import crossover
-
-    with deciding():
-        found = crossover(slower.text, faster.text, args.variable, start, args.integer, budget)
-    document["crossover"] = found.to_json()
-    lines.extend(_crossover_lines(found, slower.text, faster.text, args.variable, start))
+    found = result.crossover
+    if found is None:
+        return _finish(args, document, status, "\n".join(lines))
+    lines.extend(_crossover_lines(found))
     if found.tail is not None:
         lines.append(
             f"  [{found.tail.head.status}] on [L0, X] by the prover; [{found.tail.log_form.status}] for "
@@ -173,20 +159,18 @@ def _run(args: argparse.Namespace, budget: float) -> int:
             f"{found.tail.identity})"
         )
     if args.certificate is not None:
-        searched = found.proof.certificate if found.status == "proved" else None
-        _write_certificate(args, found.kernel_tail or (searched.to_json() if searched is not None else None))
+        _write_certificate(args, result.certificate)
         lines.append(f"  certificate written to {args.certificate} (check it: specbound prove --check FILE)")
-    status = 0 if found.decided else 3
     return _finish(args, document, status, "\n".join(lines))
 
 
-def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start: Fraction) -> list[str]:
+def _crossover_lines(found: Crossover) -> list[str]:
     """The crossover's answer: "for every L ..." only when one kernel certificate proved it; a derived
     answer (kernel certificates joined by sympy's identity) says so; a refutation names its point; an
     undecided claim is printed as not proved."""
     from theory.derive.crossover import CROSSOVER, NO_CROSSOVER, NOT_FOUND
 
-    claim = f"{slower} <= {faster}"
+    claim, variable, start = f"{found.lower} <= {found.upper}", found.variable, found.start
     outcome = found.outcome
     where = start if found.threshold is None else found.threshold
     approx = "" if where.denominator == 1 and abs(where) < 10**6 else f"~{float(where):.6g}; "
@@ -199,7 +183,7 @@ def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start:
                 f"{head} (derived, not one kernel certificate): {claim} from {variable} = {where} on "
                 f"({approx}by kernel certificates joined by sympy's identity, below)"
             ]
-    elif outcome == NOT_FOUND:
+    elif outcome == NOT_FOUND and found.refutation is not None:  # "refuted" has its witness
         point = found.refutation.point[variable]
         lines = [
             f"no crossover found: {claim} fails at {variable} = {point} (~{float(point):.6g}; refuted there, "
@@ -211,8 +195,8 @@ def _crossover_lines(found: Any, slower: str, faster: str, variable: str, start:
             f"{found.proof.reason or found.status})"
         ]
     if found.below is not None and outcome != NOT_FOUND:
-        point = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
-        lines.append(f"  refuted just below: {point} (~{float(found.below.point[variable]):.6g})")
+        below = ", ".join(f"{k} = {v}" for k, v in found.below.point.items())
+        lines.append(f"  refuted just below: {below} (~{float(found.below.point[variable]):.6g})")
     return lines
 
 

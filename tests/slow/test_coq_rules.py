@@ -6,6 +6,7 @@ coqc runs of 2-10 CPU s each: slow."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from paper_checks.cli import main
 from tests.unit.test_coq_export import box_certificate, domain_variable
 from theory.prover import prove
 from theory.prover.coq import export
@@ -213,3 +215,52 @@ def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain
     record = export_to(part.certificate.to_json(), tmp_path / "Statement.v", True)
     assert record["coq"] == "accepted", record
     assert record["rests_on_hypotheses"] is False
+
+
+CASE_SPLITS = [
+    ("Max(x^2, x) >= x", "x: real", "sb_max_above"),
+    ("floor(x) <= x", "x: [0, 3]", "sb_floor_fraction"),
+    ("Piecewise((x, x < 1/2), (1 - x, True)) <= 1/2", "x: [0, 1]", "destruct (Rlt_dec v_x (1 / 2))"),
+    ("ceiling(x + y) <= ceiling(x) + ceiling(y)", "x: [0, 2], y: [0, 2]", "sb_integral_le"),
+]
+"""Statements of issue 48 the kernel decides by a case split, and the lemma the file must apply."""
+
+
+@pytest.mark.parametrize(("statement", "domain", "applied"), CASE_SPLITS)
+def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, tmp_path, capsys):
+    """``prove --coq``: exit 0 only when coqc accepts the file with no hypothesis; the box is decided by
+    the kernel's cases / bound / fractional / integral step and the file applies that step's lemma."""
+    target = tmp_path / "Statement.v"
+    status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    (record,) = document["coq"]
+    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False)
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
+    text = target.read_text()
+    assert applied in text
+    for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
+        assert word not in text
+
+
+def test_a_piecewise_file_with_a_branch_changed_is_refused(tmp_path, capsys):
+    """1/2 - Piecewise((2 x, x < 1/2), (1 - x, True)) is -1/2 near x = 1/2 (by hand): with the gap's first
+    branch planted as 2 x, the file's branch lemma no longer proves the box and coqc refuses it."""
+    target = tmp_path / "Statement.v"
+    assert main(["prove", CASE_SPLITS[2][0], "--domain", CASE_SPLITS[2][1], "--coq", str(target)]) == 0
+    capsys.readouterr()
+    text = target.read_text()
+    right = "(if Rlt_dec v_x (1 / 2) then v_x else"
+    assert text.count(right) == 1
+    assert _compiled(text.replace(right, "(if Rlt_dec v_x (1 / 2) then (2 * v_x) else"), tmp_path).status == (
+        "rejected"
+    )
+
+
+def test_a_power_whose_base_and_exponent_reach_0_is_not_exported(tmp_path, capsys):
+    """x^y <= 1 on [0, 1] x [0, 3]: the language's 0^0 is 1 and Coq's sb_rpow 0 0 is 0, so the file would
+    state another function at (0, 0): untranslated, exit 4, never a file coqc accepts."""
+    target = tmp_path / "Statement.v"
+    status = main(["prove", "x^y <= 1", "--domain", "x: [0, 1], y: [0, 3]", "--coq", str(target), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert document["status"] == "proved"
+    assert (status, document["coq_verdict"]) == (4, "untranslated")

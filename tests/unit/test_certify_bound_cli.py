@@ -106,3 +106,34 @@ def test_bound_certify_json_says_each_matrix_certificate_path(tiny_model, capsys
     document = json.loads(capsys.readouterr().out)
     paths = [row["certificate_path"] for row in document["matrices"]]
     assert len(paths) == len(document["matrices"]) and set(paths) <= {"float-gram", "float-bounds", "arb"}
+
+
+def test_certify_reads_each_layer_once(tiny_model, capsys, monkeypatch):
+    """The spectra and the certificates come from one read of each layer (counted at the reader)."""
+    from numerics.loading.stream import Checkpoint
+
+    reads: list[int] = []
+    stored, full = Checkpoint.stored_layer, Checkpoint.layer
+
+    def counted(reader):
+        def read(self, index):
+            reads.append(index)
+            return reader(self, index)
+
+        return read
+
+    monkeypatch.setattr(Checkpoint, "stored_layer", counted(stored))
+    monkeypatch.setattr(Checkpoint, "layer", counted(full))
+    assert main(["bound", str(tiny_model), "--certify", "--jobs", "1"]) == 0
+    assert "B_ours     in [" in capsys.readouterr().out
+    assert sorted(reads) == [0, 1]
+
+
+def test_certify_with_workers_gives_the_serial_intervals(tiny_model, capsys):
+    """--jobs 2 certifies in worker processes; their balls, sent back, give the JSON of --jobs 1."""
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["bound", str(tiny_model), "--json", "--certify", "--jobs", jobs]) == 0
+        payload = json.loads(capsys.readouterr().out)
+        outputs.append((payload["matrices"], payload["proxies"], payload["verdicts"]))
+    assert outputs[0] == outputs[1]

@@ -65,6 +65,10 @@ def _never_positive(base):
         (["ceiling", ["var", "x"]], "(IZR (Raux.Zceil v_x))"),
         (["floor", ["var", "x"]], "(IZR (Raux.Zfloor v_x))"),
         (["erf", ["mul", ["num", "2"], ["var", "x"]]], "(sb_erf (2 * v_x))"),
+        (
+            ["piecewise", [["var", "x"], ["lt", ["var", "x"], ["num", "1/2"]]], [["num", "1"], ["true"]]],
+            "(if Rlt_dec v_x (1 / 2) then v_x else 1)",
+        ),
     ],
 )
 def test_each_node_prints_as_the_coq_function_of_the_same_value(tree, printed):
@@ -74,7 +78,78 @@ def test_each_node_prints_as_the_coq_function_of_the_same_value(tree, printed):
 def test_a_general_power_is_rpower_only_where_its_base_is_positive_else_the_definition_by_cases():
     power = ["pow", ["var", "x"], ["var", "p"]]
     assert term(power, lambda base: True) == "(Rpower v_x v_p)"
-    assert term(power, lambda base: False) == "(sb_rpow v_x v_p)"
+    assert term(power, lambda tree: tree == ["var", "p"]) == "(sb_rpow v_x v_p)"
+
+
+def test_a_power_whose_base_and_exponent_may_both_be_0_has_no_coq_form():
+    """The language's 0^0 is 1; the preamble's sb_rpow 0 0 is 0: such a gap is refused, not misstated."""
+    with pytest.raises(Untranslatable, match="0\\^0"):
+        term(["pow", ["var", "x"], ["var", "p"]], lambda base: False)
+
+
+def test_a_piecewise_without_a_last_true_or_with_another_condition_has_no_coq_form():
+    x = ["var", "x"]
+    with pytest.raises(Untranslatable, match="not True"):
+        term(["piecewise", [x, ["lt", x, ["num", "1"]]]], _never_positive)
+    with pytest.raises(Untranslatable, match="'and'"):
+        term(["piecewise", [x, ["and", ["lt", x, ["num", "1"]]]], [x, ["true"]]], _never_positive)
+
+
+CHOICE_STEPS = [
+    # Max(x^2, x) - x over the reals: the Max bounded below by x^2 (argument 0)
+    (
+        [
+            "add",
+            ["max", ["var", "x"], ["pow", ["var", "x"], ["num", "2"]]],
+            ["mul", ["num", "-1"], ["var", "x"]],
+        ],
+        domain_variable("x", "-oo", "oo", True, True),
+        {"method": "bound", "argument": 0, "then": {"method": "enclosure"}},
+        ["sb_max_above", "Lemma box_1_bound :"],
+    ),
+    # x - floor(x) on [0, 3]: the fraction t in [0, 1) in a module of its own
+    (
+        ["add", ["var", "x"], ["mul", ["num", "-1"], ["floor", ["var", "x"]]]],
+        domain_variable("x", "0", "3"),
+        {"method": "fractional", "then": {"method": "enclosure"}},
+        ["Module box_1_fractions.", "sb_floor_fraction (fun w => box_1_fractions.gap v_x w)"],
+    ),
+    # 1/2 - Piecewise((x, x < 1/2), (1 - x, True)) on [0, 1]: one lemma per branch, on its region
+    (
+        [
+            "add",
+            ["num", "1/2"],
+            [
+                "mul",
+                ["num", "-1"],
+                [
+                    "piecewise",
+                    [["var", "x"], ["lt", ["var", "x"], ["num", "1/2"]]],
+                    [["add", ["num", "1"], ["mul", ["num", "-1"], ["var", "x"]]], ["true"]],
+                ],
+            ],
+        ],
+        domain_variable("x", "0", "1"),
+        {"method": "cases", "branches": [{"method": "enclosure"}, {"method": "enclosure"}]},
+        [
+            "Lemma box_1_case_0 : forall v_x : R, 0 <= v_x -> v_x <= (1 / 2) ->",
+            "Lemma box_1_case_1 : forall v_x : R, (1 / 2) <= v_x -> v_x <= 1 ->",
+            "destruct (Rlt_dec v_x (1 / 2)) as [C0|C0]",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("gap", "variable", "decision", "expected"), CHOICE_STEPS)
+def test_the_kernels_case_splits_are_applied_not_stated_as_hypotheses(gap, variable, decision, expected):
+    bounds = [variable["lower"], variable["upper"]]
+    exported = export_certificate(
+        box_certificate(gap, [variable], [{"box": {"x": bounds}, "decision": decision}])
+    )
+    assert exported.hypotheses == []
+    assert "Hypothesis" not in exported.text
+    for text in expected:
+        assert text in exported.text
 
 
 @pytest.mark.parametrize("function", ["erfc", "tanh"])

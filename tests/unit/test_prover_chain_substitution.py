@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 from fractions import Fraction
 
+import hypothesis
 import mpmath
 import pytest
 from hypothesis import given, settings
@@ -195,14 +196,38 @@ POSITIVE_TREES = st.recursive(
 POSITIVE_POINTS = st.fractions(min_value=Fraction(1, 8), max_value=3, max_denominator=8)
 
 
-@settings(max_examples=200, deadline=None)
-@given(POSITIVE_TREES, POSITIVE_POINTS, POSITIVE_POINTS)
-def test_the_positive_normal_form_equals_the_tree_wherever_it_is_defined(tree, x, y):
-    """Against the mpmath reference at random points x, y > 0 (the rules' premise), at 300 digits: a
-    rewritten power such as (x^(x^64))^(6^64) for x^((6 x)^64) needs them to show 1 - 2.5e-8."""
+def _positive_form_agrees(tree: list, x: Fraction, y: Fraction) -> None:
+    """Against the mpmath reference at the point x, y > 0 (the rules' premise; log x < 0 for x < 1, so a
+    power of log x may be defined only where its exponent is an integer), at 300 digits: a rewritten power
+    such as (x^(x^64))^(6^64) for x^((6 x)^64) needs them to show 1 - 2.5e-8."""
     form = exact.normal_form(tree, {}, frozenset({"x", "y"}))
     if form is not None:
         assert form_agrees(tree, exact.as_tree(form), {"x": x, "y": y}, digits=300), (tree, x, y)
+
+
+@settings(max_examples=200, deadline=None)
+@given(POSITIVE_TREES, POSITIVE_POINTS, POSITIVE_POINTS)
+def test_the_positive_normal_form_equals_the_tree_wherever_it_is_defined(tree, x, y):
+    _positive_form_agrees(tree, x, y)
+
+
+def test_a_symbolic_power_of_a_base_of_unknown_sign_is_not_split():
+    # log(x)^(-2y) at x = 1/8, y = 1/2 is 1/log(1/8) = -0.4809 (hand: log 8 = 2.0794); splitting it as
+    # (log(x)^y)^(-2) would need the square root of log(1/8) < 0 (hypothesis seed 18 found it)
+    tree = ["pow", ["log", X], ["mul", Y, ["num", "-2"]]]
+    form = exact.as_tree(exact.normal_form(tree, {}, frozenset({"x", "y"})))
+    with mpmath.workdps(50):
+        value = evaluate(form, {"x": mpmath.mpf(1) / 8, "y": mpmath.mpf(1) / 2})
+        assert abs(value + 1 / mpmath.log(8)) < mpmath.mpf(10) ** -45
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 18, 42, 2026])
+def test_the_positive_normal_form_at_fixed_seeds(seed):
+    """The property above, 300 examples each at fixed seeds (one of them, 18, found the split power; seed 0
+    draws towers such as exp(exp(...)) whose 300-digit reference takes minutes, so it is not among them)."""
+    check = given(POSITIVE_TREES, POSITIVE_POINTS, POSITIVE_POINTS)(_positive_form_agrees)
+    hypothesis.seed(seed)(settings(max_examples=300, deadline=None, database=None)(check))()
 
 
 def test_a_symbolic_power_of_a_sum_raised_back_is_the_sum():

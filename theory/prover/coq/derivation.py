@@ -10,8 +10,10 @@ each step holds on its domain (the derivation's, cut by the step's bound assumpt
   E_k - E_{k-1} or E_{k-1} - E_k as the checker rebuilds it), and the lemma ``step_<k>``: E_{k-1} R_k E_k
   over the step's domain, from the module's theorem by ``lra``;
 - per identity (= by the kernel's exact normal form, or by sympy's), the lemma ``step_<k>``: E_{k-1} = E_k
-  over the derivation's domain, by ``sb_identity`` or along the log-linear normal form
-  (:func:`~theory.prover.coq.exponents.guided`) where it has symbolic powers or logarithms;
+  over the derivation's domain, by ``sb_identity`` (with the square roots' relation sqrt a * sqrt a = a
+  where a side has a power k/2, :func:`~theory.prover.coq.export.root_relations`: L^(3/2) is printed
+  (sqrt L)^3) or along the log-linear normal form (:func:`~theory.prover.coq.exponents.guided`) where it
+  has symbolic powers or logarithms;
 - ``statement``: for every point of the domain where the bound assumptions the steps use hold,
   E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then ``lra``.
 
@@ -41,6 +43,7 @@ from theory.prover.coq.export import (
     _Writer,
     export_certificate,
     module_text,
+    root_relations,
     unproved_reason,
     within,
 )
@@ -162,7 +165,10 @@ def _identity(derivation: _DerivationWriter, left: Any, right: Any, k: int, _lab
     logarithms, else ``sb_identity``."""
     laws = guided([left, right], derivation.positive, derivation.signed)
     unfold = f"unfold e_{k - 1}, e_{k}"
-    return f"{unfold}; sb_identity" if laws is None else f"{unfold}; cbv beta;\n  {laws}"
+    if laws is not None:
+        return f"{unfold}; cbv beta;\n  {laws}"
+    facts, closing = root_relations([left, right], derivation.positive, "sb_identity")
+    return f"{unfold}; {facts}{closing}"
 
 
 def _prover_step(

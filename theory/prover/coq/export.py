@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import erf, exponents, steps, substitution
+from theory.prover.coq import choices, erf, exponents, steps, substitution
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
@@ -303,23 +303,8 @@ class _Writer:
         ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules."""
         points = _points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
-        trees_ = sorted({root for side in sides for root in _roots(side)})
-        roots = [term(json.loads(tree), self.positive) for tree in trees_]
-        facts = "".join(
-            f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
-            for i, root in enumerate(roots)
-        ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
-            f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "
-            f"by (rewrite R{i}, R{j}; ring); "
-            for i, a in enumerate(roots)
-            for j, b in enumerate(roots)
-            if i < j
-        )
+        facts, closing = root_relations(sides, self.positive)
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
-        closing = "sb_identity_laws"
-        if roots:  # the relations R_i as field's rewriting rules
-            rules = " ".join(f"R{i}" for i in range(len(roots)))
-            closing = f"first [ {closing} | sb_identity_roots ltac:(field [{rules}]) ]"
         search = f"{points}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
         laws = self._laws([sides[0] if times is None else ["mul", sides[0], times], rewritten])
         return (
@@ -576,7 +561,7 @@ class _Writer:
         )
 
 
-STEPS: dict[str, steps.Step] = {**steps.STEPS, "substitute": substitution.substitute}
+STEPS: dict[str, steps.Step] = {**steps.STEPS, **choices.STEPS, "substitute": substitution.substitute}
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
 NONNEGATIVE = "first [ lra | nra | sb_close ]"
@@ -747,6 +732,29 @@ def _bases_at_zero(tree: Any, positive: Callable[[Any], bool]) -> list[Any]:
         if printed.startswith(f"({POWER_AT_ZERO} "):
             found.append(tree[1])
     return found
+
+
+def root_relations(sides: list[Any], positive: Any, closing: str = "sb_identity_laws") -> tuple[str, str]:
+    """The square roots' defining relations for an identity of ``sides``: the tactic stating
+    sqrt a * sqrt a = a (``sqrt_sqrt``, a >= 0 by :data:`NONNEGATIVE`) for every square root of a side, with
+    the products of two such (so that lra can use them), and ``closing`` followed, where those exist, by
+    ``sb_identity_roots`` with the relations as ``field``'s rewriting rules (so L^(3/2), printed
+    (sqrt L)^3, equals sqrt L * L)."""
+    trees_ = sorted({root for side in sides for root in _roots(side)})
+    roots = [term(json.loads(tree), positive) for tree in trees_]
+    facts = "".join(
+        f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
+        for i, root in enumerate(roots)
+    ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
+        f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) by (rewrite R{i}, R{j}; ring); "
+        for i, a in enumerate(roots)
+        for j, b in enumerate(roots)
+        if i < j
+    )
+    if roots:  # the relations R_i as field's rewriting rules
+        rules = " ".join(f"R{i}" for i in range(len(roots)))
+        closing = f"first [ {closing} | sb_identity_roots ltac:(field [{rules}]) ]"
+    return facts, closing
 
 
 def _roots(tree: Any) -> list[str]:

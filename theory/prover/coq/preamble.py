@@ -628,8 +628,46 @@ Proof. intros h u H. apply H. pose proof (Raux.Zfloor_lb u). pose proof (Raux.Zf
 Lemma sb_ceil_fraction : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 <= h t) ->
   0 <= h (IZR (Raux.Zceil u) - u).
 Proof. intros h u H. apply H. pose proof (Raux.Zceil_ub u). pose proof (Raux.Zceil_lb u). lra. Qed.
+Lemma sb_floor_fraction_lt : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 < h t) ->
+  0 < h (u - IZR (Raux.Zfloor u)).
+Proof. intros h u H. apply H. pose proof (Raux.Zfloor_lb u). pose proof (Raux.Zfloor_ub u). lra. Qed.
+Lemma sb_ceil_fraction_lt : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 < h t) ->
+  0 < h (IZR (Raux.Zceil u) - u).
+Proof. intros h u H. apply H. pose proof (Raux.Zceil_ub u). pose proof (Raux.Zceil_lb u). lra. Qed.
+Lemma sb_max_which : forall a b, (a + b + Rabs (a - b)) / 2 = a \\/ (a + b + Rabs (a - b)) / 2 = b.
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [right | left]; lra. Qed.
+Lemma sb_min_which : forall a b, (a + b - Rabs (a - b)) / 2 = a \\/ (a + b - Rabs (a - b)) / 2 = b.
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [left | right]; lra. Qed.
+Lemma sb_max_above : forall a b, a <= (a + b + Rabs (a - b)) / 2 /\\ b <= (a + b + Rabs (a - b)) / 2.
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); lra. Qed.
+Lemma sb_min_below : forall a b, (a + b - Rabs (a - b)) / 2 <= a /\\ (a + b - Rabs (a - b)) / 2 <= b.
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); lra. Qed.
 Lemma sb_integral : forall k : Z, -1 < IZR k -> 0 <= IZR k.
 Proof. intros k H. apply IZR_le. assert (-1 < k)%Z by (apply lt_IZR; exact H). lia. Qed.
+Definition sb_int (x : R) : Prop := exists k : Z, x = IZR k.
+Lemma sb_int_IZR : forall k, sb_int (IZR k).
+Proof. intros k. exists k. reflexivity. Qed.
+Lemma sb_int_plus : forall a b, sb_int a -> sb_int b -> sb_int (a + b).
+Proof. intros a b [i A] [j B]. exists (i + j)%Z. rewrite A, B, plus_IZR. reflexivity. Qed.
+Lemma sb_int_mult : forall a b, sb_int a -> sb_int b -> sb_int (a * b).
+Proof. intros a b [i A] [j B]. exists (i * j)%Z. rewrite A, B, mult_IZR. reflexivity. Qed.
+Lemma sb_int_opp : forall a, sb_int a -> sb_int (- a).
+Proof. intros a [i A]. exists (- i)%Z. rewrite A, opp_IZR. reflexivity. Qed.
+Lemma sb_int_pow : forall a n, sb_int a -> sb_int (a ^ n).
+Proof.
+  intros a n [i A]. exists (i ^ Z.of_nat n)%Z. rewrite A, pow_IZR. reflexivity.
+Qed.
+Lemma sb_int_abs : forall a, sb_int a -> sb_int (Rabs a).
+Proof. intros a [i A]. exists (Z.abs i). rewrite A, abs_IZR. reflexivity. Qed.
+Lemma sb_int_max : forall a b, sb_int a -> sb_int b -> sb_int ((a + b + Rabs (a - b)) / 2).
+Proof. intros a b A B. destruct (sb_max_which a b) as [E|E]; rewrite E; assumption. Qed.
+Lemma sb_int_min : forall a b, sb_int a -> sb_int b -> sb_int ((a + b - Rabs (a - b)) / 2).
+Proof. intros a b A B. destruct (sb_min_which a b) as [E|E]; rewrite E; assumption. Qed.
+Lemma sb_integral_le : forall g, sb_int g -> 0 < g + 1 -> 0 <= g.
+Proof. intros g [k K] H. rewrite K in *. apply sb_integral. lra. Qed.
+Ltac sb_integer :=
+  repeat first [ apply sb_int_IZR | apply sb_int_plus | apply sb_int_mult | apply sb_int_opp
+               | apply sb_int_pow | apply sb_int_abs | apply sb_int_max | apply sb_int_min ].
 Lemma sb_no_root_sign : forall (f : R -> R) a b, continuity f ->
   (forall x, a <= x <= b -> f x <> 0) -> 0 < f a -> forall x, a <= x <= b -> 0 < f x.
 Proof.
@@ -646,10 +684,15 @@ Proof. intros c o e H. apply Rmult_le_pos; [exact H | apply Rle_0_sqr]. Qed.
 """
 """The case splits' lemmas (docs/prover.md): a point takes one of a Piecewise's branches, a Max or Min
 one of its arguments (``sb_cases``, ``sb_max_cases``, ``sb_min_cases``), which also bound them
-(``sb_max_bound``, ``sb_min_bound``); floor and ceiling by their fractions in [0, 1) (``sb_floor_fraction``,
-``sb_ceil_fraction``); an integer > -1 is >= 0 (``sb_integral``); a continuous function without a root
-on [a, b] keeps its sign there (``sb_no_root_sign``, the intermediate value theorem) and an even power
-keeps a sign (``sb_even_power``): the exact polynomial decision's sign argument."""
+(``sb_max_bound``, ``sb_min_bound``); on the exporter's printed Max and Min, (a + b +- |a - b|) / 2, the
+same facts: it is a or b (``sb_max_which``, ``sb_min_which``) and bounds both (``sb_max_above``,
+``sb_min_below``); floor and ceiling by their fractions in [0, 1) (``sb_floor_fraction``,
+``sb_ceil_fraction``, ``_lt`` for a strict claim); an integer > -1 is >= 0 (``sb_integral``;
+``sb_integral_le`` for a gap shown integral by ``sb_integer``: ``sb_int`` x, x = IZR k for some k : Z,
+is closed under +, *, -, ^ n, |.|, the printed Max and Min, and holds of the numerals and of floor and
+ceiling, which are IZR of Flocq's Zfloor and Zceil); a continuous function without a root on [a, b]
+keeps its sign there (``sb_no_root_sign``, the intermediate value theorem) and an even power keeps a
+sign (``sb_even_power``): the exact polynomial decision's sign argument."""
 
 
 def preamble(erf: bool = False) -> str:

@@ -9,16 +9,20 @@ Each node prints as the Coq function with the same value wherever the language's
   as ``Rpower a b`` = exp(b ln a) where the kernel encloses the base above 0 on the whole domain (the
   language's a^b only where a > 0: Coq's ln 0 = 0 makes Rpower 0 b = 1), else as ``sb_rpow a b``, the
   preamble's definition by cases (Rpower a b for a > 0, else 0), which is the language's a^b wherever
-  the kernel defines it (a > 0, or a = 0 with b > 0);
+  the kernel defines it (a > 0, or a = 0 with b > 0), printed only where b is shown > 0 on the domain
+  (at a = 0, b = 0 the language's 0^0 is 1 and sb_rpow's 0: :class:`Untranslatable`);
 - exp log atan abs as ``exp ln atan Rabs``; floor(t) and ceiling(t) as ``IZR (Raux.Zfloor t)`` and
   ``IZR (Raux.Zceil t)`` (Flocq's integer floor and ceiling, which Interval evaluates); max(a, b) as
   ``((a + b + Rabs (a - b)) / 2)`` and min(a, b) as ``((a + b - Rabs (a - b)) / 2)`` (the same real
   functions; Interval evaluates Rabs, not Rmax or Rmin), folded from the left over more arguments.
 
 - erf(t) as ``(sb_erf t)``, the preamble's standard definition 2/sqrt(pi) int_0^t exp(-s^2) ds
-  (Coquelicot's ``RInt``).
+  (Coquelicot's ``RInt``);
+- a Piecewise whose conditions are single comparisons a < b, a <= b and whose last condition is True as
+  ``(if Rlt_dec a b then v1 else ...)`` (``Rle_dec`` for <=): the first branch whose condition holds, as
+  the language's.
 
-erfc, tanh and Piecewise have no printed form yet: :class:`Untranslatable`.
+erfc, tanh and any other Piecewise have no printed form yet: :class:`Untranslatable`.
 Provenance: derived (a structural printer; its faithfulness is tested by evaluating printed terms in Coq
 against arb at rational points).
 """
@@ -41,6 +45,8 @@ POWER_AT_ZERO = "sb_rpow"
 ERF = "sb_erf"
 """The preamble's erf x = 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x (preamble.ERF)."""
 ROUNDINGS = {"floor": "Raux.Zfloor", "ceiling": "Raux.Zceil"}
+COMPARISONS = {"lt": "Rlt_dec", "le": "Rle_dec"}
+"""A Piecewise condition a < b (a <= b) -> the decision of Coq's standard library that tests it."""
 """floor / ceiling -> Flocq's integer function (Zfloor x <= x < Zfloor x + 1, Zceil x - 1 < x <= Zceil x)."""
 
 
@@ -96,7 +102,26 @@ def term(tree: Any, positive: Callable[[Any], bool]) -> str:
         return folded
     if head == "erf":
         return f"({ERF} {term(tree[1], positive)})"
+    if head == "piecewise":
+        return _piecewise(tree[1:], positive)
     raise Untranslatable(f"the function {head!r} has no Coq form in the exporter yet")
+
+
+def condition(tree: Any, positive: Callable[[Any], bool]) -> str:
+    """The Coq decision of a Piecewise condition a < b or a <= b (``Rlt_dec a b``, ``Rle_dec a b``)."""
+    if tree[0] not in COMPARISONS:
+        raise Untranslatable(f"a Piecewise condition {tree[0]!r} has no Coq form yet (only < and <=)")
+    return f"{COMPARISONS[tree[0]]} {term(tree[1], positive)} {term(tree[2], positive)}"
+
+
+def _piecewise(pairs: list[Any], positive: Callable[[Any], bool]) -> str:
+    value, test = pairs[0]
+    if test[0] == "true":
+        return term(value, positive)
+    if len(pairs) == 1:
+        raise Untranslatable("a Piecewise whose last condition is not True has no Coq form yet")
+    rest = _piecewise(pairs[1:], positive)
+    return f"(if {condition(test, positive)} then {term(value, positive)} else {rest})"
 
 
 def uses_erf(tree: Any) -> bool:
@@ -121,5 +146,10 @@ def _power(base: Any, exponent: Any, positive: Callable[[Any], bool]) -> str:
             power = root if count == 1 else f"({root} ^ {count})"
             return f"(/ {power})" if value < 0 else power
     if not positive(base):
+        if not positive(exponent):  # 0^0 = 1 in the language, sb_rpow 0 0 = 0 in Coq
+            raise Untranslatable(
+                "a power whose base may be 0 and whose exponent may reach 0 has no Coq form yet "
+                "(the language's 0^0 is 1, the preamble's sb_rpow 0 0 is 0)"
+            )
         return f"({POWER_AT_ZERO} {printed} {term(exponent, positive)})"
     return f"(Rpower {printed} {term(exponent, positive)})"

@@ -432,11 +432,16 @@ def _symbolic(atom: str) -> bool:
 
 
 def _canonical_monomial(monomial: Monomial, coefficient: Fraction, positive: frozenset[str]) -> Polynomial:
-    """coefficient * monomial (coefficient > 0) base by base (see :func:`_canonical`)."""
-    if not any(_symbolic(atom) for atom, _ in monomial[0]):
+    """coefficient * monomial (coefficient > 0) base by base (see :func:`_canonical`). Only the atoms
+    positive by syntax are split into bases: b^E = (b^E1)^k holds for b > 0, but where b < 0 and E is an
+    integer, b^E1 may be undefined (log(x)^(-2y) at log x < 0, y = 1/2 is 1/log(x), while (log(x)^y)^(-2)
+    is not), so any other atom is kept as it is."""
+    kept = tuple((atom, e) for atom, e in monomial[0] if not positive_tree(json.loads(atom), positive))
+    split = (tuple(item for item in monomial[0] if item not in kept), monomial[1])
+    if not any(_symbolic(atom) for atom, _ in split[0]):
         return {monomial: coefficient}
     exponents: dict[str, tuple[Polynomial, Polynomial]] = {}
-    for base, exponent in _bases({monomial: coefficient}, positive):
+    for base, exponent in _bases({split: coefficient}, positive):
         key = _key(as_tree(base))
         previous = exponents.get(key, (base, {}))[1]
         exponents[key] = (base, _add(previous, exponent))
@@ -449,7 +454,7 @@ def _canonical_monomial(monomial: Monomial, coefficient: Fraction, positive: fro
         lead = sorted(total.items(), key=lambda item: repr(item[0]))[0][1]
         unit = as_tree({m: c / lead for m, c in total.items()})
         result = _multiply(result, {(((_key(["pow", as_tree(base), unit]), lead),), ()): Fraction(1)})
-    return result
+    return _multiply(result, {(kept, ()): Fraction(1)}) if kept else result
 
 
 def _over_common_denominator(form: Polynomial, numerator: bool = False) -> Polynomial:
