@@ -119,14 +119,14 @@ def test_a_power_whose_base_reaches_0_is_0_there_in_coq_and_arbs_value_above(tmp
     """The translation of x^p (base not shown > 0) evaluates at x = 0 to 0 for p > 0 and at a positive
     point inside arb's ball; Coq's Rpower, the mistranslation it replaces, is 1 at x = 0."""
     power = ["pow", X, ["var", "p"]]
-    printed = term(power, lambda base: False)
+    printed = term(power, lambda node: node == ["var", "p"])  # p > 0 (0^0 is refused: see below)
     domain = read_domain(
         [
             {
                 "name": n,
                 "lower": "0",
                 "upper": "oo",
-                "lower_open": False,
+                "lower_open": n == "p",
                 "upper_open": True,
                 "integer": False,
             }
