@@ -18,6 +18,7 @@ against the modules' own weights).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from numerics.loading import coverage as c
-from numerics.loading.families.base import Sizes
+from numerics.loading.families.base import Sizes, linear_layer
 from numerics.loading.weights import CrossAttention, LayerWeights
 
 CROSS_ROLES = ("wq", "wk", "wv", "wo")
@@ -57,16 +58,7 @@ def seq2seq_layer(tensors: Mapping[str, np.ndarray], sizes: Sizes) -> LayerWeigh
     cross = (
         CrossAttention(*(tensors[f"cross.{role}"] for role in CROSS_ROLES)) if "cross.wq" in tensors else None
     )
-    return LayerWeights(
-        wq=tensors["wq"],
-        wk=tensors["wk"],
-        wv=tensors["wv"],
-        wo=tensors["wo"],
-        w_in=tensors["w_in"],
-        w_out=tensors["w_out"],
-        w_gate=tensors.get("w_gate"),
-        cross=cross,
-    )
+    return dataclasses.replace(linear_layer(tensors, sizes), cross=cross)
 
 
 def cross_modules(attention: str, names: Mapping[str, str]) -> dict[str, str]:
