@@ -6,6 +6,7 @@ positive rules apply only to variables the box proves positive."""
 from __future__ import annotations
 
 import copy
+import os
 from fractions import Fraction
 
 import hypothesis
@@ -222,10 +223,16 @@ def test_a_symbolic_power_of_a_base_of_unknown_sign_is_not_split():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("HYPOTHESIS_PROFILE") != "thorough",
+    reason="on demand (HYPOTHESIS_PROFILE=thorough): the mpmath reference can take minutes on an exp tower",
+)
 @pytest.mark.parametrize("seed", [1, 18, 42, 2026])
 def test_the_positive_normal_form_at_fixed_seeds(seed):
-    """The property above, 300 examples each at fixed seeds (one of them, 18, found the split power; seed 0
-    draws towers such as exp(exp(...)) whose 300-digit reference takes minutes, so it is not among them)."""
+    """The property above, 300 examples each at fixed seeds (one of them, 18, found the split power). On
+    demand: the draws depend on the run (a full suite drew an exp tower at seed 2026 whose reference
+    evaluation ran for minutes in mpmath's exp), so the default tiers keep the seed-18 case as the unit
+    test above."""
     check = given(POSITIVE_TREES, POSITIVE_POINTS, POSITIVE_POINTS)(_positive_form_agrees)
     hypothesis.seed(seed)(settings(max_examples=300, deadline=None, database=None)(check))()
 
