@@ -11,7 +11,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from paper_checks.commands._coq_jobs import add_jobs, jobs
+from paper_checks.commands._coq_options import (
+    add_coq_records,
+    add_jobs,
+    check_coq_file_options,
+    coq_lines,
+    jobs,
+)
 from theory.errors import InvalidArgument
 
 HELP = "decide every step of a derivation file E0 = E1 <= E2 ... (exit 0 proved, 1 refuted, 3 undecided)"
@@ -84,7 +90,7 @@ def _run(args: argparse.Namespace, budget: float) -> int:
     from theory.cpu_budget import deciding
     from theory.derive import derive
     from theory.prover.box import count_of_boxes
-    from theory.prover.coq.report import coq_verdict, exit_status
+    from theory.prover.coq.report import exit_status
 
     if args.certificate is not None:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
@@ -104,9 +110,7 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         from paper_checks.run_metadata import run_block
 
         document = result.to_json()
-        if exported is not None:
-            document["coq"] = exported
-            document["coq_verdict"] = coq_verdict(exported)
+        add_coq_records(document, exported)
         document["exit_status"] = status
         document["run"] = run_block(args)
         print(json_text(document, "the derivation's result"))
@@ -145,14 +149,8 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         else:
             print(f"{steps}; not written (--certificate FILE writes it for specbound prove --check FILE)")
     if exported is not None:
-        from theory.prover.coq.report import line
-
-        for record in exported:
-            print(line(record))
-        if not exported:
-            print(f"coq: nothing exported (the derivation is {result.status}: there is no proof to export)")
-        elif status != result.exit_status:
-            print(f"coq: not accepted ({coq_verdict(exported)}): exit status {status}")
+        for text in coq_lines(exported, f"the derivation is {result.status}", status, result.exit_status):
+            print(text)
     return status
 
 
@@ -162,13 +160,8 @@ def _check_coq_target(args: argparse.Namespace) -> None:
     if args.coq is None:
         return
     from paper_checks.output_files import check_target
-    from theory.prover.coq.coqc import coqc_path
 
-    if Path(args.coq).suffix != ".v":
-        raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
-    jobs(args)
-    if not args.no_coq_check:
-        coqc_path()  # a missing coqc is reported before anything is written
+    check_coq_file_options(args)
     check_target("--coq", args.coq, force=args.force, inputs=[Path(args.file)])
 
 

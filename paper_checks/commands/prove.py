@@ -12,7 +12,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from paper_checks.commands._coq_jobs import add_jobs, jobs
+from paper_checks.commands._coq_options import (
+    add_coq_records,
+    add_jobs,
+    check_coq_file_options,
+    coq_lines,
+    jobs,
+)
 from paper_checks.output_files import json_text
 from paper_checks.run_metadata import run_block
 from theory.errors import InvalidArgument
@@ -90,7 +96,7 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
         raise InvalidArgument("give a STATEMENT and --domain, or --check CERT.json")
     if args.max_boxes < 1:
         raise InvalidArgument(f"--max-boxes={args.max_boxes} must be at least 1")
-    from theory.prover.coq.report import coq_verdict, exit_status
+    from theory.prover.coq.report import exit_status
 
     _check_coq_target(args)
     result = prove(args.statement, args.domain, budget, args.max_boxes)  # its search stops at budget
@@ -98,9 +104,7 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
     status = exit_status(result.exit_status, exported or [])
     if args.json:
         document = result.to_json()
-        if exported is not None:
-            document["coq"] = exported
-            document["coq_verdict"] = coq_verdict(exported)
+        add_coq_records(document, exported)
         document["exit_status"] = status
         document["run"] = run_block(args)
         print(json_text(document, "the prover's result"))
@@ -122,14 +126,8 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
         elif part.reason and part.status != "proved":
             print(f"      ({part.reason})")
     if exported is not None:
-        from theory.prover.coq.report import line as coq_line
-
-        for record in exported:
-            print(f"  {coq_line(record)}")
-        if not exported:
-            print(f"  coq: nothing exported (the statement is {result.status}: there is no proof to export)")
-        elif status != result.exit_status:
-            print(f"  coq: not accepted ({coq_verdict(exported)}): exit status {status}")
+        for text in coq_lines(exported, f"the statement is {result.status}", status, result.exit_status):
+            print(f"  {text}")
     return status
 
 
@@ -142,14 +140,8 @@ def _check_coq_target(args: argparse.Namespace) -> None:
     import re
 
     from paper_checks.output_files import check_family
-    from theory.prover.coq.coqc import coqc_path
 
-    target = Path(args.coq)
-    if target.suffix != ".v":
-        raise InvalidArgument(f"--coq={args.coq} must name a Coq file ending in .v")
-    jobs(args)
-    if not args.no_coq_check:
-        coqc_path()  # a missing coqc is reported before anything is written
+    target = check_coq_file_options(args)
     check_family("--coq", target, rf"{re.escape(target.stem)}_\d+\.v", force=args.force)
 
 

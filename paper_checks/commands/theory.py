@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from theory.prover.lemma_inequalities import LemmaVerdict
     from theory.registry import CheckReport
 
-from paper_checks.commands._coq_jobs import add_jobs, jobs
+from paper_checks.commands._coq_options import add_jobs, jobs
 
 HELP = (
     "every lemma of the bound: statement, assumptions, provenance, source, its symbolic self-checks and "

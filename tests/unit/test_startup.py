@@ -168,7 +168,7 @@ def test_the_full_parser_learns_every_option_without_the_implementations():
 def test_prove_imports_no_other_command_and_no_checkpoint_machinery():
     packages, modules = _imported_by("prove", "x <= x + 1", "--domain", "x: [0, 1]")
     commands = {name for name in modules if name.startswith("paper_checks.commands.")}
-    # the commands' shared private helpers (paper_checks.commands._coq_jobs: --jobs) are not commands
+    # the commands' shared private helpers (paper_checks.commands._coq_options) are not commands
     assert {name for name in commands if not name.rpartition(".")[2].startswith("_")} == {
         "paper_checks.commands.prove"
     }
