@@ -24,8 +24,18 @@ pytestmark = [
 ]
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
-NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml"))
-"""Every example of docs/examples (measured, coqc CPU s: see docs/derive.md)."""
+TOO_SLOW = {
+    "l2_below_edelman_minilm_l6": "its one step exports to a 1.9 MB file (a box proved node by node over "
+    "[1, oo), second derivatives of about 3,500 nodes each); coqc spends 0.05-0.2 CPU s per node fact: "
+    "beyond the slow tier's budget"
+}
+"""Examples not run here (measured by hand, docs/coq.md), with why."""
+NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml") if path.stem not in TOO_SLOW)
+"""Every other example of docs/examples (measured: docs/coq.md)."""
+
+
+def test_every_example_is_run_or_named_too_slow_with_why():
+    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*NAMES, *TOO_SLOW}
 
 
 def _derive(name: str, target: Path, capsys, source: Path = EXAMPLES) -> tuple[int, dict]:
