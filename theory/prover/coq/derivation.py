@@ -14,14 +14,17 @@ each step holds on its domain (the derivation's, cut by the step's bound assumpt
   where a side has a power k/2, :func:`~theory.prover.coq.export.root_relations`: L^(3/2) is printed
   (sqrt L)^3) or along the log-linear normal form (:func:`~theory.prover.coq.exponents.guided`) where it
   has symbolic powers or logarithms;
-- ``statement``: for every point of the domain where the bound assumptions the steps use hold,
-  E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then ``lra``.
+- per step by a fact under a substitution, the fact's module (once per file) and the lemma ``step_<k>``
+  from the fact's theorem at the substitution (:mod:`theory.prover.coq.fact_step`);
+- ``statement``: for every point of the domain where the bound assumptions and the named assumptions the
+  steps use hold, E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then
+  ``lra``. An earlier derivation used as a fact is the same text without header, preamble or
+  ``Print Assumptions`` (``standalone`` False), inside its fact's module.
 
 A lemma coqc cannot prove (the probe finds them, as for a box certificate), and a step whose module leaves
 hypotheses, become named ``Hypothesis`` premises of a ``Section`` with the reason: never ``Admitted`` or
-``Axiom``. A step by a fact under a substitution, or under an assumption that is not a bound, has no
-translation yet (:class:`Untranslatable`, naming the step). Provenance: derived (a translation of the
-derivation checker).
+``Axiom``. A step under an assumption that is not a bound has no translation yet (:class:`Untranslatable`,
+naming the step). Provenance: derived (a translation of the derivation checker).
 """
 
 from __future__ import annotations
