@@ -7,7 +7,7 @@ time (user + system, from the rusage of the children) of each, the difference to
 average. ``prove --help`` is the prove command's start-up (its parser alone: no sympy); ``prove x <= x + 1``
 the whole of a one-box proof (sympy parses the statement, the kernel re-checks it). Target (issue 23):
 ``--version`` <= 0.15 s CPU (it imports no numpy, mpmath or sympy and registers
-no command: tests/unit/test_startup.py checks what is imported, not the time).
+no command: tests/unit/paper_checks/test_startup.py checks what is imported, not the time).
 
 Run: ``python3 benchmarks/startup_speed.py [--repeats 7]``.
 """

@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers.paths import ROOT
+
 PROJECTION_MODULES = (
     "attention.self.query",
     "attention.self.key",

@@ -4,8 +4,8 @@ It re-implements the formulas from their statement (dense products, np.linalg.sv
 depth factors of the models it is used on stay far below float64's range), sharing no code with numerics
 or theory. One deliberate reading: a per-head product has rank <= d_h exactly, so only its top d_h
 singular values enter S_p (a dense SVD returns rounding noise for the rest; the toolkit's thin factors
-give exact zeros). Used by tests/slow/test_real_proxies.py, tests/unit/test_proxies.py and
-tests/unit/test_readme.py.
+give exact zeros). Used by tests/slow/test_real_proxies.py, tests/unit/numerics/test_proxies.py and
+tests/unit/project/test_readme.py.
 
 The proxies: alpha_l = prod_{k>l} 1.13 C2(M_in^k) C2(M_out^k) sum_h C2(Vt_h^k)(1 + 4 C2(QK_h^k));
 gamma = 2 C2(Vt_h) C2(M_out) C2(M_in) (QK_h), C2(M_out) C2(M_in) (Vt_h), C2(M_out) (M_in), 1 (M_out);

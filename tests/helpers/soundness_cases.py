@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import mpmath
-from soundness_terms import (
+
+from tests.helpers.soundness_terms import (
     DIGITS,
     Term,
     UndefinedHere,

@@ -9,7 +9,7 @@ Wrong (the suite asserts none):
 - any exception other than the library's one-line errors (a crash is not a verdict).
 
 Refused (a one-line error: definedness undecided, an undefined statement) and undecided are not wrong.
-Run as a script (``python tests/soundness/soundness_judge.py --count 5000 --seed 40``) it prints the
+Run as a script (``python -m tests.helpers.soundness_judge --count 5000 --seed 40``) it prints the
 per-family table of docs/prover.md.
 """
 
@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from soundness_cases import FALSE, TRUE, UNDEFINED, Case, generate
+from tests.helpers.soundness_cases import FALSE, TRUE, UNDEFINED, Case, generate
 
 FAST_COUNT, SLOW_COUNT = 240, 5000
 FAST_BUDGET, SLOW_BUDGET = 0.02, 0.1

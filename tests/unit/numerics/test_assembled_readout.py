@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from test_proxies import diagonal_model
 
 from numerics.bounds import assembled as numeric
 from numerics.bounds.assembled import assembled_bound
+from tests.helpers.diagonal_models import diagonal_model
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.proxy import L

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from flint import arb, ctx
-from test_certify_reference import REFERENCE_ROUNDING, random_model
 
 from numerics.bounds.assembled import assembled_bound
 from numerics.certify.assembled import certified_shell, certify_assembled
+from tests.helpers.certified_reference import REFERENCE_ROUNDING, random_model
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 

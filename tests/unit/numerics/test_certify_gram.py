@@ -2,7 +2,7 @@
 
 References, independent of the certificate: planted matrices Q1 diag(s) Q2^T with exactly orthogonal
 dyadic factors (their singular values are exactly s, checked with Fractions in the helpers imported
-from test_certify_enclosure), and mpmath's SVD at 60 digits of a random float32-valued matrix.
+from tests.helpers.planted_matrices), and mpmath's SVD at 60 digits of a random float32-valued matrix.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from numerics.certify.fast import GRAM_CONDITION_LIMIT, certify_gram_fast
 from numerics.certify.float_bounds import FastPathUnavailable
 from numerics.certify.rank import certified_numerical_rank
 from numerics.spectra.matrices import NamedMatrix
-from tests.unit.test_certify_enclosure import VALUES_16, assert_contains, planted
+from tests.helpers.planted_matrices import VALUES_16, assert_contains, planted
 from theory.errors import CertificationFailed
 from theory.proxy import MatrixKind
 

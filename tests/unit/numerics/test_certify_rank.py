@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from flint import arb
-from test_certify_enclosure import planted
 
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.rank import RankInterval, certified_numerical_rank, certified_rank
 from numerics.certify.thin import certify_product
 from numerics.spectra.spectrum import numerical_rank
+from tests.helpers.planted_matrices import planted
 
 
 def test_planted_rank_deficient_matrix():

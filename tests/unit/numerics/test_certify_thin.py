@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import sympy as sp
 from flint import arb
-from test_certify_enclosure import assert_contains, hadamard_orthogonal
 
 from numerics.certify.fast import certify_product_fast
 from numerics.certify.thin import batched_qr, certify_product
+from tests.helpers.planted_matrices import assert_contains, hadamard_orthogonal
 from theory.errors import CertificationFailed
 
 

@@ -16,20 +16,23 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-from test_stream_memory import UNIT_ROUNDOFF, write_llama
 
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.spectra.backend import NUMPY_LINALG
 from numerics.spectra.matrices import layer_matrices
 from numerics.spectra.spectrum import linalg_for, spectrum
 from paper_checks.cli import main
+from tests.helpers.llama_checkpoint_files import write_llama
+from tests.helpers.paths import ROOT
 from theory.errors import InvalidArgument, MissingDependency
 
 torch = pytest.importorskip("torch", reason="--device needs torch (the models extra)")
+
+UNIT_ROUNDOFF = 2.0**-53
+"""u, float64's unit roundoff."""
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +114,7 @@ def test_without_device_torch_is_not_imported(llama_folder):
         f"status = main(['bound', {str(llama_folder)!r}, '--jobs', '1']); "
         "print(status, 'torch' in sys.modules)"
     )
-    root = Path(__file__).parents[2]
+    root = ROOT
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )

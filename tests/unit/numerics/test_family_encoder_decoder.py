@@ -16,7 +16,8 @@ import json
 
 import numpy as np
 import pytest
-from hostile_files import assert_error_line, call
+
+from tests.helpers.hostile_files import assert_error_line, call
 
 torch = pytest.importorskip("torch", reason="building the tiny models needs torch")
 transformers = pytest.importorskip("transformers", reason="the tiny models need transformers")

@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 import pytest
-from family_models import FAMILY_NAMES, build, run_cli, transformers, with_config
 
 from numerics.loading import load_weights, open_checkpoint
 from numerics.spectra.matrices import extract_matrices
+from tests.helpers.family_models import FAMILY_NAMES, build, run_cli, transformers, with_config
 from theory.errors import UnsupportedCheckpoint
 from theory.proxy import MatrixKind
 
@@ -84,7 +84,7 @@ def test_a_family_choice_that_contradicts_the_config_is_refused(tiny_models, cap
 @pytest.mark.parametrize("config_class", ["T5Config", "BartConfig"])
 def test_encoder_decoders_are_bounded_over_both_stacks(tmp_path, capsys, config_class):
     """Once refused (model_type t5 and bart were unknown); now read as L = 1 + 1 layers
-    (tests/unit/test_family_encoder_decoder.py checks what is read)."""
+    (tests/unit/numerics/test_family_encoder_decoder.py checks what is read)."""
     config = getattr(transformers, config_class)(
         vocab_size=40, d_model=16, d_ff=24, num_layers=1, num_heads=2, d_kv=8,
         encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,

@@ -7,11 +7,12 @@ import json
 
 import numpy as np
 import pytest
-from family_models import FAMILY_NAMES, FEED_FORWARD_BLOCKS, build, torch
 
 from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights, open_checkpoint
 from paper_checks.cli import main
+from tests.helpers.family_models import FAMILY_NAMES, FEED_FORWARD_BLOCKS, build, torch
+from tests.helpers.paths import ROOT
 from theory.errors import UnsupportedCheckpoint
 
 EXPECTED_STATUS = {
@@ -131,9 +132,8 @@ def test_a_module_of_another_architecture_is_refused():
 
 
 def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
-    from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text()
+    readme = (ROOT / "docs" / "usage.md").read_text()
     import re
 
     snippet = next(

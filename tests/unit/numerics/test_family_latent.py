@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from family_models import RECORDED, forward_with
 
 from numerics.loading import load_weights, open_checkpoint
 from numerics.spectra.matrices import extract_matrices
+from tests.helpers.family_models import RECORDED, forward_with
 from theory.proxy import MatrixKind
 
 TOLERANCE = 1e-13
@@ -93,7 +93,7 @@ def test_a_latent_product_without_the_norm_gain_is_caught(tiny_models):
 def test_memory_sharded_and_bare_reads_equal_the_folder_and_the_coverage_names_the_latent(
     tiny_models, tmp_path, name
 ):
-    from family_models import build
+    from tests.helpers.family_models import build
 
     tiny = tiny_models(name)
     saved = load_weights(tiny.folder)

@@ -8,10 +8,10 @@ import json
 import mpmath
 import numpy as np
 import pytest
-from family_models import run_cli, torch, transformers
 
 from numerics.loading import load_weights, open_checkpoint
 from numerics.loading.config_values import config_problem
+from tests.helpers.family_models import run_cli, torch, transformers
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
 
 SMALL = {"hidden_size": 16, "num_attention_heads": 2, "intermediate_size": 24, "vocab_size": 32}

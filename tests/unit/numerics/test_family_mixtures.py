@@ -13,13 +13,14 @@ import json
 
 import numpy as np
 import pytest
-from family_models import build, forward_with, run_cli, with_config
 
 from numerics.bounds.proxies import proxies
 from numerics.formulas.evaluate import evaluate
 from numerics.loading import load_weights
 from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import extract_matrices
+from tests.helpers.family_models import build, run_cli, with_config
+from tests.helpers.family_rebuild import block_output, capture_mixture, rebuilt_mixture, relative
 from theory.errors import CheckpointError, InvalidArgument
 from theory.kinds import MatrixKind
 from theory.mixture import MIXTURE_FEED_FORWARD_NORM, MIXTURE_LIPSCHITZ, convex_combination_bound
@@ -27,47 +28,6 @@ from theory.mixture import MIXTURE_FEED_FORWARD_NORM, MIXTURE_LIPSCHITZ, convex_
 TOLERANCE = 1e-13
 """Relative, as the attention extraction test: float64 passes of 24-40-wide blocks."""
 L_PHI = 1.13
-
-
-def silu(x: np.ndarray) -> np.ndarray:
-    return x / (1 + np.exp(-x))
-
-
-def block_output(block, x: np.ndarray) -> np.ndarray:
-    """W_down (silu(W_gate x) * W_up x) for token rows x."""
-    return (silu(x @ block.w_gate.T) * (x @ block.w_in.T)) @ block.w_out.T
-
-
-def capture_mixture(tiny, layer: int, seed: int):
-    """The mixture block's input and output and its router's (logits, top-k weights, top-k experts)."""
-    block = tiny.model.layers[layer].mlp
-    seen: dict = {}
-
-    def keep(key: str):
-        def hook(module, args, out) -> None:  # returns None: the module's output stays as it is
-            seen.setdefault(key, (args[0], out))
-
-        return hook
-
-    handles = [block.register_forward_hook(keep("io")), block.gate.register_forward_hook(keep("router"))]
-    forward_with(tiny, seed, handles)
-    x, out = (t.reshape(-1, t.shape[-1]).numpy() for t in seen["io"])
-    return x, out, tuple(t.numpy() for t in seen["router"][1])
-
-
-def rebuilt_mixture(layer, x: np.ndarray, weights: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x)
-    for token in range(x.shape[0]):
-        for expert, gate in zip(chosen[token], weights[token], strict=True):
-            out[token] += float(gate) * block_output(layer.experts[expert], x[token : token + 1])[0]
-    if layer.shared_expert is not None:
-        sigmoid = 1 / (1 + np.exp(-(x @ layer.shared_expert_gate.T)))
-        out += sigmoid * block_output(layer.shared_expert, x)
-    return out
-
-
-def relative(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.max(np.abs(a - b)) / np.max(np.abs(b)))
 
 
 @pytest.mark.parametrize(("name", "layers"), [("mixtral", (0, 1)), ("qwen2_moe", (0,))])

@@ -88,9 +88,8 @@ def test_small_matrices_keep_the_svd():
 
 def test_bound_fast_svd_reports_the_path_of_every_matrix(tmp_path, capsys):
     pytest.importorskip("safetensors", reason="writing the checkpoint needs safetensors (models extra)")
-    from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-
     from paper_checks.cli import main
+    from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
     tensors = tiny_bert_tensors(layers=1, hidden=64, ffn=256)
     folder = write_folder(tmp_path / "m", tensors, bert_config(1, 64, 2, 256))

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-from hostile_files import assert_error_line, call
+
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from tests.helpers.hostile_files import assert_error_line, call
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoints needs safetensors (models extra)")
 

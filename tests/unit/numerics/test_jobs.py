@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 from numerics.batch.workers import check_jobs, ordered_map
 from paper_checks.cli import main
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 from theory.errors import InvalidArgument
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")

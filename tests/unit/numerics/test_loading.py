@@ -10,11 +10,17 @@ import weakref
 
 import numpy as np
 import pytest
-from bert_checkpoint_files import MODULE_SHAPES, bert_config, projection, tiny_bert_tensors, write_folder
 
 from numerics.loading import load_weights
 from numerics.loading.aliases import Alias
 from numerics.loading.weights import PROJECTIONS
+from tests.helpers.bert_checkpoint_files import (
+    MODULE_SHAPES,
+    bert_config,
+    projection,
+    tiny_bert_tensors,
+    write_folder,
+)
 from theory.errors import CheckpointError, InvalidArgument, MissingDependency, UnsupportedCheckpoint
 
 

@@ -8,14 +8,13 @@ the command line's help name exactly the table's aliases.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
 from numerics.loading.aliases import ALIASES, DEFAULT_MODELS
+from tests.helpers.paths import ROOT
 from theory.errors import CheckpointError
 
-ROOT = Path(__file__).resolve().parents[2]
 HOME = ROOT / "numerics" / "loading" / "aliases.py"
 
 

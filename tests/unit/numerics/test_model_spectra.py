@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import mpmath
 import pytest
-from test_proxies import diagonal_model
 
 from numerics.bounds.proxies import (
     GIVEN_BACKEND,
@@ -15,6 +14,7 @@ from numerics.bounds.proxies import (
     proxies,
 )
 from numerics.certify.certified import certify_proxies
+from tests.helpers.diagonal_models import diagonal_model
 from theory.errors import InvalidArgument
 
 

@@ -11,38 +11,13 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import pytest
-from reference_proxies import reference_proxies
 
 from numerics.bounds.assembled import assembled_bound
 from numerics.bounds.proxies import SpectraOptions, default_grid_m, proxies
 from numerics.loading.weights import LayerWeights, TransformerWeights
+from tests.helpers.diagonal_models import F, H, N, diagonal_model, layered_model
+from tests.helpers.reference_proxies import reference_proxies
 from theory.errors import InvalidArgument
-
-N, H, F = 4, 2, 8
-
-
-def diagonal_layer(a: float, b: float, c: float, d: float, e: float, f: float) -> LayerWeights:
-    eye = np.eye(N)
-    return LayerWeights(
-        a * eye,
-        b * eye,
-        c * eye,
-        d * eye,
-        e * np.vstack([eye, np.zeros((4, 4))]),
-        f * np.hstack([eye, np.zeros((4, 4))]),
-    )
-
-
-def diagonal_model(
-    depth: int, a: float, b: float, c: float, d: float, e: float, f: float
-) -> TransformerWeights:
-    return layered_model([(a, b, c, d, e, f)] * depth)
-
-
-def layered_model(params: list[tuple[float, ...]]) -> TransformerWeights:
-    """One diagonal layer per parameter tuple (a, b, c, d, e, f): layers may differ."""
-    layers = tuple(diagonal_layer(*layer) for layer in params)
-    return TransformerWeights(layers, N, H, F, f"diagonal model, {len(layers)} layers")
 
 
 def expected(depth: int, a, b, c, d, e, f, m: int):

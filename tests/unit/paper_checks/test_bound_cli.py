@@ -7,12 +7,12 @@ import json
 
 import mpmath
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.loading import load_weights
 from paper_checks.cli import main
 from paper_checks.commands.bound import number
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
 

@@ -245,9 +245,8 @@ def test_claim_12b_verdict_follows_the_ordering_of_weight_parts_and_gaps():
 
 
 def test_claim_12b_says_when_its_weight_part_is_the_parameter_count_from_shapes():
-    from test_proxies import diagonal_model
-
     from numerics.bounds.assembled import assembled_bound
+    from tests.helpers.diagonal_models import diagonal_model
 
     bound = assembled_bound(diagonal_model(1, *(1.0,) * 6), n=500, delta=0.05, margin=0.5, T=4)
     source = c12b_weight_term_orders_gaps.weight_part_source(bound)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
+
+from tests.helpers.paths import ROOT
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
@@ -139,7 +140,7 @@ def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, 
         assert status == 4 and document["coq_verdict"] in ("rejected", "hypotheses", "untranslated")
 
 
-EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "log_below_quadratic.toml"
+EXAMPLE = ROOT / "docs" / "examples" / "log_below_quadratic.toml"
 
 
 def test_derive_writes_each_step_as_a_lemma_without_checking_when_asked(tmp_path, capsys):

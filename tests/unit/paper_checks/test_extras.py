@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
 from paper_checks.cli import build_parser, main
 from paper_checks.extras import DEGRADES, NEEDS, checkpoint_modules
+from tests.helpers.paths import ROOT
 from theory.errors import OPTIONAL_MODULES
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = ROOT / "README.md"
 
 SAMPLES: dict[tuple[str, str | None], list[str]] = {
     ("bound", None): ["bound", "w/model.safetensors"],
@@ -121,7 +121,7 @@ def test_a_missing_package_inside_a_folder_of_checkpoints_is_not_a_skipped_check
     tmp_path, capsys, monkeypatch
 ):
     pytest.importorskip("safetensors", reason="writing the checkpoint needs safetensors (models extra)")
-    from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+    from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
     write_folder(tmp_path / "models" / "a", tiny_bert_tensors(), bert_config())
     monkeypatch.setitem(sys.modules, "safetensors", None)

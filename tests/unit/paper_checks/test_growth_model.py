@@ -42,7 +42,8 @@ def test_the_l2_bound_stays_below_edelman_at_the_embedded_models_constants(capsy
     assert document["faster"] == edelman["expr"]
     crossing = document["crossover"]
     # no sign change: the l2 bound is below Edelman's gap from L = 1 on, proved by one kernel
-    # certificate through the change of variables for its ceilings (tests/unit/test_growth_ceiling_tail.py)
+    # certificate through the change of variables for its ceilings
+    # (tests/unit/theory/derive/test_growth_ceiling_tail.py)
     assert crossing["crossover"] is None and "refuted_below_at" not in crossing
     assert (status, crossing["status"]) == (0, "proved")
     for depth in (1, 2, 3, 6, 12, 48, 1000):

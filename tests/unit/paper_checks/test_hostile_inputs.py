@@ -17,8 +17,11 @@ import shutil
 
 import numpy as np
 import pytest
-from bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
-from hostile_files import (
+
+from numerics.loading import load_weights
+from paper_checks.cli import main
+from tests.helpers.bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
+from tests.helpers.hostile_files import (
     assert_error_line,
     assert_one_line_error,
     call,
@@ -27,9 +30,7 @@ from hostile_files import (
     run_cli,
     strict_json,
 )
-
-from numerics.loading import load_weights
-from paper_checks.cli import main
+from tests.helpers.paths import ROOT
 from theory.errors import CheckpointError, UnsupportedCheckpoint
 
 pytest.importorskip("safetensors", reason="writing the checkpoints needs safetensors (models extra)")
@@ -167,7 +168,7 @@ def test_4_external_data_inside_the_folder_is_read(tmp_path):
 
 
 def test_4_the_onnx_minimum_refuses_symlinked_external_data():
-    text = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    text = (ROOT / "pyproject.toml").read_text()
     assert '"onnx>=1.21"' in text  # onnx 1.21.0 fixed CVE-2026-27489 (external data through a symlink)
 
 

@@ -18,8 +18,9 @@ import textwrap
 
 import numpy as np
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-from hostile_files import (
+
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from tests.helpers.hostile_files import (
     ROOT,
     assert_error_line,
     assert_one_line_error,

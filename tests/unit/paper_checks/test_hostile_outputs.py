@@ -12,7 +12,8 @@ import os
 import signal
 
 import pytest
-from hostile_files import assert_error_line, call
+
+from tests.helpers.hostile_files import assert_error_line, call
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
 

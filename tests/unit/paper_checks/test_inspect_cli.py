@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 import pytest
-from bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
 
 from numerics.loading.weights import PROJECTIONS
 from paper_checks.cli import main
+from tests.helpers.bert_checkpoint_files import bert_config, projection, tiny_bert_tensors, write_folder
 
 
 def run_cli(capsys, *argv):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import ROOT
 from theory.errors import OPTIONAL_MODULES, MissingDependency, missing_dependency, require
 
-PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+PYPROJECT = ROOT / "pyproject.toml"
 
 
 def _extras() -> dict[str, list[str]]:
@@ -83,9 +83,8 @@ def test_an_unguarded_import_is_translated_only_for_optional_modules():
 
 def test_bound_without_safetensors_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     pytest.importorskip("safetensors", reason="writing the checkpoint needs safetensors (models extra)")
-    from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-
     from paper_checks.cli import main
+    from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
     monkeypatch.setitem(sys.modules, "safetensors", None)

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.helpers.paths import ROOT
+
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
@@ -72,9 +74,8 @@ def test_budget_must_be_positive(capsys):
 def test_the_readme_prove_examples_run_as_written(capsys):
     import re
     import shlex
-    from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text()
+    readme = (ROOT / "docs" / "usage.md").read_text()
     section = readme[readme.index("## Proving inequalities") :]
     block = re.search(r"```bash\n(.*?)```", section, flags=re.S)
     assert block is not None

@@ -6,10 +6,9 @@ from __future__ import annotations
 import gc
 import weakref
 
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-
 from paper_checks import run_metadata
 from paper_checks.context import RunContext
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 
 def test_the_run_context_owns_the_weights_and_their_hash_and_nothing_outlives_it(tmp_path, monkeypatch):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 from paper_checks.cli import main
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoints needs safetensors (models extra)")
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from tests.helpers.paths import ROOT
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
 
-ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import contextlib, io, sys
 from paper_checks.cli import main

@@ -7,13 +7,13 @@ import json
 import sys
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 from numerics.batch.sweep import SweepSettings, sweep
 from numerics.bounds.proxies import proxies
 from numerics.loading import open_checkpoint
 from paper_checks.cli import main
 from paper_checks.commands.sweep import expand
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 from theory.errors import MissingDependency
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoints needs safetensors (models extra)")

@@ -8,7 +8,6 @@ import importlib.util
 import json
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 from numerics.bounds.composition import ROW_COLUMNS
 from numerics.bounds.proxies import proxies
@@ -16,6 +15,7 @@ from numerics.loading import load_weights
 from paper_checks import run_metadata
 from paper_checks.cli import main
 from paper_checks.compare import changes, format_changes
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
 

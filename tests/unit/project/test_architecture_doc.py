@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 
 from paper_checks.cli import build_parser
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "architecture.md"
 PACKAGES = ("theory", "numerics", "paper_checks")
 

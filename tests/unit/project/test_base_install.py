@@ -15,12 +15,14 @@ import venv
 from pathlib import Path
 
 import pytest
-from bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
-from hostile_files import run_limited
+
+from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+from tests.helpers.hostile_files import run_limited
+from tests.helpers.paths import ROOT
 
 pytestmark = pytest.mark.slow
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = ROOT
 CORE = ("sympy", "mpmath", "numpy")
 
 

@@ -9,9 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile_files import run_limited
 
-CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
+from tests.helpers.hostile_files import run_limited
+from tests.helpers.paths import ROOT
+
+CONFTEST = ROOT / "tests" / "conftest.py"
 
 SKIPPING_TESTS = """
 import pytest
@@ -119,5 +121,5 @@ def test_module_level_skips_outside_ci_are_skips(tmp_path: Path, modules: dict[s
 
 
 def test_the_ci_script_sets_ci_itself():
-    script = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+    script = (ROOT / ".ci" / "run").read_text()
     assert "export CI=true" in script

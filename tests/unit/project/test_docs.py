@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from paper_checks.cli import build_parser, main
+from tests.helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 # written in pieces so that this file does not match itself (parent path, team-note names, shared folder)
 FORBIDDEN = re.compile("|".join([r"\.\./", "SPEC" + r"\.md", "DESIGN" + r"\.md", "shared" + "/"]))

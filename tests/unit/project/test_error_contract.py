@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.paths import ROOT
 from theory.errors import InvalidArgument, SpecboundError, UnknownName
 
-ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theory", "numerics", "paper_checks")
 BARE = ("ValueError", "KeyError")
 

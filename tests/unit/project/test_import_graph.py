@@ -13,7 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 SCRIPT = ROOT / "tools" / "import_graph.py"
 
 KNOWN_CYCLES: list[list[str]] = []

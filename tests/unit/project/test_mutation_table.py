@@ -8,9 +8,8 @@ when the (long) mutation run is made; this keeps the table in step with the code
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
 
 
 def _table():

@@ -3,8 +3,9 @@
 A bare ``import torch`` (or ``from flint import arb``) anywhere in theory, numerics or paper_checks raises
 ModuleNotFoundError without the extra, which the CLI can only translate after the fact; through
 ``require`` it is one line naming the package and the extra. The optional packages are those of
-pyproject.toml's extras (``theory.errors.OPTIONAL_MODULES``, which tests/unit/test_optional.py keeps in
-step with them). Only imports under ``if TYPE_CHECKING:`` (never run) are exempt.
+pyproject.toml's extras (``theory.errors.OPTIONAL_MODULES``, which
+tests/unit/paper_checks/test_optional.py keeps in step with them). Only imports under
+``if TYPE_CHECKING:`` (never run) are exempt.
 
 Every module is clean (issue 24): the test fails on any bare import at all.
 """
@@ -13,13 +14,12 @@ from __future__ import annotations
 
 import ast
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import ROOT
 from theory.errors import OPTIONAL_MODULES, MissingDependency
 
-ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theory", "numerics", "paper_checks")
 
 

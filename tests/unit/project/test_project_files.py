@@ -7,11 +7,11 @@ import importlib
 import importlib.metadata
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 

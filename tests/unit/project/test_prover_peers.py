@@ -8,20 +8,32 @@ import math
 import random
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 sys.path.insert(0, str(ROOT / "benchmarks"))
 try:
     import prover_peers
 finally:
     sys.path.remove(str(ROOT / "benchmarks"))
 
-from soundness_cases import TRUE, Case, Variable, generate  # noqa: E402  (importable once prover_peers is)
-from soundness_terms import UndefinedHere, add, ceiling, constant, div, exp, floor, number, sqrt, sub, var  # noqa: E402
+from tests.helpers.soundness_cases import TRUE, Case, Variable, generate
+from tests.helpers.soundness_terms import (
+    UndefinedHere,
+    add,
+    ceiling,
+    constant,
+    div,
+    exp,
+    floor,
+    number,
+    sqrt,
+    sub,
+    var,
+)
 
 
 def _case(left, relation, right, variables) -> Case:

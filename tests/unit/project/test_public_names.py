@@ -9,7 +9,8 @@ import importlib
 import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 PACKAGES = ("theory", "numerics", "paper_checks")
 
 

@@ -10,12 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from reference_proxies import reference_proxies
 
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks.cli import main
+from tests.helpers.paths import ROOT
+from tests.helpers.reference_proxies import reference_proxies
 
-ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 USAGE = ROOT / "docs" / "usage.md"
 

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from numerics._shadowing import INSTALLED, ShadowedPackage, ensure_own_packages, shadowing_file
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
 
 
 def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

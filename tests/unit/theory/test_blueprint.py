@@ -1,7 +1,7 @@
 """theory.blueprint and theorem_3_1.v: the graph's counts and references, docs/blueprint.md's picture, and
 fidelity: every node proved in theorem_3_1.v, and each cited premise it assumes, states in Coq the
 inequality its sympy statement states (both sides compared at random points, the Coq side read by
-tests/unit/coq_reader.py and evaluated with mpmath, the sympy side evaluated by sympy at 35 digits), and
+tests/helpers/coq_reader.py and evaluated with mpmath, the sympy side evaluated by sympy at 35 digits), and
 planted changes are caught."""
 
 from __future__ import annotations
@@ -11,18 +11,17 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import mpmath as mp
 import pytest
 import sympy as sp
 
-from tests.unit import coq_reader
+from tests.helpers import coq_reader
+from tests.helpers.paths import ROOT
 from theory import assembled, blueprint, margin_union
 from theory.prover.coq.theorem_3_1 import PREMISES, theorem_text
 
-ROOT = Path(__file__).resolve().parents[2]
 POINTS = 8
 TOLERANCE = mp.mpf(10) ** -20
 mp.mp.dps = 40

@@ -8,14 +8,14 @@ import io
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 
 from paper_checks.cli import main
+from tests.helpers.paths import ROOT
 from theory.growth_comparison import compare_growth
 
-USAGE = Path(__file__).resolve().parents[2] / "docs" / "usage.md"
+USAGE = ROOT / "docs" / "usage.md"
 
 
 def _without_seconds(record: dict) -> dict:

@@ -15,7 +15,7 @@ import sympy as sp
 from numerics.bounds.proxies import SpectraOptions, proxies
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import certify_proxies
-from tests.unit.test_certify_reference import random_model
+from tests.helpers.certified_reference import random_model
 from theory import proxy
 from theory.proxy_composition import STATEMENTS, ToyModel, expand, table_problems
 from theory.proxy_steps import PROXY_COMPOSITION, Reduce, steps_for

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import sympy as sp
-from test_proxies import diagonal_model
 
 from numerics.bounds.assembled import assembled_bound
+from tests.helpers.diagonal_models import diagonal_model
 from theory import assembled as theorem
 from theory import lipschitz
 from theory.proxy import C_QK, C_V, HEAD_LIPSCHITZ

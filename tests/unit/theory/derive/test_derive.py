@@ -7,16 +7,17 @@ from __future__ import annotations
 import copy
 import json
 import math
-from pathlib import Path
 
 import pytest
+
+from tests.helpers.paths import ROOT
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+EXAMPLES = ROOT / "docs" / "examples"
 SMALL = EXAMPLES / "log_below_quadratic.toml"
 
 

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+from tests.helpers.paths import ROOT
+
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from theory.derive.check import compose, cut, step_gap_tree
@@ -127,12 +129,11 @@ def test_a_step_made_strict_without_a_strict_certificate_is_rejected():
     # docs/examples/log_below_quadratic.toml's last step x^2 + 2x <= 3x on [0, 1] is not strict at x = 1
     # (hand: 3 = 3); a step and conclusion edited to < keep their non-strict certificate
     import copy
-    from pathlib import Path
 
     from theory.derive import derive
     from theory.derive.check import check_derivation
 
-    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "log_below_quadratic.toml"
+    example = ROOT / "docs" / "examples" / "log_below_quadratic.toml"
     certificate = derive(example, 5).certificate()
     assert certificate is not None and check_derivation(certificate).accepted
     stricter = copy.deepcopy(certificate)

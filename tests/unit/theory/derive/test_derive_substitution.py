@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import ROOT
 from theory.errors import InvalidArgument
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
@@ -18,7 +18,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+EXAMPLES = ROOT / "docs" / "examples"
 SUBSTITUTION = EXAMPLES / "lemma_under_substitution.toml"
 THEOREM = EXAMPLES / "theorem_4_1.toml"
 

@@ -11,9 +11,10 @@ import json
 import math
 import tomllib
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+
+from tests.helpers.paths import ROOT
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
 
@@ -23,7 +24,7 @@ from theory.derive.half_line import tail_certificate
 from theory.prover import check_certificate
 
 LOWER, UPPER, START = "10*sqrt(L*log(ceiling(2*L) + 1))", "L^(3/2)", 20
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "l2_below_edelman_minilm_l6.toml"
+EXAMPLE = ROOT / "docs" / "examples" / "l2_below_edelman_minilm_l6.toml"
 
 
 def _low(x: float) -> float:

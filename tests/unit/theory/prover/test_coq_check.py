@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,8 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 import sympy as sp
 
-from theory.prover import prove
+from tests.helpers.certificates import INTEGER_CUT
+from tests.helpers.coq_runs import bracket, coq_checked, proved_certificate
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.preamble import preamble
@@ -33,27 +33,10 @@ pytestmark = [
 ]
 
 
-def _certificate(statement: str, domain: str) -> dict:
-    """The prover's certificate of the statement, which the kernel accepts."""
-    result = prove(statement, domain, 30.0)
-    assert result.status == "proved", result
-    (part,) = result.parts
-    certificate: dict = part.certificate.to_json()
-    assert check_certificate(certificate).accepted
-    return certificate
-
-
-def _checked(certificate: dict, tmp_path: Path) -> object:
-    exported = export_certificate(certificate)
-    path = tmp_path / "Statement.v"
-    path.write_text(exported.text, encoding="utf-8")
-    return check_file(path, tuple(h.name for h in exported.hypotheses))
-
-
 def test_a_monotone_certificate_is_accepted_and_rests_only_on_the_reals_and_interval(tmp_path):
-    certificate = _certificate("log(1 + x) <= x", "x: [0, 1]")
+    certificate = proved_certificate("log(1 + x) <= x", "x: [0, 1]")
     assert {box["decision"]["method"] for box in certificate["boxes"]} == {"monotone"}
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
     assert verdict.axioms, "Print Assumptions listed nothing: the theorem was not printed"
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
@@ -90,7 +73,7 @@ def test_printed_terms_evaluate_in_coq_to_arbs_values_at_rational_points(tmp_pat
         for j, point in enumerate(POINTS):
             with precision(256):
                 value = trees.enclose(tree, environment({n: (v, v) for n, v in point.items()}, domain))
-            low, high = _bracket(value)
+            low, high = bracket(value)
             arguments = " ".join(rational(point[n]) for n in ("x", "y"))
             lemmas.append(
                 f"Lemma f_{index}_{j} : {rational(low)} <= f_{index} {arguments} <= {rational(high)}.\n"
@@ -100,20 +83,6 @@ def test_printed_terms_evaluate_in_coq_to_arbs_values_at_rational_points(tmp_pat
     path.write_text(preamble() + "\n" + "\n".join(lemmas) + "\n", encoding="utf-8")
     verdict = check_file(path)
     assert verdict.status == "accepted", verdict.reason
-
-
-def _bracket(value: object) -> tuple[Fraction, Fraction]:
-    """Exact rationals around an arb enclosure (a point's Set), 1e-12 relative wider."""
-    lo, hi = value.lo, value.hi  # type: ignore[attr-defined]
-    low = _exact(lo.lower())
-    high = _exact(hi.upper())
-    slack = (abs(low) + abs(high) + 1) * Fraction(1, 10**12)
-    return low - slack, high + slack
-
-
-def _exact(ball: object) -> Fraction:
-    mantissa, exponent = ball.man_exp()  # type: ignore[attr-defined]
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _bounds_with(replace: tuple[str, str]):
@@ -141,14 +110,14 @@ def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_p
     as 1 <= x, or the open end 0 < x printed as 0 <= x, states a false theorem: coqc rejects all three."""
     from theory.prover.coq import export, terms
 
-    certificate = _certificate(statement, domain)
+    certificate = proved_certificate(statement, domain)
     if name == "ln as log10":
         monkeypatch.setitem(terms.FUNCTIONS, "log", "(fun z => ln z / ln 10)")
     elif name == "a swapped bound":
         monkeypatch.setattr(export._Writer, "bounds", _bounds_with(("v_x <= 1", "1 <= v_x")))
     else:
         monkeypatch.setattr(export._Writer, "bounds", _bounds_with(("0 < v_x", "0 <= v_x")))
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "rejected"
 
 
@@ -156,16 +125,16 @@ def test_a_planted_mistranslation_is_not_accepted(name, statement, domain, tmp_p
     ("statement", "domain"), [("log(x) >= 1", "x: [3, 4]"), ("x <= 1", "x: [0, 1]"), ("x > 0", "x: (0, 1]")]
 )
 def test_the_unplanted_files_of_the_mistranslation_tests_are_accepted(statement, domain, tmp_path):
-    verdict = _checked(_certificate(statement, domain), tmp_path)
+    verdict = coq_checked(proved_certificate(statement, domain), tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
 def test_a_rewrite_certificate_is_accepted(tmp_path):
     """4 q (1 - q) <= 1 on [0, 1]: the kernel rewrites the gap as (1 - 2q)^2; coqc proves the identity by
     ring and the square's sign by Interval (a hypothesis before the rewrite step was translated)."""
-    certificate = _certificate("4*q*(1 - q) <= 1", "q: [0, 1]")
+    certificate = proved_certificate("4*q*(1 - q) <= 1", "q: [0, 1]")
     assert {box["decision"]["method"] for box in certificate["boxes"]} == {"rewrite"}
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -179,9 +148,9 @@ def test_a_rewrite_certificate_is_accepted(tmp_path):
 def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statement, domain, tmp_path):
     """Interval ignores one-sided bounds, so these were named hypotheses before; the kernel's enclosure
     carried node by node (lra, nra, monotonicity lemmas, Interval on constants) is accepted."""
-    certificate = _certificate(statement, domain)
+    certificate = proved_certificate(statement, domain)
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
@@ -189,13 +158,13 @@ def test_an_enclosure_on_a_box_reaching_infinity_is_accepted_node_by_node(statem
 def test_an_even_power_of_a_negative_half_line_is_accepted_node_by_node(tmp_path):
     """x^4 - 81 >= 0 on x <= -3 (the gelu derivative's slope has such a part): x^4 is (-x)^4 with
     -x >= 3 (by ring), whose bound is the monotonicity of pow on x >= 0; it was a hypothesis before."""
-    from tests.unit.test_coq_export import box_certificate, domain_variable
+    from tests.helpers.certificates import box_certificate, domain_variable
 
     gap = ["add", ["pow", ["var", "x"], ["num", "4"]], ["num", "-81"]]
     box = {"box": {"x": ["-oo", "-3"]}, "decision": {"method": "enclosure"}}
     certificate = box_certificate(gap, [domain_variable("x", "-oo", "-3", lower_open=True)], [box])
     assert check_certificate(certificate).accepted
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -204,41 +173,40 @@ def test_a_false_bound_on_a_half_line_is_not_proved_node_by_node(tmp_path, monke
     the exported ends) makes log(2 + x y) > 0's file fail where its facts are used."""
     from theory.prover.kernel import trees
 
-    certificate = _certificate("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)")
+    certificate = proved_certificate("log(2 + x*y) > 0", "x: [0, oo), y: [1, oo)")
     real = trees.dyadic
     monkeypatch.setattr(trees, "dyadic", lambda end, lower: real(end, lower) + 1)
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "rejected"
 
 
 def test_a_cover_with_an_integer_cut_is_accepted(tmp_path):
     """The integer cut 2 | 3 of n - 1 >= 0 over 1..5: coqc accepts the integrality step; the same boxes over
     the reals leave (2, 3) uncovered, and that file is rejected (the cut needs the integrality premise)."""
-    from test_coq_export import INTEGER_CUT
 
-    verdict = _checked(INTEGER_CUT, tmp_path)
+    verdict = coq_checked(INTEGER_CUT, tmp_path)
     assert verdict.status == "accepted", verdict.reason
     real = {**INTEGER_CUT, "domain": [{**INTEGER_CUT["domain"][0], "integer": False}]}
-    assert _checked(real, tmp_path).status == "rejected"
+    assert coq_checked(real, tmp_path).status == "rejected"
 
 
 def test_a_monotone_box_of_a_general_power_on_a_half_line_is_accepted(tmp_path):
     """s^p <= (d + s)^p, increasing in d from the face d = 0 over d in [0, oo): Coquelicot's derivative of
     exp(p ln(d + s)) equals the kernel's p (d + s)^(p - 1) only after exp((p - 1) L) = exp(p L) / (d + s)
     (sb_powers); the sign is proved node by node on the half-line (a hypothesis before)."""
-    certificate = _certificate("s^p <= (d + s)^p", "s: (0, oo), d: [0, oo), p: (0, 2]")
+    certificate = proved_certificate("s^p <= (d + s)^p", "s: (0, oo), d: [0, oo), p: (0, 2]")
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["monotone"]
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
 def test_max_on_a_half_line_is_accepted_through_its_normal_form(tmp_path):
     """x + y + 1 <= 3 Max(x, y) on [1, oo)^2: the kernel encloses the exact normal form (with |x - y|); the
     identity with the printed (a + b + Rabs (a - b)) / 2 and the Rabs node are proved by sign splits."""
-    certificate = _certificate("x + y + 1 <= 3*Max(x, y)", "x: [1, oo), y: [1, oo)")
+    certificate = proved_certificate("x + y + 1 <= 3*Max(x, y)", "x: [1, oo), y: [1, oo)")
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["enclosure"]
     assert "sb_unabs" in export_certificate(certificate).text
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -252,9 +220,9 @@ def test_max_on_a_half_line_is_accepted_through_its_normal_form(tmp_path):
 def test_a_squares_step_is_accepted(statement, domain, tmp_path):
     """The kernel's squares step (A >= B from A, B >= 0 and A^2 - B^2 >= 0) on a half-line and on a bounded
     box: sb_squares, the two signs, then the nested decision on A A - B B (a hypothesis before)."""
-    certificate = _certificate(statement, domain)
+    certificate = proved_certificate(statement, domain)
     assert [box["decision"]["method"] for box in certificate["boxes"]] == ["squares"]
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -281,5 +249,5 @@ def test_a_cover_with_nested_cuts_is_accepted(tmp_path):
             for lo, hi in (("0", "1"), ("1", "2"), ("2", "3"))
         ],
     }
-    verdict = _checked(certificate, tmp_path)
+    verdict = coq_checked(certificate, tmp_path)
     assert verdict.status == "accepted", verdict.reason

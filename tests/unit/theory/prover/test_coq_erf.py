@@ -17,7 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 import sympy as sp
 
-from tests.unit.test_coq_check import _bracket, _certificate, _checked
+from tests.helpers.coq_runs import bracket, coq_checked, proved_certificate
 from theory.prover.coq import preamble as preamble_module
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
@@ -62,7 +62,7 @@ def _points_file(definition: str, path: Path) -> Path:
         for j, point in enumerate(POINTS):
             with precision(256):
                 value = trees.enclose(tree, environment({n: (v, v) for n, v in point.items()}, domain))
-            low, high = _bracket(value)
+            low, high = bracket(value)
             low, high = low - SLACK, high + SLACK
             arguments = " ".join(rational(point[n]) for n in ("x", "y"))
             lemmas.append(
@@ -92,7 +92,7 @@ exp(-t) 0.7133."""
 
 
 def test_a_certificate_with_erf_is_accepted_and_rests_only_on_the_reals_and_interval(tmp_path):
-    exported = export_certificate(_certificate(*KNOWN_TRUE))
+    exported = export_certificate(proved_certificate(*KNOWN_TRUE))
     assert "(sb_erf v_x)" in exported.text and exported.hypotheses == []
     path = tmp_path / "Erf.v"
     path.write_text(exported.text, encoding="utf-8")
@@ -103,7 +103,7 @@ def test_a_certificate_with_erf_is_accepted_and_rests_only_on_the_reals_and_inte
 
 def test_erf_on_a_half_line_is_accepted_node_by_node(tmp_path):
     """|x Phi(x)| <= |x| for x >= 0 needs erf < 1 on the whole half-line: the Gaussian integral."""
-    verdict = _checked(_certificate("x*(1 + erf(x))/2 <= x", "x: >= 0"), tmp_path)
+    verdict = coq_checked(proved_certificate("x*(1 + erf(x))/2 <= x", "x: >= 0"), tmp_path)
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -113,5 +113,5 @@ def test_a_planted_erf_makes_a_known_true_file_fail(plant, tmp_path, monkeypatch
     monkeypatch.setattr(
         preamble_module, "ERF", preamble_module.ERF.replace(ERF_DEFINITION, ERF_DEFINITION.replace(old, new))
     )
-    verdict = _checked(_certificate(*KNOWN_TRUE), tmp_path)
+    verdict = coq_checked(proved_certificate(*KNOWN_TRUE), tmp_path)
     assert verdict.status == "rejected"

@@ -16,7 +16,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from flint import arb
 
-from tests.unit.test_coq_powers import LAWS, PLANTED_LAW, _identities
+from tests.helpers.coq_runs import LAWS, PLANTED_LAW, identities_checked
 from theory.prover.coq import exponents
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.preamble import preamble
@@ -43,10 +43,10 @@ def test_sb_power_atom_proves_the_laws_by_their_logarithms_and_refuses_two_plant
         assert abs(arb(2) ** half * arb(2) ** half - arb(2) ** (half * half)) > arb("0.1")
         assert abs((x + 3) ** 0 - (x + 1) ** 0 - arb(2) ** 0) > arb("0.5")
     laws = [LAWS[k] for k in ("sum", "product", "nested")]
-    verdict = _identities(laws, tmp_path, ATOM)
+    verdict = identities_checked(laws, tmp_path, ATOM)
     assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
     for planted in (PLANTED_LAW, PLANTED_SUM):
-        assert _identities([planted], tmp_path, ATOM).status == "rejected"  # type: ignore[attr-defined]
+        assert identities_checked([planted], tmp_path, ATOM).status == "rejected"  # type: ignore[attr-defined]
 
 
 A, B, P = ["var", "a"], ["var", "b"], ["var", "p"]

@@ -10,37 +10,13 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
+from tests.helpers.certificates import INTEGER_CUT, box_certificate, domain_variable
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.terms import Untranslatable, rational, term
 from theory.prover.kernel import Malformed
 
-
-def domain_variable(name, lower, upper, lower_open=False, upper_open=False, integer=False):
-    """One variable of a certificate's domain, as the data format writes it (shared by the Coq tests)."""
-    return {
-        "name": name,
-        "lower": lower,
-        "upper": upper,
-        "lower_open": lower_open,
-        "upper_open": upper_open,
-        "integer": integer,
-    }
-
-
 LOG_GAP = ["add", ["var", "x"], ["mul", ["num", "-1"], ["log", ["add", ["num", "1"], ["var", "x"]]]]]
 """x - log(1 + x), the gap of log(1 + x) <= x."""
-
-
-def box_certificate(gap, domain, boxes, strict=False):
-    """A specbound-certificate/2 of a gap tree over a domain, decided box by box (shared by the Coq tests)."""
-    return {
-        "format": "specbound-certificate/2",
-        "inequality": "",
-        "gap": gap,
-        "strict": strict,
-        "domain": domain,
-        "boxes": boxes,
-    }
 
 
 def _never_positive(base):
@@ -214,18 +190,6 @@ def test_an_unknown_method_exports_as_a_named_hypothesis_and_closed_strict_ends_
     ]
     assert "Theorem statement : forall v_x : R, 1 <= v_x -> v_x < 2 -> 0 < gap v_x." in exported.text
     assert "Section Certificate." in exported.text and "End Certificate." in exported.text
-
-
-INTEGER_CUT = box_certificate(
-    ["add", ["var", "n"], ["num", "-1"]],
-    [domain_variable("n", "1", "5", integer=True)],
-    [
-        {"box": {"n": ["1", "2"]}, "decision": {"method": "enclosure"}},
-        {"box": {"n": ["3", "5"]}, "decision": {"method": "enclosure"}},
-    ],
-)
-"""n - 1 >= 0 over the integers 1..5, two boxes with the integer cut 2 | 3 (the reals in (2, 3) are in no
-box: only integrality closes that gap)."""
 
 
 def test_an_integer_variable_ranges_over_the_integers_and_its_cut_uses_integrality():

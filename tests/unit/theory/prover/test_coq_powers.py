@@ -17,11 +17,10 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from flint import arb
 
-from tests.unit.test_coq_check import _certificate
+from tests.helpers.coq_runs import LAWS, PLANTED_LAW, identities_checked, proved_certificate
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.files import export_to
-from theory.prover.coq.preamble import preamble
 from theory.prover.kernel.verify import precision
 
 pytestmark = [
@@ -38,7 +37,7 @@ BELOW_HALF = ("x^p <= 1/2", "x: [0, 1/4], p: [1, 2]")
 
 
 def test_an_enclosure_over_a_base_reaching_0_is_proved_on_its_faces_and_inside(tmp_path):
-    exported = export_certificate(_certificate(*BELOW_HALF), "below half")
+    exported = export_certificate(proved_certificate(*BELOW_HALF), "below half")
     assert "Definition gap (v_x v_p : R) : R := ((1 / 2) + ((-1) * (sb_rpow v_x v_p)))." in exported.text
     for lemma in ("box_1_at_x_lo", "box_1_at_x_hi", "box_1_in_x"):
         assert f"Lemma {lemma} :" in exported.text
@@ -53,7 +52,7 @@ def test_a_power_at_a_base_reaching_0_printed_as_rpower_is_refused_by_coqc(tmp_p
     """The planted mistranslation: gap := 1/2 - Rpower x p, whose value at x = 0 is 1/2 - 1 < 0 (Coq's
     ln 0 = 0), so the theorem it states is false."""
     assert Fraction(1, 2) - 1 < 0
-    exported = export_certificate(_certificate(*BELOW_HALF), "below half")
+    exported = export_certificate(proved_certificate(*BELOW_HALF), "below half")
     planted = exported.text.replace(
         "((1 / 2) + ((-1) * (sb_rpow v_x v_p))).", "((1 / 2) + ((-1) * (Rpower v_x v_p)))."
     )
@@ -67,7 +66,7 @@ def test_a_power_at_a_base_reaching_0_printed_as_rpower_is_refused_by_coqc(tmp_p
 def test_the_readme_power_sum_is_accepted_by_coqc_with_no_hypothesis(tmp_path):
     """x^p + (1 - x)^p >= 1 on x in [0, 1], p in (0, 1] (the README's example): monotone in p, both
     bases reaching 0 at an end of x."""
-    certificate = _certificate("x^p + (1-x)^p >= 1", "x: [0, 1], p: (0, 1]")
+    certificate = proved_certificate("x^p + (1-x)^p >= 1", "x: [0, 1], p: (0, 1]")
     record = export_to(certificate, tmp_path / "Sum.v", True, "power sum")
     assert record["coq"] == "accepted", record
     assert record["hypotheses"] == []
@@ -75,36 +74,14 @@ def test_the_readme_power_sum_is_accepted_by_coqc_with_no_hypothesis(tmp_path):
     assert "Lemma box_1_at_x_lo :" in text and "Lemma box_1_at_x_hi :" in text
 
 
-LAWS = {
-    "sum": "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x + v_y)",
-    "product": "Rpower (3 * (v_x + 1)) v_y = Rpower 3 v_y * Rpower (v_x + 1) v_y",
-    "nested": "Rpower (Rpower (v_x + 1) v_y) 2 = Rpower (v_x + 1) (2 * v_y)",
-    "inverse": "5 * Rpower 2 v_x * v_y * Rpower 2 (- v_x) = 5 * v_y",
-    "atoms": "Rpower (1 * v_x + 1) (v_y * / (2 + v_x)) = Rpower (v_x + 1) (/ (v_x + 2) * v_y)",
-}
-PLANTED_LAW = "Rpower 2 v_x * Rpower 2 v_y = Rpower 2 (v_x * v_y)"
-"""a^x a^y = a^(x y): false at x = y = 1/2 (2^(1/2) 2^(1/2) = 2, 2^(1/4) < 2)."""
-
-
-def _identities(claims: list[str], tmp_path, tactic: str = "sb_identity_laws") -> object:
-    text = preamble() + "".join(
-        f"\nLemma law_{k} : forall v_x v_y, 0 <= v_x <= 1 -> 0 <= v_y <= 1 -> {claim}.\n"
-        f"Proof. intros v_x v_y B_v_x B_v_y. {tactic}. Qed.\n"
-        for k, claim in enumerate(claims)
-    )
-    path = tmp_path / "Laws.v"
-    path.write_text(text, encoding="utf-8")
-    return check_file(path)
-
-
 def test_sb_identity_laws_proves_the_laws_of_exponents_and_refuses_a_planted_wrong_one(tmp_path):
     with precision(256):
         half = arb(1) / 2
         assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half * half)) > arb("0.1")
         assert abs((arb(2) ** half) * (arb(2) ** half) - arb(2) ** (half + half)) < arb("1e-70")
-    verdict = _identities(list(LAWS.values()), tmp_path)
+    verdict = identities_checked(list(LAWS.values()), tmp_path)
     assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
-    planted = _identities([PLANTED_LAW], tmp_path)
+    planted = identities_checked([PLANTED_LAW], tmp_path)
     assert planted.status == "rejected", planted  # type: ignore[attr-defined]
 
 
@@ -123,8 +100,8 @@ proves it alone. Its plant sqrt (x - 2) is 0 in Coq (the square root of a negati
 
 
 def test_sb_positive_shows_a_product_of_positive_factors_and_refuses_one_with_a_negative_factor(tmp_path):
-    verdict = _identities(list(POSITIVE), tmp_path, "intro; sb_positive")
+    verdict = identities_checked(list(POSITIVE), tmp_path, "intro; sb_positive")
     assert verdict.status == "accepted", verdict.reason  # type: ignore[attr-defined]
     for claim, (old, new) in POSITIVE.items():
-        planted = _identities([claim.replace(old, new)], tmp_path, "intro; sb_positive")
+        planted = identities_checked([claim.replace(old, new)], tmp_path, "intro; sb_positive")
         assert planted.status == "rejected", (claim, planted)  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from tests.unit.test_coq_export import box_certificate, domain_variable
+from tests.helpers.certificates import box_certificate, domain_variable
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.kernel import check_certificate

@@ -13,7 +13,8 @@ import os
 import time
 
 import pytest
-from hostile_files import assert_error_line, call, run_cli
+
+from tests.helpers.hostile_files import assert_error_line, call, run_cli
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
 

@@ -14,7 +14,8 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mp_reference import evaluate, form_agrees
+
+from tests.helpers.mp_reference import evaluate, form_agrees
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 

@@ -23,8 +23,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from mp_reference import evaluate
-
+from tests.helpers.mp_reference import evaluate
 from theory.prover.kernel import balls, trees
 
 X, Y = ["var", "x"], ["var", "y"]

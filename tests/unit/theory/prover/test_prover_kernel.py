@@ -8,24 +8,22 @@ import copy
 import json
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers.paths import ROOT
+
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from mp_reference import evaluate
-
 from paper_checks.cli import main
+from tests.helpers.mp_reference import evaluate
 from theory.prover import check_certificate, parse_domain, parse_statement, prove
 from theory.prover.chain import check_chain
 from theory.prover.kernel import Malformed, balls, trees, verify
 from theory.prover.language import to_tree
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # --- findings 1-3: false statements the old search proved --------------------------------------------
 

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from mp_reference import evaluate, form_agrees
+
+from tests.helpers.mp_reference import evaluate, form_agrees
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 

@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from mp_reference import evaluate
-
 from paper_checks.cli import main
+from tests.helpers.mp_reference import evaluate
 from theory.prover import check_certificate, prove
 from theory.prover.definedness import UndefinedStatement
 from theory.prover.kernel import Malformed, balls, trees, verify

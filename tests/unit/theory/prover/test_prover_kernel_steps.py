@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from mp_reference import evaluate, form_agrees
-
+from tests.helpers.mp_reference import evaluate, form_agrees
 from theory.prover import check_certificate, prove
 from theory.prover.kernel import Malformed, balls, exact, trees, verify
 
