@@ -114,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
     hypothesis."""
     from numerics.progress import progress, stage
     from paper_checks.run_metadata import run_block
-    from theory.cpu_budget import seconds
     from theory.errors import InvalidArgument
     from theory.prover.coq.report import coq_verdict, exit_status, line
     from theory.prover.coq.theorem_3_1 import theorem_line
+    from theory.prover.cpu_budget import seconds
     from theory.registry import run_all_checks
 
     seconds("--prove-budget", args.prove_budget)

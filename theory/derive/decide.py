@@ -32,7 +32,6 @@ from typing import Any
 
 import sympy as sp
 
-from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
@@ -60,6 +59,7 @@ from theory.derive.instance import defined_on, difference_tree
 from theory.prover.box import count_of_boxes
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.chain import ChainResult
+from theory.prover.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.prover.domain import Domain, MalformedDomain
 from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, ProofResult, Witness
@@ -245,7 +245,7 @@ def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationRes
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
     """The step's verdict within SEARCHES_PER_STEP times ``budget`` CPU seconds (and GRACE) for all of it,
-    identities and normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided.
+    identities and normal forms included (:func:`theory.prover.cpu_budget.cpu_limit`); past them, undecided.
     The proofs of the facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has
     budgets of its own."""
     start = time.process_time()

@@ -798,11 +798,11 @@ its pieces' search). jacobian_l1_norm, the slowest, takes 7.3 s on a 2-core AMD 
 def decide(entry: LemmaInequality, budget_seconds: float = LEMMA_BUDGET_SECONDS) -> LemmaVerdict:
     """Prove, refute or leave undecided one lemma inequality; every certificate is re-checked and every
     checked reduction step re-run (computed once per process and budget), all within ``budget_seconds``
-    and :data:`~theory.cpu_budget.GRACE` of the process's CPU (:func:`~theory.cpu_budget.cpu_limit`),
-    whatever it computes; past them, undecided."""
+    and :data:`~theory.prover.cpu_budget.GRACE` of the process's CPU
+    (:func:`~theory.prover.cpu_budget.cpu_limit`), whatever it computes; past them, undecided."""
     import time
 
-    from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit
+    from theory.prover.cpu_budget import GRACE, OutOfBudget, cpu_limit
 
     start = time.process_time()
     try:
