@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, budget: float) -> int:
     from paper_checks.output_files import check_target, json_text, write_text_atomically
     from theory.derive import derive
+    from theory.paper_proofs import facts
     from theory.prover.box import count_of_boxes
     from theory.prover.coq.report import exit_status
     from theory.prover.counts import counted
@@ -96,7 +97,7 @@ def _run(args: argparse.Namespace, budget: float) -> int:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
     _check_coq_target(args)
     with deciding():
-        result = derive(Path(args.file), budget)
+        result = derive(Path(args.file), budget, facts())
     certificate = result.certificate()
     if args.certificate is not None:
         if certificate is None:

@@ -97,7 +97,7 @@ def test_1_derive_and_growth_certificates_need_force_to_replace(tmp_path, deriva
 
 @pytest.mark.slow  # 3 s: the lemma inequalities are built to know the file names
 def test_1_theory_coq_checks_its_folder_before_any_work(tmp_path, capsys, monkeypatch):
-    from theory.prover.lemma_inequalities import all_lemma_inequalities
+    from theory.paper_proofs.inequalities import all_lemma_inequalities
 
     def no_work():
         raise AssertionError("the lemmas were checked before the output folder")
