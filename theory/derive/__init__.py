@@ -7,7 +7,8 @@ repository's root; tests/unit/test_derive.py runs it).
 
 Modules: file_format (reading the file, every error naming file and line), decide (the steps' verdicts and
 the certificate), instance and by_fact (a step as an instance of a fact under a substitution: its
-conditions, and deciding them), check (the derivation checker, on the kernel's entry points), crossover
+conditions, and deciding them), facts (the lemmas and chain pieces a file may name, given by the caller:
+``derive(path, budget, facts)``), check (the derivation checker, on the kernel's entry points), crossover
 (where one expression of L stays below another) and tail (one kernel certificate for the half-line above
 it). Provenance: derived (decided by the code).
 """

@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from theory.derive.facts import Facts
 
+__all__ = ["coq_softmax", "facts", "inequalities", "softmax_every_length", "theorem_3_1"]
+"""facts, and the modules other packages use (each imported by its full name)."""
+
 
 def facts() -> Facts:
     """The paper's facts for :func:`theory.derive.derive`: the lemma inequalities (``lemma:NAME``) and the
