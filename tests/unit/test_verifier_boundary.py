@@ -4,7 +4,8 @@ theory/recheck.py, the one entry that re-checks any certificate, keeps to the sa
 
 Every module under theory/prover and theory/derive, and theory/recheck.py, is parsed (ast) and every import
 in it is read: top-level, inside functions (lazy), under TYPE_CHECKING, relative, and
-``importlib.import_module`` / ``__import__`` of a constant name. A planted source shows the scan catches each kind.
+``importlib.import_module`` / ``__import__`` of a constant name. A planted source shows the scan catches
+each kind.
 """
 
 from __future__ import annotations
