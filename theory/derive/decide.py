@@ -455,10 +455,9 @@ def _fact_of(
         try:
             return piece_fact(facts, name, budget)
         except KeyError:
-            names = ", ".join(piece.name for piece in facts.chain().pieces) if facts.chain else "none"
-            raise MalformedDerivation(
-                f"{where}: unknown piece {name!r} ({facts.chain_name}'s pieces: {names})"
-            ) from None
+            names = ", ".join(piece.name for piece in facts.chain().pieces) if facts.chain else ""
+            known = f"{facts.chain_name}: {names}" if facts.chain else "no chain given"
+            raise MalformedDerivation(f"{where}: unknown piece {name!r} ({known})") from None
     if use.name.startswith(LEMMA_PREFIX):
         return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
     if use.name.startswith(FILE_PREFIX):
