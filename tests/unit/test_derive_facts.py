@@ -10,8 +10,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint")
 
-from theory.derive import MalformedDerivation, check_derivation, derive
-from theory.derive.facts import Facts
+from theory.derive import Facts, MalformedDerivation, check_derivation, derive
 from theory.prover.lemma_inequalities import inequality
 
 USES_LEMMA = (

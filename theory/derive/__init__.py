@@ -22,12 +22,14 @@ from theory.derive.check import (
     check_derivation,
 )
 from theory.derive.decide import DerivationResult, StepResult, derive
+from theory.derive.facts import Facts
 from theory.derive.file_format import MalformedDerivation
 
 __all__ = [
     "DERIVATION_FORMAT",
     "DerivationCheck",
     "DerivationResult",
+    "Facts",
     "InvalidDerivationCertificate",
     "MalformedDerivation",
     "StepResult",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from theory.derive.facts import Facts
+    from theory.derive import Facts
 
 __all__ = ["coq_softmax", "facts", "inequalities", "softmax_every_length", "theorem_3_1"]
 """facts, and the modules other packages use (each imported by its full name)."""
@@ -24,7 +24,7 @@ __all__ = ["coq_softmax", "facts", "inequalities", "softmax_every_length", "theo
 def facts() -> Facts:
     """The paper's facts for :func:`theory.derive.derive`: the lemma inequalities (``lemma:NAME``) and the
     pieces of Theorem 4.1's chain (``piece:NAME``, :func:`theory.interpolation.theorem_chain`)."""
-    from theory.derive.facts import Facts
+    from theory.derive import Facts
     from theory.interpolation import theorem_chain
     from theory.paper_proofs.inequalities import all_lemma_inequalities
 
