@@ -54,6 +54,8 @@ _HOME = {
 
 
 def __getattr__(name: str) -> Any:
+    """A re-exported name of :data:`_HOME`, imported from its module and cached here; else AttributeError
+    (so ``from theory.prover import chain`` still imports the submodule)."""
     if name not in _HOME:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(_HOME[name]), name)
