@@ -20,7 +20,7 @@ import sympy as sp
 from tests.helpers import coq_reader
 from tests.helpers.paths import ROOT
 from theory import assembled, blueprint, margin_union
-from theory.prover.coq.theorem_3_1 import PREMISES, theorem_text
+from theory.paper_proofs.theorem_3_1 import PREMISES, theorem_text
 
 POINTS = 8
 TOLERANCE = mp.mpf(10) ** -20
