@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 VERIFIER = ("theory/prover", "theory/derive")
 ENTRY = "theory/recheck.py"
 ALLOWED = ("theory.prover", "theory.derive", "theory.errors", "theory._sympy_tools")
