@@ -81,7 +81,9 @@ def prove(
     Raises MalformedStatement / MalformedDomain (SpecboundError subclasses) on bad input.
     """
     parsed_domain = parse_domain(domain)
-    return prove_statement(parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes)
+    return prove_statement(
+        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes
+    )
 
 
 def check_certificate(data: dict[str, Any]) -> Verdict:
@@ -97,7 +99,9 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     if not verdict.accepted:
         return verdict
     try:
-        statement = parse_statement(str(data.get("inequality", "")), domain_of(data["domain"]), symbolic=False)
+        statement = parse_statement(
+            str(data.get("inequality", "")), domain_of(data["domain"]), symbolic=False
+        )
     except (MalformedStatement, MalformedDomain) as error:
         raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)

@@ -263,7 +263,7 @@ class Symbolic:
 
     def __init__(self, symbols: Mapping[str, sp.Symbol], where: str) -> None:
         self.symbols = symbols
-        self.names = symbols.keys()
+        self.names: Collection[str] = symbols.keys()
         self.where = where
 
     def number(self, value: Fraction) -> Any:
@@ -419,7 +419,8 @@ class _Parser:
             exponent = self.unary()
             self.depth -= 1
             return Parsed(
-                _built(self.builder.power, base.expr, exponent.expr), _typed("pow", base.typed, exponent.typed)
+                _built(self.builder.power, base.expr, exponent.expr),
+                _typed("pow", base.typed, exponent.typed),
             )
         return base
 
@@ -589,7 +590,9 @@ def parse_typed_inequalities(
     return read_inequalities(text, Symbolic(symbols, where), where)
 
 
-def read_inequalities(text: str, builder: Builder, where: str = "statement") -> list[tuple[str, Parsed, str, Parsed]]:
+def read_inequalities(
+    text: str, builder: Builder, where: str = "statement"
+) -> list[tuple[str, Parsed, str, Parsed]]:
     """The (text, lhs, relation, rhs) of each inequality of the statement, each side built by the back end
     ``builder`` (its ``expr``, None where that back end cannot say it) and as its typed tree."""
     if not text.strip():

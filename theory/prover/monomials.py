@@ -1,4 +1,4 @@
-"""The parser's polynomial back end: a side of a statement as the data tree sympy would give it, without sympy.
+"""The parser's polynomial back end: a side of a statement as sympy's data tree, without sympy.
 
 A side written with numbers, variables, + - * / and integer powers is a *sum of monomials* as sympy's
 constructors build it when no product or power keeps a sum unexpanded: a number times a sum is distributed

@@ -49,7 +49,7 @@ class Inequality:
         """The gap's data tree: a - b from the sides when they are known (nothing cancelled), else the
         gap's."""
         if self.tree is not None:
-            return self.tree  # type: ignore[no-any-return]
+            return self.tree
         if self.sides is None:
             return to_tree(self.gap)
         return ["add", to_tree(self.sides[0]), ["mul", ["num", "-1"], to_tree(self.sides[1])]]
