@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from theory.errors import InvalidArgument, UnknownName
-from theory.numbers import NumberOutOfRange, rational
+from theory.prover.numbers import NumberOutOfRange, rational
 
 if TYPE_CHECKING:
     import sympy as sp

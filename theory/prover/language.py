@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from theory.errors import InvalidArgument
 from theory.lazy_exports import LazyModule
-from theory.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
+from theory.prover.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
 
 if TYPE_CHECKING:
     import sympy as sp
