@@ -41,18 +41,3 @@ def lazy_getattr(package: str, home: dict[str, str]) -> Callable[[str], Any]:
         return value
 
     return __getattr__
-
-
-class LazyModule:
-    """A stand-in for a module imported on its first attribute access (``sp = LazyModule("sympy")``, then
-    ``sp.Symbol``): a module that names a heavy dependency at its top imports it only when a function
-    that uses it runs (``specbound prove`` on a statement the kernel's own tree decides imports no sympy)."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(importlib.import_module(self._name), attribute)
-
-    def __repr__(self) -> str:
-        return f"<lazy module {self._name!r}>"

@@ -35,6 +35,7 @@ Provenance: not applicable (parsing).
 from __future__ import annotations
 
 import functools
+import importlib
 import math
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -42,13 +43,25 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from theory.errors import InvalidArgument
-from theory.lazy_exports import LazyModule
 from theory.prover.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
+
+
+class _Lazy:
+    """A stand-in for a module imported on its first attribute access: this module names sympy at its top
+    and imports it only when a function that uses it runs (``prove`` on a statement the polynomial back
+    end reads imports no sympy)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
 
 if TYPE_CHECKING:
     import sympy as sp
 else:
-    sp = LazyModule("sympy")
+    sp = _Lazy("sympy")
 
 MAX_TEXT = 20000
 """Characters of one expression, statement or domain text."""
