@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import ROOT
+
 PROBE = """
 import json, os, sys
 os.environ.pop("OPENBLAS_NUM_THREADS", None)

@@ -11,18 +11,17 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
 
+from tests.helpers.paths import ROOT
 from theory.prover import prove_statement
 from theory.prover.domain import parse_domain
 from theory.prover.language import parse_typed_expression, read_inequalities, to_tree
 from theory.prover.monomials import ASSUMPTIONS, Monomials, assumption_count, tree
 from theory.prover.statement import parse_statement
 
-ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "x: [0, 1], y: real, z: (0, oo), n: integer >= 1, w: <= 0, v: integer in [-5, -1], u: < 0"
 PROBE = """
 import contextlib, io, json, sys
