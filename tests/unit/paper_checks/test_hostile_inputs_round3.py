@@ -426,7 +426,6 @@ def test_5_a_non_utf8_correlate_cache_record_is_trained_again(tmp_path, capsys, 
 
 TERMINATE_WHILE = """
 import os, signal, sys
-sys.path.insert(0, {tests!r})
 import {module} as target
 original = target.{function}
 
@@ -443,7 +442,6 @@ sys.exit(main({argv!r}))
 
 def run_terminated(module, function, argv, before="pass"):
     script = TERMINATE_WHILE.format(
-        tests=str(ROOT / "tests" / "unit"),
         module=module,
         function=function,
         argv=[str(a) for a in argv],
