@@ -30,7 +30,6 @@ from typing import Any, Protocol
 
 from theory.derive.check import DERIVATION_FORMAT, INEQUALITIES, SYMPY, cut, step_gap_tree
 from theory.derive.instance import obligations, substitute
-from theory.numbers import rational as exact
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.coq.export import (
     CoqExport,
@@ -44,6 +43,7 @@ from theory.prover.coq.terms import Untranslatable, binders, rational, term, var
 from theory.prover.domain import Domain
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Box, Variable, read_domain
+from theory.prover.numbers import rational as exact
 
 FACTORS = """\
 Ltac sb_positive_factor :=
