@@ -11,8 +11,9 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
   whose enclosure has no p log p left to lose its sign to;
 - :func:`constant_sides`: a gap T - c or c - T with c a positive number, as the sides (T, c) or (c, T)
   (for the kernel's ``log`` step, which decides log T - log c with the logarithm of a product expanded);
-- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient (for
-  the kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
+- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient, or
+  with B those of negative coefficient (for the kernel's ``squares`` step, which decides A^2 - B^2 when
+  A, B >= 0);
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
   with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
   decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
@@ -135,20 +136,24 @@ def together(tree: Any, form: Polynomial, fixed: dict[str, Fraction]) -> tuple[A
 
 
 def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
-    """(A, B) with form = A - B, A the terms with a positive coefficient and a fractional exponent, B the
-    negated others (None when either is empty, or for more than MAX_SQUARED terms: the square of a long
-    form is expanded term by term)."""
+    """(A, B) with form = A - B: A the terms with a positive coefficient and a fractional exponent, B the
+    negated others; when no such term has a positive coefficient, B the negated terms with a fractional
+    exponent and A the others (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps
+    its sign up to u = oo). None when either side is empty, or for more than MAX_SQUARED terms: the
+    square of a long form is expanded term by term."""
     if len(form) > MAX_SQUARED:
         return None
-    rooted = {
-        monomial: c
-        for monomial, c in form.items()
-        if c > 0 and any(e.denominator != 1 for _, e in monomial[0])
-    }
-    rest = {monomial: -c for monomial, c in form.items() if monomial not in rooted}
-    if not rooted or not rest:
+
+    def rooted(monomial: Any) -> bool:
+        return any(e.denominator != 1 for _, e in monomial[0])
+
+    left = {monomial: c for monomial, c in form.items() if c > 0 and rooted(monomial)}
+    if not left:
+        left = {monomial: c for monomial, c in form.items() if not rooted(monomial)}
+    right = {monomial: -c for monomial, c in form.items() if monomial not in left}
+    if not left or not right:
         return None
-    return exact.as_tree(rooted), exact.as_tree(rest)
+    return exact.as_tree(left), exact.as_tree(right)
 
 
 def cleared(form: Polynomial) -> tuple[Any, Any] | None:
