@@ -68,6 +68,8 @@ RULES = (
     "sb_min_bound",
     "sb_floor_fraction",
     "sb_ceil_fraction",
+    "sb_floor_between",
+    "sb_ceil_between",
     "sb_integral",
     "sb_no_root_sign",
     "sb_even_power",

@@ -34,7 +34,7 @@ from theory.prover import rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import cases, derivative, exact, logs, polynomial, trees
+from theory.prover.kernel import cases, derivative, exact, jumps, logs, polynomial, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
@@ -49,6 +49,9 @@ Variables = dict[str, kernel.Variable]
 DERIVED_SECONDS = 0.25
 """CPU seconds one derivative step may take to find its nested decision on one box."""
 MAX_ORDER = 2
+SEARCHED_JUMPS = 8
+"""The search splits a floor or ceiling at most at this many integer crossings in one box (the kernel
+accepts up to jumps.MAX_JUMPS); a box with more is split by the cover first."""
 """Derivatives the search differentiates through (a touching point of second order)."""
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
@@ -205,7 +208,33 @@ class _Problem:
                     return [integral]
                 return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
         then = self.fractional(tree, box, domain, strict, depth, order)
+        if then is None:
+            then = self.jump(tree, box, domain, strict, depth, order)
         return [] if then is None else [then]
+
+    def jump(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``jump`` step: the first floor or ceiling, of an argument affine in one variable,
+        replaced by its value at each integer crossing and on each open interval between (a touching
+        point at a jump, which no closed box separates: floor(x/2) + floor((x + 1)/2) = x at x = 1)."""
+        for name in box:
+            found = jumps.pieces(tree, box, domain, name)
+            if isinstance(found, str) or len(found) > 2 * SEARCHED_JUMPS + 3:
+                continue
+            decisions: list[Decision | None] = []
+            for piece in found:
+                then = (
+                    None if piece is None else self.find(piece[0], piece[1], piece[2], strict, depth, order)
+                )
+                if piece is not None and then is None:
+                    break
+                decisions.append(then)
+            else:
+                decision = {"method": "jump", "variable": name, "pieces": decisions}
+                if kernel.decide(decision, tree, box, domain, strict) is None:
+                    return decision
+        return None
 
     def fractional(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int

@@ -634,6 +634,10 @@ Proof. intros h u H. apply H. pose proof (Raux.Zfloor_lb u). pose proof (Raux.Zf
 Lemma sb_ceil_fraction_lt : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 < h t) ->
   0 < h (IZR (Raux.Zceil u) - u).
 Proof. intros h u H. apply H. pose proof (Raux.Zceil_ub u). pose proof (Raux.Zceil_lb u). lra. Qed.
+Lemma sb_floor_between : forall u (n : Z), IZR n <= u < IZR n + 1 -> IZR (Raux.Zfloor u) = IZR n.
+Proof. intros u n H. rewrite (Raux.Zfloor_imp n u); [reflexivity |]. rewrite plus_IZR. exact H. Qed.
+Lemma sb_ceil_between : forall u (n : Z), IZR n - 1 < u <= IZR n -> IZR (Raux.Zceil u) = IZR n.
+Proof. intros u n H. rewrite (Raux.Zceil_imp n u); [reflexivity |]. rewrite minus_IZR. exact H. Qed.
 Lemma sb_max_which : forall a b, (a + b + Rabs (a - b)) / 2 = a \\/ (a + b + Rabs (a - b)) / 2 = b.
 Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [right | left]; lra. Qed.
 Lemma sb_min_which : forall a b, (a + b - Rabs (a - b)) / 2 = a \\/ (a + b - Rabs (a - b)) / 2 = b.
@@ -687,7 +691,9 @@ one of its arguments (``sb_cases``, ``sb_max_cases``, ``sb_min_cases``), which a
 (``sb_max_bound``, ``sb_min_bound``); on the exporter's printed Max and Min, (a + b +- |a - b|) / 2, the
 same facts: it is a or b (``sb_max_which``, ``sb_min_which``) and bounds both (``sb_max_above``,
 ``sb_min_below``); floor and ceiling by their fractions in [0, 1) (``sb_floor_fraction``,
-``sb_ceil_fraction``, ``_lt`` for a strict claim); an integer > -1 is >= 0 (``sb_integral``;
+``sb_ceil_fraction``, ``_lt`` for a strict claim) and by their constant value between integer crossings
+(``sb_floor_between``, ``sb_ceil_between``: n <= u < n + 1 gives floor(u) = n, n - 1 < u <= n gives
+ceiling(u) = n); an integer > -1 is >= 0 (``sb_integral``;
 ``sb_integral_le`` for a gap shown integral by ``sb_integer``: ``sb_int`` x, x = IZR k for some k : Z,
 is closed under +, *, -, ^ n, |.|, the printed Max and Min, and holds of the numerals and of floor and
 ceiling, which are IZR of Flocq's Zfloor and Zceil); a continuous function without a root on [a, b]

@@ -32,6 +32,8 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   region of the box where it may be taken (bounds of one variable read from the conditions); a Max (Min)
   at a linear position with a positive (negative) coefficient bounded by one argument; floor(u) = u - t
   and ceiling(u) = u + t with a fresh t in [0, 1); an integer-valued gap decided > -1;
+- jumps (:mod:`theory.prover.kernel.jumps`): the first floor or ceiling of an argument affine in one
+  variable replaced by its constant value at each integer crossing and on each open interval between;
 - univariate polynomials (:mod:`theory.prover.kernel.polynomial`): the sign of a gap whose normal form
   is a polynomial in one variable, by Yun's square-free decomposition and Sturm's root count in exact
   rationals;
@@ -52,8 +54,9 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
    prime radicals, power products of positive bases), :mod:`.derivative` (the kernel's own symbolic
    derivative, for a slope decided by a nested decision), :mod:`.signs` (abs of a signed argument
    removed) and :mod:`.logs` (the expanded logarithm of a positive tree);
-4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps) and
-   :mod:`.polynomial` (exact univariate signs), both registered into ``verify.STEPS``;
+4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps), :mod:`.jumps`
+   (floor and ceiling constant between integer crossings) and :mod:`.polynomial` (exact univariate
+   signs), each registered into ``verify.STEPS``;
 5. :mod:`.substitution` (the change of variables step, registered into ``verify.STEPS``) and
    :mod:`.chain` (chain certificates: pieces, ranges, factors' signs, the identity).
 
@@ -79,11 +82,20 @@ and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an in
 
 from __future__ import annotations
 
-from theory.prover.kernel import cases, polynomial, substitution  # register their decision methods
+from theory.prover.kernel import cases, jumps, polynomial, substitution  # register their decision methods
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "cases", "check_certificate", "polynomial", "substitution"]
+__all__ = [
+    "FORMAT",
+    "Malformed",
+    "Verdict",
+    "cases",
+    "check_certificate",
+    "jumps",
+    "polynomial",
+    "substitution",
+]
 
 
 def check_certificate(data: object) -> Verdict:
