@@ -309,15 +309,12 @@ class _Problem:
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
         """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
-        sides = rewrites.root_sides(form)
-        if sides is None:
-            return None
-        left, right = sides
-        squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
-        then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
-        decision = {"method": "squares", "left": left, "right": right, "then": then}
-        if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
-            return decision
+        for left, right in rewrites.root_sides(form):
+            squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+            then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
+            decision = {"method": "squares", "left": left, "right": right, "then": then}
+            if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
         return None
 
     def derived(
