@@ -73,6 +73,10 @@ RULES = (
     "sb_integral",
     "sb_no_root_sign",
     "sb_even_power",
+    "sb_bernstein_basis",
+    "sb_bernstein_unit",
+    "sb_bernstein_step",
+    "sb_bernstein_min",
 )
 """The rule lemmas of the table in docs/prover.md."""
 

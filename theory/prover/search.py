@@ -141,7 +141,8 @@ class _Problem:
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
         powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
-        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4); else, on a bounded box, its ``bernstein``
+        decision (a polynomial in several variables whose Bernstein coefficients are >= 0)."""
         if not _polynomial_text(tree):
             return None
         for name, (lo, hi) in box.items():
@@ -152,7 +153,17 @@ class _Problem:
                 continue
             decision = {"method": "polynomial", "variable": name}
             return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
-        return None
+        return self.bernstein(tree, box, domain, strict)
+
+    def bernstein(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
+        """The kernel's ``bernstein`` decision on a bounded box for a gap written with sums, products and
+        powers by natural numbers (a polynomial in several variables whose Bernstein coefficients there are
+        >= 0)."""
+        if any(infinite(lo) or infinite(hi) for lo, hi in box.values()) or not _polynomial_text(tree):
+            return None
+        self.tick()
+        decision = {"method": "bernstein"}
+        return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
 
     def choice(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int

@@ -685,6 +685,19 @@ Proof.
 Qed.
 Lemma sb_even_power : forall (c o e : R), 0 <= c * o -> 0 <= c * o * (e * e).
 Proof. intros c o e H. apply Rmult_le_pos; [exact H | apply Rle_0_sqr]. Qed.
+Lemma sb_bernstein_basis : forall t i n, 0 <= t <= 1 -> 0 <= t ^ i * (1 - t) ^ n.
+Proof. intros t i n H. apply Rmult_le_pos; apply pow_le; lra. Qed.
+Lemma sb_bernstein_unit : forall lo hi x, lo < hi -> lo <= x <= hi -> 0 <= (x - lo) / (hi - lo) <= 1.
+Proof.
+  intros lo hi x H Hx. assert (P : 0 < / (hi - lo)) by (apply Rinv_0_lt_compat; lra).
+  unfold Rdiv. split.
+  - apply Rmult_le_pos; lra.
+  - apply (Rmult_le_reg_r (hi - lo)); [lra |]. rewrite Rmult_assoc, Rinv_l; lra.
+Qed.
+Lemma sb_bernstein_step : forall b w s, 0 <= b -> 0 <= w -> 0 <= s -> 0 <= b * w + s.
+Proof. intros b w s Hb Hw Hs. pose proof (Rmult_le_pos b w Hb Hw). lra. Qed.
+Lemma sb_bernstein_min : forall m q r, 0 < m -> q = m + r -> 0 <= r -> 0 < q.
+Proof. intros m q r Hm Hq Hr. lra. Qed.
 """
 """The case splits' lemmas (docs/prover.md): a point takes one of a Piecewise's branches, a Max or Min
 one of its arguments (``sb_cases``, ``sb_max_cases``, ``sb_min_cases``), which also bound them
@@ -698,7 +711,11 @@ ceiling(u) = n); an integer > -1 is >= 0 (``sb_integral``;
 is closed under +, *, -, ^ n, |.|, the printed Max and Min, and holds of the numerals and of floor and
 ceiling, which are IZR of Flocq's Zfloor and Zceil); a continuous function without a root on [a, b]
 keeps its sign there (``sb_no_root_sign``, the intermediate value theorem) and an even power keeps a
-sign (``sb_even_power``): the exact polynomial decision's sign argument."""
+sign (``sb_even_power``): the exact polynomial decision's sign argument; the Bernstein decision's: a
+basis polynomial t^i (1 - t)^n is >= 0 on [0, 1] (``sb_bernstein_basis``), (x - lo)/(hi - lo) maps
+[lo, hi] into [0, 1] (``sb_bernstein_unit``), a sum of products of terms >= 0 is >= 0
+(``sb_bernstein_step``), and q = m + r with m > 0, r >= 0 is > 0 (``sb_bernstein_min``: the strict claim,
+r = sum (b_I - m) B_I by the basis summing to 1)."""
 
 
 def preamble(erf: bool = False) -> str:
