@@ -77,6 +77,7 @@ RULES = (
     "sb_bernstein_unit",
     "sb_bernstein_step",
     "sb_bernstein_min",
+    "sb_periodic",
 )
 """The rule lemmas of the table in docs/prover.md."""
 

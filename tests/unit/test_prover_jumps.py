@@ -129,3 +129,92 @@ def test_a_tampered_strictness_is_rejected_at_the_touching_point():
     assert check_certificate(certificate).accepted
     certificate["strict"] = True  # the gap is 0 at x = 0, 1, 2
     assert not check_certificate(certificate).accepted
+
+
+def _whole_line(gap: list, decision: dict) -> dict:
+    return {
+        "format": "specbound-certificate/2",
+        "inequality": "",
+        "gap": gap,
+        "strict": False,
+        "domain": [
+            {
+                "name": "x",
+                "lower": "-oo",
+                "upper": "oo",
+                "lower_open": True,
+                "upper_open": True,
+                "integer": False,
+            }
+        ],
+        "boxes": [{"box": {"x": ["-oo", "oo"]}, "decision": decision}],
+    }
+
+
+HERMITE = [
+    "add",
+    X,
+    _minus(["floor", ["mul", ["num", "1/2"], X]]),
+    _minus(["floor", ["mul", ["num", "1/2"], ["add", X, ["num", "1"]]]]),
+]
+
+
+@pytest.mark.parametrize(
+    ("statement", "gap"),
+    [
+        ("floor(x/2) + floor((x+1)/2) <= x", _hermite),
+        pytest.param("floor(x/2) + floor((x+1)/2) > x - 1", lambda x: _hermite(x) + 1, marks=pytest.mark.slow),
+    ],
+)
+def test_periodic_gap_over_the_reals_is_proved_and_mpmath_agrees(statement, gap):
+    # Hermite's identity floor(y) + floor(y + 1/2) = floor(2 y), by hand: the gap is x - floor(x) in [0, 1)
+    points = [_mp(Fraction(k, 7)) + 10**9 * s for k in range(-30, 31) for s in (-1, 0, 1)]
+    assert all(0 <= _hermite(x) < 1 and _hermite(x) == x - mpmath.floor(x) for x in points)
+    assert all(gap(x) >= 0 for x in points)
+    assert prove(statement, "x: real", budget_seconds=20).status == PROVED
+
+
+def test_periodic_needs_a_true_period_the_whole_line_and_a_decided_period():
+    jump = {"method": "jump", "variable": "x", "pieces": [ENCLOSE] * 5}
+    # period 2 on [0, 2]: floor(x/2) jumps at 0 and 2, floor((x+1)/2) at 1 (nested jumps in each piece)
+    nested = {
+        "method": "jump",
+        "variable": "x",
+        "pieces": [ENCLOSE, {"method": "jump", "variable": "x", "pieces": [ENCLOSE] * 5}, ENCLOSE],
+    }
+    assert check_certificate(
+        _whole_line(HERMITE, {"method": "periodic", "variable": "x", "period": "2", "then": nested})
+    ).accepted
+    # the gap is x - floor(x): 1 is a period too (on [0, 1] floor(x/2) is constant inside, floor((x+1)/2)
+    # jumps at 1), but 1/2 is not: gap(x + 1/2) - gap(x) is 1/2 at x = 0
+    inside = {"method": "jump", "variable": "x", "pieces": [ENCLOSE] * 3}
+    unit = {"method": "jump", "variable": "x", "pieces": [ENCLOSE, inside, ENCLOSE]}
+    assert check_certificate(
+        _whole_line(HERMITE, {"method": "periodic", "variable": "x", "period": "1", "then": unit})
+    ).accepted
+    verdict = check_certificate(
+        _whole_line(HERMITE, {"method": "periodic", "variable": "x", "period": "1/2", "then": jump})
+    )
+    assert not verdict.accepted and "periodic" in verdict.reason
+    # x/2 - floor(x) is not periodic at all; x - floor(x) has period 1 but is false shifted by -1/2
+    drift = ["add", ["mul", ["num", "1/2"], X], _minus(["floor", X])]
+    assert not check_certificate(
+        _whole_line(drift, {"method": "periodic", "variable": "x", "period": "1", "then": jump})
+    ).accepted
+    below = ["add", X, _minus(["floor", X]), ["num", "-1/2"]]
+    assert not check_certificate(
+        _whole_line(
+            below,
+            {
+                "method": "periodic",
+                "variable": "x",
+                "period": "1",
+                "then": {"method": "jump", "variable": "x", "pieces": [ENCLOSE] * 3},
+            },
+        )
+    ).accepted
+    # a half-line is not the whole line
+    half = _certificate(
+        HERMITE, "0", "4", {"method": "periodic", "variable": "x", "period": "2", "then": nested}
+    )
+    assert not check_certificate(half).accepted

@@ -37,6 +37,7 @@ from theory.prover.domain import Domain
 from theory.prover.kernel import cases, derivative, exact, jumps, logs, polynomial, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
+from theory.prover.kernel.nodes import children
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
@@ -221,7 +222,48 @@ class _Problem:
         then = self.fractional(tree, box, domain, strict, depth, order)
         if then is None:
             then = self.jump(tree, box, domain, strict, depth, order)
+        if then is None:
+            then = self.periodic(tree, box, domain, strict, depth, order)
         return [] if then is None else [then]
+
+    def periodic(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``periodic`` step for a variable over the whole line whose floor and ceiling
+        arguments are a_i v + b_i: the period P = lcm(denominators of a_i) / gcd(numerators of a_i), the
+        least with every a_i P an integer, and the gap decided on [0, P]."""
+        for name, (lo, hi) in box.items():
+            if not (
+                infinite(lo)
+                and infinite(hi)
+                and infinite(domain[name].lower)
+                and infinite(domain[name].upper)
+            ):
+                continue
+            slopes = []
+            for node in _roundings(tree):
+                affine = polynomial.coefficients(node[1], box, name)
+                if affine is not None and len(affine) == 2:
+                    slopes.append(abs(affine[1]))
+            if not slopes:
+                continue
+            period = Fraction(
+                math.lcm(*(a.denominator for a in slopes)), math.gcd(*(a.numerator for a in slopes))
+            )
+            if domain[name].integer and period.denominator != 1:
+                continue
+            self.tick()
+            one_period = {
+                **domain,
+                name: kernel.Variable(name, Fraction(0), period, False, False, domain[name].integer),
+            }
+            then = self.find(tree, {**box, name: (Fraction(0), period)}, one_period, strict, depth, order)
+            if then is None:
+                continue
+            decision = {"method": "periodic", "variable": name, "period": str(period), "then": then}
+            if kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
+        return None
 
     def jump(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
@@ -452,6 +494,14 @@ def integer_multiple(tree: Any, box: kernel.Box, domain: Variables) -> tuple[Any
     denominator = math.lcm(*(coefficient.denominator for coefficient in normal.values()))
     scaled = exact.as_tree({m: c * denominator for m, c in normal.items()})
     return (scaled, ["num", str(denominator)]) if cases.integer_valued(scaled, domain) else None
+
+
+def _roundings(tree: Any) -> list[Any]:
+    """Every floor and ceiling node of the tree."""
+    found = [tree] if tree[0] in ("floor", "ceiling") else []
+    for child in children(tree):
+        found += _roundings(child)
+    return found
 
 
 def _polynomial_text(tree: Any) -> bool:

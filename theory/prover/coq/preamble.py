@@ -685,6 +685,30 @@ Proof.
 Qed.
 Lemma sb_even_power : forall (c o e : R), 0 <= c * o -> 0 <= c * o * (e * e).
 Proof. intros c o e H. apply Rmult_le_pos; [exact H | apply Rle_0_sqr]. Qed.
+Lemma sb_periodic_nat : forall (g : R -> R) P, (forall y, g (y + P) = g y) ->
+  forall (k : nat) y, g (y + INR k * P) = g y.
+Proof.
+  intros g P H k. induction k as [|k IH]; intros y.
+  - simpl. rewrite Rmult_0_l, Rplus_0_r. reflexivity.
+  - rewrite S_INR. replace (y + (INR k + 1) * P) with ((y + INR k * P) + P) by ring. rewrite H. apply IH.
+Qed.
+Lemma sb_periodic : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
+  (forall y, 0 <= y <= P -> 0 <= g y) -> forall x, 0 <= g x.
+Proof.
+  intros g P HP H Hy x.
+  pose proof (Raux.Zfloor_lb (x / P)) as L. pose proof (Raux.Zfloor_ub (x / P)) as U.
+  set (n := Raux.Zfloor (x / P)) in *.
+  assert (E : x = (x / P) * P) by (field; lra).
+  assert (B : 0 <= x - IZR n * P <= P) by nra.
+  destruct (Z_le_gt_dec 0 n) as [Hn | Hn].
+  - replace x with ((x - IZR n * P) + INR (Z.to_nat n) * P)
+      by (rewrite INR_IZR_INZ, Z2Nat.id by exact Hn; ring).
+    rewrite sb_periodic_nat by exact H. apply Hy. exact B.
+  - rewrite <- (sb_periodic_nat g P H (Z.to_nat (- n)) x).
+    replace (x + INR (Z.to_nat (- n)) * P) with (x - IZR n * P)
+      by (rewrite INR_IZR_INZ, Z2Nat.id by lia; rewrite opp_IZR; ring).
+    apply Hy. exact B.
+Qed.
 Lemma sb_bernstein_basis : forall t i n, 0 <= t <= 1 -> 0 <= t ^ i * (1 - t) ^ n.
 Proof. intros t i n H. apply Rmult_le_pos; apply pow_le; lra. Qed.
 Lemma sb_bernstein_unit : forall lo hi x, lo < hi -> lo <= x <= hi -> 0 <= (x - lo) / (hi - lo) <= 1.
@@ -715,7 +739,8 @@ sign (``sb_even_power``): the exact polynomial decision's sign argument; the Ber
 basis polynomial t^i (1 - t)^n is >= 0 on [0, 1] (``sb_bernstein_basis``), (x - lo)/(hi - lo) maps
 [lo, hi] into [0, 1] (``sb_bernstein_unit``), a sum of products of terms >= 0 is >= 0
 (``sb_bernstein_step``), and q = m + r with m > 0, r >= 0 is > 0 (``sb_bernstein_min``: the strict claim,
-r = sum (b_I - m) B_I by the basis summing to 1)."""
+r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 that is >= 0 on [0, P] is
+>= 0 everywhere (``sb_periodic``, through ``sb_periodic_nat`` and x - floor(x / P) P in [0, P))."""
 
 
 def preamble(erf: bool = False) -> str:

@@ -34,6 +34,8 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   and ceiling(u) = u + t with a fresh t in [0, 1); an integer-valued gap decided > -1;
 - jumps (:mod:`theory.prover.kernel.jumps`): the first floor or ceiling of an argument affine in one
   variable replaced by its constant value at each integer crossing and on each open interval between;
+  a gap periodic in a variable over the whole line (the identity gap(v + P) = gap(v) by the normal
+  form, floor(u + k) = floor(u) + k) decided on one period (:mod:`theory.prover.kernel.periodic`);
 - univariate polynomials (:mod:`theory.prover.kernel.polynomial`): the sign of a gap whose normal form
   is a polynomial in one variable, by Yun's square-free decomposition and Sturm's root count in exact
   rationals; on a bounded box, the sign of a polynomial in several variables by its Bernstein
@@ -85,7 +87,7 @@ and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an in
 
 from __future__ import annotations
 
-from theory.prover.kernel import bernstein, cases, jumps, polynomial, substitution  # register their methods
+from theory.prover.kernel import bernstein, cases, jumps, periodic, polynomial, substitution  # their methods
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
@@ -97,6 +99,7 @@ __all__ = [
     "cases",
     "check_certificate",
     "jumps",
+    "periodic",
     "polynomial",
     "substitution",
 ]
