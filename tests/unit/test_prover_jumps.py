@@ -163,7 +163,9 @@ HERMITE = [
     ("statement", "gap"),
     [
         ("floor(x/2) + floor((x+1)/2) <= x", _hermite),
-        pytest.param("floor(x/2) + floor((x+1)/2) > x - 1", lambda x: _hermite(x) + 1, marks=pytest.mark.slow),
+        pytest.param(
+            "floor(x/2) + floor((x+1)/2) > x - 1", lambda x: _hermite(x) + 1, marks=pytest.mark.slow
+        ),
     ],
 )
 def test_periodic_gap_over_the_reals_is_proved_and_mpmath_agrees(statement, gap):
