@@ -45,10 +45,11 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from numerics.bounds.proxies import SpectraOptions, proxies  # noqa: E402
+from numerics.bounds.proxies import proxies  # noqa: E402
 from numerics.certify.certified import ARB_PATH, CertifiedProxies, certify_proxies  # noqa: E402
 from numerics.loading import DEFAULT_MODELS, load_weights  # noqa: E402
 from numerics.loading.weights import TransformerWeights  # noqa: E402
+from numerics.spectra.model import SpectraOptions  # noqa: E402
 
 BERT_BASE = (12, 768, 12)
 """layers, hidden size, heads (FFN 4 x hidden)."""

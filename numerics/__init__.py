@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from numerics.bounds.posthoc import PChoice as PChoice
     from numerics.bounds.posthoc import choose_p as choose_p
     from numerics.bounds.proxies import ProxyReport as ProxyReport
-    from numerics.bounds.proxies import SpectraOptions as SpectraOptions
     from numerics.bounds.proxies import proxies as proxies
     from numerics.formulas.evaluate import evaluate as evaluate
     from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from numerics.loading.weights import TransformerWeights as TransformerWeights
     from numerics.spectra.matrices import NamedMatrix as NamedMatrix
     from numerics.spectra.matrices import extract_matrices as extract_matrices
+    from numerics.spectra.model import SpectraOptions as SpectraOptions
     from numerics.spectra.spectrum import Spectrum as Spectrum
     from numerics.spectra.spectrum import spectrum as spectrum
 
@@ -55,7 +55,7 @@ _HOME = {
     "PChoice": "numerics.bounds.posthoc",
     "choose_p": "numerics.bounds.posthoc",
     "ProxyReport": "numerics.bounds.proxies",
-    "SpectraOptions": "numerics.bounds.proxies",
+    "SpectraOptions": "numerics.spectra.model",
     "Spectrum": "numerics.spectra.spectrum",
 }
 

@@ -13,10 +13,10 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, ctx
 
-from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.certified import certify_proxies
 from numerics.certify.interval_eval import ArbArithmetic
 from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.spectra.model import SpectraOptions
 
 
 def reference_proxies(weights: TransformerWeights) -> dict[str, object]:

@@ -6,15 +6,9 @@ import mpmath
 import pytest
 from test_proxies import diagonal_model
 
-from numerics.bounds.proxies import (
-    GIVEN_BACKEND,
-    ModelSpectra,
-    SpectraOptions,
-    matrix_spectra,
-    model_spectra,
-    proxies,
-)
+from numerics.bounds.proxies import proxies
 from numerics.certify.certified import certify_proxies
+from numerics.spectra.model import GIVEN_BACKEND, ModelSpectra, SpectraOptions, matrix_spectra, model_spectra
 from theory.errors import InvalidArgument
 
 

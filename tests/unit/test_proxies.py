@@ -14,8 +14,9 @@ import pytest
 from reference_proxies import reference_proxies
 
 from numerics.bounds.assembled import assembled_bound
-from numerics.bounds.proxies import SpectraOptions, default_grid_m, proxies
+from numerics.bounds.proxies import default_grid_m, proxies
 from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.spectra.model import SpectraOptions
 from theory.errors import InvalidArgument
 
 N, H, F = 4, 2, 8

@@ -15,10 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.model import SpectraOptions
 from numerics.spectra.spectrum import spectrum
 from theory.errors import InvalidArgument
 from theory.proxy import MatrixKind
@@ -242,8 +243,8 @@ def test_a_streamed_layer_drops_each_spectrum_before_the_next_is_computed(tmp_pa
     # reused result tuple kept it alive during the next matrix's SVD (M_in's copy during M_out's)
     import weakref
 
-    from numerics.bounds.proxies import StreamOptions, layer_pass
     from numerics.spectra import spectrum as module
+    from numerics.spectra.model import StreamOptions, layer_pass
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
     made: list[weakref.ref] = []
