@@ -309,7 +309,7 @@ def certify_matrices(
     of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
-    kv_heads = weights.num_kv_heads if isinstance(weights, Checkpoint) else weights.kv_heads
+    kv_heads = weights.kv_heads
     # the loop runs over indices and reads each layer in its body: an iterator of layers (enumerate's
     # reused tuple, a progress generator's loop variable) would hold the previous layer during the next read
     indices = range(weights.num_layers)

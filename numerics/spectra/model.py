@@ -188,7 +188,7 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     linalg = linalg_for(options.device)
     measure = checkpoint.family.measures if options.measures else None
     pairs = []
-    matrices = layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads)
+    matrices = layer_matrices(index, layer, checkpoint.num_heads, checkpoint.kv_heads)
     spectra = layer_spectra(
         matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
     )
@@ -205,9 +205,7 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     measures = None
     if measure is not None:
         norms = layer_part_norms(pairs)
-        measures = measure(
-            layer, checkpoint.num_heads, checkpoint.num_kv_heads, checkpoint.config, norms=norms
-        )
+        measures = measure(layer, checkpoint.num_heads, checkpoint.kv_heads, checkpoint.config, norms=norms)
     digest = None
     if options.digest:
         from numerics.loading.digest import layer_digest  # here: hashlib only when the hash is wanted

@@ -15,7 +15,7 @@ from flint import arb, ctx
 
 from numerics.certify.certified import certify_proxies
 from numerics.certify.interval_eval import ArbArithmetic
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.spectra.model import SpectraOptions
 
 
@@ -117,7 +117,9 @@ def assert_certified_matches_reference(
 
 def identity_model() -> TransformerWeights:
     eye = np.eye(2)
-    return TransformerWeights((LayerWeights(eye, eye, eye, eye, eye, eye),), 2, 1, 2, "identity")
+    return TransformerWeights(
+        (LayerWeights(eye, eye, eye, eye, eye, eye),), ModelShape(2, 1, 1, 2), "identity"
+    )
 
 
 def test_reference_on_the_identity_model_matches_the_hand_computation():
@@ -152,7 +154,7 @@ def random_model(depth: int, n: int, heads: int, ffn: int, seed: int) -> Transfo
     layers = tuple(
         LayerWeights(w(n, n), w(n, n), w(n, n), w(n, n), w(ffn, n), w(n, ffn)) for _ in range(depth)
     )
-    return TransformerWeights(layers, n, heads, ffn, f"random-{seed}")
+    return TransformerWeights(layers, ModelShape(n, heads, heads, ffn), f"random-{seed}")
 
 
 def test_certified_random_models_contain_the_reference_values():

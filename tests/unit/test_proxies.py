@@ -15,7 +15,7 @@ from reference_proxies import reference_proxies
 
 from numerics.bounds.assembled import assembled_bound
 from numerics.bounds.proxies import default_grid_m, proxies
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.spectra.model import SpectraOptions
 from theory.errors import InvalidArgument
 
@@ -43,7 +43,7 @@ def diagonal_model(
 def layered_model(params: list[tuple[float, ...]]) -> TransformerWeights:
     """One diagonal layer per parameter tuple (a, b, c, d, e, f): layers may differ."""
     layers = tuple(diagonal_layer(*layer) for layer in params)
-    return TransformerWeights(layers, N, H, F, f"diagonal model, {len(layers)} layers")
+    return TransformerWeights(layers, ModelShape(N, H, H, F), f"diagonal model, {len(layers)} layers")
 
 
 def expected(depth: int, a, b, c, d, e, f, m: int):
@@ -152,7 +152,7 @@ def test_reference_sees_the_qk_sensitivity_where_qk_chooses_p_above_zero():
         )
         for _ in range(3)
     )
-    weights = TransformerWeights(layers, n, heads, ffn, "random, small QK")
+    weights = TransformerWeights(layers, ModelShape(n, heads, heads, ffn), "random, small QK")
     report = proxies(weights)
     reference = reference_proxies(weights)
     qk = [row for row in reference["rows"] if row["kind"] == "QK"]
@@ -207,7 +207,7 @@ def test_signature_records_method_grid_and_precision():
 def test_errors_name_the_matrix_and_bad_m_fails_first():
     layer = diagonal_model(1, *(1.0,) * 6).layers[0]
     pruned = LayerWeights(layer.wq, layer.wk, layer.wv, layer.wo, np.zeros((F, N)), layer.w_out)
-    weights = TransformerWeights((layer, pruned), N, H, F, "pruned")
+    weights = TransformerWeights((layer, pruned), ModelShape(N, H, H, F), "pruned")
     proxies(weights)  # a pruned (zero) matrix is bounded with rank 0, not refused
     with pytest.raises(InvalidArgument, match="m=0"):
         proxies(weights, SpectraOptions(m=0))

@@ -176,7 +176,7 @@ def test_a_layers_spectra_come_one_at_a_time_so_each_deferred_copy_is_freed(tmp_
     from numerics.spectra import spectrum as module
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
-    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.kv_heads)
     computed: list[str] = []
     original = module.spectrum
     monkeypatch.setattr(
@@ -196,9 +196,7 @@ def test_certify_reads_a_layer_only_once_the_previous_one_is_gone(tmp_path, monk
     from numerics.certify.certified import certify_matrices
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float32, layers=3))
-    per_layer = len(
-        list(layer_matrices(0, checkpoint.layer(0), checkpoint.num_heads, checkpoint.num_kv_heads))
-    )
+    per_layer = len(list(layer_matrices(0, checkpoint.layer(0), checkpoint.num_heads, checkpoint.kv_heads)))
     alive_at_read = _reads_with_the_layers_alive(monkeypatch)
     certified = certify_matrices(checkpoint, show_progress=show_progress)
     assert alive_at_read == {0: [], 1: [], 2: []}
