@@ -224,19 +224,20 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
     steps = [int(p * q) for p in points]
     if any(not 0 <= k <= 2 * q for k in steps):
         raise InvalidArgument(f"grid points {points} are not in [0, 2]")
+    # the positive steps in increasing order, once for every ball (each power extends the previous one)
+    ascending = [(index, k) for index, k in sorted(enumerate(steps), key=lambda item: item[1]) if k > 0]
+    zero, one = arb(0), arb(1)  # balls are immutable: shared as every ball's starting values
     with flint_context():
-        totals = [arb(0)] * len(points)
+        totals = [zero] * len(points)
         for ball in certified.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
-            low_root = lower.root(q) if lower > 0 else arb(0)
-            high_root = upper.root(q) if upper > 0 else arb(0)  # arb's root of 0 is nan
-            low_power, high_power, done = arb(1), arb(1), 0
-            for index, k in sorted(enumerate(steps), key=lambda item: item[1]):
-                if k == 0:
-                    continue
+            low_root = lower.root(q) if lower > 0 else zero
+            high_root = upper.root(q) if upper > 0 else zero  # arb's root of 0 is nan
+            low_power, high_power, done = one, one, 0
+            for index, k in ascending:
                 while done < k:
                     low_power, high_power, done = low_power * low_root, high_power * high_root, done + 1
-                totals[index] += interval(low_power, high_power)
+                totals[index] += low_power.union(high_power)  # interval(low_power, high_power)
         return tuple(
             interval(arb(certified.rank.lo), arb(certified.rank.hi)) if k == 0 else total
             for k, total in zip(steps, totals, strict=True)
