@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from numerics.loading import load_weights as load_weights
     from numerics.loading import open_checkpoint as open_checkpoint
     from numerics.loading.weights import LayerWeights as LayerWeights
+    from numerics.loading.weights import ModelShape as ModelShape
     from numerics.loading.weights import TransformerWeights as TransformerWeights
     from numerics.spectra.matrices import NamedMatrix as NamedMatrix
     from numerics.spectra.matrices import extract_matrices as extract_matrices
@@ -49,6 +50,7 @@ _HOME = {
     "load_weights": "numerics.loading",
     "open_checkpoint": "numerics.loading",
     "LayerWeights": "numerics.loading.weights",
+    "ModelShape": "numerics.loading.weights",
     "TransformerWeights": "numerics.loading.weights",
     "NamedMatrix": "numerics.spectra.matrices",
     "extract_matrices": "numerics.spectra.matrices",
