@@ -68,3 +68,27 @@ def test_near_miss_below_the_limit_is_refuted_where_mpmath_sees_it_fail(statemen
     assert result.status == REFUTED
     (part,) = result.parts
     assert gap(_mp(part.witness.point["u"])) < 0
+
+
+def _power_of_two(L):
+    """2^ceiling(log2 L) - L: mpmath's log2 of an exact power of two is exact at 50 digits."""
+    return 2 ** mpmath.ceil(mpmath.log(L, 2)) - L
+
+
+OTHERS = [
+    # equality at every power of two, 2L - 1 - L just above one
+    ("2^ceiling(log2(L)) >= L", "L: [1, 1024]", _power_of_two, [1, 2, 3, 4, 5, 512, 513, 1023, 1024]),
+    # the untaken branch 1/x is undefined at 0 only where it is not taken
+    (
+        "Piecewise((1/x, x > 0), (0, True)) >= 0",
+        "x: real",
+        lambda x: 1 / x if x > 0 else mpmath.mpf(0),
+        [-5, 0, 10**-20, 7],
+    ),
+]
+
+
+@pytest.mark.parametrize(("statement", "domain", "gap", "points"), OTHERS, ids=[case[0] for case in OTHERS])
+def test_issue_48_leftovers_are_proved_and_mpmath_agrees(statement, domain, gap, points):
+    assert all(gap(_mp(Fraction(p))) >= 0 for p in points)
+    assert prove(statement, domain, budget_seconds=20).status == PROVED
