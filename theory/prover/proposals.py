@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-RESOURCE_LIMIT = 2_000_000
-"""z3's rlimit per query (its deterministic step count; ~0.3 CPU s on the hardest queries measured)."""
+RESOURCE_LIMIT = 500_000
+"""z3's rlimit per query (its deterministic step count): ~0.01-0.05 CPU s on the queries z3 answers,
+~0.25 s on a 4-variable quartic it gives up on (whose CPU grows faster than the limit: 3 s at 2,000,000)."""
 TOUCHING_POINTS = 3
 """Points where the gap is 0 asked for, each excluded from the next query."""
 DIGITS = 30
@@ -61,7 +62,8 @@ class Proposal:
 
 
 class Solver(Protocol):
-    """What the search asks: points for one gap over its domain (the kernel's variables)."""
+    """What the search asks: points for one gap over its domain (the kernel's variables); ``version`` is
+    known once the solver has been asked ("" before)."""
 
     name: str
     version: str
@@ -121,13 +123,15 @@ def _contains(variable: Any, value: Fraction) -> bool:
 
 
 def installed() -> Solver | None:
-    """The z3 proposer when z3 (the ``solver`` extra) can be imported, else None."""
-    from theory.errors import MissingDependency, require
+    """The z3 proposer when z3 (the ``solver`` extra) is installed, else None; z3 itself is imported only
+    when the search first asks (an easy statement never pays for the import)."""
+    import importlib.util
 
     try:
-        return Z3(require("z3", purpose="the prover's proposals"))
-    except MissingDependency:
-        return None
+        found = importlib.util.find_spec("z3")
+    except (ImportError, ValueError):  # sys.modules holds None for it: made unavailable
+        found = None
+    return None if found is None else Z3()
 
 
 class Outside(Exception):
@@ -140,20 +144,26 @@ class Z3:
 
     name = "z3"
 
-    def __init__(self, module: Any) -> None:
-        self.z3 = module
-        self.version = module.get_version_string()
+    def __init__(self) -> None:
+        self.z3: Any = None
+        self.version = ""
+        """z3's version once it is imported (by the first :meth:`propose`)."""
         self._answer = ""
 
     def propose(self, tree: Any, strict: bool, domain: dict[str, Any]) -> list[Proposal]:
         """A witness, else (a non-strict claim) up to TOUCHING_POINTS points where the gap is 0."""
+        if self.z3 is None:
+            from theory.errors import require
+
+            self.z3 = require("z3", purpose="the prover's proposals")
+            self.version = self.z3.get_version_string()
         z3 = self.z3
         try:
-            encoding = _Encoding(z3, domain)
+            encoding = _Encoding(z3, z3.Context(), domain)  # its own context: no state from other queries
             gap = encoding.term(tree, [])
         except Outside:
             return []
-        facts = [*encoding.facts, z3.And(*encoding.conditions) if encoding.conditions else z3.BoolVal(True)]
+        facts = [*encoding.facts, *encoding.conditions]
         label = f"{self.name} {self.version}"
         fails = gap <= 0 if strict else gap < 0
         found = self._model([*facts, fails], encoding)
@@ -168,15 +178,14 @@ class Z3:
             if point is None:
                 break
             proposals.append(Proposal(label, "split", point))
-            excluded.append(
-                z3.Or(*(encoding.symbols[n] != _value(z3, v, domain[n].integer) for n, v in point.items()))
-            )
+            others = (encoding.symbols[n] != encoding.value(v, domain[n].integer) for n, v in point.items())
+            excluded.append(z3.Or(*others))
         return proposals
 
     def _model(self, assertions: list[Any], encoding: _Encoding) -> dict[str, Fraction] | None:
         """A point satisfying the assertions (rationals; algebraic numbers rounded), else None."""
         z3 = self.z3
-        solver = z3.Solver()
+        solver = z3.Solver(ctx=encoding.ctx)
         solver.set("rlimit", RESOURCE_LIMIT)
         solver.add(*assertions)
         answer = solver.check()
@@ -199,27 +208,29 @@ def _rational(z3: Any, value: Any) -> Fraction:
     return Fraction(value.numerator_as_long(), value.denominator_as_long())
 
 
-def _value(z3: Any, value: Fraction, integer: bool) -> Any:
-    return z3.IntVal(value.numerator) if integer else z3.Q(value.numerator, value.denominator)
-
-
 class _Encoding:
     """A gap tree as a z3 term: ``facts`` (the domain, the auxiliaries' definitions) and ``conditions``
     (where the gap is defined), each under the Piecewise conditions that select it."""
 
-    def __init__(self, z3: Any, domain: dict[str, Any]) -> None:
-        self.z3 = z3
-        self.symbols = {n: z3.Int(n) if v.integer else z3.Real(n) for n, v in domain.items()}
+    def __init__(self, z3: Any, ctx: Any, domain: dict[str, Any]) -> None:
+        self.z3, self.ctx = z3, ctx
+        self.symbols = {n: z3.Int(n, ctx) if v.integer else z3.Real(n, ctx) for n, v in domain.items()}
         self.facts: list[Any] = []
         self.conditions: list[Any] = []
         for name, variable in domain.items():
             symbol = self.symbols[name]
             if not math.isinf(variable.lower):
-                low = _value(z3, Fraction(variable.lower), variable.integer)
+                low = self.value(Fraction(variable.lower), variable.integer)
                 self.facts.append(symbol > low if variable.lower_open else symbol >= low)
             if not math.isinf(variable.upper):
-                high = _value(z3, Fraction(variable.upper), variable.integer)
+                high = self.value(Fraction(variable.upper), variable.integer)
                 self.facts.append(symbol < high if variable.upper_open else symbol <= high)
+
+    def value(self, value: Fraction, integer: bool = False) -> Any:
+        """An exact rational (an integer for an integer variable) as a z3 number."""
+        if integer:
+            return self.z3.IntVal(value.numerator, self.ctx)
+        return self.z3.Q(value.numerator, value.denominator, self.ctx)
 
     def _under(self, path: list[Any], formula: Any) -> Any:
         return formula if not path else self.z3.Implies(self.z3.And(*path), formula)
@@ -228,8 +239,7 @@ class _Encoding:
         z3 = self.z3
         op, args = tree[0], tree[1:]
         if op == "num":
-            value = Fraction(args[0])
-            return z3.Q(value.numerator, value.denominator)
+            return self.value(Fraction(args[0]))
         if op == "var":
             symbol = self.symbols[args[0]]
             return z3.ToReal(symbol) if symbol.is_int() else symbol
@@ -262,12 +272,12 @@ class _Encoding:
         p, q = exponent.numerator, exponent.denominator
         if q == 1:
             if p >= 0:
-                return z3.Q(1, 1) if p == 0 else z3.Product(*([base] * p))
+                return self.value(Fraction(1)) if p == 0 else z3.Product(*([base] * p))
             self.conditions.append(self._under(path, base != 0))
             return 1 / z3.Product(*([base] * -p))
         guard = base >= 0 if p > 0 else base > 0
         self.conditions.append(self._under(path, guard))
-        root = z3.Real(f"root{len(self.facts)}")
+        root = z3.Real(f"root{len(self.facts)}", self.ctx)
         power = z3.Product(*([base] * abs(p)))
         equation = z3.Product(*([root] * q)) == power if p > 0 else z3.Product(*([root] * q)) * power == 1
         self.facts.append(self._under([*path, guard], z3.And(root >= 0, equation)))
@@ -277,7 +287,7 @@ class _Encoding:
         z3 = self.z3
         op, args = tree[0], tree[1:]
         if op == "true":
-            return z3.BoolVal(True)
+            return z3.BoolVal(True, self.ctx)
         if op in ("le", "lt"):
             left, right = self.term(args[0], path), self.term(args[1], path)
             return left <= right if op == "le" else left < right

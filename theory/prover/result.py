@@ -93,7 +93,8 @@ class ProofResult:
     domain: str
     parts: tuple[InequalityResult, ...] = field(default_factory=tuple)
     solver: tuple[str, str] | None = None
-    """(name, version) of the solver the search could ask for proposals, None when there was none."""
+    """(name, version) of the solver the search could ask for proposals (version "" when it was never
+    asked), None when there was none."""
 
     @property
     def status(self) -> ProverStatus:
@@ -131,10 +132,14 @@ class ProofResult:
         }
 
     def solver_record(self) -> dict[str, Any] | None:
-        """{"name", "version", "proposed": the points it proposed, "used": those the prover confirmed as
-        a witness or cut at}, or None when no solver was available to the search."""
+        """None when no solver was available to the search; {"name", "asked": false} when it was but no
+        search needed it; else {"name", "version", "asked": true, "proposed": the points it proposed,
+        "used": those the prover confirmed as a witness or cut at}."""
         if self.solver is None:
             return None
+        name, version = self.solver
+        if not version:
+            return {"name": name, "asked": False}
         proposals = [proposal for part in self.parts for proposal in part.proposals]
         used = sum(proposal.outcome in ("confirmed", "split") for proposal in proposals)
-        return {"name": self.solver[0], "version": self.solver[1], "proposed": len(proposals), "used": used}
+        return {"name": name, "version": version, "asked": True, "proposed": len(proposals), "used": used}
