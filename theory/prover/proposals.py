@@ -13,10 +13,11 @@ timeout):
   (:func:`theory.prover.search.witness_at`: the kernel's ball of the gap, or of its exact normal form,
   below 0) confirms it; a witness it does not confirm is discarded;
 - when there is none (z3's "unsat", which decides nothing here) and the claim is not strict, up to
-  :data:`TOUCHING_POINTS` points where the gap is 0: **split** points, where the search cuts the boxes that
-  contain them (and tries the derivative steps at those cuts, as at the domain's ends), so that a touching
-  minimum becomes a corner of its boxes. The certificate is then found and re-checked by the kernel as
-  always.
+  :data:`TOUCHING_POINTS` points where the gap is 0: **split** points. The search keeps one only where
+  the kernel's ball of the gap is not > 0 (a wrong point would only move its cuts), cuts the boxes that
+  contain it there (and tries the derivative steps at those cuts, as at the domain's ends), so that a
+  touching minimum becomes a corner of its boxes. The certificate is then found and re-checked by the
+  kernel as always.
 
 A coordinate z3 gives as an algebraic number is proposed as a rational within 10^-DIGITS of it. The gap,
 the domain and the points are data: nothing the solver says is evaluated as code, and a statement outside
@@ -86,10 +87,12 @@ def consult(
     strict: bool,
     domain: dict[str, Any],
     confirm: Callable[[dict[str, Fraction]], Any],
+    touches: Callable[[dict[str, Fraction]], bool],
 ) -> Consulted:
     """Ask the solver once; check each proposed witness with ``confirm`` (the search's own witness check,
-    which returns its Witness or None) and turn each split point of the domain into cuts per variable
-    (integer variables are never cut off their integers)."""
+    which returns its Witness or None), and keep a split point only where ``touches`` (the gap's ball there
+    is not > 0: a point the enclosures cannot decide near), turning it into cuts per variable (integer
+    variables are never cut off their integers). Anything else is discarded."""
     done: list[Proposal] = []
     cuts: dict[str, set[Fraction]] = {}
     for proposal in solver.propose(tree, strict, domain):
@@ -101,6 +104,9 @@ def consult(
             done.append(_with(proposal, "discarded" if witness is None else "confirmed"))
             if witness is not None:
                 return Consulted(tuple(done), witness, {})
+            continue
+        if not touches(proposal.point):
+            done.append(_with(proposal, "discarded"))
             continue
         for name, value in proposal.point.items():
             if not domain[name].integer:

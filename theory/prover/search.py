@@ -443,6 +443,12 @@ def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[F
     return [sign * start for start in starts]
 
 
+def _touches(tree: Any, values: dict[str, Fraction], domain: Variables) -> bool:
+    """The gap is defined at the point and its ball there is not > 0 (it may be 0: a touching point)."""
+    value = point_value(tree, values, domain)
+    return value is not None and not value.at_least_zero(True)
+
+
 def _proposed_cut(box: Box, cuts: dict[str, frozenset[Fraction]]) -> tuple[str, Fraction] | None:
     """The first variable (in domain order) with a proposed cut strictly inside the box's range, and the
     smallest such cut."""
@@ -584,7 +590,10 @@ def search(
             continue
         if solver is not None and examined == 1:
             confirm = functools.partial(witness_at, problem.tree, problem.strict, domain=problem.domain)
-            consulted = proposals.consult(solver, problem.tree, problem.strict, problem.domain, confirm)
+            touches = functools.partial(_touches, problem.tree, domain=problem.domain)
+            consulted = proposals.consult(
+                solver, problem.tree, problem.strict, problem.domain, confirm, touches
+            )
             proposed, problem.cuts = consulted.proposals, consulted.cuts
             if consulted.witness is not None:
                 return finish(REFUTED, witness=consulted.witness)
