@@ -130,8 +130,8 @@ def test_z3_s_touching_point_lets_the_search_prove_what_it_left_undecided():
     assert (
         abs(mpmath.sqrt(x**2 + 1) + mpmath.sqrt((x - 1) ** 2 + 4) - mpmath.sqrt(10)) < mpmath.mpf(10) ** -14
     )
-    alone = prove(*SUM_OF_ROOTS, budget_seconds=5, max_boxes=40, solver=False)
-    helped = prove(*SUM_OF_ROOTS, budget_seconds=5, max_boxes=40)
+    alone = prove(*SUM_OF_ROOTS, budget_seconds=5, max_boxes=15, solver=False)
+    helped = prove(*SUM_OF_ROOTS, budget_seconds=5, max_boxes=15)
     assert str(alone.status) == "undecided" and str(helped.status) == "proved"
     (proposal,) = helped.parts[0].proposals
     assert (proposal.kind, proposal.point, proposal.outcome) == ("split", {"x": F(1, 3)}, "split")
@@ -143,8 +143,8 @@ def test_z3_s_touching_point_lets_the_search_prove_what_it_left_undecided():
 def test_z3_s_witness_refutes_a_strict_claim_false_at_one_point_off_every_dyadic_probe():
     pytest.importorskip("z3", reason="the solver extra")
     statement, domain = "x*y*(1 - x - y) < 1/27", "x: [0, 1], y: [0, 1]"  # false at (1/3, 1/3) only
-    alone = prove(statement, domain, budget_seconds=5, max_boxes=40, solver=False)
-    helped = prove(statement, domain, budget_seconds=5, max_boxes=40)
+    alone = prove(statement, domain, budget_seconds=5, max_boxes=15, solver=False)
+    helped = prove(statement, domain, budget_seconds=5, max_boxes=15)
     assert str(alone.status) == "undecided" and str(helped.status) == "refuted"
     point = helped.parts[0].witness.point
     assert point == {"x": F(1, 3), "y": F(1, 3)} and point["x"] * point["y"] * (
