@@ -113,7 +113,7 @@ def _run(argv: list[str]) -> int:
             status = int(args.run(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
             return status
-    except SpecboundError as error:  # exit 3 for OutOfBudget (theory.cpu_budget): undecided
+    except SpecboundError as error:  # exit 3 for OutOfBudget (theory.prover.cpu_budget): undecided
         _error_line(args.command, str(error))
         return getattr(error, "exit_status", 2)
     except Terminated:

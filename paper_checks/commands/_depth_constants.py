@@ -30,7 +30,7 @@ def rounded_up(value: float) -> Fraction:
 
 
 def _index(text: str) -> Fraction:
-    from theory.numbers import rational
+    from theory.prover.numbers import rational
 
     p = rational(text, "--p")
     if not 0 <= p <= 2:

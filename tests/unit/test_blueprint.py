@@ -20,7 +20,7 @@ import sympy as sp
 
 from tests.unit import coq_reader
 from theory import assembled, blueprint, margin_union
-from theory.prover.coq.theorem_3_1 import PREMISES, theorem_text
+from theory.paper_proofs.theorem_3_1 import PREMISES, theorem_text
 
 ROOT = Path(__file__).resolve().parents[2]
 POINTS = 8

@@ -15,6 +15,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
+from theory.paper_proofs import facts
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SMALL = EXAMPLES / "log_below_quadratic.toml"
@@ -140,7 +141,7 @@ def test_a_proved_lemma_and_an_earlier_derivation_enter_as_assumptions(tmp_path)
             f'[[steps]]\nrelation = "<="\nexpr = "t^p/2 + 1"\nuses = ["{use}"]\n',
             encoding="utf-8",
         )
-        result = derive(path, 5)
+        result = derive(path, 5, facts())
         assert result.status == "proved", (use, result.to_json(False))
         record = result.certificate()["steps"][0]["assumptions"][0]
         assert record["kind"] == ("lemma" if use.startswith("lemma") else "derivation")

@@ -17,6 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from paper_checks.cli import main
 from theory.derive import check_derivation, derive
+from theory.paper_proofs import facts
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SUBSTITUTION = EXAMPLES / "lemma_under_substitution.toml"
@@ -24,7 +25,7 @@ THEOREM = EXAMPLES / "theorem_4_1.toml"
 
 
 def test_a_lemma_under_a_substitution_is_proved_and_prove_check_accepts_it(tmp_path, capsys):
-    result = derive(SUBSTITUTION, 5)
+    result = derive(SUBSTITUTION, 5, facts())
     assert [s.status for s in result.steps] == ["proved", "proved"]
     (record, _) = result.certificate()["steps"]
     assert record["method"] == "fact" and record["fact"]["name"] == "optimal_split_below_equal_split"
@@ -46,7 +47,7 @@ def test_a_lemma_under_a_substitution_is_proved_and_prove_check_accepts_it(tmp_p
     ],
 )
 def test_a_wrong_instance_is_not_proved(edited_file, old, new, reason):
-    result = derive(edited_file(SUBSTITUTION, old, new), 2)
+    result = derive(edited_file(SUBSTITUTION, old, new), 2, facts())
     step = result.steps[0]
     assert step.status == "undecided" and reason in step.reason, step.reason
     assert result.certificate() is None
@@ -63,14 +64,16 @@ def test_a_substitution_outside_the_lemmas_domain_is_not_proved(tmp_path):
         'substitution = { x = "u", y = "u" }\n',
         encoding="utf-8",
     )
-    step = derive(path, 2).steps[0]
+    step = derive(path, 2, facts()).steps[0]
     assert step.status == "undecided" and "x below its upper end is not proved" in step.reason, step.reason
     path.write_text(path.read_text().replace('"[0, 2]"', '"[0, 1]"'), encoding="utf-8")
-    assert derive(path, 2).steps[0].status == "proved"  # inside the lemma's domain the same step holds
+    assert (
+        derive(path, 2, facts()).steps[0].status == "proved"
+    )  # inside the lemma's domain the same step holds
 
 
 def test_a_tampered_instance_is_rejected_by_the_checker():
-    certificate = derive(SUBSTITUTION, 5).certificate()
+    certificate = derive(SUBSTITUTION, 5, facts()).certificate()
     assert check_derivation(certificate).accepted
 
     def tampered(change):
@@ -118,7 +121,7 @@ factor = "x"
 """
     path = tmp_path / "given.toml"
     path.write_text(text, encoding="utf-8")
-    result = derive(path, 2)
+    result = derive(path, 2, facts())
     assert result.status == "proved" and result.hypotheses == ("small",)
     checked = check_derivation(result.certificate())
     assert checked.accepted and checked.hypotheses == ("small",)
@@ -136,8 +139,8 @@ def test_an_identity_that_divides_by_zero_somewhere_is_not_proved(tmp_path):
         encoding="utf-8",
     )
     with pytest.raises(InvalidArgument, match="undefined at x = 1"):
-        derive(path, 2)
-    claimed = derive(SUBSTITUTION, 5).certificate()
+        derive(path, 2, facts())
+    claimed = derive(SUBSTITUTION, 5, facts()).certificate()
     lhs = [
         "mul",
         ["add", ["pow", ["var", "u"], ["num", "2"]], ["num", "-1"]],
@@ -156,7 +159,9 @@ def test_an_identity_that_divides_by_zero_somewhere_is_not_proved(tmp_path):
     verdict = check_derivation(claimed)
     assert not verdict.accepted and "not shown defined" in verdict.reason
     path.write_text(path.read_text().replace('"[0, oo)"', '"[2, oo)"'), encoding="utf-8")
-    assert derive(path, 2).steps[0].status == "derived"  # defined on [2, oo): sympy's identity holds there
+    assert (
+        derive(path, 2, facts()).steps[0].status == "derived"
+    )  # defined on [2, oo): sympy's identity holds there
 
 
 EXPECTED_THEOREM_STEPS = {
@@ -178,7 +183,7 @@ def test_theorem_4_1_derivation_passes_through_the_chains_pieces_and_two_tangent
     theorem_chain, of one of the two hypotheses on k, or of a tangent fact proved in its own file: the
     chain is derived (five steps rest on identities only sympy shows; none is refuted or left open),
     and its certificate is accepted by the checker and by prove --check."""
-    result = derive(THEOREM, 2)
+    result = derive(THEOREM, 2, facts())
     assert [(o.step.name, o.status) for o in result.steps] == [
         (o.step.name, status)
         for o, (prefix, status) in zip(result.steps, EXPECTED_THEOREM_STEPS.items(), strict=True)
@@ -206,7 +211,7 @@ def test_a_registry_lemma_used_by_name_is_accepted_by_the_checker(tmp_path):
         'uses = ["lemma:optimal_split_below_equal_split"]\n',
         encoding="utf-8",
     )
-    result = derive(path, 5)
+    result = derive(path, 5, facts())
     assert result.status == "proved"
     checked = check_derivation(result.certificate())
     assert checked.accepted, checked.reason

@@ -54,8 +54,8 @@ def _box() -> Any:
 def _calls() -> list[tuple[str, Callable[[], object], type[SpecboundError], tuple[str, ...]]]:
     """(what, the call, the error class, the words its message must hold: the value and the expected)."""
     from theory import regimes
-    from theory.numbers import exact_number
     from theory.prover.domain import parse_domain
+    from theory.prover.numbers import exact_number
     from theory.proxy import SUMMAND
 
     return [

@@ -97,7 +97,7 @@ def test_1_derive_and_growth_certificates_need_force_to_replace(tmp_path, deriva
 
 @pytest.mark.slow  # 3 s: the lemma inequalities are built to know the file names
 def test_1_theory_coq_checks_its_folder_before_any_work(tmp_path, capsys, monkeypatch):
-    from theory.prover.lemma_inequalities import all_lemma_inequalities
+    from theory.paper_proofs.inequalities import all_lemma_inequalities
 
     def no_work():
         raise AssertionError("the lemmas were checked before the output folder")
@@ -116,7 +116,7 @@ def test_1_theory_coq_checks_its_folder_before_any_work(tmp_path, capsys, monkey
 
 def test_1_an_exclusive_write_never_replaces_a_file_that_appears_meanwhile(tmp_path):
     from theory.errors import InvalidArgument
-    from theory.safe_files import atomic_path
+    from theory.prover.safe_files import atomic_path
 
     target = tmp_path / "late.v"
     with (
@@ -216,7 +216,7 @@ def test_7_an_interrupt_at_once_after_the_temporary_is_made_leaves_nothing(tmp_p
     import threading
 
     from paper_checks.output_files import Terminated, sigterm_as_interrupt
-    from theory.safe_files import write_text_atomically
+    from theory.prover.safe_files import write_text_atomically
 
     create = os.open
 

@@ -1,9 +1,9 @@
 """Hostile statements, domains, options, derivation files and certificates for ``prove``, ``derive`` and
 ``growth`` (issue 44, items 3, 4 and 8): every number is read by one bounded reader
-(:mod:`theory.numbers`), the parser's nesting stops below Python's recursion limit, a budget is kept by the
-whole process (:mod:`theory.cpu_budget`), and a derivation file cannot print control characters or read
-outside its folder. The fast cases call ``main`` in-process and assert one line on stderr and the exit
-status; the budget cases run a subprocess under a timeout (a hang fails the test) and are slow.
+(:mod:`theory.prover.numbers`), the parser's nesting stops below Python's recursion limit, a budget is kept
+by the whole process (:mod:`theory.prover.cpu_budget`), and a derivation file cannot print control
+characters or read outside its folder. The fast cases call ``main`` in-process and assert one line on stderr
+and the exit status; the budget cases run a subprocess under a timeout (a hang fails the test) and are slow.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_3_a_certificate_number_in_exponent_notation_is_refused_before_it_is_bui
 
 
 def test_3_a_budget_stops_a_busy_block_and_nested_limits_resume(monkeypatch):
-    from theory.cpu_budget import OutOfBudget, cpu_limit, paused
+    from theory.prover.cpu_budget import OutOfBudget, cpu_limit, paused
 
     def spin(seconds):
         end = time.process_time() + seconds
@@ -178,7 +178,7 @@ def test_3_a_hostile_files_table_is_rejected(tmp_path, capsys, edit, needle):
 
 
 def test_3_a_lemma_inequality_is_limited_by_its_budget_whatever_it_computes(monkeypatch):
-    import theory.cpu_budget as cpu_budget
+    import theory.prover.cpu_budget as cpu_budget
     import theory.prover.lemma_inequalities as lemmas
 
     def spin(entry, budget):

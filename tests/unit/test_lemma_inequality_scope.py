@@ -1,14 +1,15 @@
 """Registered lemma inequalities say what of their lemma they carry: the part the prover decides, the
-steps sympy checks and the steps cited (theory.prover.lemma_inequalities entries)."""
+steps sympy checks and the steps cited (theory.paper_proofs.inequalities entries)."""
 
 from __future__ import annotations
 
 import sympy as sp
 
-from theory.prover import lemma_inequalities as registry
+from theory.paper_proofs import inequalities as registry
+from theory.prover import lemma_inequalities as lemmas
 
 
-def _entry(name: str) -> registry.LemmaInequality:
+def _entry(name: str) -> lemmas.LemmaInequality:
     (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == name]
     return entry
 
@@ -21,7 +22,7 @@ def test_tail_bound_is_the_markov_step_not_a_tautology():
     # the gap (sigma + d)^p - sigma^p vanishes only at d = 0: it is the termwise step, with content
     assert sp.simplify(inequality.gap - ((sigma + d) ** p - sigma**p)) == 0
     assert sp.simplify(inequality.gap.subs(d, 0)) == 0 and inequality.gap.subs({sigma: 1, d: 1, p: 1}) == 1
-    verdict = registry.decide(entry)
+    verdict = lemmas.decide(entry)
     # the kernel leaves it undecided (the gap touches 0 along the face d = 0), never refutes it
     assert verdict.status in ("proved", "undecided") and verdict.steps_hold == (None, True)
     assert (

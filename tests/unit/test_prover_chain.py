@@ -128,7 +128,7 @@ def test_a_substitution_outside_the_piece_domain_is_rejected():
 
 
 def test_head_log_piece_is_the_registered_log_factor_statement_and_an_exact_reduction():
-    from theory.prover.lemma_inequalities import all_lemma_inequalities
+    from theory.paper_proofs.inequalities import all_lemma_inequalities
 
     (entry,) = [e for e in all_lemma_inequalities() if e.name == "log_factor_dominates"]
     (piece,) = [p for p in thm.theorem_chain().pieces if p.name == "head_log_below_lambda"]

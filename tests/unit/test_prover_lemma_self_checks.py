@@ -12,7 +12,8 @@ import sympy as sp
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from theory.prover import lemma_inequalities as registry
+from theory.paper_proofs import inequalities as registry
+from theory.prover import lemma_inequalities as lemmas
 
 NEW = ["frobenius_radius", "tail_prefactor_below_144", "sharp_tail_termwise"]
 NEW += ["lambda_positive", "rounding_derivative_brackets", "c_p_increasing", "ceiling_tail_decreasing"]
@@ -21,12 +22,12 @@ NEW += ["head_dimension", "k_star_is_a_minimum", "balanced_term_positive", "grid
 NEW += ["gelu_below_identity", "c_p_in_1_2"]
 
 
-def _entry(name: str) -> registry.LemmaInequality:
+def _entry(name: str) -> lemmas.LemmaInequality:
     (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == name]
     return entry
 
 
-def _point(verdict: registry.LemmaVerdict) -> dict[str, Fraction]:
+def _point(verdict: lemmas.LemmaVerdict) -> dict[str, Fraction]:
     assert verdict.result.status == "refuted"
     witness = verdict.to_json()["witness"]["point"]
     return {name: Fraction(value) for name, value in witness.items()}
@@ -34,7 +35,7 @@ def _point(verdict: registry.LemmaVerdict) -> dict[str, Fraction]:
 
 @pytest.mark.parametrize("name", NEW)
 def test_each_self_check_inequality_is_proved_with_a_checked_certificate_and_reduction(name):
-    verdict = registry.decide(_entry(name))
+    verdict = lemmas.decide(_entry(name))
     assert verdict.status == "proved" and verdict.certificates_checked
     assert all(verdict.steps_hold)
     assert verdict.result.seconds < 5
@@ -45,7 +46,7 @@ def test_the_sharp_tail_is_stated_from_the_lemma_sides_and_needs_p_le_2():
     (inequality,) = entry.statement.inequalities
     t, p = (entry.statement.domain.symbols()[name] for name in ("t", "p"))
     assert sp.simplify(inequality.gap - (t**p - t**2)) == 0
-    widened = registry.decide(registry._sharp_tail("3"))  # the lemma's "needs p <= 2": refuted past 2
+    widened = lemmas.decide(registry._sharp_tail("3"))  # the lemma's "needs p <= 2": refuted past 2
     point = _point(widened)
     assert point["p"] > 2 and 0 < point["t"] <= 1
     with mpmath.workdps(50):
@@ -63,13 +64,13 @@ def test_the_sharp_tail_reduction_rejects_sides_that_are_not_the_lemma_ones(monk
     assert not registry._sharp_tail().steps[0].check()
 
 
-def _planted(entry: registry.LemmaInequality, factor: sp.Expr) -> registry.LemmaInequality:
+def _planted(entry: lemmas.LemmaInequality, factor: sp.Expr) -> lemmas.LemmaInequality:
     """entry with its (only) bound moved: the gap rhs - lhs replaced by rhs * factor - lhs via the parts."""
     (inequality,) = entry.statement.inequalities
     lhs, rhs = inequality.text.split(" <= ") if " <= " in inequality.text else (None, None)
     assert lhs is not None
     domain = entry.statement.domain
-    return registry._inequality(
+    return lemmas.inequality(
         entry.lemma,
         "planted",
         [(sp.sympify(lhs), "<=", sp.sympify(rhs) * factor)],
@@ -79,13 +80,13 @@ def _planted(entry: registry.LemmaInequality, factor: sp.Expr) -> registry.Lemma
 
 
 def test_a_frobenius_radius_bound_moved_down_1e_6_is_refuted_at_a_rechecked_corner():
-    verdict = registry.decide(_planted(_entry("frobenius_radius"), 1 - sp.Rational(1, 10**6)))
+    verdict = lemmas.decide(_planted(_entry("frobenius_radius"), 1 - sp.Rational(1, 10**6)))
     point = _point(verdict)
     assert sum(value**2 for value in point.values()) > 3 * (1 - Fraction(1, 10**6))
 
 
 def test_a_tail_prefactor_bound_moved_down_1e_6_is_refuted_with_a_rechecked_witness():
-    verdict = registry.decide(_planted(_entry("tail_prefactor_below_144"), 1 - sp.Rational(1, 10**6)))
+    verdict = lemmas.decide(_planted(_entry("tail_prefactor_below_144"), 1 - sp.Rational(1, 10**6)))
     point = _point(verdict)
     assert (1 - point["x"]) * (1 - point["y"]) > 1 - Fraction(1, 10**6)
 
@@ -106,10 +107,10 @@ def test_the_rounding_brackets_with_tau_1_not_the_largest_are_refuted_with_a_rec
     entry = _entry("rounding_derivative_brackets")
     gaps = [inequality.gap for inequality in entry.statement.inequalities]
     widened = entry.statement.domain.to_text().replace("r2: (0, 1]", "r2: (0, 2]")
-    planted = registry._inequality(
+    planted = lemmas.inequality(
         entry.lemma, "planted", [(-gap, "<=", 0) for gap in gaps], widened, "tau_2 up to 2 tau_1"
     )
-    point = _point(registry.decide(planted))
+    point = _point(lemmas.decide(planted))
     assert point["r2"] > 1
     with mpmath.workdps(50):
         r2, r3, p = (mpmath.mpf(point[n].numerator) / point[n].denominator for n in ("r2", "r3", "p"))
@@ -139,7 +140,7 @@ def _decide_widened(name: str, domain: str) -> dict[str, Fraction]:
     entry = _entry(name)
     (inequality,) = entry.statement.inequalities
     parts = [(inequality.gap, ">" if inequality.strict else ">=", 0)]
-    return _point(registry.decide(registry._inequality(entry.lemma, "planted", parts, domain, "widened")))
+    return _point(lemmas.decide(lemmas.inequality(entry.lemma, "planted", parts, domain, "widened")))
 
 
 def test_c_p_increasing_past_p_2_is_refuted_with_a_rechecked_witness():
@@ -178,7 +179,7 @@ def test_a_ramp_twice_as_steep_inside_is_refuted_with_a_rechecked_witness():
 
     u, margin = RAMP_LOSS.args
     steep = sp.Piecewise((1, u <= 0), (1 - 2 * u / margin, u < margin), (0, True))
-    point = _point(registry.decide(registry._ramp_between_indicators(steep)))
+    point = _point(lemmas.decide(registry._ramp_between_indicators(steep)))
     assert 1 - 2 * point["t"] < 0 and 0 < point["t"] < 1  # below 1[u <= 0] = 0 inside, in exact rationals
 
 
@@ -187,6 +188,6 @@ def test_a_ramp_whose_pieces_do_not_meet_the_indicators_is_not_proved():
 
     u, margin = RAMP_LOSS.args
     wide = sp.Piecewise((1, u <= 0), (1 - u / (2 * margin), u < 2 * margin), (0, True))
-    verdict = registry.decide(registry._ramp_between_indicators(wide))
+    verdict = lemmas.decide(registry._ramp_between_indicators(wide))
     assert verdict.steps_hold[1] is False and verdict.steps_hold[2] is False
     assert verdict.status == "undecided"  # 0 <= 1 - t/2 <= 1 holds: only the reduction catches it

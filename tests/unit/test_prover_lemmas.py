@@ -9,7 +9,8 @@ import sympy as sp
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from theory.prover import lemma_inequalities as registry
+from theory.paper_proofs import inequalities as registry
+from theory.prover import lemma_inequalities as lemmas
 from theory.registry import lemma_by_name
 
 
@@ -74,7 +75,7 @@ included: its budget bounds the pieces' search, its structural check timed apart
 @pytest.mark.parametrize("name", KEY_INEQUALITIES)
 def test_key_lemma_inequalities_are_proved_with_checked_certificates(name):
     (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == name]
-    verdict = registry.decide(entry)
+    verdict = lemmas.decide(entry)
     assert verdict.result.status == "proved"
     assert verdict.certificates_checked
     record = verdict.to_json()
@@ -84,18 +85,18 @@ def test_key_lemma_inequalities_are_proved_with_checked_certificates(name):
 def test_a_planted_false_lemma_inequality_is_refuted_and_reported_with_its_witness():
     from theory.lipschitz import GELU, x
 
-    false_entry = registry._inequality(
+    false_entry = lemmas.inequality(
         "gelu_lipschitz", "planted", [(sp.diff(GELU, x), "<=", sp.Rational(112, 100))], "x: real", "planted"
     )
-    verdict = registry.decide(false_entry)
+    verdict = lemmas.decide(false_entry)
     assert verdict.result.status == "refuted"
     assert "witness" in verdict.line() and "witness" in verdict.to_json()
 
 
 def test_a_rejected_certificate_is_never_reported_as_a_plain_proof():
     (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == "p_triangle_scalar_core"]
-    honest = registry.decide(entry)
-    lying = registry.LemmaVerdict(
+    honest = lemmas.decide(entry)
+    lying = lemmas.LemmaVerdict(
         entry, honest.result, certificates_checked=False, steps_hold=honest.steps_hold
     )
     assert "REJECTED" in lying.line() and not lying.line().startswith("[proved")
@@ -105,7 +106,7 @@ def test_a_rejected_certificate_is_never_reported_as_a_plain_proof():
 
 @pytest.mark.slow
 def test_no_lemma_inequality_is_refuted_and_the_kernel_proves_the_measured_ones():
-    verdicts = [registry.decide(entry) for entry in registry.all_lemma_inequalities()]
+    verdicts = [lemmas.decide(entry) for entry in registry.all_lemma_inequalities()]
     assert [v.entry.name for v in verdicts if v.status == "refuted"] == []
     assert {v.entry.name for v in verdicts if v.status == "proved"} >= KERNEL_PROVED
     assert all(v.certificates_checked for v in verdicts)
@@ -115,7 +116,7 @@ def test_no_lemma_inequality_is_refuted_and_the_kernel_proves_the_measured_ones(
 def test_specbound_theory_reports_the_prover_verdicts(capsys):
     from paper_checks.cli import main
 
-    assert main(["theory", "--json", "--prove-budget", str(registry.LEMMA_BUDGET_SECONDS)]) == 0
+    assert main(["theory", "--json", "--prove-budget", str(lemmas.LEMMA_BUDGET_SECONDS)]) == 0
     document = json.loads(capsys.readouterr().out)
     summary = document["summary"]
     assert summary["inequalities"] == len(registry.all_lemma_inequalities())

@@ -7,11 +7,12 @@ import sympy as sp
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from theory.prover import lemma_inequalities as registry
-from theory.prover import softmax_every_length as every
+from theory.paper_proofs import inequalities as registry
+from theory.paper_proofs import softmax_every_length as every
+from theory.prover import lemma_inequalities as lemmas
 
 
-def _entry(name: str) -> registry.LemmaInequality:
+def _entry(name: str) -> lemmas.LemmaInequality:
     (entry,) = [e for e in registry.all_lemma_inequalities() if e.name == name]
     return entry
 
@@ -59,7 +60,7 @@ def test_the_vertex_value_agrees_with_a_concrete_vertex_of_length_five():
 
 
 def test_softmax_for_every_length_is_proved_with_every_checked_step_holding():
-    verdict = registry.decide(_entry("jacobian_l1_norm_every_length"))
+    verdict = lemmas.decide(_entry("jacobian_l1_norm_every_length"))
     assert verdict.result.status == "proved" and verdict.certificates_checked
     assert verdict.steps_hold == (True, True, None, True)
     line = verdict.line()
@@ -74,7 +75,7 @@ def test_a_planted_wrong_vertex_value_is_rejected_by_the_reduction():
 
     q = sp.Symbol("q")
     planted = registry._softmax_every_length(3 * q * (1 - q), softmax_constant())
-    verdict = registry.decide(planted)
+    verdict = lemmas.decide(planted)
     assert verdict.result.status == "proved"  # 3q(1 - q) <= 1 is true: only the reduction can catch it
     assert not verdict.reduction_checked
     assert "reduction is REJECTED" in verdict.line()
@@ -85,7 +86,7 @@ def test_a_planted_wrong_vertex_value_is_rejected_by_the_reduction():
 def test_a_planted_lowered_bound_is_refuted_with_a_witness():
     q = sp.Symbol("q")
     planted = registry._softmax_every_length(4 * q * (1 - q), sp.Rational(99, 100))
-    verdict = registry.decide(planted)
+    verdict = lemmas.decide(planted)
     assert verdict.result.status == "refuted"
     point = verdict.result.parts[0].witness.point["q"]
     assert 4 * point * (1 - point) > sp.Rational(99, 100)  # re-checked in exact rationals
@@ -103,20 +104,20 @@ def test_head_dimension_is_stated_for_both_orders_without_a_reduction():
     assert "e" not in entry.statement.domain.symbols()
     # d1 + d2 + 1 = 3 max(d1, d2) at d1 = d2 = 1 and the slope of Max has no sign across the diagonal:
     # the kernel's normal form writes max(d1, d2) = (d1 + d2 + |d1 - d2|) / 2, whose enclosure decides it
-    verdict = registry.decide(entry, 3.0)
+    verdict = lemmas.decide(entry, 3.0)
     assert verdict.status == "proved" and verdict.certificates_checked
 
 
 def test_a_planted_false_head_dimension_is_refuted_in_the_order_a_reduction_would_have_skipped():
     # 2 max(d1, d2) fails where d1 = d2; a wrong reduction d2 = d1 + e with e >= 1 would miss it
-    planted = registry._inequality(
+    planted = lemmas.inequality(
         "rank_k_parametric_covering",
         "planted",
         [(sp.Symbol("d1") + sp.Symbol("d2") + 1, "<=", 2 * sp.Max(sp.Symbol("d1"), sp.Symbol("d2")))],
         "d1: integer >= 1, d2: integer >= 1",
         "planted",
     )
-    verdict = registry.decide(planted)
+    verdict = lemmas.decide(planted)
     assert verdict.result.status == "refuted"
     point = verdict.result.parts[0].witness.point
     assert point["d1"] + point["d2"] + 1 > 2 * max(point["d1"], point["d2"])

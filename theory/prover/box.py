@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.counts import counted
 from theory.errors import UnknownName
+from theory.prover.counts import counted
 from theory.prover.domain import Bound, Domain, format_bound, parse_number
 from theory.prover.unbounded import compact, split_point
 

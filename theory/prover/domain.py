@@ -22,7 +22,7 @@ from fractions import Fraction
 import sympy as sp
 
 from theory.errors import InvalidArgument, UnknownName
-from theory.numbers import NumberOutOfRange, rational
+from theory.prover.numbers import NumberOutOfRange, rational
 
 Bound = Fraction | float
 """An endpoint: an exact rational, or -math.inf / math.inf."""

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import sympy as sp
 
 from theory.errors import InvalidArgument
-from theory.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
+from theory.prover.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
 
 MAX_TEXT = 20000
 """Characters of one expression, statement or domain text."""

@@ -11,8 +11,8 @@ left, and the outer watch resumes when it ends. A command's whole run is one lim
 its budget and :data:`GRACE`, from reading its input to printing its result) that no :func:`paused`
 block suspends: whatever a command computes, its process stops there. Only the main thread receives
 the signal; elsewhere the block runs unwatched. A computation inside one C call (a single huge integer
-power) is interrupted only when the call returns: the readers bound every number (:mod:`theory.numbers`)
-so that none is that large.
+power) is interrupted only when the call returns: the readers bound every number
+(:mod:`theory.prover.numbers`) so that none is that large.
 Provenance: not applicable (resource control).
 """
 

@@ -1,6 +1,6 @@
 """The softmax reduction for every sequence length T as one Coq file, proved by coqc with no hypothesis.
 
-The lemma (theory.prover.softmax_every_length): for a = softmax(u) in the simplex of R^T and every h,
+The lemma (theory.paper_proofs.softmax_every_length): for a = softmax(u) in the simplex of R^T and every h,
 ||J h||_1 <= kappa ||h||_inf with J = diag(a) - a a^T. The file states it for every length n (a Coq
 ``nat``) and proves it (standard, re-proved in Coq); its parts, in order:
 
@@ -35,14 +35,17 @@ vertex value from the reduction's tree).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import sympy as sp
 
 from theory.prover.coq.export import CoqExport, Hypothesis
+from theory.prover.coq.files import Export
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, term
 from theory.prover.language import to_tree
+from theory.prover.lemma_inequalities import LemmaInequality
 
 NOT_EXPORTED: tuple[Hypothesis, ...] = ()
 """The reduction's steps the file does not state, with the reason: none (the record's "not_exported")."""
@@ -322,3 +325,18 @@ def _printed(expr: sp.Expr) -> str:
     """The Coq term of an expression in q (no general powers)."""
     tree: Any = to_tree(expr)
     return term(tree, lambda base: False)
+
+
+def reduction_export(entry: LemmaInequality, path: Path) -> Export:
+    """The reduction's file (see the module: ||J h||_1 <= kappa ||h||_inf for every n, through the registered
+    inequality ``entry`` it reduces to) for :func:`theory.prover.coq.files.export_files`; its record names
+    the steps not exported ("not_exported", with reasons: none)."""
+    from theory.lipschitz import softmax_constant
+    from theory.paper_proofs.softmax_every_length import vertex_value_every_length
+
+    (inequality,) = entry.statement.inequalities
+    return Export(
+        path,
+        lambda _: export_reduction(vertex_value_every_length(), inequality.gap, softmax_constant()),
+        extra={"not_exported": [h.to_json() for h in NOT_EXPORTED]},
+    )

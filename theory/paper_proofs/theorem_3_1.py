@@ -1,6 +1,6 @@
 """theorem_3_1.v: the assembled bound's chain (theory.blueprint) proved in Coq from its cited premises.
 
-The Coq text ships beside this module (theory/prover/coq/theorem_3_1.v): an abstract class of networks
+The Coq text ships beside this module (theory/paper_proofs/theorem_3_1.v): an abstract class of networks
 indexed by K matrices, Lipschitz in each, covers as finite lists; one named Hypothesis per cited node
 (:data:`PREMISES`: ``candes_plan`` and ``zhang`` in the Section Head_tail, ``margin_bound`` and ``dudley``
 in the Section Theorem_3_1), the deterministic steps are Coq lemmas (theory.blueprint names them), and
@@ -27,7 +27,7 @@ PREMISES = ("candes_plan", "zhang", "margin_bound", "dudley")
 
 def theorem_text() -> str:
     """The text of theorem_3_1.v."""
-    return resources.files("theory.prover.coq").joinpath(THEOREM_FILE).read_text(encoding="utf-8")
+    return resources.files("theory.paper_proofs").joinpath(THEOREM_FILE).read_text(encoding="utf-8")
 
 
 def premises() -> list[dict[str, str]]:

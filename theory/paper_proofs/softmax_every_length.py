@@ -22,7 +22,7 @@ for T = 3 it is already undecided after a minute (five variables). For every T t
 5. the prover decides 4 q (1 - q) <= kappa on q in [0, 1].
 
 Provenance: derived (sympy on symbolic T and the prover), resting on the two standard facts of steps 2
-and 3, which are cited here, not re-proved (the Coq export, :mod:`theory.prover.coq.softmax`, proves the
+and 3, which are cited here, not re-proved (the Coq export, :mod:`theory.paper_proofs.coq_softmax`, proves the
 bound for every length without them).
 """
 
