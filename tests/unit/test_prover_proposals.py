@@ -152,6 +152,7 @@ def test_z3_s_witness_refutes_a_strict_claim_false_at_one_point_off_every_dyadic
     ) == F(1, 27)
 
 
+@pytest.mark.slow
 def test_prove_json_names_the_solver_and_no_solver_turns_it_off(capsys):
     pytest.importorskip("z3", reason="the solver extra")
     from paper_checks.cli import main
