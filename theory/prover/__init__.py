@@ -8,7 +8,8 @@ certificate's JSON alone (the kernel; a chain certificate by :func:`theory.prove
 
 Modules: language (the safe expression language and its data trees), domain (the per-variable sets),
 statement (parsing), box and unbounded (boxes, half-lines), search (branch and bound on the kernel's
-primitives), kernel (the re-checker), certificate, result, chain (a statement too large to branch and
+primitives), proposals (points an optional solver, z3, proposes and the search checks), kernel (the
+re-checker), certificate, result, chain (a statement too large to branch and
 bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's) and lemma_inequalities (a
 lemma's inequality with its reduction, and its verdict; the entries are the caller's); the base layer
 numbers, safe_files, cpu_budget and counts, which numerics and the commands import too. The prover imports
