@@ -164,3 +164,25 @@ def test_prove_json_names_the_solver_and_no_solver_turns_it_off(capsys):
     assert document["inequalities"][0]["proposals"][0]["outcome"] == "confirmed"
     assert main([*arguments, "--budget", "5", "--max-boxes", "40", "--no-solver"]) == 3
     assert json.loads(capsys.readouterr().out)["solver"] is None
+
+
+def _ask(statement: str, domain: str) -> list[Proposal]:
+    from theory.prover import parse_domain, parse_statement
+    from theory.prover.certificate import domain_data
+    from theory.prover.kernel import verify as kernel
+
+    parsed = parse_domain(domain)
+    (inequality,) = parse_statement(statement, parsed).inequalities
+    solver = proposals.installed()
+    assert solver is not None
+    return solver.propose(inequality.gap_tree(), inequality.strict, kernel.read_domain(domain_data(parsed)))
+
+
+def test_z3_is_given_only_what_nonlinear_real_arithmetic_expresses():
+    pytest.importorskip("z3", reason="the solver extra")
+    assert _ask("exp(x) >= 1/2", "x: [-1, 0]") == []  # exp(-1) < 1/2: false, but not z3's to find
+    assert _ask("x^100 <= 2", "x: [0, 2]") == []  # an exponent beyond MAX_EXPONENT is not written out
+    (witness,) = _ask("x^2 >= 2", "x: [0, 2]")  # false for x^2 < 2
+    assert witness.kind == "witness" and witness.point["x"] >= 0 and witness.point["x"] ** 2 < 2
+    (witness,) = _ask("1/x <= 3", "x: [1/10, 1]")
+    assert witness.point["x"] < F(1, 3)  # 1/x > 3 there

@@ -38,6 +38,8 @@ RESOURCE_LIMIT = 500_000
 ~0.25 s on a 4-variable quartic it gives up on (whose CPU grows faster than the limit: 3 s at 2,000,000)."""
 TOUCHING_POINTS = 3
 """Points where the gap is 0 asked for, each excluded from the next query."""
+MAX_EXPONENT = 64
+"""Largest numerator and denominator of a power's exponent the encoding writes out as a product."""
 DIGITS = 30
 """An algebraic coordinate is proposed as a rational within 10^-DIGITS of it."""
 MIN_BUDGET = 1.0
@@ -194,7 +196,10 @@ class Z3:
         solver = z3.Solver(ctx=encoding.ctx)
         solver.set("rlimit", RESOURCE_LIMIT)
         solver.add(*assertions)
-        answer = solver.check()
+        try:
+            answer = solver.check()
+        except z3.Z3Exception:  # z3's own failure on a query is no proposal
+            answer = z3.unknown
         self._answer = str(answer)
         if answer != z3.sat:
             return None
@@ -276,6 +281,8 @@ class _Encoding:
     def power(self, base: Any, exponent: Fraction, path: list[Any]) -> Any:
         z3 = self.z3
         p, q = exponent.numerator, exponent.denominator
+        if abs(p) > MAX_EXPONENT or q > MAX_EXPONENT:
+            raise Outside("a power too large to write out")
         if q == 1:
             if p >= 0:
                 return self.value(Fraction(1)) if p == 0 else z3.Product(*([base] * p))
