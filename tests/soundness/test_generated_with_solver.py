@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 pytest.importorskip("z3", reason="the solver extra")
 
-from soundness_cases import generate
-from soundness_judge import FAST_COUNT, SEED, SLOW_BUDGET, judge
+from tests.helpers.soundness_cases import generate
+from tests.helpers.soundness_judge import FAST_COUNT, SEED, SLOW_BUDGET, judge
 
 
 @pytest.mark.slow

@@ -136,7 +136,9 @@ def prove(
     from theory.prover.statement import parse_statement
 
     parsed_domain = parse_domain(domain)
-    return prove_statement(parse_statement(statement, parsed_domain), budget_seconds, max_boxes, solver)
+    return prove_statement(
+        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes, solver
+    )
 
 
 def check_certificate(data: dict[str, Any]) -> Verdict:
@@ -154,7 +156,9 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     if not verdict.accepted:
         return verdict
     try:
-        statement = parse_statement(str(data.get("inequality", "")), domain_of(data["domain"]))
+        statement = parse_statement(
+            str(data.get("inequality", "")), domain_of(data["domain"]), symbolic=False
+        )
     except (MalformedStatement, MalformedDomain) as error:
         raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)
