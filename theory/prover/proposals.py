@@ -142,6 +142,10 @@ def installed() -> Solver | None:
     return None if found is None else Z3()
 
 
+ENCODED = frozenset(("add", "mul", "pow", "abs", "max", "min", "floor", "ceiling"))
+"""The operations of a gap tree z3 is given, besides numbers, variables and Piecewise."""
+
+
 class Outside(Exception):
     """The gap uses something the encoding does not express (a transcendental function, a variable
     exponent)."""
@@ -256,6 +260,8 @@ class _Encoding:
             return z3.ToReal(symbol) if symbol.is_int() else symbol
         if op == "piecewise":
             return self.piecewise(args, path)
+        if op not in ENCODED:
+            raise Outside(op)
         terms = [self.term(arg, path) for arg in args]
         if op == "add":
             return z3.Sum(*terms)
@@ -274,9 +280,7 @@ class _Encoding:
             return result
         if op == "floor":
             return z3.ToReal(z3.ToInt(terms[0]))
-        if op == "ceiling":
-            return -z3.ToReal(z3.ToInt(-terms[0]))
-        raise Outside(op)
+        return -z3.ToReal(z3.ToInt(-terms[0]))  # ceiling
 
     def power(self, base: Any, exponent: Fraction, path: list[Any]) -> Any:
         z3 = self.z3
