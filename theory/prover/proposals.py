@@ -187,8 +187,8 @@ class Z3:
         excluded: list[Any] = []
         for _ in range(TOUCHING_POINTS):
             point = self._model([*facts, gap == 0, *excluded], encoding)
-            if point is None:
-                break
+            if point is None or any(point == proposal.point for proposal in proposals):
+                break  # none left, or an algebraic point again (only its rounding was excluded)
             proposals.append(Proposal(label, "split", point))
             others = (encoding.symbols[n] != encoding.value(v, domain[n].integer) for n, v in point.items())
             excluded.append(z3.Or(*others))
