@@ -8,7 +8,8 @@ certificate's JSON alone (the kernel; a chain certificate by :func:`theory.prove
 
 Modules: language (the safe expression language and its data trees), domain (the per-variable sets),
 statement (parsing), box and unbounded (boxes, half-lines), search (branch and bound on the kernel's
-primitives), kernel (the re-checker), certificate, result, chain (a statement too large to branch and
+primitives), proposals (points an optional solver, z3, proposes and the search checks), kernel (the
+re-checker), certificate, result, chain (a statement too large to branch and
 bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's) and lemma_inequalities (a
 lemma's inequality with its reduction, and its verdict; the entries are the caller's); the base layer
 numbers, safe_files, cpu_budget and counts, which numerics and the commands import too. The prover imports
@@ -83,11 +84,17 @@ __all__ = [
 
 
 def prove_statement(
-    statement: Statement, budget_seconds: float | None = None, max_boxes: int | None = None
+    statement: Statement,
+    budget_seconds: float | None = None,
+    max_boxes: int | None = None,
+    solver: bool = True,
 ) -> ProofResult:
     """Decide every inequality of a parsed statement; the budget is shared by its inequalities. A statement
     read from text must be defined, as typed, on its whole domain (:func:`theory.prover.definedness.
-    require_defined`: else UndefinedStatement, naming the point)."""
+    require_defined`: else UndefinedStatement, naming the point). With ``solver`` and z3 installed (the
+    ``solver`` extra) and a budget of at least :data:`~theory.prover.proposals.MIN_BUDGET` seconds, the
+    search may ask z3 for points it then checks itself (:mod:`theory.prover.proposals`): z3 never
+    decides."""
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
@@ -101,18 +108,27 @@ def prove_statement(
         inequality.gap_tree()  # a part outside the language is a clear error before any search
     seconds = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     boxes = DEFAULT_MAX_BOXES if max_boxes is None else max_boxes
+    from theory.prover import proposals
+
+    proposer = proposals.installed() if solver and seconds >= proposals.MIN_BUDGET else None
     deadline = time.process_time() + seconds
     parts: list[InequalityResult] = []
     for inequality in statement.inequalities:
         left = max(0.0, deadline - time.process_time())
-        parts.append(search(inequality, statement.domain, left, boxes))
-    return ProofResult(statement.text, statement.domain.to_text(), tuple(parts))
+        parts.append(search(inequality, statement.domain, left, boxes, solver=proposer))
+    used = None if proposer is None else (proposer.name, proposer.version)
+    return ProofResult(statement.text, statement.domain.to_text(), tuple(parts), used)
 
 
 def prove(
-    statement: str, domain: str, budget_seconds: float | None = None, max_boxes: int | None = None
+    statement: str,
+    domain: str,
+    budget_seconds: float | None = None,
+    max_boxes: int | None = None,
+    solver: bool = True,
 ) -> ProofResult:
-    """Parse and decide ``statement`` ("lhs <= rhs and ...") over ``domain`` ("x: [0, 1], N: integer >= 1").
+    """Parse and decide ``statement`` ("lhs <= rhs and ...") over ``domain`` ("x: [0, 1], N: integer >= 1");
+    ``solver`` as in :func:`prove_statement`.
 
     Raises MalformedStatement / MalformedDomain (SpecboundError subclasses) on bad input.
     """
@@ -121,7 +137,7 @@ def prove(
 
     parsed_domain = parse_domain(domain)
     return prove_statement(
-        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes
+        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes, solver
     )
 
 
