@@ -53,8 +53,8 @@ def polynomial(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
         raise Untranslatable("a strict polynomial step has no Coq proof yet (it needs E != 0 on the range)")
     v = decision.get("variable")
     tree = writer.tree if form is None else form
-    p = kernel_polynomial.coefficients(tree, box, v) if v in box else None
-    if p is None:
+    p = kernel_polynomial.coefficients(tree, box, v) if isinstance(v, str) and v in box else None
+    if p is None or not isinstance(v, str):
         raise Malformed("a polynomial decision needs a gap polynomial in its variable")
     if len(p) <= 1:
         return f"{writer.identity(form, as_tree(p, v), box)};\n  rewrite E; lra"
