@@ -84,8 +84,8 @@ __all__ = [
 
 
 TYPED_SHARE = 0.25
-"""Share of the budget left that the search on an inequality's typed gap tree gets; undecided there, the
-inequality is read by sympy and searched again with the rest (:func:`prove_statement`)."""
+"""Share of the budget left that the search on an inequality's typed gap tree gets first; undecided there,
+the inequality is read by sympy and searched on sympy's gap (:func:`prove_statement`)."""
 
 
 def prove_statement(
@@ -95,8 +95,11 @@ def prove_statement(
     read from text must be defined, as typed, on its whole domain (:func:`theory.prover.definedness.
     require_defined`: else UndefinedStatement, naming the point). An inequality whose gap tree is its typed
     tree (read without sympy, :mod:`theory.prover.statement`) is searched on it for TYPED_SHARE of the
-    budget left; if that search is undecided, the inequality is read by sympy and its gap searched with
-    the rest of the budget (the verdict either way is the kernel's on the tree its certificate names)."""
+    budget left; if that search is undecided, the inequality is read by sympy and sympy's gap searched
+    with the budget it had before the attempt: the attempt and the reading are not charged, so that an
+    inequality sympy's gap decides within the budget is decided still (a process may spend up to
+    1 + TYPED_SHARE times its budget on such an inequality). The verdict either way is the kernel's on
+    the tree its certificate names."""
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
@@ -117,6 +120,7 @@ def prove_statement(
         if not inequality.as_typed:
             parts.append(search(inequality, statement.domain, left, boxes))
             continue
+        attempt = time.process_time()
         first = search(inequality, statement.domain, left * TYPED_SHARE, boxes)
         if first.status != UNDECIDED:
             parts.append(first)
@@ -125,9 +129,11 @@ def prove_statement(
             from theory.prover.statement import parse_statement
 
             symbolic = parse_statement(statement.text, statement.domain)
+        deadline += time.process_time() - attempt  # the typed attempt and sympy's reading are not charged
         left = max(0.0, deadline - time.process_time())
         second = search(symbolic.inequalities[index], statement.domain, left, boxes)
-        parts.append(replace(second, boxes=first.boxes + second.boxes, seconds=first.seconds + second.seconds))
+        spent = first.seconds + second.seconds
+        parts.append(replace(second, boxes=first.boxes + second.boxes, seconds=spent))
     return ProofResult(statement.text, statement.domain.to_text(), tuple(parts))
 
 

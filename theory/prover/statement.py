@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from theory.errors import InvalidArgument
 from theory.prover.domain import Domain
-from theory.prover.language import MAX_BITS, MalformedExpression, parse_typed_inequalities, read_inequalities, to_tree
+from theory.prover.language import (
+    MAX_BITS,
+    MalformedExpression,
+    parse_typed_inequalities,
+    read_inequalities,
+    to_tree,
+)
 
 if TYPE_CHECKING:
     import sympy as sp
