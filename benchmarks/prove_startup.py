@@ -21,11 +21,10 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prover_peers import ROOT, Run, ask_peer, ask_specbound, startup, z3_check
+from prover_peers import Run, ask_peer, ask_specbound, startup, z3_check  # puts the root on sys.path
 
-sys.path.insert(0, str(ROOT / "tests" / "soundness"))
-from soundness_cases import TRUE, Case, Variable
-from soundness_terms import Term
+from tests.helpers.soundness_cases import TRUE, Case, Variable
+from tests.helpers.soundness_terms import Term
 
 UNIT, REAL = (Fraction(0), Fraction(1)), (None, None)
 MONOMIAL_SUMS = [

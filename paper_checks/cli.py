@@ -47,7 +47,7 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
     A command module is imported only when it is registered, so ``main(["bound", ...])`` does not import
     what the other commands need; and a command module imports at its top only what its options need
     (its ``run`` imports the implementation), so even the full parser (``--help``) imports no numpy,
-    mpmath or sympy (tests/unit/test_startup.py).
+    mpmath or sympy (tests/unit/paper_checks/test_startup.py).
     """
     parser = argparse.ArgumentParser(
         prog="specbound",

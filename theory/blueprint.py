@@ -12,8 +12,8 @@ provenance, status, reference, Coq evidence and the nodes it depends on. A statu
 - ``unchecked``: neither (the goal is none).
 
 The sympy statement of every node in ``theorem_3_1.v`` is built from the registry's formulas where the
-registry has one (RAMP_LOSS, PEEL_COST, dudley.INTEGRAND, GAP_TERM); tests/unit/test_blueprint.py reads the
-Coq statements back from the file and compares both at random points.
+registry has one (RAMP_LOSS, PEEL_COST, dudley.INTEGRAND, GAP_TERM); tests/unit/theory/test_blueprint.py
+reads the Coq statements back from the file and compares both at random points.
 Provenance: derived (a structured index of the chain; the mathematics is in the modules it names).
 """
 

@@ -3,7 +3,7 @@ E0 = E1 <= E2 < ..., each step decided (identities by normal forms, inequalities
 domain its assumptions cut out), with one certificate for the whole chain that the kernel re-checks.
 
 For example, ``derive("docs/examples/log_below_quadratic.toml").status`` is ``"proved"`` (run from the
-repository's root; tests/unit/test_derive.py runs it).
+repository's root; tests/unit/theory/derive/test_derive.py runs it).
 
 Modules: file_format (reading the file, every error naming file and line), decide (the steps' verdicts and
 the certificate), instance and by_fact (a step as an instance of a fact under a substitution: its

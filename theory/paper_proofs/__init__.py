@@ -1,5 +1,5 @@
 """The paper's content in the verifier's forms: what theory.prover and theory.derive decide and check,
-kept out of them (they import nothing of the paper; tests/unit/test_verifier_boundary.py).
+kept out of them (they import nothing of the paper; tests/unit/project/test_verifier_boundary.py).
 
 Modules: inequalities (every lemma inequality `specbound theory` decides, as
 :class:`theory.prover.lemma_inequalities.LemmaInequality` entries), softmax_every_length (the softmax

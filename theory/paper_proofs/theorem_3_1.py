@@ -7,7 +7,7 @@ in the Section Theorem_3_1), the deterministic steps are Coq lemmas (theory.blue
 after the sections close every lemma is universally quantified over the premises it uses, so
 ``Print Assumptions`` (of all the node lemmas at once) lists only the axioms of Coq's real numbers.
 ``export_theorem`` writes it to a folder and checks it with coqc.
-Provenance: derived (written by hand; tests/unit/test_blueprint.py compares its statements with the
+Provenance: derived (written by hand; tests/unit/theory/test_blueprint.py compares its statements with the
 registry's sympy statements at random points).
 """
 

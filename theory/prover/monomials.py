@@ -15,7 +15,7 @@ Anything else gives ``None``: a product of a sum and a non-number (``x*(x + 1)``
 product), a power of a sum or with a non-integer exponent, a function, a constant, a Piecewise, a division
 by a sum or by 0, and a number beyond the language's MAX_BITS; the statement is then read by the sympy back
 end (:class:`theory.prover.language.Symbolic`), which also says what is wrong with malformed input.
-tests/unit/test_prove_without_sympy.py checks the trees against sympy's on generated sides.
+tests/unit/theory/prover/test_prove_without_sympy.py checks the trees against sympy's on generated sides.
 Provenance: not applicable (parsing).
 """
 
