@@ -129,6 +129,7 @@ def prove_statement(
             from theory.prover.statement import parse_statement
 
             symbolic = parse_statement(statement.text, statement.domain)
+        symbolic.inequalities[index].gap_tree()  # as the first reading does, before the budget's clock
         deadline += time.process_time() - attempt  # the typed attempt and sympy's reading are not charged
         left = max(0.0, deadline - time.process_time())
         second = search(symbolic.inequalities[index], statement.domain, left, boxes)
