@@ -73,6 +73,7 @@ class _Problem:
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
         self.tree = inequality.gap_tree()
+        self.as_typed = inequality.as_typed
         self.jumps = any(f'"{op}"' in json.dumps(self.tree) for op in ("floor", "ceiling"))
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
@@ -619,7 +620,9 @@ def _changed_variables(problem: _Problem, whole: kernel.Box) -> Decision | None:
     if problem.holds(problem.tree, whole, problem.domain, problem.strict):
         return None
     nested = functools.partial(search, substituting=False)
-    return substitutions.find(problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested)
+    return substitutions.find(
+        problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested, not problem.as_typed
+    )
 
 
 def search(
