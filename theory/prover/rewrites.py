@@ -14,8 +14,9 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
 - :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient, or
   with B those of negative coefficient (for the kernel's ``squares`` step, which decides A^2 - B^2 when
   A, B >= 0);
-- :func:`horner`: a sum of powers of one variable in Horner's form (the sides of ``squares`` and the
-  multiplier of ``scale``), whose enclosure at infinity keeps a sign the expanded sum's loses;
+- :func:`horner`: a sum of powers of one variable in Horner's form (on a box reaching infinity the
+  search writes the sides of ``squares`` and the multiplier of ``scale`` so), whose enclosure there
+  keeps a sign the expanded sum's loses (and which loses u * u >= 0 on a range around 0);
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
   with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
   decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
@@ -191,7 +192,7 @@ def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
         return any(e.denominator != 1 for _, e in monomial[0])
 
     def side(part: Polynomial) -> Any:
-        return horner(common_factor(part) or exact.as_tree(part))
+        return common_factor(part) or exact.as_tree(part)
 
     found = []
     for left in (
@@ -199,7 +200,7 @@ def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
         {monomial: c for monomial, c in form.items() if not rooted(monomial)},
     ):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
-        if left and right and (side(left), side(right)) not in found:
+        if left and right:
             found.append((side(left), side(right)))
     return found
 
@@ -223,7 +224,7 @@ def cleared(form: Polynomial) -> tuple[Any, Any] | None:
         factors.append(["pow", json.loads(atom), ["num", str(-lowest)]])
     if not factors:
         return None
-    multiplier = horner(["mul", *factors])
+    multiplier = ["mul", *factors]
     scaled = exact.normal_form_times(exact.as_tree(form), multiplier, {})
     return None if scaled is None else (exact.as_tree(scaled), multiplier)
 

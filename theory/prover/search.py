@@ -119,8 +119,13 @@ class _Problem:
                 return found
         scaled = rewrites.cleared(form)
         if scaled is not None:
-            scale = {"method": "scale", "form": scaled[0], "by": scaled[1]}
             then = self.find(scaled[0], box, domain, strict, depth, MAX_ORDER, rewriting=False)
+            unbounded = any(infinite(end) for pair in box.values() for end in pair)
+            scale = {
+                "method": "scale",
+                "form": scaled[0],
+                "by": rewrites.horner(scaled[1]) if unbounded else scaled[1],
+            }
             if then is not None and kernel.decide({**scale, "then": then}, tree, box, domain, strict) is None:
                 return {**scale, "then": then}
         for candidate, multiplier in candidates:
@@ -365,7 +370,10 @@ class _Problem:
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
         """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
+        unbounded = any(infinite(end) for pair in box.values() for end in pair)
         for left, right in rewrites.root_sides(form):
+            if unbounded:  # Horner's form keeps a sign at infinity (and loses u * u >= 0 around 0)
+                left, right = rewrites.horner(left), rewrites.horner(right)
             squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
             then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
             decision = {"method": "squares", "left": left, "right": right, "then": then}
