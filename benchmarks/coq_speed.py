@@ -1,13 +1,13 @@
 """coqc on a folder of exported files: one process per file against several files per process.
 
-``python3 benchmarks/coq_speed.py DIR [--jobs N] [--grouped-only]``: DIR holds Coq files written by
-``specbound theory --coq DIR --no-coq-check`` (the registry's 37 files and theorem_3_1.v). Each file is
-compiled once per way, through :func:`theory.prover.coq.coqc.check_files`: first one coqc process per file
-(each file exactly as written, its own ``Print Assumptions``), then the files grouped per process
-(:data:`~theory.prover.coq.coqc.GROUP`, one ``Print Assumptions`` a process). Printed: per way each
-process's files and CPU seconds (the processes' rusage, children included), the processes, their CPU
-total, the wall-clock seconds and the verdicts, then the ratio grouped / alone; with one file a process,
-the five costliest files.
+``python3 benchmarks/coq_speed.py DIR [--jobs N] [--group G] [--grouped-only]``: DIR holds Coq files
+written by ``specbound theory --coq DIR --no-coq-check`` (the registry's 37 files and theorem_3_1.v).
+Each file is compiled once per way, through :func:`theory.prover.coq.coqc.check_files`: first one coqc
+process per file (each file exactly as written, its own ``Print Assumptions``), then the files grouped per
+process (at most G a process, :data:`~theory.prover.coq.coqc.GROUP` by default; one ``Print Assumptions``
+a process). Printed: per way the processes, their CPU total (each process's rusage, children included),
+the wall-clock seconds and the verdicts; with one file a process the five costliest files, grouped each
+process's files and CPU seconds; then the ratio grouped / alone.
 """
 
 from __future__ import annotations
@@ -49,9 +49,10 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--grouped-only", action="store_true", help="skip the one-file-a-process way")
+    parser.add_argument("--group", type=int, default=coqc.GROUP, help="files at most per process")
     args = parser.parse_args()
     files = sorted(args.folder.glob("*.v"))
-    grouped = coqc.GROUP
+    grouped = args.group
     ways = [(f"up to {grouped} files per process", grouped)]
     if not args.grouped_only:
         ways.insert(0, ("one file per process", 1))
