@@ -10,8 +10,9 @@ each per round after a warm-up round, ``--repeats`` rounds):
       otherwise the line says "cuda: not available on this machine" and only (a) and (b) run.
 Printed per shape and variant: the best wall time and CPU time (user + system of the child) of the rounds,
 the speed-up in wall time of each variant over (a), and the largest relative difference of B_ours and
-B_Edelman to (a)'s (the torch backends agree with numpy within the SVD backward error: tests/unit/
-test_device.py; a difference above 1e-10 is flagged). Exit status 1 when a difference is flagged.
+B_Edelman to (a)'s (the torch backends agree with numpy within the SVD backward error:
+tests/unit/numerics/test_device.py; a difference above 1e-10 is flagged). Exit status 1 when a difference
+is flagged.
 
 Run: ``python3 benchmarks/device_speed.py [--repeats 2] [--shapes large,llama] [--large-layers 24]``
 (several CPU minutes per shape on the CPU variants).

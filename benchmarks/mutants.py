@@ -43,19 +43,19 @@ class Mutant:
         return COVERING[max(prefixes, key=len)]
 
 
-NUMERIC = "tests/unit/test_claims_numeric.py"
-PROXIES = "tests/unit/test_proxies.py"
-SYMBOLIC = "tests/unit/test_claims_symbolic.py"
-LEMMAS = "tests/unit/test_theory_lemma.py"
-ASSEMBLED = "tests/unit/test_theory_assembled.py"
-HELPERS = "tests/unit/test_decision_helpers.py"
-REGISTRY = "tests/unit/test_theory_registry.py"
-FLOAT_BOUNDS = "tests/unit/test_certify_float_bounds.py"
-ENCLOSURE = "tests/unit/test_certify_enclosure.py"
-THIN = "tests/unit/test_certify_thin.py"
-KERNEL = "tests/unit/test_prover_kernel.py"
-KERNEL_STEPS = "tests/unit/test_prover_kernel_steps.py"
-SUBSTITUTION = "tests/unit/test_prover_chain_substitution.py"
+NUMERIC = "tests/unit/paper_checks/test_claims_numeric.py"
+PROXIES = "tests/unit/numerics/test_proxies.py"
+SYMBOLIC = "tests/unit/paper_checks/test_claims_symbolic.py"
+LEMMAS = "tests/unit/theory/test_theory_lemma.py"
+ASSEMBLED = "tests/unit/theory/test_theory_assembled.py"
+HELPERS = "tests/unit/theory/test_decision_helpers.py"
+REGISTRY = "tests/unit/theory/test_theory_registry.py"
+FLOAT_BOUNDS = "tests/unit/numerics/test_certify_float_bounds.py"
+ENCLOSURE = "tests/unit/numerics/test_certify_enclosure.py"
+THIN = "tests/unit/numerics/test_certify_thin.py"
+KERNEL = "tests/unit/theory/prover/test_prover_kernel.py"
+KERNEL_STEPS = "tests/unit/theory/prover/test_prover_kernel_steps.py"
+SUBSTITUTION = "tests/unit/theory/prover/test_prover_chain_substitution.py"
 
 EARLIER: tuple[Mutant, ...] = (
     Mutant(
@@ -143,7 +143,7 @@ EARLIER: tuple[Mutant, ...] = (
         "numerics/spectra/spectrum.py",
         "RANK_TOLERANCE = 1e-10",
         "RANK_TOLERANCE = 1e-6",
-        ("tests/unit/test_spectrum.py",),
+        ("tests/unit/numerics/test_spectrum.py",),
         ("10",),
     ),
     Mutant(
@@ -279,14 +279,14 @@ EARLIER: tuple[Mutant, ...] = (
         "paper_checks/commands/check.py",
         "        return EXIT_REFUTED\n",
         "        return EXIT_ALL_HELD\n",
-        ("tests/unit/test_check_exit_status.py",),
+        ("tests/unit/paper_checks/test_check_exit_status.py",),
     ),
     Mutant(
         "ci-skips-stay-skips",
         "tests/conftest.py",
         "return in_ci(environ) and any(",
         "return False and any(",
-        ("tests/unit/test_ci_skips.py",),
+        ("tests/unit/project/test_ci_skips.py",),
     ),
     Mutant(
         "edelman-outer-exponent-1",
@@ -350,7 +350,7 @@ EARLIER: tuple[Mutant, ...] = (
         "numerics/certify/balls.py",
         "    return lo, hi\n",
         "    return lo, math.nextafter(hi, -math.inf)\n",
-        ("tests/unit/test_certify_outward.py",),
+        ("tests/unit/numerics/test_certify_outward.py",),
     ),
     # the prover kernel's primitives (issue 27, item 8: the realistic mistakes, in the kernel's code)
     Mutant(
@@ -409,35 +409,38 @@ EARLIER: tuple[Mutant, ...] = (
         "theory/prover/kernel/trees.py",
         "if balls.infinite(a.lo) or not (bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
         "if not (balls.infinite(a.lo) or bool(a.lo > 0) or (a.lo_open and a.lo.is_zero())):",
-        ("tests/unit/test_prover_enclosure_rules.py", "tests/unit/test_prover_kernel_rules.py"),
+        (
+            "tests/unit/theory/prover/test_prover_enclosure_rules.py",
+            "tests/unit/theory/prover/test_prover_kernel_rules.py",
+        ),
     ),
     Mutant(
         "prover-integer-cut-without-its-step",
         "theory/prover/kernel/verify.py",
         "step = 1 if domain[name].integer else 0",
         "step = 0",
-        (KERNEL, "tests/unit/test_prover_true_suite.py"),
+        (KERNEL, "tests/unit/theory/prover/test_prover_true_suite.py"),
     ),
     Mutant(
         "prover-chain-factor-of-unknown-sign-accepted",
         "theory/prover/kernel/chain.py",
         'if verify.decide({"method": "enclosure"}, piece.factor, whole, domain, False) is not None:',
         "if False:",
-        ("tests/unit/test_prover_chain.py",),
+        ("tests/unit/theory/prover/test_prover_chain.py",),
     ),
     Mutant(
         "prover-chain-compound-denominators-cleared-without-check",
         "theory/prover/kernel/exact.py",
         "return form == {} or _canonical(_over_common_denominator(form, numerator=True), positive) == {}",
         "return True",
-        ("tests/unit/test_prover_chain.py",),
+        ("tests/unit/theory/prover/test_prover_chain.py",),
     ),
     Mutant(
         "prover-chain-open-lower-end-ignored",
         "theory/prover/chain.py",
         "inner.lower == outer.lower and (inner.lower_open or not outer.lower_open)",
         "inner.lower == outer.lower",
-        ("tests/unit/test_prover_chain.py", KERNEL),
+        ("tests/unit/theory/prover/test_prover_chain.py", KERNEL),
     ),
     Mutant(
         "prover-normal-form-root-of-a-power-merged",
@@ -541,47 +544,66 @@ EARLIER: tuple[Mutant, ...] = (
 )
 
 
-GUARDED = "tests/unit/test_guarded_mistakes.py"
-EXACT_RANK = "tests/unit/test_assembled_exact_rank.py"
+GUARDED = "tests/unit/numerics/test_guarded_mistakes.py"
+EXACT_RANK = "tests/unit/numerics/test_assembled_exact_rank.py"
 
-KERNEL_RULES = "tests/unit/test_prover_kernel_rules.py"
-KERNEL_REFERENCE = "tests/unit/test_prover_kernel_references.py"
+KERNEL_RULES = "tests/unit/theory/prover/test_prover_kernel_rules.py"
+KERNEL_REFERENCE = "tests/unit/theory/prover/test_prover_kernel_references.py"
 KERNEL_FILES = (KERNEL_REFERENCE, KERNEL, KERNEL_STEPS, KERNEL_RULES, SUBSTITUTION)
 CERTIFY_FILES = (
-    "tests/unit/test_certify_references.py",
+    "tests/unit/numerics/test_certify_references.py",
     ENCLOSURE,
     FLOAT_BOUNDS,
     THIN,
-    "tests/unit/test_certify_rank.py",
-    "tests/unit/test_certify_assembled.py",
-    "tests/unit/test_certify_interval_eval.py",
+    "tests/unit/numerics/test_certify_rank.py",
+    "tests/unit/numerics/test_certify_assembled.py",
+    "tests/unit/numerics/test_certify_interval_eval.py",
 )
 DERIVE_FILES = (
-    "tests/unit/test_derive_references.py",
-    "tests/unit/test_derive.py",
-    "tests/unit/test_derive_errors.py",
+    "tests/unit/theory/derive/test_derive_references.py",
+    "tests/unit/theory/derive/test_derive.py",
+    "tests/unit/theory/derive/test_derive_errors.py",
 )
-COQ_FILES = ("tests/unit/test_coq_report.py", "tests/unit/test_coq_export.py", "tests/unit/test_coq_cli.py")
-VERDICT_FILES = ("tests/unit/test_verdict_conditions.py", NUMERIC)
+COQ_FILES = (
+    "tests/unit/theory/prover/test_coq_report.py",
+    "tests/unit/theory/prover/test_coq_export.py",
+    "tests/unit/paper_checks/test_coq_cli.py",
+)
+VERDICT_FILES = ("tests/unit/paper_checks/test_verdict_conditions.py", NUMERIC)
 
 COVERING: dict[str, tuple[str, ...]] = {
     "theory/prover/kernel/": KERNEL_FILES,
-    "theory/prover/kernel/chain.py": (*KERNEL_FILES, "tests/unit/test_prover_chain.py"),
+    "theory/prover/kernel/chain.py": (*KERNEL_FILES, "tests/unit/theory/prover/test_prover_chain.py"),
     "theory/derive/": DERIVE_FILES,
     "theory/prover/coq/": COQ_FILES,
     "numerics/certify/": CERTIFY_FILES,
     "paper_checks/claims/": VERDICT_FILES,
-    "paper_checks/claims/c01": ("tests/unit/test_verdict_conditions.py", SYMBOLIC),
-    "paper_checks/claims/c03": ("tests/unit/test_verdict_conditions.py", SYMBOLIC),
+    "paper_checks/claims/c01": ("tests/unit/paper_checks/test_verdict_conditions.py", SYMBOLIC),
+    "paper_checks/claims/c03": ("tests/unit/paper_checks/test_verdict_conditions.py", SYMBOLIC),
     "paper_checks/claims/c07": (*VERDICT_FILES, SYMBOLIC),
-    "paper_checks/claims/c08": ("tests/unit/test_verdict_conditions.py", "tests/unit/test_claim8_depth.py"),
+    "paper_checks/claims/c08": (
+        "tests/unit/paper_checks/test_verdict_conditions.py",
+        "tests/unit/paper_checks/test_claim8_depth.py",
+    ),
     "paper_checks/claims/c09": (*VERDICT_FILES, SYMBOLIC),
-    "paper_checks/claims/c10b": ("tests/unit/test_verdict_conditions.py", "tests/unit/test_adaptivity.py"),
-    "paper_checks/claims/c16": ("tests/unit/test_verdict_conditions.py", "tests/unit/test_claim_ranking.py"),
-    "numerics/bounds/posthoc.py": ("tests/unit/test_verdict_conditions.py", "tests/unit/test_posthoc.py"),
-    "numerics/bounds/assembled.py": ("tests/unit/test_verdict_conditions.py", EXACT_RANK),
-    "numerics/bounds/schatten.py": ("tests/unit/test_verdict_conditions.py", EXACT_RANK),
-    "numerics/synthetic/gap.py": ("tests/unit/test_verdict_conditions.py", "tests/unit/test_synthetic.py"),
+    "paper_checks/claims/c10b": (
+        "tests/unit/paper_checks/test_verdict_conditions.py",
+        "tests/unit/paper_checks/test_adaptivity.py",
+    ),
+    "paper_checks/claims/c16": (
+        "tests/unit/paper_checks/test_verdict_conditions.py",
+        "tests/unit/paper_checks/test_claim_ranking.py",
+    ),
+    "numerics/bounds/posthoc.py": (
+        "tests/unit/paper_checks/test_verdict_conditions.py",
+        "tests/unit/numerics/test_posthoc.py",
+    ),
+    "numerics/bounds/assembled.py": ("tests/unit/paper_checks/test_verdict_conditions.py", EXACT_RANK),
+    "numerics/bounds/schatten.py": ("tests/unit/paper_checks/test_verdict_conditions.py", EXACT_RANK),
+    "numerics/synthetic/gap.py": (
+        "tests/unit/paper_checks/test_verdict_conditions.py",
+        "tests/unit/numerics/test_synthetic.py",
+    ),
 }
 """Module path prefix -> the fast test files that cover it (a mutant without ``tests`` runs these)."""
 

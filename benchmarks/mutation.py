@@ -102,11 +102,11 @@ def pinned_differences(copy: Path) -> object:
     spec = importlib.util.spec_from_file_location("pins", copy / "tests/slow/test_check_cli.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(copy / "tests"))  # its helper modules, as pytest's pythonpath gives them
+    sys.path.insert(0, str(copy))  # its tests.helpers imports, as pytest's pythonpath (the root) gives them
     try:
         spec.loader.exec_module(module)
     finally:
-        sys.path.remove(str(copy / "tests"))
+        sys.path.remove(str(copy))
     return module.pin_differences
 
 

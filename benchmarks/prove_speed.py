@@ -1,7 +1,7 @@
 """The prover on its reference suites and on the lemma chain: boxes, CPU seconds, check / prove ratios.
 
 For every statement of :data:`theory.prover.classical.TRUE_SUITE`, :data:`~theory.prover.classical.
-NEAR_MISSES` and every lemma inequality of :mod:`theory.prover.lemma_inequalities`: the verdict, the
+NEAR_MISSES` and every lemma inequality of :mod:`theory.paper_proofs.inequalities`: the verdict, the
 boxes examined, the CPU seconds of the search and, for proofs, the CPU seconds of the kernel's re-check and
 the ratio check / prove. Both start from scratch: the prover's caches and sympy's global cache are cleared
 before each (otherwise the second would reuse derivatives the first computed). The checker re-reads the
@@ -19,10 +19,10 @@ import time
 
 from sympy.core.cache import clear_cache
 
+from theory.paper_proofs.inequalities import all_lemma_inequalities
 from theory.prover import check_certificate, parse_domain, parse_statement, prove_statement
 from theory.prover.classical import NEAR_MISSES, TRUE_SUITE
 from theory.prover.kernel import verify
-from theory.prover.lemma_inequalities import all_lemma_inequalities
 
 
 def from_scratch() -> None:

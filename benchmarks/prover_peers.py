@@ -1,8 +1,8 @@
 """specbound's prover against SMT solvers (z3, cvc5) on the soundness suite's generated statements.
 
-The statements and their truth come from tests/soundness/soundness_cases.py (truth fixed by construction and
+The statements and their truth come from tests/helpers/soundness_cases.py (truth fixed by construction and
 confirmed by mpmath at 60 digits); specbound runs through the library entry ``specbound prove`` calls
-(tests/soundness/soundness_judge.py's :func:`judge`, which also judges its verdict). Each installed peer gets
+(tests/helpers/soundness_judge.py's :func:`judge`, which also judges its verdict). Each installed peer gets
 the statement translated to SMT-LIB 2 in nonlinear real/integer arithmetic (:func:`translate`): + - * /,
 integer powers, rational powers and sqrt as an auxiliary r >= 0 with r^q = b^p, Abs, Min, Max, Piecewise
 as if-then-else, floor and ceiling by to_int; a statement with a transcendental function or constant (exp,
@@ -43,10 +43,10 @@ from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "soundness"))  # the soundness suite's generator and judge
+sys.path.insert(0, str(ROOT))  # the soundness suite's generator and judge (tests.helpers)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from soundness_cases import TRUE, UNDEFINED, Case, Variable, generate  # noqa: E402
+from tests.helpers.soundness_cases import TRUE, UNDEFINED, Case, Variable, generate  # noqa: E402
 
 TRANSCENDENTAL = frozenset({"exp", "log", "ln", "atan", "tanh", "erf", "erfc", "Phi", "phi", "pi", "E"})
 RELATIONS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "="}
@@ -326,7 +326,7 @@ def ask_peer(check: Callable[[str, float], str], case: Case, budget: float) -> A
 
 def ask_specbound(case: Case, budget: float) -> Answer:
     """specbound's verdict through the soundness judge (the library entry of ``specbound prove``)."""
-    from soundness_judge import judge
+    from tests.helpers.soundness_judge import judge
 
     start = time.process_time()
     outcome = judge(case, budget, max_boxes=10**9)  # the CPU budget, not a box count, ends the search

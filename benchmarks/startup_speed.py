@@ -5,9 +5,10 @@ PYTHONPYCACHEPREFIX, as an installed package has it), interleaved with the floor
 run of each per round, after one unmeasured warm-up round), ``--repeats`` rounds. Printed: the best CPU
 time (user + system, from the rusage of the children) of each, the difference to the floor, and the load
 average. ``prove --help`` is the prove command's start-up (its parser alone: no sympy); ``prove x <= x + 1``
-the whole of a one-box proof (sympy parses the statement, the kernel re-checks it). Target (issue 23):
-``--version`` <= 0.15 s CPU (it imports no numpy, mpmath or sympy and registers
-no command: tests/unit/test_startup.py checks what is imported, not the time).
+the whole of a one-box proof (the parser's polynomial back end reads the statement without sympy, the
+kernel re-checks the proof; benchmarks/prove_startup.py measures 20 such statements against z3).
+Target (issue 23): ``--version`` <= 0.15 s CPU (it imports no numpy, mpmath or sympy and registers
+no command: tests/unit/paper_checks/test_startup.py checks what is imported, not the time).
 
 Run: ``python3 benchmarks/startup_speed.py [--repeats 7]``.
 """

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import TypeVar
 
-from theory.counts import counted
 from theory.errors import MissingDependency, require
+from theory.prover.counts import counted
 
 T = TypeVar("T")
 

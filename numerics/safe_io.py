@@ -8,7 +8,7 @@ the problem, before any reader (safetensors, torch, onnx) touches it: :func:`ins
 checkpoint names (shards, external data, its config), :func:`read_json` for every JSON file specbound did
 not write itself (shard indexes, cache entries, an earlier run's output). Every output (reports, tables,
 figures, caches) goes through :func:`atomic_path`: a reader never sees a half-written file. The general
-readers and writers live in :mod:`theory.safe_files` (the prover's commands use them too) and are
+readers and writers live in :mod:`theory.prover.safe_files` (the prover's commands use them too) and are
 re-exported here.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from theory.errors import CheckpointError
-from theory.safe_files import (
+from theory.prover.safe_files import (
     MAX_JSON_BYTES,
     atomic_path,
     os_problem,

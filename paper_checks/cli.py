@@ -47,7 +47,7 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
     A command module is imported only when it is registered, so ``main(["bound", ...])`` does not import
     what the other commands need; and a command module imports at its top only what its options need
     (its ``run`` imports the implementation), so even the full parser (``--help``) imports no numpy,
-    mpmath or sympy (tests/unit/test_startup.py).
+    mpmath or sympy (tests/unit/paper_checks/test_startup.py).
     """
     parser = argparse.ArgumentParser(
         prog="specbound",
@@ -113,7 +113,7 @@ def _run(argv: list[str]) -> int:
             status = int(args.run(args))
             sys.stdout.flush()  # a full disk or a closed pipe shows here, inside the handlers below
             return status
-    except SpecboundError as error:  # exit 3 for OutOfBudget (theory.cpu_budget): undecided
+    except SpecboundError as error:  # exit 3 for OutOfBudget (theory.prover.cpu_budget): undecided
         _error_line(args.command, str(error))
         return getattr(error, "exit_status", 2)
     except Terminated:

@@ -3,7 +3,7 @@ work: a missing one stops the command at once with one line naming the package a
 after the models are trained or the table is written.
 
 :data:`NEEDS` is the one table (command, option, modules, what for); README.md's extras table lists the
-same rows (tests/unit/test_extras.py compares them, and each module's extra with
+same rows (tests/unit/paper_checks/test_extras.py compares them, and each module's extra with
 :data:`theory.errors.OPTIONAL_MODULES`, the table the import guards use). The check only looks modules up
 (``importlib.util.find_spec``); nothing is imported.
 """

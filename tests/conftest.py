@@ -15,6 +15,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+collect_ignore = ["helpers"]
+"""tests/helpers holds no tests: --doctest-modules does not import it (some of it needs an optional package,
+which the test modules using it check for first)."""
+
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.register_profile("dev", max_examples=10, deadline=None)

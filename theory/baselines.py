@@ -127,7 +127,7 @@ def _check_tt_token_free() -> tuple[bool, object]:
 def edelman_token_growth() -> tuple[sp.Expr, sp.Expr]:
     """(ratio, coefficient): lim_{T -> oo} gap / sqrt(log T) of Edelman's shape (sympy) and that limit over
     log n; the gap grows like sqrt(log T) when the coefficient is positive and the limit finite (the sign
-    is decided by the prover: theory.prover.lemma_inequalities, token_growth_coefficient_positive)."""
+    is decided by the prover: theory.paper_proofs.inequalities, token_growth_coefficient_positive)."""
     ratio = sp.limit(edelman_gap_shape().doit() / sp.sqrt(sp.log(T)), T, sp.oo)
     return ratio, sp.simplify(ratio / sp.log(n))  # log n > 0 for the sample sizes of interest (n >= 2)
 

@@ -5,15 +5,15 @@ provenance, status, reference, Coq evidence and the nodes it depends on. A statu
 
 - ``kernel-checked``: proved by a kernel. Either a lemma of ``theorem_3_1.v`` (written by
   ``theory --coq DIR``, checked by coqc: Coq's kernel) or a registered lemma inequality
-  (theory.prover.lemma_inequalities) that the prover proved, its certificate re-checked by the project's
+  (theory.paper_proofs.inequalities) that the prover proved, its certificate re-checked by the project's
   kernel, and exported as ``DIR/<name>.v``, which coqc accepted;
 - ``cited``: a published theorem, used in the exact form given in ``reference`` (authors, year, theorem
   number, constants); in ``theorem_3_1.v`` the ones the file uses are the Section's named Hypotheses;
 - ``unchecked``: neither (the goal is none).
 
 The sympy statement of every node in ``theorem_3_1.v`` is built from the registry's formulas where the
-registry has one (RAMP_LOSS, PEEL_COST, dudley.INTEGRAND, GAP_TERM); tests/unit/test_blueprint.py reads the
-Coq statements back from the file and compares both at random points.
+registry has one (RAMP_LOSS, PEEL_COST, dudley.INTEGRAND, GAP_TERM); tests/unit/theory/test_blueprint.py
+reads the Coq statements back from the file and compares both at random points.
 Provenance: derived (a structured index of the chain; the mathematics is in the modules it names).
 """
 
@@ -31,7 +31,7 @@ CITED = "cited"
 UNCHECKED = "unchecked"
 STATUSES = (KERNEL_CHECKED, CITED, UNCHECKED)
 THEOREM_FILE = "theorem_3_1.v"
-"""The Coq file ``theory --coq DIR`` writes for the chain (theory/prover/coq/theorem_3_1.v)."""
+"""The Coq file ``theory --coq DIR`` writes for the chain (theory/paper_proofs/theorem_3_1.v)."""
 COLOURS = {KERNEL_CHECKED: "#b7e1a1", CITED: "#fde29b", UNCHECKED: "#f4a6a6"}
 """Mermaid fill colour of each status (green, amber, red)."""
 
@@ -85,7 +85,7 @@ def _registered(name: str, reduction: bool = False) -> dict[str, str]:
 
 
 def _registry_entry(name: str) -> Any:
-    from theory.prover.lemma_inequalities import all_lemma_inequalities
+    from theory.paper_proofs.inequalities import all_lemma_inequalities
 
     (entry,) = [e for e in all_lemma_inequalities() if e.name == name]
     return entry

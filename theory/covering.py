@@ -118,7 +118,7 @@ def tail_prefactor(sigma: sp.Expr, e: sp.Expr, f: sp.Expr) -> tuple[sp.Expr, sp.
     """(prefactor, bound): the Maurey prefactor of the tail R_k (||R_k||_F <= sqrt(min(d1, d2)) sigma,
     sigma = sigma_{k+1}) at radius eps/2 with d2 = N - e and min(d1, d2) = N - f, and the bound
     144 N^2 sigma^2 (b/eps)^2 it is claimed to stay below for 0 <= e, f <= N (reconstructed); the self-check
-    and the prover's statement (theory.prover.lemma_inequalities, tail_prefactor_below_144) use it."""
+    and the prover's statement (theory.paper_proofs.inequalities, tail_prefactor_below_144) use it."""
     prefactor = (maurey_matrix_entropy() / log_factor_of(maurey_matrix_entropy())).subs(
         {eps: eps / 2, a: sp.sqrt(N - f) * sigma}, simultaneous=True
     )

@@ -58,7 +58,8 @@ OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
     "hypothesis": ("hypothesis", "test"),
 }
 """Every optional top-level module specbound imports: (the distribution pip installs, the extra that
-brings it). pyproject.toml's [project.optional-dependencies] must agree (tests/unit/test_optional.py)."""
+brings it). pyproject.toml's [project.optional-dependencies] must agree
+(tests/unit/paper_checks/test_optional.py)."""
 
 
 def missing_package(module: str, purpose: str, extra: str | None = None) -> MissingDependency:

@@ -113,10 +113,10 @@ def compare_growth(
     expressions of ``variable`` alone, when ``find_crossover``) the crossover from ``start`` (over the
     integers when ``integer``) within ``budget`` CPU seconds of proofs, and its kernel certificate (module
     docstring). Expressions are read by the safe language; a malformed one or assumption raises
-    InvalidArgument. Within a whole run (:func:`theory.cpu_budget.whole_run`) the crossover stops at what
-    is left of it (:func:`theory.cpu_budget.deciding`)."""
-    from theory.cpu_budget import deciding
+    InvalidArgument. Within a whole run (:func:`theory.prover.cpu_budget.whole_run`) the crossover stops at
+    what is left of it (:func:`theory.prover.cpu_budget.deciding`)."""
     from theory.derive.crossover import crossover
+    from theory.prover.cpu_budget import deciding
 
     assumptions = tuple(assumptions)
     questions = [read_question(expr, variable, assumptions)]

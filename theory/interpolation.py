@@ -560,7 +560,7 @@ def _check_p2_is_not_frobenius_maurey() -> tuple[bool, object]:
 def sharp_tail_sides(sigma_next: sp.Expr, sigma_i: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """(sigma_i^2, sigma_{k+1}^{2-p} sigma_i^p): the sharper tail's termwise bound sigma_i^2 <= rhs for
     0 < sigma_i <= sigma_{k+1} (reconstructed), which holds iff p <= 2; the self-check and the prover's
-    statement (theory.prover.lemma_inequalities, sharp_tail_termwise) are both built from it."""
+    statement (theory.paper_proofs.inequalities, sharp_tail_termwise) are both built from it."""
     return sigma_i**2, sigma_next ** (2 - p) * sigma_i**p
 
 
@@ -687,7 +687,7 @@ def lemma() -> Lemma:
             Check(
                 STATEMENT_CHECK,
                 "cross-check: composed lemmas at ceil(k*) <= statement on a grid in mpmath (the prover "
-                "decides it over DOMAIN: theory.prover.lemma_inequalities, theorem_4_1_statement)",
+                "decides it over DOMAIN: theory.paper_proofs.inequalities, theorem_4_1_statement)",
                 _check_statement_on_grid,
             ),
             Check(

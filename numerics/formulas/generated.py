@@ -2,7 +2,7 @@
 
 The source sympy's lambdify writes for each formula of the bound path (mpmath backend) and its log form
 (numpy backend), as :class:`numerics.formulas.evaluate.CompiledFormula` objects named as in theory.proxy;
-tests/unit/test_generated_formulas.py regenerates this text and fails when it differs.
+tests/unit/numerics/test_generated_formulas.py regenerates this text and fails when it differs.
 """
 
 from fractions import Fraction

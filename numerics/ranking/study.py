@@ -35,8 +35,8 @@ from numerics.progress import progress
 from numerics.safe_io import atomic_path, read_json, writable_folder, write_text_atomically
 from numerics.spectra.blas import single_threaded_blas
 from numerics.synthetic.defaults import DEFAULT_DELTA, DEFAULT_MARGIN
-from theory.counts import counted
 from theory.errors import InvalidArgument, SpecboundError, require
+from theory.prover.counts import counted
 
 if TYPE_CHECKING:
     from numerics.synthetic.train import TrainedModel

@@ -7,7 +7,10 @@ with 2 threads than with 1 (measured on minilm-l6 with load average 7 on 2 cores
 
 Like threadpoolctl (not a dependency), this calls OpenBLAS's own ``*_set_num_threads`` through ctypes
 on the library numpy loaded. A user who set ``OPENBLAS_NUM_THREADS`` (or ``OMP_NUM_THREADS``) keeps
-their setting; with another BLAS, or when the symbols are absent, nothing changes. The same library's
+their setting; with another BLAS, or when the symbols are absent, nothing changes. Entered before numpy is
+imported (a command such as ``prove`` that may never need it), the block sets ``OPENBLAS_NUM_THREADS=1``
+instead, which OpenBLAS reads when numpy loads it inside the block (importing numpy only to set a count would
+cost ~0.1-0.2 s of start-up). The same library's
 LAPACK routines are reached by name with :func:`lapack_routine` (the spectra's in-place Cholesky, two-stage
 SVD and stacked QR).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +82,13 @@ def single_threaded_blas() -> Iterator[None]:
     """Within the block, numpy's OpenBLAS uses one thread (unless the user chose a count by environment)."""
     functions = None
     if "OPENBLAS_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ:
+        if "numpy" not in sys.modules:
+            os.environ["OPENBLAS_NUM_THREADS"] = "1"  # read by OpenBLAS if numpy loads it in the block
+            try:
+                yield
+            finally:
+                os.environ.pop("OPENBLAS_NUM_THREADS", None)
+            return
         functions = _openblas()
     if functions is None:
         yield

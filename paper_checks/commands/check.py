@@ -15,7 +15,7 @@ from paper_checks.output_files import json_text, prepare_folder
 from paper_checks.registry import ClaimResult, Verdict, discover, run_claim, select, selected
 from paper_checks.report import REPORT_FILES, write_report
 from paper_checks.run_metadata import run_block
-from theory.counts import counted
+from theory.prover.counts import counted
 
 HELP = "check every claim of the paper (verified / refuted / open) on the default models and synthetic ones"
 

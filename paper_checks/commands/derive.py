@@ -74,9 +74,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Decide the file, print per step, write the certificate when asked: the whole run within --budget
-    CPU seconds and :data:`~theory.cpu_budget.GRACE` (:func:`~theory.cpu_budget.whole_run`)."""
-    from theory.cpu_budget import seconds, whole_run
+    CPU seconds and :data:`~theory.prover.cpu_budget.GRACE` (:func:`~theory.prover.cpu_budget.whole_run`)."""
     from theory.errors import require
+    from theory.prover.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
     require("flint", purpose="the prover (its interval arithmetic)")
@@ -86,17 +86,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, budget: float) -> int:
     from paper_checks.output_files import check_target, json_text, write_text_atomically
-    from theory.counts import counted
-    from theory.cpu_budget import deciding
     from theory.derive import derive
+    from theory.paper_proofs import facts
     from theory.prover.box import count_of_boxes
     from theory.prover.coq.report import exit_status
+    from theory.prover.counts import counted
+    from theory.prover.cpu_budget import deciding
 
     if args.certificate is not None:
         check_target("--certificate", args.certificate, force=args.force, inputs=[Path(args.file)])
     _check_coq_target(args)
     with deciding():
-        result = derive(Path(args.file), budget)
+        result = derive(Path(args.file), budget, facts())
     certificate = result.certificate()
     if args.certificate is not None:
         if certificate is None:

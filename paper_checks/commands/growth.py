@@ -95,9 +95,9 @@ tail's log form (sympy) run beside them (16.5 CPU s at the default 20 for minilm
 def run(args: argparse.Namespace) -> int:
     """Decide the class (and the comparison and crossover), print, exit with the verdict; the whole run
     (the model's constants, reading, the classes, the crossover) within CROSSOVER_BUDGETS times --budget
-    CPU seconds and :data:`~theory.cpu_budget.GRACE` (:func:`~theory.cpu_budget.whole_run`), whatever it
-    computes."""
-    from theory.cpu_budget import seconds, whole_run
+    CPU seconds and :data:`~theory.prover.cpu_budget.GRACE` (:func:`~theory.prover.cpu_budget.whole_run`),
+    whatever it computes."""
+    from theory.prover.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
     with whole_run(CROSSOVER_BUDGETS * budget, "growth"):
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, budget: float) -> int:
     from theory.growth_comparison import NOT_ASKED, compare_growth
-    from theory.numbers import rational
+    from theory.prover.numbers import rational
 
     document: dict[str, Any] = {}
     if args.certificate is not None:

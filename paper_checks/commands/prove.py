@@ -81,7 +81,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prove (the kernel has re-checked every certificate of a proof), print, exit with the verdict; or
     re-check a saved certificate."""
-    from theory.cpu_budget import seconds, whole_run
+    from theory.prover.cpu_budget import seconds, whole_run
 
     budget = seconds("--budget", args.budget)
     with whole_run(budget, f"checking {args.check}" if args.check is not None else "the proof"):
@@ -174,8 +174,8 @@ def _check(path: Path) -> int:
     """Re-check every certificate of the file (:mod:`theory.recheck`): after "accepted:" only what the
     kernel checked (the statement and its domain), re-derived from the checked data."""
     from theory.prover.box import count_of_boxes
+    from theory.prover.safe_files import read_json
     from theory.recheck import recheck_document
-    from theory.safe_files import read_json
 
     document = read_json(path, f"the certificate {path}", InvalidArgument)
     status = 0

@@ -28,8 +28,8 @@ from paper_checks.output_files import (
     figure_files,
     prepare_folder,
 )
-from theory.counts import counted
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint, require
+from theory.prover.counts import counted
 
 FIGURE_FILES = ("proxies.png", "p_opt.png")
 """The figures ``--figures`` writes (each also as PDF and SVG); replaced only with ``--force``."""

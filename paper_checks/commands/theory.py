@@ -114,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
     hypothesis."""
     from numerics.progress import progress, stage
     from paper_checks.run_metadata import run_block
-    from theory.cpu_budget import seconds
     from theory.errors import InvalidArgument
+    from theory.paper_proofs.theorem_3_1 import theorem_line
     from theory.prover.coq.report import coq_verdict, exit_status, line
-    from theory.prover.coq.theorem_3_1 import theorem_line
+    from theory.prover.cpu_budget import seconds
     from theory.registry import run_all_checks
 
     seconds("--prove-budget", args.prove_budget)
@@ -241,7 +241,7 @@ def _export_theorem(args: argparse.Namespace) -> dict[str, list[dict[str, Any]]]
         return {}
     from pathlib import Path
 
-    from theory.prover.coq.theorem_3_1 import export_theorem
+    from theory.paper_proofs.theorem_3_1 import export_theorem
 
     return {"theorem_3_1": [export_theorem(Path(args.coq), not args.no_coq_check, replace=args.force)]}
 
@@ -260,7 +260,8 @@ def _prover_verdicts(report: CheckReport, args: argparse.Namespace) -> dict[str,
         print(f"prover skipped: {missing}", file=sys.stderr)
         return {}
     from numerics.progress import progress
-    from theory.prover.lemma_inequalities import decide, inequalities_of
+    from theory.paper_proofs.inequalities import inequalities_of
+    from theory.prover.lemma_inequalities import decide
 
     verdicts: dict[str, list[LemmaVerdict]] = {}
     entries = report.entries
@@ -282,8 +283,8 @@ def _check_coq_folder(args: argparse.Namespace) -> None:
 
     from paper_checks.output_files import check_family, check_target, prepare_folder
     from theory.blueprint import THEOREM_FILE
+    from theory.paper_proofs.inequalities import all_lemma_inequalities
     from theory.prover.coq.coqc import coqc_path
-    from theory.prover.lemma_inequalities import all_lemma_inequalities
 
     jobs(args)
     if not args.no_coq_check:
@@ -309,8 +310,8 @@ def _export(
     if args.coq is None or not verdicts:
         return {}
     from paper_checks.output_files import complete_or_removed
-    from theory.prover.coq.files import Export, certificate_export, export_files, reduction_export
-    from theory.prover.coq.softmax import REDUCED
+    from theory.paper_proofs.coq_softmax import REDUCED, reduction_export
+    from theory.prover.coq.files import Export, certificate_export, export_files
 
     directory = Path(args.coq)  # checked before any work (_check_coq_folder)
     proved = [
@@ -340,7 +341,7 @@ def _export(
 def _coq_names(verdict: Any) -> list[str]:
     """The Coq files of a proved inequality: NAME.v (NAME_1.v, NAME_2.v, ... for several parts), and
     NAME_reduction.v for the softmax reduction."""
-    from theory.prover.coq.softmax import REDUCED
+    from theory.paper_proofs.coq_softmax import REDUCED
 
     name, count = verdict.entry.name, len(verdict.result.parts)
     names = [f"{name}.v"] if count == 1 else [f"{name}_{index}.v" for index in range(1, count + 1)]

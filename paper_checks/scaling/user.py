@@ -12,8 +12,8 @@ import numpy as np
 
 from numerics.safe_io import os_problem
 from paper_checks.scaling.points import Origin, ScalingPoint, point
-from theory.counts import counted
 from theory.errors import InvalidArgument, MissingDependency, SpecboundError
+from theory.prover.counts import counted
 
 if TYPE_CHECKING:
     from numerics.loading.weights import TransformerWeights

@@ -32,7 +32,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hostile_files import (
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from tests.helpers.hostile_files import (
     PROJECTION_MODULES,
     check_invariants,
     onnx_bert,
@@ -40,8 +43,6 @@ from hostile_files import (
     run_in_process,
     tiny_state,
 )
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
 
 pytest.importorskip("safetensors", reason="the fuzz cases are checkpoints (models extra)")
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hostile_files import check_invariants, run_in_process, tiny_state
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers.hostile_files import check_invariants, run_in_process, tiny_state
 from theory.errors import InvalidArgument
 
 pytest.importorskip("safetensors", reason="the fuzz cases are checkpoints (models extra)")

@@ -2,8 +2,8 @@
 
 Each mutant is one of the theory's formulas with its sympy expression edited (a constant divided by 100,
 an exponent changed); it is run through the very same check functions the suite runs on the real
-formulas (``test_lemmas_numeric.check_*``, ``test_bound_dominates_gap.check_*``), and the test asserts
-that the check FAILS. A suite that passed on these mutants would be proving nothing.
+formulas (``tests.helpers.formula_properties.check_*``, ``tests.helpers.trained_gaps.check_dominates``),
+and the test asserts that the check FAILS. A suite that passed on these mutants would be proving nothing.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 import sympy as sp
-from test_bound_dominates_gap import check_dominates
-from test_lemmas_numeric import check_gap_term, check_matrix_term, check_summand
 
+from tests.helpers.formula_properties import check_gap_term, check_matrix_term, check_summand
+from tests.helpers.trained_gaps import check_dominates
 from theory import assembled
 from theory.formula import Formula
 from theory.proxy import SUMMAND, N, S, p, s

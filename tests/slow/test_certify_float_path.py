@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 from flint import arb
 
-from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import ARB_PATH, FLOAT_PATH, GRAM_PATH, certify_proxies
 from numerics.certify.fast import certify_dense_fast
 from numerics.loading import load_weights
+from numerics.spectra.model import SpectraOptions
+from tests.helpers.planted_matrices import hadamard_orthogonal
 
 pytestmark = pytest.mark.slow
-
-
-def hadamard_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
-    """The unit tests' exactly orthogonal signed, permuted Sylvester-Hadamard matrix (loaded by path)."""
-    path = Path(__file__).resolve().parents[1] / "unit" / "test_certify_enclosure.py"
-    spec = importlib.util.spec_from_file_location("certify_enclosure_tests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.hadamard_orthogonal(n, rng)
 
 
 def test_a_planted_256_by_1024_spectrum_with_clusters_zeros_and_a_2_to_the_20_range_is_enclosed():

@@ -8,23 +8,13 @@ reference post hoc p is among the certified candidates.
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from numerics.loading import load_weights
+from tests.helpers.certified_reference import assert_certified_matches_reference
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]
-
-
-def _reference_module():
-    path = Path(__file__).resolve().parents[1] / "unit" / "test_certify_reference.py"
-    spec = importlib.util.spec_from_file_location("certify_reference", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _require_distribution(name: str) -> None:
@@ -44,4 +34,4 @@ def _require_distribution(name: str) -> None:
 def test_certified_proxies_contain_the_reference_values(alias: str, distribution: str, module: str) -> None:
     _require_distribution(distribution)
     pytest.importorskip(module, reason=f"reading {alias} needs {module}")
-    _reference_module().assert_certified_matches_reference(load_weights(alias))
+    assert_certified_matches_reference(load_weights(alias))

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hostile_files import run_limited
+
+from tests.helpers.hostile_files import run_limited
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]
 

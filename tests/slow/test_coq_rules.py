@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
-from tests.unit.test_coq_export import box_certificate, domain_variable
+from tests.helpers.certificates import box_certificate, domain_variable
 from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file

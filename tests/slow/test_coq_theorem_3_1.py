@@ -13,8 +13,8 @@ import shutil
 import pytest
 
 from paper_checks.cli import main
+from theory.paper_proofs.theorem_3_1 import PREMISES, theorem_text
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
-from theory.prover.coq.theorem_3_1 import PREMISES, theorem_text
 
 pytestmark = [
     pytest.mark.slow,

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint")
 
 from theory.derive import derive
+from theory.paper_proofs import facts
 from theory.prover import lemma_inequalities
 from theory.prover.result import UNDECIDED, InequalityResult, ProofResult
 
@@ -32,7 +33,7 @@ def test_a_step_under_an_unproved_lemma_is_undecided_and_says_so(tmp_path: Path,
         'uses = ["lemma:gelu_below_identity"]\n',
         encoding="utf-8",
     )
-    result = derive(path, 5)
+    result = derive(path, 5, facts())
     (step,) = result.steps
     assert step.status == "undecided" and "lemma gelu_below_identity" in step.reason
     assert result.status == "undecided" and result.certificate() is None

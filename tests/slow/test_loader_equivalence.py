@@ -116,12 +116,8 @@ MIXTURES_LARGER = [
 )
 def test_larger_models_of_the_new_families_rebuild_the_forward_pass_sharded(tmp_path, name, extra):
     """Every layer of a sharded save rebuilds transformers' logits, probabilities and value path (1e-13)."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-    from family_models import build
-    from test_family_extraction import TOLERANCE, relative_errors
+    from tests.helpers.family_models import build
+    from tests.helpers.family_rebuild import TOLERANCE, relative_errors
 
     tiny = build(name, tmp_path / name, sizes={**LARGER, **extra}, max_shard_size="100KB")
     assert len(list(tiny.folder.glob("model-*.safetensors"))) > 1
@@ -134,12 +130,8 @@ def test_larger_models_of_the_new_families_rebuild_the_forward_pass_sharded(tmp_
 def test_larger_mixtures_rebuild_every_expert_sharded(tmp_path, name, extra):
     """Every mixture layer of a sharded save rebuilds transformers' feed-forward from the experts read
     (1e-13), and the dense layers are read as dense."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-    from family_models import build
-    from test_family_mixtures import TOLERANCE, capture_mixture, rebuilt_mixture, relative
+    from tests.helpers.family_models import build
+    from tests.helpers.family_rebuild import TOLERANCE, capture_mixture, rebuilt_mixture, relative
 
     tiny = build(name, tmp_path / name, sizes={**LARGER, **extra}, max_shard_size="100KB")
     assert len(list(tiny.folder.glob("model-*.safetensors"))) > 1

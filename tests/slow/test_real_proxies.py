@@ -1,8 +1,8 @@
 """Acceptance: ``specbound bound --json`` on the embedded models equals an independent plain-numpy proxy.
 
-The reference (tests/reference_proxies.py) re-implements the proxies from their statement with dense
+The reference (tests/helpers/reference_proxies.py) re-implements the proxies from their statement with dense
 products, np.linalg.svd and loops, in float64. On the MiniLM weights p_opt = 0 for every QK matrix, so
-this comparison cannot see the QK sensitivity gamma; tests/unit/test_proxies.py compares the same
+this comparison cannot see the QK sensitivity gamma; tests/unit/numerics/test_proxies.py compares the same
 reference on a synthetic model whose QK matrices choose p > 0.
 """
 
@@ -12,11 +12,11 @@ import importlib.metadata
 import json
 
 import pytest
-from reference_proxies import reference_proxies
 
 from numerics.loading import load_weights
 from numerics.spectra.blas import single_threaded_blas
 from paper_checks.cli import main
+from tests.helpers.reference_proxies import reference_proxies
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_weights]
 

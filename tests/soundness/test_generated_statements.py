@@ -1,4 +1,4 @@
-"""The generated soundness suite (tests/soundness/soundness_cases.py): no false or undefined statement
+"""The generated soundness suite (tests/helpers/soundness_cases.py): no false or undefined statement
 proved, no true statement refuted, every refutation's witness confirmed by mpmath at 60 digits.
 
 The fast tier judges FAST_COUNT statements at FAST_BUDGET CPU seconds each (about 5 CPU s in all), the
@@ -17,9 +17,18 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from soundness_cases import FALSE, FAMILIES, TRUE, UNDEFINED, Case, generate
-from soundness_judge import FAST_BUDGET, FAST_COUNT, SEED, SLOW_BUDGET, SLOW_COUNT, markdown, run, table
-from soundness_terms import DIGITS, UndefinedHere
+from tests.helpers.soundness_cases import FALSE, FAMILIES, TRUE, UNDEFINED, Case, generate
+from tests.helpers.soundness_judge import (
+    FAST_BUDGET,
+    FAST_COUNT,
+    SEED,
+    SLOW_BUDGET,
+    SLOW_COUNT,
+    markdown,
+    run,
+    table,
+)
+from tests.helpers.soundness_terms import DIGITS, UndefinedHere
 
 SEED_USED = int(os.environ.get("SPECBOUND_SOUNDNESS_SEED", SEED))
 
@@ -66,8 +75,8 @@ def test_the_truth_of_every_statement_of_the_slow_suite_is_confirmed_by_mpmath()
 def test_the_oracle_sees_a_claim_fail_near_a_limit_and_an_identity_hold():
     from fractions import Fraction
 
-    from soundness_cases import Variable
-    from soundness_terms import add, atan, constant, number, var
+    from tests.helpers.soundness_cases import Variable
+    from tests.helpers.soundness_terms import add, atan, constant, number, var
 
     bound = add(constant("-pi/2", lambda: -mpmath.pi / 2), number(Fraction(1, 10**15)))
     line = (Variable("x", None, None),)

@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory):
     """One saved tiny model per family, built on first use and shared by every test of the session."""
-    from family_models import TinyModel, build
+    from tests.helpers.family_models import TinyModel, build
 
     built: dict[str, TinyModel] = {}
 

@@ -1,7 +1,7 @@
 """Deciding a step ``by`` a fact under a substitution (the conditions of :mod:`theory.derive.instance`).
 
-The fact is a lemma of ``specbound theory`` (``lemma:NAME``), a piece of Theorem 4.1's chain
-(``piece:NAME``, :func:`theory.interpolation.theorem_chain`), an earlier derivation (``file:PATH``,
+The fact is a registered lemma inequality (``lemma:NAME``), a piece of a chain (``piece:NAME``), both
+from the facts the caller gives (:class:`theory.derive.facts.Facts`), an earlier derivation (``file:PATH``,
 unconditional) or a named assumption of the file (then without substitution: a hypothesis holds at the
 point, not at another one). The fact is decided on its own domain (the prover, or sympy for the chain's
 ceiling facts, which makes the step derived), the identity by the kernel's exact normal form, and every
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from theory.derive.check import gap_inequality, step_gap_tree
+from theory.derive.facts import Facts
 from theory.derive.file_format import DerivationFile, MalformedDerivation, Step
 from theory.derive.instance import SYMPY, defined_on, identity, obligations, sign_by_sympy
 from theory.errors import UnknownName
@@ -41,15 +42,14 @@ class Fact:
 
 
 @functools.cache
-def piece_fact(name: str, budget: float) -> Fact:
-    """The piece ``name`` of theorem_chain as a fact over its own domain (:class:`~theory.errors.UnknownName`
-    when there is none)."""
-    from theory.interpolation import theorem_chain
+def piece_fact(facts: Facts, name: str, budget: float) -> Fact:
+    """The piece ``name`` of the facts' chain as a fact over its own domain
+    (:class:`~theory.errors.UnknownName` when there is none)."""
     from theory.prover.search import search
 
-    pieces = {piece.name: piece for piece in theorem_chain().pieces}
+    pieces = {piece.name: piece for piece in facts.chain().pieces} if facts.chain else {}
     if name not in pieces:
-        raise UnknownName(f"theorem_chain has no piece {name!r}; its pieces are {sorted(pieces)}")
+        raise UnknownName(f"{facts.chain_name} has no piece {name!r}; its pieces are {sorted(pieces)}")
     piece = pieces[name]
     gap, domain = to_tree(piece.sub.gap), piece.sub_domain
     record: dict[str, Any] = {"kind": "piece", "name": name, "gap": gap, "strict": False}

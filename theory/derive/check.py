@@ -54,10 +54,10 @@ from theory.derive.instance import (
     sign_by_sympy,
 )
 from theory.errors import InvalidArgument
-from theory.numbers import rational
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.domain import Domain, MalformedDomain, VariableDomain
 from theory.prover.language import MalformedExpression, from_tree
+from theory.prover.numbers import rational
 from theory.prover.statement import Inequality
 
 DERIVATION_FORMAT = "specbound-derivation-certificate/1"

@@ -32,7 +32,6 @@ from typing import Any
 
 import sympy as sp
 
-from theory.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.derive.by_fact import FACT, Fact, decide_by_fact, given_fact, piece_fact
 from theory.derive.check import (
     DERIVATION_FORMAT,
@@ -45,6 +44,7 @@ from theory.derive.check import (
     gap_inequality,
     step_gap_tree,
 )
+from theory.derive.facts import NO_FACTS, Facts
 from theory.derive.file_format import (
     FILE_PREFIX,
     LEMMA_PREFIX,
@@ -60,6 +60,7 @@ from theory.derive.instance import defined_on, difference_tree
 from theory.prover.box import count_of_boxes
 from theory.prover.certificate import domain_data, domain_of
 from theory.prover.chain import ChainResult
+from theory.prover.cpu_budget import GRACE, OutOfBudget, cpu_limit, paused
 from theory.prover.domain import Domain, MalformedDomain
 from theory.prover.language import from_tree, to_tree
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, ProofResult, Witness
@@ -208,15 +209,20 @@ class _Used:
     """The domain of the referenced derivation (whose certificate the record names by its key)."""
 
 
-def derive(path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET) -> DerivationResult:
+def derive(
+    path: str | Path, budget_seconds: float = DEFAULT_STEP_BUDGET, facts: Facts = NO_FACTS
+) -> DerivationResult:
     """Read and decide a derivation file (see the module docstring); MalformedDerivation on bad input.
-    A file referenced (``file:``) from several steps or files is read and decided once, and its
-    certificate is written once (the certificate's "files" table)."""
+    ``facts`` are the lemmas and chain pieces its steps may name (``lemma:NAME``, ``piece:NAME``; the
+    files it references get the same). A file referenced (``file:``) from several steps or files is read
+    and decided once, and its certificate is written once (the certificate's "files" table)."""
     decided: dict[Path, DerivationResult] = {}
     token = _DECIDED.set((Path(path).resolve().parent, decided))
+    given = _FACTS.set(facts)
     try:
         result = _derive(Path(path), budget_seconds, ())
     finally:
+        _FACTS.reset(given)
         _DECIDED.reset(token)
     folder = Path(path).resolve().parent
     referenced = tuple((_key(folder, p), r) for p, r in decided.items() if r.status in (PROVED, DERIVED))
@@ -227,6 +233,9 @@ _DECIDED: ContextVar[tuple[Path, dict[Path, DerivationResult]] | None] = Context
 """The folder of the file the current :func:`derive` call decides, and the referenced files decided so
 far (resolved path -> result): a graph of files each referenced many times costs one decision per file,
 not one per path through it."""
+
+_FACTS: ContextVar[Facts] = ContextVar("facts", default=NO_FACTS)
+"""The lemmas and chain pieces the current :func:`derive` call was given."""
 
 
 def _key(folder: Path, path: Path) -> str:
@@ -245,7 +254,7 @@ def _derive(path: Path, budget: float, stack: tuple[Path, ...]) -> DerivationRes
 
 def _decide(derivation: DerivationFile, step: Step, budget: float, stack: tuple[Path, ...]) -> StepResult:
     """The step's verdict within SEARCHES_PER_STEP times ``budget`` CPU seconds (and GRACE) for all of it,
-    identities and normal forms included (:func:`theory.cpu_budget.cpu_limit`); past them, undecided.
+    identities and normal forms included (:func:`theory.prover.cpu_budget.cpu_limit`); past them, undecided.
     The proofs of the facts it uses (a lemma, a piece, an earlier file) are not charged to it: each has
     budgets of its own."""
     start = time.process_time()
@@ -442,15 +451,13 @@ def _fact_of(
     where = derivation.where(step.line)
     if use.name.startswith(PIECE_PREFIX):
         name = use.name[len(PIECE_PREFIX) :]
+        facts = _FACTS.get()
         try:
-            return piece_fact(name, budget)
+            return piece_fact(facts, name, budget)
         except KeyError:
-            from theory.interpolation import theorem_chain
-
-            names = ", ".join(piece.name for piece in theorem_chain().pieces)
-            raise MalformedDerivation(
-                f"{where}: unknown piece {name!r} (Theorem 4.1's chain: {names})"
-            ) from None
+            names = ", ".join(piece.name for piece in facts.chain().pieces) if facts.chain else ""
+            known = f"{facts.chain_name}: {names}" if facts.chain else "no chain given"
+            raise MalformedDerivation(f"{where}: unknown piece {name!r} ({known})") from None
     if use.name.startswith(LEMMA_PREFIX):
         return lemma_fact(derivation, step, use.name[len(LEMMA_PREFIX) :])
     if use.name.startswith(FILE_PREFIX):
@@ -513,16 +520,14 @@ def _lemma(derivation: DerivationFile, step: Step, name: str) -> _Used:
 
 
 def lemma_fact(derivation: DerivationFile, step: Step, name: str) -> Fact:
-    """The lemma ``name`` of ``specbound theory`` as a fact over its own domain (MalformedDerivation when
-    there is no such lemma of one inequality)."""
-    from theory.prover.lemma_inequalities import all_lemma_inequalities, decide
+    """The lemma ``name`` of the given facts (:class:`~theory.derive.facts.Facts`) as a fact over its own
+    domain (MalformedDerivation when there is no such lemma of one inequality)."""
+    from theory.prover.lemma_inequalities import decide
 
-    entries = {entry.name: entry for entry in all_lemma_inequalities()}
+    entries = {entry.name: entry for entry in _FACTS.get().lemmas()}
     if name not in entries:
-        raise MalformedDerivation(
-            f"{derivation.where(step.line)}: unknown lemma {name!r} (the inequality names `specbound "
-            f"theory` lists, e.g. {', '.join(sorted(entries)[:3])})"
-        )
+        known = f"the lemmas given are, e.g., {', '.join(sorted(entries)[:3])}" if entries else "none given"
+        raise MalformedDerivation(f"{derivation.where(step.line)}: unknown lemma {name!r} ({known})")
     entry = entries[name]
     if len(entry.statement.inequalities) != 1:
         raise MalformedDerivation(f"{derivation.where(step.line)}: lemma {name!r} is not one inequality")

@@ -47,7 +47,7 @@ from theory.prover.language import (
     parse_inequalities,
     parse_typed_expression,
 )
-from theory.safe_files import read_bytes
+from theory.prover.safe_files import read_bytes
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 MAX_FILE_BYTES = 1_000_000

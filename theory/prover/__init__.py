@@ -8,9 +8,12 @@ certificate's JSON alone (the kernel; a chain certificate by :func:`theory.prove
 
 Modules: language (the safe expression language and its data trees), domain (the per-variable sets),
 statement (parsing), box and unbounded (boxes, half-lines), search (branch and bound on the kernel's
-primitives), kernel (the re-checker), certificate, result, and chain (a statement too large to branch and
-bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's). python-flint is imported
-only when a proof or a check runs.
+primitives), kernel (the re-checker), certificate, result, chain (a statement too large to branch and
+bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's) and lemma_inequalities (a
+lemma's inequality with its reduction, and its verdict; the entries are the caller's); the base layer
+numbers, safe_files, cpu_budget and counts, which numerics and the commands import too. The prover imports
+of theory only itself, theory.errors and theory._sympy_tools: it knows no lemma of the paper.
+python-flint is imported only when a proof or a check runs.
 
 >>> prove("exp(x) >= 1 + x", "x: real").status
 'proved'
@@ -18,15 +21,47 @@ only when a proof or a check runs.
 
 from __future__ import annotations
 
+import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from theory.prover.domain import Domain, MalformedDomain, parse_domain
-from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProofResult, ProverStatus
-from theory.prover.statement import MalformedStatement, Statement, parse_statement
-
 if TYPE_CHECKING:
+    from theory.prover.domain import Domain as Domain
+    from theory.prover.domain import MalformedDomain as MalformedDomain
+    from theory.prover.domain import parse_domain as parse_domain
     from theory.prover.kernel import Verdict
+    from theory.prover.result import PROVED as PROVED
+    from theory.prover.result import REFUTED as REFUTED
+    from theory.prover.result import UNDECIDED as UNDECIDED
+    from theory.prover.result import InequalityResult as InequalityResult
+    from theory.prover.result import ProofResult as ProofResult
+    from theory.prover.result import ProverStatus as ProverStatus
+    from theory.prover.statement import MalformedStatement as MalformedStatement
+    from theory.prover.statement import Statement as Statement
+    from theory.prover.statement import parse_statement as parse_statement
+
+_HOME = {
+    **dict.fromkeys(("Domain", "MalformedDomain", "parse_domain"), "theory.prover.domain"),
+    **dict.fromkeys(
+        ("PROVED", "REFUTED", "UNDECIDED", "InequalityResult", "ProofResult", "ProverStatus"),
+        "theory.prover.result",
+    ),
+    **dict.fromkeys(("MalformedStatement", "Statement", "parse_statement"), "theory.prover.statement"),
+}
+"""The re-exported names and their modules, imported on first use (PEP 562): the base layer
+(:mod:`theory.prover.numbers`, :mod:`theory.prover.safe_files`, :mod:`theory.prover.counts`,
+:mod:`theory.prover.cpu_budget`), which numerics and the commands import, costs neither sympy nor flint."""
+
+
+def __getattr__(name: str) -> Any:
+    """A re-exported name of :data:`_HOME`, imported from its module and cached here; else AttributeError
+    (so ``from theory.prover import chain`` still imports the submodule)."""
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "PROVED",
@@ -57,6 +92,7 @@ def prove_statement(
 
     require("flint", purpose="the prover (its interval arithmetic)")
     from theory.prover.definedness import require_defined
+    from theory.prover.result import ProofResult
 
     require_defined(statement)
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
@@ -80,8 +116,13 @@ def prove(
 
     Raises MalformedStatement / MalformedDomain (SpecboundError subclasses) on bad input.
     """
+    from theory.prover.domain import parse_domain
+    from theory.prover.statement import parse_statement
+
     parsed_domain = parse_domain(domain)
-    return prove_statement(parse_statement(statement, parsed_domain), budget_seconds, max_boxes)
+    return prove_statement(
+        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes
+    )
 
 
 def check_certificate(data: dict[str, Any]) -> Verdict:
@@ -90,14 +131,18 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     domain, must give the same tree, defined as typed on the whole domain); raises
     :class:`~theory.prover.kernel.Malformed` (a SpecboundError) when the data is not a certificate."""
     from theory.prover.certificate import domain_of
+    from theory.prover.domain import MalformedDomain
     from theory.prover.kernel import Malformed, Verdict
     from theory.prover.kernel import check_certificate as check
+    from theory.prover.statement import MalformedStatement, parse_statement
 
     verdict = check(data)
     if not verdict.accepted:
         return verdict
     try:
-        statement = parse_statement(str(data.get("inequality", "")), domain_of(data["domain"]))
+        statement = parse_statement(
+            str(data.get("inequality", "")), domain_of(data["domain"]), symbolic=False
+        )
     except (MalformedStatement, MalformedDomain) as error:
         raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)

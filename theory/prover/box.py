@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from theory.counts import counted
 from theory.errors import UnknownName
+from theory.prover.counts import counted
 from theory.prover.domain import Bound, Domain, format_bound, parse_number
 from theory.prover.unbounded import compact, split_point
 

@@ -55,7 +55,7 @@ def require_defined(statement: Statement) -> None:
     """Nothing when every inequality of ``statement`` that was parsed from text is defined, as typed, on the
     whole domain; else :class:`UndefinedStatement` with the point, or saying definedness is undecided."""
     for inequality in statement.inequalities:
-        if inequality.sides is None:
+        if inequality.sides is None and inequality.tree is None:
             continue  # built from sympy by the program (the lemma registry), not read from text
         where = f"in {inequality.text.strip()[:80]!r}"
         if inequality.typed is None:

@@ -18,11 +18,13 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-
-import sympy as sp
+from typing import TYPE_CHECKING
 
 from theory.errors import InvalidArgument, UnknownName
-from theory.numbers import NumberOutOfRange, rational
+from theory.prover.numbers import NumberOutOfRange, rational
+
+if TYPE_CHECKING:
+    import sympy as sp
 
 Bound = Fraction | float
 """An endpoint: an exact rational, or -math.inf / math.inf."""
@@ -105,6 +107,13 @@ class VariableDomain:
 
     def symbol(self) -> sp.Symbol:
         """The sympy symbol with the assumptions the set implies."""
+        import sympy as sp
+
+        return sp.Symbol(self.name, **self.assumptions())
+
+    def assumptions(self) -> dict[str, bool]:
+        """The assumptions the set implies, as sympy's keywords: real, integer, and the strongest of
+        positive, nonnegative, negative, nonpositive that holds."""
         assumptions: dict[str, bool] = {"real": True}
         if self.integer:
             assumptions["integer"] = True
@@ -116,7 +125,7 @@ class VariableDomain:
             assumptions["negative"] = True
         elif self.upper <= 0:
             assumptions["nonpositive"] = True
-        return sp.Symbol(self.name, **assumptions)
+        return assumptions
 
     def to_json(self) -> str:
         """The entry "name: set" of the domain syntax."""

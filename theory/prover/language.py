@@ -1,8 +1,12 @@
 """The prover's expression language: one safe parser for statements, domains, certificates and tests.
 
-Text is read by a small tokenizer and a recursive-descent parser that builds sympy objects with sympy's
-constructors (never ``eval``, ``sympify`` or ``parse_expr`` of the text), and the same expressions are
-written to and read from certificates as *data trees* (:func:`to_tree`, :func:`from_tree`).
+Text is read by a small tokenizer and a recursive-descent parser with two back ends: :class:`Symbolic`
+builds sympy objects with sympy's constructors (never ``eval``, ``sympify`` or ``parse_expr`` of the text),
+and :class:`theory.prover.monomials.Monomials` builds, without sympy, the data tree sympy's constructors
+would give a side written with numbers, variables, + - * / and integer powers (``None`` for anything else,
+which is then read by the sympy back end). The same expressions are written to and read from certificates as
+*data trees* (:func:`to_tree`, :func:`from_tree`). sympy is imported when the sympy back end or a tree
+function first needs it.
 
 Grammar (``^`` and ``**`` are powers, right-associative and binding tighter than a leading minus)::
 
@@ -30,16 +34,34 @@ Provenance: not applicable (parsing).
 
 from __future__ import annotations
 
+import functools
+import importlib
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from fractions import Fraction
-from typing import Any, NamedTuple
-
-import sympy as sp
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from theory.errors import InvalidArgument
-from theory.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
+from theory.prover.numbers import MAX_DIGITS, NumberOutOfRange, exact_number
+
+
+class _Lazy:
+    """A stand-in for a module imported on its first attribute access: this module names sympy at its top
+    and imports it only when a function that uses it runs (``prove`` on a statement the polynomial back
+    end reads imports no sympy)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(importlib.import_module(self._name), attribute)
+
+
+if TYPE_CHECKING:
+    import sympy as sp
+else:
+    sp = _Lazy("sympy")
 
 MAX_TEXT = 20000
 """Characters of one expression, statement or domain text."""
@@ -65,14 +87,16 @@ def normal_density(x: sp.Expr) -> sp.Expr:
     return sp.exp(-(x**2) / 2) / sp.sqrt(2 * sp.pi)
 
 
-def _unary(function: Callable[[sp.Expr], sp.Expr]) -> Callable[..., sp.Expr]:
-    return lambda argument: function(argument)
+def _unary(name: str) -> Callable[..., sp.Expr]:
+    """sympy's function ``name`` of one argument (looked up when it is applied)."""
+    return lambda argument: getattr(sp, name)(argument)
 
 
-def _extremum(kind: type[sp.Max] | type[sp.Min], args: tuple[sp.Expr, ...]) -> sp.Expr:
+def _extremum(name: str, args: tuple[sp.Expr, ...]) -> sp.Expr:
     """Max or Min of the arguments; left unevaluated when sympy cannot order two of them (a constant
     such as atan(2) + atan(1/2) - pi/2, exactly 0, that sympy cannot compare with 0): the kernel
     encloses it instead."""
+    kind = getattr(sp, name)
     try:
         return kind(*args)
     except ValueError:
@@ -80,23 +104,23 @@ def _extremum(kind: type[sp.Max] | type[sp.Min], args: tuple[sp.Expr, ...]) -> s
 
 
 FUNCTIONS: dict[str, tuple[int, Callable[..., sp.Expr]]] = {
-    "exp": (1, _unary(sp.exp)),
-    "log": (1, _unary(sp.log)),
-    "ln": (1, _unary(sp.log)),
-    "log2": (1, _unary(lambda argument: sp.log(argument) / sp.log(2))),
-    "sqrt": (1, _unary(sp.sqrt)),
-    "erf": (1, _unary(sp.erf)),
-    "erfc": (1, _unary(sp.erfc)),
-    "atan": (1, _unary(sp.atan)),
-    "tanh": (1, _unary(sp.tanh)),
-    "Abs": (1, _unary(sp.Abs)),
-    "abs": (1, _unary(sp.Abs)),
-    "floor": (1, _unary(sp.floor)),
-    "ceiling": (1, _unary(sp.ceiling)),
+    "exp": (1, _unary("exp")),
+    "log": (1, _unary("log")),
+    "ln": (1, _unary("log")),
+    "log2": (1, lambda argument: sp.log(argument) / sp.log(2)),
+    "sqrt": (1, _unary("sqrt")),
+    "erf": (1, _unary("erf")),
+    "erfc": (1, _unary("erfc")),
+    "atan": (1, _unary("atan")),
+    "tanh": (1, _unary("tanh")),
+    "Abs": (1, _unary("Abs")),
+    "abs": (1, _unary("Abs")),
+    "floor": (1, _unary("floor")),
+    "ceiling": (1, _unary("ceiling")),
     "Phi": (1, normal_cdf),
     "phi": (1, normal_density),
-    "Max": (-2, lambda *args: _extremum(sp.Max, args)),
-    "Min": (-2, lambda *args: _extremum(sp.Min, args)),
+    "Max": (-2, lambda *args: _extremum("Max", args)),
+    "Min": (-2, lambda *args: _extremum("Min", args)),
 }
 """name -> (arity, builder); arity -2 means two or more arguments. ``diff(f, x)`` and ``Piecewise`` are
 parsed separately."""
@@ -221,14 +245,102 @@ def _typed_derivative(derivative: sp.Expr, function: Any) -> Any:
     return None if function is None else ["add", tree, ["mul", ["num", "0"], function]]
 
 
-class _Parser:
-    """Recursive descent over the token list (see the module docstring for the grammar)."""
+class Builder(Protocol):
+    """A back end of the parser: what each construct of the grammar builds from its parts' expressions.
+    An expression is whatever the back end makes (a sympy object, a polynomial); ``None`` means "this back
+    end cannot say it", and every construct with a ``None`` part is ``None`` too."""
 
-    def __init__(self, text: str, symbols: Mapping[str, sp.Symbol], where: str) -> None:
+    names: Collection[str]
+    """The variables of the domain."""
+
+    def number(self, value: Fraction) -> Any: ...
+    def variable(self, name: str) -> Any: ...
+    def constant(self, name: str) -> Any: ...
+    def add(self, a: Any, b: Any) -> Any: ...
+    def negate(self, a: Any) -> Any: ...
+    def multiply(self, a: Any, b: Any) -> Any: ...
+    def reciprocal(self, a: Any) -> Any: ...
+    def power(self, base: Any, exponent: Any) -> Any: ...
+    def function(self, name: str, arguments: list[Any]) -> Any: ...
+    def derivative(self, function: Parsed, variable: Parsed) -> Parsed: ...
+    def piecewise(self, pieces: list[tuple[Any, Any]]) -> Any: ...
+    def true(self) -> Any: ...
+    def relation(self, left: Any, relation: str, right: Any) -> Any: ...
+    def join(self, operator: str, a: Any, b: Any) -> Any: ...
+
+
+class Symbolic:
+    """The sympy back end: each construct as sympy's constructors make it, over the variables ``symbols``
+    (name -> symbol); a non-finite result (1/0, oo), a division by 0 and a number beyond MAX_BITS are
+    :class:`MalformedExpression`."""
+
+    def __init__(self, symbols: Mapping[str, sp.Symbol], where: str) -> None:
+        self.symbols = symbols
+        self.names: Collection[str] = symbols.keys()
+        self.where = where
+
+    def number(self, value: Fraction) -> Any:
+        return _rational(value)
+
+    def variable(self, name: str) -> Any:
+        return self.symbols[name]
+
+    def constant(self, name: str) -> Any:
+        return sp.pi if name == "pi" else sp.E
+
+    def add(self, a: Any, b: Any) -> Any:
+        return _guard(a + b, self.where)
+
+    def negate(self, a: Any) -> Any:
+        return -a
+
+    def multiply(self, a: Any, b: Any) -> Any:
+        return _guard(a * b, self.where)
+
+    def reciprocal(self, a: Any) -> Any:
+        if a == 0:
+            raise MalformedExpression(f"{self.where}: division by 0")
+        return 1 / a
+
+    def power(self, base: Any, exponent: Any) -> Any:
+        return _power(base, exponent, self.where)
+
+    def function(self, name: str, arguments: list[Any]) -> Any:
+        return _guard(FUNCTIONS[name][1](*arguments), self.where)
+
+    def derivative(self, function: Parsed, variable: Parsed) -> Parsed:
+        if not (isinstance(variable.expr, sp.Symbol) and variable.expr.name in self.symbols):
+            raise MalformedExpression(f"{self.where}: diff(f, x) needs a variable x of the domain")
+        derivative = _guard(sp.diff(function.expr, variable.expr), self.where)
+        return Parsed(derivative, _typed_derivative(derivative, function.typed))
+
+    def piecewise(self, pieces: list[tuple[Any, Any]]) -> Any:
+        return _guard(sp.Piecewise(*pieces), self.where)
+
+    def true(self) -> Any:
+        return sp.true
+
+    def relation(self, left: Any, relation: str, right: Any) -> Any:
+        return {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[relation](left, right)
+
+    def join(self, operator: str, a: Any, b: Any) -> Any:
+        return sp.And(a, b) if operator == "&" else sp.Or(a, b)
+
+
+def _built(build: Callable[..., Any], *parts: Any) -> Any:
+    """``build(*parts)``, or None when a part is None (its back end could not say it)."""
+    return None if any(part is None for part in parts) else build(*parts)
+
+
+class _Parser:
+    """Recursive descent over the token list (see the module docstring for the grammar), each construct
+    built by the back end ``builder`` and as its typed tree."""
+
+    def __init__(self, text: str, builder: Builder, where: str) -> None:
         if len(text) > MAX_TEXT:
             raise MalformedExpression(f"{where}: the text has more than {MAX_TEXT} characters")
         self.where = where
-        self.symbols = symbols
+        self.builder = builder
         self.tokens: list[tuple[str, str]] = []
         self.spans: list[tuple[int, int]] = []
         self.text = text
@@ -271,6 +383,9 @@ class _Parser:
         if self.depth > MAX_DEPTH:
             raise MalformedExpression(f"{self.where}: nesting deeper than {MAX_DEPTH}")
 
+    def negated(self, operand: Parsed) -> Parsed:
+        return Parsed(_built(self.builder.negate, operand.expr), _typed("mul", _MINUS_ONE, operand.typed))
+
     def expression(self) -> Parsed:
         self.nested()
         result = self.term()
@@ -278,9 +393,9 @@ class _Parser:
             operator = self.take()[1]
             right = self.term()
             if operator == "-":
-                right = Parsed(-right.expr, _typed("mul", _MINUS_ONE, right.typed))
+                right = self.negated(right)
             result = Parsed(
-                _guard(result.expr + right.expr, self.where), _typed("add", result.typed, right.typed)
+                _built(self.builder.add, result.expr, right.expr), _typed("add", result.typed, right.typed)
             )
         self.depth -= 1
         return result
@@ -291,11 +406,12 @@ class _Parser:
             operator = self.take()[1]
             right = self.unary()
             if operator == "/":
-                if right.expr == 0:
-                    raise MalformedExpression(f"{self.where}: division by 0")
-                right = Parsed(1 / right.expr, _typed("pow", right.typed, _MINUS_ONE))
+                right = Parsed(
+                    _built(self.builder.reciprocal, right.expr), _typed("pow", right.typed, _MINUS_ONE)
+                )
             result = Parsed(
-                _guard(result.expr * right.expr, self.where), _typed("mul", result.typed, right.typed)
+                _built(self.builder.multiply, result.expr, right.expr),
+                _typed("mul", result.typed, right.typed),
             )
         return result
 
@@ -305,9 +421,7 @@ class _Parser:
             operator = self.take()[1]
             operand = self.unary()
             self.depth -= 1
-            if operator == "+":
-                return operand
-            return Parsed(-operand.expr, _typed("mul", _MINUS_ONE, operand.typed))
+            return operand if operator == "+" else self.negated(operand)
         return self.power()
 
     def power(self) -> Parsed:
@@ -318,7 +432,8 @@ class _Parser:
             exponent = self.unary()
             self.depth -= 1
             return Parsed(
-                _power(base.expr, exponent.expr, self.where), _typed("pow", base.typed, exponent.typed)
+                _built(self.builder.power, base.expr, exponent.expr),
+                _typed("pow", base.typed, exponent.typed),
             )
         return base
 
@@ -335,10 +450,10 @@ class _Parser:
         kind, value = self.take()
         if kind == "number":
             try:
-                number = _rational(exact_number(value, self.where))
+                number = exact_number(value, self.where)
             except NumberOutOfRange as error:
                 raise MalformedExpression(str(error)) from None
-            return Parsed(number, ["num", rational_text(number)])
+            return Parsed(self.builder.number(number), ["num", rational_text(number)])
         if kind == "op":
             if value != "(":
                 raise MalformedExpression(f"{self.where}: cannot parse: unexpected {value!r}")
@@ -348,45 +463,42 @@ class _Parser:
         return self.named(value)
 
     def named(self, name: str) -> Parsed:
-        if name in self.symbols:
+        if name in self.builder.names:
             if self.at("("):
                 raise MalformedExpression(f"{self.where}: the variable {name} is not a function")
-            return Parsed(self.symbols[name], ["var", name])
+            return Parsed(self.builder.variable(name), ["var", name])
         if name in REFUSED:
             raise MalformedExpression(
                 f"{self.where}: {name} is refused ({REFUSED[name]}; write Piecewise((a, x < 0), (b, True)) "
                 "with the value at 0 said)"
             )
         if name == "pi":
-            return Parsed(sp.pi, ["const", "pi"])
+            return Parsed(self.builder.constant("pi"), ["const", "pi"])
         if name in ("E", "e"):
-            return Parsed(sp.E, ["const", "e"])
+            return Parsed(self.builder.constant("e"), ["const", "e"])
         if name == "diff":
             arguments = self.arguments()
             if len(arguments) != 2:
                 raise MalformedExpression(
                     f"{self.where}: diff takes two arguments, diff(f, x) (nest diff for a higher derivative)"
                 )
-            function, variable = arguments
-            if not (isinstance(variable.expr, sp.Symbol) and variable.expr.name in self.symbols):
-                raise MalformedExpression(f"{self.where}: diff(f, x) needs a variable x of the domain")
-            derivative = _guard(sp.diff(function.expr, variable.expr), self.where)
-            return Parsed(derivative, _typed_derivative(derivative, function.typed))
+            return self.builder.derivative(*arguments)
         if name == "Piecewise":
             return self.piecewise()
         if name not in FUNCTIONS and not self.at("("):
             raise MalformedExpression(f"{self.where}: variable {name} has no domain; add it to --domain")
         if name not in FUNCTIONS:
-            known = ", ".join(sorted(self.symbols)) or "none"
+            known = ", ".join(sorted(self.builder.names)) or "none"
             raise MalformedExpression(
                 f"{self.where}: unknown name {name!r} (variables: {known}; functions: "
                 f"{', '.join(FUNCTIONS)}, diff, Piecewise; constants: pi, E)"
             )
-        arity, build = FUNCTIONS[name]
+        arity = FUNCTIONS[name][0]
         values = self.arguments()
         if (arity >= 0 and len(values) != arity) or (arity < 0 and len(values) < -arity):
             raise MalformedExpression(f"{self.where}: {name} takes {abs(arity)} argument(s)")
-        expr = _guard(build(*(value.expr for value in values)), self.where)
+        arguments = [value.expr for value in values]
+        expr = None if None in arguments else self.builder.function(name, arguments)
         return Parsed(expr, _TYPED_FUNCTIONS[name](*(value.typed for value in values)))
 
     def piecewise(self) -> Parsed:
@@ -402,9 +514,8 @@ class _Parser:
                 break
             self.take()
         self.take(")")
-        expr = _guard(
-            sp.Piecewise(*((value.expr, condition.expr) for value, condition in pieces)), self.where
-        )
+        parts = [(value.expr, condition.expr) for value, condition in pieces]
+        expr = None if any(None in part for part in parts) else self.builder.piecewise(parts)
         return Parsed(
             expr, _typed("piecewise", *([value.typed, condition.typed] for value, condition in pieces))
         )
@@ -413,7 +524,7 @@ class _Parser:
         self.nested()
         if self.at_word("True"):
             self.take()
-            result = Parsed(sp.true, ["true"])
+            result = Parsed(self.builder.true(), ["true"])
         else:
             left = self.expression()
             relation = self.take()[1]
@@ -422,11 +533,12 @@ class _Parser:
             right = self.expression()
             low, high = (left, right) if relation.startswith("<") else (right, left)
             tree = _typed("le" if relation in ("<=", ">=") else "lt", low.typed, high.typed)
-            result = Parsed(_relation(left.expr, relation, right.expr), tree)
+            expr = _built(lambda a, b: self.builder.relation(a, relation, b), left.expr, right.expr)
+            result = Parsed(expr, tree)
         if self.at("&", "|"):
             operator = self.take()[1]
             other = self.condition()
-            joined = sp.And(result.expr, other.expr) if operator == "&" else sp.Or(result.expr, other.expr)
+            joined = _built(lambda a, b: self.builder.join(operator, a, b), result.expr, other.expr)
             result = Parsed(joined, _typed("and" if operator == "&" else "or", result.typed, other.typed))
         self.depth -= 1
         return result
@@ -453,10 +565,6 @@ class _Parser:
             raise MalformedExpression(f"{self.where}: cannot parse: unexpected {self.peek()[1]!r}")  # type: ignore[index]
 
 
-def _relation(left: sp.Expr, relation: str, right: sp.Expr) -> sp.Basic:
-    return {"<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}[relation](left, right)
-
-
 def parse_expression(text: str, symbols: Mapping[str, sp.Symbol], where: str = "expression") -> sp.Expr:
     """The sympy expression of ``text`` (see :func:`parse_typed_expression`)."""
     return parse_typed_expression(text, symbols, where).expr
@@ -471,7 +579,7 @@ def parse_typed_expression(text: str, symbols: Mapping[str, sp.Symbol], where: s
     """
     if not text.strip():
         raise MalformedExpression(f"{where}: the expression is empty")
-    parser = _Parser(text, symbols, where)
+    parser = _Parser(text, Symbolic(symbols, where), where)
     expr = parser.expression()
     parser.done()
     return expr
@@ -492,9 +600,17 @@ def parse_typed_inequalities(
     text: str, symbols: Mapping[str, sp.Symbol], where: str = "statement"
 ) -> list[tuple[str, Parsed, str, Parsed]]:
     """:func:`parse_inequalities` with each side's typed tree."""
+    return read_inequalities(text, Symbolic(symbols, where), where)
+
+
+def read_inequalities(
+    text: str, builder: Builder, where: str = "statement"
+) -> list[tuple[str, Parsed, str, Parsed]]:
+    """The (text, lhs, relation, rhs) of each inequality of the statement, each side built by the back end
+    ``builder`` (its ``expr``, None where that back end cannot say it) and as its typed tree."""
     if not text.strip():
         raise MalformedExpression(f"{where}: the statement is empty; write e.g. 'log(1 + x) <= x'")
-    parser = _Parser(text, symbols, where)
+    parser = _Parser(text, builder, where)
     parts = []
     while True:
         first = parser.index
@@ -510,18 +626,24 @@ def parse_typed_inequalities(
 
 # --- trees: expressions as data ---
 
-_UNARY_TREES: dict[type, str] = {
-    sp.exp: "exp",
-    sp.log: "log",
-    sp.erf: "erf",
-    sp.erfc: "erfc",
-    sp.atan: "atan",
-    sp.tanh: "tanh",
-    sp.Abs: "abs",
-    sp.floor: "floor",
-    sp.ceiling: "ceiling",
+_UNARY_FUNCTIONS = {
+    "exp": "exp",
+    "log": "log",
+    "erf": "erf",
+    "erfc": "erfc",
+    "atan": "atan",
+    "tanh": "tanh",
+    "Abs": "abs",
+    "floor": "floor",
+    "ceiling": "ceiling",
 }
-_RELATION_TREES: dict[type, str] = {sp.Le: "le", sp.Lt: "lt"}
+"""sympy's function of one argument -> its tree node."""
+
+
+@functools.cache
+def _unary_trees() -> dict[type, str]:
+    """sympy's class of each function of :data:`_UNARY_FUNCTIONS` -> its tree node."""
+    return {getattr(sp, name): op for name, op in _UNARY_FUNCTIONS.items()}
 
 
 def rational_text(value: Fraction | sp.Rational) -> str:
@@ -554,12 +676,12 @@ def to_tree(expr: sp.Basic) -> list[Any]:
         return ["pow", to_tree(expr.base), to_tree(expr.exp)]
     if isinstance(expr, (sp.Max, sp.Min)):
         return ["max" if isinstance(expr, sp.Max) else "min", *(to_tree(a) for a in expr.args)]
-    if type(expr) in _UNARY_TREES and len(expr.args) == 1:
-        return [_UNARY_TREES[type(expr)], to_tree(expr.args[0])]
+    if type(expr) in _unary_trees() and len(expr.args) == 1:
+        return [_unary_trees()[type(expr)], to_tree(expr.args[0])]
     if isinstance(expr, sp.Piecewise):
         return ["piecewise", *([to_tree(value), to_tree(condition)] for value, condition in expr.args)]
     if isinstance(expr, (sp.Lt, sp.Le)):
-        return [_RELATION_TREES[type(expr)], to_tree(expr.lhs), to_tree(expr.rhs)]
+        return ["le" if isinstance(expr, sp.Le) else "lt", to_tree(expr.lhs), to_tree(expr.rhs)]
     if isinstance(expr, (sp.Gt, sp.Ge)):
         return ["lt" if isinstance(expr, sp.Gt) else "le", to_tree(expr.rhs), to_tree(expr.lhs)]
     if isinstance(expr, (sp.And, sp.Or)):
@@ -569,7 +691,8 @@ def to_tree(expr: sp.Basic) -> list[Any]:
     )
 
 
-_FROM_UNARY = {name: kind for kind, name in _UNARY_TREES.items()}
+_FROM_UNARY = {op: name for name, op in _UNARY_FUNCTIONS.items()}
+"""A tree node of one argument -> sympy's function."""
 
 
 def from_tree(tree: Any, symbols: Mapping[str, sp.Symbol], where: str = "tree", depth: int = 0) -> sp.Basic:
@@ -607,7 +730,7 @@ def from_tree(tree: Any, symbols: Mapping[str, sp.Symbol], where: str = "tree", 
     if op == "pow" and len(args) == 2:
         return _power(sub(args[0]), sub(args[1]), where)
     if op in _FROM_UNARY and len(args) == 1:
-        return _guard(_FROM_UNARY[op](sub(args[0])), where)
+        return _guard(getattr(sp, _FROM_UNARY[op])(sub(args[0])), where)
     if op in ("le", "lt") and len(args) == 2:
         return (sp.Le if op == "le" else sp.Lt)(sub(args[0]), sub(args[1]))
     if op == "piecewise" and args and all(isinstance(a, list) and len(a) == 2 for a in args):

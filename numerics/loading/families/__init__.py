@@ -71,7 +71,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 """Every family as (key, config model types, ``module.ATTRIBUTE`` of its :class:`Family` in this package),
 in the order detection tries them; each module's Family carries the same key and model types
-(tests/unit/test_family_registry.py)."""
+(tests/unit/numerics/test_family_registry.py)."""
 
 
 @cache

@@ -9,6 +9,6 @@ base of an accepted file is Coq's kernel with the axioms of its real numbers and
 integers and floats. The package imports nothing itself (the exporter needs python-flint, the report not).
 """
 
-__all__ = ["coqc", "files", "report", "softmax"]
+__all__ = ["coqc", "files", "report"]
 """The modules other packages use (each imported by its full name; the package itself imports nothing); the
 others (export, chain and the parts they print) serve files."""

@@ -27,7 +27,6 @@ from theory.prover.chain import CHAIN_FORMAT
 from theory.prover.coq.chain import export_chain
 from theory.prover.coq.coqc import CoqCheck, check_files, unproved
 from theory.prover.coq.export import PROBE_MARK, CoqExport, export_certificate
-from theory.prover.coq.softmax import NOT_EXPORTED, export_reduction
 from theory.prover.coq.terms import POWER_AT_ZERO, Untranslatable
 from theory.prover.coq.writing import write_coq_file
 
@@ -70,21 +69,6 @@ def export_to(
     """Export ``certificate`` to ``path`` and check it with coqc when ``check`` (see the module). An
     existing ``path`` is replaced only with ``replace`` (see :func:`_write`)."""
     return export_files([certificate_export(certificate, path, title)], check, replace)[0]
-
-
-def reduction_export(entry: Any, path: Path) -> Export:
-    """The softmax reduction for every length (:mod:`theory.prover.coq.softmax`: ||J h||_1 <= kappa
-    ||h||_inf for every n, through the registered inequality ``entry`` it reduces to); its record names
-    the steps not exported ("not_exported", with reasons: none)."""
-    from theory.lipschitz import softmax_constant
-    from theory.prover.softmax_every_length import vertex_value_every_length
-
-    (inequality,) = entry.statement.inequalities
-    return Export(
-        path,
-        lambda _: export_reduction(vertex_value_every_length(), inequality.gap, softmax_constant()),
-        extra={"not_exported": [h.to_json() for h in NOT_EXPORTED]},
-    )
 
 
 def export_files(

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from theory.errors import InvalidArgument
-from theory.safe_files import os_problem, write_text_atomically
+from theory.prover.safe_files import os_problem, write_text_atomically
 
 
 def write_coq_file(path: Path, text: str, replace: bool) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`theory.safe_files.write_text_atomically`: never
+    """Write ``text`` to ``path`` atomically (:func:`theory.prover.safe_files.write_text_atomically`: never
     half-written, a symbolic link replaced rather than followed); an existing file only with ``replace``."""
     try:
         write_text_atomically(path, text, exclusive=not replace)

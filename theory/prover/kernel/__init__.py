@@ -60,7 +60,7 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
 The code trusted is this package and what it imports: python-flint, Python's standard library
 (``fractions``, ``json``, ``math``, ``re``, ``functools``, ``contextlib``, ``dataclasses``) and
 :mod:`theory.errors` (the optional-import guard and the error classes); nothing of the search, sympy or
-mpmath (tests/unit/test_prover_kernel.py asserts the imports).
+mpmath (tests/unit/theory/prover/test_prover_kernel.py asserts the imports).
 
 The mathematics it trusts: python-flint's arb ball arithmetic (rigorous enclosures of + - * /, exp, log, erf,
 erfc, atan, tanh, powers, floor, ceiling, pi, e: Johansson 2017, IEEE Trans. Comput.) and Python's exact

@@ -1,0 +1,125 @@
+"""In CI (CI=true) a test skipped for a missing package fails: a green CI has run the real-weight tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.hostile_files import run_limited
+from tests.helpers.paths import ROOT
+
+CONFTEST = ROOT / "tests" / "conftest.py"
+
+SKIPPING_TESTS = """
+import pytest
+
+def test_model_package_missing():
+    pytest.importorskip("no_such_model_package_xyz", reason="needs the model package no-such-model")
+
+def test_default_importorskip():
+    pytest.importorskip("no_such_model_package_xyz")
+
+def test_importorskip_with_a_reason_that_names_no_need():
+    pytest.importorskip("no_such_model_package_xyz", reason="the reference reader is transformers")
+
+def test_skip_for_another_reason():
+    pytest.skip("numpy is not linked to OpenBLAS here")
+"""
+
+
+MODULE_SKIPS = {
+    "test_planted_module_importorskip.py": (
+        "import pytest\n"
+        "pytest.importorskip('no_such_flint_xyz', reason='needs python-flint (certify extra)')\n"
+        "def test_a():\n    pass\n"
+    ),
+    "test_planted_module_default.py": (
+        "import pytest\npytest.importorskip('no_such_flint_xyz')\ndef test_b():\n    pass\n"
+    ),
+    "test_planted_module_runs.py": "def test_e():\n    pass\n",
+}
+"""Module-level skips: two whole modules of tests skipped at import for a missing package, beside one that
+runs."""
+
+MODULE_MARK = {
+    "test_planted_module_mark.py": (
+        "import pytest\npytestmark = pytest.mark.skip(reason='needs the models extra')\n"
+        "def test_c():\n    pass\ndef test_d():\n    pass\n"
+    ),
+    "test_planted_module_runs.py": "def test_e():\n    pass\n",
+}
+"""A module mark skipping every test of a module for a missing package (reported per test)."""
+
+
+def run_planted(
+    tmp_path: Path, ci: str | None, modules: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """pytest on planted skipping tests (default: four in one module), with this suite's conftest, CI set
+    to ``ci`` (None: unset)."""
+    shutil.copy(CONFTEST, tmp_path / "conftest.py")
+    for name, text in (modules or {"test_planted.py": SKIPPING_TESTS}).items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci is not None:
+        env["CI"] = ci
+    return run_limited(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+        120,
+        "the planted pytest run",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+
+
+# each test runs pytest in a subprocess (about 1.5 CPU s): CI=true is the fast tier's smoke test, the
+# other cases are slow
+@pytest.mark.parametrize("ci", ["true", pytest.param("1", marks=pytest.mark.slow)])
+def test_missing_package_skips_fail_in_ci(tmp_path: Path, ci: str):
+    completed = run_planted(tmp_path, ci)
+    assert completed.returncode == 1, completed.stdout
+    assert "3 failed, 1 skipped" in completed.stdout
+    assert "needs the model package no-such-model" in completed.stdout
+    assert "needs no_such_model_package_xyz: the reference reader is transformers" in completed.stdout
+
+
+@pytest.mark.slow
+def test_outside_ci_they_are_skips(tmp_path: Path):
+    completed = run_planted(tmp_path, None)
+    assert completed.returncode == 0, completed.stdout
+    assert "4 skipped" in completed.stdout
+
+
+@pytest.mark.slow
+def test_module_level_skips_for_a_missing_package_fail_in_ci(tmp_path: Path):
+    completed = run_planted(tmp_path, "true", MODULE_SKIPS)
+    assert completed.returncode != 0, completed.stdout
+    assert "2 errors during collection" in completed.stdout, completed.stdout
+    assert "needs python-flint (certify extra)" in completed.stdout
+    assert "could not import 'no_such_flint_xyz'" in completed.stdout
+
+
+@pytest.mark.slow
+def test_a_module_mark_skip_for_a_missing_package_fails_each_test_in_ci(tmp_path: Path):
+    completed = run_planted(tmp_path, "true", MODULE_MARK)
+    assert completed.returncode == 1 and "2 errors" in completed.stdout, completed.stdout  # failed in setup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("modules", [MODULE_SKIPS, MODULE_MARK])
+def test_module_level_skips_outside_ci_are_skips(tmp_path: Path, modules: dict[str, str]):
+    completed = run_planted(tmp_path, None, modules)
+    assert completed.returncode == 0, completed.stdout
+    assert "1 passed, 2 skipped" in completed.stdout
+
+
+def test_the_ci_script_sets_ci_itself():
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "export CI=true" in script
