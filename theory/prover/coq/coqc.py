@@ -114,9 +114,9 @@ def axioms_of(output: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-GROUP = 6
-"""Files at most per coqc process: the load of the libraries is paid once per process, and a file that
-fails costs the files after it in its process one more load."""
+GROUP = 10
+"""Files at most per coqc process: the load of the libraries and the walk of ``Print Assumptions`` are paid
+once per process, and a file that fails costs the other files of its process one more compile."""
 END_MARK = "specbound-end-of-file"
 """What the line after each file of a shared process prints (``END_MARK k``)."""
 THEOREMS = "sb_process_theorems"
