@@ -30,7 +30,7 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import rewrites, substitutions
+from theory.prover import proposals, rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
@@ -69,11 +69,14 @@ class _Problem:
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
         self.tree = inequality.gap_tree()
+        self.as_typed = inequality.as_typed
         self.jumps = any(f'"{op}"' in json.dumps(self.tree) for op in ("floor", "ceiling"))
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
         self.attempt_deadline = math.inf
+        self.cuts: dict[str, frozenset[Fraction]] = {}
+        """Values per variable where a solver proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
 
     def tick(self) -> None:
         now = time.process_time()
@@ -362,11 +365,14 @@ class _Problem:
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
         if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
-            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail)
+            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail), or
+            # a cut at a point where a solver proposed that the gap touches 0
             attempts += [
                 (name, True)
                 for name in ranged
-                if box[name][0] == domain[name].lower or box[name][1] == domain[name].upper
+                if box[name][0] == domain[name].lower
+                or box[name][1] == domain[name].upper
+                or not self.cuts.get(name, frozenset()).isdisjoint(box[name])
             ]
         for name, by_derivative in attempts:
             lo, hi = box[name]
@@ -438,6 +444,22 @@ def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[F
     return [sign * start for start in starts]
 
 
+def _touches(tree: Any, values: dict[str, Fraction], domain: Variables) -> bool:
+    """The gap is defined at the point and its ball there is not > 0 (it may be 0: a touching point)."""
+    value = point_value(tree, values, domain)
+    return value is not None and not value.at_least_zero(True)
+
+
+def _proposed_cut(box: Box, cuts: dict[str, frozenset[Fraction]]) -> tuple[str, Fraction] | None:
+    """The first variable (in domain order) with a proposed cut strictly inside the box's range, and the
+    smallest such cut."""
+    for name, lo, hi in box.ranges:
+        inside = sorted(value for value in cuts.get(name, ()) if lo < value < hi)
+        if inside:
+            return name, inside[0]
+    return None
+
+
 def kernel_box(box: Box) -> kernel.Box:
     """The kernel's {name: (lo, hi)} of a search box."""
     return {name: (lo, hi) for name, lo, hi in box.ranges}
@@ -488,8 +510,16 @@ def point_value(tree: Any, values: dict[str, Fraction], domain: dict[str, kernel
 def witness_at(
     tree: Any, strict: bool, values: dict[str, Fraction], domain: dict[str, kernel.Variable]
 ) -> Witness | None:
-    """A witness when the gap's ball at the point is < 0 (<= 0 for a strict claim)."""
+    """A witness when the gap is defined at the point (its ball there exists) and its ball, or the ball of
+    its exact normal form with the point substituted (:func:`exact.normal_form`, equal to the gap
+    wherever the gap is defined), is < 0 (<= 0 for a strict claim): sqrt(2) sqrt(3) - sqrt(6) is exactly
+    0, which no ball of the gap shows."""
     value = point_value(tree, values, domain)
+    if value is None:
+        return None
+    if not value.at_most_zero(not strict) and not value.at_least_zero(strict):  # the ball holds 0
+        form = exact.normal_form(tree, values)
+        value = None if form is None else point_value(exact.as_tree(form), values, domain)
     if value is not None and value.at_most_zero(not strict):
         return Witness(values, (str(value.lo), str(value.hi)))
     return None
@@ -503,7 +533,9 @@ def _changed_variables(problem: _Problem, whole: kernel.Box) -> Decision | None:
     if problem.holds(problem.tree, whole, problem.domain, problem.strict):
         return None
     nested = functools.partial(search, substituting=False)
-    return substitutions.find(problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested)
+    return substitutions.find(
+        problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested, not problem.as_typed
+    )
 
 
 def search(
@@ -512,16 +544,20 @@ def search(
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     max_boxes: int = DEFAULT_MAX_BOXES,
     substituting: bool = True,
+    solver: proposals.Solver | None = None,
 ) -> InequalityResult:
     """Decide one inequality over its domain (see the module docstring); with ``substituting``, a change
     of variables on the whole domain is tried on the first box, after its witness probes, unless the
-    gap's enclosure decides that box (:func:`_changed_variables`)."""
+    gap's enclosure decides that box (:func:`_changed_variables`). With a ``solver``, when the first box
+    is not decided the solver is asked once for points (:mod:`theory.prover.proposals`): a witness
+    counts only when :func:`witness_at` confirms it, and split points become the search's first cuts."""
     start = time.process_time()
     problem = _Problem(inequality, domain, start + budget_seconds)
     queue: deque[Box] = deque([Box.of_domain(domain)])
     decided: list[tuple[Box, Decision]] = []
     stuck: list[Box] = []
     examined = 0
+    proposed: tuple[proposals.Proposal, ...] = ()
 
     def finish(status: ProverStatus, **evidence: object) -> InequalityResult:
         return InequalityResult(
@@ -529,6 +565,7 @@ def search(
             status,
             examined,
             time.process_time() - start,
+            proposals=proposed,
             **evidence,  # type: ignore[arg-type]
         )
 
@@ -553,6 +590,19 @@ def search(
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
         if decision is not None:
             decided.append((box, decision))
+            continue
+        if solver is not None and examined == 1:
+            confirm = functools.partial(witness_at, problem.tree, problem.strict, domain=problem.domain)
+            touches = functools.partial(_touches, problem.tree, domain=problem.domain)
+            consulted = proposals.consult(
+                solver, problem.tree, problem.strict, problem.domain, confirm, touches
+            )
+            proposed, problem.cuts = consulted.proposals, consulted.cuts
+            if consulted.witness is not None:
+                return finish(REFUTED, witness=consulted.witness)
+        cut = _proposed_cut(box, problem.cuts)
+        if cut is not None:
+            queue.extend(box.split(cut[0], False, at=cut[1]))
             continue
         variable = box.widest(domain)
         if variable is None:
