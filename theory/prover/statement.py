@@ -65,11 +65,6 @@ class Inequality:
             return to_tree(self.gap)
         return ["add", to_tree(self.sides[0]), ["mul", ["num", "-1"], to_tree(self.sides[1])]]
 
-    @property
-    def relation(self) -> str:
-        """'gap > 0' or 'gap >= 0'."""
-        return f"{self.gap} {'>' if self.strict else '>='} 0"
-
 
 @dataclass(frozen=True)
 class Statement:
