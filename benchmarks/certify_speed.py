@@ -12,14 +12,15 @@ BERT-base is random-init (L12, N768, 12 heads, FFN 3072; float32 weights written
 safetensors checkpoint by :func:`stream_memory.write_checkpoint`, as the other benchmarks build it).
 Target (issue 13): certified / plain <= 8 on BERT-base (41x with arb products).
 
-``--cli`` also measures the command itself on the BERT-base checkpoint, as whole processes (start-up and
-reading included), ``bound DIR --jobs 1`` against ``bound DIR --jobs 1 --certify`` (the plain report, then
-the certificate, both streamed layer by layer), interleaved (one of each per round, ``--rounds`` rounds):
-the CPU time (user + system) and the peak resident set size of each child (``os.wait4``), best of the
-rounds, their ratios and the load average. Targets (issue 23): CPU ratio <= 4, peak RSS ratio <= 1.5;
-(issue 45, one read of each layer for both): CPU ratio <= 2, peak RSS ratio <= 1. ``--cli-model MODEL``
-takes that measurement on MODEL (an alias such as minilm-l6, or a folder) instead, and nothing else; run
-it from the tree to measure (the children run ``python -m paper_checks.cli`` there).
+``--cli`` also measures the command itself, as whole processes (start-up and reading included),
+``bound MODEL --jobs 1`` against ``bound MODEL --jobs 1 --certify`` (the plain report; the same read of each
+layer also certifying it), interleaved (one of each per round, ``--rounds`` rounds), on the BERT-base
+checkpoint and on minilm-l6 (one line each, in the same run; ``--skip-base`` / ``--skip-minilm`` drop
+one): the CPU time (user + system) and the peak resident set size of each child (``os.wait4``), best of
+the rounds, their ratios and the load average. Targets (issue 23): CPU ratio <= 4, peak RSS ratio <= 1.5;
+(issue 45): CPU ratio <= 2, peak RSS ratio <= 1. ``--only-cli`` takes only that measurement;
+``--cli-model MODEL`` (repeatable) takes it on MODEL (an alias such as minilm-l6, or a folder) instead, and
+nothing else. Run it from the tree to measure (the children run ``python -m paper_checks.cli`` there).
 
 ``--compare-arb`` also certifies each MiniLM model on the arb path (slow: about 20 s and 40 s) and prints
 the width ratio float-bounds / arb of every singular-value enclosure (max and median), of the (2,1)
@@ -45,13 +46,16 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from numerics.bounds.proxies import SpectraOptions, proxies  # noqa: E402
+from numerics.bounds.proxies import proxies  # noqa: E402
 from numerics.certify.certified import ARB_PATH, CertifiedProxies, certify_proxies  # noqa: E402
 from numerics.loading import DEFAULT_MODELS, load_weights  # noqa: E402
 from numerics.loading.weights import TransformerWeights  # noqa: E402
+from numerics.spectra.model import SpectraOptions  # noqa: E402
 
 BERT_BASE = (12, 768, 12)
 """layers, hidden size, heads (FFN 4 x hidden)."""
+CLI_MINILM = "minilm-l6"
+"""The MiniLM model whose whole-process ratios ``--cli`` prints beside BERT-base's."""
 
 
 def interleaved(functions: list[Callable[[], object]], rounds: int) -> list[tuple[float, object]]:
@@ -141,11 +145,14 @@ def main() -> int:
     parser.add_argument("--compare-arb", action="store_true", help="MiniLM widths against the arb path")
     parser.add_argument("--cli", action="store_true", help="also bound vs bound --certify as processes")
     parser.add_argument("--skip-minilm", action="store_true", help="only the BERT-base shape")
-    parser.add_argument("--only-cli", action="store_true", help="only the --cli measurement (BERT-base)")
-    parser.add_argument("--cli-model", help="only the --cli measurement, on this model alias or folder")
+    parser.add_argument("--only-cli", action="store_true", help="only the --cli measurement")
+    parser.add_argument(
+        "--cli-model", action="append", help="only the --cli measurement, on this model alias or folder"
+    )
     args = parser.parse_args()
-    if args.cli_model is not None:
-        cli_ratios(args.cli_model, args.rounds, args.cli_model)
+    if args.cli_model:
+        for model in args.cli_model:
+            cli_ratios(model, args.rounds, model)
         return 0
     if not args.skip_base:
         from stream_memory import in_fresh_process, write_checkpoint
@@ -158,6 +165,8 @@ def main() -> int:
                 cli_ratios(folder, args.rounds)
             if not args.only_cli:
                 measure("BERT-base (random init)", load_weights(folder), args.rounds)
+    if (args.cli or args.only_cli) and not args.skip_minilm:
+        cli_ratios(CLI_MINILM, args.rounds, CLI_MINILM)
     for model in () if args.skip_minilm or args.only_cli else sorted(DEFAULT_MODELS):
         weights = load_weights(model)
         certified = measure(model, weights, args.rounds)

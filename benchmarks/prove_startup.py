@@ -1,27 +1,39 @@
 """Process CPU of ``specbound prove`` on easy statements against z3 on the same statements, in one run.
 
-Twenty easy statements a theorist types (sums of monomials: polynomials, a division by a monomial, integer
-and real variables, a conjunction), which ``prove`` reads with the parser's polynomial back end and no sympy
-(theory.prover.monomials), and six easy ones outside it (Abs, Max, Min, sqrt, a power or a product of a sum:
-read by sympy, whose import they pay). Each is first decided in this process by specbound and by z3 (the
-statement translated to SMT-LIB 2 by benchmarks/prover_peers.py); then, for the ones both prove, each
-``specbound prove`` process and each ``python -c "import z3" + solve`` process runs once after a warm-up
-(:func:`prover_peers.startup`: median process CPU, user + system, and the ratio specbound/z3). Target
-(issue 48): the median of ``prove`` on the twenty <= 0.25 s.
+Two sets of twenty easy statements a theorist types. Sums of monomials (polynomials, a division by a
+monomial, integer and real variables, a conjunction), which ``prove`` reads with the parser's polynomial
+back end; and statements of issue 48's kinds (floor and ceiling, Max and Min, Piecewise, Abs, sqrt, powers
+x^y with the base reaching 0, exp and log, products and powers of sums), which ``prove`` reads as their
+typed trees. Neither set imports sympy. Each statement is first decided in this process by specbound and by
+z3 (translated to SMT-LIB 2 by benchmarks/prover_peers.py; exp, log and x^y are not expressible there).
+Then each ``specbound prove`` process runs once, and each ``python -c "import z3" + solve`` process on the
+statements z3 proves, after a warm-up of each: the median process CPU (user + system) of ``prove`` over the
+set, the medians of both over the statements both prove, and their ratio specbound/z3. Target (issue 48):
+the median of ``prove`` on twenty easy statements <= 0.25 s.
 
-Run: ``python benchmarks/prove_startup.py`` (z3 is the optional ``bench`` extra; without it, nothing is
-measured).
+Run: ``nice -n 10 python benchmarks/prove_startup.py`` (z3 is the optional ``bench`` extra; without it,
+nothing is measured).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import statistics
 import sys
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from prover_peers import Run, ask_peer, ask_specbound, startup, z3_check  # puts the root on sys.path
+from prover_peers import (
+    NotExpressible,
+    ask_peer,
+    ask_specbound,
+    translate,
+    z3_check,
+)  # puts the root on sys.path
+from scale_speed import process_seconds
 
 from tests.helpers.soundness_cases import TRUE, Case, Variable
 from tests.helpers.soundness_terms import Term
@@ -50,13 +62,33 @@ MONOMIAL_SUMS = [
     ("x^3 - 3*x + 2", ">=", "0", {"x": (Fraction(0), Fraction(5))}),
 ]
 """(left, relation, right, {variable: (lo, hi[, "integer"])}); None for an infinite end."""
-OUTSIDE = [
-    ("Abs(x - 1) + 1/8", ">=", "1/8", {"x": REAL}),
+NAT = (Fraction(0), Fraction(3))
+ISSUE_KINDS = [
+    ("floor(x)", "<=", "x", {"x": NAT}),
+    ("floor(x)", ">", "x - 1", {"x": NAT}),
+    ("ceiling(x)", ">=", "x", {"x": NAT}),
+    ("ceiling(x + y)", "<=", "ceiling(x) + ceiling(y)", {"x": NAT, "y": NAT}),
+    ("Piecewise((x, x < 1/2), (1 - x, True))", "<=", "1/2", {"x": UNIT}),
+    ("Piecewise((x^2, x < 1), (x, True))", ">=", "0", {"x": (Fraction(0), Fraction(2))}),
     ("Max(x^2, x)", ">=", "x", {"x": (Fraction(-2), Fraction(2))}),
-    ("Min(x, 2)", "<=", "x + 1", {"x": UNIT}),
-    ("sqrt(x)", "<=", "1", {"x": UNIT}),
-    ("(x - 1/3)^2", ">=", "0", {"x": REAL}),
+    ("Max(x, y)", ">=", "(x + y)/2", {"x": (Fraction(-1), Fraction(1)), "y": (Fraction(-1), Fraction(1))}),
+    ("Min(x, 1 - x)", "<=", "1/2", {"x": UNIT}),
+    ("Min(exp(x), 2)", "<=", "exp(x)", {"x": REAL}),
+    ("x^y", "<=", "1", {"x": UNIT, "y": NAT}),
+    ("sqrt(x) + sqrt(y)", "<=", "sqrt(2*(x + y))", {"x": UNIT, "y": UNIT}),
+    ("sqrt(x)", "<=", "(1 + x)/2", {"x": (Fraction(0), Fraction(4))}),
+    ("exp(x)", ">=", "1 + x", {"x": REAL}),
+    ("log(1 + x)", "<=", "x", {"x": (Fraction(0), Fraction(10))}),
+    ("exp(-x)", "<=", "1", {"x": (Fraction(0), Fraction(5))}),
+    ("Abs(x - 1) + 1/8", ">=", "1/8", {"x": REAL}),
+    (
+        "Abs(x) + Abs(y)",
+        ">=",
+        "Abs(x + y)",
+        {"x": (Fraction(-1), Fraction(1)), "y": (Fraction(-1), Fraction(1))},
+    ),
     ("x*(1 - x)", "<=", "1/4", {"x": UNIT}),
+    ("(x - 1/3)^2", ">=", "0", {"x": REAL}),
 ]
 
 
@@ -69,25 +101,57 @@ def case(left: str, relation: str, right: str, variables: dict[str, tuple]) -> C
     return Case("easy", Term(left, lambda _v: None), relation, Term(right, lambda _v: None), made, TRUE)
 
 
+def _z3(case_: Case) -> str:
+    """z3's verdict on the case within 5 s ("not expressible" outside its arithmetic)."""
+    try:
+        return ask_peer(z3_check, case_, 5.0).verdict
+    except NotExpressible:
+        return "not expressible"
+
+
 def measured(statements: list[tuple], title: str) -> str:  # type: ignore[type-arg]
-    """The start-up line of :func:`prover_peers.startup` for the statements, after deciding each in
-    process (specbound within 5 CPU s, z3 within 5 s)."""
-    run = Run([case(*statement) for statement in statements])
-    run.answers["specbound"] = [ask_specbound(c, 5.0) for c in run.cases]
-    run.answers["z3"] = [ask_peer(z3_check, c, 5.0) for c in run.cases]
-    missed = [
-        c.statement for c, a in zip(run.cases, run.answers["specbound"], strict=True) if a.verdict != "proved"
-    ]
-    note = f" (not proved by specbound: {missed})" if missed else ""
-    return f"{title}: {startup(run, len(statements))}{note}"
+    """The median process CPU of ``specbound prove`` on the statements, and of both tools on those both
+    prove (each process once, after a warm-up of each), after deciding each in process (specbound within
+    5 CPU s, z3 within 5 s)."""
+    cases = [case(*statement) for statement in statements]
+    ours = [ask_specbound(c, 5.0).verdict for c in cases]
+    theirs = [_z3(c) for c in cases]
+    missed = [c.statement for c, verdict in zip(cases, ours, strict=True) if verdict != "proved"]
+    solve = "import sys, z3; s = z3.Solver(); s.from_string(sys.argv[1]); print(s.check())"
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory(prefix="prove-startup-pycache-") as pycache:
+        os.environ["PYTHONPYCACHEPREFIX"] = pycache
+        commands = [
+            ["-m", "paper_checks.cli", "prove", c.statement, "--domain", c.domain, "--quiet"] for c in cases
+        ]
+        queries = {
+            i: ["-c", solve, translate(c).refute_query()]
+            for i, c in enumerate(cases)
+            if theirs[i] == "proved"
+        }
+        process_seconds(commands[0])  # warm-up: bytecode written, files in the page cache
+        process_seconds(next(iter(queries.values())))
+        specbound_cpu = [process_seconds(command)[1] for command in commands]
+        z3_cpu = {i: process_seconds(query)[1] for i, query in queries.items()}
+    both = [i for i in z3_cpu if ours[i] == "proved"]
+    a = statistics.median(specbound_cpu)
+    b, z = statistics.median(specbound_cpu[i] for i in both), statistics.median(z3_cpu[i] for i in both)
+    note = f"; not proved by specbound: {missed}" if missed else ""
+    return (
+        f"{title}: median process CPU of specbound prove on all {len(cases)}: {a:.3f} s "
+        "(issue target <= 0.25 s); "
+        f'on the {len(both)} both prove: specbound {b:.3f} s, python -c "import z3" + solve {z:.3f} s, '
+        f"ratio specbound/z3 {b / z:.2f} (z3 proves {theirs.count('proved')}, "
+        f"{theirs.count('not expressible')} not expressible){note}"
+    )
 
 
 def main() -> int:
     if importlib.util.find_spec("z3") is None:
         print("z3 not installed (the bench extra), nothing measured")
         return 0
-    print(measured(MONOMIAL_SUMS, "sums of monomials (no sympy)"))
-    print(measured(OUTSIDE, "outside the polynomial back end (sympy imported)"))
+    print(measured(MONOMIAL_SUMS, "sums of monomials (polynomial back end)"))
+    print(measured(ISSUE_KINDS, "issue 48's kinds (typed trees)"))
     return 0
 
 

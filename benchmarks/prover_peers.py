@@ -324,12 +324,13 @@ def ask_peer(check: Callable[[str, float], str], case: Case, budget: float) -> A
     return Answer(verdict, cpu, wrong)
 
 
-def ask_specbound(case: Case, budget: float) -> Answer:
-    """specbound's verdict through the soundness judge (the library entry of ``specbound prove``)."""
+def ask_specbound(case: Case, budget: float, solver: bool = False) -> Answer:
+    """specbound's verdict through the soundness judge (the library entry of ``specbound prove``); with
+    ``solver``, z3 may propose witnesses and split points that specbound checks itself."""
     from tests.helpers.soundness_judge import judge
 
     start = time.process_time()
-    outcome = judge(case, budget, max_boxes=10**9)  # the CPU budget, not a box count, ends the search
+    outcome = judge(case, budget, 10**9, solver)  # the CPU budget, not a box count, ends the search
     verdict = "error" if outcome.verdict == "crashed" else outcome.verdict
     return Answer(verdict, time.process_time() - start, bool(outcome.wrong))
 
@@ -355,19 +356,39 @@ def table(run: Run, tool: str) -> str:
             counts[family]["wrong"] += answer.wrong
             counts[family]["generated"] += 1
             ours = run.answers["specbound"][i]
-            if tool != "specbound" and answer.verdict == ours.verdict == "proved":
+            if not tool.startswith("specbound") and answer.verdict == ours.verdict == "proved":
                 ratios[family].append(ours.cpu / max(answer.cpu, 1e-6))
-    columns = ["generated", *(v for v in VERDICTS if tool != "specbound" or v != "not expressible")]
+    ours = tool.startswith("specbound")
+    columns = ["generated", *(v for v in VERDICTS if not ours or v != "not expressible")]
     header = f"| {tool}: family | " + " | ".join(columns) + " |"
-    if tool != "specbound":
+    if not ours:
         header += " both prove | median CPU specbound/" + tool + " |"
-    lines = [header, "| --- |" + " ---: |" * (len(columns) + (2 if tool != "specbound" else 0))]
+    lines = [header, "| --- |" + " ---: |" * (len(columns) + (0 if ours else 2))]
     for family in [*dict.fromkeys(c.family for c in run.cases), "**all**"]:
         row = f"| {family} | " + " | ".join(str(counts[family][c]) for c in columns) + " |"
-        if tool != "specbound":
+        if not ours:
             both = ratios[family]
             row += f" {len(both)} | {statistics.median(both):.2f} |" if both else " 0 | - |"
         lines.append(row)
+    return "\n".join(lines)
+
+
+def proposals(run: Run) -> str:
+    """specbound alone against specbound with z3 proposing: statements decided only with the proposals
+    (and only without them), and the CPU of each run."""
+    alone, helped = run.answers["specbound"], run.answers["specbound+z3"]
+    before = [answer.verdict in ("proved", "refuted") for answer in alone]
+    after = [answer.verdict in ("proved", "refuted") for answer in helped]
+    gained = [i for i in range(len(run.cases)) if after[i] and not before[i]]
+    lost = [i for i in range(len(run.cases)) if before[i] and not after[i]]
+    lines = [
+        f"z3 proposing: {len(gained)} undecided statements decided ({len(lost)} decided only without it); "
+        f"CPU {sum(a.cpu for a in alone):.1f} s alone, {sum(a.cpu for a in helped):.1f} s with proposals"
+    ]
+    for i in gained + lost:
+        case = run.cases[i]
+        change = f"{alone[i].verdict} -> {helped[i].verdict}"
+        lines.append(f"  {change}: [{case.family}] {case.statement} over {case.domain}")
     return "\n".join(lines)
 
 
@@ -416,13 +437,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--startup", type=int, default=20, help="easy statements of the start-up measure (20)"
     )
+    parser.add_argument(
+        "--solver",
+        action="store_true",
+        help="also run specbound with z3 proposing witnesses and split points (the solver extra)",
+    )
+    parser.add_argument("--peers", default="z3,cvc5", help="peers to run, comma-separated, or none")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
     start = time.process_time()
     run = Run(list(generate(args.count, args.seed)))
     run.answers["specbound"] = [ask_specbound(case, args.budget) for case in run.cases]
     print(table(run, "specbound"), end="\n\n")
+    if args.solver and importlib.util.find_spec("z3") is not None:
+        run.answers["specbound+z3"] = [ask_specbound(case, args.budget, True) for case in run.cases]
+        print(table(run, "specbound+z3"), end="\n\n")
+        print(proposals(run), end="\n\n")
     for name, (module, check) in PEERS.items():
+        if name not in args.peers.split(","):
+            continue
         if importlib.util.find_spec(module) is None:
             print(f"{name} not installed, skipped\n")
             continue
@@ -440,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores, load average {load:.1f} before, {os.getloadavg()[0]:.1f} after; "
         f"{time.process_time() - start:.0f} CPU s in this process"
     )
-    wrong = sum(a.wrong for a in run.answers["specbound"])
+    wrong = sum(a.wrong for tool in ("specbound", "specbound+z3") for a in run.answers.get(tool, []))
     return 1 if wrong else 0
 
 

@@ -26,16 +26,17 @@ if TYPE_CHECKING:
     from numerics.bounds.posthoc import PChoice as PChoice
     from numerics.bounds.posthoc import choose_p as choose_p
     from numerics.bounds.proxies import ProxyReport as ProxyReport
-    from numerics.bounds.proxies import SpectraOptions as SpectraOptions
     from numerics.bounds.proxies import proxies as proxies
     from numerics.formulas.evaluate import evaluate as evaluate
     from numerics.loading import DEFAULT_MODELS as DEFAULT_MODELS
     from numerics.loading import load_weights as load_weights
     from numerics.loading import open_checkpoint as open_checkpoint
     from numerics.loading.weights import LayerWeights as LayerWeights
+    from numerics.loading.weights import ModelShape as ModelShape
     from numerics.loading.weights import TransformerWeights as TransformerWeights
     from numerics.spectra.matrices import NamedMatrix as NamedMatrix
     from numerics.spectra.matrices import extract_matrices as extract_matrices
+    from numerics.spectra.model import SpectraOptions as SpectraOptions
     from numerics.spectra.spectrum import Spectrum as Spectrum
     from numerics.spectra.spectrum import spectrum as spectrum
 
@@ -49,13 +50,14 @@ _HOME = {
     "load_weights": "numerics.loading",
     "open_checkpoint": "numerics.loading",
     "LayerWeights": "numerics.loading.weights",
+    "ModelShape": "numerics.loading.weights",
     "TransformerWeights": "numerics.loading.weights",
     "NamedMatrix": "numerics.spectra.matrices",
     "extract_matrices": "numerics.spectra.matrices",
     "PChoice": "numerics.bounds.posthoc",
     "choose_p": "numerics.bounds.posthoc",
     "ProxyReport": "numerics.bounds.proxies",
-    "SpectraOptions": "numerics.bounds.proxies",
+    "SpectraOptions": "numerics.spectra.model",
     "Spectrum": "numerics.spectra.spectrum",
 }
 

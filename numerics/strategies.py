@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.synthetic.model import SyntheticConfig
 from numerics.synthetic.prescribed import PrescribedMatrix, with_spectrum
 from numerics.synthetic.prescribed import haar_orthogonal as haar_orthogonal
@@ -130,7 +130,7 @@ def transformer_weights(
         LayerWeights(*(rng.standard_normal(shape) * std / np.sqrt(shape[1]) for shape in shapes))
         for _ in range(draw(_as_strategy(num_layers)))
     )
-    return TransformerWeights(layers, n, h, f, "hypothesis transformer_weights")
+    return TransformerWeights(layers, ModelShape(n, h, h, f), "hypothesis transformer_weights")
 
 
 @st.composite

@@ -67,9 +67,9 @@ class RunContext:
         return self.memo(("weights", source), lambda: load_weights(source))
 
     def spectra(self, source: str) -> tuple[tuple[NamedMatrix, Spectrum], ...]:
-        """Every matrix of ``source`` with its spectrum (numerics.bounds.proxies.matrix_spectra), computed
+        """Every matrix of ``source`` with its spectrum (numerics.spectra.model.matrix_spectra), computed
         once."""
-        from numerics.bounds.proxies import matrix_spectra
+        from numerics.spectra.model import matrix_spectra
 
         return self.memo(("spectra", source), lambda: matrix_spectra(self.weights(source), label=source))
 
@@ -92,9 +92,9 @@ class RunContext:
 
     def certified_summary(self, source: str) -> dict[str, Any]:
         """The interval-decided facts about ``source`` (numerics.certify.report.model_summary), once."""
-        from numerics.bounds.proxies import SpectraOptions
         from numerics.certify.certified import certify_proxies
         from numerics.certify.report import model_summary
+        from numerics.spectra.model import SpectraOptions
 
         return self.memo(
             ("certified", source),

@@ -56,6 +56,7 @@ OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
     "dask": ("dask[distributed]", "sweep"),
     "distributed": ("dask[distributed]", "sweep"),
     "hypothesis": ("hypothesis", "test"),
+    "z3": ("z3-solver", "solver"),
 }
 """Every optional top-level module specbound imports: (the distribution pip installs, the extra that
 brings it). pyproject.toml's [project.optional-dependencies] must agree

@@ -219,15 +219,17 @@ def _states(inequality: Any, certificate: dict[str, Any]) -> bool:
 
 
 def _same_gap(inequality: Any, gap: Any, strict: bool) -> bool:
-    """The inequality states gap >= 0 (> 0 when ``strict``): its gap tree is ``gap``, or their difference
-    has the kernel's exact normal form 0 (the same function written otherwise)."""
+    """The inequality states gap >= 0 (> 0 when ``strict``): its gap tree (sympy's) or its typed tree (the
+    text as typed, the gap ``prove`` certifies for a statement that is not a sum of monomials) is
+    ``gap``, or their difference has the kernel's exact normal form 0 (the same function written
+    otherwise)."""
     from theory.derive.check import exact_zero
     from theory.derive.instance import difference_tree
     from theory.prover.kernel.trees import Malformed
 
     if inequality.strict != strict:
         return False
-    if inequality.gap_tree() == gap:
+    if gap in (inequality.gap_tree(), inequality.typed):
         return True
     try:
         return exact_zero(difference_tree(inequality.gap_tree(), gap))

@@ -131,7 +131,8 @@ def _finite(value: mpmath.mpf) -> float | None:
 
 def sweep_row(settings: SweepSettings, source: str) -> dict[str, Any]:
     """The summary row of one checkpoint (module docstring); runs in a worker process."""
-    from numerics.bounds.proxies import SpectraOptions, proxies
+    from numerics.bounds.proxies import proxies
+    from numerics.spectra.model import SpectraOptions
 
     checkpoint = open_checkpoint(source, num_heads=settings.num_heads, family=settings.family)
     checkpoint.coverage()  # refuses what bound refuses: a coverage value beyond float64 (never a row of inf)

@@ -34,19 +34,20 @@ import mpmath
 import numpy as np
 
 from numerics.bounds.composition import Number, ProxyReport, Spectral, depth_factors
-from numerics.bounds.proxies import matrix_spectra
 from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
 from numerics.formulas.arithmetic import Arithmetic
 from numerics.formulas.evaluate import DEFAULT_DPS, argument_names, check_dps
 from numerics.formulas.generated import GRID_M
 from numerics.loading.weights import TransformerWeights
 from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.model import GIVEN_BACKEND, ModelSpectra, model_spectra
 from numerics.spectra.spectrum import Spectrum, spectrum
 from theory import assembled as theorem
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 from theory.grid import grid_fractions
 from theory.proxy import L_PHI_VALUE, MatrixKind
+from theory.records import record
 from theory.version import installed_version
 
 SpectralIn = TypeVar("SpectralIn", contravariant=True)
@@ -167,6 +168,10 @@ class AssembledBound(Generic[Number, Spectral]):
 class AssembledArithmetic(Arithmetic[Number], Protocol[Number, SpectralIn]):
     """An :class:`~numerics.formulas.arithmetic.Arithmetic` with what the assembled bound needs of spectra."""
 
+    def readout_spectrum(self, out: ReadOut) -> Any:
+        """What the arithmetic knows of the read-out's spectrum (its one singular value ||w||)."""
+        ...
+
     def shell(self, index: Formula, shell: Formula, value: Number, **extra: object) -> tuple[int, Number]:
         """(j, shell(j)) with shell(j) >= value (certainly, for balls): the index formula's j, raised."""
         ...
@@ -202,6 +207,51 @@ def dyadic_margin(margin: float) -> tuple[int, float]:
     while Fraction(1, 2**k) > exact:
         k += 1
     return k, 2.0**-k
+
+
+@record(eq=False, kw_only=True)
+class AssembledSetting:
+    """Where reconstructed Theorem 3.1 is evaluated, besides the model's spectra: n samples of T tokens,
+    confidence 1 - delta, the ramp ``margin``, the grid P_m (``m`` None: ceil(L + ln N)), with the margin
+    chosen after training ``margin_index`` k (the margin is then the dyadic 2^-k, theory.margin_union;
+    None for a margin fixed in advance), and the read-out w (``readout_weight``, N entries; None for the
+    class's worst case, :func:`readout`). Make one with :meth:`of`, which checks the values."""
+
+    n: int
+    delta: float
+    margin: float
+    T: int
+    m: int | None = None
+    margin_index: int | None = None
+    readout_weight: object = None
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        n: int,
+        delta: float,
+        margin: float,
+        T: int,
+        m: int | None = None,
+        readout_weight: object = None,
+        margin_after_training: bool = False,
+    ) -> AssembledSetting:
+        """The setting, its values checked (:func:`check_inputs`); with ``margin_after_training`` the
+        measured ``margin`` is replaced by the dyadic 2^-k <= it (:func:`dyadic_margin`)."""
+        check_inputs(n, delta, margin, T)
+        margin_index = None
+        if margin_after_training:
+            margin_index, margin = dyadic_margin(margin)
+        return cls(
+            n=n,
+            delta=delta,
+            margin=margin,
+            T=T,
+            m=m,
+            margin_index=margin_index,
+            readout_weight=readout_weight,
+        )
 
 
 def sensitivity_and_scale(
@@ -308,31 +358,28 @@ def shell_options(
 
 def compose_assembled(
     arithmetic: AssembledArithmetic[Number, Spectral],
-    entries: Sequence[tuple[NamedMatrix | ReadOut, Spectral]],
-    *,
-    n: int,
-    delta: float,
-    margin: float,
-    T: int,
-    m: int | None,
-    margin_index: int | None = None,
-    **metadata: Any,
+    spectra: ModelSpectra[Any],
+    setting: AssembledSetting,
 ) -> AssembledBound[Number, Spectral]:
-    """GAP_TERM of reconstructed Theorem 3.1 over the K matrices ``entries`` (the read-out last) in
-    ``arithmetic`` (module docstring): shells of the spectral norms, depth factors of the rounded norms,
-    per matrix gamma, b, alpha, s and the post hoc term over P_m, then Sigma = sum_i term_i,
-    P = sum_i (PEEL_COST(j_i) + PEEL_COST(j'_i)), Q = max_i SENSITIVITY_i and GAP_TERM. ``m`` defaults to
-    ceil(L + ln N); ``margin_index`` k (the margin then being 2^-k, theory.margin_union) adds
-    PEEL_COST(k) to P; ``metadata`` (dps, signature) is passed to the :class:`AssembledBound`."""
-    layers = [matrix for matrix, _ in entries if isinstance(matrix, NamedMatrix)]
-    if any(matrix.expert is not None for matrix in layers):
+    """GAP_TERM of reconstructed Theorem 3.1 over the K matrices of ``spectra`` and the read-out of
+    ``setting`` (the K-th, last) in ``arithmetic`` (module docstring): shells of the spectral norms, depth
+    factors of the rounded norms, per matrix gamma, b, alpha, s and the post hoc term over P_m, then
+    Sigma = sum_i term_i, P = sum_i (PEEL_COST(j_i) + PEEL_COST(j'_i)), Q = max_i SENSITIVITY_i and
+    GAP_TERM, at the setting's n, delta, margin, T and m (None: ceil(L + ln N)); its ``margin_index`` k
+    (the margin then being 2^-k, theory.margin_union) adds PEEL_COST(k) to P."""
+    if any(matrix.expert is not None for matrix, _ in spectra.matrices):
         raise InvalidArgument(
             "the assembled bound (reconstructed Theorem 3.1) counts K = L (2H + 2) + 1 matrices of dense "
             "layers; a mixture-of-experts model has only the proxies (specbound bound)"
         )
-    num_layers = 1 + max(matrix.layer for matrix in layers)
-    num_heads = len({matrix.head for matrix in layers if matrix.head >= 0})
-    hidden_size = layers[0].shape[0]
+    num_layers, num_heads, hidden_size = spectra.num_layers, spectra.num_heads, spectra.hidden_size
+    out = readout(setting.readout_weight, hidden_size)
+    entries: list[tuple[NamedMatrix | ReadOut, Any]] = [
+        *spectra.matrices,
+        (out, arithmetic.readout_spectrum(out)),
+    ]
+    n, delta, margin, T, m = setting.n, setting.delta, setting.margin, setting.T, setting.m
+    margin_index = setting.margin_index
     with arithmetic.context():
         if m is None:
             m = arithmetic.integer(GRID_M, "m = ceil(L + ln N)", L=num_layers, N=hidden_size)
@@ -411,13 +458,16 @@ def compose_assembled(
             gap=gap,
             arithmetic=arithmetic,
             margin_index=margin_index,
-            **metadata,
         )
 
 
 class MpmathAssembledArithmetic(MpmathSpectra):
     """The mpmath :class:`AssembledArithmetic` of :func:`assembled_bound`: shells by the index formula,
     Schatten sums of the stored spectrum, and the grid point of the smallest term (the first on ties)."""
+
+    def readout_spectrum(self, out: ReadOut) -> Spectrum:
+        """The read-out's float64 spectrum (:func:`numerics.spectra.spectrum.spectrum` of N x 1 w)."""
+        return spectrum(out.dense())
 
     def shell(
         self, index: Formula, shell: Formula, value: mpmath.mpf, **extra: object
@@ -469,7 +519,10 @@ def shell_terms(
 
 
 def assembled_bound(
-    report_or_weights: ProxyReport | TransformerWeights | Sequence[tuple[NamedMatrix, Spectrum]],
+    report_or_weights: ProxyReport
+    | TransformerWeights
+    | Sequence[tuple[NamedMatrix, Spectrum]]
+    | ModelSpectra[Any],
     *,
     n: int,
     delta: float,
@@ -483,7 +536,8 @@ def assembled_bound(
     """GAP_TERM of reconstructed Theorem 3.1 for these weights, with n samples of T tokens, in mpmath.
 
     ``report_or_weights``: a :class:`ProxyReport` (its spectra are reused, and its grid m unless ``m`` is
-    given), :class:`TransformerWeights`, or the output of :func:`matrix_spectra`. ``margin`` is the ramp
+    given), or anything :func:`numerics.spectra.model.model_spectra` reads (:class:`TransformerWeights`,
+    the output of :func:`numerics.spectra.model.matrix_spectra`, a ModelSpectra). ``margin`` is the ramp
     margin fixed before training, in (0, 1]; ``delta`` in (0, 1). ``readout_weight``: the trained
     read-out w (N entries; see :func:`readout`), None for the class's worst case ||w|| = 1. With
     ``margin_after_training``, ``margin`` may be measured after training: the bound is theory.margin_union's,
@@ -491,29 +545,22 @@ def assembled_bound(
     to be added to the empirical ramp risk at ``margin`` itself.
     """
     check_dps(dps)
-    check_inputs(n, delta, margin, T)
-    margin_index = None
-    if margin_after_training:
-        margin_index, margin = dyadic_margin(margin)
-    if isinstance(report_or_weights, ProxyReport):
-        spectra = tuple((row.matrix, row.spectrum) for row in report_or_weights.matrices)
-        m = report_or_weights.m if m is None else m
-    elif isinstance(report_or_weights, TransformerWeights):
-        spectra = matrix_spectra(report_or_weights)
-    else:
-        spectra = tuple(report_or_weights)
-    out = readout(readout_weight, spectra[0][0].shape[0])
-    entries: list[tuple[NamedMatrix | ReadOut, Spectrum]] = [*spectra, (out, spectrum(out.dense()))]
-    bound = compose_assembled(
-        MpmathAssembledArithmetic(dps),
-        entries,
+    setting = AssembledSetting.of(
         n=n,
         delta=delta,
         margin=margin,
         T=T,
         m=m,
-        margin_index=margin_index,
-        dps=dps,
+        readout_weight=readout_weight,
+        margin_after_training=margin_after_training,
     )
+    if isinstance(report_or_weights, ProxyReport):
+        rows = [(row.matrix, row.spectrum) for row in report_or_weights.matrices]
+        spectra = ModelSpectra.of(rows, source=report_or_weights.source, backend=GIVEN_BACKEND)
+        if m is None:
+            setting = dataclasses.replace(setting, m=report_or_weights.m)
+    else:
+        spectra = model_spectra(report_or_weights)
+    bound = compose_assembled(MpmathAssembledArithmetic(dps), spectra, setting)
     signature = f"bound:{LABEL}|grid:m={bound.m}|eval:mpmath-dps={dps}|version:{installed_version()}"
-    return dataclasses.replace(bound, signature=signature)
+    return dataclasses.replace(bound, dps=dps, signature=signature)

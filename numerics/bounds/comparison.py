@@ -22,10 +22,11 @@ import mpmath
 
 from numerics.bounds.assembled import assembled_bound, check_inputs
 from numerics.bounds.composition import ProxyReport
-from numerics.bounds.proxies import SpectraOptions, model_spectra, proxies
+from numerics.bounds.proxies import proxies
 from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
 from numerics.formulas.evaluate import DEFAULT_DPS, evaluate
 from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.model import SpectraOptions, model_spectra
 from numerics.spectra.spectrum import Spectrum
 from theory import assembled as assembled_theory
 from theory import baselines, comparison

@@ -34,6 +34,7 @@ from numerics.formulas.generated import HEAD_LIPSCHITZ, L_PHI_VALUE
 from numerics.loading.coverage import Coverage
 from numerics.loading.weights import SHARED_EXPERT
 from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.model import ModelSpectra
 from theory.errors import InvalidArgument, require
 from theory.kinds import MatrixKind
 from theory.proxy_steps import (
@@ -470,30 +471,30 @@ def layer_norms(
 
 def compose_proxies(
     arithmetic: SpectralArithmetic[Number, Spectral, Choice],
-    spectra: Sequence[tuple[NamedMatrix, Spectral]],
+    spectra: ModelSpectra[Spectral],
     *,
-    num_layers: int,
-    hidden_size: int,
-    num_heads: int,
     m: int,
-    source: str,
-    **metadata: Any,
+    signature: str = "",
+    dps: int | None = None,
 ) -> ProxyReport[Number, Spectral, Choice]:
-    """B_ours and B_Edelman of the matrices ``spectra`` in ``arithmetic``: the table
-    :data:`theory.proxy_steps.PROXY_COMPOSITION` run by :func:`run_composition`, with every per-matrix and
-    per-layer quantity; ``metadata`` (signature, dps, coverage, layer_digests) is passed to the
-    :class:`ProxyReport`. Errors of the post hoc choice name the matrix they concern."""
+    """B_ours and B_Edelman of the model ``spectra`` in ``arithmetic``: the table
+    :data:`theory.proxy_steps.PROXY_COMPOSITION` run by :func:`run_composition` over its matrices, with
+    every per-matrix and per-layer quantity, on the grid P_m. The :class:`ProxyReport` carries the model's
+    source, L, N, H, coverage and layer digests from the record, and ``signature`` (how the numbers were
+    obtained) and ``dps`` (mpmath's digits; None for balls). Errors of the post hoc choice name the matrix
+    they concern."""
+    matrices = spectra.matrices
     with arithmetic.context():
-        norms, expert_norms = layer_norms(arithmetic, spectra)
+        norms, expert_norms = layer_norms(arithmetic, matrices)
     model = _Model(
         norms=norms,
-        spectra=spectra,
-        num_layers=num_layers,
-        hidden_size=hidden_size,
+        spectra=matrices,
+        num_layers=spectra.num_layers,
+        hidden_size=spectra.hidden_size,
         formulas={},
         expert_norms=expert_norms,
     )
-    values, choices = run_composition(arithmetic, PROXY_COMPOSITION, model, source)
+    values, choices = run_composition(arithmetic, PROXY_COMPOSITION, model, spectra.source)
     alphas = tuple(values["alpha"])
     rows = tuple(
         MatrixProxy(
@@ -506,13 +507,13 @@ def compose_proxies(
             contribution=values["c"][row],
             edelman_term=values["xi_term"][row],
         )
-        for row, (matrix, spec) in enumerate(spectra)
+        for row, (matrix, spec) in enumerate(matrices)
     )
     return ProxyReport(
-        source=source,
-        num_layers=num_layers,
-        hidden_size=hidden_size,
-        num_heads=num_heads,
+        source=spectra.source,
+        num_layers=spectra.num_layers,
+        hidden_size=spectra.hidden_size,
+        num_heads=spectra.num_heads,
         m=m,
         matrices=rows,
         alphas=alphas,
@@ -521,5 +522,8 @@ def compose_proxies(
         ours=values["B_ours"],
         edelman=values["B_Edelman"],
         decide=arithmetic.less,
-        **metadata,
+        signature=signature,
+        dps=dps,
+        coverage=spectra.coverage,
+        layer_digests=spectra.layer_digests,
     )

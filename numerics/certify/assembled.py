@@ -27,19 +27,13 @@ from fractions import Fraction
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from numerics.bounds.assembled import (
-    AssembledBound,
-    ReadOut,
-    check_inputs,
-    compose_assembled,
-    readout,
-)
+from numerics.bounds.assembled import AssembledBound, AssembledSetting, ReadOut, compose_assembled
 from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import arb_type, flint_context
-from numerics.certify.certified import ArbSpectra, CertifiedMatrix, certify_matrices
+from numerics.certify.certified import CERTIFIED_BACKEND, ArbSpectra, CertifiedMatrix, certify_matrices
 from numerics.certify.interval_eval import interval_evaluate, to_ball
 from numerics.loading.weights import TransformerWeights
-from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.model import ModelSpectra
 from theory.errors import InvalidArgument
 from theory.formula import Formula
 
@@ -101,6 +95,10 @@ class ArbAssembledArithmetic(ArbSpectra):
     p* = the grid point whose term ball has the smallest upper end, with every point that may attain the
     minimum."""
 
+    def readout_spectrum(self, out: ReadOut) -> CertifiedReadOut:
+        """:func:`certify_readout`."""
+        return certify_readout(out)
+
     def shell(self, index: Formula, shell: Formula, value: arb, **extra: object) -> tuple[int, arb]:
         """:func:`certified_shell`."""
         return certified_shell(index, shell, value, **extra)
@@ -140,11 +138,10 @@ def certify_assembled(
     ``weights`` may also be its matrices already certified (``certified.certify_matrices``);
     ``readout_weight`` as in :func:`numerics.bounds.assembled.assembled_bound` (None: the class's worst case).
     """
-    check_inputs(n, delta, margin, T)
-    layers = certify_matrices(weights) if isinstance(weights, TransformerWeights) else list(weights)
-    out = certify_readout(readout(readout_weight, layers[0].matrix.shape[0]))
-    entries: list[tuple[NamedMatrix | ReadOut, CertifiedMatrix | CertifiedReadOut]] = [
-        *((c.matrix, c) for c in layers),
-        (out.matrix, out),
-    ]
-    return compose_assembled(ArbAssembledArithmetic(), entries, n=n, delta=delta, margin=margin, T=T, m=m)
+    setting = AssembledSetting.of(n=n, delta=delta, margin=margin, T=T, m=m, readout_weight=readout_weight)
+    if isinstance(weights, TransformerWeights):
+        layers, source = certify_matrices(weights), weights.source
+    else:
+        layers, source = list(weights), "certified matrices"
+    spectra = ModelSpectra.of([(c.matrix, c) for c in layers], source=source, backend=CERTIFIED_BACKEND)
+    return compose_assembled(ArbAssembledArithmetic(), spectra, setting)

@@ -10,6 +10,7 @@ arithmetic", IEEE Trans. Computers 66 (2017); provenance ``standard``).
 from __future__ import annotations
 
 import math
+import sys
 from contextlib import AbstractContextManager
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -27,8 +28,12 @@ PRECISION = 128
 
 def flint() -> ModuleType:
     """python-flint, imported through the one optional-import guard (:func:`theory.errors.require`): a
-    missing package is a :class:`~theory.errors.MissingDependency` naming it and the ``certify`` extra."""
-    return require("flint", purpose="certified intervals")
+    missing package is a :class:`~theory.errors.MissingDependency` naming it and the ``certify`` extra.
+
+    Once imported it is taken from ``sys.modules`` directly (a certificate asks for it tens of thousands
+    of times; the guard's module search cost more than the ball arithmetic of some callers)."""
+    imported = sys.modules.get("flint")
+    return imported if imported is not None else require("flint", purpose="certified intervals")
 
 
 def arb_type() -> type[arb]:

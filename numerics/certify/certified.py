@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
-from numerics.bounds.proxies import DEFAULT_OPTIONS, ModelSpectra, SpectraOptions, model_spectra
 from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import arb_type, flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
@@ -54,6 +53,7 @@ from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.model import DEFAULT_OPTIONS, ModelSpectra, SpectraOptions, model_spectra
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.grid import grid_fractions
 
@@ -224,19 +224,20 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
     steps = [int(p * q) for p in points]
     if any(not 0 <= k <= 2 * q for k in steps):
         raise InvalidArgument(f"grid points {points} are not in [0, 2]")
+    # the positive steps in increasing order, once for every ball (each power extends the previous one)
+    ascending = [(index, k) for index, k in sorted(enumerate(steps), key=lambda item: item[1]) if k > 0]
+    zero, one = arb(0), arb(1)  # balls are immutable: shared as every ball's starting values
     with flint_context():
-        totals = [arb(0)] * len(points)
+        totals = [zero] * len(points)
         for ball in certified.enclosure.balls:
             lower, upper = ball.lower(), ball.upper()
-            low_root = lower.root(q) if lower > 0 else arb(0)
-            high_root = upper.root(q) if upper > 0 else arb(0)  # arb's root of 0 is nan
-            low_power, high_power, done = arb(1), arb(1), 0
-            for index, k in sorted(enumerate(steps), key=lambda item: item[1]):
-                if k == 0:
-                    continue
+            low_root = lower.root(q) if lower > 0 else zero
+            high_root = upper.root(q) if upper > 0 else zero  # arb's root of 0 is nan
+            low_power, high_power, done = one, one, 0
+            for index, k in ascending:
                 while done < k:
                     low_power, high_power, done = low_power * low_root, high_power * high_root, done + 1
-                totals[index] += interval(low_power, high_power)
+                totals[index] += low_power.union(high_power)  # interval(low_power, high_power)
         return tuple(
             interval(arb(certified.rank.lo), arb(certified.rank.hi)) if k == 0 else total
             for k, total in zip(steps, totals, strict=True)
@@ -309,7 +310,7 @@ def certify_matrices(
     of small QRs dominates on a loaded machine); each is certified per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
-    kv_heads = weights.num_kv_heads if isinstance(weights, Checkpoint) else weights.kv_heads
+    kv_heads = weights.kv_heads
     # the loop runs over indices and reads each layer in its body: an iterator of layers (enumerate's
     # reused tuple, a progress generator's loop variable) would hold the previous layer during the next read
     indices = range(weights.num_layers)
@@ -368,7 +369,7 @@ def _float64(matrix: NamedMatrix) -> NamedMatrix:
 
 def certified_layer(path: str, index: int, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
     """One streamed layer's matrices certified (:func:`_certified_layer`, each released once done): the
-    ``layer_extra`` of :func:`numerics.bounds.proxies.streamed_pass` that makes the spectra's one read
+    ``layer_extra`` of :func:`numerics.spectra.model.streamed_pass` that makes the spectra's one read
     also give the certificates. The balls pickle (:func:`_reduce_arb`: exact midpoints, radii rounded up
     in their 30th bit), so worker processes can send them back."""
     del index  # the matrices carry their place
@@ -378,7 +379,7 @@ def certified_layer(path: str, index: int, matrices: list[NamedMatrix]) -> list[
 
 
 def certified_spectra(checkpoint: Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS) -> ModelSpectra:
-    """The :class:`numerics.bounds.proxies.ModelSpectra` of ``checkpoint`` (:func:`model_spectra`) whose
+    """The :class:`numerics.spectra.model.ModelSpectra` of ``checkpoint`` (:func:`model_spectra`) whose
     one read of each layer (``options.jobs`` workers) also certifies its matrices on
     ``options.certify_path``: both :func:`numerics.bounds.proxies.proxies` and :func:`certify_proxies`
     take the record, so every layer is read once for both."""
@@ -386,16 +387,21 @@ def certified_spectra(checkpoint: Checkpoint, options: SpectraOptions = DEFAULT_
     return model_spectra(checkpoint, options, layer_extra=extra)
 
 
-def _from_spectra(spectra: ModelSpectra) -> list[CertifiedMatrix]:
-    """The certified matrices a :func:`certified_spectra` record carries, with its (released) matrices."""
+CERTIFIED_BACKEND = "certified"
+"""The ``backend`` of a :class:`ModelSpectra` of certified enclosures (:class:`CertifiedMatrix`)."""
+
+
+def _from_spectra(spectra: ModelSpectra) -> ModelSpectra[CertifiedMatrix]:
+    """The certified matrices a :func:`certified_spectra` record carries, on its (released) matrices."""
     if spectra.layer_extras is None:
         raise InvalidArgument(
             "these spectra carry no certificates: take them with certified_spectra, or pass the checkpoint"
         )
     values = [item for layer in spectra.layer_extras for item in layer]
-    return [
+    certified = [
         CertifiedMatrix(matrix, *item) for (matrix, _), item in zip(spectra.matrices, values, strict=True)
     ]
+    return spectra.with_matrices([(item.matrix, item) for item in certified], CERTIFIED_BACKEND)
 
 
 def _arb_from_parts(mid: tuple[int, int], rad: tuple[int, int]) -> arb:
@@ -428,19 +434,13 @@ def certify_proxies(
     :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
     m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
-    points = grid_fractions(m)
     if isinstance(weights, ModelSpectra):
         certified = _from_spectra(weights)
     else:
-        certified = certify_matrices(
+        matrices = certify_matrices(
             weights, show_progress=options.certify_progress, path=options.certify_path
         )
-    return compose_proxies(
-        ArbSpectralArithmetic(points),
-        [(item.matrix, item) for item in certified],
-        num_layers=weights.num_layers,
-        hidden_size=weights.hidden_size,
-        num_heads=weights.num_heads,
-        m=m,
-        source=weights.source,
-    )
+        certified = ModelSpectra.of(
+            [(item.matrix, item) for item in matrices], source=weights.source, backend=CERTIFIED_BACKEND
+        )
+    return compose_proxies(ArbSpectralArithmetic(grid_fractions(m)), certified, m=m)

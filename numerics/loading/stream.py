@@ -32,14 +32,22 @@ from numerics.loading.families import (
 )
 from numerics.loading.families.base import Sizes
 from numerics.loading.tensors import TensorSource
-from numerics.loading.weights import LayerWeights, TransformerWeights, Widths, check_layer, check_sizes
+from numerics.loading.weights import (
+    LayerWeights,
+    ModelShape,
+    Shaped,
+    TransformerWeights,
+    check_layer,
+    check_sizes,
+)
 from theory.errors import CheckpointError, InvalidArgument, UnsupportedCheckpoint
 from theory.records import record
 
 
 @record(eq=False)
-class Checkpoint:
-    """A model whose layers are read on demand from ``tensors``."""
+class Checkpoint(Shaped):
+    """A model whose layers are read on demand from ``tensors``: ``sizes`` as its config declares them,
+    ``shape`` (:class:`~numerics.loading.weights.ModelShape`) as the weights settled them."""
 
     family: Family
     scheme: Scheme
@@ -47,30 +55,10 @@ class Checkpoint:
     tensors: TensorSource
     sizes: Sizes
     num_layers: int
-    hidden_size: int
-    num_heads: int
-    num_kv_heads: int
-    ffn_size: int
+    shape: ModelShape
     source: str
-    declared_head_dim: int | None = None
-    """d_h when the config declares it (``head_dim``); None means N / H."""
     config: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """The config (empty when there is none), the model type chosen with ``family=`` filled in."""
-
-    @property
-    def head_dim(self) -> int:
-        """d_h: the declared head size, else N / H."""
-        return self.declared_head_dim or self.hidden_size // self.num_heads
-
-    @property
-    def widths(self) -> Widths:
-        """N, H d_h, K d_h and F (:class:`~numerics.loading.weights.Widths`)."""
-        return Widths(
-            self.hidden_size,
-            self.num_heads * self.head_dim,
-            self.num_kv_heads * self.head_dim,
-            self.ffn_size,
-        )
 
     def layer(self, index: int) -> LayerWeights:
         """Layer ``index``, read now, float64, validated (shapes, finiteness)."""
@@ -101,23 +89,13 @@ class Checkpoint:
 
     def weights(self) -> TransformerWeights:
         """Every layer in memory, as :class:`TransformerWeights`."""
-        return TransformerWeights(
-            tuple(self.layers()),
-            self.hidden_size,
-            self.num_heads,
-            self.ffn_size,
-            self.source,
-            self.num_kv_heads,
-            self.family.key,
-            self.declared_head_dim,
-            self.config,
-        )
+        return TransformerWeights(tuple(self.layers()), self.shape, self.source, self.family.key, self.config)
 
     def coverage(self) -> tuple[Coverage, ...]:
         """The family's coverage records, its weight-dependent values computed layer by layer (stored width,
         each matrix upcast when used)."""
         return family_coverage(
-            self.family, self.config, self.stored_layers(), self.num_heads, self.num_kv_heads, self.source
+            self.family, self.config, self.stored_layers(), self.num_heads, self.kv_heads, self.source
         )
 
 
@@ -254,22 +232,9 @@ def open_tensors(
             f"{where}: the key projection has {kv_width} rows, not a whole number of heads of size "
             f"{head_dim} matching num_key_value_heads={sizes.num_kv_heads}"
         )
-    check_sizes(hidden, num_heads, kv_heads, ffn, where, sizes.head_dim)
-    return Checkpoint(
-        family,
-        scheme,
-        prefix,
-        tensors,
-        sizes,
-        found_sizes["num_layers"],
-        hidden,
-        num_heads,
-        kv_heads,
-        ffn,
-        where,
-        sizes.head_dim,
-        config,
-    )
+    shape = ModelShape(hidden, num_heads, kv_heads, ffn, sizes.head_dim)
+    shape.check(where)
+    return Checkpoint(family, scheme, prefix, tensors, sizes, found_sizes["num_layers"], shape, where, config)
 
 
 def _check_gains(tensors: TensorSource, family: Family, scheme: Scheme, prefix: str, where: str) -> None:

@@ -119,62 +119,19 @@ class CrossAttention:
         return (("wq", self.wq), ("wk", self.wk), ("wv", self.wv), ("wo", self.wo))
 
 
-@record(eq=False)
-class TransformerWeights:
-    """A BERT-family encoder's projection weights, validated on construction.
+@record
+class ModelShape:
+    """The sizes every layer of a model has: N (``hidden_size``), H query heads, K key/value heads
+    (``kv_heads``: K = H without grouped-query attention; K divides H), F (``ffn_size``) and d_h when the
+    config declares it (``declared_head_dim``; None means N / H). Shared by loaded weights
+    (:class:`TransformerWeights`) and a checkpoint opened lazily
+    (:class:`numerics.loading.stream.Checkpoint`); :meth:`check` validates it."""
 
-    Invariants: every array is a finite float64 matrix; Wq is (H d_h) x N, Wk and Wv are (K d_h) x N, Wo
-    is N x (H d_h), Win is F x N and Wout is N x F; without a declared head size N is divisible by
-    ``num_heads``. ``source`` says where the weights came from.
-    """
-
-    layers: tuple[LayerWeights, ...]
     hidden_size: int
     num_heads: int
+    kv_heads: int
     ffn_size: int
-    source: str
-    num_kv_heads: int | None = None
-    """K, the number of key/value heads (grouped-query attention); None means K = H."""
-    family: str | None = None
-    """The model family the weights were read as (``numerics.loading.families``); None when unknown."""
     declared_head_dim: int | None = None
-    """d_h when the config declares one (``head_dim``, which may differ from N / H); None means N / H."""
-    config: Mapping[str, Any] | None = field(default=None, repr=False)
-    """The config the weights were read with (its activation, bias and norm fields shape the coverage)."""
-
-    def __repr__(self) -> str:
-        """One line: where from, the family and the sizes (the arrays are in :attr:`layers`)."""
-        kv = "" if self.num_kv_heads is None else f", K={self.num_kv_heads}"
-        return (
-            f"TransformerWeights(source={self.source!r}, family={self.family!r}, L={self.num_layers}, "
-            f"N={self.hidden_size}, H={self.num_heads}{kv}, ffn={self.ffn_size})"
-        )
-
-    def __post_init__(self) -> None:
-        if not self.layers:
-            raise InvalidArgument(
-                f"no encoder layers in {self.source}; a transformer needs at least one layer"
-            )
-        check_sizes(
-            self.hidden_size,
-            self.num_heads,
-            self.kv_heads,
-            self.ffn_size,
-            self.source,
-            self.declared_head_dim,
-        )
-        for index, layer in enumerate(self.layers):
-            check_layer(index, layer, self.widths, self.source)
-
-    @property
-    def kv_heads(self) -> int:
-        """K, the number of key/value heads (H unless the attention is grouped-query)."""
-        return self.num_heads if self.num_kv_heads is None else self.num_kv_heads
-
-    @property
-    def num_layers(self) -> int:
-        """L, the number of encoder layers."""
-        return len(self.layers)
 
     @property
     def head_dim(self) -> int:
@@ -188,19 +145,97 @@ class TransformerWeights:
             self.hidden_size, self.num_heads * self.head_dim, self.kv_heads * self.head_dim, self.ffn_size
         )
 
+    def check(self, source: str) -> None:
+        """N, H, K, F positive, H splitting N unless d_h is declared, K dividing H (:func:`check_sizes`)."""
+        check_sizes(
+            self.hidden_size, self.num_heads, self.kv_heads, self.ffn_size, source, self.declared_head_dim
+        )
+
+
+class Shaped:
+    """The sizes of a model that holds a :class:`ModelShape` as ``shape``, read through it."""
+
+    shape: ModelShape
+
+    @property
+    def hidden_size(self) -> int:
+        """N."""
+        return self.shape.hidden_size
+
+    @property
+    def num_heads(self) -> int:
+        """H, the number of query heads."""
+        return self.shape.num_heads
+
+    @property
+    def kv_heads(self) -> int:
+        """K, the number of key/value heads (H unless the attention is grouped-query)."""
+        return self.shape.kv_heads
+
+    @property
+    def ffn_size(self) -> int:
+        """F, the feed-forward size."""
+        return self.shape.ffn_size
+
+    @property
+    def head_dim(self) -> int:
+        """d_h (:attr:`ModelShape.head_dim`)."""
+        return self.shape.head_dim
+
+    @property
+    def widths(self) -> Widths:
+        """N, H d_h, K d_h and F (:attr:`ModelShape.widths`)."""
+        return self.shape.widths
+
+
+@record(eq=False)
+class TransformerWeights(Shaped):
+    """A BERT-family encoder's projection weights, validated on construction.
+
+    Invariants: every array is a finite float64 matrix; Wq is (H d_h) x N, Wk and Wv are (K d_h) x N, Wo
+    is N x (H d_h), Win is F x N and Wout is N x F (the sizes of ``shape``, :class:`ModelShape`), which
+    :meth:`ModelShape.check` accepts. ``source`` says where the weights came from.
+    """
+
+    layers: tuple[LayerWeights, ...]
+    shape: ModelShape
+    source: str
+    family: str | None = None
+    """The model family the weights were read as (``numerics.loading.families``); None when unknown."""
+    config: Mapping[str, Any] | None = field(default=None, repr=False)
+    """The config the weights were read with (its activation, bias and norm fields shape the coverage)."""
+
+    def __repr__(self) -> str:
+        """One line: where from, the family and the sizes (the arrays are in :attr:`layers`)."""
+        kv = "" if self.kv_heads == self.num_heads else f", K={self.kv_heads}"
+        return (
+            f"TransformerWeights(source={self.source!r}, family={self.family!r}, L={self.num_layers}, "
+            f"N={self.hidden_size}, H={self.num_heads}{kv}, ffn={self.ffn_size})"
+        )
+
+    def __post_init__(self) -> None:
+        if not self.layers:
+            raise InvalidArgument(
+                f"no encoder layers in {self.source}; a transformer needs at least one layer"
+            )
+        self.shape.check(self.source)
+        for index, layer in enumerate(self.layers):
+            check_layer(index, layer, self.widths, self.source)
+
+    @property
+    def num_layers(self) -> int:
+        """L, the number of encoder layers."""
+        return len(self.layers)
+
     def truncated(self, depth: int) -> TransformerWeights:
         """The first ``depth`` layers of this model (a depth series made from one trained model)."""
         if not 1 <= depth <= self.num_layers:
             raise InvalidArgument(f"depth={depth} is outside [1, {self.num_layers}] for {self.source}")
         return TransformerWeights(
             self.layers[:depth],
-            self.hidden_size,
-            self.num_heads,
-            self.ffn_size,
+            self.shape,
             f"{self.source} (first {depth} of {self.num_layers} layers)",
-            self.num_kv_heads,
             self.family,
-            self.declared_head_dim,
             self.config,
         )
 

@@ -26,9 +26,10 @@ from collections.abc import Sequence
 import mpmath
 
 from numerics.bounds.assembled import assembled_bound
-from numerics.bounds.proxies import ProxyReport, matrix_spectra, proxies
+from numerics.bounds.proxies import ProxyReport, proxies
 from numerics.formulas.evaluate import DEFAULT_DPS, evaluate
 from numerics.spectra.matrices import NamedMatrix
+from numerics.spectra.model import matrix_spectra
 from numerics.spectra.spectrum import Spectrum
 from numerics.synthetic.model import readout_weight
 from numerics.synthetic.train import TrainedModel

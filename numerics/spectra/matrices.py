@@ -136,10 +136,10 @@ def extract_matrices(weights: TransformerWeights) -> tuple[NamedMatrix, ...]:
     """All matrices of the bound, layer by layer: per head QK_h then Vt_h, then M_in and M_out.
 
     >>> import numpy as np
-    >>> from numerics.loading.weights import SHARED_EXPERT, LayerWeights, TransformerWeights
+    >>> from numerics.loading.weights import SHARED_EXPERT, LayerWeights, ModelShape, TransformerWeights
     >>> rng = np.random.default_rng(0)
     >>> layer = LayerWeights(*(rng.standard_normal(s) for s in [(4, 4)] * 4 + [(8, 4), (4, 8)]))
-    >>> ms = extract_matrices(TransformerWeights((layer,), 4, 2, 8, "random"))
+    >>> ms = extract_matrices(TransformerWeights((layer,), ModelShape(4, 2, 2, 8), "random"))
     >>> [m.label for m in ms]
     ['L0.H0.QK', 'L0.H0.Vt', 'L0.H1.QK', 'L0.H1.Vt', 'L0.M_in', 'L0.M_out']
     >>> bool(np.allclose(ms[0].dense(), layer.wq[:2].T @ layer.wk[:2]))

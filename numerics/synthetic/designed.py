@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.synthetic.prescribed import with_spectrum
 
 DESIGNED = {"num_layers": 2, "hidden_size": 32, "num_heads": 1, "ffn_size": 128, "scale": 1.0, "beta": 2.0}
@@ -38,7 +38,7 @@ def power_law_weights(
             matrices.append(with_spectrum(sigma, rows, cols, seed + 10 * layer + index).matrix)
         layers.append(LayerWeights(*matrices))
     label = f"designed power law (scale {scale}, beta {beta}) L{num_layers}-N{hidden_size}-H{num_heads}"
-    return TransformerWeights(tuple(layers), hidden_size, num_heads, ffn_size, label)
+    return TransformerWeights(tuple(layers), ModelShape(hidden_size, num_heads, num_heads, ffn_size), label)
 
 
 def designed_weights() -> TransformerWeights:

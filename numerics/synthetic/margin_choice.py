@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from numerics.bounds.assembled import assembled_bound
-from numerics.bounds.proxies import matrix_spectra
+from numerics.spectra.model import matrix_spectra
 from numerics.synthetic.gap import ramp_loss, training_margins
 from numerics.synthetic.model import readout_weight
 from numerics.synthetic.train import TrainedModel

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from numerics.loading.weights import PROJECTIONS, LayerWeights, TransformerWeights
+from numerics.loading.weights import PROJECTIONS, LayerWeights, ModelShape, TransformerWeights
 from theory.errors import InvalidArgument, require
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,5 +167,7 @@ def to_weights(model: torch.nn.Module, source: str | None = None) -> Transformer
         for layer in model.layers  # type: ignore[union-attr]
     )
     return TransformerWeights(
-        layers, config.hidden_size, config.num_heads, config.ffn, source or f"synthetic {config.label}"
+        layers,
+        ModelShape(config.hidden_size, config.num_heads, config.num_heads, config.ffn),
+        source or f"synthetic {config.label}",
     )

@@ -53,16 +53,15 @@ def known_alpha_weights(
     design: KnownAlphaDesign, depth: int
 ):  # -> numerics.loading.weights.TransformerWeights
     """An encoder of ``depth`` identical layers built from the design constants."""
-    from numerics.loading.weights import LayerWeights, TransformerWeights
+    from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 
     n, ffn = design.width, 4 * design.width
     eye = np.eye(n)
     w_in = np.zeros((ffn, n))
     w_in[:n, :n] = design.c * eye
     layer = LayerWeights(design.a * eye, design.a * eye, design.b * eye, design.b * eye, w_in, w_in.T.copy())
-    return TransformerWeights(
-        (layer,) * depth, n, design.heads, ffn, f"known-alpha ell={design.layer_factor:.3g}"
-    )
+    shape = ModelShape(n, design.heads, design.heads, ffn)
+    return TransformerWeights((layer,) * depth, shape, f"known-alpha ell={design.layer_factor:.3g}")
 
 
 def known_alpha_points(design: KnownAlphaDesign, depths: tuple[int, ...]) -> list[ScalingPoint]:

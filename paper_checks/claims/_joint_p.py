@@ -208,7 +208,7 @@ def model_options(context: RunContext) -> list[ModelOptions]:
         import numpy as np
 
         from numerics.bounds.assembled import ReadOut
-        from numerics.bounds.proxies import matrix_spectra
+        from numerics.spectra.model import matrix_spectra
         from paper_checks.claims.c12_bound_dominates_gap import trained_table_and_bounds
 
         table, models, bounds = trained_table_and_bounds(context)

@@ -2,7 +2,7 @@
 (``specbound growth --edelman-at MODEL``): two gaps on one footing (theory.regimes: n = 1000, T = 16,
 delta = 1/10, margin 1; Edelman's constants 1, theory.comparison.EDELMAN_GAP).
 
-The model is read by the numerics layer (its spectra, :func:`numerics.bounds.proxies.model_spectra`);
+The model is read by the numerics layer (its spectra, :func:`numerics.spectra.model.model_spectra`);
 each per-layer quantity of :func:`theory.regimes.depth_bound_at` is then the model's: the width N is its
 hidden size, and every layer matrix is taken as large as the model's largest, in spectral norm, in S_p at
 the given p and in Frobenius norm (each rounded up to 3 significant digits, so both bounds only grow),
@@ -40,8 +40,8 @@ def _index(text: str) -> Fraction:
 
 def edelman_versus_l2(model: str, p_text: str) -> tuple[str, str, dict[str, str]]:
     """(the l2 bound's text, Edelman's gap's text, the constants used) at ``model``'s constants."""
-    from numerics.bounds.proxies import model_spectra
     from numerics.bounds.schatten import MpmathSpectra, schatten_power_sum
+    from numerics.spectra.model import model_spectra
     from theory.regimes import depth_bound_at
 
     p = _index(p_text)

@@ -229,9 +229,10 @@ def format_table(report: ProxyReport, model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Build the report (load, spectra, proxies), then render it as a table, JSON and/or CSV."""
-    from numerics.bounds.proxies import SpectraOptions, model_spectra, proxies
+    from numerics.bounds.proxies import proxies
     from numerics.loading import open_checkpoint
     from numerics.loading.coverage import coverage_lines
+    from numerics.spectra.model import SpectraOptions, model_spectra
     from numerics.spectra.spectrum import linalg_for
 
     bounded("--dps", "dps", args.dps, 15, CLI_MAX_DPS)

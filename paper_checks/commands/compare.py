@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.figures is None:
         checkpoint = open_checkpoint(args.model, num_heads=args.num_heads, family=args.family)
         return _print(args, args.model, _compare(checkpoint, footing), {})
-    from numerics.bounds.proxies import SpectraOptions, model_spectra
+    from numerics.spectra.model import SpectraOptions, model_spectra
     from paper_checks.compare_figure import FIGURE, bounds_over_depth
     from paper_checks.output_files import checkpoint_inputs, complete_or_removed, figure_files, prepare_folder
 

@@ -45,7 +45,7 @@ Any internal error is one line and exit 2, never 1."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """STATEMENT, --domain, --budget, --max-boxes, --json, --check."""
+    """STATEMENT, --domain, --budget, --max-boxes, --no-solver, --json, --check."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
     parser.add_argument(
@@ -60,6 +60,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="CPU-time budget in seconds, of the whole run (60; also of --check)",
     )
     parser.add_argument("--max-boxes", type=int, default=20000, metavar="N", help="box budget (20000)")
+    parser.add_argument(
+        "--no-solver",
+        action="store_true",
+        help="never ask z3 (the solver extra) for witnesses or split points to check (asked by default "
+        "when installed and --budget >= 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result (with certificates) as JSON")
     parser.add_argument(
         "--check",
@@ -99,7 +105,7 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
     from theory.prover.coq.report import exit_status
 
     _check_coq_target(args)
-    result = prove(args.statement, args.domain, budget, args.max_boxes)  # its search stops at budget
+    result = prove(args.statement, args.domain, budget, args.max_boxes, not args.no_solver)  # stops at budget
     exported = _export(result, args)
     status = exit_status(result.exit_status, exported or [])
     if args.json:
@@ -119,6 +125,9 @@ def _prove(args: argparse.Namespace, budget: float) -> int:
             point = ", ".join(f"{k} = {v}" for k, v in part.witness.point.items())
             gap = list(part.witness.gap_enclosure)
             print(f"      witness: {point}; gap (rhs - lhs, or lhs - rhs for >=) in {gap}")
+        for proposal in part.proposals:
+            point = ", ".join(f"{k} = {v}" for k, v in proposal.point.items())
+            print(f"      {proposal.solver} proposed a {proposal.kind} point {point}: {proposal.outcome}")
         for box in part.remaining[:5]:
             print(f"      left undecided: {_approximate(box.to_json())}")
         if len(part.remaining) > 5:

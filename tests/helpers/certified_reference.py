@@ -12,10 +12,10 @@ from fractions import Fraction
 import numpy as np
 from flint import arb
 
-from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.certified import certify_proxies
 from numerics.certify.interval_eval import ArbArithmetic
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
+from numerics.spectra.model import SpectraOptions
 
 
 def reference_proxies(weights: TransformerWeights) -> dict[str, object]:
@@ -124,4 +124,4 @@ def random_model(depth: int, n: int, heads: int, ffn: int, seed: int) -> Transfo
     layers = tuple(
         LayerWeights(w(n, n), w(n, n), w(n, n), w(n, n), w(ffn, n), w(n, ffn)) for _ in range(depth)
     )
-    return TransformerWeights(layers, n, heads, ffn, f"random-{seed}")
+    return TransformerWeights(layers, ModelShape(n, heads, heads, ffn), f"random-{seed}")

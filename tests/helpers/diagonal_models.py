@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 
 N, H, F = 4, 2, 8
 """Width, heads and feed-forward width of every diagonal model."""
@@ -37,4 +37,4 @@ def diagonal_model(
 def layered_model(params: list[tuple[float, ...]]) -> TransformerWeights:
     """One diagonal layer per parameter tuple (a, b, c, d, e, f): layers may differ."""
     layers = tuple(diagonal_layer(*layer) for layer in params)
-    return TransformerWeights(layers, N, H, F, f"diagonal model, {len(layers)} layers")
+    return TransformerWeights(layers, ModelShape(N, H, H, F), f"diagonal model, {len(layers)} layers")

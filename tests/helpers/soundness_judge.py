@@ -42,13 +42,14 @@ class Outcome:
     wrong: str = ""
 
 
-def judge(case: Case, budget: float, max_boxes: int = MAX_BOXES) -> Outcome:
-    """Prove the case's statement over its domain within ``budget`` CPU seconds and judge the verdict."""
+def judge(case: Case, budget: float, max_boxes: int = MAX_BOXES, solver: bool = True) -> Outcome:
+    """Prove the case's statement over its domain within ``budget`` CPU seconds (``solver``: z3 may
+    propose points when installed, as in ``specbound prove``) and judge the verdict."""
     from theory.errors import SpecboundError
     from theory.prover import prove
 
     try:
-        result = prove(case.statement, case.domain, budget_seconds=budget, max_boxes=max_boxes)
+        result = prove(case.statement, case.domain, budget, max_boxes, solver)
     except SpecboundError as error:
         if "undefined at" in str(error) and case.truth != UNDEFINED:
             return Outcome(case, "refused", f"a statement defined everywhere refused as undefined: {error}")

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from flint import arb
 
-from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import ARB_PATH, FLOAT_PATH, GRAM_PATH, certify_proxies
 from numerics.certify.fast import certify_dense_fast
 from numerics.loading import load_weights
+from numerics.spectra.model import SpectraOptions
 from tests.helpers.planted_matrices import hadamard_orthogonal
 
 pytestmark = pytest.mark.slow

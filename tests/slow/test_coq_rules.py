@@ -68,9 +68,16 @@ RULES = (
     "sb_min_bound",
     "sb_floor_fraction",
     "sb_ceil_fraction",
+    "sb_floor_between",
+    "sb_ceil_between",
     "sb_integral",
     "sb_no_root_sign",
     "sb_even_power",
+    "sb_bernstein_basis",
+    "sb_bernstein_unit",
+    "sb_bernstein_step",
+    "sb_bernstein_min",
+    "sb_periodic",
 )
 """The rule lemmas of the table in docs/prover.md."""
 

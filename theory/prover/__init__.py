@@ -8,7 +8,8 @@ certificate's JSON alone (the kernel; a chain certificate by :func:`theory.prove
 
 Modules: language (the safe expression language and its data trees), domain (the per-variable sets),
 statement (parsing), box and unbounded (boxes, half-lines), search (branch and bound on the kernel's
-primitives), kernel (the re-checker), certificate, result, chain (a statement too large to branch and
+primitives), proposals (points an optional solver, z3, proposes and the search checks), kernel (the
+re-checker), certificate, result, chain (a statement too large to branch and
 bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's) and lemma_inequalities (a
 lemma's inequality with its reduction, and its verdict; the entries are the caller's); the base layer
 numbers, safe_files, cpu_budget and counts, which numerics and the commands import too. The prover imports
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -82,37 +84,95 @@ __all__ = [
 ]
 
 
+TYPED_SHARE = 0.25
+"""Share of the budget left that the search on an inequality's typed gap tree gets first; undecided there,
+the inequality is read by sympy and searched on sympy's gap (:func:`prove_statement`)."""
+
+
 def prove_statement(
-    statement: Statement, budget_seconds: float | None = None, max_boxes: int | None = None
+    statement: Statement,
+    budget_seconds: float | None = None,
+    max_boxes: int | None = None,
+    solver: bool = True,
 ) -> ProofResult:
     """Decide every inequality of a parsed statement; the budget is shared by its inequalities. A statement
     read from text must be defined, as typed, on its whole domain (:func:`theory.prover.definedness.
-    require_defined`: else UndefinedStatement, naming the point)."""
+    require_defined`: else UndefinedStatement, naming the point). An inequality whose gap tree is its typed
+    tree (read without sympy, :mod:`theory.prover.statement`) is searched on it for TYPED_SHARE of the
+    budget left; if that search is undecided, the inequality is read by sympy and sympy's gap searched
+    with the budget it had before the attempt: the attempt and the reading are not charged, so that an
+    inequality sympy's gap decides within the budget is decided still (a process may spend up to
+    1 + TYPED_SHARE times its budget on such an inequality). The verdict either way is the kernel's on
+    the tree its certificate names. With ``solver`` and z3 installed (the ``solver`` extra) and a budget
+    of at least :data:`~theory.prover.proposals.MIN_BUDGET` seconds, the search may ask z3 for points it
+    then checks itself (:mod:`theory.prover.proposals`): z3 never decides."""
     from theory.errors import require
 
     require("flint", purpose="the prover (its interval arithmetic)")
-    from theory.prover.definedness import require_defined
-    from theory.prover.result import ProofResult
+    from theory.prover.result import UNDECIDED, ProofResult
 
-    require_defined(statement)
+    _require_defined(statement)
     from theory.prover.search import DEFAULT_BUDGET_SECONDS, DEFAULT_MAX_BOXES, search
 
     for inequality in statement.inequalities:
         inequality.gap_tree()  # a part outside the language is a clear error before any search
     seconds = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     boxes = DEFAULT_MAX_BOXES if max_boxes is None else max_boxes
+    from theory.prover import proposals
+
+    proposer = proposals.installed() if solver and seconds >= proposals.MIN_BUDGET else None
     deadline = time.process_time() + seconds
     parts: list[InequalityResult] = []
-    for inequality in statement.inequalities:
+    symbolic: Statement | None = None
+    for index, inequality in enumerate(statement.inequalities):
         left = max(0.0, deadline - time.process_time())
-        parts.append(search(inequality, statement.domain, left, boxes))
-    return ProofResult(statement.text, statement.domain.to_text(), tuple(parts))
+        if not inequality.as_typed:
+            parts.append(search(inequality, statement.domain, left, boxes, solver=proposer))
+            continue
+        attempt = time.process_time()
+        first = search(inequality, statement.domain, left * TYPED_SHARE, boxes, solver=proposer)
+        if first.status != UNDECIDED:
+            parts.append(first)
+            continue
+        if symbolic is None:
+            from theory.prover.statement import parse_statement
+
+            symbolic = parse_statement(statement.text, statement.domain)
+        symbolic.inequalities[index].gap_tree()  # as the first reading does, before the budget's clock
+        deadline += time.process_time() - attempt  # the typed attempt and sympy's reading are not charged
+        left = max(0.0, deadline - time.process_time())
+        second = search(symbolic.inequalities[index], statement.domain, left, boxes, solver=proposer)
+        spent = first.seconds + second.seconds
+        parts.append(replace(second, boxes=first.boxes + second.boxes, seconds=spent))
+    used = None if proposer is None else (proposer.name, proposer.version)
+    return ProofResult(statement.text, statement.domain.to_text(), tuple(parts), used)
+
+
+def _require_defined(statement: Statement) -> None:
+    """:func:`theory.prover.definedness.require_defined`; for a statement read as typed and undefined
+    somewhere, the text is first read by sympy, whose MalformedStatement names what it refuses (a division
+    by the number 0, a log of 0) as it did when every such statement was read by sympy."""
+    from theory.prover.definedness import UndefinedStatement, require_defined
+
+    try:
+        require_defined(statement)
+    except UndefinedStatement:
+        if any(inequality.as_typed for inequality in statement.inequalities):
+            from theory.prover.statement import parse_statement
+
+            parse_statement(statement.text, statement.domain)
+        raise
 
 
 def prove(
-    statement: str, domain: str, budget_seconds: float | None = None, max_boxes: int | None = None
+    statement: str,
+    domain: str,
+    budget_seconds: float | None = None,
+    max_boxes: int | None = None,
+    solver: bool = True,
 ) -> ProofResult:
-    """Parse and decide ``statement`` ("lhs <= rhs and ...") over ``domain`` ("x: [0, 1], N: integer >= 1").
+    """Parse and decide ``statement`` ("lhs <= rhs and ...") over ``domain`` ("x: [0, 1], N: integer >= 1");
+    ``solver`` as in :func:`prove_statement`.
 
     Raises MalformedStatement / MalformedDomain (SpecboundError subclasses) on bad input.
     """
@@ -121,7 +181,7 @@ def prove(
 
     parsed_domain = parse_domain(domain)
     return prove_statement(
-        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes
+        parse_statement(statement, parsed_domain, symbolic=False), budget_seconds, max_boxes, solver
     )
 
 
@@ -146,6 +206,11 @@ def check_certificate(data: dict[str, Any]) -> Verdict:
     except (MalformedStatement, MalformedDomain) as error:
         raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     (inequality,) = statement.inequalities if len(statement.inequalities) == 1 else (None,)
+    if inequality is not None and inequality.as_typed and inequality.gap_tree() != data["gap"]:
+        try:  # a certificate of sympy's gap tree (the search's fallback)
+            (inequality,) = parse_statement(statement.text, statement.domain).inequalities
+        except MalformedStatement as error:
+            raise Malformed(f"the certificate's inequality text cannot be read: {error}") from None
     if inequality is None or inequality.gap_tree() != data["gap"] or inequality.strict != data["strict"]:
         return Verdict(
             False, "the inequality text does not state the certified gap and strictness", verdict.boxes

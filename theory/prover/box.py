@@ -9,6 +9,7 @@ Provenance: not applicable (data).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from theory.errors import UnknownName
@@ -59,10 +60,11 @@ class Box:
         ranges = tuple((n, value, value) if n == name else (n, a, b) for n, a, b in self.ranges)
         return Box(ranges, frozenset(e for e in self.opens if e[0] != name))
 
-    def split(self, name: str, integer: bool) -> tuple[Box, Box]:
-        """The two halves at :func:`~theory.prover.unbounded.split_point`."""
+    def split(self, name: str, integer: bool, at: Fraction | None = None) -> tuple[Box, Box]:
+        """The two halves at ``at`` (a real variable's value inside the range), by default at
+        :func:`~theory.prover.unbounded.split_point`."""
         lo, hi = self.bounds(name)
-        cut = split_point(lo, hi, integer)
+        cut = split_point(lo, hi, integer) if at is None else at
         left_hi, right_lo = (cut, cut + 1) if integer else (cut, cut)
         left = tuple((n, a, left_hi if n == name else b) for n, a, b in self.ranges)
         right = tuple((n, right_lo if n == name else a, b) for n, a, b in self.ranges)

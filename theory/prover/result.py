@@ -14,6 +14,7 @@ from typing import Any
 
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate
+from theory.prover.proposals import Proposal
 
 
 class ProverStatus(StrEnum):
@@ -59,6 +60,8 @@ class InequalityResult:
     witness: Witness | None = None
     remaining: tuple[Box, ...] = ()
     reason: str = ""
+    proposals: tuple[Proposal, ...] = ()
+    """What an optional solver proposed, with what the prover made of it (:mod:`theory.prover.proposals`)."""
 
     def to_json(self, with_certificate: bool = True) -> dict[str, Any]:
         """The record of this inequality (the certificate in full only when asked)."""
@@ -75,6 +78,8 @@ class InequalityResult:
             record["remaining_count"] = len(self.remaining)
         if self.reason:
             record["reason"] = self.reason
+        if self.proposals:
+            record["proposals"] = [proposal.to_json() for proposal in self.proposals]
         if self.certificate is not None and with_certificate:
             record["certificate"] = self.certificate.to_json()
         return record
@@ -87,6 +92,9 @@ class ProofResult:
     statement: str
     domain: str
     parts: tuple[InequalityResult, ...] = field(default_factory=tuple)
+    solver: tuple[str, str] | None = None
+    """(name, version) of the solver the search could ask for proposals (version "" when it was never
+    asked), None when there was none."""
 
     @property
     def status(self) -> ProverStatus:
@@ -119,5 +127,19 @@ class ProofResult:
             "status": self.status,
             "boxes": self.boxes,
             "seconds": round(self.seconds, 4),
+            "solver": self.solver_record(),
             "inequalities": [part.to_json(with_certificate) for part in self.parts],
         }
+
+    def solver_record(self) -> dict[str, Any] | None:
+        """None when no solver was available to the search; {"name", "asked": false} when it was but no
+        search needed it; else {"name", "version", "asked": true, "proposed": the points it proposed,
+        "used": those the prover confirmed as a witness or cut at}."""
+        if self.solver is None:
+            return None
+        name, version = self.solver
+        if not version:
+            return {"name": name, "asked": False}
+        proposals = [proposal for part in self.parts for proposal in part.proposals]
+        used = sum(proposal.outcome in ("confirmed", "split") for proposal in proposals)
+        return {"name": name, "version": version, "asked": True, "proposed": len(proposals), "used": used}

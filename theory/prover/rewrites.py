@@ -11,8 +11,12 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
   whose enclosure has no p log p left to lose its sign to;
 - :func:`constant_sides`: a gap T - c or c - T with c a positive number, as the sides (T, c) or (c, T)
   (for the kernel's ``log`` step, which decides log T - log c with the logarithm of a product expanded);
-- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient (for
-  the kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
+- :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient, or
+  with B those of negative coefficient (for the kernel's ``squares`` step, which decides A^2 - B^2 when
+  A, B >= 0);
+- :func:`horner`: a sum of powers of one variable in Horner's form (on a box reaching infinity the
+  search writes the sides of ``squares`` and the multiplier of ``scale`` so), whose enclosure there
+  keeps a sign the expanded sum's loses (and which loses u * u >= 0 on a range around 0);
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
   with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
   decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
@@ -28,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.kernel import exact
+from theory.prover.kernel.nodes import rebuilt
 
 Polynomial = exact.Polynomial
 MAX_SQUARED = 6
@@ -134,21 +139,70 @@ def together(tree: Any, form: Polynomial, fixed: dict[str, Fraction]) -> tuple[A
     return None
 
 
-def root_sides(form: Polynomial) -> tuple[Any, Any] | None:
-    """(A, B) with form = A - B, A the terms with a positive coefficient and a fractional exponent, B the
-    negated others (None when either is empty, or for more than MAX_SQUARED terms: the square of a long
-    form is expanded term by term)."""
+def _univariate(tree: Any) -> tuple[str, dict[int, Fraction]] | None:
+    """(x, {k: c}) when the tree is a sum of terms c * x^k (k natural, one variable x), else None."""
+    if tree[0] != "add":
+        return None
+    name: str | None = None
+    coefficients: dict[int, Fraction] = {}
+    for term in tree[1:]:
+        factors = term[1:] if term[0] == "mul" else [term]
+        coefficient, degree = Fraction(1), 0
+        for factor in factors:
+            if factor[0] == "num":
+                coefficient *= Fraction(factor[1])
+            elif factor[0] == "pow" and factor[1][0] == "var" and factor[2][0] == "num":
+                exponent = Fraction(factor[2][1])
+                if exponent.denominator != 1 or exponent < 0 or name not in (None, factor[1][1]):
+                    return None
+                name, degree = factor[1][1], degree + int(exponent)
+            elif factor[0] == "var" and name in (None, factor[1]):
+                name, degree = factor[1], degree + 1
+            else:
+                return None
+        coefficients[degree] = coefficients.get(degree, Fraction(0)) + coefficient
+    return None if name is None else (name, coefficients)
+
+
+def horner(tree: Any) -> Any:
+    """The tree with every sum of powers of one variable written in Horner's form, 4 x^2 - 8 x + 5 as
+    5 + x (-8 + x 4): the same polynomial (the kernel's normal form sees no difference), but its ball
+    enclosure on [16, oo) is [901, oo], where the expanded sum's is (-oo, oo)."""
+    found = _univariate(tree)
+    if found is None or max(found[1]) < 2:
+        return rebuilt(tree, horner)
+    name, coefficients = found
+    result: Any = ["num", str(coefficients.get(max(coefficients), 0))]
+    for degree in range(max(coefficients) - 1, -1, -1):
+        result = ["add", ["num", str(coefficients.get(degree, Fraction(0)))], ["mul", ["var", name], result]]
+    return result
+
+
+def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
+    """Candidates (A, B) with form = A - B: A the terms with a positive coefficient and a fractional
+    exponent, B the negated others; then B the negated terms with a fractional exponent and A the others
+    (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps its sign up to u = oo).
+    Each side is written with its common monomial factored out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) -
+    6 C^(-1/2), so its enclosure shows a sign). None when a side is empty, or for more than MAX_SQUARED
+    terms: the square of a long form is expanded term by term."""
     if len(form) > MAX_SQUARED:
-        return None
-    rooted = {
-        monomial: c
-        for monomial, c in form.items()
-        if c > 0 and any(e.denominator != 1 for _, e in monomial[0])
-    }
-    rest = {monomial: -c for monomial, c in form.items() if monomial not in rooted}
-    if not rooted or not rest:
-        return None
-    return exact.as_tree(rooted), exact.as_tree(rest)
+        return []
+
+    def rooted(monomial: Any) -> bool:
+        return any(e.denominator != 1 for _, e in monomial[0])
+
+    def side(part: Polynomial) -> Any:
+        return common_factor(part) or exact.as_tree(part)
+
+    found = []
+    for left in (
+        {monomial: c for monomial, c in form.items() if c > 0 and rooted(monomial)},
+        {monomial: c for monomial, c in form.items() if not rooted(monomial)},
+    ):
+        right = {monomial: -c for monomial, c in form.items() if monomial not in left}
+        if left and right:
+            found.append((side(left), side(right)))
+    return found
 
 
 def cleared(form: Polynomial) -> tuple[Any, Any] | None:

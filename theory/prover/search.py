@@ -30,13 +30,14 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import rewrites, substitutions
+from theory.prover import proposals, rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import cases, derivative, exact, logs, polynomial, trees
+from theory.prover.kernel import cases, derivative, exact, jumps, logs, polynomial, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
+from theory.prover.kernel.nodes import children
 from theory.prover.result import PROVED, REFUTED, UNDECIDED, InequalityResult, ProverStatus, Witness
 from theory.prover.statement import Inequality
 from theory.prover.unbounded import finite_inner_point
@@ -49,6 +50,9 @@ Variables = dict[str, kernel.Variable]
 DERIVED_SECONDS = 0.25
 """CPU seconds one derivative step may take to find its nested decision on one box."""
 MAX_ORDER = 2
+SEARCHED_JUMPS = 8
+"""The search splits a floor or ceiling at most at this many integer crossings in one box (the kernel
+accepts up to jumps.MAX_JUMPS); a box with more is split by the cover first."""
 """Derivatives the search differentiates through (a touching point of second order)."""
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
@@ -69,11 +73,14 @@ class _Problem:
 
     def __init__(self, inequality: Inequality, domain: Domain, deadline: float) -> None:
         self.tree = inequality.gap_tree()
+        self.as_typed = inequality.as_typed
         self.jumps = any(f'"{op}"' in json.dumps(self.tree) for op in ("floor", "ceiling"))
         self.strict = inequality.strict
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
         self.attempt_deadline = math.inf
+        self.cuts: dict[str, frozenset[Fraction]] = {}
+        """Values per variable where a solver proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
 
     def tick(self) -> None:
         now = time.process_time()
@@ -112,8 +119,13 @@ class _Problem:
                 return found
         scaled = rewrites.cleared(form)
         if scaled is not None:
-            scale = {"method": "scale", "form": scaled[0], "by": scaled[1]}
             then = self.find(scaled[0], box, domain, strict, depth, MAX_ORDER, rewriting=False)
+            unbounded = any(infinite(end) for pair in box.values() for end in pair)
+            scale = {
+                "method": "scale",
+                "form": scaled[0],
+                "by": rewrites.horner(scaled[1]) if unbounded else scaled[1],
+            }
             if then is not None and kernel.decide({**scale, "then": then}, tree, box, domain, strict) is None:
                 return {**scale, "then": then}
         for candidate, multiplier in candidates:
@@ -138,7 +150,8 @@ class _Problem:
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
         powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
-        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4)."""
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4); else, on a bounded box, its ``bernstein``
+        decision (a polynomial in several variables whose Bernstein coefficients are >= 0)."""
         if not _polynomial_text(tree):
             return None
         for name, (lo, hi) in box.items():
@@ -149,7 +162,17 @@ class _Problem:
                 continue
             decision = {"method": "polynomial", "variable": name}
             return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
-        return None
+        return self.bernstein(tree, box, domain, strict)
+
+    def bernstein(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
+        """The kernel's ``bernstein`` decision on a bounded box for a gap written with sums, products and
+        powers by natural numbers (a polynomial in several variables whose Bernstein coefficients there are
+        >= 0)."""
+        if any(infinite(lo) or infinite(hi) for lo, hi in box.values()) or not _polynomial_text(tree):
+            return None
+        self.tick()
+        decision = {"method": "bernstein"}
+        return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
 
     def choice(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
@@ -205,7 +228,74 @@ class _Problem:
                     return [integral]
                 return [{"method": "scale", "by": by, "form": scaled, "then": integral}]
         then = self.fractional(tree, box, domain, strict, depth, order)
+        if then is None:
+            then = self.jump(tree, box, domain, strict, depth, order)
+        if then is None:
+            then = self.periodic(tree, box, domain, strict, depth, order)
         return [] if then is None else [then]
+
+    def periodic(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``periodic`` step for a variable over the whole line whose floor and ceiling
+        arguments are a_i v + b_i: the period P = lcm(denominators of a_i) / gcd(numerators of a_i), the
+        least with every a_i P an integer, and the gap decided on [0, P]."""
+        for name, (lo, hi) in box.items():
+            if not (
+                infinite(lo)
+                and infinite(hi)
+                and infinite(domain[name].lower)
+                and infinite(domain[name].upper)
+            ):
+                continue
+            slopes = []
+            for node in _roundings(tree):
+                affine = polynomial.coefficients(node[1], box, name)
+                if affine is not None and len(affine) == 2:
+                    slopes.append(abs(affine[1]))
+            if not slopes:
+                continue
+            period = Fraction(
+                math.lcm(*(a.denominator for a in slopes)), math.gcd(*(a.numerator for a in slopes))
+            )
+            if domain[name].integer and period.denominator != 1:
+                continue
+            self.tick()
+            one_period = {
+                **domain,
+                name: kernel.Variable(name, Fraction(0), period, False, False, domain[name].integer),
+            }
+            then = self.find(tree, {**box, name: (Fraction(0), period)}, one_period, strict, depth, order)
+            if then is None:
+                continue
+            decision = {"method": "periodic", "variable": name, "period": str(period), "then": then}
+            if kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
+        return None
+
+    def jump(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
+    ) -> Decision | None:
+        """The kernel's ``jump`` step: the first floor or ceiling, of an argument affine in one variable,
+        replaced by its value at each integer crossing and on each open interval between (a touching
+        point at a jump, which no closed box separates: floor(x/2) + floor((x + 1)/2) = x at x = 1)."""
+        for name in box:
+            found = jumps.pieces(tree, box, domain, name)
+            if isinstance(found, str) or len(found) > 2 * SEARCHED_JUMPS + 3:
+                continue
+            decisions: list[Decision | None] = []
+            for piece in found:
+                then = (
+                    None if piece is None else self.find(piece[0], piece[1], piece[2], strict, depth, order)
+                )
+                if piece is not None and then is None:
+                    break
+                decisions.append(then)
+            else:
+                decision = {"method": "jump", "variable": name, "pieces": decisions}
+                if kernel.decide(decision, tree, box, domain, strict) is None:
+                    return decision
+        return None
 
     def fractional(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int
@@ -280,15 +370,15 @@ class _Problem:
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
         """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
-        sides = rewrites.root_sides(form)
-        if sides is None:
-            return None
-        left, right = sides
-        squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
-        then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
-        decision = {"method": "squares", "left": left, "right": right, "then": then}
-        if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
-            return decision
+        unbounded = any(infinite(end) for pair in box.values() for end in pair)
+        for left, right in rewrites.root_sides(form):
+            if unbounded:  # Horner's form keeps a sign at infinity (and loses u * u >= 0 around 0)
+                left, right = rewrites.horner(left), rewrites.horner(right)
+            squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
+            then = self.find(squared, box, domain, strict, depth, MAX_ORDER, squaring=False)
+            decision = {"method": "squares", "left": left, "right": right, "then": then}
+            if then is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+                return decision
         return None
 
     def derived(
@@ -362,11 +452,14 @@ class _Problem:
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
         if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
-            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail)
+            # reaching the domain's end in that variable (where a gap touches 0 on a face or a tail), or
+            # a cut at a point where a solver proposed that the gap touches 0
             attempts += [
                 (name, True)
                 for name in ranged
-                if box[name][0] == domain[name].lower or box[name][1] == domain[name].upper
+                if box[name][0] == domain[name].lower
+                or box[name][1] == domain[name].upper
+                or not self.cuts.get(name, frozenset()).isdisjoint(box[name])
             ]
         for name, by_derivative in attempts:
             lo, hi = box[name]
@@ -417,6 +510,14 @@ def integer_multiple(tree: Any, box: kernel.Box, domain: Variables) -> tuple[Any
     return (scaled, ["num", str(denominator)]) if cases.integer_valued(scaled, domain) else None
 
 
+def _roundings(tree: Any) -> list[Any]:
+    """Every floor and ceiling node of the tree."""
+    found = [tree] if tree[0] in ("floor", "ceiling") else []
+    for child in children(tree):
+        found += _roundings(child)
+    return found
+
+
 def _polynomial_text(tree: Any) -> bool:
     """The tree is built from numbers, variables, sums, products and powers by natural numbers."""
     op = tree[0]
@@ -436,6 +537,22 @@ def _tail_starts(lo: kernel.Bound, hi: kernel.Bound, increasing: bool) -> list[F
     far = -math.inf if infinite(finite) else sign * Fraction(finite)
     starts = [start for start in TAIL_STARTS if start > far] or [2 * abs(Fraction(finite)) + 1]
     return [sign * start for start in starts]
+
+
+def _touches(tree: Any, values: dict[str, Fraction], domain: Variables) -> bool:
+    """The gap is defined at the point and its ball there is not > 0 (it may be 0: a touching point)."""
+    value = point_value(tree, values, domain)
+    return value is not None and not value.at_least_zero(True)
+
+
+def _proposed_cut(box: Box, cuts: dict[str, frozenset[Fraction]]) -> tuple[str, Fraction] | None:
+    """The first variable (in domain order) with a proposed cut strictly inside the box's range, and the
+    smallest such cut."""
+    for name, lo, hi in box.ranges:
+        inside = sorted(value for value in cuts.get(name, ()) if lo < value < hi)
+        if inside:
+            return name, inside[0]
+    return None
 
 
 def kernel_box(box: Box) -> kernel.Box:
@@ -488,8 +605,16 @@ def point_value(tree: Any, values: dict[str, Fraction], domain: dict[str, kernel
 def witness_at(
     tree: Any, strict: bool, values: dict[str, Fraction], domain: dict[str, kernel.Variable]
 ) -> Witness | None:
-    """A witness when the gap's ball at the point is < 0 (<= 0 for a strict claim)."""
+    """A witness when the gap is defined at the point (its ball there exists) and its ball, or the ball of
+    its exact normal form with the point substituted (:func:`exact.normal_form`, equal to the gap
+    wherever the gap is defined), is < 0 (<= 0 for a strict claim): sqrt(2) sqrt(3) - sqrt(6) is exactly
+    0, which no ball of the gap shows."""
     value = point_value(tree, values, domain)
+    if value is None:
+        return None
+    if not value.at_most_zero(not strict) and not value.at_least_zero(strict):  # the ball holds 0
+        form = exact.normal_form(tree, values)
+        value = None if form is None else point_value(exact.as_tree(form), values, domain)
     if value is not None and value.at_most_zero(not strict):
         return Witness(values, (str(value.lo), str(value.hi)))
     return None
@@ -503,7 +628,9 @@ def _changed_variables(problem: _Problem, whole: kernel.Box) -> Decision | None:
     if problem.holds(problem.tree, whole, problem.domain, problem.strict):
         return None
     nested = functools.partial(search, substituting=False)
-    return substitutions.find(problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested)
+    return substitutions.find(
+        problem.tree, problem.strict, whole, problem.domain, problem.deadline, nested, not problem.as_typed
+    )
 
 
 def search(
@@ -512,16 +639,20 @@ def search(
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     max_boxes: int = DEFAULT_MAX_BOXES,
     substituting: bool = True,
+    solver: proposals.Solver | None = None,
 ) -> InequalityResult:
     """Decide one inequality over its domain (see the module docstring); with ``substituting``, a change
     of variables on the whole domain is tried on the first box, after its witness probes, unless the
-    gap's enclosure decides that box (:func:`_changed_variables`)."""
+    gap's enclosure decides that box (:func:`_changed_variables`). With a ``solver``, when the first box
+    is not decided the solver is asked once for points (:mod:`theory.prover.proposals`): a witness
+    counts only when :func:`witness_at` confirms it, and split points become the search's first cuts."""
     start = time.process_time()
     problem = _Problem(inequality, domain, start + budget_seconds)
     queue: deque[Box] = deque([Box.of_domain(domain)])
     decided: list[tuple[Box, Decision]] = []
     stuck: list[Box] = []
     examined = 0
+    proposed: tuple[proposals.Proposal, ...] = ()
 
     def finish(status: ProverStatus, **evidence: object) -> InequalityResult:
         return InequalityResult(
@@ -529,6 +660,7 @@ def search(
             status,
             examined,
             time.process_time() - start,
+            proposals=proposed,
             **evidence,  # type: ignore[arg-type]
         )
 
@@ -553,6 +685,19 @@ def search(
             return finish(UNDECIDED, remaining=(box, *queue), reason="budget exhausted")
         if decision is not None:
             decided.append((box, decision))
+            continue
+        if solver is not None and examined == 1:
+            confirm = functools.partial(witness_at, problem.tree, problem.strict, domain=problem.domain)
+            touches = functools.partial(_touches, problem.tree, domain=problem.domain)
+            consulted = proposals.consult(
+                solver, problem.tree, problem.strict, problem.domain, confirm, touches
+            )
+            proposed, problem.cuts = consulted.proposals, consulted.cuts
+            if consulted.witness is not None:
+                return finish(REFUTED, witness=consulted.witness)
+        cut = _proposed_cut(box, problem.cuts)
+        if cut is not None:
+            queue.extend(box.split(cut[0], False, at=cut[1]))
             continue
         variable = box.widest(domain)
         if variable is None:

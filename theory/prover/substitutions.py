@@ -144,17 +144,22 @@ def find(
     domain: Variables,
     deadline: float,
     search: Callable[[Inequality, Domain, float], InequalityResult],
+    canonical: bool = True,
 ) -> Decision | None:
     """A ``substitute`` decision the kernel accepts on the box, each candidate's form decided by ``search``
-    (the search without substitutions) within half the time left, or None."""
+    (the search without substitutions) within half the time left, or None. With ``canonical`` (a gap read
+    by sympy) the form is searched as sympy writes it; else (a typed gap tree) as built here, without
+    sympy."""
     for multiplier, form, mapping, records in candidates(tree, box, domain):
         left = deadline - time.process_time()
         if left <= 0:
             return None
         target = domain_of(records)
-        inequality = Inequality(
-            "the gap after a change of variables", from_tree(form, target.symbols()), strict
-        )
+        text = "the gap after a change of variables"
+        if canonical:
+            inequality = Inequality(text, from_tree(form, target.symbols()), strict)
+        else:
+            inequality = Inequality(text, None, strict, tree=form)
         result = search(inequality, target, left / 2)
         certificate = result.certificate
         if certificate is None:

@@ -170,7 +170,7 @@ class Family:
     measures: Callable[..., dict[str, float]] | None = None
     """Numbers one layer contributes to the coverage (layer, H, K, config[, norms] -> name -> value); maxima
     are kept. ``norms``, when given, holds spectral norms the spectra already computed from the same read
-    (:func:`numerics.bounds.proxies.layer_part_norms`), so the measure need not take those SVDs again."""
+    (:func:`numerics.spectra.model.layer_part_norms`), so the measure need not take those SVDs again."""
     markers: tuple[str, ...] = ()
     """Tensor names inside a layer (``self_attn.q_norm.weight``) that only this family has: a checkpoint
     that lacks them is not of this family, and one that has them is of no family without them."""

@@ -19,7 +19,7 @@ from numerics.bounds.assembled import assembled_bound, grid_terms
 from numerics.certify.assembled import certified_schatten, certify_assembled
 from numerics.certify.certified import certify_matrix
 from numerics.certify.interval_eval import interval_evaluate
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.spectra.matrices import NamedMatrix
 from numerics.spectra.spectrum import spectrum
 from theory import assembled as theorem
@@ -81,7 +81,7 @@ def _planted_model() -> TransformerWeights:
     eye = np.eye(4)
     w_in = np.vstack([np.diag([1.0, 1e-12, 1e-12, 1e-12]), np.zeros((4, 4))])
     layer = LayerWeights(0.5 * eye, 0.5 * eye, eye, eye, w_in, np.hstack([eye, np.zeros((4, 4))]))
-    return TransformerWeights((layer,), 4, 2, 8, "planted M_in")
+    return TransformerWeights((layer,), ModelShape(4, 2, 2, 8), "planted M_in")
 
 
 def test_no_matrix_of_a_model_gets_a_p0_term_below_its_exact_rank_term():

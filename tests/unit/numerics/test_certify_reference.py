@@ -14,9 +14,9 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, ctx
 
-from numerics.bounds.proxies import SpectraOptions
 from numerics.certify.certified import certify_proxies
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
+from numerics.spectra.model import SpectraOptions
 from tests.helpers.certified_reference import (
     assert_certified_matches_reference,
     random_model,
@@ -26,7 +26,9 @@ from tests.helpers.certified_reference import (
 
 def identity_model() -> TransformerWeights:
     eye = np.eye(2)
-    return TransformerWeights((LayerWeights(eye, eye, eye, eye, eye, eye),), 2, 1, 2, "identity")
+    return TransformerWeights(
+        (LayerWeights(eye, eye, eye, eye, eye, eye),), ModelShape(2, 1, 1, 2), "identity"
+    )
 
 
 def test_reference_on_the_identity_model_matches_the_hand_computation():

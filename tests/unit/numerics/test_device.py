@@ -56,7 +56,7 @@ def test_torch_cpu_singular_values_agree_with_numpy_within_the_backward_error(ll
     largest_relative = 0.0
     for index in range(checkpoint.num_layers):
         layer = checkpoint.stored_layer(index)
-        for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
+        for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.kv_heads):
             ours = spectrum(matrix, linalg=NUMPY_LINALG)
             theirs = spectrum(matrix, linalg=torch_cpu)
             assert theirs.rank == ours.rank
@@ -84,7 +84,7 @@ def test_bound_device_cpu_names_torch_and_agrees_with_numpy(llama_folder, capsys
     worst = 0.0  # max over matrices of 2 p u ||A|| / sigma_min
     for index in range(checkpoint.num_layers):
         layer = checkpoint.stored_layer(index)
-        for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.num_kv_heads):
+        for matrix in layer_matrices(index, layer, checkpoint.num_heads, checkpoint.kv_heads):
             values = spectrum(matrix).singular_values
             worst = max(worst, backward_error(matrix, values) / float(values[-1]))
     tolerance = len(numpy_run["matrices"]) * 2 * worst
@@ -147,7 +147,7 @@ def test_torch_batches_a_layers_products_into_three_calls_within_the_same_bound(
     # built after the patch (its functions are the counted ones), batching as on CUDA (no GPU needed)
     torch_cpu = dataclasses.replace(linalg_for("cpu"), batches=True)
     checkpoint = open_checkpoint(str(llama_folder))
-    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.kv_heads)
     batched = list(layer_spectra(matrices, linalg=torch_cpu))
     products = sum(m.right is not None for m in matrices)
     assert calls.count(3) == 3 and products > 3  # every left factor, every right factor, every core

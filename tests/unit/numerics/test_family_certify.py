@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
+from numerics.spectra.model import SpectraOptions
 
 
 @pytest.mark.parametrize("name", ["llama", "qwen3", "gemma", "mixtral", "qwen2_moe"])

@@ -183,9 +183,9 @@ def test_a_sweep_over_three_checkpoints_of_one_family_works(tmp_path, capsys):
 
 def test_the_certified_rank_claim_reads_the_head_size_from_the_factors(tiny_models):
     """Qwen3's d_h = 12 > N / H = 8: every QK_h has rank 12 <= d_h, which N / H would call a violation."""
-    from numerics.bounds.proxies import SpectraOptions
     from numerics.certify.certified import certify_proxies
     from numerics.certify.report import model_summary
+    from numerics.spectra.model import SpectraOptions
 
     weights = load_weights(tiny_models("qwen3").folder)
     assert weights.head_dim == 12 > weights.hidden_size // weights.num_heads

@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights, open_checkpoint
+from numerics.spectra.model import SpectraOptions
 from paper_checks.cli import main
 from tests.helpers.family_models import FAMILY_NAMES, FEED_FORWARD_BLOCKS, build, torch
 from tests.helpers.paths import ROOT
@@ -150,7 +151,7 @@ def test_readme_in_memory_snippet_runs_and_prints_the_coverage(capsys):
 
 
 def test_streamed_spectra_equal_the_in_memory_ones_and_release_the_values(tiny_models):
-    from numerics.bounds.proxies import matrix_spectra, streamed_spectra
+    from numerics.spectra.model import matrix_spectra, streamed_spectra
     from numerics.spectra.spectrum import spectrum
     from theory.errors import InvalidArgument
 

@@ -107,8 +107,9 @@ def test_bound_fast_svd_reports_the_path_of_every_matrix(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("model", ["minilm-l6", "minilm-l3"])
 def test_minilm_gram_values_stay_within_the_guaranteed_precision_of_the_svd(model):
-    from numerics.bounds.proxies import SpectraOptions, proxies
+    from numerics.bounds.proxies import proxies
     from numerics.loading import open_checkpoint
+    from numerics.spectra.model import SpectraOptions
 
     checkpoint = open_checkpoint(model)
     fast, exact = proxies(checkpoint, SpectraOptions(fast_svd=True)), proxies(checkpoint)

@@ -26,7 +26,7 @@ from numerics.bounds.reach import gate_prime_bound, largest_row_norm, swiglu_lip
 from numerics.certify.balls import flint_context
 from numerics.certify.float_bounds import UNIT_ROUNDOFF, split, split_product, square_sum, sum_of_square_roots
 from numerics.loading.families.llama import rotary_horn_bound
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.ranking.statistics import bootstrap, kendall_tau
 from theory.errors import InvalidArgument
 
@@ -70,7 +70,7 @@ def test_num_heads_must_be_a_multiple_of_num_key_value_heads():
         np.eye(n, 16),
     )  # fmt: skip
     with pytest.raises(InvalidArgument, match="num_heads=4 is not a multiple of num_kv_heads=3"):
-        TransformerWeights((layer,), n, heads, 16, "planted", num_kv_heads=kv_heads)
+        TransformerWeights((layer,), ModelShape(n, heads, kv_heads, 16), "planted")
 
 
 def _frobenius_lower(matrix: np.ndarray) -> Fraction:

@@ -85,8 +85,9 @@ def test_minilm_proxies_with_two_jobs_keep_every_digit(capsys, model, ours, edel
 
 
 def test_skipping_the_entrywise_norms_keeps_the_proxies_and_says_so_when_one_is_asked(tmp_path):
-    from numerics.bounds.proxies import SpectraOptions, proxies
+    from numerics.bounds.proxies import proxies
     from numerics.loading import open_checkpoint
+    from numerics.spectra.model import SpectraOptions
 
     folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
     lean, full = (

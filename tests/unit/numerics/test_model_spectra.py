@@ -5,15 +5,9 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from numerics.bounds.proxies import (
-    GIVEN_BACKEND,
-    ModelSpectra,
-    SpectraOptions,
-    matrix_spectra,
-    model_spectra,
-    proxies,
-)
+from numerics.bounds.proxies import proxies
 from numerics.certify.certified import certify_proxies
+from numerics.spectra.model import GIVEN_BACKEND, ModelSpectra, SpectraOptions, matrix_spectra, model_spectra
 from tests.helpers.diagonal_models import diagonal_model
 from theory.errors import InvalidArgument
 

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from numerics.bounds.assembled import assembled_bound
-from numerics.bounds.proxies import SpectraOptions, default_grid_m, proxies
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.bounds.proxies import default_grid_m, proxies
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
+from numerics.spectra.model import SpectraOptions
 from tests.helpers.diagonal_models import F, H, N, diagonal_model, layered_model
 from tests.helpers.reference_proxies import reference_proxies
 from theory.errors import InvalidArgument
@@ -126,7 +127,7 @@ def test_reference_sees_the_qk_sensitivity_where_qk_chooses_p_above_zero():
         )
         for _ in range(3)
     )
-    weights = TransformerWeights(layers, n, heads, ffn, "random, small QK")
+    weights = TransformerWeights(layers, ModelShape(n, heads, heads, ffn), "random, small QK")
     report = proxies(weights)
     reference = reference_proxies(weights)
     qk = [row for row in reference["rows"] if row["kind"] == "QK"]
@@ -181,7 +182,7 @@ def test_signature_records_method_grid_and_precision():
 def test_errors_name_the_matrix_and_bad_m_fails_first():
     layer = diagonal_model(1, *(1.0,) * 6).layers[0]
     pruned = LayerWeights(layer.wq, layer.wk, layer.wv, layer.wo, np.zeros((F, N)), layer.w_out)
-    weights = TransformerWeights((layer, pruned), N, H, F, "pruned")
+    weights = TransformerWeights((layer, pruned), ModelShape(N, H, H, F), "pruned")
     proxies(weights)  # a pruned (zero) matrix is bounded with rank 0, not refused
     with pytest.raises(InvalidArgument, match="m=0"):
         proxies(weights, SpectraOptions(m=0))

@@ -8,11 +8,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from numerics.bounds.proxies import matrix_spectra
 from numerics.ranking import study
 from numerics.ranking.measures import MEASURES, model_measures, spectral_complexity
 from numerics.ranking.study import HYPERPARAMETERS, PROFILES, Profile, StudyPoint, measure_point
 from numerics.spectra.matrices import extract_matrices
+from numerics.spectra.model import matrix_spectra
 
 pytest.importorskip("torch", reason="the ranking study trains models: torch (specbound[models]) is missing")
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from numerics import LayerWeights, TransformerWeights, assembled_bound, proxies, spectrum
+from numerics.loading.weights import ModelShape
 
 
 def _tiny() -> TransformerWeights:
@@ -20,7 +21,7 @@ def _tiny() -> TransformerWeights:
         rng.standard_normal((f, n)),
         rng.standard_normal((n, f)),
     )
-    return TransformerWeights((layer, layer), n, 2, f, "tiny")
+    return TransformerWeights((layer, layer), ModelShape(n, 2, 2, f), "tiny")
 
 
 def test_the_reprs_are_one_short_line_naming_the_sizes():

@@ -14,10 +14,11 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
 from numerics.loading.checkpoint import open_checkpoint
 from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.model import SpectraOptions
 from numerics.spectra.spectrum import spectrum
 from tests.helpers.llama_checkpoint_files import write_llama
 from theory.errors import InvalidArgument
@@ -139,7 +140,7 @@ def test_a_layers_spectra_come_one_at_a_time_so_each_deferred_copy_is_freed(tmp_
     from numerics.spectra import spectrum as module
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
-    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.num_kv_heads)
+    matrices = layer_matrices(0, checkpoint.stored_layer(0), checkpoint.num_heads, checkpoint.kv_heads)
     computed: list[str] = []
     original = module.spectrum
     monkeypatch.setattr(
@@ -159,9 +160,7 @@ def test_certify_reads_a_layer_only_once_the_previous_one_is_gone(tmp_path, monk
     from numerics.certify.certified import certify_matrices
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float32, layers=3))
-    per_layer = len(
-        list(layer_matrices(0, checkpoint.layer(0), checkpoint.num_heads, checkpoint.num_kv_heads))
-    )
+    per_layer = len(list(layer_matrices(0, checkpoint.layer(0), checkpoint.num_heads, checkpoint.kv_heads)))
     alive_at_read = _reads_with_the_layers_alive(monkeypatch)
     certified = certify_matrices(checkpoint, show_progress=show_progress)
     assert alive_at_read == {0: [], 1: [], 2: []}
@@ -206,8 +205,8 @@ def test_a_streamed_layer_drops_each_spectrum_before_the_next_is_computed(tmp_pa
     # reused result tuple kept it alive during the next matrix's SVD (M_in's copy during M_out's)
     import weakref
 
-    from numerics.bounds.proxies import StreamOptions, layer_pass
     from numerics.spectra import spectrum as module
+    from numerics.spectra.model import StreamOptions, layer_pass
 
     checkpoint = open_checkpoint(write_llama(tmp_path / "m", np.float16))
     made: list[weakref.ref] = []

@@ -8,8 +8,9 @@ import json
 import mpmath
 import pytest
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.loading import load_weights
+from numerics.spectra.model import SpectraOptions
 from paper_checks.cli import main
 from paper_checks.commands.bound import number
 from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder

@@ -83,10 +83,10 @@ def test_without_the_flag_nothing_is_certified(tiny_model, capsys):
 
 
 def test_certify_streams_the_checkpoint_and_gives_the_in_memory_balls(tiny_model, monkeypatch):
-    from numerics.bounds.proxies import SpectraOptions
     from numerics.certify.certified import certify_proxies
     from numerics.loading import load_weights, open_checkpoint
     from numerics.loading.stream import Checkpoint
+    from numerics.spectra.model import SpectraOptions
 
     whole = certify_proxies(load_weights(tiny_model), SpectraOptions(certify_progress=False))
     asked: list[str] = []

@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 from numerics.bounds.proxies import proxies
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from numerics.synthetic.gap import BoundRow, GapMeasurement, RatioTable
 from paper_checks.claims import (
     _bound_vs_gap,
@@ -161,7 +161,7 @@ def tiny_weights(ffn_rank: int | None = None, scale: float = 1.0) -> Transformer
     layer = LayerWeights(
         *(rng.standard_normal((n, n)) * scale for _ in range(4)), w_in, rng.standard_normal((n, f)) * scale
     )
-    return TransformerWeights((layer, layer), n, 2, f, "tiny")
+    return TransformerWeights((layer, layer), ModelShape(n, 2, 2, f), "tiny")
 
 
 def test_claim_10_verified_on_a_full_rank_model_with_large_scales():

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 
 N, HEADS, FFN, DEPTH = 8, 2, 16, 2
 D_H = N // HEADS
@@ -25,7 +25,7 @@ def _weights() -> TransformerWeights:
     layers = tuple(
         LayerWeights(w(N, N), w(N, N), w(N, N), w(N, N), w(FFN, N), w(N, FFN)) for _ in range(DEPTH)
     )
-    return TransformerWeights(layers, N, HEADS, FFN, "random-compare")
+    return TransformerWeights(layers, ModelShape(N, HEADS, HEADS, FFN), "random-compare")
 
 
 def _norms(matrix: np.ndarray) -> dict[str, float]:

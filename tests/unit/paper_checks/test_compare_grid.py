@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 
 FOOTING = {"n": 64, "delta": 0.1, "margin": 0.25, "T": 8}
 SIZES = [(depth, width) for depth in (1, 2) for width in (4, 8)]
@@ -29,7 +29,7 @@ def _weights(depth: int, width: int) -> TransformerWeights:
         )
         for _ in range(depth)
     )
-    return TransformerWeights(layers, width, 2, 2 * width, f"tiny L{depth}-N{width}")
+    return TransformerWeights(layers, ModelShape(width, 2, 2, 2 * width), f"tiny L{depth}-N{width}")
 
 
 @pytest.fixture(scope="module")

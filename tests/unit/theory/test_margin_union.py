@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from numerics.bounds.assembled import assembled_bound, dyadic_margin
-from numerics.loading.weights import LayerWeights, TransformerWeights
+from numerics.loading.weights import LayerWeights, ModelShape, TransformerWeights
 from theory.margin_union import lemma
 
 
@@ -36,7 +36,7 @@ def test_the_dyadic_margin_is_the_largest_power_of_two_not_above_the_margin(marg
 def test_the_bound_after_training_pays_only_the_margins_peeling_cost():
     rng = np.random.default_rng(0)
     layer = LayerWeights(*(rng.standard_normal(s) / 4 for s in [(4, 4)] * 4 + [(8, 4), (4, 8)]))
-    weights = TransformerWeights((layer,), 4, 1, 8, "random")
+    weights = TransformerWeights((layer,), ModelShape(4, 1, 1, 8), "random")
     footing = {"n": 1000, "delta": 0.1, "T": 8}
     after = assembled_bound(weights, margin=0.3, margin_after_training=True, **footing)
     fixed = assembled_bound(weights, margin=0.25, **footing)

@@ -12,9 +12,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from numerics.bounds.proxies import SpectraOptions, proxies
+from numerics.bounds.proxies import proxies
 from numerics.certify.balls import flint_context
 from numerics.certify.certified import certify_proxies
+from numerics.spectra.model import SpectraOptions
 from tests.helpers.certified_reference import random_model
 from theory import proxy
 from theory.proxy_composition import STATEMENTS, ToyModel, expand, table_problems

@@ -9,19 +9,24 @@ line kept, with the file's own line number). ``check_file(path)`` is one file.
 
 Several files share one coqc process (at most :data:`GROUP` a process; loading Coq's reals, Coquelicot and
 Interval costs each process about 1.3 CPU s, and the preamble's lemmas a little more): each file's text,
-verbatim but for its ``Require`` lines (hoisted to the top of the process's file, left blank in place so
-the line numbers stay the file's own), sits in a ``Module`` of its own, followed by a line that prints an
-end mark. The marks split coqc's output per file, and an error's line names the file it lies in: the
-files before it are judged by their output, the file is rejected, the files after it are compiled again
-in a process of their own. A file alone in its process is compiled exactly as written. ``jobs`` processes
-run at once.
+verbatim but for its ``Require`` lines (hoisted to the top of the process's file) and its ``Print
+Assumptions`` line (both left blank in place so the line numbers stay the file's own), sits in a
+``Module`` of its own, followed by a line that prints an end mark. After the last file, one ``Print
+Assumptions`` of the tuple of every file's printed theorem lists what any of them rests on: Coq walks
+Interval's and Flocq's proofs once a process instead of once a file (about 6 CPU s a walk for a theorem
+proved with ``interval``). A file that printed its assumptions is judged by that list (the union over its
+process, its own when it was alone); when the list names an untrusted axiom, each file of the process is
+compiled again alone, so the verdict names the file it belongs to. The marks split coqc's output per
+file, and an error's line names the file it lies in: that file is rejected and the others are compiled
+again (those before it never reached the process's ``Print Assumptions``). A file alone in its process is
+compiled exactly as written. ``jobs`` processes run at once.
 
 CPU seconds are coqc's own (each process's rusage from ``wait4``; a process's seconds are shared equally
 among the files it compiled). coqc runs with a CPU-time limit (:data:`CPU_LIMIT_SECONDS`, RLIMIT_CPU: the
 kernel stops it) besides the wall-clock timeout, in a process group of its own that is killed whenever the
 run ends early (Ctrl-C, SIGTERM raised as an interrupt, any error), so no coqc outlives specbound. A limit
-hit names a file ``timeout`` only when that file was the first of its process (so the limit was its own);
-otherwise the file and those after it are compiled again from a fresh process.
+hit names a file ``timeout`` only when that file was alone in its process (so the limit was its own);
+otherwise the file in progress is compiled again alone and the others of the process shared again.
 ``unproved(probe, mark)`` compiles a probe file and lists the lemmas it reports unproved.
 """
 
@@ -109,12 +114,16 @@ def axioms_of(output: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-GROUP = 6
-"""Files at most per coqc process: the load of the libraries is paid once per process, and a file that
-fails costs the files after it in its process one more load."""
+GROUP = 10
+"""Files at most per coqc process: the load of the libraries and the walk of ``Print Assumptions`` are paid
+once per process, and a file that fails costs the other files of its process one more compile."""
 END_MARK = "specbound-end-of-file"
 """What the line after each file of a shared process prints (``END_MARK k``)."""
+THEOREMS = "sb_process_theorems"
+"""The tuple of a shared process's printed theorems, whose ``Print Assumptions`` ends the process."""
 _REQUIRE = re.compile(r"^(From \S+ )?Require ")
+UNTRUSTED = "untrusted axioms"
+_PRINTED = re.compile(r"^Print Assumptions (@?)(\S+)\.\s*$")
 
 
 def check_file(path: Path, hypotheses: tuple[str, ...] = ()) -> CoqCheck:
@@ -137,10 +146,9 @@ def check_files(files: list[tuple[Path, tuple[str, ...]]], jobs: int = 1) -> lis
         runs = _compile_all([[texts[i] for i in group] for group in groups], workers)
         pending = []
         for group, run in zip(groups, runs, strict=True):
-            again = _judge(group, run, files, verdicts)
-            if again and again[0] == group[0]:
-                alone |= set(again)  # a limit hit before any end mark: each alone, so the limit is its own
-            pending += again
+            again, apart = _judge(group, run, files, verdicts)
+            alone |= set(apart)
+            pending += again + apart
     return [verdicts[i] for i in range(len(files))]
 
 
@@ -169,44 +177,71 @@ _RUNNING_LOCK = threading.Lock()
 @dataclass(frozen=True)
 class _Run:
     """One coqc process on a group: its result (None on the wall-clock timeout), its CPU seconds, the
-    output split per file (a file's text once its end mark printed) and the first line of each file."""
+    output split per file (a file's text once its end mark printed), the first line of each file, the
+    output after the last end mark (a shared process's ``Print Assumptions``) and which files printed
+    their assumptions there."""
 
     completed: subprocess.CompletedProcess[str] | None
     seconds: float
     outputs: list[str]
     starts: list[int]
+    assumptions: str = ""
+    printed: tuple[bool, ...] = ()
+    closing: int | None = None
+    """The line where the shared process's ``Print Assumptions`` of every file's theorem starts."""
 
 
 def _judge(
     group: list[int], run: _Run, files: list[tuple[Path, tuple[str, ...]]], verdicts: dict[int, CoqCheck]
-) -> list[int]:
-    """Record the verdicts ``run`` gives on ``group``'s files; the files to compile again (those after a
-    rejected file, or from the file in progress when a limit was hit: a limit is a file's own only when
-    it was alone in its process)."""
+) -> tuple[list[int], list[int]]:
+    """Record the verdicts ``run`` gives on ``group``'s files; the files to compile again, shared and
+    each alone. A limit is a file's own only when it was alone in its process: in a shared process the
+    file in progress goes alone; a rejected file's process never printed the others' assumptions."""
     completed, ended = run.completed, min(len(run.outputs), len(group))
     share = run.seconds / min(len(group), ended + 1)
-    for k in range(ended):
-        verdicts[group[k]] = _compiled(run.outputs[k], files[group[k]][1], share)
-    if ended == len(group):
-        return []
+    if completed is not None and completed.returncode == 0 and ended == len(group):
+        return _finished(group, run, files, verdicts, share)
     if completed is None or completed.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         if len(group) > 1:
-            return group[ended:]
+            return group[:ended] + group[ended + 1 :], group[ended : ended + 1]
         limit = (
-            f"coqc ran over {TIMEOUT_SECONDS:.0f} s"
+            f"coqc ran over {TIMEOUT_SECONDS:.0f} s of wall-clock time"
             if completed is None
             else f"coqc ran over its CPU limit of {CPU_LIMIT_SECONDS} s"
         )
         verdicts[group[0]] = CoqCheck("timeout", share, reason=limit)
-        return []
+        return [], []
     verdict = _rejected(completed.stderr, share)
     failing = ended
     if verdict.line is not None:  # the file the error's line lies in
+        if run.closing is not None and verdict.line >= run.closing:  # a theorem not found by its name
+            return [], group
         failing = max(k for k, start in enumerate(run.starts) if start <= verdict.line or k == 0)
         failing = max(failing, ended)
         verdict = _rejected(completed.stderr, share, run.starts[failing] - 1)
     verdicts[group[failing]] = verdict
-    return group[ended:failing] + group[failing + 1 :]  # those before it printed no end mark: again
+    return group[:failing] + group[failing + 1 :], []
+
+
+def _finished(
+    group: list[int],
+    run: _Run,
+    files: list[tuple[Path, tuple[str, ...]]],
+    verdicts: dict[int, CoqCheck],
+    share: float,
+) -> tuple[list[int], list[int]]:
+    """The verdicts of a process that compiled every file of ``group``: a file alone by its own output,
+    a file of a shared process by the process's ``Print Assumptions`` (when it printed its own); each
+    file again alone when that list names an untrusted axiom, so the verdict is the file's own."""
+    judged = {}
+    for k, index in enumerate(group):
+        printed = len(group) > 1 and k < len(run.printed) and run.printed[k]
+        output = run.outputs[k] + ("\n" + run.assumptions if printed else "")
+        judged[index] = _compiled(output, files[index][1], share)
+    if len(group) > 1 and any(v.reason.startswith(UNTRUSTED) for v in judged.values()):
+        return [], group
+    verdicts.update(judged)
+    return [], []
 
 
 def _compiled(output: str, hypotheses: tuple[str, ...], seconds: float) -> CoqCheck:
@@ -214,7 +249,7 @@ def _compiled(output: str, hypotheses: tuple[str, ...], seconds: float) -> CoqCh
     axioms = axioms_of(output)
     untrusted = [a for a in axioms if not a.startswith(TRUSTED_AXIOMS)]
     if untrusted:
-        return CoqCheck("rejected", seconds, axioms, hypotheses, f"untrusted axioms: {', '.join(untrusted)}")
+        return CoqCheck("rejected", seconds, axioms, hypotheses, f"{UNTRUSTED}: {', '.join(untrusted)}")
     return CoqCheck("hypotheses" if hypotheses else "accepted", seconds, axioms, hypotheses)
 
 
@@ -234,12 +269,18 @@ def _group_text(texts: list[str]) -> tuple[str, list[int]]:
         return texts[0] + f'\nGoal True. idtac "{END_MARK} 0". Abort.\n', [1]
     hoisted: list[str] = []
     parts: list[str] = []
+    theorems: list[str] = []
     for k, text in enumerate(texts):
         lines = text.splitlines()
         for line in lines:
             if _REQUIRE.match(line) and line not in hoisted:
                 hoisted.append(line)
-        body = ["" if _REQUIRE.match(line) else line for line in lines]
+        body = []
+        for line in lines:
+            printed = _PRINTED.match(line)
+            if printed:
+                theorems.append(f"{printed.group(1)}sb_file_{k}.{printed.group(2)}")
+            body.append("" if _REQUIRE.match(line) or printed else line)
         parts.append(
             "\n".join(
                 [
@@ -250,8 +291,10 @@ def _group_text(texts: list[str]) -> tuple[str, list[int]]:
                 ]
             )
         )
+    if theorems:
+        parts.append(f"Definition {THEOREMS} := ({', '.join(theorems)}).\nPrint Assumptions {THEOREMS}.")
     starts, first = [], len(hoisted) + 2
-    for part in parts:
+    for part in parts[: len(texts)]:
         starts.append(first)
         first += part.count("\n") + 1
     return "\n".join([*hoisted, *parts]) + "\n", starts
@@ -261,20 +304,24 @@ def _compile_group(texts: list[str]) -> _Run:
     """coqc on the group's file (a temporary directory): its result, CPU seconds and output per file."""
     coqc = coqc_path()
     text, starts = _group_text(texts)
+    closing = None
+    if len(texts) > 1 and f"\nDefinition {THEOREMS} " in text:
+        closing = text[: text.index(f"\nDefinition {THEOREMS} ")].count("\n") + 2
     with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
         copy = Path(scratch) / "Certificate.v"
         copy.write_text(text, encoding="utf-8")
         completed, seconds = _run_limited([coqc, "-q", copy.name], scratch)
     outputs: list[str] = []
+    current: list[str] = []
     if completed is not None:
-        current: list[str] = []
         for line in completed.stdout.splitlines():
             if line.startswith(f"{END_MARK} "):
                 outputs.append("\n".join(current))
                 current = []
             else:
                 current.append(line)
-    return _Run(completed, seconds, outputs, starts)
+    printed = tuple(any(_PRINTED.match(line) for line in t.splitlines()) for t in texts)
+    return _Run(completed, seconds, outputs, starts, "\n".join(current), printed, closing)
 
 
 def _limit_cpu() -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import choices, erf, exponents, steps, substitution
+from theory.prover.coq import choices, erf, exponents, jumps, polynomials, steps, substitution
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
@@ -561,7 +561,13 @@ class _Writer:
         )
 
 
-STEPS: dict[str, steps.Step] = {**steps.STEPS, **choices.STEPS, "substitute": substitution.substitute}
+STEPS: dict[str, steps.Step] = {
+    **steps.STEPS,
+    **choices.STEPS,
+    "substitute": substitution.substitute,
+    "polynomial": polynomials.polynomial,
+    "jump": jumps.jump,
+}
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
 NONNEGATIVE = "first [ lra | nra | sb_close ]"

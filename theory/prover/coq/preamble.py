@@ -634,6 +634,10 @@ Proof. intros h u H. apply H. pose proof (Raux.Zfloor_lb u). pose proof (Raux.Zf
 Lemma sb_ceil_fraction_lt : forall (h : R -> R) u, (forall t, 0 <= t < 1 -> 0 < h t) ->
   0 < h (IZR (Raux.Zceil u) - u).
 Proof. intros h u H. apply H. pose proof (Raux.Zceil_ub u). pose proof (Raux.Zceil_lb u). lra. Qed.
+Lemma sb_floor_between : forall u (n : Z), IZR n <= u < IZR n + 1 -> IZR (Raux.Zfloor u) = IZR n.
+Proof. intros u n H. rewrite (Raux.Zfloor_imp n u); [reflexivity |]. rewrite plus_IZR. exact H. Qed.
+Lemma sb_ceil_between : forall u (n : Z), IZR n - 1 < u <= IZR n -> IZR (Raux.Zceil u) = IZR n.
+Proof. intros u n H. rewrite (Raux.Zceil_imp n u); [reflexivity |]. rewrite minus_IZR. exact H. Qed.
 Lemma sb_max_which : forall a b, (a + b + Rabs (a - b)) / 2 = a \\/ (a + b + Rabs (a - b)) / 2 = b.
 Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [right | left]; lra. Qed.
 Lemma sb_min_which : forall a b, (a + b - Rabs (a - b)) / 2 = a \\/ (a + b - Rabs (a - b)) / 2 = b.
@@ -681,18 +685,62 @@ Proof.
 Qed.
 Lemma sb_even_power : forall (c o e : R), 0 <= c * o -> 0 <= c * o * (e * e).
 Proof. intros c o e H. apply Rmult_le_pos; [exact H | apply Rle_0_sqr]. Qed.
+Lemma sb_periodic_nat : forall (g : R -> R) P, (forall y, g (y + P) = g y) ->
+  forall (k : nat) y, g (y + INR k * P) = g y.
+Proof.
+  intros g P H k. induction k as [|k IH]; intros y.
+  - simpl. rewrite Rmult_0_l, Rplus_0_r. reflexivity.
+  - rewrite S_INR. replace (y + (INR k + 1) * P) with ((y + INR k * P) + P) by ring. rewrite H. apply IH.
+Qed.
+Lemma sb_periodic : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
+  (forall y, 0 <= y <= P -> 0 <= g y) -> forall x, 0 <= g x.
+Proof.
+  intros g P HP H Hy x.
+  pose proof (Raux.Zfloor_lb (x / P)) as L. pose proof (Raux.Zfloor_ub (x / P)) as U.
+  set (n := Raux.Zfloor (x / P)) in *.
+  assert (E : x = (x / P) * P) by (field; lra).
+  assert (B : 0 <= x - IZR n * P <= P) by nra.
+  destruct (Z_le_gt_dec 0 n) as [Hn | Hn].
+  - replace x with ((x - IZR n * P) + INR (Z.to_nat n) * P)
+      by (rewrite INR_IZR_INZ, Z2Nat.id by exact Hn; ring).
+    rewrite sb_periodic_nat by exact H. apply Hy. exact B.
+  - rewrite <- (sb_periodic_nat g P H (Z.to_nat (- n)) x).
+    replace (x + INR (Z.to_nat (- n)) * P) with (x - IZR n * P)
+      by (rewrite INR_IZR_INZ, Z2Nat.id by lia; rewrite opp_IZR; ring).
+    apply Hy. exact B.
+Qed.
+Lemma sb_bernstein_basis : forall t i n, 0 <= t <= 1 -> 0 <= t ^ i * (1 - t) ^ n.
+Proof. intros t i n H. apply Rmult_le_pos; apply pow_le; lra. Qed.
+Lemma sb_bernstein_unit : forall lo hi x, lo < hi -> lo <= x <= hi -> 0 <= (x - lo) / (hi - lo) <= 1.
+Proof.
+  intros lo hi x H Hx. assert (P : 0 < / (hi - lo)) by (apply Rinv_0_lt_compat; lra).
+  unfold Rdiv. split.
+  - apply Rmult_le_pos; lra.
+  - apply (Rmult_le_reg_r (hi - lo)); [lra |]. rewrite Rmult_assoc, Rinv_l; lra.
+Qed.
+Lemma sb_bernstein_step : forall b w s, 0 <= b -> 0 <= w -> 0 <= s -> 0 <= b * w + s.
+Proof. intros b w s Hb Hw Hs. pose proof (Rmult_le_pos b w Hb Hw). lra. Qed.
+Lemma sb_bernstein_min : forall m q r, 0 < m -> q = m + r -> 0 <= r -> 0 < q.
+Proof. intros m q r Hm Hq Hr. lra. Qed.
 """
 """The case splits' lemmas (docs/prover.md): a point takes one of a Piecewise's branches, a Max or Min
 one of its arguments (``sb_cases``, ``sb_max_cases``, ``sb_min_cases``), which also bound them
 (``sb_max_bound``, ``sb_min_bound``); on the exporter's printed Max and Min, (a + b +- |a - b|) / 2, the
 same facts: it is a or b (``sb_max_which``, ``sb_min_which``) and bounds both (``sb_max_above``,
 ``sb_min_below``); floor and ceiling by their fractions in [0, 1) (``sb_floor_fraction``,
-``sb_ceil_fraction``, ``_lt`` for a strict claim); an integer > -1 is >= 0 (``sb_integral``;
+``sb_ceil_fraction``, ``_lt`` for a strict claim) and by their constant value between integer crossings
+(``sb_floor_between``, ``sb_ceil_between``: n <= u < n + 1 gives floor(u) = n, n - 1 < u <= n gives
+ceiling(u) = n); an integer > -1 is >= 0 (``sb_integral``;
 ``sb_integral_le`` for a gap shown integral by ``sb_integer``: ``sb_int`` x, x = IZR k for some k : Z,
 is closed under +, *, -, ^ n, |.|, the printed Max and Min, and holds of the numerals and of floor and
 ceiling, which are IZR of Flocq's Zfloor and Zceil); a continuous function without a root on [a, b]
 keeps its sign there (``sb_no_root_sign``, the intermediate value theorem) and an even power keeps a
-sign (``sb_even_power``): the exact polynomial decision's sign argument."""
+sign (``sb_even_power``): the exact polynomial decision's sign argument; the Bernstein decision's: a
+basis polynomial t^i (1 - t)^n is >= 0 on [0, 1] (``sb_bernstein_basis``), (x - lo)/(hi - lo) maps
+[lo, hi] into [0, 1] (``sb_bernstein_unit``), a sum of products of terms >= 0 is >= 0
+(``sb_bernstein_step``), and q = m + r with m > 0, r >= 0 is > 0 (``sb_bernstein_min``: the strict claim,
+r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 that is >= 0 on [0, P] is
+>= 0 everywhere (``sb_periodic``, through ``sb_periodic_nat`` and x - floor(x / P) P in [0, P))."""
 
 
 def preamble(erf: bool = False) -> str:

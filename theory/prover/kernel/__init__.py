@@ -32,9 +32,14 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   region of the box where it may be taken (bounds of one variable read from the conditions); a Max (Min)
   at a linear position with a positive (negative) coefficient bounded by one argument; floor(u) = u - t
   and ceiling(u) = u + t with a fresh t in [0, 1); an integer-valued gap decided > -1;
+- jumps (:mod:`theory.prover.kernel.jumps`): the first floor or ceiling of an argument affine in one
+  variable replaced by its constant value at each integer crossing and on each open interval between;
+  a gap periodic in a variable over the whole line (the identity gap(v + P) = gap(v) by the normal
+  form, floor(u + k) = floor(u) + k) decided on one period (:mod:`theory.prover.kernel.periodic`);
 - univariate polynomials (:mod:`theory.prover.kernel.polynomial`): the sign of a gap whose normal form
   is a polynomial in one variable, by Yun's square-free decomposition and Sturm's root count in exact
-  rationals;
+  rationals; on a bounded box, the sign of a polynomial in several variables by its Bernstein
+  coefficients in exact rationals (:mod:`theory.prover.kernel.bernstein`);
 - chain certificates (:mod:`theory.prover.kernel.chain`): pieces' certificates, ranges and factors' signs
   in balls, the identity by the normal form.
 
@@ -52,8 +57,10 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
    prime radicals, power products of positive bases), :mod:`.derivative` (the kernel's own symbolic
    derivative, for a slope decided by a nested decision), :mod:`.signs` (abs of a signed argument
    removed) and :mod:`.logs` (the expanded logarithm of a positive tree);
-4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps) and
-   :mod:`.polynomial` (exact univariate signs), both registered into ``verify.STEPS``;
+4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps), :mod:`.jumps`
+   (floor and ceiling constant between integer crossings), :mod:`.polynomial` (exact univariate
+   signs) and :mod:`.bernstein` (multivariate signs on a bounded box), each registered into
+   ``verify.STEPS``;
 5. :mod:`.substitution` (the change of variables step, registered into ``verify.STEPS``) and
    :mod:`.chain` (chain certificates: pieces, ranges, factors' signs, the identity).
 
@@ -73,17 +80,29 @@ except floor, ceiling and Piecewise; the rules of differentiation of the languag
 definition of |u|, of Piecewise, Max and Min; the laws of logarithms for positive arguments (log c over
 the primes of a positive rational c); the ring identities, the laws of exponents for nonnegative bases (for
 positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind the normal form; Yun's
-square-free decomposition and Sturm's theorem (the real roots of a polynomial in an interval); ceiling(z) - z
+square-free decomposition and Sturm's theorem (the real roots of a polynomial in an interval); the Bernstein
+basis (nonnegative on [0, 1]^k, summing to 1); ceiling(z) - z
 and z - floor(z) in [0, 1), ceiling(z) >= n + 1 for z > n, an integer, and an integer > -1 is >= 0.
 """
 
 from __future__ import annotations
 
-from theory.prover.kernel import cases, polynomial, substitution  # register their decision methods
+from theory.prover.kernel import bernstein, cases, jumps, periodic, polynomial, substitution  # their methods
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Verdict, check
 
-__all__ = ["FORMAT", "Malformed", "Verdict", "cases", "check_certificate", "polynomial", "substitution"]
+__all__ = [
+    "FORMAT",
+    "Malformed",
+    "Verdict",
+    "bernstein",
+    "cases",
+    "check_certificate",
+    "jumps",
+    "periodic",
+    "polynomial",
+    "substitution",
+]
 
 
 def check_certificate(data: object) -> Verdict:

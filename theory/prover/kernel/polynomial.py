@@ -108,7 +108,7 @@ def square_free_parts(p: Poly) -> list[Poly]:
     return parts
 
 
-def _product(polys: list[Poly]) -> Poly:
+def product(polys: list[Poly]) -> Poly:
     result: Poly = [Fraction(1)]
     for p in polys:
         out = [Fraction(0)] * (len(result) + len(p) - 1)
@@ -173,14 +173,14 @@ def nonnegative(p: Poly, lo: verify.Bound, hi: verify.Bound, strict: bool, close
         constant = p[0] if p else Fraction(0)
         return constant > 0 if strict else constant >= 0
     parts = square_free_parts(p)
-    odd = _product([f for index, f in enumerate(parts, start=1) if index % 2 == 1])
+    odd = product([f for index, f in enumerate(parts, start=1) if index % 2 == 1])
     if sturm_roots(odd, lo, hi) != 0:
         return False
     if p[-1] * value(odd, inner_point(lo, hi)) <= 0:
         return False
     if not strict:
         return True
-    if sturm_roots(_product(parts), lo, hi) != 0:
+    if sturm_roots(product(parts), lo, hi) != 0:
         return False
     ends = [(lo, closed[0]), (hi, closed[1])]
     return all(infinite(end) or not shut or value(p, Fraction(end)) > 0 for end, shut in ends)

@@ -1,7 +1,8 @@
 """Several exported files per coqc process (theory.prover.coq.coqc): the process's file keeps each file's
-own line numbers, an error's line names the file it lies in, the files after it are compiled again, and a
-limit hit is a file's ``timeout`` only when the file had its process to itself. Fake runs (no coqc): the
-verdicts are checked against the lines and marks written by hand."""
+own line numbers, an error's line names the file it lies in, the other files are compiled again, a limit
+hit is a file's ``timeout`` only when the file had its process to itself, and the process's one ``Print
+Assumptions`` judges every file that printed its own. Fake runs (no coqc): the verdicts are checked against
+the lines and marks written by hand."""
 
 from __future__ import annotations
 
@@ -46,17 +47,53 @@ def test_an_error_names_its_file_and_line_and_the_files_after_it_are_compiled_ag
     stderr = f'File "./Certificate.v", line {error_line}, characters 7-10:\nError: Tactic failure.\n'
     verdicts: dict = {}
     again = _judge([0, 1, 2, 3], _run(1, 1, stderr, starts), files, verdicts)
-    assert verdicts[0].status == "accepted"
     assert verdicts[1].status == "rejected" and verdicts[1].line == 4 and "(line 4)" in verdicts[1].reason
-    assert again == [2, 3] and 2 not in verdicts
+    assert again == ([0, 2, 3], []) and list(verdicts) == [1]  # the first never printed its assumptions
 
 
 def test_a_limit_hit_in_a_shared_process_is_compiled_again_and_alone_it_is_a_timeout():
     files = [(Path(f"f{k}.v"), ()) for k in range(3)]
     verdicts: dict = {}
     again = _judge([0, 1, 2], _run(-signal.SIGXCPU, 1, "", [1, 10, 20]), files, verdicts)
-    assert again == [1, 2] and verdicts[0].status == "accepted" and 1 not in verdicts
+    assert again == ([0, 2], [1]) and not verdicts  # the file in progress alone, the others shared again
     again = _judge([1], _run(-signal.SIGXCPU, 0, "", [1]), files, verdicts)
-    assert again == [] and verdicts[1].status == "timeout" and "CPU limit" in verdicts[1].reason
+    assert again == ([], []) and verdicts[1].status == "timeout" and "CPU limit" in verdicts[1].reason
     again = _judge([2], _run(None, 0, "", [1]), files, verdicts)
-    assert verdicts[2].status == "timeout" and "ran over" in verdicts[2].reason
+    assert verdicts[2].status == "timeout" and "wall-clock" in verdicts[2].reason
+
+
+TRUSTED = "Axioms:\nClassicalDedekindReals.sig_forall_dec : forall P, {n | ~ P n} + {forall n, P n}"
+UNTRUSTED = "Axioms:\nsneaky : False"
+
+
+def _finished(assumptions: str, starts: list[int]) -> _Run:
+    stdout = "".join(f"{END_MARK} {k}\n" for k in range(len(starts))) + assumptions
+    completed = subprocess.CompletedProcess([], 0, stdout, "")
+    return _Run(completed, 3.0, [""] * len(starts), starts, assumptions, (True,) * len(starts), 99)
+
+
+def test_one_print_assumptions_ends_a_shared_process_and_names_each_files_theorem():
+    text, starts = _group_text([FILE, FILE.replace("Qed.", "Qed.\nPrint Assumptions statement."), FILE])
+    lines = text.splitlines()
+    assert lines.count("Print Assumptions statement.") == 0  # blank in place: the file's lines stay its own
+    assert lines[starts[1] - 1 + 4] == ""
+    assert lines[-2] == "Definition sb_process_theorems := (sb_file_1.statement)."
+    assert lines[-1] == "Print Assumptions sb_process_theorems."
+
+
+def test_a_shared_processs_assumptions_judge_each_file_and_an_untrusted_one_sends_each_alone():
+    files = [(Path(f"f{k}.v"), ()) for k in range(2)]
+    verdicts: dict = {}
+    assert _judge([0, 1], _finished(TRUSTED, [1, 10]), files, verdicts) == ([], [])
+    assert [v.status for v in verdicts.values()] == ["accepted", "accepted"]
+    assert verdicts[1].axioms == ("ClassicalDedekindReals.sig_forall_dec",)
+    verdicts = {}
+    assert _judge([0, 1], _finished(UNTRUSTED, [1, 10]), files, verdicts) == ([], [0, 1]) and not verdicts
+
+
+def test_an_error_in_the_closing_print_assumptions_sends_each_file_alone():
+    files = [(Path(f"f{k}.v"), ()) for k in range(2)]
+    stderr = 'File "./Certificate.v", line 120, characters 0-5:\nError: The reference x was not found.\n'
+    run = _Run(subprocess.CompletedProcess([], 1, "", stderr), 3.0, ["", ""], [3, 50], "", (True, True), 110)
+    verdicts: dict = {}
+    assert _judge([0, 1], run, files, verdicts) == ([], [0, 1]) and not verdicts

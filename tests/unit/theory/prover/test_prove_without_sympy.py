@@ -77,7 +77,7 @@ def test_the_assumption_counts_are_sympys():
         ("x <= x + 1", "x: [0, 1]"),
         ("x^2 + 1 >= 2*x", "x: real"),
         ("x*y <= 1 and x + y >= 0", "x: [0, 1], y: [0, 1]"),
-        ("2*(a - b)^2 >= 0", "a: [0, 2], b: [-1, 1]"),  # a power of a sum: read by sympy
+        ("2*(a - b)^2 >= 0", "a: [0, 2], b: [-1, 1]"),  # a power of a sum: its typed tree, sympy's too
         ("x^3 - x > -1", "x: [0, 1]"),
     ],
 )

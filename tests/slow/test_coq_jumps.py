@@ -1,0 +1,63 @@
+"""The kernel's ``jump`` step as a Coq proof (theory/prover/coq/jumps.py): v compared with each
+breakpoint, the printed floor (ceiling) rewritten to its value by ``sb_floor_between``
+(``sb_ceil_between``), each piece's lemma concluding. Statements whose truth is by hand (Hermite's
+identity: floor(x/2) + floor((x + 1)/2) = floor(x) <= x, and ceiling(x/2) + ceiling((x - 1)/2) =
+ceiling(x) >= x) are accepted with no
+hypothesis; a file whose rewritten value is planted wrong is refused. coqc runs of 3-10 CPU s: slow."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from paper_checks.cli import main
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
+
+JUMPS = [
+    ("floor(x/2) + floor((x+1)/2) <= x", "x: [0, 3]", "sb_floor_between"),
+    ("ceiling(x/2) + ceiling((x-1)/2) >= x", "x: [0, 3]", "sb_ceil_between"),
+]
+
+
+@pytest.mark.parametrize(("statement", "domain", "applied"), JUMPS)
+def test_a_jump_box_is_proved_in_coq(statement, domain, applied, tmp_path, capsys):
+    target = tmp_path / "Statement.v"
+    status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert '"jump"' in json.dumps(document["inequalities"][0]["certificate"]["boxes"])
+    (record,) = document["coq"]
+    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False)
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
+    text = target.read_text()
+    assert f"rewrite ({applied} " in text
+    for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
+        assert word not in text
+
+
+def test_a_file_with_a_piece_value_planted_wrong_is_refused(tmp_path, capsys):
+    """floor((1 + x)/2) is 0 on [0, 1), not 1: with that piece's value planted as 1, the rewrite's side
+    condition 1 <= (1 + x)/2 < 2 fails there and coqc refuses the file."""
+    target = tmp_path / "Statement.v"
+    assert main(["prove", JUMPS[0][0], "--domain", JUMPS[0][1], "--coq", str(target)]) == 0
+    capsys.readouterr()
+    text = target.read_text()
+    right = "= 0) by (rewrite (sb_floor_between ((1 / 2) + ((1 / 2) * v_x)) (0)%Z)"
+    assert right in text
+    planted = tmp_path / "Planted.v"
+    planted.write_text(
+        text.replace(right, "= 1) by (rewrite (sb_floor_between ((1 / 2) + ((1 / 2) * v_x)) (1)%Z)", 1),
+        encoding="utf-8",
+    )
+    assert check_file(planted).status == "rejected"
