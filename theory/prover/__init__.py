@@ -100,9 +100,8 @@ def prove_statement(
     require_defined`: else UndefinedStatement, naming the point). An inequality whose gap tree is its typed
     tree (read without sympy, :mod:`theory.prover.statement`) is searched on it for TYPED_SHARE of the
     budget left; if that search is undecided, the inequality is read by sympy and sympy's gap searched
-    with the budget it had before the attempt: the attempt and the reading are not charged, so that an
-    inequality sympy's gap decides within the budget is decided still (a process may spend up to
-    1 + TYPED_SHARE times its budget on such an inequality). The verdict either way is the kernel's on
+    with the budget then left (the budget is the whole search's: a command's CPU promise,
+    :func:`theory.prover.cpu_budget.whole_run`, holds). The verdict either way is the kernel's on
     the tree its certificate names. With ``solver`` and z3 installed (the ``solver`` extra) and a budget
     of at least :data:`~theory.prover.proposals.MIN_BUDGET` seconds, the search may ask z3 for points it
     then checks itself (:mod:`theory.prover.proposals`): z3 never decides."""
@@ -129,7 +128,6 @@ def prove_statement(
         if not inequality.as_typed:
             parts.append(search(inequality, statement.domain, left, boxes, solver=proposer))
             continue
-        attempt = time.process_time()
         first = search(inequality, statement.domain, left * TYPED_SHARE, boxes, solver=proposer)
         if first.status != UNDECIDED:
             parts.append(first)
@@ -138,8 +136,7 @@ def prove_statement(
             from theory.prover.statement import parse_statement
 
             symbolic = parse_statement(statement.text, statement.domain)
-        symbolic.inequalities[index].gap_tree()  # as the first reading does, before the budget's clock
-        deadline += time.process_time() - attempt  # the typed attempt and sympy's reading are not charged
+        symbolic.inequalities[index].gap_tree()  # a part outside the language: a clear error first
         left = max(0.0, deadline - time.process_time())
         second = search(symbolic.inequalities[index], statement.domain, left, boxes, solver=proposer)
         spent = first.seconds + second.seconds
