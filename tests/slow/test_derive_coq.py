@@ -4,6 +4,7 @@ judged by coqc, a planted wrong conclusion refused, and real coqc processes shar
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from pathlib import Path
@@ -23,35 +24,26 @@ pytestmark = [
 ]
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
-ACCEPTED = [
-    "bartlett_spectral_complexity",  # L^(3/2) a = sqrt(L) a (L - 1) + sqrt(L) a by sqrt L * sqrt L = L
-    "log_below_quadratic",
-    "log_below_tangent",
-    "power_above_tangent",
-]
-"""The examples whose every step coqc proves (measured: 8-10 coqc CPU s each)."""
-NOT_YET = {
-    "lemma_under_substitution": "untranslated",  # a step by a fact under a substitution
-    "theorem_4_1": "untranslated",
+TOO_SLOW = {
+    "l2_below_edelman_minilm_l6": "its one step exports to a 1.9 MB file (a box proved node by node over "
+    "[1, oo), second derivatives of about 3,500 nodes each); coqc spends 0.05-0.2 CPU s per node fact: "
+    "beyond the slow tier's budget"
 }
-"""The examples coqc does not accept yet, with the verdict they get (exit 4: coqc is the judge)."""
-UNTRIED = {
-    "l2_below_edelman_minilm_l6": "its one step's file is 8.3 MB (the certificate's box proved node by node "
-    "over [1, oo)); coqc ran over the 900 s wall-clock timeout at load 16 (181 CPU s): timeout, exit 4"
-}
-"""Examples not run here (measured once by hand), with why."""
+"""Examples not run here (measured by hand, docs/coq.md), with why."""
+NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml") if path.stem not in TOO_SLOW)
+"""Every other example of docs/examples (measured: docs/coq.md)."""
 
 
-def test_every_example_is_accepted_not_yet_or_untried():
-    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*ACCEPTED, *NOT_YET, *UNTRIED}
+def test_every_example_is_run_or_named_too_slow_with_why():
+    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*NAMES, *TOO_SLOW}
 
 
-def _derive(name: str, target: Path, capsys) -> tuple[int, dict]:
-    status = main(["derive", str(EXAMPLES / f"{name}.toml"), "--coq", str(target), "--json"])
+def _derive(name: str, target: Path, capsys, source: Path = EXAMPLES) -> tuple[int, dict]:
+    status = main(["derive", str(source / f"{name}.toml"), "--coq", str(target), "--json"])
     return status, json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("name", ACCEPTED)
+@pytest.mark.parametrize("name", NAMES)
 def test_an_example_is_exported_each_step_a_lemma_and_accepted(name, tmp_path, capsys):
     target = tmp_path / f"{name}.v"
     status, document = _derive(name, target, capsys)
@@ -65,28 +57,50 @@ def test_an_example_is_exported_each_step_a_lemma_and_accepted(name, tmp_path, c
     assert all(f"Lemma step_{k} :" in text for k in range(1, steps + 1))
 
 
-@pytest.mark.parametrize(("name", "verdict"), sorted(NOT_YET.items()))
-def test_an_example_coqc_does_not_accept_yet_is_exit_4_saying_why(name, verdict, tmp_path, capsys):
-    status, document = _derive(name, tmp_path / f"{name}.v", capsys)
-    assert document["status"] in ("proved", "derived")
-    assert (status, document["coq_verdict"]) == (4, verdict)
+def _planted(export, step: int, old: list, new: list):
+    """``export`` (export_derivation) on the certificate with step ``step``'s rhs changed at the first
+    subtree equal to ``old`` (to ``new``): what coqc is given if the kernel had accepted that step."""
+
+    def replace(tree, done):
+        if tree == old and not done:
+            done.append(True)
+            return new
+        if isinstance(tree, list):
+            return [replace(part, done) for part in tree]
+        return tree
+
+    def planted(certificate, *args, **kwargs):
+        if certificate is not None and "steps" in certificate and kwargs.get("standalone", True):
+            certificate = copy.deepcopy(certificate)
+            done: list[bool] = []
+            certificate["steps"][step - 1]["rhs"] = replace(certificate["steps"][step - 1]["rhs"], done)
+            assert done
+        return export(certificate, *args, **kwargs)
+
+    return planted
 
 
-def test_a_planted_wrong_conclusion_is_refused(tmp_path, capsys):
-    """2 ln(1 + x) <= 3 x on [0, 1] with the last expression 2.9 x instead of 3 x: its last step,
-    x (2 + x) <= 2.9 x, fails for x in (0.9, 1] (by hand), and coqc refuses it."""
-    target = tmp_path / "q.v"
-    assert _derive("log_below_quadratic", target, capsys)[0] == 0
-    planted = tmp_path / "planted.v"
-    text = target.read_text()
-    assert "Definition e_4 (v_x : R) : R := (3 * v_x)." in text
-    planted.write_text(
-        text.replace(
-            "Definition e_4 (v_x : R) : R := (3 * v_x).", "Definition e_4 (v_x : R) : R := (29/10 * v_x)."
-        )
-    )
-    verdict = check_file(planted)
-    assert verdict.status == "rejected"
+def test_a_planted_false_step_by_a_fact_is_refused(tmp_path, capsys, monkeypatch):
+    """(sqrt(u + 1) + sqrt(v))^2 (1 + v) <= (1 + v) (2 + 2 u + 2 v) by the lemma at x = u + 1, y = v,
+    with the constant 2 tightened to 1/2: false at u = v = 0 (1 <= 1/2, by hand). coqc proves neither
+    the step nor the identity after it: exit 4, both named as unproved hypotheses; the file with them
+    proved as lemmas is rejected."""
+    from theory.prover.coq import derivation
+
+    planted = _planted(derivation.export_derivation, 1, ["num", "2"], ["num", "1/2"])
+    monkeypatch.setattr(derivation, "export_derivation", planted)
+    target, written = tmp_path / "planted.v", tmp_path / "planted.json"
+    example = str(EXAMPLES / "lemma_under_substitution.toml")
+    status = main(["derive", example, "--coq", str(target), "--json", "--certificate", str(written)])
+    document = json.loads(capsys.readouterr().out)
+    (record,) = document["coq"]
+    assert (status, document["coq_verdict"]) == (4, "hypotheses")
+    assert {h["name"] for h in record["hypotheses"]} == {"step_1", "step_2"}
+    text = planted(json.loads(written.read_text()), "").text  # every step a lemma, nothing assumed
+    assert "Definition e_1 (v_u v_v : R) : R := ((1 + v_v) * ((1 / 2) + (2 * v_u) + (2 * v_v)))." in text
+    proved = tmp_path / "proved.v"
+    proved.write_text(text)
+    assert check_file(proved).status == "rejected"
 
 
 GOOD = (

@@ -14,24 +14,26 @@ each step holds on its domain (the derivation's, cut by the step's bound assumpt
   where a side has a power k/2, :func:`~theory.prover.coq.export.root_relations`: L^(3/2) is printed
   (sqrt L)^3) or along the log-linear normal form (:func:`~theory.prover.coq.exponents.guided`) where it
   has symbolic powers or logarithms;
-- ``statement``: for every point of the domain where the bound assumptions the steps use hold,
-  E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then ``lra``.
+- per step by a fact under a substitution, the fact's module (once per file) and the lemma ``step_<k>``
+  from the fact's theorem at the substitution (:mod:`theory.prover.coq.fact_step`);
+- ``statement``: for every point of the domain where the bound assumptions and the named assumptions the
+  steps use hold, E0 R En, each step's lemma applied (its premises from the theorem's by ``lra``), then
+  ``lra``. An earlier derivation used as a fact is the same text without header, preamble or
+  ``Print Assumptions`` (``standalone`` False), inside its fact's module.
 
 A lemma coqc cannot prove (the probe finds them, as for a box certificate), and a step whose module leaves
 hypotheses, become named ``Hypothesis`` premises of a ``Section`` with the reason: never ``Admitted`` or
-``Axiom``. A step by a fact under a substitution, or under an assumption that is not a bound, has no
-translation yet (:class:`Untranslatable`, naming the step). Provenance: derived (a translation of the
-derivation checker).
+``Axiom``. A step under an assumption that is not a bound has no translation yet (:class:`Untranslatable`,
+naming the step). Provenance: derived (a translation of the derivation checker).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from theory.derive.check import DERIVATION_FORMAT, EXACT, PROVER, SYMPY, step_gap_tree
+from theory.derive.check import DERIVATION_FORMAT, EXACT, FACT, PROVER, SYMPY, step_gap_tree
 from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
     FAILURES,
@@ -47,8 +49,9 @@ from theory.prover.coq.export import (
     unproved_reason,
     within,
 )
+from theory.prover.coq.fact_step import FACTORS, FactModules, fact_step, premises, step_domain
 from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import Untranslatable, binders, rational, term, uses_erf, variable
+from theory.prover.coq.terms import Untranslatable, binders, term, uses_erf
 from theory.prover.coq.unbounded import NodeProof
 from theory.prover.kernel import verify
 from theory.prover.kernel.trees import Malformed
@@ -63,8 +66,11 @@ MODULE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
 class _DerivationWriter:
     """The lemmas of one derivation, in order (each proved, or a Hypothesis with its reason)."""
 
-    def __init__(self, data: dict[str, Any], assumed: dict[str, str], probe: bool) -> None:
-        self.domain = verify.read_domain(data.get("domain"))
+    def __init__(
+        self, data: dict[str, Any], assumed: dict[str, str], probe: bool, files: dict[str, Any]
+    ) -> None:
+        self.data_domain = data.get("domain")
+        self.domain = verify.read_domain(self.data_domain)
         self.whole: Box = {name: (v.lower, v.upper) for name, v in self.domain.items()}
         self.writer = _Writer(self.domain, {}, probe, self.positive, ["num", "0"])
         self.names = self.writer.names
@@ -72,18 +78,21 @@ class _DerivationWriter:
         self.probe = probe
         self.lemmas: list[str] = []
         self.hypotheses: list[Hypothesis] = []
+        self.facts = FactModules(files, functools.partial(_nested, files, probe))
 
     def positive(self, base: Any) -> bool:
         """The kernel encloses ``base`` above 0 on the derivation's whole domain."""
         return _positive_on(base, self.whole, self.domain)
 
-    def premises(self, domain: Any) -> list[str]:
-        """The premises of a claim over ``domain`` (integrality, then the bounds), as the box exporter
-        states its theorem's."""
-        whole: Box = {name: (v.lower, v.upper) for name, v in domain.items()}
-        writer = _Writer(domain, {}, False, self.positive, ["num", "0"])
-        integral = [f"(exists k : Z, {variable(name)} = IZR k)" for name, v in domain.items() if v.integer]
-        return integral + writer.bounds(whole)
+    def equal(self, left: Any, right: Any) -> str:
+        """The tactic proving the terms of ``left`` and ``right`` equal (their definitions unfolded):
+        along the log-linear normal form where they have symbolic powers or logarithms, else
+        ``sb_identity`` with the square roots' relations."""
+        laws = guided([left, right], self.positive, self.signed)
+        if laws is not None:
+            return f"cbv beta;\n  {laws}"
+        facts, closing = root_relations([left, right], self.positive, "sb_identity")
+        return f"{facts}{closing}"
 
     def over(self, premises: list[str], claim: str) -> str:
         """forall x.., premises -> claim."""
@@ -122,7 +131,12 @@ class _DerivationWriter:
 
 
 def export_derivation(
-    data: Any, title: str = "", assumed: dict[str, str] | None = None, probe: bool = False
+    data: Any,
+    title: str = "",
+    assumed: dict[str, str] | None = None,
+    probe: bool = False,
+    files: dict[str, Any] | None = None,
+    standalone: bool = True,
 ) -> CoqExport:
     """The Coq file of a derivation certificate (see the module). ``assumed``: lemmas stated as
     hypotheses with the reason, a step's own by name and a module's as ``step_<k>.<lemma>`` (what a probe
@@ -133,7 +147,8 @@ def export_derivation(
     steps = data.get("steps")
     if not isinstance(steps, list) or not steps:
         raise Malformed("a derivation certificate needs a non-empty list of steps")
-    derivation = _DerivationWriter(data, assumed or {}, probe)
+    files = data.get("files", {}) if files is None else files
+    derivation = _DerivationWriter(data, assumed or {}, probe, files)
     names = " ".join(derivation.names)
     expressions = [steps[0]["lhs"], *(step["rhs"] for step in steps)]
     definitions = "".join(
@@ -147,28 +162,32 @@ def export_derivation(
         claim = f"e_{k - 1} {names} {RELATIONS[step['relation']]} e_{k} {names}"
         if step["method"] in (EXACT, SYMPY):
             identity = functools.partial(_identity, derivation, expressions[k - 1], expressions[k], k)
-            derivation.lemma(f"step_{k}", derivation.premises(derivation.domain), claim, identity)
+            derivation.lemma(f"step_{k}", premises(derivation.domain), claim, identity)
         elif step["method"] == PROVER:
             boxes += _prover_step(derivation, step, k, claim, modules, bounds)
+        elif step["method"] == FACT:
+            own, added, counted = fact_step(derivation, derivation.facts, step, k, claim, data["domain"])
+            modules += own
+            bounds += [b for b in added if b not in bounds]
+            boxes += counted
         else:
-            raise Untranslatable(
-                f"step {step.get('name')!r} is by a fact under a substitution, which has no Coq "
-                "translation yet"
-            )
+            raise Malformed(f"step {step.get('name')!r}: unknown method {step['method']!r}")
     erf = any(uses_erf(tree) for tree in expressions)
-    text = _text(data, title, derivation, preamble(erf=erf) + definitions, modules, bounds, len(steps))
+    opening = preamble(erf=erf) + FACTORS if standalone else ""
+    modules = derivation.facts.texts + modules
+    text = _text(data, title, derivation, opening + definitions, modules, bounds, len(steps), standalone)
     return CoqExport(text, boxes, derivation.hypotheses)
 
 
+def _nested(files: dict[str, Any], probe: bool, certificate: Any, assumed: dict[str, str]) -> CoqExport:
+    """An earlier derivation used as a fact, as a module's body (its references to the outermost
+    certificate's ``files``)."""
+    return export_derivation(certificate, "", assumed, probe, files, standalone=False)
+
+
 def _identity(derivation: _DerivationWriter, left: Any, right: Any, k: int, _labels: list[str]) -> str:
-    """E_{k-1} = E_k after unfolding: along the log-linear normal form where it has symbolic powers or
-    logarithms, else ``sb_identity``."""
-    laws = guided([left, right], derivation.positive, derivation.signed)
-    unfold = f"unfold e_{k - 1}, e_{k}"
-    if laws is not None:
-        return f"{unfold}; cbv beta;\n  {laws}"
-    facts, closing = root_relations([left, right], derivation.positive, "sb_identity")
-    return f"{unfold}; {facts}{closing}"
+    """E_{k-1} = E_k after unfolding (:meth:`_DerivationWriter.equal`)."""
+    return f"unfold e_{k - 1}, e_{k}; {derivation.equal(left, right)}"
 
 
 def _prover_step(
@@ -181,16 +200,7 @@ def _prover_step(
 ) -> int:
     """The module of the step's certificate and the step's lemma over its domain (its bound assumptions
     added to ``bounds``, the theorem's premises); the certificate's boxes."""
-    cut = []
-    for record in step["assumptions"]:
-        if record["kind"] != "bound":
-            raise Untranslatable(
-                f"step {step.get('name')!r} uses an assumption that is not a bound (a Max of the gap and "
-                "the assumption), which has no Coq translation yet"
-            )
-        relation = str(record["relation"])
-        value = rational(Fraction(str(record["value"])))
-        cut.append(f"{variable(str(record['variable']))} {RELATIONS[relation]} {value}")
+    _, cut = step_domain(derivation.data_domain, step)
     gap, strict = step_gap_tree(step["lhs"], step["rhs"], step["relation"], [])
     certificate = step["certificate"]
     if certificate.get("strict") is not strict:
@@ -201,10 +211,10 @@ def _prover_step(
     )
     modules.append(module_text(module, exported))
     bounds += [b for b in cut if b not in bounds]
-    premises = derivation.premises(verify.read_domain(certificate["domain"]))
+    stated = premises(verify.read_domain(certificate["domain"]))
     if exported.hypotheses:
         reason = f"{MODULE_HYPOTHESES}: " + "; ".join(f"{h.name} ({h.reason})" for h in exported.hypotheses)
-        derivation.hypothesis(module, premises, claim, reason)
+        derivation.hypothesis(module, stated, claim, reason)
         return exported.boxes
     names = " ".join(derivation.names)
 
@@ -218,7 +228,7 @@ def _prover_step(
             f"unfold e_{k - 1}, e_{k}; lra"
         )
 
-    derivation.lemma(module, premises, claim, script)
+    derivation.lemma(module, stated, claim, script)
     return exported.boxes
 
 
@@ -230,12 +240,13 @@ def _text(
     modules: list[str],
     bounds: list[str],
     steps: int,
+    standalone: bool,
 ) -> str:
     """The file: header, preamble, the expressions, the steps' modules, the lemmas and the theorem."""
     names = " ".join(derivation.names)
     conclusion = data["conclusion"]
-    premises = derivation.premises(derivation.domain) + bounds
-    labels = [f"P{i}" for i in range(len(premises))]
+    stated = premises(derivation.domain) + bounds
+    labels = [f"P{i}" for i in range(len(stated))]
     proof = [f"  intros {' '.join(derivation.names + labels)}."]
     for k in range(1, steps + 1):
         step = f"e_{k - 1} {names} {RELATIONS[data['steps'][k - 1]['relation']]} e_{k} {names}"
@@ -250,15 +261,15 @@ def _text(
         f"step by step; {steps} steps. *)\n\n"
     )
     return (
-        header
+        (header if standalone else "")
         + definitions
         + "\n"
         + "\n".join(modules)
         + ("\nSection Derivation.\n\n" if section else "\n")
         + "\n".join(derivation.lemmas)
-        + f"\nTheorem statement : {derivation.over(premises, claim)}.\nProof.\n"
+        + f"\nTheorem statement : {derivation.over(stated, claim)}.\nProof.\n"
         + "\n".join(proof)
         + "\nQed.\n"
         + ("\nEnd Derivation.\n" if section else "")
-        + "\nPrint Assumptions statement.\n"
+        + ("\nPrint Assumptions statement.\n" if standalone else "")
     )

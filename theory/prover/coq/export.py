@@ -684,7 +684,11 @@ def folded(tree: Any) -> Any:
     """The tree with each exponent that is a sum or product of numbers (the kernel's derivative writes
     a^(n - 1) as a^(n + (-1))) replaced by its rational value, so that the printed derivative has Coq's
     pow, sqrt and / where the value is an integer or half-integer power, not ``Rpower`` (which Interval
-    and ``field`` read as an opaque atom)."""
+    and ``field`` read as an opaque atom); and with the product rule's vanishing terms dropped: a product
+    with a factor 0 is 0, a factor 1 and a term 0 are left out, a sum or product of one argument is that
+    argument. The value is the same wherever the tree is defined (so where the kernel's derivative is),
+    and a derivative of a derivative no longer grows with the zeros of the first: the kernel's second
+    derivative of a sum of constants and a term in v carries every constant's 0 * (...)."""
     if not isinstance(tree, list) or tree[0] in ("num", "var", "const"):
         return tree
     node = [tree[0], *(folded(arg) for arg in tree[1:])]
@@ -692,6 +696,14 @@ def folded(tree: Any) -> Any:
         value = _value(node[2])
         if value is not None:
             node[2] = ["num", str(value)]
+    if node[0] == "mul":
+        if any(_value(arg) == 0 for arg in node[1:]):
+            return ["num", "0"]
+        node = ["mul", *(arg for arg in node[1:] if _value(arg) != 1)] if len(node) > 2 else node
+        return node[1] if len(node) == 2 else node if len(node) > 2 else ["num", "1"]
+    if node[0] == "add":
+        node = ["add", *(arg for arg in node[1:] if _value(arg) != 0)]
+        return node[1] if len(node) == 2 else node if len(node) > 2 else ["num", "0"]
     return node
 
 

@@ -20,6 +20,7 @@ for every such function. The claim 0 <= gap (0 < gap) is then the root's lower f
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,21 +60,39 @@ class NodeProof:
     positive: Callable[[Any], bool]
     steps: list[str] = field(default_factory=list)
     count: int = 0
+    named: dict[str, _Node] = field(default_factory=dict)
+    """The compound nodes met, by their Coq term over their arguments' names (each proved once)."""
 
     def claim(self, tree: Any, strict: bool) -> str:
         """The script: every node's facts, then ``0 <= t`` (``0 < t``) for the root t by lra; Untranslatable
-        when a node has no translation here or the root's set does not show the sign."""
+        when a node has no translation here or the root's set does not show the sign. Each compound node
+        is a local definition ``n<k> := f(n<i>, ...)`` over its arguments' (``pose``), so the script grows
+        with the nodes, not with the nodes times their terms; the root's facts alone are unfolded back to
+        the goal's term (children after parents) for the closing lra."""
         root = self.node(tree)
         if not root.values.at_least_zero(strict):
             raise Untranslatable("the node-by-node enclosure on the half-line does not show the sign")
-        return "".join(f"{step};\n  " for step in self.steps) + "lra"
+        names = ", ".join(node.coq for node in reversed(self.named.values()))
+        closing = f"unfold {names} in {', '.join(root.facts)}; lra" if names and root.facts else "lra"
+        return "".join(f"{step};\n  " for step in self.steps) + closing
 
-    def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str]) -> _Node:
+    def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str], leaf: bool = False) -> _Node:
         """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``. The node's
         set is then the facts' own (the printed dyadic ends, outward of the kernel's balls by up to an
         ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
-        than c^2."""
-        node = _Node(coq, values)
+        than c^2. A compound node (not a ``leaf``) is named first (see :meth:`claim`), once however many
+        times it occurs, and each of its facts is proved with its definition unfolded."""
+        if not leaf:
+            if coq in self.named:
+                return self.named[coq]
+            local = f"n{len(self.named) + 1}"
+            self.steps.append(f"pose ({local} := {coq})")
+            proof = functools.partial(_unfolding, local, proof)
+            node = _Node(local, values)
+            self.named[coq] = node
+        else:
+            node = _Node(coq, values)
+        coq = node.coq
         for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
             if balls.infinite(end):
                 continue
@@ -109,12 +128,12 @@ class NodeProof:
         head = tree[0]
         if head == "num":
             value = Fraction(number(tree[1]))
-            return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra")
+            return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
         if head == "var":
-            return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra")
+            return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra", True)
         if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
             values = trees.enclose(tree, self.env)
-            return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: INTERVAL)
+            return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: INTERVAL, True)
         if head in ("add", "mul"):
             nodes = [self.node(arg) for arg in tree[1:]]
             result = nodes[0]
@@ -178,9 +197,8 @@ class NodeProof:
             self._from([power, log], "first [ lra | nra ]"),
         )
         image = self._exp(inner)
-        return self._facts(
-            f"(Rpower {base.coq} {power.coq})", image.values, self._from([image], "unfold Rpower in *; lra")
-        )
+        unfolded = f"unfold {image.coq}, {inner.coq}, {log.coq} in *; unfold Rpower in *; lra"
+        return self._facts(f"(Rpower {base.coq} {power.coq})", image.values, self._from([image], unfolded))
 
     def _compared(
         self,
@@ -314,7 +332,7 @@ class NodeProof:
             if not mirror.values.at_least_zero(False):  # its printed ends lost the sign
                 raise Untranslatable("a power of a set around 0 on a box reaching infinity")
             power = self._integer_power(mirror, count)
-            even = f"replace {coq} with {power.coq} by ring; lra"
+            even = f"replace {coq} with {power.coq} by (unfold {power.coq}, {mirror.coq}; ring); lra"
             return self._facts(coq, power.values, self._from([power], even))
         if not nonnegative:
             raise Untranslatable("a power of a set reaching below 0 on a box reaching infinity")
@@ -344,6 +362,11 @@ class NodeProof:
 
         comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
         return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
+
+
+def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: bool) -> str:
+    """``proof`` of a fact about the local definition ``name``, after unfolding it."""
+    return f"unfold {name}; {proof(side, strict)}"
 
 
 UNABS = "sb_unabs; lra"

@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from tests.helpers.certificates import box_certificate, domain_variable
 from theory.prover import PROVED, REFUTED, prove
 from theory.prover.kernel import check_certificate
 from theory.prover.kernel.trees import Malformed
@@ -74,23 +75,8 @@ ENCLOSE = {"method": "enclosure"}
 
 
 def _certificate(gap: list, lower: str, upper: str, decision: dict, strict: bool = False) -> dict:
-    return {
-        "format": "specbound-certificate/2",
-        "inequality": "",
-        "gap": gap,
-        "strict": strict,
-        "domain": [
-            {
-                "name": "x",
-                "lower": lower,
-                "upper": upper,
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
-        "boxes": [{"box": {"x": [lower, upper]}, "decision": decision}],
-    }
+    box = {"box": {"x": [lower, upper]}, "decision": decision}
+    return box_certificate(gap, [domain_variable("x", lower, upper)], [box], strict)
 
 
 def _minus(tree: list) -> list:

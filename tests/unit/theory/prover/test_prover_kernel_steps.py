@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.mp_reference import evaluate, form_agrees
 from theory.prover import check_certificate, prove
 from theory.prover.kernel import Malformed, balls, exact, trees, verify
@@ -153,23 +154,9 @@ def test_a_sum_of_squares_rewrite_is_accepted_and_a_changed_form_rejected():
 
 
 def _one_box(gap: list, decision: dict, lower: str = "-1", upper: str = "1") -> dict:
-    return {
-        "format": verify.FORMAT,
-        "inequality": "by hand",
-        "gap": gap,
-        "strict": False,
-        "domain": [
-            {
-                "name": "x",
-                "lower": lower,
-                "upper": upper,
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
-        "boxes": [{"box": {"x": [lower, upper]}, "decision": decision}],
-    }
+    box = {"box": {"x": [lower, upper]}, "decision": decision}
+    certificate = box_certificate(gap, [domain_variable("x", lower, upper)], [box])
+    return {**certificate, "format": verify.FORMAT, "inequality": "by hand"}
 
 
 def test_a_rewrite_of_a_gap_undefined_somewhere_is_rejected():
