@@ -14,6 +14,11 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
 - :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient, or
   with B those of negative coefficient (for the kernel's ``squares`` step, which decides A^2 - B^2 when
   A, B >= 0);
+- :func:`inverted_roots`: a power (B^q)^(-n), q not an integer and n natural, written B^(-q n) (the
+  typed tree's 1/sqrt(C), (C^(1/2))^(-1), as C^(-1/2), which the exact normal form keeps apart: the
+  compound atom (C^(1/2)) to the power -1), with the multiplier (B^q)^n under which the kernel's
+  ``rewrite`` step checks the identity (((C^(1/2))^(-1) - C^(-1/2)) C^(1/2) = 1 - 1 = 0), so that
+  :func:`root_sides` sees the square root;
 - :func:`horner`: a sum of powers of one variable in Horner's form (on a box reaching infinity the
   search writes the sides of ``squares`` and the multiplier of ``scale`` so), whose enclosure there
   keeps a sign the expanded sum's loses (and which loses u * u >= 0 on a range around 0);
@@ -176,6 +181,30 @@ def horner(tree: Any) -> Any:
     for degree in range(max(coefficients) - 1, -1, -1):
         result = ["add", ["num", str(coefficients.get(degree, Fraction(0)))], ["mul", ["var", name], result]]
     return result
+
+
+def inverted_roots(tree: Any) -> tuple[Any, Any] | None:
+    """(tree', m): the tree with every (B^q)^(-n) (q a rational that is not an integer, n a natural
+    number) written B^(-q n), the base B kept as it is written (so 1 + (2 (x - 1))^2 keeps an enclosure
+    >= 1 on a box reaching infinity, where its expansion's is unbounded), and m the product of the
+    (B^q)^k, k the largest such n for each B^q; None when the tree has no such power.
+    (B^q)^(-n) = B^(-q n) wherever the left side is defined (B^q != 0 there, so B > 0)."""
+    largest: dict[str, int] = {}
+
+    def flat(node: Any) -> Any:
+        if node[0] == "pow" and node[1][0] == "pow" and node[2][0] == "num" and node[1][2][0] == "num":
+            inner, outer = Fraction(node[1][2][1]), Fraction(node[2][1])
+            if inner.denominator != 1 and outer.denominator == 1 and outer < 0:
+                key = json.dumps(node[1])
+                largest[key] = max(largest.get(key, 0), int(-outer))
+                return ["pow", flat(node[1][1]), ["num", str(inner * outer)]]
+        return rebuilt(node, flat)
+
+    flattened = flat(tree)
+    if not largest:
+        return None
+    factors = [["pow", json.loads(key), ["num", str(k)]] for key, k in largest.items()]
+    return flattened, factors[0] if len(factors) == 1 else ["mul", *factors]
 
 
 def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:

@@ -369,7 +369,23 @@ class _Problem:
     def squares(
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
-        """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2."""
+        """gap = A - B with A the terms under a fractional power, both sides >= 0: decide A^2 - B^2. When
+        the form has no such sides but a compound atom (C^(1/2))^(-1), the form with it written C^(-1/2)
+        (:func:`rewrites.inverted_roots`) is tried so, behind the kernel's ``rewrite`` step."""
+        found = self._squares(tree, form, box, domain, strict, depth)
+        flat = None if found is not None else rewrites.inverted_roots(tree)
+        flat_form = None if flat is None else exact.normal_form(flat[0], kernel.fixed_points(box))
+        if flat is None or flat_form is None:
+            return found
+        inner = self._squares(flat[0], flat_form, box, domain, strict, depth + 1)
+        decision = {"method": "rewrite", "form": flat[0], "multiplier": flat[1], "then": inner}
+        if inner is not None and kernel.decide(decision, tree, box, domain, strict) is None:
+            return decision
+        return None
+
+    def _squares(
+        self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
         unbounded = any(infinite(end) for pair in box.values() for end in pair)
         for left, right in rewrites.root_sides(form):
             if unbounded:  # Horner's form keeps a sign at infinity (and loses u * u >= 0 around 0)
