@@ -210,7 +210,10 @@ def inverted_roots(tree: Any) -> tuple[Any, Any] | None:
 def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
     """Candidates (A, B) with form = A - B: A the terms with a positive coefficient and a fractional
     exponent, B the negated others; then B the negated terms with a fractional exponent and A the others
-    (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps its sign up to u = oo).
+    (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps its sign up to u = oo); last,
+    A every term of positive coefficient and B the negated others, when that differs from the first: a
+    margin c > 0 then stays with the roots it props up (sqrt(2 (x + y)) + c - sqrt(x) - sqrt(y), where
+    sqrt(x) + sqrt(y) - c is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2).
     Each side is written with its common monomial factored out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) -
     6 C^(-1/2), so its enclosure shows a sign). None when a side is empty, or for more than MAX_SQUARED
     terms: the square of a long form is expanded term by term."""
@@ -223,13 +226,16 @@ def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
     def side(part: Polynomial) -> Any:
         return common_factor(part) or exact.as_tree(part)
 
-    found = []
+    found: list[tuple[Any, Any]] = []
+    lefts: list[Polynomial] = []
     for left in (
         {monomial: c for monomial, c in form.items() if c > 0 and rooted(monomial)},
         {monomial: c for monomial, c in form.items() if not rooted(monomial)},
+        {monomial: c for monomial, c in form.items() if c > 0},
     ):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
-        if left and right:
+        if left and right and left not in lefts:
+            lefts.append(left)
             found.append((side(left), side(right)))
     return found
 
