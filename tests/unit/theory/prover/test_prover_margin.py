@@ -40,7 +40,7 @@ def _gap(point: list[mpmath.mpf], margin: mpmath.mpf) -> mpmath.mpf:
 def _grid(uppers: list[int], steps: int = 6) -> list[list[mpmath.mpf]]:
     points: list[list[mpmath.mpf]] = [[]]
     for upper in uppers:
-        points = [p + [mpmath.mpf(upper) * k / steps] for p in points for k in range(steps + 1)]
+        points = [[*p, mpmath.mpf(upper) * k / steps] for p in points for k in range(steps + 1)]
     return points
 
 
