@@ -25,7 +25,8 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
 - :func:`sum_of_squares`: a quadratic form in half-monomials h (the monomials whose squares are terms
   with positive coefficients) written as sum_i d_i (h_i + sum_j l_ij h_j)^2 by exact LDL^T
   decomposition of its Gram matrix, when every d_i >= 0 (x + y - 2 sqrt(x) sqrt(y) = (sqrt(x) -
-  sqrt(y))^2).
+  sqrt(y))^2); a term that pairs with no other and is >= 0 by its exponents (even, or not integers) is
+  kept as it is (c sqrt(x + y), not c ((x + y)^(1/4))^2, a root Coq's Interval does not evaluate at 0).
 
 The search proposes; the kernel re-derives the identity itself. Provenance: derived (algebra).
 """
@@ -101,15 +102,27 @@ def sum_of_squares(form: Polynomial) -> Any | None:
             return None
         if pivot == 0:
             continue
+        whole = _times(halves[i], halves[i])
+        if not any(gram[i][j] for j in range(size) if j != i) and _signless(whole):
+            squares.append(["mul", ["num", str(pivot)], _monomial_tree(whole)])
+            continue
         linear = ["add", _monomial_tree(halves[i])]
         linear += [
-            ["mul", ["num", str(gram[i][j] / pivot)], _monomial_tree(halves[j])] for j in range(i + 1, size)
+            ["mul", ["num", str(gram[i][j] / pivot)], _monomial_tree(halves[j])]
+            for j in range(i + 1, size)
+            if gram[i][j]
         ]
         squares.append(["mul", ["num", str(pivot)], ["pow", linear, ["num", "2"]]])
         for j in range(i + 1, size):
             for k in range(i + 1, size):
                 gram[j][k] -= gram[j][i] * gram[i][k] / pivot
     return ["add", *squares] if squares else None
+
+
+def _signless(exponents: Exponents) -> bool:
+    """Every exponent is even or not an integer: the monomial is >= 0 wherever it is defined, and its
+    enclosure shows it (a power with a fractional exponent has a base >= 0 and a value >= 0)."""
+    return all(e.denominator != 1 or e.numerator % 2 == 0 for e in exponents.values())
 
 
 def _pair(atoms: Exponents, halves: list[Exponents]) -> tuple[int, int] | None:
