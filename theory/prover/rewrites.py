@@ -207,26 +207,33 @@ def inverted_roots(tree: Any) -> tuple[Any, Any] | None:
     return flattened, factors[0] if len(factors) == 1 else ["mul", *factors]
 
 
-def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
+def _rooted(monomial: Any) -> bool:
+    """The monomial has an atom under a fractional power."""
+    return any(e.denominator != 1 for _, e in monomial[0])
+
+
+def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any]]:
     """Candidates (A, B) with form = A - B: A the terms with a positive coefficient and a fractional
-    exponent, B the negated others; then B the negated terms with a fractional exponent and A the others
-    (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps its sign up to u = oo).
-    Each side is written with its common monomial factored out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) -
-    6 C^(-1/2), so its enclosure shows a sign). None when a side is empty, or for more than MAX_SQUARED
-    terms: the square of a long form is expanded term by term."""
+    exponent, B the negated others. On a box reaching infinity (``unbounded``), also B the negated terms
+    with a fractional exponent and A the others (3 - 3 u (1 + u^2)^(-1/2), whose square difference
+    9 (1 + u^2)^(-1) keeps its sign up to u = oo), each side written with its common monomial factored
+    out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) - 6 C^(-1/2), so its enclosure shows a sign there). None
+    when a side is empty, or for more than MAX_SQUARED terms: the square of a long form is expanded term
+    by term."""
     if len(form) > MAX_SQUARED:
         return []
-
-    def rooted(monomial: Any) -> bool:
-        return any(e.denominator != 1 for _, e in monomial[0])
+    if not unbounded:
+        first = {monomial: c for monomial, c in form.items() if c > 0 and _rooted(monomial)}
+        rest = {monomial: -c for monomial, c in form.items() if monomial not in first}
+        return [(exact.as_tree(first), exact.as_tree(rest))] if first and rest else []
 
     def side(part: Polynomial) -> Any:
         return common_factor(part) or exact.as_tree(part)
 
     found = []
     for left in (
-        {monomial: c for monomial, c in form.items() if c > 0 and rooted(monomial)},
-        {monomial: c for monomial, c in form.items() if not rooted(monomial)},
+        {monomial: c for monomial, c in form.items() if c > 0 and _rooted(monomial)},
+        {monomial: c for monomial, c in form.items() if not _rooted(monomial)},
     ):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
         if left and right:
