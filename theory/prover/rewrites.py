@@ -12,8 +12,8 @@ form (:mod:`theory.prover.kernel.exact`) whose enclosures show a sign the gap's 
 - :func:`constant_sides`: a gap T - c or c - T with c a positive number, as the sides (T, c) or (c, T)
   (for the kernel's ``log`` step, which decides log T - log c with the logarithm of a product expanded);
 - :func:`root_sides`: g = A - B with A the terms under a fractional power of positive coefficient, or
-  with B those of negative coefficient (for the kernel's ``squares`` step, which decides A^2 - B^2 when
-  A, B >= 0);
+  with B those of negative coefficient, or A every term of positive coefficient (a margin) (for the
+  kernel's ``squares`` step, which decides A^2 - B^2 when A, B >= 0);
 - :func:`inverted_roots`: a power (B^q)^(-n), q not an integer and n natural, written B^(-q n) (the
   typed tree's 1/sqrt(C), (C^(1/2))^(-1), as C^(-1/2), which the exact normal form keeps apart: the
   compound atom (C^(1/2)) to the power -1), with the multiplier (B^q)^n under which the kernel's
@@ -220,35 +220,35 @@ def inverted_roots(tree: Any) -> tuple[Any, Any] | None:
     return flattened, factors[0] if len(factors) == 1 else ["mul", *factors]
 
 
-def root_sides(form: Polynomial) -> list[tuple[Any, Any]]:
+def _rooted(monomial: Any) -> bool:
+    """The monomial has an atom under a fractional power."""
+    return any(e.denominator != 1 for _, e in monomial[0])
+
+
+def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any]]:
     """Candidates (A, B) with form = A - B: A the terms with a positive coefficient and a fractional
-    exponent, B the negated others; then B the negated terms with a fractional exponent and A the others
-    (3 - 3 u (1 + u^2)^(-1/2), whose square difference 9 (1 + u^2)^(-1) keeps its sign up to u = oo); last,
-    A every term of positive coefficient and B the negated others, when that differs from the first: a
-    margin c > 0 then stays with the roots it props up (sqrt(2 (x + y)) + c - sqrt(x) - sqrt(y), where
-    sqrt(x) + sqrt(y) - c is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2).
-    Each side is written with its common monomial factored out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) -
-    6 C^(-1/2), so its enclosure shows a sign). None when a side is empty, or for more than MAX_SQUARED
-    terms: the square of a long form is expanded term by term."""
+    exponent, B the negated others. On a box reaching infinity (``unbounded``), also B the negated terms
+    with a fractional exponent and A the others (3 - 3 u (1 + u^2)^(-1/2), whose square difference
+    9 (1 + u^2)^(-1) keeps its sign up to u = oo), each side written with its common monomial factored
+    out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) - 6 C^(-1/2), so its enclosure shows a sign there). Last,
+    when it differs, A every term of positive coefficient and B the negated others: a margin c > 0 then
+    stays with the roots it props up (sqrt(2 (x + y)) + c - sqrt(x) - sqrt(y), where sqrt(x) + sqrt(y) - c
+    is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2). None when a side is empty,
+    or for more than MAX_SQUARED terms: the square of a long form is expanded term by term."""
     if len(form) > MAX_SQUARED:
         return []
-
-    def rooted(monomial: Any) -> bool:
-        return any(e.denominator != 1 for _, e in monomial[0])
+    lefts = [{monomial: c for monomial, c in form.items() if c > 0 and _rooted(monomial)}]
+    if unbounded:
+        lefts.append({monomial: c for monomial, c in form.items() if not _rooted(monomial)})
+    lefts.append({monomial: c for monomial, c in form.items() if c > 0})
 
     def side(part: Polynomial) -> Any:
-        return common_factor(part) or exact.as_tree(part)
+        return (common_factor(part) or exact.as_tree(part)) if unbounded else exact.as_tree(part)
 
     found: list[tuple[Any, Any]] = []
-    lefts: list[Polynomial] = []
-    for left in (
-        {monomial: c for monomial, c in form.items() if c > 0 and rooted(monomial)},
-        {monomial: c for monomial, c in form.items() if not rooted(monomial)},
-        {monomial: c for monomial, c in form.items() if c > 0},
-    ):
+    for index, left in enumerate(lefts):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
-        if left and right and left not in lefts:
-            lefts.append(left)
+        if left and right and left not in lefts[:index]:
             found.append((side(left), side(right)))
     return found
 

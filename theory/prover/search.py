@@ -50,10 +50,10 @@ Variables = dict[str, kernel.Variable]
 DERIVED_SECONDS = 0.25
 """CPU seconds one derivative step may take to find its nested decision on one box."""
 MAX_ORDER = 2
+"""Derivatives the search differentiates through (a touching point of second order)."""
 SEARCHED_JUMPS = 8
 """The search splits a floor or ceiling at most at this many integer crossings in one box (the kernel
 accepts up to jumps.MAX_JUMPS); a box with more is split by the cover first."""
-"""Derivatives the search differentiates through (a touching point of second order)."""
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
 TAIL_STARTS = (Fraction(2**4), Fraction(2**16), Fraction(2**64))
@@ -387,7 +387,7 @@ class _Problem:
         self, tree: Any, form: exact.Polynomial, box: kernel.Box, domain: Variables, strict: bool, depth: int
     ) -> Decision | None:
         unbounded = any(infinite(end) for pair in box.values() for end in pair)
-        for left, right in rewrites.root_sides(form):
+        for left, right in rewrites.root_sides(form, unbounded):
             if unbounded:  # Horner's form keeps a sign at infinity (and loses u * u >= 0 around 0)
                 left, right = rewrites.horner(left), rewrites.horner(right)
             squared = ["add", ["mul", left, left], ["mul", ["num", "-1"], right, right]]
