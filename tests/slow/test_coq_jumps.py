@@ -47,17 +47,17 @@ def test_a_jump_box_is_proved_in_coq(statement, domain, applied, tmp_path, capsy
 
 
 def test_a_file_with_a_piece_value_planted_wrong_is_refused(tmp_path, capsys):
-    """floor((1 + x)/2) is 0 on [0, 1), not 1: with that piece's value planted as 1, the rewrite's side
-    condition 1 <= (1 + x)/2 < 2 fails there and coqc refuses the file."""
+    """floor((x + 1)/2) (the typed tree: (x + 1) * 1/2) is 0 on [0, 1), not 1: with that piece's value
+    planted as 1, the rewrite's side condition 1 <= (x + 1)/2 < 2 fails there and coqc refuses the file."""
     target = tmp_path / "Statement.v"
     assert main(["prove", JUMPS[0][0], "--domain", JUMPS[0][1], "--coq", str(target)]) == 0
     capsys.readouterr()
     text = target.read_text()
-    right = "= 0) by (rewrite (sb_floor_between ((1 / 2) + ((1 / 2) * v_x)) (0)%Z)"
+    right = "= 0) by (rewrite (sb_floor_between ((v_x + 1) * (1 / 2)) (0)%Z)"
     assert right in text
     planted = tmp_path / "Planted.v"
     planted.write_text(
-        text.replace(right, "= 1) by (rewrite (sb_floor_between ((1 / 2) + ((1 / 2) * v_x)) (1)%Z)", 1),
+        text.replace(right, "= 1) by (rewrite (sb_floor_between ((v_x + 1) * (1 / 2)) (1)%Z)", 1),
         encoding="utf-8",
     )
     assert check_file(planted).status == "rejected"

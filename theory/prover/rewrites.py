@@ -231,7 +231,8 @@ def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any
     with a fractional exponent and A the others (3 - 3 u (1 + u^2)^(-1/2), whose square difference
     9 (1 + u^2)^(-1) keeps its sign up to u = oo), each side written with its common monomial factored
     out (6 (x - 1) C^(-1/2), not 6 x C^(-1/2) - 6 C^(-1/2), so its enclosure shows a sign there). Last,
-    when it differs, A every term of positive coefficient and B the negated others: a margin c > 0 then
+    when it differs and both sides hold a root, A every term of positive coefficient and B the negated
+    others: a margin c > 0 then
     stays with the roots it props up (sqrt(2 (x + y)) + c - sqrt(x) - sqrt(y), where sqrt(x) + sqrt(y) - c
     is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2). None when a side is empty,
     or for more than MAX_SQUARED terms: the square of a long form is expanded term by term."""
@@ -248,6 +249,9 @@ def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any
     found: list[tuple[Any, Any]] = []
     for index, left in enumerate(lefts):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
+        margin = index == len(lefts) - 1
+        if margin and not (any(map(_rooted, left)) and any(map(_rooted, right))):
+            continue
         if left and right and left not in lefts[:index]:
             found.append((side(left), side(right)))
     return found
