@@ -241,7 +241,10 @@ def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any
     lefts = [{monomial: c for monomial, c in form.items() if c > 0 and _rooted(monomial)}]
     if unbounded:
         lefts.append({monomial: c for monomial, c in form.items() if not _rooted(monomial)})
-    lefts.append({monomial: c for monomial, c in form.items() if c > 0})
+    positive = {monomial: c for monomial, c in form.items() if c > 0}
+    negative = [monomial for monomial in form if monomial not in positive]
+    if any(map(_rooted, positive)) and any(map(_rooted, negative)):
+        lefts.append(positive)  # the margin split: both sides hold a root
 
     def side(part: Polynomial) -> Any:
         return (common_factor(part) or exact.as_tree(part)) if unbounded else exact.as_tree(part)
@@ -249,9 +252,6 @@ def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any
     found: list[tuple[Any, Any]] = []
     for index, left in enumerate(lefts):
         right = {monomial: -c for monomial, c in form.items() if monomial not in left}
-        margin = index == len(lefts) - 1
-        if margin and not (any(map(_rooted, left)) and any(map(_rooted, right))):
-            continue
         if left and right and left not in lefts[:index]:
             found.append((side(left), side(right)))
     return found
