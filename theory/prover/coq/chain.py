@@ -45,12 +45,12 @@ from theory.prover.coq.export import (
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.substitution import IDENTITY_UNPROVED, Fact, range_claim, range_facts, range_script
 from theory.prover.coq.terms import Untranslatable, binders, term, variable
-from theory.prover.coq.unbounded import NodeProof
+from theory.prover.coq.unbounded import signed_by_nodes
 from theory.prover.kernel import chain as kernel_chain
 from theory.prover.kernel import trees, verify
 from theory.prover.kernel.substitution import substitute as substituted
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
+from theory.prover.kernel.verify import Box
 
 PIECE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
 """The reason a piece's theorem is a premise of the chain, followed by the module's hypotheses."""
@@ -111,8 +111,7 @@ class _ChainWriter:
 
     def signed(self, tree: Any, strict: bool) -> str:
         """The script of 0 <= tree (0 < tree) over D, node by node (the kernel's enclosure on D)."""
-        with precision(PRECISIONS[-1]):
-            return NodeProof(environment(self.whole, self.domain), self.positive).claim(tree, strict)
+        return signed_by_nodes(self.whole, self.domain, self.positive, tree, strict)
 
     def range_facts(self, piece: kernel_chain.Piece) -> list[tuple[str, list[Fact]]]:
         """Per variable y of the piece (its domain's order): the range lemma's name and the facts of the

@@ -52,10 +52,10 @@ from theory.prover.coq.export import (
 from theory.prover.coq.fact_step import FACTORS, FactModules, fact_step, premises, step_domain
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import Untranslatable, binders, term, uses_erf
-from theory.prover.coq.unbounded import NodeProof
+from theory.prover.coq.unbounded import signed_by_nodes
 from theory.prover.kernel import verify
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import PRECISIONS, Box, environment, precision
+from theory.prover.kernel.verify import Box
 
 RELATIONS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "=": "="}
 """The certificate's relations and Coq's (on R)."""
@@ -126,8 +126,7 @@ class _DerivationWriter:
 
     def signed(self, tree: Any, strict: bool = True) -> str:
         """The script of 0 < tree (0 <= tree) over the domain, node by node (the kernel's enclosure)."""
-        with precision(PRECISIONS[-1]):
-            return NodeProof(environment(self.whole, self.domain), self.positive).claim(tree, strict)
+        return signed_by_nodes(self.whole, self.domain, self.positive, tree, strict)
 
 
 def export_derivation(

@@ -40,13 +40,12 @@ from theory.prover.coq.terms import (
     uses_erf,
     variable,
 )
-from theory.prover.coq.unbounded import NodeProof
+from theory.prover.coq.unbounded import signed_by_nodes
 from theory.prover.kernel import derivative, trees
 from theory.prover.kernel.balls import Undefined
 from theory.prover.kernel.trees import Discontinuous, Malformed, number
 from theory.prover.kernel.verify import (
     FORMAT,
-    PRECISIONS,
     Box,
     Variable,
     decide,
@@ -285,8 +284,7 @@ class _Writer:
         signs = []
         for side in (left, right):
             if unbounded:
-                with precision(PRECISIONS[-1]):
-                    signs.append(NodeProof(environment(box, self.domain), self.positive).claim(side, False))
+                signs.append(signed_by_nodes(box, self.domain, self.positive, side, False))
             else:
                 signs.append(bisecting(self.ranged(box)))
         rule = "sb_squares_strict" if strict else "sb_squares"
@@ -329,8 +327,7 @@ class _Writer:
         reason = Untranslatable("the enclosure on a box reaching infinity has no node-by-node proof")
         for candidate in [tree] if normal is tree else [tree, normal]:
             try:
-                with precision(PRECISIONS[-1]):
-                    script = NodeProof(environment(box, self.domain), self.positive).claim(candidate, strict)
+                script = signed_by_nodes(box, self.domain, self.positive, candidate, strict)
             except Untranslatable as error:
                 reason = error
                 continue

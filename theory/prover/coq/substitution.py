@@ -36,11 +36,11 @@ from typing import Any
 
 from theory.prover.coq.steps import ENCLOSURE, Writer
 from theory.prover.coq.terms import Untranslatable, rational, variable
-from theory.prover.coq.unbounded import NodeProof
+from theory.prover.coq.unbounded import signed_by_nodes
 from theory.prover.kernel.substitution import fractional_part_argument
 from theory.prover.kernel.substitution import substitute as substituted
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import FORMAT, PRECISIONS, Box, Variable, environment, precision, read_domain
+from theory.prover.kernel.verify import FORMAT, Box, Variable, read_domain
 
 IDENTITY_UNPROVED = (
     "sb_identity (field, ring) takes each Rpower a b, ln and ceiling as an atom, and the kernel's normal "
@@ -169,8 +169,7 @@ def _range_proof(writer: Writer, box: Box, value: Any, facts: list[Fact]) -> str
             "split; lra" if len(facts) == 2 else "lra" if facts else "exact I"
         )
 
-    def signed(tree: Any, strict: bool) -> str:
-        with precision(PRECISIONS[-1]):
-            return NodeProof(environment(box, writer.domain), writer.positive).claim(tree, strict)
+    def claim(tree: Any, strict: bool) -> str:
+        return signed_by_nodes(box, writer.domain, writer.positive, tree, strict)
 
-    return range_script(facts, signed, writer.subject)
+    return range_script(facts, claim, writer.subject)

@@ -32,13 +32,31 @@ from theory.prover.coq.terms import CONSTANTS, ERF, ROUNDINGS, Untranslatable, r
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel.balls import Set, Undefined
 from theory.prover.kernel.trees import ball, number
-from theory.prover.kernel.verify import precision
+from theory.prover.kernel.verify import PRECISIONS, Box, Variable, environment, precision
 
-PI_PRECISION = 300
-"""Bits of the ball of pi whose ends bound PI in an atan node's facts: finer than the kernel's 256, so its
--PI/2 and PI/2 lie inside the kernel's limits of atan."""
-CONSTANT_PRECISION = 320
-"""Interval's precision (bits) on a constant goal f(l) against an end the kernel rounded at 256 bits."""
+PI_MARGIN = 44
+"""Bits of the ball of pi whose ends bound PI in an atan node's facts, beyond the balls' precision: finer
+than the kernel's, so its -PI/2 and PI/2 lie inside the kernel's limits of atan."""
+CONSTANT_MARGIN = 64
+"""Bits of Interval's precision on a constant goal f(l) beyond those at which the kernel rounded the end."""
+
+
+def signed_by_nodes(
+    box: Box, domain: dict[str, Variable], positive: Callable[[Any], bool], tree: Any, strict: bool
+) -> str:
+    """The script of 0 <= tree (0 < tree) on the box node by node, at the kernel's precisions in turn
+    (:data:`~theory.prover.kernel.verify.PRECISIONS`): the first whose enclosure shows the sign. Coq's
+    lra, nra and Interval work on the printed ends, so the cheapest precision that suffices is used (a
+    64-bit end is a rational of about 20 digits, a 256-bit one of about 77); Untranslatable (the last
+    precision's reason) when none does."""
+    failure = Untranslatable("no precision to try")
+    for bits in PRECISIONS:
+        with precision(bits):
+            try:
+                return NodeProof(environment(box, domain), positive, bits).claim(tree, strict)
+            except Untranslatable as error:
+                failure = error
+    raise failure
 
 
 @dataclass
@@ -58,10 +76,20 @@ class NodeProof:
 
     env: dict[str, Set]
     positive: Callable[[Any], bool]
+    bits: int
+    """The precision of the balls (one of the kernel's): the printed ends have about this many bits."""
     steps: list[str] = field(default_factory=list)
     count: int = 0
     named: dict[str, _Node] = field(default_factory=dict)
     """The compound nodes met, by their Coq term over their arguments' names (each proved once)."""
+    leaves: dict[str, _Node] = field(default_factory=dict)
+    """The leaves met (numbers, variables, constants), by their Coq term (each proved once)."""
+
+    @property
+    def interval(self) -> str:
+        """The tactic of a constant goal: the printed end against the function's value at its argument's
+        end."""
+        return f"interval with (i_prec {self.bits + CONSTANT_MARGIN})"
 
     def claim(self, tree: Any, strict: bool) -> str:
         """The script: every node's facts, then ``0 <= t`` (``0 < t``) for the root t by lra; Untranslatable
@@ -82,6 +110,8 @@ class NodeProof:
         ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
         than c^2. A compound node (not a ``leaf``) is named first (see :meth:`claim`), once however many
         times it occurs, and each of its facts is proved with its definition unfolded."""
+        if leaf and coq in self.leaves:
+            return self.leaves[coq]
         if not leaf:
             if coq in self.named:
                 return self.named[coq]
@@ -92,6 +122,7 @@ class NodeProof:
             self.named[coq] = node
         else:
             node = _Node(coq, values)
+            self.leaves[coq] = node
         coq = node.coq
         for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
             if balls.infinite(end):
@@ -133,7 +164,7 @@ class NodeProof:
             return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra", True)
         if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
             values = trees.enclose(tree, self.env)
-            return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: INTERVAL, True)
+            return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: self.interval, True)
         if head in ("add", "mul"):
             nodes = [self.node(arg) for arg in tree[1:]]
             result = nodes[0]
@@ -225,7 +256,7 @@ class NodeProof:
                     f"first [ assert (M : {low} < {high}) by ({comparisons[1]})"
                     f" | assert (M : {low} <= {high}) by ({comparisons[0]}) ]"
                 )
-                steps.append(f"assert (K : {_constant(values, side, value)}) by {constant or INTERVAL}")
+                steps.append(f"assert (K : {_constant(values, side, value)}) by {constant or self.interval}")
             return "; ".join(steps) + "; lra"
 
         return self._facts(coq, values, proof)
@@ -302,12 +333,12 @@ class NodeProof:
         (``atan_bound``, the kernel's open limits where the child's set is unbounded), with PI between
         two dyadic numbers 2^-300 apart (Interval), outward of the kernel's 256-bit ball of pi / 2."""
         values = trees.FUNCTIONS["atan"](child.values)
-        with precision(PI_PRECISION):
+        with precision(self.bits + PI_MARGIN):
             pi = balls.arb.pi()
         low, high = trees.dyadic(pi, True), trees.dyadic(pi, False)
         sign = (
             f"pose proof (atan_bound {child.coq}); "
-            f"assert ({rational(low)} <= PI <= {rational(high)}) by {INTERVAL}"
+            f"assert ({rational(low)} <= PI <= {rational(high)}) by {self.interval}"
         )
         return self._monotone(child, "atan", values, ("sb_atan_le", "atan_increasing"), sign)
 
@@ -371,8 +402,6 @@ def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: 
 
 UNABS = "sb_unabs; lra"
 """The tactic of a fact about Rabs: each Rabs split by the sign of its argument (``sb_unabs``), then lra."""
-INTERVAL = f"interval with (i_prec {CONSTANT_PRECISION})"
-"""The tactic of a constant goal: the printed end against the function's value at its argument's end."""
 
 
 def _constant(values: Set, side: str, at_end: str) -> str:
