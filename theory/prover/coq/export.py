@@ -763,8 +763,10 @@ def root_relations(sides: list[Any], positive: Any, closing: str = "sb_identity_
     facts = "".join(
         f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
         for i, root in enumerate(roots)
-    ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
-        f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) by (rewrite R{i}, R{j}; ring); "
+    ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts (two trees
+        # may print one Coq term, (2 * PI) and ((2 * PI)): R_i then rewrites both products)
+        f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "
+        f"by (rewrite R{i}; try rewrite R{j}; ring); "
         for i, a in enumerate(roots)
         for j, b in enumerate(roots)
         if i < j
