@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import choices, erf, exponents, jumps, polynomials, steps, substitution
+from theory.prover.coq import choices, erf, exponents, jumps, periodic, polynomials, steps, substitution
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
@@ -567,6 +567,7 @@ STEPS: dict[str, steps.Step] = {
     "substitute": substitution.substitute,
     "polynomial": polynomials.polynomial,
     "jump": jumps.jump,
+    "periodic": periodic.periodic,
 }
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
