@@ -29,12 +29,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import choices, erf, exponents, jumps, periodic, polynomials, steps, substitution
+from theory.prover.coq import (
+    bernstein,
+    choices,
+    erf,
+    exponents,
+    jumps,
+    periodic,
+    polynomials,
+    steps,
+    substitution,
+)
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
     Untranslatable,
     binders,
+    points,
     rational,
     term,
     uses_erf,
@@ -230,7 +241,7 @@ class _Writer:
         as a whole)."""
         unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
         if name in self.faces:
-            return f"try unfold gap; {_points(box)}sb_rpow_cases; sb_at_zero"
+            return f"try unfold gap; {points(box)}sb_rpow_cases; sb_at_zero"
         zero = self._zero_bases(box) if form is None else []
         if zero:
             return self._split(name, decision, box, strict, zero[0])
@@ -301,11 +312,11 @@ class _Writer:
         them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
         of either side, with the products of two such (so that lra can use them); where those fail,
         ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules."""
-        points = _points(box)
+        fixed = points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         facts, closing = root_relations(sides, self.positive)
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
-        search = f"{points}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
+        search = f"{fixed}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
         laws = self._laws([sides[0] if times is None else ["mul", sides[0], times], rewritten])
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
@@ -568,6 +579,7 @@ STEPS: dict[str, steps.Step] = {
     "polynomial": polynomials.polynomial,
     "jump": jumps.jump,
     "periodic": periodic.periodic,
+    "bernstein": bernstein.bernstein,
 }
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
@@ -726,15 +738,6 @@ def _value(tree: Any) -> Fraction | None:
 def _has(tree: Any, heads: tuple[str, ...]) -> bool:
     """Some node of the tree has one of ``heads``."""
     return isinstance(tree, list) and (tree[0] in heads or any(_has(arg, heads) for arg in tree[1:]))
-
-
-def _points(box: Box) -> str:
-    """The tactic substituting each variable that the box fixes to a point by its value."""
-    return "".join(
-        f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
-        for name, (lo, hi) in box.items()
-        if lo == hi
-    )
 
 
 def _bases_at_zero(tree: Any, positive: Callable[[Any], bool]) -> list[Any]:
