@@ -83,6 +83,6 @@ def bernstein(writer: Writer, name: str, decision: dict[str, Any], box: Box, str
     nonnegative = f"repeat (apply sb_bernstein_step; [ lra | {BASIS} | idtac ]); lra"
     identity = f"assert (E : {subject} = {right}) by (try unfold gap; {points(box)}sb_identity);\n  "
     if strict:
-        rule = f"apply (sb_bernstein_min {rational(least)} {subject} {total})"
+        rule = f"apply (sb_bernstein_min {rational(least)} ({subject}) {total})"
         return identity + f"{rule};\n  [ lra | exact E | {nonnegative} ]"
     return identity + f"rewrite E; {nonnegative}"

@@ -9,10 +9,13 @@ on the range by Sturm's root count, which Coq does not have. The exporter proves
 - ``sb_even_power``: 0 <= c * O gives 0 <= c * O * (E * E);
 - 0 <= c * O by ``nra`` with the box's bounds in context (a quadratic without real root, such as the odd
   part x^2 + x/2 + 3/16 of x^4 - x^3 + 27/256), else by Interval bisecting a bounded range. Where both
-  fail, coqc's verdict leaves the box a named hypothesis, never a weaker claim.
+  fail, coqc's verdict leaves the box a named hypothesis, never a weaker claim (Interval bisecting, then
+  with Taylor models: a strict margin of 1/1000 above a minimum is lost to the dependency problem of a
+  plain interval evaluation at depth 12).
 
-A strict claim (which needs E != 0 on the range) has no Coq proof here yet. Provenance: derived (Yun's
-decomposition in rationals; the Coq tactics prove each step).
+A strict claim: 0 < c * O and 0 < E * E (E has no root on the range, the kernel's Sturm count; E = 1
+for a square-free p), each by ``nra`` or Interval as above, and ``Rmult_lt_0_compat``. Provenance:
+derived (Yun's decomposition in rationals; the Coq tactics prove each step).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq.steps import Writer
-from theory.prover.coq.terms import Untranslatable, variable
+from theory.prover.coq.terms import variable
 from theory.prover.kernel import polynomial as kernel_polynomial
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box
@@ -49,8 +52,6 @@ def factored(p: list[Fraction], name: str) -> tuple[Any, Any]:
 
 def polynomial(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
     """The ``polynomial`` step (see the module)."""
-    if strict:
-        raise Untranslatable("a strict polynomial step has no Coq proof yet (it needs E != 0 on the range)")
     v = decision.get("variable")
     tree = writer.tree if form is None else form
     p = kernel_polynomial.coefficients(tree, box, v) if isinstance(v, str) and v in box else None
@@ -62,9 +63,18 @@ def polynomial(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     rewritten = ["mul", signed, ["mul", even, even]]
     lo, hi = box[v]
     bounded = not (isinstance(lo, float) or isinstance(hi, float))
+    x = variable(v)
     interval = (
-        f" | interval with (i_prec 64, i_bisect {variable(v)}, i_depth {BISECTION_DEPTH})" if bounded else ""
+        f" | interval with (i_prec 64, i_bisect {x}, i_depth {BISECTION_DEPTH})"
+        f" | interval with (i_prec 64, i_bisect {x}, i_taylor {x}, i_depth {BISECTION_DEPTH})"
+        if bounded
+        else ""
     )
+    if strict:
+        return (
+            f"{writer.identity(form, rewritten, box)};\n  rewrite E; apply Rmult_lt_0_compat;\n  "
+            f"[ first [ nra{interval} ] | first [ nra{interval} ] ]"
+        )
     return (
         f"{writer.identity(form, rewritten, box)};\n  rewrite E; apply sb_even_power;\n  "
         f"first [ nra{interval} ]"
