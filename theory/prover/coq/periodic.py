@@ -20,7 +20,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.steps import Writer
+from theory.prover.coq.steps import Writer, on_domain
 from theory.prover.coq.terms import Untranslatable, rounding, term, variable
 from theory.prover.kernel import exact
 from theory.prover.kernel import periodic as kernel_periodic
@@ -88,12 +88,9 @@ def periodic(writer: Writer, name: str, decision: dict[str, Any], box: Box, stri
     facts = _shift_facts([later, tree], writer.positive)
     rewrites = "".join(f"rewrite F{index}; " for index in range(len(facts)))
     one = {**writer.domain, v: Variable(v, Fraction(0), period, False, False, False)}
-    outer, writer.domain = writer.domain, one
-    try:
+    with on_domain(writer, one):
         period_box = {**box, v: (Fraction(0), period)}
         lemma = writer.lemma(f"{name}_period", decision.get("then"), period_box, strict, form)
-    finally:
-        writer.domain = outer
     w, p = variable(fresh), term(["num", str(period)], writer.positive)
     arguments = " ".join(w if name_ == variable(v) else name_ for name_ in writer.names)
     shown = "".join(f"{fact};\n    " for fact in facts)
