@@ -1,10 +1,11 @@
 """The Coq exporter's reach over the kernel's newer rules (issue 48): the ``periodic`` step
 (``sb_periodic``, ``sb_periodic_lt``), ``bernstein`` decisions (``sb_bernstein_step`` / ``_basis`` /
-``_unit``, strict ``sb_bernstein_min``), strict ``polynomial`` boxes and strict claims touching 0 at a
-``jump``: statements whose truth is by hand (Hermite's identity floor(x/2) + floor((x + 1)/2) = floor(x);
-x^3 + y^3 - x^2 y - x y^2 = (x + y)(x - y)^2 >= 0; x^4 - x^3 >= -27/256 with equality at 3/4) are files
-coqc accepts with no hypothesis; the same certificates with their gaps planted false (checked false by
-exact arithmetic at a point) are never accepted. coqc runs of 3-25 CPU s each: slow."""
+``_unit``, strict ``sb_bernstein_min``), strict ``polynomial`` boxes (a quartic over the whole line by
+two squares given to nra) and strict claims touching 0 at a ``jump``: statements whose truth is by hand
+(Hermite's identity floor(x/2) + floor((x + 1)/2) = floor(x); x^3 + y^3 - x^2 y - x y^2 =
+(x + y)(x - y)^2 >= 0; x^4 - x^3 >= -27/256 with equality at 3/4) are files coqc accepts with no
+hypothesis; the same certificates with their gaps planted false (checked false by exact arithmetic at a
+point) are never accepted. coqc runs of 3-25 CPU s each: slow."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ REACHED = [
     ("floor(x/2) + floor((x+1)/2) > x - 1", "x: [0, 3]", "jump", "sb_floor_between"),
     ("x^3 + y^3 + 1/100 >= x^2*y + x*y^2", "x: [0, 1], y: [0, 1]", "bernstein", "apply sb_bernstein_step"),
     ("x^4 - x^3 > -27/256 - 1/1000", "x: [-1, 2]", "polynomial", "apply Rmult_lt_0_compat"),
+    ("x^4 - x^3 > -27/256 - 1/1000", "x: real", "polynomial", "pose proof (pow2_ge_0 (v_x ^ 2 + "),
 ]
 """Statements the kernel decides by the step named, and the lemma the accepted file must apply."""
 
