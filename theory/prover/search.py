@@ -150,7 +150,8 @@ class _Problem:
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
         powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
-        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4); else, on a bounded box, its ``bernstein``
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4, or x^6 - x^2 + 2 sqrt(3)/9 at x = 3^(-1/4),
+        its coefficients in Q(sqrt 3)); else, on a bounded box, its ``bernstein``
         decision (a polynomial in several variables whose Bernstein coefficients are >= 0)."""
         if not _polynomial_text(tree):
             return None
@@ -158,7 +159,7 @@ class _Problem:
             if lo == hi:
                 continue
             self.tick()
-            if polynomial.coefficients(tree, box, name) is None:
+            if polynomial.coefficients(tree, box, name, quadratic=True) is None:
                 continue
             decision = {"method": "polynomial", "variable": name}
             return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
@@ -535,12 +536,15 @@ def _roundings(tree: Any) -> list[Any]:
 
 
 def _polynomial_text(tree: Any) -> bool:
-    """The tree is built from numbers, variables, sums, products and powers by natural numbers."""
+    """The tree is built from numbers, variables, square roots of positive numbers, sums, products and
+    powers by natural numbers."""
     op = tree[0]
     if op in ("num", "var"):
         return True
     if op == "pow":
         exponent = tree[2]
+        if tree[1][0] == "num" and exponent == ["num", "1/2"]:
+            return Fraction(tree[1][1]) > 0
         natural = exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and exponent[1][0] != "-"
         return natural and _polynomial_text(tree[1])
     return op in ("add", "mul") and all(_polynomial_text(arg) for arg in tree[1:])

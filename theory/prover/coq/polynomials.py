@@ -54,6 +54,8 @@ def polynomial(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     v = decision.get("variable")
     tree = writer.tree if form is None else form
     p = kernel_polynomial.coefficients(tree, box, v) if isinstance(v, str) and v in box else None
+    if p is None and isinstance(v, str) and kernel_polynomial.coefficients(tree, box, v, quadratic=True):
+        raise Untranslatable("a polynomial step with coefficients in Q(sqrt d) has no Coq proof yet")
     if p is None or not isinstance(v, str):
         raise Malformed("a polynomial decision needs a gap polynomial in its variable")
     if len(p) <= 1:
