@@ -227,6 +227,27 @@ HELD: list[Held] = [
     Held("x*sqrt(1 - x^2) <= 1/2", "x: [-1, 1]", True, lambda x: M(1, 2) - x * S(1 - x**2),
          "2 x sqrt(1 - x^2) <= x^2 + (1 - x^2); touching at 1/sqrt(2)"),
     Held("x^(3/2) <= x", "x: [0, 1]", True, lambda x: x - x * S(x), "sqrt(x) <= 1"),
+    Held("x^6 - x^2 >= -0.3849", "x: real", False, lambda x: x**6 - x**2 + M(3849, 10000),
+         "the minimum -2 sqrt(3)/9 = -0.38490018 < -0.3849", witness=(QUARTIC_ROOT,)),
+    Held("x^6 - x^2 >= -0.38491", "x: real", True, lambda x: x**6 - x**2 + M(38491, 100000),
+         "the minimum -0.38490018 > -0.38491"),
+    Held("Min(x, y)^2 <= x*y", "x: [0, 1], y: [0, 1]", True, lambda x, y: x * y - min(x, y) ** 2,
+         "Min(x, y) <= x and <= y, both >= 0; equal on the diagonal", XY),
+    Held("sqrt(x)*sqrt(y) <= (x + y)/2", "x: [0, 4], y: [0, 4]", True,
+         lambda x, y: (x + y) / 2 - S(x) * S(y), "(sqrt x - sqrt y)^2 / 2", XY),
+    Held("x^y <= 1", "x: [0, 1), y: (0, 3]", True, lambda x, y: 1 - _pow(x, y), "x < 1, y > 0", XY),
+    Held("x^y < 1", "x: [0, 1), y: (0, 3]", True, lambda x, y: 1 - _pow(x, y), "x < 1, y > 0", XY,
+         strict=True),
+    Held("x^y < 1", "x: [0, 1], y: [0, 3]", False, lambda x, y: 1 - _pow(x, y), "0^0 = 1", XY,
+         strict=True, witness=(Q(0), Q(0))),
+    Held("ceiling(2*x) >= 2*ceiling(x) - 1", "x: real", True, lambda x: C(2 * x) - 2 * C(x) + 1,
+         "2x > 2 ceiling(x) - 2, so ceiling(2x) >= 2 ceiling(x) - 1"),
+    Held("floor(x)/2 <= floor(x/2) + 1/2", "x: [-6, 6]", True, lambda x: F(x / 2) + M(1, 2) - F(x) / 2,
+         "floor(x) <= 2 floor(x/2) + 1"),
+    Held("Max(x, 0) + Max(-x, 0) >= Abs(x)", "x: real", True,
+         lambda x: max(x, 0) + max(-x, 0) - A(x), "an identity"),
+    Held("sqrt(x^2 + y^2) >= Max(Abs(x), Abs(y))", "x: real, y: real", True,
+         lambda x, y: S(x**2 + y**2) - max(A(x), A(y)), "x^2 + y^2 >= each square", XY),
     Held("sqrt(x*y) <= (x + y)/2 - 1/1000", "x: [0, 1], y: [0, 1]", False,
          lambda x, y: (x + y) / 2 - M(1, 1000) - S(x * y), "x = y", XY, witness=(Q(1, 2), Q(1, 2))),
 ]
@@ -235,6 +256,36 @@ HELD: list[Held] = [
 def parts(domain: str) -> list[str]:
     """The domain's one-variable parts ("x: [0, 1], y: real" -> ["x: [0, 1]", "y: real"])."""
     return re.split(r",\s*(?=[A-Za-z_]\w*\s*:)", domain)
+
+
+def _inside(text: str, value: Fraction) -> bool:
+    """The value lies in one variable's set (its text as in the domain)."""
+    body = text.split(":", 1)[1].strip()
+    if body == "real":
+        return True
+    low, high = (part.strip() for part in body[1:-1].split(","))
+    above = low == "-oo" or (value > Fraction(low) if body[0] == "(" else value >= Fraction(low))
+    below = high == "oo" or (value < Fraction(high) if body[-1] == ")" else value <= Fraction(high))
+    return above and below
+
+
+def witness_fails(held: Held, point: dict[str, Fraction]) -> bool:
+    """mpmath at 50 digits confirms the claim false at the point of the domain (gap < 0, or within 10^-40
+    of 0 for a strict claim)."""
+    if not all(_inside(text, point[name]) for name, text in zip(held.names, parts(held.domain), strict=True)):
+        return False
+    with mpmath.workdps(DIGITS):
+        gap = held.gap(*(_mp(point[name]) for name in held.names))
+        return bool(gap <= mpmath.mpf(10) ** -40 if held.strict else gap < 0)
+
+
+SLOW = {
+    "floor(x)*floor(y) <= x*y over x: [0, 3], y: [0, 3]",
+    "Min(x^2, y^2) <= x*y over x: [0, 2], y: [0, 2]",
+    "x^y + y^x >= 1 over x: [0, 1], y: [0, 1]",
+    "x^6 - x^2 > -2*sqrt(3)/9 over x: real",
+}
+"""Statements whose search costs more than a CPU second (decided or not): the slow tier's."""
 
 
 def _grid(text: str) -> list[Fraction]:

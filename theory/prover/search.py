@@ -30,7 +30,7 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import proposals, rewrites, substitutions
+from theory.prover import factoring, proposals, rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
@@ -143,9 +143,26 @@ class _Problem:
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
     ) -> Decision | None:
         """The exact polynomial decision, else a case split (:meth:`choice`)."""
-        return self.polynomial(tree, box, domain, strict) or self.choice(
-            tree, box, domain, strict, depth, order
+        return (
+            self.polynomial(tree, box, domain, strict)
+            or self.factored(tree, box, domain, strict, depth)
+            or self.choice(tree, box, domain, strict, depth, order)
         )
+
+    def factored(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int) -> Decision | None:
+        """The kernel's ``rewrite`` to the gap's factorization over the rationals, quadratic factors of odd
+        multiplicity as sums of squares (:mod:`theory.prover.factoring`), when the gap is a polynomial in
+        two or more variables of the box: (x - y)^2 ((x + y/2)^2 + 3/4 y^2) >= 0 by enclosure over the
+        reals, where the expanded x^4 + y^4 - x^3 y - x y^3 touches 0 along the diagonal."""
+        if sum(lo != hi for lo, hi in box.values()) < 2 or not _polynomial_text(tree):
+            return None
+        self.tick()
+        candidate = factoring.factored(tree)
+        if candidate is None:
+            return None
+        then = self.find(candidate, box, domain, strict, depth, MAX_ORDER, rewriting=False)
+        decision = {"method": "rewrite", "form": candidate, "then": then}
+        return decision if then is not None and kernel.decide(decision, tree, box, domain, strict) is None else None
 
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
