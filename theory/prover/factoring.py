@@ -5,7 +5,8 @@ multiplicity of degree 2 written as a sum of squares where an exact LDL^T of its
 A polynomial that touches 0 along a curve, such as x^4 + y^4 - x^3 y - x y^3 = (x - y)^2 (x^2 + x y + y^2)
 over the reals or x^3 + y^3 - x^2 y - x y^2 = (x + y) (x - y)^2 on [0, 1]^2, has no box around the curve
 where its expanded enclosure or its Bernstein coefficients show a sign; its factors' enclosures do:
-(x - y)^2 >= 0, (x + y/2)^2 + 3/4 y^2 >= 0, x + y >= 0 on [0, 1]^2. The factorization is sympy's
+(x - y)^2 >= 0, (x + y/2)^2 + 3/4 y^2 >= 0, x + y >= 0 on [0, 1]^2. A polynomial that does not factor
+but whose constant term c is > 0 is written P + c, P = the rest factored (a margin above such a valley). The factorization is sympy's
 (``factor_list`` over the rationals, loaded only here); the kernel checks the identity in its own exact
 normal form, so the search proposes and nothing of sympy is trusted. Provenance: standard (unique
 factorization in Q[x1, ..., xn]; completing squares).
@@ -15,9 +16,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
-
 from fractions import Fraction
+from typing import Any
 
 
 def factored(tree: Any) -> Any | None:
@@ -43,6 +43,16 @@ def _factored(text: str) -> Any | None:
         return None
     if not (polynomial.domain.is_ZZ or polynomial.domain.is_QQ):
         return None
+    whole = _product(polynomial, names, sp, to_tree)
+    margin = polynomial.coeff_monomial(1)
+    if whole is not None or margin <= 0:
+        return whole
+    rest = _product(polynomial - margin, names, sp, to_tree)  # a margin c > 0 kept apart: P + c
+    return None if rest is None else ["add", rest, to_tree(sp.Rational(margin))]
+
+
+def _product(polynomial: Any, names: list[str], sp: Any, to_tree: Any) -> Any | None:
+    """The factored form of a sympy Poly (see :func:`factored`), or None when it changes nothing."""
     constant, factors = polynomial.factor_list()
     parts: list[Any] = [] if constant == 1 else [to_tree(sp.Rational(constant))]
     changed = len(factors) > 1 or any(m > 1 for _, m in factors)

@@ -149,7 +149,9 @@ class _Problem:
             or self.choice(tree, box, domain, strict, depth, order)
         )
 
-    def factored(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int) -> Decision | None:
+    def factored(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
         """The kernel's ``rewrite`` to the gap's factorization over the rationals, quadratic factors of odd
         multiplicity as sums of squares (:mod:`theory.prover.factoring`), when the gap is a polynomial in
         two or more variables of the box: (x - y)^2 ((x + y/2)^2 + 3/4 y^2) >= 0 by enclosure over the
@@ -162,7 +164,11 @@ class _Problem:
             return None
         then = self.find(candidate, box, domain, strict, depth, MAX_ORDER, rewriting=False)
         decision = {"method": "rewrite", "form": candidate, "then": then}
-        return decision if then is not None and kernel.decide(decision, tree, box, domain, strict) is None else None
+        return (
+            decision
+            if then is not None and kernel.decide(decision, tree, box, domain, strict) is None
+            else None
+        )
 
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and

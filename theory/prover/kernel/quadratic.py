@@ -4,17 +4,17 @@ square-free integer, sqrt(d) > 0 the real root.
 Q(sqrt d) is a subfield of the reals: sums, differences, products and quotients by nonzero elements stay
 in it ((a + b r)^-1 = (a - b r) / (a^2 - b^2 d), the norm a^2 - b^2 d != 0 for (a, b) != 0 since sqrt(d)
 is irrational), and its order is the reals' order, decided exactly: a + b sqrt(d) has the sign of a and
-b when they agree (or one is 0), else that of a when a^2 > b^2 d and that of b when a^2 < b^2 d. The kernel's univariate polynomial decision (Yun, Sturm) runs on such
-coefficients unchanged, as it only needs a field ordered as the reals. Provenance: standard (quadratic
-fields; sqrt(d) irrational for d not a square).
+b when they agree (or one is 0), else that of a when a^2 > b^2 d and that of b when a^2 < b^2 d. The
+kernel's univariate polynomial decision (Yun, Sturm) runs on such coefficients unchanged, as it only needs
+a field ordered as the reals. Provenance: standard (quadratic fields; sqrt(d) irrational for d not a
+square).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Union
 
-Rational = Union[int, Fraction]
+Rational = int | Fraction
 
 
 class Quadratic:
