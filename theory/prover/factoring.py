@@ -37,6 +37,8 @@ def _factored(text: str) -> Any | None:
     tree = json.loads(text)
     names = sorted(set(_variables(tree)))
     symbols = {name: sp.Symbol(name, real=True) for name in names}
+    if not names:
+        return None
     try:
         polynomial = sp.Poly(from_tree(tree, symbols), *symbols.values())
     except (MalformedExpression, sp.PolynomialError):
