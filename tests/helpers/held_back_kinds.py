@@ -714,6 +714,9 @@ SLOW = {
     "Min(x^2, y^2) <= x*y over x: [0, 2], y: [0, 2]",
     "x^y + y^x >= 1 over x: [0, 1], y: [0, 1]",
     "x^6 - x^2 > -2*sqrt(3)/9 over x: real",
+    "sqrt(x^2 + y^2) >= (Abs(x) + Abs(y))/sqrt(2) over x: real, y: real",
+    "x*sqrt(1 - x^2) <= 1/2 over x: [-1, 1]",
+    "Min(x, y)^2 <= x*y over x: [0, 1], y: [0, 1]",
 }
 """Statements whose search costs more than a CPU second (decided or not): the slow tier's."""
 
