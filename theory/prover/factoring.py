@@ -6,10 +6,10 @@ A polynomial that touches 0 along a curve, such as x^4 + y^4 - x^3 y - x y^3 = (
 over the reals or x^3 + y^3 - x^2 y - x y^2 = (x + y) (x - y)^2 on [0, 1]^2, has no box around the curve
 where its expanded enclosure or its Bernstein coefficients show a sign; its factors' enclosures do:
 (x - y)^2 >= 0, (x + y/2)^2 + 3/4 y^2 >= 0, x + y >= 0 on [0, 1]^2. A polynomial that does not factor
-but whose constant term c is > 0 is written P + c, P = the rest factored (a margin above such a valley). The factorization is sympy's
-(``factor_list`` over the rationals, loaded only here); the kernel checks the identity in its own exact
-normal form, so the search proposes and nothing of sympy is trusted. Provenance: standard (unique
-factorization in Q[x1, ..., xn]; completing squares).
+but whose constant term c is > 0 is written P + c, P = the rest factored (a margin above such a valley).
+The factorization is sympy's (``factor_list`` over the rationals, loaded only here); the kernel checks
+the identity in its own exact normal form, so the search proposes and nothing of sympy is trusted.
+Provenance: standard (unique factorization in Q[x1, ..., xn]; completing squares).
 """
 
 from __future__ import annotations
