@@ -717,6 +717,8 @@ SLOW = {
     "sqrt(x^2 + y^2) >= (Abs(x) + Abs(y))/sqrt(2) over x: real, y: real",
     "x*sqrt(1 - x^2) <= 1/2 over x: [-1, 1]",
     "Min(x, y)^2 <= x*y over x: [0, 1], y: [0, 1]",
+    "sqrt(x^2 + y^2) <= Abs(x) + Abs(y) over x: real, y: real",
+    "sqrt(x^2 + y^2) >= Max(Abs(x), Abs(y)) over x: real, y: real",
 }
 """Statements whose search costs more than a CPU second (decided or not): the slow tier's."""
 
