@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq.steps import Writer
-from theory.prover.coq.terms import rational, variable
+from theory.prover.coq.terms import Untranslatable, rational, variable
 from theory.prover.kernel import polynomial as kernel_polynomial
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box
