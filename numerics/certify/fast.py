@@ -507,8 +507,8 @@ def norm_21_product_apriori(left: np.ndarray, right: np.ndarray) -> arb:
     ||C~ - A B^T||_F <= e (:func:`numerics.certify.apriori.rounded_product`); by the triangle inequality
     column by column and Cauchy-Schwarz over the n' columns, | ||C~||_{2,1} - ||A B^T||_{2,1} | <=
     sum_j ||c~_j - c_j||_2 <= sqrt(n') e, and ||C~||_{2,1} of the float matrix C~ is enclosed by
-    :func:`numerics.certify.apriori.column_norm_sum`. One product of the thin factors instead of three split ones; about
-    d u sqrt(n') relative wider than :func:`norm_21_product_fast`.
+    :func:`numerics.certify.apriori.column_norm_sum`. One product of the thin factors instead of three
+    split ones; about d u sqrt(n') relative wider than :func:`norm_21_product_fast`.
 
     >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
     >>> norm_21_product_apriori(a, b).contains(15)   # columns (3, 4) and (-6, -8)

@@ -307,7 +307,9 @@ def residual_bound(
     for start in range(0, right.shape[1], COLUMN_BLOCK):
         columns = slice(start, start + COLUMN_BLOCK)
         part = None if small is None else (small[0], small[1][:, columns])
-        bound, estimate = residual_of_product(target[:, columns], *split_product(left, right[:, columns]), part)
+        bound, estimate = residual_of_product(
+            target[:, columns], *split_product(left, right[:, columns]), part
+        )
         total += bound * bound
         squares += estimate * estimate
     return total.sqrt().upper(), math.sqrt(squares)
