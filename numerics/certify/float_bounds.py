@@ -256,7 +256,8 @@ def residual_of_product(
     unit = arb(UNIT_ROUNDOFF)
     first = target - exact
     residual = first if rest is None else first - rest
-    bound = unit * norm_upper(first) + rest_bound
+    first_norm = norm_upper(first)
+    bound = unit * first_norm + rest_bound
     if small is not None:
         c, d = small
         second, product = residual, c @ d
@@ -269,7 +270,7 @@ def residual_of_product(
         )
     if not np.isfinite(residual).all():
         raise FastPathUnavailable("a residual overflows float64")
-    bound += (1 + unit) * norm_upper(residual)
+    bound += (1 + unit) * (first_norm if residual is first else norm_upper(residual))
     return bound.upper(), float(np.linalg.norm(residual))
 
 
