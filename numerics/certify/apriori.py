@@ -10,6 +10,11 @@ bounded a priori, never computed.
      ||P - L R||_F <= gamma_k ||L||_F ||R||_F + k eta sqrt(cells).
 (A2) The Gram matrix G = T^T T of an n x k matrix T: ||fl(T^T T) - G||_F <= gamma_n ||T||_F^2 + n eta k
      (A1 with L = T^T, R = T).
+(A3) Blocked accumulation (Higham, §3.1, blocked inner products): with the inner dimension cut into blocks
+     of b, P = fl(L_1 R_1) and then P = fl(P + fl(L_j R_j)) for j = 2, ..., c, each term passes through at
+     most b roundings in its block's product and c - 1 in the additions, so (A1) and (A2) hold with
+     gamma_{b + c - 1} and (b + c - 1) eta in place of gamma_k and k eta. With b the power of 2 >= sqrt(k)
+     that is about 3 sqrt(k) instead of k: 87 for k = 1536 (18 times tighter), the same flops.
 
 The bounds are about k u relative to ||L||_F ||R||_F instead of about u: enclosures built on them are
 wider (about 1e-13 to 1e-10 relative on the feed-forward matrices of a BERT-base layer) but cost one
@@ -19,6 +24,8 @@ product where the split costs three. Frobenius norms come from
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -50,11 +57,13 @@ def rounded_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, ar
     """
     arb = arb_type()
 
-    product = left @ right
+    product, roundings = _accumulated(left.shape[1], lambda inner: left[:, inner] @ right[inner])
     if not np.isfinite(product).all():
         raise FastPathUnavailable("a product overflows float64")
-    k = left.shape[1]
-    bound = gamma(k) * norm_upper(left) * norm_upper(right) + k * arb(ETA) * arb(product.size).sqrt()
+    bound = (
+        gamma(roundings) * norm_upper(left) * norm_upper(right)
+        + roundings * arb(ETA) * arb(product.size).sqrt()
+    )
     return product, bound.upper()
 
 
@@ -71,11 +80,22 @@ def rounded_gram(tall: np.ndarray) -> tuple[np.ndarray, arb]:
     arb = arb_type()
 
     n, k = tall.shape
-    gram = tall.T @ tall
+    gram, roundings = _accumulated(n, lambda rows: tall[rows].T @ tall[rows])  # symmetric products
     if not np.isfinite(gram).all():
         raise FastPathUnavailable("a Gram matrix overflows float64")
     squares = norm_upper(tall)
-    return gram, (gamma(n) * squares * squares + n * arb(ETA) * k).upper()
+    return gram, (gamma(roundings) * squares * squares + roundings * arb(ETA) * k).upper()
+
+
+def _accumulated(inner: int, block_product: Callable[[slice], np.ndarray]) -> tuple[np.ndarray, int]:
+    """(P, r): the sum of ``block_product(s)`` over the blocks s of range(inner) (A3), accumulated in place,
+    and r, the most roundings a term passes through (gamma_r, r eta bound the result as (A1))."""
+    block = max(32, 1 << math.ceil(math.log2(max(math.isqrt(inner - 1) + 1, 1)))) if inner > 0 else 1
+    total = block_product(slice(0, block))
+    for start in range(block, inner, block):
+        total += block_product(slice(start, start + block))
+    blocks = max(1, -(-inner // block))
+    return total, min(block, max(inner, 1)) + blocks - 1
 
 
 def apriori_residual(
