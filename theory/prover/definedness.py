@@ -76,6 +76,7 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
     stack: list[dict[str, Interval]] = [
         {v.name: (v.lower, v.upper, v.lower_open, v.upper_open) for v in domain.variables}
     ]
+    boundaries = _boundaries(tree)
     enclosed = 0
     while stack:
         box = stack.pop()
@@ -106,18 +107,15 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
                 "fractional power is visibly defined, or narrow the domain"
             )
         name = max(wide, key=lambda n: _width(box[n]))
-        stack.extend(reversed(_cut(box, name, integer[name])))
+        stack.extend(reversed(_cut(box, name, integer[name], boundaries.get(name, []))))
 
 
 def _enclosed(tree: Any, box: dict[str, Interval]) -> bool:
     """The kernel's enclosure of ``tree`` exists on ``box`` (every operation defined there)."""
-    from theory.prover.kernel.balls import Set, Undefined
-    from theory.prover.kernel.trees import ball, enclose
+    from theory.prover.kernel.balls import Undefined
+    from theory.prover.kernel.trees import enclose, ranged
 
-    def end(value: Any) -> Any:
-        return value if isinstance(value, float) else ball(value)
-
-    env = {name: Set(end(lo), end(hi), lo_open, hi_open) for name, (lo, hi, lo_open, hi_open) in box.items()}
+    env = {name: ranged(*interval) for name, interval in box.items()}
     try:
         enclose(tree, env)
     except (Undefined, ArithmeticError, ValueError):
@@ -136,18 +134,45 @@ def _describe(interval: Interval) -> str:
     return f"{'(' if lo_open else '['}{show(lo)}, {show(hi)}{')' if hi_open else ']'}"
 
 
-def _cut(box: dict[str, Interval], name: str, integer: bool) -> list[dict[str, Interval]]:
+def _boundaries(tree: Any) -> dict[str, list[Fraction]]:
+    """Per variable, the points where a Piecewise condition of the tree affine in that variable alone
+    changes (a v + c < 0 at v = -c/a): cut there, a branch defined only where its condition holds (1/(x -
+    1/3) where 1/3 < x) is enclosed on each side with the condition decided, 1/3 no dyadic cut meets."""
+    from theory.prover.kernel.nodes import children
+    from theory.prover.kernel.trees import affine
+
+    found: dict[str, list[Fraction]] = {}
+
+    def walk(node: Any) -> None:
+        if node[0] in ("lt", "le"):
+            form = affine(["add", node[1], ["mul", ["num", "-1"], node[2]]]) or {}
+            named = [name for name, coefficient in form.items() if name is not None and coefficient != 0]
+            if len(named) == 1:
+                point = -form.get(None, Fraction(0)) / form[named[0]]
+                found.setdefault(named[0], []).append(point)
+        for child in children(node):
+            walk(child)
+
+    walk(tree)
+    return found
+
+
+def _cut(
+    box: dict[str, Interval], name: str, integer: bool, boundaries: list[Fraction]
+) -> list[dict[str, Interval]]:
     """``box`` cut in ``name``, the point face first: a closed finite end split off (the face at it, the
-    rest open there), else at a simple point c inside (the face at c, below c, above c; for an integer
-    variable, c and the integers below and above)."""
+    rest open there), else at a condition's boundary inside (:func:`_boundaries`, for a real variable) or
+    a simple point c inside (the face at c, below c, above c; for an integer variable, c and the integers
+    below and above)."""
     lo, hi, lo_open, hi_open = box[name]
     step = 1 if integer else 0
+    inside = [q for q in boundaries if not integer and lo < q < hi]
     if not lo_open and not isinstance(lo, float):
         parts = [(lo, lo, False, False), (lo + step, hi, not integer, hi_open)]
     elif not hi_open and not isinstance(hi, float):
         parts = [(hi, hi, False, False), (lo, hi - step, lo_open, not integer)]
     else:
-        c = _cut_point(lo, hi)
+        c = inside[0] if inside else _cut_point(lo, hi)
         if integer:
             c = Fraction(math.floor(c))
         parts = [
