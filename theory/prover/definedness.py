@@ -72,11 +72,13 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
     from theory.errors import require
 
     require("flint", purpose="deciding a statement's definedness (interval arithmetic)")
+    from theory.prover.kernel import cases
+
     integer = {variable.name: variable.integer for variable in domain.variables}
     stack: list[dict[str, Interval]] = [
         {v.name: (v.lower, v.upper, v.lower_open, v.upper_open) for v in domain.variables}
     ]
-    boundaries = _boundaries(tree)
+    boundaries = cases.boundaries(tree)
     enclosed = 0
     while stack:
         box = stack.pop()
@@ -134,36 +136,13 @@ def _describe(interval: Interval) -> str:
     return f"{'(' if lo_open else '['}{show(lo)}, {show(hi)}{')' if hi_open else ']'}"
 
 
-def _boundaries(tree: Any) -> dict[str, list[Fraction]]:
-    """Per variable, the points where a Piecewise condition of the tree affine in that variable alone
-    changes (a v + c < 0 at v = -c/a): cut there, a branch defined only where its condition holds (1/(x -
-    1/3) where 1/3 < x) is enclosed on each side with the condition decided, 1/3 no dyadic cut meets."""
-    from theory.prover.kernel.nodes import children
-    from theory.prover.kernel.trees import affine
-
-    found: dict[str, list[Fraction]] = {}
-
-    def walk(node: Any) -> None:
-        if node[0] in ("lt", "le"):
-            form = affine(["add", node[1], ["mul", ["num", "-1"], node[2]]]) or {}
-            named = [name for name, coefficient in form.items() if name is not None and coefficient != 0]
-            if len(named) == 1:
-                point = -form.get(None, Fraction(0)) / form[named[0]]
-                found.setdefault(named[0], []).append(point)
-        for child in children(node):
-            walk(child)
-
-    walk(tree)
-    return found
-
-
 def _cut(
     box: dict[str, Interval], name: str, integer: bool, boundaries: list[Fraction]
 ) -> list[dict[str, Interval]]:
     """``box`` cut in ``name``, the point face first: a closed finite end split off (the face at it, the
-    rest open there), else at a condition's boundary inside (:func:`_boundaries`, for a real variable) or
-    a simple point c inside (the face at c, below c, above c; for an integer variable, c and the integers
-    below and above)."""
+    rest open there), else at a Piecewise condition's boundary inside (``boundaries``, for a real
+    variable) or a simple point c inside (the face at c, below c, above c; for an integer variable, c and
+    the integers below and above)."""
     lo, hi, lo_open, hi_open = box[name]
     step = 1 if integer else 0
     inside = [q for q in boundaries if not integer and lo < q < hi]

@@ -100,6 +100,25 @@ def _bounds(condition: Any, holds: bool) -> list[Bound] | str:
     return []
 
 
+def boundaries(tree: Any) -> dict[str, list[Fraction]]:
+    """Per variable, the points q where a comparison of a Piecewise condition of the tree, affine in that
+    variable alone (:func:`_bounds`), changes: a search or a definedness check that cuts there (1/3, which
+    no dyadic cut meets) leaves each side with the comparison decided."""
+    found: dict[str, list[Fraction]] = {}
+
+    def walk(node: Any) -> None:
+        if node[0] in ("le", "lt"):
+            bounds = _bounds(node, True)
+            for name, q, _, _ in bounds if isinstance(bounds, list) else []:
+                if q not in found.setdefault(name, []):
+                    found[name].append(q)
+        for child in children(node):
+            walk(child)
+
+    walk(tree)
+    return found
+
+
 def restricted(
     box: Box, domain: dict[str, Variable], bounds: list[Bound]
 ) -> tuple[Box, dict[str, Variable]] | None:
