@@ -8,11 +8,13 @@ non-integer power of a number < 0 (nor a power <= 0 of 0), no Piecewise without 
 defined wherever it is asked.
 
 :func:`require_defined` decides it by branch and bound: the kernel's enclosure of the typed tree on a box
-(:func:`theory.prover.kernel.trees.enclose`, which raises ``Undefined`` unless every operation is defined
-on the whole box) proves the box defined; a box it cannot is cut at a simple rational inside it (so the
-points where a denominator vanishes, usually simple, are met exactly) into two open halves and the cut
-face; a point is decided by exact evaluation (sympy numbers, each sign decided exactly or from 60 digits
-when the number is not within 10^-50 of 0). Proved defined: nothing happens; a point where the text is
+(:func:`theory.prover.kernel.trees.enclose`, which raises ``Undefined`` unless every operation is defined on
+the whole box) proves the box defined; a box it cannot is cut at a Piecewise condition's boundary inside it
+(:func:`theory.prover.kernel.cases.boundaries`: on each side the condition is decided exactly, so a branch
+undefined where it is not taken, 1/(x - 1/3) for 1/3 < x, is not enclosed there), else at a simple rational
+inside it (so the points where a denominator vanishes, usually simple, are met exactly), into two open halves
+and the cut face; a point is decided by exact evaluation (sympy numbers, each sign decided exactly or from 60
+digits when the number is not within 10^-50 of 0). Proved defined: nothing happens; a point where the text is
 undefined: :class:`UndefinedStatement` naming it; neither within :data:`MAX_BOXES` boxes: the statement is
 refused as undecided (an :class:`UndefinedStatement` too, saying so), never decided. Provenance: derived
 (interval arithmetic; exact arithmetic at points).

@@ -24,9 +24,9 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from theory.prover import PROVED, REFUTED, check_certificate, prove
-from theory.prover.kernel import check_certificate as kernel_check
 from theory.prover.definedness import UndefinedStatement
 from theory.prover.kernel import balls, trees
+from theory.prover.kernel import check_certificate as kernel_check
 
 mpmath.mp.dps = 50
 
