@@ -94,9 +94,13 @@ def _piecewise(
             region = place[0]
             if any(v not in box or (region[v] != box[v] and place[1][v].integer) for v in region):
                 raise Untranslatable("a Piecewise region of an integer variable has no Coq proof yet")
-            lemma = writer.lemma(
-                f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
-            )
+            outer, writer.domain = writer.domain, place[1]  # the region's ends open where the kernel's are
+            try:
+                lemma = writer.lemma(
+                    f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
+                )
+            finally:
+                writer.domain = outer
             use = writer.use(lemma)
         if test[0] == "true":
             return script + use

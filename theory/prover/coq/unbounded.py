@@ -50,6 +50,8 @@ class _Node:
     facts: list[str] = field(default_factory=list)
     lower: Fraction | None = None
     upper: Fraction | None = None
+    exact: tuple[Fraction | None, Fraction | None] = (None, None)
+    """Exact ends of the node's values that Coq's context states (a literal; a variable's premises)."""
 
 
 @dataclass
@@ -128,9 +130,14 @@ class NodeProof:
         head = tree[0]
         if head == "num":
             value = Fraction(number(tree[1]))
-            return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
+            leaf = self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
+            leaf.exact = (value, value)
+            return leaf
         if head == "var":
-            return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra", True)
+            values = self.env[tree[1]]
+            leaf = self._facts(variable(tree[1]), values, lambda side, strict: "lra", True)
+            leaf.exact = (values.lo_exact, values.hi_exact)
+            return leaf
         if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
             values = trees.enclose(tree, self.env)
             return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: INTERVAL, True)
@@ -140,10 +147,12 @@ class NodeProof:
             for other in nodes[1:]:
                 operation = balls.add if head == "add" else balls.multiply
                 symbol, tactic = ("+", "lra") if head == "add" else ("*", "first [ lra | nra ]")
+                values = operation(result.values, other.values)
+                exact = _exactly(head, result, other, values)
                 result = self._facts(
                     f"({result.coq} {symbol} {other.coq})",
-                    operation(result.values, other.values),
-                    self._from([result, other], tactic),
+                    values if exact is None else exact,
+                    self._from([result, other], tactic) if exact is None else _PREMISES,
                 )
             return result
         if head == "pow":
@@ -362,6 +371,39 @@ class NodeProof:
 
         comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
         return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
+
+
+def _exactly(head: str, a: _Node, b: _Node, values: Set) -> Set | None:
+    """The kernel's affine rule on a + b (a * b with b or a a literal c), two nodes with exact ends
+    (:attr:`_Node.exact`): the set ``values`` with an end replaced by the exact end of the sum (product)
+    where that is 0 or the ball straddles 0, open where an end it comes from is (the exact 0 of v - 1/3
+    over 1/3 < v, which the leaves' printed dyadic facts lose); None when no end is replaced. Its facts
+    hold by lra from the lemma's premises."""
+    (a_lo, a_hi), (b_lo, b_hi) = a.exact, b.exact
+    opened = [a.values.lo_open or b.values.lo_open, a.values.hi_open or b.values.hi_open]
+    if head == "add":
+        ends = [None if x is None or y is None else x + y for x, y in ((a_lo, b_lo), (a_hi, b_hi))]
+    else:
+        if not (b_lo is not None and b_lo == b_hi and not b.values.lo_open):
+            a, b, (a_lo, a_hi), (b_lo, b_hi) = b, a, b.exact, a.exact
+        if not (b_lo is not None and b_lo == b_hi and not b.values.lo_open):
+            return None
+        ends = [None if x is None else b_lo * x for x in (a_lo, a_hi)]
+        opened = [a.values.lo_open, a.values.hi_open]
+        if b_lo < 0:
+            ends, opened = ends[::-1], opened[::-1]
+    sides, replaced = [], False
+    for end, is_open, ball_end, ball_open in zip(
+        ends, opened, (values.lo, values.hi), (values.lo_open, values.hi_open), strict=True
+    ):
+        exact = end is not None and (end == 0 or trees.straddles(ball_end))
+        sides.append((ball(end), is_open) if exact else (ball_end, ball_open))
+        replaced = replaced or exact
+    return Set(sides[0][0], sides[1][0], sides[0][1], sides[1][1]) if replaced else None
+
+
+_PREMISES: Callable[[str, bool], str] = lambda side, strict: "lra"  # noqa: E731
+"""The proof of a fact :func:`_exactly` gives: lra from the lemma's premises (the box's exact ends)."""
 
 
 def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: bool) -> str:

@@ -160,7 +160,7 @@ def _exact_range(form: Linear, env: Env) -> tuple[Fraction | float, Fraction | f
     return lo, hi, lo_open, hi_open
 
 
-def _straddles(end: Any) -> bool:
+def straddles(end: Any) -> bool:
     """A finite ball end that contains 0 without being the exact 0 (its sign is unknown)."""
     return not balls.infinite(end) and not end.is_zero() and bool(end.contains(0))
 
@@ -171,7 +171,7 @@ def sharpened(value: Set, tree: Any, env: Env) -> Set:
     at a root such as x - 1/3 on (1/3, 1/2], which no ball of 1/3 separates from 0); else ``value``.
     Sound: the exact range contains every value, and its end, open where the range leaves it open, is
     attained exactly when that says."""
-    if not (_straddles(value.lo) or _straddles(value.hi)):
+    if not (straddles(value.lo) or straddles(value.hi)):
         return value
     form = affine(tree)
     found = None if form is None else _exact_range(form, env)
@@ -182,8 +182,8 @@ def sharpened(value: Set, tree: Any, env: Env) -> Set:
     def end(rational: Fraction | float) -> Any:
         return rational if balls.infinite(rational) else ball(Fraction(rational))
 
-    low, low_open = (end(lo), lo_open) if _straddles(value.lo) else (value.lo, value.lo_open)
-    high, high_open = (end(hi), hi_open) if _straddles(value.hi) else (value.hi, value.hi_open)
+    low, low_open = (end(lo), lo_open) if straddles(value.lo) else (value.lo, value.lo_open)
+    high, high_open = (end(hi), hi_open) if straddles(value.hi) else (value.hi, value.hi_open)
     return Set(low, high, low_open, high_open)
 
 
