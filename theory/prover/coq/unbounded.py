@@ -51,7 +51,12 @@ class _Node:
     lower: Fraction | None = None
     upper: Fraction | None = None
     exact: tuple[Fraction | None, Fraction | None] = (None, None)
-    """Exact ends of the node's values that Coq's context states (a literal; a variable's premises)."""
+    """Exact ends of the node's values that Coq's context gives: a literal, a variable's premises, a sum
+    (a product by a literal) of such nodes once its local names (``inner``) are unfolded."""
+    opened: tuple[bool, bool] = (False, False)
+    """Whether each exact end is open (not attained)."""
+    inner: tuple[str, ...] = ()
+    """The local names of the sums and products by literals under the node, the node's own first."""
 
 
 @dataclass
@@ -136,7 +141,7 @@ class NodeProof:
         if head == "var":
             values = self.env[tree[1]]
             leaf = self._facts(variable(tree[1]), values, lambda side, strict: "lra", True)
-            leaf.exact = (values.lo_exact, values.hi_exact)
+            leaf.exact, leaf.opened = (values.lo_exact, values.hi_exact), (values.lo_open, values.hi_open)
             return leaf
         if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
             values = trees.enclose(tree, self.env)
@@ -148,12 +153,16 @@ class NodeProof:
                 operation = balls.add if head == "add" else balls.multiply
                 symbol, tactic = ("+", "lra") if head == "add" else ("*", "first [ lra | nra ]")
                 values = operation(result.values, other.values)
-                exact = _exactly(head, result, other, values)
+                ends, opened = _exact_ends(head, result, other)
+                exact = _exactly(values, ends, opened)
+                inner = result.inner + other.inner
                 result = self._facts(
                     f"({result.coq} {symbol} {other.coq})",
                     values if exact is None else exact,
-                    self._from([result, other], tactic) if exact is None else _PREMISES,
+                    self._from([result, other], tactic) if exact is None else _premised(inner),
                 )
+                if ends != (None, None):
+                    result.exact, result.opened, result.inner = ends, opened, (result.coq, *inner)
             return result
         if head == "pow":
             return self._power(tree[1], tree[2])
@@ -373,37 +382,52 @@ class NodeProof:
         return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
 
 
-def _exactly(head: str, a: _Node, b: _Node, values: Set) -> Set | None:
-    """The kernel's affine rule on a + b (a * b with b or a a literal c), two nodes with exact ends
-    (:attr:`_Node.exact`): the set ``values`` with an end replaced by the exact end of the sum (product)
-    where that is 0 or the ball straddles 0, open where an end it comes from is (the exact 0 of v - 1/3
-    over 1/3 < v, which the leaves' printed dyadic facts lose); None when no end is replaced. Its facts
-    hold by lra from the lemma's premises."""
+def _exact_ends(
+    head: str, a: _Node, b: _Node
+) -> tuple[tuple[Fraction | None, Fraction | None], tuple[bool, bool]]:
+    """The exact ends of a + b (a * b with a or b a literal c) from the two nodes' exact ends
+    (:attr:`_Node.exact`; None where unknown), and whether each is open (where an end it comes from is:
+    :attr:`_Node.opened`)."""
     (a_lo, a_hi), (b_lo, b_hi) = a.exact, b.exact
-    opened = [a.values.lo_open or b.values.lo_open, a.values.hi_open or b.values.hi_open]
+    opened = (a.opened[0] or b.opened[0], a.opened[1] or b.opened[1])
     if head == "add":
-        ends = [None if x is None or y is None else x + y for x, y in ((a_lo, b_lo), (a_hi, b_hi))]
-    else:
-        if not (b_lo is not None and b_lo == b_hi and not b.values.lo_open):
-            a, b, (a_lo, a_hi), (b_lo, b_hi) = b, a, b.exact, a.exact
-        if not (b_lo is not None and b_lo == b_hi and not b.values.lo_open):
-            return None
-        ends = [None if x is None else b_lo * x for x in (a_lo, a_hi)]
-        opened = [a.values.lo_open, a.values.hi_open]
-        if b_lo < 0:
-            ends, opened = ends[::-1], opened[::-1]
+        low = None if a_lo is None or b_lo is None else a_lo + b_lo
+        high = None if a_hi is None or b_hi is None else a_hi + b_hi
+        return (low, high), opened
+    if not (b_lo is not None and b_lo == b_hi and not b.opened[0]):
+        a, b, (a_lo, a_hi), (b_lo, b_hi) = b, a, b.exact, a.exact
+    if not (b_lo is not None and b_lo == b_hi and not b.opened[0]):
+        return (None, None), opened
+    ends = (None if a_lo is None else b_lo * a_lo, None if a_hi is None else b_lo * a_hi)
+    opened = a.opened
+    return (ends, opened) if b_lo >= 0 else ((ends[1], ends[0]), (opened[1], opened[0]))
+
+
+def _exactly(
+    values: Set, ends: tuple[Fraction | None, Fraction | None], opened: tuple[bool, bool]
+) -> Set | None:
+    """The kernel's affine rule in Coq: ``values`` with an end replaced by its exact end (from
+    :func:`_exact_ends`) where that is 0 and the ball is not, or the ball straddles 0 (the exact 0 of
+    v - 1/3 over 1/3 < v, which the leaves' printed dyadic facts lose); None when no end is replaced. Its
+    facts hold by lra from the lemma's premises and literals, the sums' local names unfolded."""
     sides, replaced = [], False
     for end, is_open, ball_end, ball_open in zip(
         ends, opened, (values.lo, values.hi), (values.lo_open, values.hi_open), strict=True
     ):
-        exact = end is not None and (end == 0 or trees.straddles(ball_end))
-        sides.append((ball(end), is_open) if exact else (ball_end, ball_open))
-        replaced = replaced or exact
+        lost = end == 0 and (balls.infinite(ball_end) or not ball_end.is_zero())
+        if end is not None and (lost or trees.straddles(ball_end)):
+            sides.append((ball(end), is_open))
+            replaced = True
+        else:
+            sides.append((ball_end, ball_open))
     return Set(sides[0][0], sides[1][0], sides[0][1], sides[1][1]) if replaced else None
 
 
-_PREMISES: Callable[[str, bool], str] = lambda side, strict: "lra"  # noqa: E731
-"""The proof of a fact :func:`_exactly` gives: lra from the lemma's premises (the box's exact ends)."""
+def _premised(inner: tuple[str, ...]) -> Callable[[str, bool], str]:
+    """The proof of a fact :func:`_exactly` gives: the local names of the sums under it unfolded (outer
+    first), then lra from the lemma's premises and the literals."""
+    unfolded = "".join(f"try unfold {name}; " for name in inner)
+    return lambda side, strict: f"{unfolded}lra"
 
 
 def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: bool) -> str:
