@@ -1,21 +1,23 @@
 """An enclosure on a box reaching infinity (or with an open end), proved in Coq node by node.
 
-Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an
-open end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is
-interval arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For
-each node of the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which
-is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the box gives the facts
-``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the
-set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
-alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
-``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
-powers, reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas
-(``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``,
-``sb_atan_le`` with ``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the
-kernel's ceiling(t) >= n + 1 above an open integer end n), with Interval comparing the printed end with
-the function's value at the argument's end (a constant goal), one helper (:meth:`NodeProof._compared`)
-for every such function. The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived
-(a translation of the kernel's enclosure; interval arithmetic with monotone functions).
+Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an open
+end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is interval
+arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For each node of
+the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which is Coq's ``Rpower
+a b`` by definition), the kernel's set of its values on the box gives the facts ``L <= t`` (``L < t`` at an
+open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the set's balls; an infinite end gives
+no fact. A sum (a product by a literal) of literals and variables whose exact end is 0 where its ball is not,
+or whose ball end straddles 0, takes the exact end (the kernel's affine rule: x - 1/3 > 0 over 1/3 < x),
+proved by lra from the box's premises and the literals. Each other fact is proved from the facts of the node's
+arguments alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
+``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for powers,
+reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas (``pow_incr``,
+``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``, ``sb_atan_le`` with
+``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the kernel's ceiling(t) >= n + 1
+above an open integer end n), with Interval comparing the printed end with the function's value at the
+argument's end (a constant goal), one helper (:meth:`NodeProof._compared`) for every such function. The claim
+0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the kernel's
+enclosure; interval arithmetic with monotone functions).
 """
 
 from __future__ import annotations
