@@ -27,17 +27,9 @@ UNDECIDED = {
 }
 
 
-CRASHES = {
-    "x^6 - x^2 > -2*sqrt(3)/9 over x: real": "prove stopped with Malformed (a number text of more than 2,000 "
-    "characters) after 41 CPU s in one run: found, not fixed",
-}
-
-
 def _param(held: Held):
     name = held.statement + " over " + held.domain
     marks = [pytest.mark.xfail(reason=UNDECIDED[name], strict=True)] if name in UNDECIDED else []
-    if name in CRASHES:
-        marks = [pytest.mark.xfail(reason=CRASHES[name], strict=False)]
     return pytest.param(held, id=name, marks=marks)
 
 
