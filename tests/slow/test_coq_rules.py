@@ -205,15 +205,7 @@ def test_a_tail_step_is_accepted_and_refused_when_the_exporter_applies_the_other
     [
         ("log(1 + x) >= x - x^2/2", "x: [0, 1]"),
         ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
-        pytest.param(
-            "phi(x) <= 1/sqrt(2*pi)",
-            "x: real",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="open: the typed tree's certificate (a rewrite of (2 pi)^(1/2) inverted, then "
-                "squares) leaves its box a hypothesis in Coq; sympy's reading was accepted",
-            ),
-        ),
+        ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
         ("atan(x) + atan(y) <= 4", "x: real, y: real"),
         ("log(1 + x) < x", "x: (0, oo)"),
     ],
@@ -222,8 +214,10 @@ def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain
     """RecursionError on an even power of a set enclosed by [0, 0] (the first two) and coqc's "Cannot
     infer the type of v_x" on a lemma that does not mention x (the third); atan on the plane had no
     node-by-node rule (its box was a hypothesis); log(1 + x) < x at the open end 0 asked a strict face where
-    the gap is 0 (the kernel's face there need only be >= 0, the slope being strict). Each is now a file
-    coqc accepts with no hypothesis."""
+    the gap is 0 (the kernel's face there need only be >= 0, the slope being strict); phi on its typed tree
+    (a rewrite of (2 pi)^(1/2) inverted, then squares) stated sqrt a sqrt a sqrt b sqrt b = a b for one
+    root printed twice, (2 * PI) and ((2 * PI)), and its second rewrite failed. Each is now a file coqc
+    accepts with no hypothesis."""
     result = prove(statement, domain, 30.0)
     assert result.status == "proved"
     (part,) = result.parts

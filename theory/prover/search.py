@@ -79,8 +79,12 @@ class _Problem:
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
         self.attempt_deadline = math.inf
-        self.cuts: dict[str, frozenset[Fraction]] = {}
-        """Values per variable where a solver proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
+        self.cuts: dict[str, frozenset[Fraction]] = {
+            name: frozenset(points) for name, points in cases.boundaries(self.tree).items()
+        }
+        """Values per variable where a box is cut first: a Piecewise condition's boundary (so each side has
+        the condition decided, and the boundary is a corner probed for a witness), and where a solver
+        proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
 
     def tick(self) -> None:
         now = time.process_time()
@@ -708,7 +712,9 @@ def search(
             consulted = proposals.consult(
                 solver, problem.tree, problem.strict, problem.domain, confirm, touches
             )
-            proposed, problem.cuts = consulted.proposals, consulted.cuts
+            proposed = consulted.proposals
+            for name, points in consulted.cuts.items():
+                problem.cuts[name] = problem.cuts.get(name, frozenset()) | points
             if consulted.witness is not None:
                 return finish(REFUTED, witness=consulted.witness)
         cut = _proposed_cut(box, problem.cuts)

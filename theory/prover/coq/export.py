@@ -29,12 +29,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq import choices, erf, exponents, jumps, polynomials, steps, substitution
+from theory.prover.coq import (
+    bernstein,
+    choices,
+    erf,
+    exponents,
+    jumps,
+    periodic,
+    polynomials,
+    steps,
+    substitution,
+)
 from theory.prover.coq.preamble import preamble
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
     Untranslatable,
     binders,
+    points,
     rational,
     term,
     uses_erf,
@@ -230,7 +241,7 @@ class _Writer:
         as a whole)."""
         unbounded = any(math.isinf(end) for pair in box.values() for end in pair)
         if name in self.faces:
-            return f"try unfold gap; {_points(box)}sb_rpow_cases; sb_at_zero"
+            return f"try unfold gap; {points(box)}sb_rpow_cases; sb_at_zero"
         zero = self._zero_bases(box) if form is None else []
         if zero:
             return self._split(name, decision, box, strict, zero[0])
@@ -301,11 +312,11 @@ class _Writer:
         them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
         of either side, with the products of two such (so that lra can use them); where those fail,
         ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules."""
-        points = _points(box)
+        fixed = points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         facts, closing = root_relations(sides, self.positive)
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
-        search = f"{points}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
+        search = f"{fixed}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
         laws = self._laws([sides[0] if times is None else ["mul", sides[0], times], rewritten])
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
@@ -567,6 +578,8 @@ STEPS: dict[str, steps.Step] = {
     "substitute": substitution.substitute,
     "polynomial": polynomials.polynomial,
     "jump": jumps.jump,
+    "periodic": periodic.periodic,
+    "bernstein": bernstein.bernstein,
 }
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
@@ -727,15 +740,6 @@ def _has(tree: Any, heads: tuple[str, ...]) -> bool:
     return isinstance(tree, list) and (tree[0] in heads or any(_has(arg, heads) for arg in tree[1:]))
 
 
-def _points(box: Box) -> str:
-    """The tactic substituting each variable that the box fixes to a point by its value."""
-    return "".join(
-        f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
-        for name, (lo, hi) in box.items()
-        if lo == hi
-    )
-
-
 def _bases_at_zero(tree: Any, positive: Callable[[Any], bool]) -> list[Any]:
     """The bases of the powers of ``tree`` that :func:`~theory.prover.coq.terms.term` prints as sb_rpow (a
     base not shown above 0 on the domain), innermost first."""
@@ -763,8 +767,10 @@ def root_relations(sides: list[Any], positive: Any, closing: str = "sb_identity_
     facts = "".join(
         f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
         for i, root in enumerate(roots)
-    ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts
-        f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) by (rewrite R{i}, R{j}; ring); "
+    ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts (two trees
+        # may print one Coq term, (2 * PI) and ((2 * PI)): R_i then rewrites both products)
+        f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "
+        f"by (rewrite R{i}; try rewrite R{j}; ring); "
         for i, a in enumerate(roots)
         for j, b in enumerate(roots)
         if i < j

@@ -6,9 +6,11 @@ printed floor (ceiling) of the affine argument u is rewritten to its value k the
 k <= u < k + 1, ``sb_ceil_between``: k - 1 < u <= k, both by lra from the case's bounds on v), and the
 piece's lemma (the gap with that value, on the piece's closed range) concludes. A point the kernel left
 without a decision is an open end of the domain: the box's strict premise excludes it (lra). The piece
-lemmas are stated on closed ranges, which the kernel decided with their ends open: where that is weaker
-(a strict claim at a jump), coqc refuses the lemma and the box is a named hypothesis, never accepted
-wrongly. Provenance: derived (a translation of the kernel's step; each rewrite proved by Coq).
+lemmas are stated over the pieces' domains as the kernel decided them: an open piece with its ends open
+(strict premises, from the case's strict bounds by lra), so a strict claim touching 0 at a jump (1 - x > 0
+on (0, 1)) is the lemma the kernel decided; where its proof fails, coqc refuses it and the box is a named
+hypothesis, never accepted wrongly. Provenance: derived (a translation of the kernel's step; each
+rewrite proved by Coq).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.steps import Writer
+from theory.prover.coq.steps import ENCLOSURE, Writer, on_domain
 from theory.prover.coq.terms import Untranslatable, rational, rounding, variable
 from theory.prover.kernel import cases, jumps
 from theory.prover.kernel import polynomial as kernel_polynomial
@@ -64,7 +66,8 @@ def jump(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: 
         if piece is None or then is None:
             tactics.append(None if piece is not None else "lra")  # lra: an open end, a strict premise
             continue
-        lemma = writer.lemma(f"{name}_piece_{index}", then, piece[1], strict, piece[0])
+        with on_domain(writer, piece[2]):
+            lemma = writer.lemma(f"{name}_piece_{index}", then, piece[1], strict, piece[0])
         tactics.append(_rewritten(index, printed, argument, node[0], value, writer.use(lemma)))
     for index, tactic in enumerate(tactics):
         if tactic is not None:
@@ -80,7 +83,8 @@ def jump(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: 
         piece = found[index]
         if piece is None:
             raise Untranslatable("a jump point without a decision has no Coq proof")
-        lemma = writer.lemma(f"{name}_piece_{index}", {"method": "enclosure"}, piece[1], strict, piece[0])
+        with on_domain(writer, piece[2]):
+            lemma = writer.lemma(f"{name}_piece_{index}", ENCLOSURE, piece[1], strict, piece[0])
         tactics[index] = _rewritten(index, printed, argument, node[0], values[index], writer.use(lemma))
     coq = variable(v)
 

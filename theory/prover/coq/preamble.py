@@ -692,22 +692,45 @@ Proof.
   - simpl. rewrite Rmult_0_l, Rplus_0_r. reflexivity.
   - rewrite S_INR. replace (y + (INR k + 1) * P) with ((y + INR k * P) + P) by ring. rewrite H. apply IH.
 Qed.
-Lemma sb_periodic : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
-  (forall y, 0 <= y <= P -> 0 <= g y) -> forall x, 0 <= g x.
+Lemma sb_periodic_point : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
+  forall x, exists y, 0 <= y <= P /\\ g x = g y.
 Proof.
-  intros g P HP H Hy x.
+  intros g P HP H x.
   pose proof (Raux.Zfloor_lb (x / P)) as L. pose proof (Raux.Zfloor_ub (x / P)) as U.
   set (n := Raux.Zfloor (x / P)) in *.
   assert (E : x = (x / P) * P) by (field; lra).
   assert (B : 0 <= x - IZR n * P <= P) by nra.
+  exists (x - IZR n * P). split; [exact B |].
   destruct (Z_le_gt_dec 0 n) as [Hn | Hn].
-  - replace x with ((x - IZR n * P) + INR (Z.to_nat n) * P)
+  - replace x with ((x - IZR n * P) + INR (Z.to_nat n) * P) at 1
       by (rewrite INR_IZR_INZ, Z2Nat.id by exact Hn; ring).
-    rewrite sb_periodic_nat by exact H. apply Hy. exact B.
+    apply sb_periodic_nat, H.
   - rewrite <- (sb_periodic_nat g P H (Z.to_nat (- n)) x).
     replace (x + INR (Z.to_nat (- n)) * P) with (x - IZR n * P)
       by (rewrite INR_IZR_INZ, Z2Nat.id by lia; rewrite opp_IZR; ring).
-    apply Hy. exact B.
+    reflexivity.
+Qed.
+Lemma sb_periodic : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
+  (forall y, 0 <= y <= P -> 0 <= g y) -> forall x, 0 <= g x.
+Proof.
+  intros g P HP H Hy x. destruct (sb_periodic_point g P HP H x) as [y [B E]]. rewrite E. apply Hy, B.
+Qed.
+Lemma sb_periodic_lt : forall (g : R -> R) P, 0 < P -> (forall y, g (y + P) = g y) ->
+  (forall y, 0 <= y <= P -> 0 < g y) -> forall x, 0 < g x.
+Proof.
+  intros g P HP H Hy x. destruct (sb_periodic_point g P HP H x) as [y [B E]]. rewrite E. apply Hy, B.
+Qed.
+Lemma sb_floor_shifted : forall u w (k : Z), u = w + IZR k ->
+  IZR (Raux.Zfloor u) = IZR (Raux.Zfloor w) + IZR k.
+Proof.
+  intros u w k E. rewrite <- plus_IZR. f_equal. apply Raux.Zfloor_imp. rewrite !plus_IZR.
+  pose proof (Raux.Zfloor_lb w). pose proof (Raux.Zfloor_ub w). lra.
+Qed.
+Lemma sb_ceil_shifted : forall u w (k : Z), u = w + IZR k ->
+  IZR (Raux.Zceil u) = IZR (Raux.Zceil w) + IZR k.
+Proof.
+  intros u w k E. rewrite <- plus_IZR. f_equal. apply Raux.Zceil_imp. rewrite minus_IZR, !plus_IZR.
+  pose proof (Raux.Zceil_lb w). pose proof (Raux.Zceil_ub w). lra.
 Qed.
 Lemma sb_bernstein_basis : forall t i n, 0 <= t <= 1 -> 0 <= t ^ i * (1 - t) ^ n.
 Proof. intros t i n H. apply Rmult_le_pos; apply pow_le; lra. Qed.

@@ -20,7 +20,8 @@ Provenance: derived (a translation of the kernel's decisions; the identities and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -55,6 +56,17 @@ class Writer(Protocol):
     def keep(self, module: str, exported: Any) -> None: ...
 
     def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str: ...
+
+
+@contextmanager
+def on_domain(writer: Writer, domain: dict[str, Variable]) -> Iterator[None]:
+    """Lemmas written inside state their premises over ``domain`` (a nested decision's own domain, as
+    the kernel decided it: one period, a piece between two jumps with its ends open)."""
+    outer, writer.domain = writer.domain, domain
+    try:
+        yield
+    finally:
+        writer.domain = outer
 
 
 ENCLOSURE = {"method": "enclosure"}

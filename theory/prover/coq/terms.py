@@ -75,6 +75,15 @@ def rational(value: Fraction) -> str:
     return f"({value.numerator} / {value.denominator})"
 
 
+def points(box: dict[str, tuple[Any, Any]]) -> str:
+    """The tactic substituting each variable that the box fixes to a point by its value."""
+    return "".join(
+        f"assert ({variable(name)} = {rational(Fraction(lo))}) by lra; subst {variable(name)}; "
+        for name, (lo, hi) in box.items()
+        if lo == hi
+    )
+
+
 def term(tree: Any, positive: Callable[[Any], bool]) -> str:
     """The Coq term of ``tree``; ``positive(base)`` says whether the base of a general power is shown > 0
     on the domain (``Rpower``; else ``sb_rpow``)."""
