@@ -51,6 +51,7 @@ ASSEMBLED = "tests/unit/theory/test_theory_assembled.py"
 HELPERS = "tests/unit/theory/test_decision_helpers.py"
 REGISTRY = "tests/unit/theory/test_theory_registry.py"
 FLOAT_BOUNDS = "tests/unit/numerics/test_certify_float_bounds.py"
+APRIORI = "tests/unit/numerics/test_certify_apriori.py"
 ENCLOSURE = "tests/unit/numerics/test_certify_enclosure.py"
 THIN = "tests/unit/numerics/test_certify_thin.py"
 KERNEL = "tests/unit/theory/prover/test_prover_kernel.py"
@@ -327,9 +328,23 @@ EARLIER: tuple[Mutant, ...] = (
     Mutant(
         "certify-split-rest-bound-dropped",
         "numerics/certify/float_bounds.py",
-        "bound = unit * norm_upper(first) + rest_bound",
-        "bound = unit * norm_upper(first)",
+        "bound = unit * first_norm + rest_bound",
+        "bound = unit * first_norm",
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
+    ),
+    Mutant(
+        "certify-apriori-product-gamma-dropped",
+        "numerics/certify/apriori.py",
+        "gamma(roundings) * norm_upper(left) * norm_upper(right)",
+        "0 * gamma(roundings) * norm_upper(left) * norm_upper(right)",
+        (APRIORI,),
+    ),
+    Mutant(
+        "certify-apriori-gram-bound-dropped",
+        "numerics/certify/apriori.py",
+        "return gram, (gamma(roundings) * squares * squares + roundings * arb(ETA) * k).upper()",
+        "return gram, (roundings * arb(ETA) * k).upper()",
+        (APRIORI,),
     ),
     Mutant(
         "certify-qr-residual-dropped",
@@ -341,7 +356,7 @@ EARLIER: tuple[Mutant, ...] = (
     Mutant(
         "certify-orthogonality-defect-dropped",
         "numerics/certify/fast.py",
-        "f_u, fu_estimate = orthogonality_bound(u)",
+        "f_u, fu_estimate = bounds.orthogonality(u)",
         "f_u, fu_estimate = arb(0), 0.0",
         (FLOAT_BOUNDS, ENCLOSURE, THIN),
     ),

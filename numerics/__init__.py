@@ -18,7 +18,8 @@ from numerics._shadowing import ensure_own_packages
 
 ensure_own_packages(["theory"])  # before the first import from theory: a stray theory.py is named at once
 
-from theory.lazy_exports import lazy_getattr  # noqa: E402
+from theory.prover.lazy_exports import lazy_getattr  # noqa: E402
+from theory.version import installed_version  # noqa: E402
 
 if TYPE_CHECKING:
     from numerics.bounds.assembled import AssembledBound as AssembledBound
@@ -64,4 +65,4 @@ _HOME = {
 __all__ = sorted(_HOME)
 
 
-__getattr__ = lazy_getattr(__name__, _HOME)
+__getattr__ = lazy_getattr(__name__, _HOME, installed_version)

@@ -19,9 +19,10 @@ def _ensure_own_packages() -> None:
 
 _ensure_own_packages()
 
-from theory.lazy_exports import lazy_getattr  # noqa: E402
+from theory.prover.lazy_exports import lazy_getattr  # noqa: E402
+from theory.version import installed_version  # noqa: E402
 
-__getattr__ = lazy_getattr(__name__, {})
+__getattr__ = lazy_getattr(__name__, {}, installed_version)
 """``paper_checks.__version__`` (the installed version) and the submodules on first use."""
 
 __all__ = ["__version__"]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from theory.lazy_exports import lazy_getattr
+from theory.prover.lazy_exports import lazy_getattr
+from theory.version import installed_version
 
 if TYPE_CHECKING:
     from theory.errors import CertificationFailed as CertificationFailed
@@ -49,4 +50,4 @@ _HOME = {
 __all__ = sorted(_HOME)
 
 
-__getattr__ = lazy_getattr(__name__, _HOME)
+__getattr__ = lazy_getattr(__name__, _HOME, installed_version)

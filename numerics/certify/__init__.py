@@ -10,8 +10,10 @@ Modules, one job each:
   and the small core R_A R_B^T, products formed in arb;
 - :mod:`numerics.certify.float_bounds`: rigorous bounds on BLAS products (error-free split products,
   Higham's gamma_k, TwoProduct) and rigorous float sums;
+- :mod:`numerics.certify.apriori`: products formed once by BLAS with a priori gamma bounds (blocked
+  accumulation) and float (2,1) norms: the cheapest certificate's products;
 - :mod:`numerics.certify.fast`: the same two certificates with the products formed in float64 and
-  bounded by float_bounds (the default path; arb per matrix as the fallback);
+  bounded by float_bounds or apriori (the default path; arb per matrix as the fallback);
 - :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
 - :mod:`numerics.certify.norms`: (2,1) norms of dense matrices and thin products in arb;
 - :mod:`numerics.certify.interval_eval`: theory's formulas evaluated in arb, through

@@ -36,11 +36,13 @@ from numerics.bounds.schatten import schatten_power_sum
 from numerics.certify.balls import arb_type, flint_context, interval
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
+    APRIORI_BOUNDS,
     FloatCertificate,
     certify_dense_fast,
     certify_gram_fast,
     certify_product_fast,
     norm_21_dense_fast,
+    norm_21_product_apriori,
     norm_21_product_fast,
 )
 from numerics.certify.float_bounds import FastPathUnavailable
@@ -61,6 +63,10 @@ if TYPE_CHECKING:
     from flint import arb
 
 
+APRIORI_PATH = "float-apriori"
+"""Certificate path: products formed once in float64 and bounded a priori (Higham's gamma_k,
+:data:`numerics.certify.fast.APRIORI_BOUNDS`): a dense matrix through its Gram matrix, a product through
+its QR factors and core; the cheapest, taken by AUTO_PATH only."""
 GRAM_PATH = "float-gram"
 """Certificate path of a dense matrix: its Gram matrix's eigendecomposition, products formed in float64 with
 rigorous error bounds (:func:`numerics.certify.fast.certify_gram_fast`); taken by AUTO_PATH only."""
@@ -72,7 +78,7 @@ AUTO_PATH = "auto"
 """The float-bounds path, falling back per matrix to arb (see :func:`certify_matrix`)."""
 PATHS = (AUTO_PATH, FLOAT_PATH, ARB_PATH)
 """The paths a caller may ask for."""
-TAKEN_PATHS = (GRAM_PATH, FLOAT_PATH, ARB_PATH)
+TAKEN_PATHS = (APRIORI_PATH, GRAM_PATH, FLOAT_PATH, ARB_PATH)
 """The paths a certified matrix may report, cheapest first."""
 
 
@@ -109,7 +115,8 @@ def certify_matrix(
     """Certify one named matrix (a thin product through its core, a dense one through its SVD).
 
     ``path``: FLOAT_PATH (products bounded in floating point, :mod:`numerics.certify.fast`), ARB_PATH
-    (products in arb), or AUTO_PATH: for a dense matrix first the Gram certificate (GRAM_PATH,
+    (products in arb), or AUTO_PATH: first the a priori certificate (APRIORI_PATH), then for a dense
+    matrix the Gram certificate with split products (GRAM_PATH,
     :func:`numerics.certify.fast.certify_gram_fast`), then the float path, then the arb path, each taken
     unless it does not apply to the input (exponent range), is loose (:mod:`numerics.certify.fast`) or
     leaves the authors' numerical rank undecided. All are rigorous; the choice only trades time for width.
@@ -145,19 +152,32 @@ def certify_matrix(
 def _float_certified(
     matrix: NamedMatrix, factorizations: tuple[Factorization, Factorization] | None, path: str
 ) -> CertifiedMatrix | None:
-    """The first float certificate :func:`certify_matrix` accepts on ``path`` (AUTO_PATH: Gram, then SVD for a
-    dense matrix), or None; FastPathUnavailable when the float path does not apply at all."""
+    """The first float certificate :func:`certify_matrix` accepts on ``path`` (AUTO_PATH: a priori, then for
+    a dense matrix Gram with split products, then SVD), or None; FastPathUnavailable when the float path
+    does not apply at all. On AUTO_PATH a product's (2,1) norm is bounded a priori too."""
     left, right = matrix.left, matrix.right
     candidates: list[tuple[str, Callable[[], FloatCertificate]]]
+    auto = path == AUTO_PATH
     if right is not None:
-        norm_21 = norm_21_product_fast(left, right)
+        norm_21 = norm_21_product_apriori(left, right) if auto else norm_21_product_fast(left, right)
         candidates = [(FLOAT_PATH, lambda: certify_product_fast(left, right, factorizations))]
+        if auto:
+            candidates.insert(
+                0,
+                (
+                    APRIORI_PATH,
+                    lambda: certify_product_fast(left, right, factorizations, bounds=APRIORI_BOUNDS),
+                ),
+            )
     else:
         dense = matrix.dense()  # a gated M_in's two column blocks side by side, as the arb path takes it
         norm_21 = norm_21_dense_fast(dense)
         candidates = [(FLOAT_PATH, lambda: certify_dense_fast(dense))]
-        if path == AUTO_PATH:
-            candidates.insert(0, (GRAM_PATH, lambda: certify_gram_fast(dense)))
+        if auto:
+            candidates[:0] = [
+                (APRIORI_PATH, lambda: certify_gram_fast(dense, bounds=APRIORI_BOUNDS)),
+                (GRAM_PATH, lambda: certify_gram_fast(dense)),
+            ]
     for taken, certify in candidates:
         try:
             fast = certify()

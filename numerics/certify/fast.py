@@ -20,7 +20,8 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
 3. ||W' - U X||_F, f_u >= ||U^T U - I||_F and f_v >= ||V^T V - I||_F from
    :func:`numerics.certify.float_bounds.residual_bound`; then steps 1-3 of
    :mod:`numerics.certify.enclosure` (:func:`numerics.certify.enclosure.scaled_and_widened`).
-4. Thin products M = A B^T: steps 1-5 of :mod:`numerics.certify.thin` with ||A - Q R||_F and
+4. Thin products M = A B^T (each factor scaled as step 1 only when its largest |entry| is outside
+   [2^-100, 2^100], :func:`range_scaled`): steps 1-5 of :mod:`numerics.certify.thin` with ||A - Q R||_F and
    ||Q^T Q - I||_F from :func:`residual_bound`, and the core C = R_A R_B^T, an exact product of floats
    that is never rounded: C - U X = [R_A, U] [R_B^T; -X], so its residual is one :func:`residual_bound`
    of the stacked factors.
@@ -59,6 +60,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from numerics.certify.apriori import (
+    apriori_orthogonality,
+    apriori_residual,
+    column_norm_sum,
+    rounded_gram,
+    rounded_product,
+)
 from numerics.certify.balls import arb_type, flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
@@ -93,7 +101,41 @@ GRAM_CONDITION_LIMIT = 64
 """The Gram certificate is called loose above this computed sigma_1 / sigma_k (its radii are then more than
 about this many times the SVD certificate's)."""
 
+APRIORI_WIDTH_LIMIT = 2.0**-20
+"""An a priori certificate (:data:`APRIORI_BOUNDS`) is called loose when an enclosure's relative width
+(hi - lo) / hi exceeds this (fallback policy only)."""
+
 Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple["arb", float]]
+
+
+def _split_gram(tall: np.ndarray) -> tuple[np.ndarray, arb]:
+    """(G~, bound >= ||G~ - T^T T||_F): G~ = fl(H + R) of :func:`gram_split_product`, one rounding per
+    entry: ||G - G~||_F <= u ||G~||_F + the split's bound."""
+    gram, rest, rest_bound = gram_split_product(tall)
+    gram += rest  # in place
+    return gram, (rest_bound + arb_type()(UNIT_ROUNDOFF) * norm_upper(gram)).upper()
+
+
+@dataclass(frozen=True)
+class ProductBounds:
+    """How a certificate bounds the float products it forms (every choice rigorous; they trade work
+    for width)."""
+
+    residual: Callable[..., tuple[arb, float]]
+    """(target, L, R, (C, D) or None) -> (bound >= ||target - L R - C D||_F, float estimate)."""
+    orthogonality: Callable[[np.ndarray], tuple[arb, float]]
+    """Q -> (bound >= ||Q^T Q - I||_F, float estimate)."""
+    gram: Callable[[np.ndarray], tuple[np.ndarray, arb]]
+    """T -> (a float G~, bound >= ||G~ - T^T T||_F)."""
+    a_priori: bool
+    """True: the bounds are a priori (a bound is not compared with its estimate, the diagonal of a
+    decomposition is rounded, not split, and looseness is judged by the enclosures' widths)."""
+
+
+SPLIT_BOUNDS = ProductBounds(residual_bound, orthogonality_bound, _split_gram, a_priori=False)
+"""Error-free split products (:mod:`numerics.certify.float_bounds`): bounds about u, three products each."""
+APRIORI_BOUNDS = ProductBounds(apriori_residual, apriori_orthogonality, rounded_gram, a_priori=True)
+"""A priori gamma_k bounds (:mod:`numerics.certify.apriori`): bounds about k u, one product each."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +166,22 @@ def power_of_two_scaled(matrix: np.ndarray) -> tuple[np.ndarray, int]:
     return scaled, shift
 
 
+def _judged(enclosure: SingularValueEnclosure, loose: bool, bounds: ProductBounds) -> FloatCertificate:
+    """The certificate with its ``loose`` flag; an a priori one is loose when an enclosure is wider than
+    :data:`APRIORI_WIDTH_LIMIT` relative."""
+    return FloatCertificate(
+        enclosure, loose or (bounds.a_priori and enclosure.max_relative_width() > APRIORI_WIDTH_LIMIT)
+    )
+
+
+def range_scaled(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """(values, 0) when the largest |entry| is in [2^-100, 2^100] (or the matrix is 0), else
+    :func:`power_of_two_scaled`: a power-of-2 scaling is exact but costs a copy, so it is taken only where
+    products could overflow or their norms come near the absolute floor sqrt(n eta) ~ 2^-532 of (B1)."""
+    peak = max(float(np.max(values)), -float(np.min(values))) if values.size else 0.0
+    return (values, 0) if peak == 0.0 or 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
+
+
 def _loose(bound: arb, estimate: float, scale: float) -> bool:
     """True when ``bound`` > LOOSENESS_FACTOR * estimate + 8 u scale (fallback policy only)."""
     arb = arb_type()
@@ -146,19 +204,25 @@ def _certify_decomposition(
     vt: np.ndarray,
     count: int,
     *,
+    bounds: ProductBounds,
     signed_copy: bool = False,
 ) -> tuple[tuple[arb, ...], bool]:
     """Steps 2-3 of the module docstring for sorted U, s, V^T: (enclosures of the ``count`` singular
     values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
     products (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
-    diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u."""
+    diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u.
+    ``bounds`` gives the defects; with a priori bounds the diagonal's product is rounded (its bound
+    below), not split, and ``loose`` is left to the widths (:func:`_judged`)."""
     arb = arb_type()
 
     k = len(s)
     diagonal_left = u.shape[0] != k
     left, right = (u * s, vt) if diagonal_left else (u, s[:, None] * vt)
     rounded = left if diagonal_left else right
-    error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
+    if bounds.a_priori:
+        error = None
+    else:
+        error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
     correction = None
     if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
         correction = (error, right) if diagonal_left else (left, error)
@@ -167,14 +231,14 @@ def _certify_decomposition(
         unit = arb(UNIT_ROUNDOFF)
         rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
     main, main_estimate = residual_of(left, right, correction)
-    f_u, fu_estimate = orthogonality_bound(u)
-    f_v, fv_estimate = (f_u, fu_estimate) if signed_copy else orthogonality_bound(vt.T)
+    f_u, fu_estimate = bounds.orthogonality(u)
+    f_v, fv_estimate = (f_u, fu_estimate) if signed_copy else bounds.orthogonality(vt.T)
     other = f_v if diagonal_left else f_u
     residual = (main + (1 + other).sqrt() * rounding).upper()
     core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
     balls = scaled_and_widened(core, f_u, f_v, residual)
     scale = float(np.linalg.norm(s))
-    loose = (
+    loose = not bounds.a_priori and (
         _loose(residual, main_estimate, scale)
         or _loose(f_u, fu_estimate, math.sqrt(k))
         or _loose(f_v, fv_estimate, math.sqrt(k))
@@ -220,7 +284,12 @@ def certify_dense_fast(
     u, s, vt = sorted_decomposition(values.shape, u, s, vt)
     with flint_context():
         balls, loose = _certify_decomposition(
-            lambda left, right, small: residual_bound(scaled, left, right, small), u, s, vt, min(values.shape)
+            lambda left, right, small: residual_bound(scaled, left, right, small),
+            u,
+            s,
+            vt,
+            min(values.shape),
+            bounds=SPLIT_BOUNDS,
         )
         balls = _unscaled(balls, shift)
     return FloatCertificate(
@@ -236,33 +305,29 @@ def certify_dense_fast(
 
 @underflow_accounted
 def certify_gram_fast(
-    matrix: np.ndarray, eigen: tuple[np.ndarray, np.ndarray] | None = None
+    matrix: np.ndarray,
+    eigen: tuple[np.ndarray, np.ndarray] | None = None,
+    *,
+    bounds: ProductBounds = SPLIT_BOUNDS,
 ) -> FloatCertificate:
     """Certified enclosures of every singular value of the exact float64 ``matrix`` from its Gram matrix
     (step 5 of the module docstring): one symmetric error-free split product of the long side and k x k
     work, instead of an SVD with vectors and products of the full size.
 
     ``eigen`` (l, Q) of the Gram matrix G = T^T T defaults to numpy's ``eigh`` of the scaled one; any
-    other, even a wrong one, gives a valid, possibly wider, enclosure.
+    other, even a wrong one, gives a valid, possibly wider, enclosure. ``bounds``: how G~ and the
+    certificate's products are bounded (:data:`SPLIT_BOUNDS` or :data:`APRIORI_BOUNDS`).
 
     >>> enc = certify_gram_fast(np.array([[3.0, 0.0, 0.0], [0.0, 1.0, 0.0]])).enclosure
     >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
     [True, True]
     """
     values = _checked_dense(matrix)
-    peak = max(float(np.max(values)), -float(np.min(values)))
-    # a power-of-2 scaling is exact but costs a copy: taken only outside [2^-100, 2^100], where G could
-    # overflow or its norms come near the absolute floor sqrt(n eta) ~ 2^-532 of the (B1) bounds
-    scaled, shift = (values, 0) if 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
+    scaled, shift = range_scaled(values)
     tall = scaled if scaled.shape[0] >= scaled.shape[1] else scaled.T
     k = tall.shape[1]
     with flint_context():
-        gram, rest, rest_bound = gram_split_product(tall)
-        gram += rest  # G~ = fl(H + R), in place
-        del rest
-        gram_error = (
-            rest_bound + arb_type()(UNIT_ROUNDOFF) * norm_upper(gram)
-        ).upper()  # >= ||G - fl(H + R)||_F
+        gram, gram_error = bounds.gram(tall)  # gram_error >= ||G - G~||_F
         if eigen is None:
             eigenvalues, q = np.linalg.eigh(gram)
         else:  # l of G is 2^(-2t) times the scaled Gram matrix's (any l is allowed)
@@ -274,25 +339,28 @@ def certify_gram_fast(
         def residual_of(
             left: np.ndarray, right: np.ndarray, small: tuple[np.ndarray, np.ndarray] | None
         ) -> tuple[arb, float]:
-            bound, estimate = residual_bound(gram, left, right, small)
+            bound, estimate = bounds.residual(gram, left, right, small)
             return (bound + gram_error).upper(), estimate
 
-        squares, loose = _certify_decomposition(residual_of, u, s, vt, k, signed_copy=True)
+        squares, loose = _certify_decomposition(residual_of, u, s, vt, k, bounds=bounds, signed_copy=True)
         balls = _unscaled(tuple(ball.nonnegative_part().sqrt() for ball in squares), shift)
     conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
-    return FloatCertificate(
+    return _judged(
         SingularValueEnclosure(
             values.shape[0],
             values.shape[1],
             balls,
             "float64 eigendecomposition of the Gram matrix + Weyl/multiplicative certificate, "
-            "products bounded in floating point",
+            f"products bounded in floating point ({'a priori' if bounds.a_priori else 'split'})",
         ),
         loose or not conditioned,
+        bounds,
     )
 
 
-def _qr_certificate(factor: np.ndarray, qr: Factorization, shift: int) -> tuple[np.ndarray, arb, arb, bool]:
+def _qr_certificate(
+    factor: np.ndarray, qr: Factorization, shift: int, bounds: ProductBounds
+) -> tuple[np.ndarray, arb, arb, bool]:
     """(R of the scaled factor, bound of ||A' - Q R||_F, bound of ||Q^T Q - I||_F, loose) for A' = 2^t A."""
     q, r = (np.asarray(x, dtype=np.float64) for x in qr)
     if q.shape != factor.shape or r.shape != (factor.shape[1], factor.shape[1]):
@@ -302,10 +370,11 @@ def _qr_certificate(factor: np.ndarray, qr: Factorization, shift: int) -> tuple[
     r = np.ldexp(r, shift)
     if not (np.isfinite(q).all() and np.isfinite(r).all()):
         raise CertificationFailed("the QR factors have NaN or infinite entries; nothing can be certified")
-    error, error_estimate = residual_bound(factor, q, r)
-    defect, defect_estimate = orthogonality_bound(q)
-    loose = _loose(error, error_estimate, float(np.linalg.norm(factor))) or _loose(
-        defect, defect_estimate, math.sqrt(q.shape[1])
+    error, error_estimate = bounds.residual(factor, q, r)
+    defect, defect_estimate = bounds.orthogonality(q)
+    loose = not bounds.a_priori and (
+        _loose(error, error_estimate, float(np.linalg.norm(factor)))
+        or _loose(defect, defect_estimate, math.sqrt(q.shape[1]))
     )
     return r, error, defect, loose
 
@@ -315,9 +384,12 @@ def certify_product_fast(
     left: np.ndarray,
     right: np.ndarray,
     factorizations: tuple[Factorization, Factorization] | None = None,
+    *,
+    bounds: ProductBounds = SPLIT_BOUNDS,
 ) -> FloatCertificate:
     """Certified enclosures of the singular values of M = left @ right.T by float error bounds (step 4 of
-    the module docstring), never forming M. Arguments as :func:`numerics.certify.thin.certify_product`.
+    the module docstring), never forming M. Arguments as :func:`numerics.certify.thin.certify_product`;
+    ``bounds`` as :func:`certify_gram_fast` (a priori, the core's stacked product carries gamma_{2d}).
 
     >>> a = np.array([[2.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
     >>> enc = certify_product_fast(a, a).enclosure   # M = diag(4, 1, 0)
@@ -325,16 +397,16 @@ def certify_product_fast(
     ([True, True], 1)
     """
     a, b = checked_factors(left, right)
-    (a_scaled, a_shift), (b_scaled, b_shift) = power_of_two_scaled(a), power_of_two_scaled(b)
+    (a_scaled, a_shift), (b_scaled, b_shift) = range_scaled(a), range_scaled(b)
     qr_a, qr_b = factorizations if factorizations is not None else (np.linalg.qr(a), np.linalg.qr(b))
     d = a.shape[1]
     with flint_context():
-        r_a, e_a, f_a, loose_a = _qr_certificate(a_scaled, qr_a, a_shift)
-        r_b, e_b, f_b, loose_b = _qr_certificate(b_scaled, qr_b, b_shift)
+        r_a, e_a, f_a, loose_a = _qr_certificate(a_scaled, qr_a, a_shift, bounds)
+        r_b, e_b, f_b, loose_b = _qr_certificate(b_scaled, qr_b, b_shift, bounds)
         u, s, vt = sorted_decomposition((d, d), *np.linalg.svd(r_a @ r_b.T))
         zeros = np.zeros((d, d))
         core, loose_core = _certify_decomposition(
-            lambda x, y, small: residual_bound(
+            lambda x, y, small: bounds.residual(
                 zeros,
                 np.hstack([r_a, x]),
                 np.vstack([r_b.T, -y]),
@@ -344,17 +416,20 @@ def certify_product_fast(
             s,
             vt,
             d,
+            bounds=bounds,
         )
         residual = (e_a * norm_upper(b_scaled) + (norm_upper(a_scaled) + e_a) * e_b).upper()
         balls = _unscaled(scaled_and_widened(core, f_a, f_b, residual), a_shift + b_shift)
-    return FloatCertificate(
+    return _judged(
         SingularValueEnclosure(
             a.shape[0],
             b.shape[0],
             balls,
-            "float64 QR + core SVD, certified with products bounded in floating point",
+            "float64 QR + core SVD, certified with products bounded in floating point "
+            f"({'a priori' if bounds.a_priori else 'split'})",
         ),
         loose_a or loose_b or loose_core,
+        bounds,
     )
 
 
@@ -424,3 +499,25 @@ def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
             2 * d + 8,
         )
         return _unscaled((sum_of_square_roots(center, radius),), a_shift + b_shift)[0]
+
+
+@underflow_accounted
+def norm_21_product_apriori(left: np.ndarray, right: np.ndarray) -> arb:
+    """A ball containing ||A B^T||_{2,1} from the formed product: C~ = fl(A B^T) with
+    ||C~ - A B^T||_F <= e (:func:`numerics.certify.apriori.rounded_product`); by the triangle inequality
+    column by column and Cauchy-Schwarz over the n' columns, | ||C~||_{2,1} - ||A B^T||_{2,1} | <=
+    sum_j ||c~_j - c_j||_2 <= sqrt(n') e, and ||C~||_{2,1} of the float matrix C~ is enclosed by
+    :func:`numerics.certify.apriori.column_norm_sum`. One product of the thin factors instead of three
+    split ones; about d u sqrt(n') relative wider than :func:`norm_21_product_fast`.
+
+    >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
+    >>> norm_21_product_apriori(a, b).contains(15)   # columns (3, 4) and (-6, -8)
+    True
+    """
+    arb = arb_type()
+
+    a, b = (np.asarray(x, dtype=np.float64) for x in (left, right))
+    with flint_context():
+        product, bound = rounded_product(a, b.T)
+        spread = (arb(product.shape[1]).sqrt() * bound).upper()
+        return column_norm_sum(product) + arb(0, spread)

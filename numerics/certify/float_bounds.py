@@ -70,8 +70,10 @@ class FastPathUnavailable(CertificationFailed):
     the caller certifies the matrix in arb instead."""
 
 
+@functools.lru_cache(maxsize=256)
 def gamma(n: int) -> arb:
     """A ball containing gamma_n = n u / (1 - n u) (Higham, Lemma 3.1; provenance ``standard``); n u <= 1/2.
+    Cached: a ball computed at any precision still contains gamma_n.
 
     >>> float(gamma(2).upper().mid()) > 2 * 2.0**-53
     True
@@ -238,20 +240,24 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
     return exact, rest, bound.upper()
 
 
-def _residual(
+def residual_of_product(
     target: np.ndarray,
     exact: np.ndarray,
-    rest: np.ndarray,
+    rest: np.ndarray | None,
     rest_bound: arb,
     small: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[arb, float]:
-    """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`)."""
+    """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`), for float
+    matrices exact, rest (None: 0) and ``rest_bound`` >= ||rest - rest_exact||_F; with rest = None,
+    ``exact`` may be any float matrix P and ``rest_bound`` >= ||P - L R||_F bounds the product L R it stands
+    for (:mod:`numerics.certify.apriori`)."""
     arb = arb_type()
 
     unit = arb(UNIT_ROUNDOFF)
     first = target - exact
-    residual = first - rest
-    bound = unit * norm_upper(first) + rest_bound
+    residual = first if rest is None else first - rest
+    first_norm = norm_upper(first)
+    bound = unit * first_norm + rest_bound
     if small is not None:
         c, d = small
         second, product = residual, c @ d
@@ -264,7 +270,7 @@ def _residual(
         )
     if not np.isfinite(residual).all():
         raise FastPathUnavailable("a residual overflows float64")
-    bound += (1 + unit) * norm_upper(residual)
+    bound += (1 + unit) * (first_norm if residual is first else norm_upper(residual))
     return bound.upper(), float(np.linalg.norm(residual))
 
 
@@ -297,12 +303,14 @@ def residual_bound(
     arb = arb_type()
 
     if right.shape[1] <= COLUMN_BLOCK:
-        return _residual(target, *split_product(left, right), small)
+        return residual_of_product(target, *split_product(left, right), small)
     total, squares = arb(0), 0.0
     for start in range(0, right.shape[1], COLUMN_BLOCK):
         columns = slice(start, start + COLUMN_BLOCK)
         part = None if small is None else (small[0], small[1][:, columns])
-        bound, estimate = _residual(target[:, columns], *split_product(left, right[:, columns]), part)
+        bound, estimate = residual_of_product(
+            target[:, columns], *split_product(left, right[:, columns]), part
+        )
         total += bound * bound
         squares += estimate * estimate
     return total.sqrt().upper(), math.sqrt(squares)
@@ -326,7 +334,7 @@ def orthogonality_bound(q: np.ndarray) -> tuple[arb, float]:
     >>> 0 <= estimate <= float(bound) < 1e-14
     True
     """
-    return _residual(np.eye(q.shape[1]), *gram_split_product(q))
+    return residual_of_product(np.eye(q.shape[1]), *gram_split_product(q))
 
 
 SPLITTER = 2.0**27 + 1

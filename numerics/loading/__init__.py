@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from theory.lazy_exports import lazy_getattr
+from theory.prover.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from numerics.loading.aliases import DEFAULT_MODELS as DEFAULT_MODELS

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from theory.lazy_exports import lazy_getattr
+from theory.prover.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from numerics.synthetic.model import SyntheticConfig, build_model, project_rows, to_weights

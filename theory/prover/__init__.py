@@ -12,8 +12,8 @@ primitives), proposals (points an optional solver, z3, proposes and the search c
 re-checker), certificate, result, chain (a statement too large to branch and
 bound, decided as a sympy-checked sum of kernel-checked pieces: Theorem 4.1's) and lemma_inequalities (a
 lemma's inequality with its reduction, and its verdict; the entries are the caller's); the base layer
-numbers, safe_files, cpu_budget and counts, which numerics and the commands import too. The prover imports
-of theory only itself, theory.errors and theory._sympy_tools: it knows no lemma of the paper.
+numbers, safe_files, cpu_budget, counts and lazy_exports, which numerics and the commands import too. The
+prover imports of theory only itself, theory.errors and theory._sympy_tools: it knows no lemma of the paper.
 python-flint is imported only when a proof or a check runs.
 
 >>> prove("exp(x) >= 1 + x", "x: real").status
@@ -22,10 +22,11 @@ python-flint is imported only when a proof or a check runs.
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from theory.prover.lazy_exports import lazy_getattr
 
 if TYPE_CHECKING:
     from theory.prover.domain import Domain as Domain
@@ -52,17 +53,13 @@ _HOME = {
 }
 """The re-exported names and their modules, imported on first use (PEP 562): the base layer
 (:mod:`theory.prover.numbers`, :mod:`theory.prover.safe_files`, :mod:`theory.prover.counts`,
-:mod:`theory.prover.cpu_budget`), which numerics and the commands import, costs neither sympy nor flint."""
+:mod:`theory.prover.cpu_budget`, :mod:`theory.prover.lazy_exports`), which numerics and the commands import,
+costs neither sympy nor flint."""
 
 
-def __getattr__(name: str) -> Any:
-    """A re-exported name of :data:`_HOME`, imported from its module and cached here; else AttributeError
-    (so ``from theory.prover import chain`` still imports the submodule)."""
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _HOME)
+"""A re-exported name of :data:`_HOME`, imported from its module and cached here; any other name is tried
+as a submodule (:func:`theory.prover.lazy_exports.lazy_getattr`)."""
 
 
 __all__ = [

@@ -8,11 +8,13 @@ non-integer power of a number < 0 (nor a power <= 0 of 0), no Piecewise without 
 defined wherever it is asked.
 
 :func:`require_defined` decides it by branch and bound: the kernel's enclosure of the typed tree on a box
-(:func:`theory.prover.kernel.trees.enclose`, which raises ``Undefined`` unless every operation is defined
-on the whole box) proves the box defined; a box it cannot is cut at a simple rational inside it (so the
-points where a denominator vanishes, usually simple, are met exactly) into two open halves and the cut
-face; a point is decided by exact evaluation (sympy numbers, each sign decided exactly or from 60 digits
-when the number is not within 10^-50 of 0). Proved defined: nothing happens; a point where the text is
+(:func:`theory.prover.kernel.trees.enclose`, which raises ``Undefined`` unless every operation is defined on
+the whole box) proves the box defined; a box it cannot is cut at a Piecewise condition's boundary inside it
+(:func:`theory.prover.kernel.cases.boundaries`: on each side the condition is decided exactly, so a branch
+undefined where it is not taken, 1/(x - 1/3) for 1/3 < x, is not enclosed there), else at a simple rational
+inside it (so the points where a denominator vanishes, usually simple, are met exactly), into two open halves
+and the cut face; a point is decided by exact evaluation (sympy numbers, each sign decided exactly or from 60
+digits when the number is not within 10^-50 of 0). Proved defined: nothing happens; a point where the text is
 undefined: :class:`UndefinedStatement` naming it; neither within :data:`MAX_BOXES` boxes: the statement is
 refused as undecided (an :class:`UndefinedStatement` too, saying so), never decided. Provenance: derived
 (interval arithmetic; exact arithmetic at points).
@@ -72,10 +74,13 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
     from theory.errors import require
 
     require("flint", purpose="deciding a statement's definedness (interval arithmetic)")
+    from theory.prover.kernel import cases
+
     integer = {variable.name: variable.integer for variable in domain.variables}
     stack: list[dict[str, Interval]] = [
         {v.name: (v.lower, v.upper, v.lower_open, v.upper_open) for v in domain.variables}
     ]
+    boundaries = cases.boundaries(tree)
     enclosed = 0
     while stack:
         box = stack.pop()
@@ -106,18 +111,15 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
                 "fractional power is visibly defined, or narrow the domain"
             )
         name = max(wide, key=lambda n: _width(box[n]))
-        stack.extend(reversed(_cut(box, name, integer[name])))
+        stack.extend(reversed(_cut(box, name, integer[name], boundaries.get(name, []))))
 
 
 def _enclosed(tree: Any, box: dict[str, Interval]) -> bool:
     """The kernel's enclosure of ``tree`` exists on ``box`` (every operation defined there)."""
-    from theory.prover.kernel.balls import Set, Undefined
-    from theory.prover.kernel.trees import ball, enclose
+    from theory.prover.kernel.balls import Undefined
+    from theory.prover.kernel.trees import enclose, ranged
 
-    def end(value: Any) -> Any:
-        return value if isinstance(value, float) else ball(value)
-
-    env = {name: Set(end(lo), end(hi), lo_open, hi_open) for name, (lo, hi, lo_open, hi_open) in box.items()}
+    env = {name: ranged(*interval) for name, interval in box.items()}
     try:
         enclose(tree, env)
     except (Undefined, ArithmeticError, ValueError):
@@ -136,18 +138,22 @@ def _describe(interval: Interval) -> str:
     return f"{'(' if lo_open else '['}{show(lo)}, {show(hi)}{')' if hi_open else ']'}"
 
 
-def _cut(box: dict[str, Interval], name: str, integer: bool) -> list[dict[str, Interval]]:
+def _cut(
+    box: dict[str, Interval], name: str, integer: bool, boundaries: list[Fraction]
+) -> list[dict[str, Interval]]:
     """``box`` cut in ``name``, the point face first: a closed finite end split off (the face at it, the
-    rest open there), else at a simple point c inside (the face at c, below c, above c; for an integer
-    variable, c and the integers below and above)."""
+    rest open there), else at a Piecewise condition's boundary inside (``boundaries``, for a real
+    variable) or a simple point c inside (the face at c, below c, above c; for an integer variable, c and
+    the integers below and above)."""
     lo, hi, lo_open, hi_open = box[name]
     step = 1 if integer else 0
+    inside = [q for q in boundaries if not integer and lo < q < hi]
     if not lo_open and not isinstance(lo, float):
         parts = [(lo, lo, False, False), (lo + step, hi, not integer, hi_open)]
     elif not hi_open and not isinstance(hi, float):
         parts = [(hi, hi, False, False), (lo, hi - step, lo_open, not integer)]
     else:
-        c = _cut_point(lo, hi)
+        c = inside[0] if inside else _cut_point(lo, hi)
         if integer:
             c = Fraction(math.floor(c))
         parts = [

@@ -30,7 +30,7 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import proposals, rewrites, substitutions
+from theory.prover import factoring, proposals, rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
@@ -56,6 +56,10 @@ SEARCHED_JUMPS = 8
 accepts up to jumps.MAX_JUMPS); a box with more is split by the cover first."""
 DEFAULT_BUDGET_SECONDS = 60.0
 DEFAULT_MAX_BOXES = 20000
+MAX_BOUND_TEXT = 300
+"""Longest text of a box bound the search splits at: narrower boxes around a touching point at an
+irrational number (x^6 - x^2 + 2 sqrt(3)/9 at 3^(-1/4)) are left undecided, before the exact values at
+their faces (x^6 of such a bound) outgrow the kernel's longest number text."""
 TAIL_STARTS = (Fraction(2**4), Fraction(2**16), Fraction(2**64))
 """Where the tail [X, oo) towards a face at +oo may start ((-oo, -X] towards -oo)."""
 
@@ -79,8 +83,12 @@ class _Problem:
         self.domain = kernel.read_domain(domain_data(domain))
         self.deadline = deadline
         self.attempt_deadline = math.inf
-        self.cuts: dict[str, frozenset[Fraction]] = {}
-        """Values per variable where a solver proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
+        self.cuts: dict[str, frozenset[Fraction]] = {
+            name: frozenset(points) for name, points in cases.boundaries(self.tree).items()
+        }
+        """Values per variable where a box is cut first: a Piecewise condition's boundary (so each side has
+        the condition decided, and the boundary is a corner probed for a witness), and where a solver
+        proposed the gap touches 0 (:mod:`theory.prover.proposals`)."""
 
     def tick(self) -> None:
         now = time.process_time()
@@ -143,14 +151,38 @@ class _Problem:
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
     ) -> Decision | None:
         """The exact polynomial decision, else a case split (:meth:`choice`)."""
-        return self.polynomial(tree, box, domain, strict) or self.choice(
-            tree, box, domain, strict, depth, order
+        return (
+            self.polynomial(tree, box, domain, strict)
+            or self.factored(tree, box, domain, strict, depth)
+            or self.choice(tree, box, domain, strict, depth, order)
+        )
+
+    def factored(
+        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int
+    ) -> Decision | None:
+        """The kernel's ``rewrite`` to the gap's factorization over the rationals, quadratic factors of odd
+        multiplicity as sums of squares (:mod:`theory.prover.factoring`), when the gap is a polynomial in
+        two or more variables of the box: (x - y)^2 ((x + y/2)^2 + 3/4 y^2) >= 0 by enclosure over the
+        reals, where the expanded x^4 + y^4 - x^3 y - x y^3 touches 0 along the diagonal."""
+        if sum(lo != hi for lo, hi in box.values()) < 2 or not _polynomial_text(tree):
+            return None
+        self.tick()
+        candidate = factoring.factored(tree)
+        if candidate is None:
+            return None
+        then = self.find(candidate, box, domain, strict, depth, MAX_ORDER, rewriting=False)
+        decision = {"method": "rewrite", "form": candidate, "then": then}
+        return (
+            decision
+            if then is not None and kernel.decide(decision, tree, box, domain, strict) is None
+            else None
         )
 
     def polynomial(self, tree: Any, box: kernel.Box, domain: Variables, strict: bool) -> Decision | None:
         """The kernel's exact ``polynomial`` decision when the gap is written with sums, products and
         powers by natural numbers only and its normal form is a polynomial in one variable with a range (a
-        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4); else, on a bounded box, its ``bernstein``
+        touching minimum such as x^4 - x^3 + 27/256 at x = 3/4, or x^6 - x^2 + 2 sqrt(3)/9 at x = 3^(-1/4),
+        its coefficients in Q(sqrt 3)); else, on a bounded box, its ``bernstein``
         decision (a polynomial in several variables whose Bernstein coefficients are >= 0)."""
         if not _polynomial_text(tree):
             return None
@@ -158,7 +190,7 @@ class _Problem:
             if lo == hi:
                 continue
             self.tick()
-            if polynomial.coefficients(tree, box, name) is None:
+            if polynomial.coefficients(tree, box, name, quadratic=True) is None:
                 continue
             decision = {"method": "polynomial", "variable": name}
             return decision if kernel.decide(decision, tree, box, domain, strict) is None else None
@@ -535,12 +567,15 @@ def _roundings(tree: Any) -> list[Any]:
 
 
 def _polynomial_text(tree: Any) -> bool:
-    """The tree is built from numbers, variables, sums, products and powers by natural numbers."""
+    """The tree is built from numbers, variables, square roots of positive numbers, sums, products and
+    powers by natural numbers."""
     op = tree[0]
     if op in ("num", "var"):
         return True
     if op == "pow":
         exponent = tree[2]
+        if tree[1][0] == "num" and exponent == ["num", "1/2"]:
+            return Fraction(tree[1][1]) > 0
         natural = exponent[0] == "num" and Fraction(exponent[1]).denominator == 1 and exponent[1][0] != "-"
         return natural and _polynomial_text(tree[1])
     return op in ("add", "mul") and all(_polynomial_text(arg) for arg in tree[1:])
@@ -708,9 +743,14 @@ def search(
             consulted = proposals.consult(
                 solver, problem.tree, problem.strict, problem.domain, confirm, touches
             )
-            proposed, problem.cuts = consulted.proposals, consulted.cuts
+            proposed = consulted.proposals
+            for name, points in consulted.cuts.items():
+                problem.cuts[name] = problem.cuts.get(name, frozenset()) | points
             if consulted.witness is not None:
                 return finish(REFUTED, witness=consulted.witness)
+        if any(len(str(end)) > MAX_BOUND_TEXT for _, lo, hi in box.ranges for end in (lo, hi)):
+            stuck.append(box)
+            continue
         cut = _proposed_cut(box, problem.cuts)
         if cut is not None:
             queue.extend(box.split(cut[0], False, at=cut[1]))

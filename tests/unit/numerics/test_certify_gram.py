@@ -16,7 +16,14 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numerics.certify.certified import ARB_PATH, FLOAT_PATH, GRAM_PATH, TAKEN_PATHS, certify_matrix
+from numerics.certify.certified import (
+    APRIORI_PATH,
+    ARB_PATH,
+    FLOAT_PATH,
+    GRAM_PATH,
+    TAKEN_PATHS,
+    certify_matrix,
+)
 from numerics.certify.fast import GRAM_CONDITION_LIMIT, certify_gram_fast
 from numerics.certify.float_bounds import FastPathUnavailable
 from numerics.certify.rank import certified_numerical_rank
@@ -110,8 +117,13 @@ def named(matrix: np.ndarray) -> NamedMatrix:
 
 def test_auto_takes_the_gram_certificate_when_it_is_tight_and_the_svd_one_otherwise(monkeypatch):
     import numerics.certify.certified as certified
+    import numerics.certify.fast as fast
 
     conditioned = planted(16, 64, [4.0, 3.0, 2.0, 1.5] * 4, seed=5)
+    cheapest = certify_matrix(named(conditioned))
+    assert cheapest.path == APRIORI_PATH and cheapest.rank.decided and cheapest.rank.lo == 16
+    assert_contains(cheapest.enclosure.balls, sorted([4.0, 3.0, 2.0, 1.5] * 4, reverse=True))
+    monkeypatch.setattr(fast, "APRIORI_WIDTH_LIMIT", 0.0)  # every a priori certificate called loose
     first = certify_matrix(named(conditioned))
     assert first.path == GRAM_PATH and first.rank.decided and first.rank.lo == 16
     assert certify_matrix(named(conditioned), path=FLOAT_PATH).path == FLOAT_PATH
@@ -120,14 +132,14 @@ def test_auto_takes_the_gram_certificate_when_it_is_tight_and_the_svd_one_otherw
     assert second.path == FLOAT_PATH
     assert_contains(second.enclosure.balls, VALUES_16)
 
-    def unavailable(matrix):
+    def unavailable(*args, **kwargs):
         raise FastPathUnavailable("test")
 
     monkeypatch.setattr(certified, "certify_gram_fast", unavailable)
     assert certify_matrix(named(conditioned)).path == FLOAT_PATH
     monkeypatch.setattr(certified, "certify_dense_fast", unavailable)
     assert certify_matrix(named(conditioned)).path == ARB_PATH
-    assert TAKEN_PATHS == (GRAM_PATH, FLOAT_PATH, ARB_PATH)
+    assert TAKEN_PATHS == (APRIORI_PATH, GRAM_PATH, FLOAT_PATH, ARB_PATH)
 
 
 def test_a_gram_certificate_leaving_the_rank_undecided_is_not_taken():

@@ -65,6 +65,7 @@ def test_a_terminal_gets_a_tqdm_bar_on_stderr(capsys, monkeypatch):
     assert out == "" and "bar:" in err and "/5 " in err  # tqdm drew its bar, on stderr
 
 
+@pytest.mark.slow  # the whole registry's checks twice: 89 s wall at load 10
 def test_theory_json_on_stdout_stays_clean_with_stage_lines_on_stderr(capsys):
     assert main(["theory", "--json"]) == 0
     out, err = capsys.readouterr()

@@ -78,6 +78,7 @@ def test_cache_returns_the_record_without_training(tmp_path, monkeypatch) -> Non
     assert first.gap == pytest.approx(first.test_error - first.train_error)
 
 
+@pytest.mark.slow  # 16 s wall at load 10
 def test_correlate_command_prints_json_on_stdout_only(tmp_path, monkeypatch, capsys) -> None:
     from paper_checks.cli import main
 

@@ -51,7 +51,7 @@ def test_json_has_an_interval_next_to_each_value(tiny_model, capsys):
             )
         assert row["rank_interval"]["lo"] <= row["rank"] <= row["rank_interval"]["hi"]
         assert row["p_opt"] in row["p_opt_candidates"]
-        assert row["certificate_path"] in ("float-gram", "float-bounds", "arb")
+        assert row["certificate_path"] in ("float-apriori", "float-gram", "float-bounds", "arb")
     proxies = payload["proxies"]
     assert inside(proxies["ours"], proxies["ours_interval"])
     assert inside(proxies["edelman"], proxies["edelman_interval"])
@@ -72,7 +72,9 @@ def test_table_shows_the_certified_intervals_and_verdict(tiny_model, capsys):
     out = capsys.readouterr().out
     assert "B_ours     in [" in out and "B_Edelman  in [" in out
     assert "B_ours < B_Edelman: " in out and "(decided by the intervals)" in out
-    assert all(f"by the {path} path" in out for path in ("float-gram", "float-bounds", "arb"))
+    assert all(
+        f"by the {path} path" in out for path in ("float-apriori", "float-gram", "float-bounds", "arb")
+    )
     assert "inf" not in out and "nan" not in out
 
 
@@ -105,7 +107,12 @@ def test_bound_certify_json_says_each_matrix_certificate_path(tiny_model, capsys
     assert main(["bound", str(tiny_model), "--certify", "--json", "--jobs", "1", "--quiet"]) == 0
     document = json.loads(capsys.readouterr().out)
     paths = [row["certificate_path"] for row in document["matrices"]]
-    assert len(paths) == len(document["matrices"]) and set(paths) <= {"float-gram", "float-bounds", "arb"}
+    assert len(paths) == len(document["matrices"]) and set(paths) <= {
+        "float-apriori",
+        "float-gram",
+        "float-bounds",
+        "arb",
+    }
 
 
 def test_certify_reads_each_layer_once(tiny_model, capsys, monkeypatch):

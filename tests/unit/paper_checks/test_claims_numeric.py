@@ -346,6 +346,7 @@ def test_claim_10_certified_minority_of_p_0_refutes():
     assert any("possible for only 2/12" in f for f in result.details["failures"])
 
 
+@pytest.mark.slow  # 91 s wall at load 10
 def test_claim_11_with_certify_adds_the_interval_decided_comparison(monkeypatch: pytest.MonkeyPatch):
     from paper_checks.context import RunContext
     from paper_checks.scaling import QUICK_GRID, REAL_MODELS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from paper_checks.claims import (
@@ -72,6 +73,7 @@ CLAIM_4 = (
 )
 
 
+@pytest.mark.slow  # the three lemmas' self-checks: 15 s wall at load 13
 def test_claims_4abc_verified_from_theory_and_refuted_by_a_failing_check():
     for module, names in CLAIM_4:
         assert module.check().verdict is Verdict.VERIFIED, module.ID

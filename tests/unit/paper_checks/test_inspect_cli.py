@@ -138,6 +138,7 @@ def torch_reference(matrices):
     return norms
 
 
+@pytest.mark.slow  # real weights against transformers: 43 s wall at load 10
 @pytest.mark.real_weights
 @pytest.mark.torch
 def test_acceptance_minilm_l6_against_transformers(capsys):
@@ -166,6 +167,7 @@ def test_acceptance_minilm_l6_against_transformers(capsys):
     )
 
 
+@pytest.mark.slow  # real weights against the ONNX graph: 47 s wall at load 10
 @pytest.mark.real_weights
 @pytest.mark.torch
 def test_acceptance_minilm_l3_against_the_onnx_graph(capsys):

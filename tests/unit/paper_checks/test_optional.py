@@ -127,7 +127,7 @@ def _lazy_package(root, monkeypatch):
     package = root / "lazy_pkg"
     package.mkdir()
     (package / "__init__.py").write_text(
-        "from theory.lazy_exports import lazy_getattr\n"
+        "from theory.prover.lazy_exports import lazy_getattr\n"
         "__getattr__ = lazy_getattr(__name__, {'Thing': 'lazy_pkg.heavy'})\n"
     )
     (package / "heavy.py").write_text("import torch\nThing = 1\n")

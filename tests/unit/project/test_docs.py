@@ -53,6 +53,7 @@ def _tracked_files() -> list[Path]:
         return [p for p in ROOT.rglob("*") if p.is_file() and not skipped & set(p.relative_to(ROOT).parts)]
 
 
+@pytest.mark.slow  # the tutorial on minilm-l3: 71 s wall at load 10
 @pytest.mark.real_weights
 def test_tutorial_code_blocks_run_in_order(capsys):
     pytest.importorskip("onnx", reason="the tutorial loads minilm-l3, which needs onnx and its model package")

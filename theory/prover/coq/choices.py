@@ -29,7 +29,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.steps import Writer
+from theory.prover.coq.steps import Writer, on_domain
 from theory.prover.coq.terms import COMPARISONS, Untranslatable, condition, rounding, variable
 from theory.prover.kernel import cases
 from theory.prover.kernel.nodes import rebuilt
@@ -94,9 +94,10 @@ def _piecewise(
             region = place[0]
             if any(v not in box or (region[v] != box[v] and place[1][v].integer) for v in region):
                 raise Untranslatable("a Piecewise region of an integer variable has no Coq proof yet")
-            lemma = writer.lemma(
-                f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
-            )
+            with on_domain(writer, place[1]):  # the region's ends open where the kernel's are
+                lemma = writer.lemma(
+                    f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
+                )
             use = writer.use(lemma)
         if test[0] == "true":
             return script + use

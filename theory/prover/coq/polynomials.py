@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq.steps import Writer
-from theory.prover.coq.terms import rational, variable
+from theory.prover.coq.terms import Untranslatable, rational, variable
 from theory.prover.kernel import polynomial as kernel_polynomial
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box
@@ -94,6 +94,8 @@ def polynomial(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     v = decision.get("variable")
     tree = writer.tree if form is None else form
     p = kernel_polynomial.coefficients(tree, box, v) if isinstance(v, str) and v in box else None
+    if p is None and isinstance(v, str) and kernel_polynomial.coefficients(tree, box, v, quadratic=True):
+        raise Untranslatable("a polynomial step with coefficients in Q(sqrt d) has no Coq proof yet")
     if p is None or not isinstance(v, str):
         raise Malformed("a polynomial decision needs a gap polynomial in its variable")
     if len(p) <= 1:

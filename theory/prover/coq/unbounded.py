@@ -1,21 +1,23 @@
 """An enclosure on a box reaching infinity (or with an open end), proved in Coq node by node.
 
-Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an
-open end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is
-interval arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For
-each node of the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which
-is Coq's ``Rpower a b`` by definition), the kernel's set of its values on the box gives the facts
-``L <= t`` (``L < t`` at an open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the
-set's balls; an infinite end gives no fact. Each fact is proved from the facts of the node's arguments
-alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
-``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for
-powers, reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas
-(``pow_incr``, ``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``,
-``sb_atan_le`` with ``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the
-kernel's ceiling(t) >= n + 1 above an open integer end n), with Interval comparing the printed end with
-the function's value at the argument's end (a constant goal), one helper (:meth:`NodeProof._compared`)
-for every such function. The claim 0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived
-(a translation of the kernel's enclosure; interval arithmetic with monotone functions).
+Interval reads only two-sided closed bounds, so it cannot take a box with an infinite range, and on an open
+end it evaluates the closed range (where the gap may be undefined). The kernel's enclosure is interval
+arithmetic whose ends may be infinite or open; this module carries it into Coq node by node. For each node of
+the tree (an n-ary sum or product as the left fold Coq parses it; a^b as exp(b ln a), which is Coq's ``Rpower
+a b`` by definition), the kernel's set of its values on the box gives the facts ``L <= t`` (``L < t`` at an
+open end) and ``t <= U`` (``t < U``), L and U the exact dyadic ends of the set's balls; an infinite end gives
+no fact. A sum (a product by a literal) of literals and variables whose exact end is 0 where its ball is not,
+or whose ball end straddles 0, takes the exact end (the kernel's affine rule: x - 1/3 > 0 over 1/3 < x),
+proved by lra from the box's premises and the literals. Each other fact is proved from the facts of the node's
+arguments alone (``clear -``): ``lra`` for sums, rational constants and variables (from the box's premises),
+``nra`` for products and squares, a case split on the argument's sign for Rabs, max and min, and for powers,
+reciprocals, sqrt, exp, ln, atan, floor and ceiling their monotonicity and sign lemmas (``pow_incr``,
+``sb_pow_lt``, ``Rinv_le_contravar``, ``sqrt_le_1_alt``, ``sb_exp_le``, ``sb_ln_le``, ``sb_atan_le`` with
+``atan_bound``, ``sb_ceil_le`` and their strict forms; ``sb_ceil_above`` for the kernel's ceiling(t) >= n + 1
+above an open integer end n), with Interval comparing the printed end with the function's value at the
+argument's end (a constant goal), one helper (:meth:`NodeProof._compared`) for every such function. The claim
+0 <= gap (0 < gap) is then the root's lower fact. Provenance: derived (a translation of the kernel's
+enclosure; interval arithmetic with monotone functions).
 """
 
 from __future__ import annotations
@@ -68,6 +70,13 @@ class _Node:
     facts: list[str] = field(default_factory=list)
     lower: Fraction | None = None
     upper: Fraction | None = None
+    exact: tuple[Fraction | None, Fraction | None] = (None, None)
+    """Exact ends of the node's values that Coq's context gives: a literal, a variable's premises, a sum
+    (a product by a literal) of such nodes once its local names (``inner``) are unfolded."""
+    opened: tuple[bool, bool] = (False, False)
+    """Whether each exact end is open (not attained)."""
+    inner: tuple[str, ...] = ()
+    """The local names of the sums and products by literals under the node, the node's own first."""
 
 
 @dataclass
@@ -159,9 +168,14 @@ class NodeProof:
         head = tree[0]
         if head == "num":
             value = Fraction(number(tree[1]))
-            return self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
+            leaf = self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
+            leaf.exact = (value, value)
+            return leaf
         if head == "var":
-            return self._facts(variable(tree[1]), self.env[tree[1]], lambda side, strict: "lra", True)
+            values = self.env[tree[1]]
+            leaf = self._facts(variable(tree[1]), values, lambda side, strict: "lra", True)
+            leaf.exact, leaf.opened = (values.lo_exact, values.hi_exact), (values.lo_open, values.hi_open)
+            return leaf
         if head == "const":  # pi, e: the kernel's ball, each end by Interval (a constant goal)
             values = trees.enclose(tree, self.env)
             return self._facts(CONSTANTS[tree[1]], values, lambda side, strict: self.interval, True)
@@ -171,11 +185,17 @@ class NodeProof:
             for other in nodes[1:]:
                 operation = balls.add if head == "add" else balls.multiply
                 symbol, tactic = ("+", "lra") if head == "add" else ("*", "first [ lra | nra ]")
+                values = operation(result.values, other.values)
+                ends, opened = _exact_ends(head, result, other)
+                exact = _exactly(values, ends, opened)
+                inner = result.inner + other.inner
                 result = self._facts(
                     f"({result.coq} {symbol} {other.coq})",
-                    operation(result.values, other.values),
-                    self._from([result, other], tactic),
+                    values if exact is None else exact,
+                    self._from([result, other], tactic) if exact is None else _premised(inner),
                 )
+                if ends != (None, None):
+                    result.exact, result.opened, result.inner = ends, opened, (result.coq, *inner)
             return result
         if head == "pow":
             return self._power(tree[1], tree[2])
@@ -393,6 +413,54 @@ class NodeProof:
 
         comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
         return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
+
+
+def _exact_ends(
+    head: str, a: _Node, b: _Node
+) -> tuple[tuple[Fraction | None, Fraction | None], tuple[bool, bool]]:
+    """The exact ends of a + b (a * b with a or b a literal c) from the two nodes' exact ends
+    (:attr:`_Node.exact`; None where unknown), and whether each is open (where an end it comes from is:
+    :attr:`_Node.opened`)."""
+    (a_lo, a_hi), (b_lo, b_hi) = a.exact, b.exact
+    opened = (a.opened[0] or b.opened[0], a.opened[1] or b.opened[1])
+    if head == "add":
+        low = None if a_lo is None or b_lo is None else a_lo + b_lo
+        high = None if a_hi is None or b_hi is None else a_hi + b_hi
+        return (low, high), opened
+    if not (b_lo is not None and b_lo == b_hi and not b.opened[0]):
+        a, b, (a_lo, a_hi), (b_lo, b_hi) = b, a, b.exact, a.exact
+    if not (b_lo is not None and b_lo == b_hi and not b.opened[0]):
+        return (None, None), opened
+    ends = (None if a_lo is None else b_lo * a_lo, None if a_hi is None else b_lo * a_hi)
+    opened = a.opened
+    return (ends, opened) if b_lo >= 0 else ((ends[1], ends[0]), (opened[1], opened[0]))
+
+
+def _exactly(
+    values: Set, ends: tuple[Fraction | None, Fraction | None], opened: tuple[bool, bool]
+) -> Set | None:
+    """The kernel's affine rule in Coq: ``values`` with an end replaced by its exact end (from
+    :func:`_exact_ends`) where that is 0 and the ball is not, or the ball straddles 0 (the exact 0 of
+    v - 1/3 over 1/3 < v, which the leaves' printed dyadic facts lose); None when no end is replaced. Its
+    facts hold by lra from the lemma's premises and literals, the sums' local names unfolded."""
+    sides, replaced = [], False
+    for end, is_open, ball_end, ball_open in zip(
+        ends, opened, (values.lo, values.hi), (values.lo_open, values.hi_open), strict=True
+    ):
+        lost = end == 0 and (balls.infinite(ball_end) or not ball_end.is_zero())
+        if end is not None and (lost or trees.straddles(ball_end)):
+            sides.append((ball(end), is_open))
+            replaced = True
+        else:
+            sides.append((ball_end, ball_open))
+    return Set(sides[0][0], sides[1][0], sides[0][1], sides[1][1]) if replaced else None
+
+
+def _premised(inner: tuple[str, ...]) -> Callable[[str, bool], str]:
+    """The proof of a fact :func:`_exactly` gives: the local names of the sums under it unfolded (outer
+    first), then lra from the lemma's premises and the literals."""
+    unfolded = "".join(f"try unfold {name}; " for name in inner)
+    return lambda side, strict: f"{unfolded}lra"
 
 
 def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: bool) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from theory.errors import require
@@ -41,12 +42,17 @@ def infinite(value: End) -> bool:
 
 @dataclass(frozen=True)
 class Set:
-    """[lo, hi]; lo_open / hi_open: the end is not attained."""
+    """[lo, hi]; lo_open / hi_open: the end is not attained. ``lo_exact`` / ``hi_exact``: the end's exact
+    rational when it is known (a box's range, whose end 1/3 no binary ball holds), else None; the
+    operations below do not carry them (:func:`theory.prover.kernel.trees.enclose` reads them for its
+    affine nodes)."""
 
     lo: End
     hi: End
     lo_open: bool = False
     hi_open: bool = False
+    lo_exact: Fraction | None = field(default=None, compare=False)
+    hi_exact: Fraction | None = field(default=None, compare=False)
 
     def at_least_zero(self, strict: bool) -> bool:
         """Every member >= 0 (> 0 when strict), decided rigorously."""

@@ -7,9 +7,10 @@ Four decisions on a box B (each registered into ``verify.STEPS``):
   replaced by its j-th value, for the j that N takes at x: for Max and Min one of the arguments (each
   D_j decides G_j on the whole box), for a Piecewise the first branch whose condition holds. A branch's
   points lie in the region R_j = B restricted by its condition holding and the earlier ones failing,
-  as far as these are bounds ``v < q``, ``v <= q`` (``q < v``, ``q <= v``) of a variable by a number,
-  through ``and`` (held) and ``or`` (failed); a strict bound leaves that end of R_j open (integers:
-  v < q is v <= ceiling(q) - 1). Any other condition restricts nothing, so R_j contains the branch's
+  as far as these are comparisons affine in one variable (``v < q``, ``3*x > 1``, ``x - 1/3 <= 0``:
+  a v + c < 0 is v < -c/a for a > 0 and v > -c/a for a < 0, in exact rationals), through ``and`` (held)
+  and ``or`` (failed); a strict bound leaves that end of R_j open (integers: v < q is v <= ceiling(q) -
+  1). Any other condition restricts nothing, so R_j contains the branch's
   points (a touching point between branches lies in both closures). D_j decides G_j on R_j; an empty
   R_j needs no decision (null). The Piecewise's conditions must be defined on B and its regions must
   leave no point of B without a branch (the region where every condition fails is empty). Then
@@ -80,11 +81,12 @@ def _bounds(condition: Any, holds: bool) -> list[Bound] | str:
         strict = op == "lt"
         if not holds:  # not (a <= b) is b < a; not (a < b) is b <= a
             left, right, strict = right, left, not strict
-        if left[0] == "var" and right[0] == "num":
-            return [(left[1], number(right[1]), True, strict)]
-        if left[0] == "num" and right[0] == "var":
-            return [(right[1], number(left[1]), False, strict)]
-        return []
+        form = trees.affine(["add", left, ["mul", ["num", "-1"], right]]) or {}
+        named = [name for name, coefficient in form.items() if name is not None and coefficient != 0]
+        if len(named) != 1:
+            return []
+        slope = form[named[0]]  # slope * v + c < 0 (<= 0): v below -c / slope when slope > 0, else above
+        return [(named[0], -form.get(None, Fraction(0)) / slope, slope > 0, strict)]
     if op not in ("and", "or"):
         raise Malformed(f"unknown condition {op!r}")
     if (op == "and") == holds:  # every part holds (failed) for and (or)
@@ -96,6 +98,25 @@ def _bounds(condition: Any, holds: bool) -> list[Bound] | str:
             found += more
         return found
     return []
+
+
+def boundaries(tree: Any) -> dict[str, list[Fraction]]:
+    """Per variable, the points q where a comparison of a Piecewise condition of the tree, affine in that
+    variable alone (:func:`_bounds`), changes: a search or a definedness check that cuts there (1/3, which
+    no dyadic cut meets) leaves each side with the comparison decided."""
+    found: dict[str, list[Fraction]] = {}
+
+    def walk(node: Any) -> None:
+        if node[0] in ("le", "lt"):
+            bounds = _bounds(node, True)
+            for name, q, _, _ in bounds if isinstance(bounds, list) else []:
+                if q not in found.setdefault(name, []):
+                    found[name].append(q)
+        for child in children(node):
+            walk(child)
+
+    walk(tree)
+    return found
 
 
 def restricted(

@@ -16,6 +16,12 @@ alone with rational coefficients, and p >= 0 (> 0 when strict) on v's range I = 
    positive, and on the closure of I by continuity. Strict: also no root of p = no root of the square-free
    part (f_1 ... f_m, again by Sturm) in (lo, hi), and p > 0 at each finite end I contains (exactly).
 
+The coefficients may also lie in one real quadratic field Q(sqrt d) (d square-free, every radical of the
+normal form sqrt(d)): the steps above use only exact field operations and the order of the reals, which
+:mod:`theory.prover.kernel.quadratic` decides exactly, and Sturm's theorem holds for real coefficients.
+So x^6 - x^2 + 2 sqrt(3)/9 = (x^2 - 1/sqrt 3)^2 (x^2 + 2/sqrt 3), touching 0 at the irrational
+x = 3^(-1/4), is decided: its odd part x^2 + 2/sqrt(3) has no real root.
+
 So the touching minimum x^4 - x^3 + 27/256 = (x - 3/4)^2 (x^2 + x/2 + 3/16) over the reals is decided:
 O = x^2 + x/2 + 3/16 has no real root and is positive at 0. Provenance: standard (Yun 1976, square-free
 decomposition; Sturm 1829, the number of real roots; the intermediate value theorem for the sign).
@@ -24,16 +30,19 @@ decomposition; Sturm 1829, the number of real roots; the intermediate value theo
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import Any
 
 from theory.prover.kernel import exact, verify
 from theory.prover.kernel.balls import infinite
+from theory.prover.kernel.quadratic import Quadratic
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import Box, Variable, defined, show, undefined
 
-Poly = list[Fraction]
-"""Coefficients by degree, no trailing zero; [] is the zero polynomial."""
+Poly = list[Any]
+"""Coefficients by degree (Fractions, or numbers of one field Q(sqrt d)), no trailing zero; [] is the zero
+polynomial."""
 MAX_DEGREE = 64
 
 
@@ -186,20 +195,37 @@ def nonnegative(p: Poly, lo: verify.Bound, hi: verify.Bound, strict: bool, close
     return all(infinite(end) or not shut or value(p, Fraction(end)) > 0 for end, shut in ends)
 
 
-def coefficients(tree: Any, box: Box, name: str) -> Poly | None:
-    """The gap's exact normal form on the box as a polynomial in ``name`` alone, or None."""
+def square_root(radicals: tuple[tuple[int, Fraction], ...]) -> int | None:
+    """d when the prime radicals are sqrt(d) (every exponent 1/2: d the product of their primes,
+    square-free), else None."""
+    if not radicals or any(fraction != Fraction(1, 2) for _, fraction in radicals):
+        return None
+    return math.prod(prime for prime, _ in radicals)
+
+
+def coefficients(tree: Any, box: Box, name: str, quadratic: bool = False) -> Poly | None:
+    """The gap's exact normal form on the box as a polynomial in ``name`` alone with rational coefficients,
+    or None; with ``quadratic``, coefficients in one field Q(sqrt d) are accepted too (every radical of
+    the form sqrt(d) for the same d, :class:`~theory.prover.kernel.quadratic.Quadratic`)."""
     form = exact.normal_form(tree, verify.fixed_points(box))
     if form is None:
         return None
     atom = json.dumps(["var", name], separators=(",", ":"))
-    p: dict[int, Fraction] = {}
+    p: dict[int, Any] = {}
+    field: int | None = None
     for (atoms, radicals), coefficient in form.items():
-        if radicals or any(key != atom for key, _ in atoms):
+        if any(key != atom for key, _ in atoms):
             return None
+        term: Any = coefficient
+        if radicals:
+            d = square_root(radicals) if quadratic else None
+            if d is None or field not in (None, d):
+                return None
+            field, term = d, Quadratic(0, coefficient, d)
         degree = sum((exponent for _, exponent in atoms), Fraction(0))
         if degree.denominator != 1 or not 0 <= degree <= MAX_DEGREE:
             return None
-        p[int(degree)] = p.get(int(degree), Fraction(0)) + coefficient
+        p[int(degree)] = p.get(int(degree), Fraction(0)) + term
     return trim([p.get(k, Fraction(0)) for k in range(max(p, default=-1) + 1)])
 
 
@@ -212,7 +238,7 @@ def _polynomial(
         raise Malformed("a polynomial decision needs a variable of the box")
     if not defined(tree, box, domain):
         return undefined(box)
-    p = coefficients(tree, box, name)
+    p = coefficients(tree, box, name, quadratic=True)
     if p is None:
         return f"the gap is not a polynomial in {name} alone on {show(box)}"
     lo, hi = box[name]

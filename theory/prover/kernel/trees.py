@@ -79,6 +79,114 @@ def ball(value: Fraction) -> arb:
     return arb(fmpq(value.numerator, value.denominator))
 
 
+def ranged(lo: Fraction | float, hi: Fraction | float, lo_open: bool, hi_open: bool) -> Set:
+    """The set of a variable over a range with exact rational (or infinite) ends: their balls (one ball for
+    a point range, the attained point), the rationals kept as the set's exact ends (:func:`affine`)."""
+    low = lo if balls.infinite(lo) else ball(Fraction(lo))
+    high = low if hi == lo else (hi if balls.infinite(hi) else ball(Fraction(hi)))
+    return Set(
+        low,
+        high,
+        lo_open,
+        hi_open,
+        None if balls.infinite(lo) else Fraction(lo),
+        None if balls.infinite(hi) else Fraction(hi),
+    )
+
+
+Linear = dict[str | None, Fraction]
+"""c + sum a_v v as {None: c, v: a_v}."""
+
+
+def affine(tree: Any) -> Linear | None:
+    """The tree as c + sum a_v v with rational c, a_v when it is built of numbers and variables by sums and
+    by products whose factors are numbers but one; else None."""
+    op = tree[0]
+    if op == "num":
+        return {None: number(tree[1])}
+    if op == "var":
+        return {tree[1]: Fraction(1)}
+    if op not in ("add", "mul") or len(tree) < 2:
+        return None
+    forms = [affine(arg) for arg in tree[1:]]
+    result: Linear = {}
+    if op == "add":
+        for form in forms:
+            if form is None:
+                return None
+            for key, coefficient in form.items():
+                result[key] = result.get(key, Fraction(0)) + coefficient
+        return result
+    factor, rest = Fraction(1), []
+    for form in forms:
+        if form is None:
+            return None
+        if set(form) <= {None}:
+            factor *= form.get(None, Fraction(0))
+        else:
+            rest.append(form)
+    if len(rest) > 1:
+        return None
+    scaled = rest[0] if rest else {None: Fraction(1)}
+    return {key: factor * coefficient for key, coefficient in scaled.items()}
+
+
+def _exact_range(form: Linear, env: Env) -> tuple[Fraction | float, Fraction | float, bool, bool] | None:
+    """(lo, hi, lo_open, hi_open) of c + sum a_v v over the box in exact rationals (a product of ranges,
+    so each end is the sum of the terms' ends, attained when each of them is), or None when a variable
+    with a nonzero coefficient has a finite end whose rational is not known."""
+    lo: Fraction | float = form.get(None, Fraction(0))
+    hi: Fraction | float = lo
+    lo_open = hi_open = False
+    for name, coefficient in form.items():
+        if name is None or coefficient == 0:
+            continue
+        if name not in env:
+            return None
+        values = env[name]
+        ends = [(values.lo, values.lo_exact, values.lo_open), (values.hi, values.hi_exact, values.hi_open)]
+        if coefficient < 0:
+            ends.reverse()
+        terms = []
+        for end, rational, is_open in ends:
+            if balls.infinite(end):
+                terms.append((end * (1 if coefficient > 0 else -1), True))
+            elif rational is None:
+                return None
+            else:
+                terms.append((coefficient * rational, is_open))
+        lo, hi = lo + terms[0][0], hi + terms[1][0]
+        lo_open, hi_open = lo_open or terms[0][1], hi_open or terms[1][1]
+    return lo, hi, lo_open, hi_open
+
+
+def straddles(end: Any) -> bool:
+    """A finite ball end that contains 0 without being the exact 0 (its sign is unknown)."""
+    return not balls.infinite(end) and not end.is_zero() and bool(end.contains(0))
+
+
+def sharpened(value: Set, tree: Any, env: Env) -> Set:
+    """``value``, a set of ``tree`` on the box, with each end whose ball straddles 0 replaced by the exact
+    end of the tree's range when the tree is affine (:func:`affine`) and that range is known (the exact 0
+    at a root such as x - 1/3 on (1/3, 1/2], which no ball of 1/3 separates from 0); else ``value``.
+    Sound: the exact range contains every value, and its end, open where the range leaves it open, is
+    attained exactly when that says."""
+    if not (straddles(value.lo) or straddles(value.hi)):
+        return value
+    form = affine(tree)
+    found = None if form is None else _exact_range(form, env)
+    if found is None:
+        return value
+    lo, hi, lo_open, hi_open = found
+
+    def end(rational: Fraction | float) -> Any:
+        return rational if balls.infinite(rational) else ball(Fraction(rational))
+
+    low, low_open = (end(lo), lo_open) if straddles(value.lo) else (value.lo, value.lo_open)
+    high, high_open = (end(hi), hi_open) if straddles(value.hi) else (value.hi, value.hi_open)
+    return Set(low, high, low_open, high_open)
+
+
 def dyadic(end: arb, lower: bool) -> Fraction:
     """The exact dyadic rational at the outer end of an arb ball (its lower end for a lower bound)."""
     mantissa, exponent = (end.lower() if lower else end.upper()).mid().man_exp()
@@ -219,6 +327,7 @@ def _condition(tree: Any, env: Env, depth: int) -> bool | None:
         difference = balls.add(
             enclose(tree[1], env, depth + 1), balls.negate(enclose(tree[2], env, depth + 1))
         )
+        difference = sharpened(difference, ["add", tree[1], ["mul", ["num", "-1"], tree[2]]], env)
         if difference.at_most_zero(op == "lt"):
             return True
         return False if difference.at_least_zero(op == "le") else None
@@ -307,7 +416,8 @@ def enclose(tree: Any, env: Env, depth: int = 0) -> Set:
     if op == "const" and args in (["pi"], ["e"]):
         return balls.point(arb.pi() if args[0] == "pi" else arb(1).exp())
     if (op in ("add", "mul", "max", "min") and args) or (op == "pow" and len(args) == 2):
-        return combine(tree, [enclose(arg, env, depth + 1) for arg in args])
+        value = combine(tree, [enclose(arg, env, depth + 1) for arg in args])
+        return sharpened(value, tree, env) if op in ("add", "mul") else value
     if op in FUNCTIONS and len(args) == 1:
         return combine(tree, [enclose(args[0], env, depth + 1)])
     if op == "piecewise" and args:
@@ -379,6 +489,8 @@ def _dual(tree: Any, env: Env, closed: Env, name: str, depth: int) -> Dual:
     ):
         raise Malformed(f"unknown tree node {op!r} with {len(args)} argument(s)")
     value = combine(tree, [v for v, _ in duals])
+    if op in ("add", "mul"):
+        value = sharpened(value, tree, env)
     if all(t is None for _, t in duals):
         return value, None
     if op == "add":

@@ -43,7 +43,7 @@ from typing import Any
 
 from theory.prover.kernel import derivative, exact, logs, signs, trees
 from theory.prover.kernel.balls import Set, Undefined, flint, infinite
-from theory.prover.kernel.trees import Discontinuous, Malformed, ball, number
+from theory.prover.kernel.trees import Discontinuous, Malformed, number
 
 ctx = flint().ctx
 """python-flint's context (its working precision), through the kernel's guard."""
@@ -167,10 +167,9 @@ def environment(box: Box, domain: dict[str, Variable], opened: str | None = None
     for name, (lo, hi) in box.items():
         variable = domain[name]
         ranged = lo != hi
-        low = -math.inf if infinite(lo) else ball(Fraction(lo))
-        env[name] = Set(
-            low,
-            (math.inf if infinite(hi) else ball(Fraction(hi))) if ranged else low,
+        env[name] = trees.ranged(
+            lo,
+            hi,
             ranged and (name == opened or variable.open_at(lo, True)),
             ranged and (name == opened or variable.open_at(hi, False)),
         )

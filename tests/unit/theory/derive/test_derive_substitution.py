@@ -178,6 +178,7 @@ EXPECTED_THEOREM_STEPS = {
 }
 
 
+@pytest.mark.slow  # 26 s wall at load 10
 def test_theorem_4_1_derivation_passes_through_the_chains_pieces_and_two_tangent_facts(tmp_path, capsys):
     """Every step of the restated Theorem 4.1's proof is an identity, or an instance of a piece of
     theorem_chain, of one of the two hypotheses on k, or of a tangent fact proved in its own file: the

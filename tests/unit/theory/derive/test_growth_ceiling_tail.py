@@ -89,6 +89,7 @@ def test_a_false_claim_with_ceilings_gets_no_certificate():
     assert tail_certificate(LOWER, f"{UPPER}/10000", "L", Fraction(1)) is None
 
 
+@pytest.mark.slow  # minilm-l6's spectra: 76 s wall at load 10
 def test_the_worked_example_states_the_commands_expressions():
     from paper_checks.commands._depth_constants import edelman_versus_l2
 

@@ -108,7 +108,7 @@ CHOICE_STEPS = [
         domain_variable("x", "0", "1"),
         {"method": "cases", "branches": [{"method": "enclosure"}, {"method": "enclosure"}]},
         [
-            "Lemma box_1_case_0 : forall v_x : R, 0 <= v_x -> v_x <= (1 / 2) ->",
+            "Lemma box_1_case_0 : forall v_x : R, 0 <= v_x -> v_x < (1 / 2) ->",  # open, as the region
             "Lemma box_1_case_1 : forall v_x : R, (1 / 2) <= v_x -> v_x <= 1 ->",
             "destruct (Rlt_dec v_x (1 / 2)) as [C0|C0]",
         ],

@@ -31,7 +31,7 @@ FALSE_ON_THE_LINE = [
     ("N^3 >= -4096", "N: integer"),
     ("exp(N) >= 1e-7", "N: integer"),
     ("x + y >= -20", "x: real, y: [0, 1]"),
-    ("atan(x) + atan(y) >= -3.05", "x: real, y: real"),
+    pytest.param("atan(x) + atan(y) >= -3.05", "x: real, y: real", marks=pytest.mark.slow),  # 12 s at load 13
 ]
 
 

@@ -1,0 +1,59 @@
+"""`prove --coq` on Piecewise statements whose conditions change at a non-dyadic rational (issue 48).
+
+The kernel proves `Piecewise((1/(x - 1/3), 1/3 < x), (Abs(x - 1/3), True)) > -10^-6` by taking the end
+0 of x - 1/3 on (1/3, oo) from the box's exact rational ends. The exporter states the branch's lemma on
+the kernel's region (`1/3 < v_x`, open as the kernel's) and proves the exact 0 by lra from that premise,
+so coqc accepts the file with no hypothesis. Planted: the same file with the premise weakened to
+`1/3 <= v_x` (where Coq's 1/0 = 0 and no enclosure holds) is refused. coqc runs of 3-10 CPU s: slow."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+
+from paper_checks.cli import main
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+
+pytestmark = [
+    pytest.mark.coq,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
+    ),
+]
+
+STATEMENTS = [
+    ("Piecewise((1/(x - 1/3), 1/3 < x), (Abs(x - 1/3), True)) > -10^-6", "x: real"),
+    ("Piecewise((1/(x - 1/3), x > 1/3), (5, True)) > 1", "x: [0, 1]"),
+    ("Piecewise((1/(3*x - 1), 3*x > 1), (0, True)) >= 0", "x: real"),
+]
+PREMISE = "forall v_x : R, (1 / 3) < v_x ->"
+
+
+@pytest.mark.parametrize(("statement", "domain"), STATEMENTS)
+def test_the_branch_at_a_non_dyadic_boundary_is_proved_in_coq(statement, domain, tmp_path, capsys):
+    target = tmp_path / "Statement.v"
+    status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
+    document = json.loads(capsys.readouterr().out)
+    (record,) = document["coq"]
+    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False)
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
+    text = target.read_text()
+    assert f"Lemma box_1_case_0 : {PREMISE}" in text  # the region open at 1/3, as the kernel's
+    for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
+        assert word not in text
+
+
+def test_a_file_with_the_region_closed_at_the_boundary_is_refused(tmp_path, capsys):
+    target = tmp_path / "Statement.v"
+    assert main(["prove", *STATEMENTS[0][:1], "--domain", STATEMENTS[0][1], "--coq", str(target)]) == 0
+    capsys.readouterr()
+    text = target.read_text()
+    assert text.count(PREMISE) == 1
+    planted = tmp_path / "Planted.v"
+    planted.write_text(text.replace(PREMISE, "forall v_x : R, (1 / 3) <= v_x ->"))
+    assert check_file(planted).status == "rejected"
