@@ -148,12 +148,21 @@ class _Problem:
         return None
 
     def exactly(
-        self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int = 0, order: int = 0
+        self,
+        tree: Any,
+        box: kernel.Box,
+        domain: Variables,
+        strict: bool,
+        depth: int = 0,
+        order: int = 0,
+        rewriting: bool = True,
     ) -> Decision | None:
-        """The exact polynomial decision, else a case split (:meth:`choice`)."""
+        """The exact polynomial decision, else (where rewrites are still allowed: never inside a rewrite's
+        own search, whose form would be factored again) the factored rewrite, else a case split
+        (:meth:`choice`)."""
         return (
             self.polynomial(tree, box, domain, strict)
-            or self.factored(tree, box, domain, strict, depth)
+            or (self.factored(tree, box, domain, strict, depth) if rewriting else None)
             or self.choice(tree, box, domain, strict, depth, order)
         )
 
@@ -496,7 +505,7 @@ class _Problem:
             if rewritten is not None:
                 return rewritten
         if depth >= len(box):
-            return self.exactly(tree, box, domain, strict, depth, order)
+            return self.exactly(tree, box, domain, strict, depth, order, rewriting)
         ranged = [name for name, (lo, hi) in box.items() if lo != hi]
         attempts = [(name, False) for name in ranged]
         if order < MAX_ORDER:  # the kernel's derivative where no slope enclosure has a sign, on a range
@@ -542,7 +551,7 @@ class _Problem:
             )
             if then is not None:
                 return {**step, "then": then}
-        return self.exactly(tree, box, domain, strict, depth, order)
+        return self.exactly(tree, box, domain, strict, depth, order, rewriting)
 
 
 def integer_multiple(tree: Any, box: kernel.Box, domain: Variables) -> tuple[Any, Any] | None:
