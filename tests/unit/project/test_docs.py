@@ -67,6 +67,7 @@ def test_tutorial_code_blocks_run_in_order(capsys):
     assert "is not homogeneous of degree" in out  # the planted mistake of step 4 was caught
 
 
+@pytest.mark.slow  # its fixture runs `theory --json`, every self-check of the registry: 24 s wall at load 3
 def test_mathematics_defines_the_notation_and_every_step_the_cli_prints(theory_output):
     text = (DOCS / "mathematics.md").read_text(encoding="utf-8")
     for term in ("alpha_l", "gamma", "xi_l", "S_p(W)", "P_m", "C2(W)", "(2,1)", "s = gamma alpha_l L"):
