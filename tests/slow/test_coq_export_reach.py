@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from fractions import Fraction
 
 import pytest
@@ -20,6 +19,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover import prove
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.coq.files import export_to
@@ -28,9 +28,7 @@ from theory.prover.kernel import check_certificate
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 REACHED = [

@@ -5,19 +5,16 @@ file: a planted axiom in one file rejects that file alone. Real coqc, limits mad
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq import coqc
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_files
 
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 GOOD = (

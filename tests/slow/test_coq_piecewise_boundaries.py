@@ -9,21 +9,19 @@ so coqc accepts the file with no hypothesis. Planted: the same file with the pre
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 STATEMENTS = [

@@ -7,7 +7,6 @@ refused. coqc runs of 3-10 CPU s each: slow."""
 from __future__ import annotations
 
 import json
-import shutil
 from fractions import Fraction
 
 import pytest
@@ -15,15 +14,14 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.polynomials import factored
 
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 TOUCHING = [

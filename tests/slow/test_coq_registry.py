@@ -6,22 +6,20 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.blueprint import nodes
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 ACCEPTED_AT_LEAST = 35

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
@@ -28,9 +28,7 @@ from theory.prover.kernel import check_certificate
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 RULES = (

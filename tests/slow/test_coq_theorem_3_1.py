@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.paper_proofs.theorem_3_1 import PREMISES, theorem_text
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.coq,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 

@@ -6,21 +6,19 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq import coqc
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file, check_files
 
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"

@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.paths import ROOT
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
@@ -52,7 +53,7 @@ def test_a_refuted_statement_exports_nothing_and_says_so(tmp_path, capsys):
 
 
 @pytest.mark.coq  # the one coqc run of the fast tier: a smoke test of about 3 CPU s
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
+@NEEDS_COQC
 def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
     target = tmp_path / "log_tangent.v"  # a monotone box (a sum of squares would take the rewrite step)
     status = main(["prove", "log(1 + x) <= x", "--domain", "x: [0, 1]", "--coq", str(target), "--json"])
@@ -65,7 +66,7 @@ def test_prove_json_carries_coqcs_verdict(tmp_path, capsys):
 
 @pytest.mark.coq
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
+@NEEDS_COQC
 def test_the_readme_log_example_over_its_half_line_is_accepted(tmp_path, capsys):
     """The README's log(1 + x) <= x over (-1, oo): a monotone box with a singular open end and one reaching
     infinity, both named hypotheses before the kernel's derivative was carried into Coq."""
@@ -129,7 +130,7 @@ def test_exit_0_with_coq_only_when_coqc_accepted_every_file(statuses, prover, ex
 
 @pytest.mark.coq
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc")
+@NEEDS_COQC
 def test_a_proof_coqc_rejects_is_exit_4_with_the_json_saying_rejected(tmp_path, capsys):
     # x >= -16 over the reals is false; until the kernel's tail rule is fixed it may be "proved", and
     # coqc must then not let it exit 0

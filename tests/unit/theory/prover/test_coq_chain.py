@@ -7,7 +7,6 @@ unproved in Coq. x^p at x = 0 is 0 in Coq's translation, where Coq's Rpower 0 p 
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover import prove
 from theory.prover.coq.chain import IDENTITY_UNPROVED, export_chain
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
@@ -26,9 +26,7 @@ from theory.prover.kernel import trees
 from theory.prover.kernel.substitution import substitute
 from theory.prover.kernel.verify import environment, precision, read_domain
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = NEEDS_COQC
 X = ["var", "x"]
 DOMAIN = [
     {"name": "x", "lower": "0", "upper": "1", "lower_open": True, "upper_open": False, "integer": False}

@@ -5,7 +5,6 @@ impossible to prove. A few small coqc runs (about 2-8 CPU s each); the whole reg
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 
 import pytest
@@ -15,6 +14,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 import sympy as sp
 
 from tests.helpers.certificates import INTEGER_CUT
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import bracket, coq_checked, proved_certificate
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
@@ -27,9 +27,7 @@ from theory.prover.language import parse_expression, to_tree
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 

@@ -7,7 +7,6 @@ coqc runs of about 5-40 CPU s each; the planted certificates are slow tests."""
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,6 +16,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 import sympy as sp
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import bracket, coq_checked, proved_certificate
 from theory.prover.coq import preamble as preamble_module
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
@@ -30,9 +30,7 @@ from theory.prover.language import parse_expression, to_tree
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 SAMPLES = ["erf(x)", "1 + erf(x - y)/2"]

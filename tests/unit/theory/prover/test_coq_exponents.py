@@ -8,14 +8,13 @@ doubled in the atoms' products) or for a false identity, coqc refuses it."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from flint import arb
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import LAWS, PLANTED_LAW, identities_checked
 from theory.prover.coq import exponents
 from theory.prover.coq.coqc import check_file
@@ -27,9 +26,7 @@ from theory.prover.kernel.verify import precision
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 ATOM = "sb_power_atom"

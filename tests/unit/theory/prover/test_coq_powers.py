@@ -8,7 +8,6 @@ exponents for positive bases and refuses a^x a^y = a^(x y), which arb's values a
 
 from __future__ import annotations
 
-import shutil
 from fractions import Fraction
 
 import pytest
@@ -17,6 +16,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from flint import arb
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import LAWS, PLANTED_LAW, identities_checked, proved_certificate
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.export import export_certificate
@@ -26,9 +26,7 @@ from theory.prover.kernel.verify import precision
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 

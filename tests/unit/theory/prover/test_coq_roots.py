@@ -7,7 +7,6 @@ sqrt is 0 there), is refused by coqc. A few small coqc runs (about 2-10 CPU s ea
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.kernel import check_certificate
@@ -22,9 +22,7 @@ from theory.prover.kernel import check_certificate
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 X = ["var", "x"]

@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 import sympy as sp
 
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.paper_proofs.coq_softmax import REDUCED, export_reduction, reduction_export
 from theory.paper_proofs.inequalities import all_lemma_inequalities
 from theory.paper_proofs.softmax_every_length import q, vertex_value_every_length
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
 from theory.prover.coq.files import export_files
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = NEEDS_COQC
 THEOREMS = ("Theorem every_length :", "Theorem softmax_every_length :")
 
 

@@ -6,7 +6,6 @@ decisions. A few small coqc runs (about 3-10 CPU s each)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,14 +13,13 @@ import pytest
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq import steps
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.kernel import check_certificate
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-)
+pytestmark = NEEDS_COQC
 
 
 def _checked(certificate: dict, tmp_path: Path):

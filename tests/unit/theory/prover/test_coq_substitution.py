@@ -6,7 +6,6 @@ named hypothesis, found by the probe). Small coqc runs (about 2-10 CPU s each)."
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_marks import NEEDS_COQC
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.coq.files import export_to
 from theory.prover.coq.substitution import IDENTITY_UNPROVED
@@ -22,9 +22,7 @@ from theory.prover.kernel import check_certificate
 pytestmark = [
     pytest.mark.coq,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval"
-    ),
+    NEEDS_COQC,
 ]
 
 X, Y, Z, T = (["var", name] for name in ("x", "y", "z", "t"))

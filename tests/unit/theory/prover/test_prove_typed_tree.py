@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import shutil
 import subprocess
 import sys
 
@@ -21,6 +20,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 import theory.prover as prover
 from paper_checks.cli import main
+from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import coq_checked
 from tests.helpers.paths import ROOT
 from theory.prover import check_certificate, prove
@@ -124,7 +124,7 @@ def test_an_undecided_typed_search_falls_back_to_sympys_gap(monkeypatch):
 
 @pytest.mark.slow
 @pytest.mark.coq
-@pytest.mark.skipif(shutil.which("coqc") is None, reason="needs coqc: apt-get install coq libcoq-interval")
+@NEEDS_COQC
 @pytest.mark.parametrize(
     ("text", "domain"),
     [("sqrt(x) + sqrt(y) <= sqrt(2*(x + y))", "x: [0, 1], y: [0, 1]"), ("exp(x) >= 1 + x", "x: real")],
