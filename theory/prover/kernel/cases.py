@@ -14,7 +14,9 @@ Four decisions on a box B (each registered into ``verify.STEPS``):
   points (a touching point between branches lies in both closures). D_j decides G_j on R_j; an empty
   R_j needs no decision (null). The Piecewise's conditions must be defined on B and its regions must
   leave no point of B without a branch (the region where every condition fails is empty). Then
-  gap(x) = G_j(x) >= 0 (> 0) at every x.
+  gap(x) = G_j(x) >= 0 (> 0) at every x. D_j may also decide G_j only where its case's premises hold
+  (the conditions in any number of variables, a Max's or Min's argument the largest or smallest:
+  :mod:`theory.prover.kernel.premises`), which every point where the value is taken satisfies.
 - ``{"method": "bound", "argument": j, "then": D}``. The node N is the first Max or Min at a linear
   position of the gap (reached through sums and products by numbers only), gap = R + c N with c != 0 a
   number; when c > 0 and N is a Max (c < 0 and N a Min), replacing that occurrence by its j-th argument
