@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -27,8 +28,10 @@ from tests.helpers.premise_cases import (
     TRUE,
     UNDEFINED,
     Case,
+    add,
     generate,
     judge_truth,
+    mul,
     num,
     result_of,
     sub,
@@ -68,6 +71,21 @@ def test_the_oracle_finds_the_near_misses_false_at_their_ties() -> None:
     assert judge_truth(Case("t", box, division, ">=", num(0), [(x, y)], num("1/8")[1]), 3).truth == UNDEFINED
     strict = ("pw", ((("div", num(1), sub(x, y)), ("lt", y, x)), (num(0), ("true",))))
     assert judge_truth(Case("t", box, strict, ">=", num(0), [(x, y)], num("1/8")[1]), 3).truth == TRUE
+
+
+def test_the_oracle_counts_a_tie_at_a_non_dyadic_point_as_zero() -> None:
+    """Piecewise((x + 2 y + 1, -x - 1 < 2 y), (-x - 1 - 2 y, True)) >= 0 is |x + 2 y + 1| >= 0: at the tie
+    x = -2/3, y = -1/6 the condition fails exactly and the value, 0, is ~1e-50 in mpmath; the oracle must
+    call the statement true (it once reported it false, and a correct "proved" as wrong)."""
+    from tests.helpers.premise_cases import Var
+
+    x, y = var("x"), var("y")
+    left, right = add(mul(num(-1), x), num(-1)), mul(num(2), y)
+    pw = ("pw", ((sub(right, left), ("lt", left, right)), (sub(left, right), ("true",))))
+    box = [Var("x", Fraction(-1), Fraction(1)), Var("y", Fraction(-1), Fraction(0))]
+    case = judge_truth(Case("t", box, pw, ">=", num(0), [(left, right)], Fraction(1, 64)), 12)
+    assert case.truth == TRUE
+    assert not case.failing(case.gap({"x": Fraction(-2, 3), "y": Fraction(-1, 6)}))
 
 
 def test_generated_premised_statements_are_never_wrongly_decided() -> None:
