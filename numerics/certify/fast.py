@@ -70,7 +70,7 @@ from numerics.certify.apriori import (
 from numerics.certify.balls import arb_type, flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
-    COLUMN_BLOCK,
+    BLOCK_CELLS,
     ETA,
     FastPathUnavailable,
     gamma,
@@ -448,10 +448,12 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
     values = np.asarray(matrix, dtype=np.float64)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
-    # column by column the same sums: the split of nonnegative_column_sums is per column
+    # column by column the same sums (the split of nonnegative_column_sums is per column), in blocks of
+    # about BLOCK_CELLS entries: each of the split's temporaries is one block
+    width = max(1, BLOCK_CELLS // max(scaled.shape[0], 1))
     blocks = [
-        nonnegative_column_sums(np.square(scaled[:, start : start + COLUMN_BLOCK]))
-        for start in range(0, scaled.shape[1], COLUMN_BLOCK)
+        nonnegative_column_sums(np.square(scaled[:, start : start + width]))
+        for start in range(0, scaled.shape[1], width)
     ]
     center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))
     if not exact_squares:
