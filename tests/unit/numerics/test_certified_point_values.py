@@ -84,3 +84,32 @@ def test_given_values_see_the_unscaled_float64_matrix(dtype):
     spectrum(dense(values), given_values=look)
     assert seen[0].dtype == np.float64
     np.testing.assert_array_equal(seen[0], values.astype(np.float64))
+
+
+def test_a_certified_read_gives_the_dense_spectra_and_names_them_in_the_signature(tmp_path):
+    pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
+    from numerics.bounds.proxies import proxies
+    from numerics.certify.certified import certified_spectra, certify_proxies
+    from numerics.loading import open_checkpoint
+    from numerics.spectra.model import SpectraOptions
+    from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, write_folder
+
+    folder = write_folder(
+        tmp_path / "tiny", tiny_bert_tensors(layers=2, hidden=8, ffn=16), bert_config(2, 8, 2, 16)
+    )
+    options = SpectraOptions(jobs=1, certify_progress=False)
+    spectra = certified_spectra(open_checkpoint(folder), options)
+    paths = {(matrix.kind, spec.svd_path) for matrix, spec in spectra.matrices}
+    assert paths == {
+        (MatrixKind.QK, "svd"),
+        (MatrixKind.VT, "svd"),
+        (MatrixKind.M_IN, "certificate"),
+        (MatrixKind.M_OUT, "certificate"),
+    }
+    assert "+certificate-where-decided(rtol=1e-08)" in proxies(spectra, options).signature
+    assert "certificate" not in proxies(open_checkpoint(folder), options).signature
+    certified = certify_proxies(spectra, options)
+    for (_, spec), row in zip(spectra.matrices, certified.matrices, strict=True):
+        if spec.svd_path == "certificate":  # the float report's values are the record's own balls' points
+            balls = row.spectrum.enclosure.balls
+            assert all(b.contains(arb(float(v))) for v, b in zip(spec.singular_values, balls, strict=True))
