@@ -649,12 +649,13 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 def _flipped(tree: Any) -> list[Any]:
     """The tree with one condition's strictness flipped (each condition in turn)."""
-    if not isinstance(tree, list) or not tree or not isinstance(tree[0], str):
+    if not isinstance(tree, list) or not tree:
         return []
     found = []
     if tree[0] in ("le", "lt"):
         found.append(["lt" if tree[0] == "le" else "le", *tree[1:]])
-    for index, child in enumerate(tree[1:], start=1):
+    start = 1 if isinstance(tree[0], str) else 0  # a Piecewise's [value, condition] pairs have no op
+    for index, child in enumerate(tree[start:], start=start):
         for changed in _flipped(child):
             found.append([*tree[:index], changed, *tree[index + 1 :]])
     return found
@@ -668,7 +669,7 @@ def _dropped(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     def first(tree: Any) -> Any:
         if isinstance(tree, list) and tree and tree[0] == "piecewise" and len(tree) >= 4:
             return tree
-        for child in tree[1:] if isinstance(tree, list) else []:
+        for child in tree if isinstance(tree, list) else []:
             if isinstance(child, list):
                 found = first(child)
                 if found is not None:

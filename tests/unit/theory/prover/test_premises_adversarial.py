@@ -102,12 +102,13 @@ def test_generated_premised_statements_are_never_wrongly_decided() -> None:
         ("Min(x, y)^2 <= x*y", "x: [0, 1], y: [0, 1]"),
         ("Piecewise((1/(2 - x - y), 2 - x > y), (0, True)) >= 0", "x: [0, 1], y: [0, 1]"),
         ("Piecewise((0, x <= y), (x - y, x <= 2*y), ((x - y)*(x - 2*y), True)) >= 0", "x: [0, 1], y: [0, 1]"),
+        ("Piecewise((x^3 - x*y^2, y^2 <= x^2), (0, True)) >= 0", "x: [0, 1], y: [0, 1]"),
     ],
 )
 def test_tampered_premised_certificates_never_make_a_false_claim(statement: str, domain: str) -> None:
-    """Every tampering of the proved certificate is rejected or makes a claim the oracle finds true; the
-    gap lowered by 1/1024 (false at a tie) and a flipped strictness that leaves 1/(2 - x - y) undefined are
-    among the rejected."""
+    """Every tampering of the proved certificate (a shift, a multiplier, an earlier branch dropped, a
+    condition's strictness) is rejected or makes a claim the oracle finds true; the gap lowered by 1/1024
+    (false at a tie) is rejected, and so is the flipped strictness that leaves 1/(2 - x - y) undefined."""
     from theory.prover import prove
 
     result = prove(statement, domain, 2.0, 400, False)
@@ -120,6 +121,9 @@ def test_tampered_premised_certificates_never_make_a_false_claim(statement: str,
         outcomes[what if what.startswith("the gap") else outcome] += 1
     assert outcomes["rejected"] >= 3, outcomes
     assert tamper_outcome(next(t for w, t in tamperings(data) if w.startswith("the gap")), 6) == "rejected"
+    if "2 - x > y" in statement:
+        flipped = next(t for w, t in tamperings(data) if w.startswith("a condition"))
+        assert tamper_outcome(flipped, 6) == "rejected"
 
 
 @pytest.mark.slow
@@ -135,6 +139,13 @@ def test_the_thorough_profile_has_no_wrong_answer() -> None:
             for what, tampered in tamperings(data):
                 if tamper_outcome(tampered, steps=8) == "UNSOUND":
                     unsound.append(f"{case.statement}: {what}")
+    from theory.prover import prove
+
+    result = prove("Min(x^2, y^2) <= x*y", "x: [0, 2], y: [0, 2]", 4.0, 400, False)  # an imply
+    imply = result.parts[0].certificate.to_json()  # type: ignore[union-attr]
+    for what, tampered in tamperings(imply):
+        if tamper_outcome(tampered, steps=8) == "UNSOUND":
+            unsound.append(f"Min(x^2, y^2) <= x*y: {what}")
     assert not wrong, wrong
     assert not unsound, unsound
     assert counts[TRUE] and counts[FALSE] and counts[UNDEFINED], counts
