@@ -315,7 +315,14 @@ class Symbolic:
         return Parsed(derivative, _typed_derivative(derivative, function.typed))
 
     def piecewise(self, pieces: list[tuple[Any, Any]]) -> Any:
-        return _guard(sp.Piecewise(*pieces), self.where)
+        try:
+            built = sp.Piecewise(*pieces)
+        except RecursionError:  # sympy (1.14)'s Piecewise.eval re-enters itself on some conditions
+            raise MalformedExpression(
+                f"{self.where}: sympy cannot build this Piecewise (its simplification of the conditions "
+                "recurses without end); write the conditions with fewer terms or in another order"
+            ) from None
+        return _guard(built, self.where)
 
     def true(self) -> Any:
         return sp.true
