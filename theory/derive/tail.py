@@ -79,7 +79,8 @@ class _Seen:
 
         key = json.dumps(tree, separators=(",", ":"))
         if key not in self.signs:
-            env, sign = environment(self.box, self.domain), False
+            env = environment(self.box, self.domain)
+            sign: bool | None = False
             try:
                 for bits in PRECISIONS:
                     with precision(bits):
