@@ -119,7 +119,7 @@ def squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] 
     bounded ranges) for gap = upper - lower: by squares when both sides are >= 0, else directly."""
     seen = _Seen(box, domain)
     direct = _decision(gap, name, seen, MAX_SLOPES)
-    if direct is not None:
+    if direct is not None and (direct["method"] == "enclosure" or _accepted(direct, gap, box, domain)):
         return direct
     if not (gap[0] == "add" and len(gap) == 3 and gap[2][:2] == ["mul", ["num", "-1"]]):
         return None
@@ -134,11 +134,12 @@ def squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] 
 
 def _decision(tree: Any, name: str, seen: _Seen, slopes: int, normal: bool = False) -> dict[str, Any] | None:
     """enclosure; else the rewrite to the exact normal form (``normal``: the tree is one already), decided
-    the same way; else monotone increasing with a decided slope and the face L = L0 enclosed."""
+    the same way; else monotone increasing with a decided slope and the face L = L0 enclosed. Only the
+    enclosures are asked of the kernel here: the caller has it check the whole decision once (each
+    wrapper's check would re-check everything inside it, once per level)."""
     from theory.prover.kernel.derivative import derivative
     from theory.prover.kernel.trees import Discontinuous
 
-    box, domain = seen.box, seen.domain
     if seen.encloses(tree):
         return _enclosure()
     if not normal:
@@ -146,8 +147,7 @@ def _decision(tree: Any, name: str, seen: _Seen, slopes: int, normal: bool = Fal
         if form is None:
             return None
         inner = _decision(form, name, seen, slopes, normal=True)
-        decision = None if inner is None else {"method": "rewrite", "form": form, "then": inner}
-        return decision if decision is not None and _accepted(decision, tree, box, domain) else None
+        return None if inner is None else {"method": "rewrite", "form": form, "then": inner}
     if slopes == 0:
         return None
     negative = [e for e in power_exponents(tree, name) if e < 0]
@@ -160,9 +160,13 @@ def _decision(tree: Any, name: str, seen: _Seen, slopes: int, normal: bool = Fal
     slope = _decision(slope_tree, name, seen, slopes - 1)
     if slope is None:
         return None
-    monotone = {"method": "monotone", "variable": name, "direction": "increasing", "slope": slope}
-    decision = {**monotone, "then": _enclosure()}
-    return decision if _accepted(decision, tree, box, domain) else None
+    return {
+        "method": "monotone",
+        "variable": name,
+        "direction": "increasing",
+        "slope": slope,
+        "then": _enclosure(),
+    }
 
 
 def _scaled(tree: Any, name: str, power: Fraction, seen: _Seen, slopes: int) -> dict[str, Any] | None:
