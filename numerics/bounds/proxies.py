@@ -26,21 +26,27 @@ from numerics.spectra.spectrum import RANK_TOLERANCE, Spectrum
 from theory.version import installed_version
 
 
-def signature(m: int, dps: int, fast_svd: bool = False, device: str | None = None) -> str:
+def signature(
+    m: int, dps: int, fast_svd: bool = False, device: str | None = None, certified_values: bool = False
+) -> str:
     """How the numbers were obtained, sacreBLEU style: method, rank tolerance, grid, precision, versions.
 
     With ``fast_svd`` the method names the Gram path and the precision it guarantees
     (:mod:`numerics.spectra.gram`); with a torch ``device`` it names torch's float64 linear algebra on that
-    device instead of numpy's LAPACK.
+    device instead of numpy's LAPACK; with ``certified_values`` (some spectrum's ``svd_path`` is
+    "certificate": ``bound --certify``) the points of certified enclosures where they decide S_p to the same
+    precision.
 
     >>> signature(12, 50).split("|")[:3]
     ['svd:f64-lapack+thin-qr-core', 'rank-tol:1e-10', 'grid:m=12']
     """
     method = ("svd:f64-lapack" if device is None else f"svd:f64-torch-{device}") + "+thin-qr-core"
+    if fast_svd or certified_values:
+        from numerics.spectra.gram import GRAM_RTOL  # the Gram rule's module, imported only with it
     if fast_svd:
-        from numerics.spectra.gram import GRAM_RTOL  # the Gram path's module, imported only with it
-
         method += f"+gram-where-decided(rtol={GRAM_RTOL:g})"
+    if certified_values:
+        method += f"+certificate-where-decided(rtol={GRAM_RTOL:g})"
     return "|".join(
         (
             method,
@@ -85,6 +91,12 @@ def proxies(
         MpmathSpectralArithmetic(options.dps, m=m, continuous=options.continuous),
         spectra,
         m=m,
-        signature=signature(m, options.dps, options.fast_svd, options.device),
+        signature=signature(
+            m,
+            options.dps,
+            options.fast_svd,
+            options.device,
+            any(spec.svd_path == "certificate" for _, spec in spectra.matrices),
+        ),
         dps=options.dps,
     )

@@ -54,7 +54,8 @@ from numerics.formulas.generated import GRID_M, SUMMAND
 from numerics.loading.stream import Checkpoint
 from numerics.loading.weights import TransformerWeights
 from numerics.progress import progress
-from numerics.spectra.matrices import NamedMatrix, layer_matrices
+from numerics.spectra.gram import GRAM_RTOL
+from numerics.spectra.matrices import NamedMatrix, Place, layer_matrices
 from numerics.spectra.model import DEFAULT_OPTIONS, ModelSpectra, SpectraOptions, model_spectra
 from theory.errors import CertificationFailed, InvalidArgument
 from theory.grid import grid_fractions
@@ -344,12 +345,19 @@ def certify_matrices(
     return certified
 
 
-def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> list[CertifiedMatrix]:
+def _certified_layer(
+    matrices: list[NamedMatrix],
+    path: str,
+    streamed: bool,
+    certified_before: dict[Place, CertifiedMatrix] | None = None,
+) -> list[CertifiedMatrix]:
     """One layer's matrices certified (:func:`certify_matrices`), in their order; ``streamed``: each
     released as soon as it is certified (``matrices`` is updated in place, so the caller's list lets go
     too), the dense ones before the per-head QR factors are formed. A matrix stored narrower than float64
-    is upcast (exactly) only while it is certified."""
+    is upcast (exactly) only while it is certified. ``certified_before``: certificates already taken, by
+    place (:class:`LayerCertificates`), not taken again."""
     done: dict[int, CertifiedMatrix] = {}
+    before = certified_before or {}
 
     def settle(position: int, certified: CertifiedMatrix) -> None:
         if streamed:
@@ -358,7 +366,10 @@ def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> 
         done[position] = certified
 
     for position in range(len(matrices)):  # by index: no loop variable keeps a released matrix alive
-        if matrices[position].right is None:
+        place = matrices[position].place()
+        if place in before:
+            settle(position, before.pop(place))
+        elif matrices[position].right is None:
             settle(position, certify_matrix(_float64(matrices[position]), path=path))
     products = [position for position, x in enumerate(matrices) if x.right is not None]
     factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
@@ -372,7 +383,7 @@ def _certified_layer(matrices: list[NamedMatrix], path: str, streamed: bool) -> 
 
 CertifiedValues = tuple[SingularValueEnclosure, RankInterval, RankInterval, "arb", str]
 """A :class:`CertifiedMatrix` without its matrix (enclosure, rank, exact rank, (2,1) norm, path): what a
-streamed layer's certificates send back (:func:`certified_layer`)."""
+streamed layer's certificates send back (:meth:`LayerCertificates.finish`)."""
 
 
 def _float64(matrix: NamedMatrix) -> NamedMatrix:
@@ -387,23 +398,63 @@ def _float64(matrix: NamedMatrix) -> NamedMatrix:
     )
 
 
-def certified_layer(path: str, index: int, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
-    """One streamed layer's matrices certified (:func:`_certified_layer`, each released once done): the
-    ``layer_extra`` of :func:`numerics.spectra.model.streamed_pass` that makes the spectra's one read
-    also give the certificates. The balls pickle (:func:`_reduce_arb`: exact midpoints, radii rounded up
-    in their 30th bit), so worker processes can send them back."""
-    del index  # the matrices carry their place
-    copyreg.pickle(arb_type(), _reduce_arb)  # idempotent; in a worker, before its results are pickled
-    done = _certified_layer(matrices, path, streamed=True)  # releases the caller's list in place
-    return [(c.enclosure, c.rank, c.exact_rank, c.norm_21, c.path) for c in done]
+def point_values(certified: CertifiedMatrix) -> np.ndarray | None:
+    """Floats inside the enclosures of a dense matrix's singular values (the balls' midpoints, checked to
+    lie inside), when the enclosures decide what the float spectrum is used for, else None: the authors'
+    numerical rank is decided and every ball [lo, hi] has lo > 0 and hi^2 <= (1 + GRAM_RTOL) lo^2 (decided
+    in arb), so for every p in (0, 2] each sigma_i^p, hence S_p, is known to relative GRAM_RTOL
+    ((hi / lo)^p <= (hi / lo)^2), the acceptance rule of :mod:`numerics.spectra.gram`'s Gram values."""
+    arb = arb_type()
+
+    balls = certified.enclosure.balls
+    if not certified.rank.decided or len(balls) != min(certified.matrix.shape):
+        return None
+    limit = 1 + arb(GRAM_RTOL)
+    with flint_context():
+        values = np.array([float(ball.mid()) for ball in balls])
+        for ball, value in zip(balls, values, strict=True):
+            low, high = ball.lower(), ball.upper()
+            if not (low > 0 and high * high <= limit * (low * low) and ball.contains(arb(value))):
+                return None
+    return values
+
+
+@dataclass
+class LayerCertificates:
+    """The certificates of one streamed layer, taken during the spectra's read (the
+    :class:`numerics.spectra.model.LayerExtra` of :func:`certified_spectra`): each dense matrix is
+    certified while its float spectrum is taken, which then takes the enclosures' points
+    (:func:`point_values`) instead of its own SVD; the rest once every spectrum is taken. The balls
+    pickle (:func:`_reduce_arb`: exact midpoints, radii rounded up in their 30th bit), so worker
+    processes can send them back."""
+
+    path: str
+    index: int
+    """The layer's index (its matrices also carry it)."""
+    dense: dict[Place, CertifiedMatrix] = dataclasses.field(default_factory=dict)
+
+    def dense_values(self, matrix: NamedMatrix) -> np.ndarray | None:
+        """Certify the dense float64 ``matrix`` now (kept by place, on its released matrix); its
+        :func:`point_values`."""
+        certified = certify_matrix(matrix, path=self.path)
+        self.dense[matrix.place()] = dataclasses.replace(certified, matrix=matrix.released())
+        return point_values(certified)
+
+    def finish(self, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
+        """Every matrix of the layer certified (:func:`_certified_layer`, each released once done)."""
+        copyreg.pickle(arb_type(), _reduce_arb)  # idempotent; in a worker, before its results are pickled
+        done = _certified_layer(matrices, self.path, streamed=True, certified_before=self.dense)
+        return [(c.enclosure, c.rank, c.exact_rank, c.norm_21, c.path) for c in done]
 
 
 def certified_spectra(checkpoint: Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS) -> ModelSpectra:
     """The :class:`numerics.spectra.model.ModelSpectra` of ``checkpoint`` (:func:`model_spectra`) whose
     one read of each layer (``options.jobs`` workers) also certifies its matrices on
-    ``options.certify_path``: both :func:`numerics.bounds.proxies.proxies` and :func:`certify_proxies`
-    take the record, so every layer is read once for both."""
-    extra = functools.partial(certified_layer, options.certify_path)
+    ``options.certify_path`` (:class:`LayerCertificates`): both :func:`numerics.bounds.proxies.proxies`
+    and :func:`certify_proxies` take the record, so every layer is read once for both, and a dense
+    matrix's float singular values are its certificate's points where those decide every S_p and the
+    rank (``svd_path`` "certificate"), else its SVD's."""
+    extra = functools.partial(LayerCertificates, options.certify_path)
     return model_spectra(checkpoint, options, layer_extra=extra)
 
 

@@ -70,7 +70,7 @@ from numerics.certify.apriori import (
 from numerics.certify.balls import arb_type, flint_context, outward
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
-    COLUMN_BLOCK,
+    BLOCK_CELLS,
     ETA,
     FastPathUnavailable,
     gamma,
@@ -207,9 +207,10 @@ def _certify_decomposition(
     bounds: ProductBounds,
     signed_copy: bool = False,
 ) -> tuple[tuple[arb, ...], bool]:
-    """Steps 2-3 of the module docstring for sorted U, s, V^T: (enclosures of the ``count`` singular
-    values, loose). ``residual_of(L, R, (C, D) or None)`` bounds ||target - L R - C D||_F for the exact
-    products (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
+    """Steps 2-3 of the module docstring for sorted U, s, V^T (:func:`sorted_decomposition`'s copies,
+    overwritten here): (enclosures of the ``count`` singular values, loose). ``residual_of(L, R, (C, D)
+    or None)`` bounds ||target - L R - C D||_F for the exact products
+    (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
     diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u.
     ``bounds`` gives the defects; with a priori bounds the diagonal's product is rounded (its bound
     below), not split, and ``loose`` is left to the widths (:func:`_judged`)."""
@@ -217,12 +218,18 @@ def _certify_decomposition(
 
     k = len(s)
     diagonal_left = u.shape[0] != k
-    left, right = (u * s, vt) if diagonal_left else (u, s[:, None] * vt)
-    rounded = left if diagonal_left else right
+    f_u, fu_estimate = bounds.orthogonality(u)
+    f_v, fv_estimate = (f_u, fu_estimate) if signed_copy else bounds.orthogonality(vt.T)
     if bounds.a_priori:
         error = None
     else:
         error = product_error(u, s[None, :]) if diagonal_left else product_error(s[:, None], vt)
+    # the diagonal multiplied into U or V^T in place (the callers' own copies, not used after this)
+    if diagonal_left:
+        left, right = np.multiply(u, s, out=u), vt
+    else:
+        left, right = u, np.multiply(s[:, None], vt, out=vt)
+    rounded = left if diagonal_left else right
     correction = None
     if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
         correction = (error, right) if diagonal_left else (left, error)
@@ -231,8 +238,6 @@ def _certify_decomposition(
         unit = arb(UNIT_ROUNDOFF)
         rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
     main, main_estimate = residual_of(left, right, correction)
-    f_u, fu_estimate = bounds.orthogonality(u)
-    f_v, fv_estimate = (f_u, fu_estimate) if signed_copy else bounds.orthogonality(vt.T)
     other = f_v if diagonal_left else f_u
     residual = (main + (1 + other).sqrt() * rounding).upper()
     core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
@@ -448,10 +453,12 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
     values = np.asarray(matrix, dtype=np.float64)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
-    # column by column the same sums: the split of nonnegative_column_sums is per column
+    # column by column the same sums (the split of nonnegative_column_sums is per column), in blocks of
+    # about BLOCK_CELLS entries: each of the split's temporaries is one block
+    width = max(1, BLOCK_CELLS // max(scaled.shape[0], 1))
     blocks = [
-        nonnegative_column_sums(np.square(scaled[:, start : start + COLUMN_BLOCK]))
-        for start in range(0, scaled.shape[1], COLUMN_BLOCK)
+        nonnegative_column_sums(np.square(scaled[:, start : start + width]))
+        for start in range(0, scaled.shape[1], width)
     ]
     center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))
     if not exact_squares:

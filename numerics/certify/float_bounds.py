@@ -250,11 +250,11 @@ def residual_of_product(
     """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`), for float
     matrices exact, rest (None: 0) and ``rest_bound`` >= ||rest - rest_exact||_F; with rest = None,
     ``exact`` may be any float matrix P and ``rest_bound`` >= ||P - L R||_F bounds the product L R it stands
-    for (:mod:`numerics.certify.apriori`)."""
+    for (:mod:`numerics.certify.apriori`). ``exact`` is overwritten (every caller's own temporary)."""
     arb = arb_type()
 
     unit = arb(UNIT_ROUNDOFF)
-    first = target - exact
+    first = np.subtract(target, exact, out=exact)
     residual = first if rest is None else first - rest
     first_norm = norm_upper(first)
     bound = unit * first_norm + rest_bound

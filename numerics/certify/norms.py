@@ -17,10 +17,20 @@ if TYPE_CHECKING:
     from flint import arb
 
 
+ROW_BLOCK_CELLS = 2**18
+"""Entries per block of rows :func:`is_float32_exact` rounds at a time (its temporaries are one block)."""
+
+
 def is_float32_exact(matrix: np.ndarray) -> bool:
     """True when every entry is a float32 number (its float64 square is then exact, see norm_21_dense)."""
+    if matrix.ndim != 2:
+        return is_float32_exact(matrix.reshape(1, -1))
+    rows = max(1, ROW_BLOCK_CELLS // max(matrix.shape[1], 1))
     with np.errstate(over="ignore", under="ignore"):
-        return bool(np.array_equal(matrix.astype(np.float32), matrix))  # compared as float64, exactly
+        return all(  # compared as float64, exactly
+            np.array_equal(matrix[start : start + rows].astype(np.float32), matrix[start : start + rows])
+            for start in range(0, matrix.shape[0], rows)
+        )
 
 
 def norm_21_dense(matrix: np.ndarray) -> arb:

@@ -19,7 +19,9 @@ import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
+
+import numpy as np
 
 from numerics.batch.workers import ordered_map
 from numerics.formulas.evaluate import DEFAULT_DPS, check_dps
@@ -78,13 +80,25 @@ def streamed_spectra(
     return streamed_pass(options, label=label, jobs=jobs).spectra
 
 
+class LayerExtra(Protocol):
+    """Further work on one streamed layer's matrices during the spectra's read (the certified enclosures
+    of :mod:`numerics.certify`)."""
+
+    def dense_values(self, matrix: NamedMatrix) -> np.ndarray | None:
+        """Work on a dense matrix (float64) while its spectrum is taken; the
+        :data:`~numerics.spectra.spectrum.GivenValues` its spectrum may take instead of an SVD, or None."""
+
+    def finish(self, matrices: list[NamedMatrix]) -> Any:
+        """The layer's result, once every spectrum is taken (the matrices at their stored width, in a list
+        it may release them from)."""
+
+
 @record
 class StreamOptions:
     """What a (worker) process needs to compute a streamed layer's spectra, and what else to take from the
     same read: the family's coverage measures (``measures``), the layer's content digest (``digest``) and
-    ``layer_extra(index, matrices)``, any further computation on the layer's matrices (at their stored
-    width, in a list it may release them from) once their spectra are taken: the certified enclosures of
-    :mod:`numerics.certify` (with ``jobs`` > 1 a picklable function with a picklable result)."""
+    ``layer_extra(index)``, a :class:`LayerExtra` for each layer (with ``jobs`` > 1 a picklable function
+    whose ``finish`` gives a picklable result)."""
 
     checkpoint: Checkpoint
     fast_svd: bool
@@ -92,7 +106,7 @@ class StreamOptions:
     device: str | None = None
     measures: bool = False
     digest: bool = False
-    layer_extra: Callable[[int, list[NamedMatrix]], Any] | None = None
+    layer_extra: Callable[[int], LayerExtra] | None = None
 
 
 @record
@@ -189,8 +203,14 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
     measure = checkpoint.family.measures if options.measures else None
     pairs = []
     matrices = layer_matrices(index, layer, checkpoint.num_heads, checkpoint.kv_heads)
+    extra = None if options.layer_extra is None else options.layer_extra(index)
     spectra = layer_spectra(
-        matrices, checkpoint.source, fast_svd=options.fast_svd, linalg=linalg, part_norms=measure is not None
+        matrices,
+        checkpoint.source,
+        fast_svd=options.fast_svd,
+        linalg=linalg,
+        part_norms=measure is not None,
+        given_values=None if extra is None else extra.dense_values,
     )
     # one spectrum at a time: its deferred (1,1) norm holds a float64 copy of the matrix, dropped here
     # (not a zip: its reused result tuple would hold the previous spectrum during the next one's SVD)
@@ -212,13 +232,13 @@ def layer_pass(options: StreamOptions, index: int) -> LayerPass:
 
         digest = layer_digest(layer)
     places = [(matrix.place(), spec) for matrix, spec in pairs]
-    extra = None
-    if options.layer_extra is not None:
+    result = None
+    if extra is not None:
         pending = list(matrices)
-        # the list is now the layer's only holder: layer_extra may release its matrices as it goes
+        # the list is now the layer's only holder: the extra may release its matrices as it goes
         del layer, pairs, matrices, matrix, spectra
-        extra = options.layer_extra(index, pending)
-    return LayerPass(places, measures, digest, extra)
+        result = extra.finish(pending)
+    return LayerPass(places, measures, digest, result)
 
 
 @record(kw_only=True)
@@ -324,7 +344,7 @@ def model_spectra(
     options: SpectraOptions = SpectraOptions(),
     *,
     source: str | None = None,
-    layer_extra: Callable[[int, list[NamedMatrix]], Any] | None = None,
+    layer_extra: Callable[[int], LayerExtra] | None = None,
 ) -> ModelSpectra[Spectrum]:
     """The :class:`ModelSpectra` of ``weights``: loaded weights (:func:`matrix_spectra`), a lazily opened
     :class:`Checkpoint` (read layer by layer, :func:`streamed_pass`), spectra already computed (the output

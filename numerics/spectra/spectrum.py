@@ -84,9 +84,10 @@ class Spectrum:
     entrywise_sum: Callable[[], float] = field(repr=False)
     """Computes the (1,1) norm; deferred because for a product it needs the N x N entries."""
     svd_path: str = "svd"
-    """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core) or
+    """How the singular values were computed: "svd" (LAPACK SVD, of the matrix or of a product's core),
     "gram" (eigenvalues of the Gram matrix, with every S_p and the rank decided:
-    :mod:`numerics.spectra.gram`)."""
+    :mod:`numerics.spectra.gram`) or "certificate" (points of certified enclosures that decide every S_p
+    and the rank, given by the caller: :data:`GivenValues`)."""
     part_norms: tuple[float, ...] = ()
     """With ``spectrum(..., part_norms=True)``: the spectral norms of the matrix's parts, the two thin
     factors of a product (sigma_1(A), sigma_1(B) for M = A B^T) or the two column blocks of a gated M_in,
@@ -102,6 +103,13 @@ class Spectrum:
     def count(self) -> int:
         """min(rows, cols): how many singular values the matrix has, zeros included."""
         return min(self.shape)
+
+
+GivenValues = Callable[[NamedMatrix], "np.ndarray | None"]
+"""A dense matrix (its ``left`` the exact float64 upcast, unscaled) -> its singular values, descending, from
+work the caller does on it anyway (``bound --certify``'s certificate), or None: take the SVD. The caller
+answers only with values that decide every S_p (p in (0, 2]) to relative
+:data:`numerics.spectra.gram.GRAM_RTOL` and the numerical rank, as the Gram path does."""
 
 
 def linalg_for(device: str | None) -> Linalg:
@@ -441,6 +449,7 @@ def layer_spectra(
     fast_svd: bool = False,
     linalg: Linalg = NUMPY_LINALG,
     part_norms: bool = False,
+    given_values: GivenValues | None = None,
 ) -> Iterator[Spectrum]:
     """:func:`spectrum` of every matrix of a layer, in order, each computed when the iterator reaches it.
 
@@ -448,7 +457,7 @@ def layer_spectra(
     factorisations and core SVDs are issued as three stacked calls (every left factor, every right factor,
     every core) instead of three per product: the same operations on the same inputs, so the same numbers
     up to the backend's batched kernels' rounding (the documented torch bound,
-    :mod:`numerics.spectra.torch_backend`)."""
+    :mod:`numerics.spectra.torch_backend`). ``given_values``: see :func:`spectrum`."""
     products = [m for m in matrices if m.right is not None] if linalg.batches else []
     batched: dict[int, Spectrum] = {}
     if (
@@ -469,7 +478,9 @@ def layer_spectra(
         if id(m) in batched:
             yield batched.pop(id(m))
         else:
-            yield spectrum(m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms)
+            yield spectrum(
+                m, source, fast_svd=fast_svd, linalg=linalg, part_norms=part_norms, given_values=given_values
+            )
 
 
 def spectrum(
@@ -479,6 +490,7 @@ def spectrum(
     fast_svd: bool = False,
     linalg: Linalg = NUMPY_LINALG,
     part_norms: bool = False,
+    given_values: GivenValues | None = None,
 ) -> Spectrum:
     """The :class:`Spectrum` of a matrix, a per-head product being handled through its thin factors.
 
@@ -502,6 +514,8 @@ def spectrum(
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
     ``part_norms`` also gives a product's or a gated M_in's :attr:`Spectrum.part_norms` (one more SVD of
     each part's triangular factor, which the singular values needed anyway).
+    ``given_values`` (:data:`GivenValues`) is asked first for a dense matrix's values (``svd_path``
+    "certificate" when it gives them; neither the Gram path nor the SVD is then run).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -520,21 +534,25 @@ def spectrum(
         what = "matrix" + (f" of {source}" if source else "")
         dense, owned, largest = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
+    given = None
+    if given_values is not None and isinstance(matrix, NamedMatrix):
+        given = given_values(dataclasses.replace(matrix, left=dense))  # before ``dense`` is scaled in place
     gram = None
-    if fast_svd and _gram_safe(dense):
+    if given is None and fast_svd and _gram_safe(dense):
         from numerics.spectra.gram import gram_values  # only with fast_svd
 
         gram = gram_values(dense, RANK_TOLERANCE, min(shape))
     scaled, unit = _scaled(dense, in_place=owned, largest=largest)  # owned: ``dense`` itself is now scaled
-    raw = (
-        gram.singular_values
-        if gram is not None
-        else _unscaled(tall_singular_values(scaled, linalg), unit, what)
-    )
+    if given is not None:
+        raw, path = given, "certificate"
+    elif gram is not None:
+        raw, path = gram.singular_values, "gram"
+    else:
+        raw, path = _unscaled(tall_singular_values(scaled, linalg), unit, what), "svd"
     values, rank = _ranked(raw, shape, what)
     norm_21 = _column_norm_total(_column_squares(scaled), unit, what)
     # the deferred (1,1) norm keeps the caller's matrix, or (owned) the scaled copy, never both
     entrywise = (
         functools.partial(_abs_sum, scaled, unit) if owned else functools.partial(_entrywise_sum, dense)
     )
-    return _assemble(values, rank, shape, norm_21, entrywise, what, "svd" if gram is None else "gram")
+    return _assemble(values, rank, shape, norm_21, entrywise, what, path)

@@ -19,10 +19,6 @@ peer comparison, benchmarks/prover_peers.py; each stayed undecided with `prove`'
 docs/benchmarks.md records); a true statement to be proved gets the default budget, as `specbound prove`."""
 CASES = [held for held in HELD if held.statement + " over " + held.domain in SLOW]
 UNDECIDED = {
-    "Min(x^2, y^2) <= x*y over x: [0, 2], y: [0, 2]": "z3 proves it (0.01 s); the gap x y - Min(x^2, y^2) "
-    "is 0 along the whole diagonal, and the kernel decides a Min's branch on the whole box, never on the "
-    "region x^2 <= y^2 where it is taken",
-    "Min(x, y)^2 <= x*y over x: [0, 1], y: [0, 1]": "z3 proves it; 0 along the whole diagonal, as above",
     "x*sqrt(1 - x^2) <= 1/2 over x: [-1, 1]": "z3 proves it; touching at the irrational x = 1/sqrt(2): the "
     "squares step's A^2 - B^2 = (x^2 - 1/2)^2 is a polynomial only in normal form, and the search tries the "
     "exact polynomial decision only on polynomial text",

@@ -84,7 +84,7 @@ def check_defined(tree: Any, domain: Domain, where: str) -> None:
     enclosed = 0
     while stack:
         box = stack.pop()
-        if _enclosed(tree, box):
+        if _enclosed(tree, box) or _premised(tree, box, integer):
             continue
         enclosed += 1
         wide = [name for name, (lo, hi, _, _) in box.items() if lo != hi]
@@ -125,6 +125,63 @@ def _enclosed(tree: Any, box: dict[str, Interval]) -> bool:
     except (Undefined, ArithmeticError, ValueError):
         return False
     return True
+
+
+def _premised(tree: Any, box: dict[str, Interval], integer: dict[str, bool], level: int = 0) -> bool:
+    """The tree is defined on the box by cases on its first Piecewise: its conditions are defined there,
+    some branch applies at every point, and each branch's value, put in the tree, is defined on its region
+    (:func:`theory.prover.kernel.cases.regions`), or on the set of a shift of one of its case's affine
+    premises (:func:`theory.prover.kernel.premises.shifted`: 1/(x - y) where x > y is 1/t on t > 0), a set
+    containing every point of the region where the premise holds."""
+    from theory.prover.kernel import cases, premises, verify
+
+    node = cases.first(tree, ("piecewise",))
+    if node is None or level > 1:
+        return False
+    kernel_box = {name: (lo, hi) for name, (lo, hi, _, _) in box.items()}
+    domain = {
+        name: verify.Variable(name, lo, hi, lo_open, hi_open, integer[name])
+        for name, (lo, hi, lo_open, hi_open) in box.items()
+    }
+    places = cases.regions(node, kernel_box, domain)
+    if places[-1] is not None or not cases.conditions_defined(node, kernel_box, domain):
+        return False
+    for index, ((value, _), place) in enumerate(zip(node[1:], places, strict=False)):
+        if place is None:
+            continue
+        case = cases.replaced(tree, node, value)
+        given = premises.of_branch(node, index)
+        if verify.defined(case, *place) or any(
+            _shifted_defined(case, place, given, k, integer, level) for k in range(len(given))
+        ):
+            continue
+        return False
+    return True
+
+
+def _shifted_defined(
+    tree: Any, place: tuple[Any, Any], given: list[Any], index: int, integer: dict[str, bool], level: int
+) -> bool:
+    """The tree is defined on the set of a shift of premise ``index`` in one of its variables."""
+    from theory.prover.kernel import premises, trees, verify
+
+    form = trees.affine(given[index][0]) or {}
+    for name in form:
+        if name is None or name not in place[0] or place[1][name].integer:
+            continue
+        moved = premises.shifted(tree, place[0], place[1], given, index, name)
+        if moved is None:
+            return True
+        if isinstance(moved, str):
+            continue
+        shifted_box = {
+            key: (lo, hi, moved[2][key].open_at(lo, True), moved[2][key].open_at(hi, False))
+            for key, (lo, hi) in moved[1].items()
+        }
+        flags = {key: moved[2][key].integer for key in moved[1]}
+        if verify.defined(*moved[:3]) or _premised(moved[0], shifted_box, flags, level + 1):
+            return True
+    return False
 
 
 def _width(interval: Interval) -> float:

@@ -30,11 +30,11 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theory.prover import factoring, proposals, rewrites, substitutions
+from theory.prover import factoring, premised, proposals, rewrites, substitutions
 from theory.prover.box import Box
 from theory.prover.certificate import Certificate, Decision, domain_data
 from theory.prover.domain import Domain
-from theory.prover.kernel import cases, derivative, exact, jumps, logs, polynomial, trees
+from theory.prover.kernel import cases, derivative, exact, jumps, logs, polynomial, premises, trees
 from theory.prover.kernel import verify as kernel
 from theory.prover.kernel.balls import Undefined, flint, infinite
 from theory.prover.kernel.nodes import children
@@ -238,8 +238,9 @@ class _Problem:
             for value, place in zip(values, cases.regions(node, box, domain), strict=False):
                 then = None
                 if place is not None:
-                    then = self.find(
-                        cases.replaced(tree, node, value), place[0], place[1], strict, depth, order
+                    case = cases.replaced(tree, node, value)
+                    then = self.find(case, place[0], place[1], strict, depth, order) or self.under_premises(
+                        case, place, strict, premises.of_branch(node, len(branches)), depth, order
                     )
                     if then is None:
                         break
@@ -252,6 +253,24 @@ class _Problem:
             if kernel.decide(decision, tree, box, domain, strict) is None:
                 return decision
         return None
+
+    def under_premises(
+        self,
+        tree: Any,
+        place: tuple[kernel.Box, Variables],
+        strict: bool,
+        given: list[premises.Premise],
+        depth: int,
+        order: int,
+    ) -> Decision | None:
+        """A value of a case split decided under its case's premises (:mod:`theory.prover.premised`)."""
+        if not given:
+            return None
+
+        def find(form: Any, box: kernel.Box, domain: Variables, claim: bool) -> Decision | None:
+            return self.find(form, box, domain, claim, depth, order)
+
+        return premised.decision(tree, place[0], place[1], strict, given, find, self.holds)
 
     def rounded(
         self, tree: Any, box: kernel.Box, domain: Variables, strict: bool, depth: int, order: int

@@ -29,9 +29,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.coq import premised
 from theory.prover.coq.steps import Writer, on_domain
 from theory.prover.coq.terms import COMPARISONS, Untranslatable, condition, rounding, variable
-from theory.prover.kernel import cases
+from theory.prover.kernel import cases, premises
 from theory.prover.kernel.nodes import rebuilt
 from theory.prover.kernel.trees import Malformed
 from theory.prover.kernel.verify import FORMAT, Box
@@ -40,6 +41,8 @@ WHICH = {"max": "sb_max_which", "min": "sb_min_which"}
 """The preamble's lemma: the printed Max (Min) of a, b equals a or b."""
 BOUNDS = {"max": "sb_max_above", "min": "sb_min_below"}
 """The preamble's lemma: the printed Max (Min) of a, b is >= (<=) both."""
+WHICH_PREMISED = {"max": "sb_max_which_le", "min": "sb_min_which_le"}
+"""The preamble's lemma: the printed Max (Min) of a, b is a (b) with a - b >= 0 (b - a >= 0), or the other."""
 NEGATED = {"lt": "Rnot_lt_le", "le": "Rnot_le_lt"}
 """A failed condition a < b (a <= b) as b <= a (b < a)."""
 
@@ -60,6 +63,8 @@ def choices(writer: Writer, name: str, decision: dict[str, Any], box: Box, stric
         raise Malformed("a cases decision needs a Piecewise, Max or Min and one entry per value of it")
     _two(node)
     places = cases.regions(node, box, writer.domain)
+    if node[0] in WHICH and premised.uses(branches):
+        return _premised_which(writer, name, node, branches, tree, box, strict)
     if node[0] in WHICH:
         a, b = (writer.subject(arg) for arg in node[1:])
         uses = []
@@ -71,6 +76,28 @@ def choices(writer: Writer, name: str, decision: dict[str, Any], box: Box, stric
             f"  [ {uses[0]} | {uses[1]} ]"
         )
     return _piecewise(writer, name, node, branches, places, tree, box, strict)
+
+
+def _premised_which(
+    writer: Writer, name: str, node: Any, branches: list[Any], tree: Any, box: Box, strict: bool
+) -> str:
+    """A Max or Min of two arguments whose values are decided under their premises: ``sb_max_which_le``
+    (``sb_min_which_le``) gives the printed term's argument with its premise, each branch's tactic runs
+    with it (:mod:`theory.prover.coq.premised`)."""
+    a, b = (writer.subject(arg) for arg in node[1:])
+    scripts = []
+    for j, (value, branch) in enumerate(zip(node[1:], branches, strict=True)):
+        given = premises.of_branch(node, j)
+        label = f"{name}_case_{j}"
+        asserted, named = premised.stated(writer, given, label)
+        body = premised.tactic(
+            writer, label, branch, cases.replaced(tree, node, value), box, writer.domain, strict, named
+        )
+        scripts.append(asserted + body)
+    return (
+        f"try unfold gap; destruct ({WHICH_PREMISED[node[0]]} {a} {b}) as [[W P]|[W P]]; rewrite W;\n  "
+        f"[ {scripts[0]}\n  | {scripts[1]} ]"
+    )
 
 
 def _piecewise(
@@ -95,10 +122,11 @@ def _piecewise(
             if any(v not in box or (region[v] != box[v] and place[1][v].integer) for v in region):
                 raise Untranslatable("a Piecewise region of an integer variable has no Coq proof yet")
             with on_domain(writer, place[1]):  # the region's ends open where the kernel's are
-                lemma = writer.lemma(
-                    f"{name}_case_{j}", branch, region, strict, cases.replaced(tree, node, value)
-                )
-            use = writer.use(lemma)
+                case = cases.replaced(tree, node, value)
+                if premised.uses(branch):
+                    use = _premised_branch(writer, name, node, j, branch, case, place, strict)
+                else:
+                    use = writer.use(writer.lemma(f"{name}_case_{j}", branch, region, strict, case))
         if test[0] == "true":
             return script + use
         if test[0] not in COMPARISONS:
@@ -109,6 +137,20 @@ def _piecewise(
             f"  [ {use} | apply {NEGATED[test[0]]} in {label} ];\n  "
         )
     raise Untranslatable("a Piecewise whose last condition is not True has no Coq form yet")
+
+
+def _premised_branch(
+    writer: Writer, name: str, node: Any, j: int, branch: Any, case: Any, place: Any, strict: bool
+) -> str:
+    """A Piecewise branch decided under its premises: the held condition C_j and the failed ones C_k (k < j)
+    in the context, each asserted as its premise (:func:`theory.prover.kernel.premises.of_branch`), then
+    the branch's tactic (:mod:`theory.prover.coq.premised`)."""
+    given = premises.of_branch(node, j)
+    if len(given) != j + (node[j + 1][1][0] != "true"):
+        raise Untranslatable("a Piecewise condition other than one comparison has no premised Coq form yet")
+    label = f"{name}_case_{j}"
+    asserted, named = premised.stated(writer, given, label)
+    return asserted + premised.tactic(writer, label, branch, case, place[0], place[1], strict, named)
 
 
 def bound(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:

@@ -37,6 +37,7 @@ from theory.prover.coq import (
     jumps,
     periodic,
     polynomials,
+    premised,
     steps,
     substitution,
 )
@@ -673,7 +674,12 @@ def export_certificate(
     )
     if not standalone:
         return CoqExport(body, len(entries), writer.hypotheses)
-    text = header + preamble(erf=uses_erf(data["gap"])) + body + "\nPrint Assumptions statement.\n"
+    text = (
+        header
+        + preamble(erf=uses_erf(data["gap"]), premises=premised.uses(data["boxes"]))
+        + body
+        + "\nPrint Assumptions statement.\n"
+    )
     return CoqExport(text, len(entries), writer.hypotheses)
 
 

@@ -611,6 +611,46 @@ def _lemma(name: str, increasing: bool, strict: bool) -> str:
     )
 
 
+PREMISES = """\
+Lemma sb_max_which_le : forall a b,
+  ((a + b + Rabs (a - b)) / 2 = a /\\ 0 <= a - b) \\/ ((a + b + Rabs (a - b)) / 2 = b /\\ 0 <= b - a).
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [right | left]; split; lra. Qed.
+Lemma sb_min_which_le : forall a b,
+  ((a + b - Rabs (a - b)) / 2 = a /\\ 0 <= b - a) \\/ ((a + b - Rabs (a - b)) / 2 = b /\\ 0 <= a - b).
+Proof. intros a b. unfold Rabs. destruct (Rcase_abs (a - b)); [left | right]; split; lra. Qed.
+Lemma sb_multiplier : forall g s c, 0 <= s -> 0 <= c -> 0 <= g - s * c -> 0 <= g.
+Proof. intros g s c S C G. pose proof (Rmult_le_pos s c S C). lra. Qed.
+Lemma sb_multiplier_lt : forall g s c, 0 <= s -> 0 <= c -> 0 < g - s * c -> 0 < g.
+Proof. intros g s c S C G. pose proof (Rmult_le_pos s c S C). lra. Qed.
+Lemma sb_shift : forall g h, h = g -> 0 <= h -> 0 <= g.
+Proof. intros g h E H. rewrite <- E. exact H. Qed.
+Lemma sb_shift_lt : forall g h, h = g -> 0 < h -> 0 < g.
+Proof. intros g h E H. rewrite <- E. exact H. Qed.
+Lemma sb_imply : forall c C, (0 < - C -> 0 < - c) -> 0 <= c -> 0 <= C.
+Proof.
+  intros c C I P. destruct (Rlt_or_le C 0) as [N|N]; [| exact N].
+  assert (0 < - c) by (apply I; lra). lra. Qed.
+Lemma sb_imply_lt : forall c C, (0 <= - C -> 0 <= - c) -> 0 < c -> 0 < C.
+Proof.
+  intros c C I P. destruct (Rle_or_lt C 0) as [N|N]; [| exact N].
+  assert (0 <= - c) by (apply I; lra). lra. Qed.
+Lemma sb_imply_le_lt : forall c C, (0 <= - C -> 0 < - c) -> 0 <= c -> 0 < C.
+Proof.
+  intros c C I P. destruct (Rle_or_lt C 0) as [N|N]; [| exact N].
+  assert (0 < - c) by (apply I; lra). lra. Qed.
+Lemma sb_imply_lt_le : forall c C, (0 < - C -> 0 <= - c) -> 0 < c -> 0 <= C.
+Proof.
+  intros c C I P. destruct (Rlt_or_le C 0) as [N|N]; [| exact N].
+  assert (0 <= - c) by (apply I; lra). lra. Qed.
+"""
+"""A case decided under its premises (:mod:`theory.prover.kernel.premises`), included only in a file that
+uses them: the printed Max (Min) of two arguments is one of them, and that one is the larger (smaller)
+(``sb_max_which_le``, ``sb_min_which_le``); the S-procedure, g >= g - s c where s >= 0 and c >= 0
+(``sb_multiplier``, ``_lt``); a shifted claim at t = c(x) equal to the case's claim at x (``sb_shift``,
+``_lt``); and an implied premise by the contrapositive (``sb_imply``: C < 0 forces c < 0, so c >= 0 gives
+C >= 0; ``_lt``, ``_le_lt``, ``_lt_le`` for the strict variants)."""
+
+
 CASES = """\
 Lemma sb_cases : forall (P Q : Prop) (g : R), P \\/ Q -> (P -> 0 <= g) -> (Q -> 0 <= g) -> 0 <= g.
 Proof. intros P Q g [H|H] HP HQ; auto. Qed.
@@ -766,9 +806,10 @@ r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 tha
 >= 0 everywhere (``sb_periodic``, through ``sb_periodic_nat`` and x - floor(x / P) P in [0, P))."""
 
 
-def preamble(erf: bool = False) -> str:
+def preamble(erf: bool = False, premises: bool = False) -> str:
     """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
-    ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time)."""
+    ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time); with
+    ``premises``, :data:`PREMISES` after the case splits' lemmas."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
     lemmas = "\n".join(
         _lemma(name, increasing, strict)
@@ -819,8 +860,7 @@ def preamble(erf: bool = False) -> str:
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
         f"{ROUNDINGS}"
-        f"{CASES}"
-        f"{MONOTONE_FUNCTIONS}"
+        f"{CASES}" + (PREMISES if premises else "") + f"{MONOTONE_FUNCTIONS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}{RULES}\n"

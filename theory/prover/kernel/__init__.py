@@ -29,7 +29,9 @@ evaluator, intervals or checker; a test asserts it) and accepts only what it re-
   range in balls, the identity by the normal form, H decided by a nested cover of a set containing the
   range;
 - case splits (:mod:`theory.prover.kernel.cases`): each value of a Piecewise, Max or Min decided on the
-  region of the box where it may be taken (bounds of one variable read from the conditions); a Max (Min)
+  region of the box where it may be taken (bounds of one variable read from the conditions), or under
+  its case's premises (:mod:`theory.prover.kernel.premises`: an affine premise made the range of a fresh
+  variable, a multiplier S >= 0 with G - S c decided, a premise replaced by one it implies); a Max (Min)
   at a linear position with a positive (negative) coefficient bounded by one argument; floor(u) = u - t
   and ceiling(u) = u + t with a fresh t in [0, 1); an integer-valued gap decided > -1;
 - jumps (:mod:`theory.prover.kernel.jumps`): the first floor or ceiling of an argument affine in one
@@ -57,7 +59,8 @@ Reading order (about 2200 lines in all; each module's docstring states its rule 
    prime radicals, power products of positive bases), :mod:`.derivative` (the kernel's own symbolic
    derivative, for a slope decided by a nested decision), :mod:`.signs` (abs of a signed argument
    removed) and :mod:`.logs` (the expanded logarithm of a positive tree);
-4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps), :mod:`.jumps`
+4. :mod:`.cases` (case splits, fractions of floor and ceiling, integer-valued gaps) with
+   :mod:`.premises` (a case decided under its condition), :mod:`.jumps`
    (floor and ceiling constant between integer crossings), :mod:`.polynomial` (exact univariate
    signs) and :mod:`.bernstein` (multivariate signs on a bounded box), each registered into
    ``verify.STEPS``;
@@ -77,7 +80,9 @@ inside (every function of the language is piecewise real-analytic in each variab
 Clarke's generalized gradient, the hull of their pieces' slopes, and floor, ceiling and Piecewise are never
 differentiated across a possible jump); the continuity of the language's functions where they are defined,
 except floor, ceiling and Piecewise; the rules of differentiation of the language's smooth functions; the
-definition of |u|, of Piecewise, Max and Min; the laws of logarithms for positive arguments (log c over
+definition of |u|, of Piecewise, Max and Min (and the premises each value's case gives); an affine
+change of one variable; the S-procedure (S >= 0 and c >= 0 give S c >= 0); the contrapositive; the laws
+of logarithms for positive arguments (log c over
 the primes of a positive rational c); the ring identities, the laws of exponents for nonnegative bases (for
 positive bases with real exponents) and max(a, b) = (a + b + |a - b|) / 2 behind the normal form; Yun's
 square-free decomposition and Sturm's theorem (the real roots of a polynomial in an interval); the Bernstein

@@ -14,7 +14,9 @@ Four decisions on a box B (each registered into ``verify.STEPS``):
   points (a touching point between branches lies in both closures). D_j decides G_j on R_j; an empty
   R_j needs no decision (null). The Piecewise's conditions must be defined on B and its regions must
   leave no point of B without a branch (the region where every condition fails is empty). Then
-  gap(x) = G_j(x) >= 0 (> 0) at every x.
+  gap(x) = G_j(x) >= 0 (> 0) at every x. D_j may also decide G_j only where its case's premises hold
+  (the conditions in any number of variables, a Max's or Min's argument the largest or smallest:
+  :mod:`theory.prover.kernel.premises`), which every point where the value is taken satisfies.
 - ``{"method": "bound", "argument": j, "then": D}``. The node N is the first Max or Min at a linear
   position of the gap (reached through sums and products by numbers only), gap = R + c N with c != 0 a
   number; when c > 0 and N is a Max (c < 0 and N a Min), replacing that occurrence by its j-th argument
@@ -38,9 +40,10 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from theory.prover.kernel import trees, verify
+from theory.prover.kernel import premises, trees, verify
 from theory.prover.kernel.balls import Undefined, infinite
 from theory.prover.kernel.nodes import children, rebuilt
+from theory.prover.kernel.premises import fresh_names
 from theory.prover.kernel.trees import Malformed, number
 from theory.prover.kernel.verify import Box, Variable, decide, defined, show, undefined
 
@@ -172,7 +175,7 @@ def regions(node: Any, box: Box, domain: dict[str, Variable]) -> list[tuple[Box,
     return found
 
 
-def _conditions_defined(node: Any, box: Box, domain: dict[str, Variable]) -> bool:
+def conditions_defined(node: Any, box: Box, domain: dict[str, Variable]) -> bool:
     """Every comparison in the Piecewise's conditions has both sides defined on the box."""
     env = verify.environment(box, domain)
 
@@ -206,14 +209,22 @@ def _cases(
     if node[0] == "piecewise":
         if places[-1] is not None:
             return f"the Piecewise's conditions may all fail on {show(box)}"
-        if not _conditions_defined(node, box, domain):
+        if not conditions_defined(node, box, domain):
             return f"the Piecewise's conditions are not defined on {show(box)}"
-    for value, branch, place in zip(values, branches, places, strict=False):
+    for index, (value, branch, place) in enumerate(zip(values, branches, places, strict=False)):
         if place is None:
             continue
         if branch is None:
             return f"a value of the {node[0]} may be taken on {show(place[0])} and has no decision"
-        reason = decide(branch, replaced(tree, node, value), place[0], place[1], strict, depth + 1)
+        reason = premises.decide(
+            branch,
+            replaced(tree, node, value),
+            place[0],
+            place[1],
+            strict,
+            depth + 1,
+            premises.of_branch(node, index),
+        )
         if reason is not None:
             return f"case {json.dumps(value)[:60]}: {reason}"
     return None
@@ -270,14 +281,6 @@ def _bound(
     if not defined(tree, box, domain):
         return undefined(box)
     return decide(decision.get("then"), at_path(tree, path, node[index + 1]), box, domain, strict, depth + 1)
-
-
-def fresh_names(box: Box, count: int) -> list[str]:
-    """``count`` variable names t1, t2, ... not in the box (an underscore prepended until none clashes)."""
-    prefix = "t"
-    while any(name.startswith(prefix) for name in box):
-        prefix = "_" + prefix
-    return [f"{prefix}{index}" for index in range(1, count + 1)]
 
 
 def fractional_form(tree: Any, box: Box) -> tuple[Any, list[str]]:

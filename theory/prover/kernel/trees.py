@@ -131,7 +131,7 @@ def affine(tree: Any) -> Linear | None:
     return {key: factor * coefficient for key, coefficient in scaled.items()}
 
 
-def _exact_range(form: Linear, env: Env) -> tuple[Fraction | float, Fraction | float, bool, bool] | None:
+def exact_range(form: Linear, env: Env) -> tuple[Fraction | float, Fraction | float, bool, bool] | None:
     """(lo, hi, lo_open, hi_open) of c + sum a_v v over the box in exact rationals (a product of ranges,
     so each end is the sum of the terms' ends, attained when each of them is), or None when a variable
     with a nonzero coefficient has a finite end whose rational is not known."""
@@ -174,7 +174,7 @@ def sharpened(value: Set, tree: Any, env: Env) -> Set:
     if not (straddles(value.lo) or straddles(value.hi)):
         return value
     form = affine(tree)
-    found = None if form is None else _exact_range(form, env)
+    found = None if form is None else exact_range(form, env)
     if found is None:
         return value
     lo, hi, lo_open, hi_open = found

@@ -239,11 +239,12 @@ def test_a_branch_taken_at_its_undefined_point_is_refused_there():
         prove("Piecewise((1/(x - 2/7), x >= 2/7), (0, True)) >= 0", "x: real", budget_seconds=2)
 
 
-def test_the_diagonal_of_two_variables_is_not_decided():
-    """x > y bounds no single variable: no box separates the diagonal, so the statement stays refused
-    (not proved) although it is true."""
-    with pytest.raises(UndefinedStatement, match="cannot decide"):
-        prove("Piecewise((1/(x - y), x > y), (0, True)) >= 0", "x: real, y: real", budget_seconds=2)
+def test_the_diagonal_of_two_variables_is_decided_under_its_premise():
+    """x > y bounds no single variable and no box separates the diagonal; the branch 1/(x - y) is shown
+    defined and decided under its premise x - y > 0 (x = y + t, t > 0: theory/prover/kernel/premises.py),
+    so the statement (true: 1/(x - y) > 0 where x > y) is proved, not refused."""
+    result = prove("Piecewise((1/(x - y), x > y), (0, True)) >= 0", "x: real, y: real", budget_seconds=2)
+    assert result.status == "proved"
 
 
 X = ["var", "x"]
