@@ -44,13 +44,13 @@ UNPROVED = re.compile(r"\b(Admitted|admit|Axioms?|Hypothes[ie]s|Parameters?|Conj
 """What a Coq file may not contain to count as proved: an admitted proof or a declared premise."""
 
 
-def proved_with_coq(statement: str, domain: str, target: Path) -> tuple[dict, str]:
-    """``specbound prove statement --domain domain --coq target --json`` exits 0, coqc accepted the file
-    with no hypothesis left and only the axioms of Coq's reals and Interval (``TRUSTED_AXIOMS``), and the
-    file admits and declares nothing (:data:`UNPROVED`): the JSON document and the file's text."""
+def proved_with_coq(statement: str, domain: str, target: Path, *flags: str) -> tuple[dict, str]:
+    """``specbound prove statement --domain domain [flags] --coq target --json`` exits 0, coqc accepted
+    the file with no hypothesis left and only the axioms of Coq's reals and Interval (``TRUSTED_AXIOMS``),
+    and the file admits and declares nothing (:data:`UNPROVED`): the JSON document and the file's text."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
+        status = main(["prove", statement, "--domain", domain, *flags, "--coq", str(target), "--json"])
     document = json.loads(out.getvalue())
     (record,) = document["coq"]
     assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False), record
