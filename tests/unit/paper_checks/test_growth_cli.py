@@ -5,6 +5,7 @@ the crossover depth with a proof above it and a witness just below it."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import math
@@ -61,6 +62,7 @@ def _same(found: str, expected: sp.Expr) -> bool:
     return sp.simplify(_read(found) - expected) == 0
 
 
+@functools.cache  # the 32 cells ask some questions again (Edelman's width: 8 cells a regime); read only
 def _class_of(text: str, variable: str, *assume: str) -> dict:
     argv = ["growth", text, "--in", variable]
     for entry in assume:
@@ -70,6 +72,7 @@ def _class_of(text: str, variable: str, *assume: str) -> dict:
     return document["expressions"][0]
 
 
+@functools.cache
 def _depth_class(bound: str, assumption: str, p_value: int) -> dict:
     expr = _generic_branch(regimes.depth_bound(bound, assumption, sp.Integer(p_value)))
     return _class_of(sp.sstr(expr), "L", "rho: (0, oo)")
