@@ -58,6 +58,8 @@ with mpmath.workdps(DIGITS + 10):
     R3 = mpmath.sqrt(3)
     QUARTIC_ROOT = 1 / mpmath.root(3, 4)
     """x^6 - x^2 is least at x = 3^(-1/4)."""
+    HALF_ROOT = 1 / mpmath.sqrt(2)
+    """x sqrt(1 - x^2) is greatest at x = 1/sqrt(2)."""
 XY = ("x", "y")
 
 HELD: list[Held] = [
@@ -666,6 +668,45 @@ HELD: list[Held] = [
         lambda x: M(1, 2) - x * S(1 - x**2),
         "2 x sqrt(1 - x^2) <= x^2 + (1 - x^2); touching at 1/sqrt(2)",
     ),
+    Held(
+        "x*sqrt(1 - x^2) >= -1/2",
+        "x: [-1, 1]",
+        True,
+        lambda x: x * S(1 - x**2) + M(1, 2),
+        "the mirror image x -> -x; touching at -1/sqrt(2)",
+    ),
+    Held(
+        "x*sqrt(1 - x^2) <= 1/2 - 10^-6",
+        "x: [-1, 1]",
+        False,
+        lambda x: M(1, 2) - M(1, 10**6) - x * S(1 - x**2),
+        "the maximum 1/2 at 1/sqrt(2); 181/256 is within 10^-4 of it",
+        witness=(Q(181, 256),),
+    ),
+    Held(
+        "x*sqrt(1 - x^2) < 1/2",
+        "x: [-1, 1]",
+        False,
+        lambda x: M(1, 2) - x * S(1 - x**2),
+        "equality at the irrational x = 1/sqrt(2)",
+        strict=True,
+        witness=(HALF_ROOT,),
+    ),
+    Held(
+        "x*sqrt(9 - x^2) <= 9/2",
+        "x: [-3, 3]",
+        True,
+        lambda x: M(9, 2) - x * S(9 - x**2),
+        "2 x sqrt(9 - x^2) <= x^2 + (9 - x^2); touching at 3/sqrt(2)",
+    ),
+    Held(
+        "x*sqrt(9 - x^2) <= 4",
+        "x: [-3, 3]",
+        False,
+        lambda x: 4 - x * S(9 - x**2),
+        "the maximum 9/2 at 3/sqrt(2); 17/8 is near it",
+        witness=(Q(17, 8),),
+    ),
     Held("x^(3/2) <= x", "x: [0, 1]", True, lambda x: x - x * S(x), "sqrt(x) <= 1"),
     Held(
         "x^6 - x^2 >= -0.3849",
@@ -785,7 +826,7 @@ SLOW = {
     "x^y + y^x >= 1 over x: [0, 1], y: [0, 1]",
     "x^6 - x^2 > -2*sqrt(3)/9 over x: real",
     "sqrt(x^2 + y^2) >= (Abs(x) + Abs(y))/sqrt(2) over x: real, y: real",
-    "x*sqrt(1 - x^2) <= 1/2 over x: [-1, 1]",
+    "x*sqrt(1 - x^2) < 1/2 over x: [-1, 1]",
     "Min(x, y)^2 <= x*y over x: [0, 1], y: [0, 1]",
     "Piecewise((y - x^2, x^2 < y), (0, True)) >= 0 over x: [0, 1], y: [0, 1]",
     "sqrt(x^2 + y^2) <= Abs(x) + Abs(y) over x: real, y: real",

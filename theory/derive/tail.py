@@ -25,6 +25,7 @@ Provenance: derived (decided by the code; every step kernel-checked).
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -49,62 +50,126 @@ def _accepted(decision: dict[str, Any], tree: Any, box: Any, domain: Any) -> boo
         return False
 
 
+class _Seen:
+    """What the search has computed on one box: the normal forms and the ball enclosures' signs of the
+    trees it met, by their JSON text (a slope's tree is met as a tree and again as its normal form's
+    tree, and one form's enclosure is needed by both)."""
+
+    def __init__(self, box: Any, domain: Any) -> None:
+        self.box, self.domain = box, domain
+        self.forms: dict[str, Any] = {}
+        self.signs: dict[str, bool | None] = {}
+
+    def form(self, tree: Any) -> Any:
+        """The tree of the exact normal form of ``tree`` (no point substituted), or None when too large."""
+        from theory.prover.kernel.exact import as_tree, normal_form
+
+        key = json.dumps(tree, separators=(",", ":"))
+        if key not in self.forms:
+            form = normal_form(tree, {})
+            self.forms[key] = None if form is None else as_tree(form)
+        return self.forms[key]
+
+    def enclosed(self, tree: Any) -> bool | None:
+        """The ball enclosure of the tree on the box is >= 0 at one of the kernel's precisions (False:
+        at none; None: undefined somewhere on the box)."""
+        from theory.prover.kernel.balls import Undefined
+        from theory.prover.kernel.trees import enclose
+        from theory.prover.kernel.verify import PRECISIONS, environment, precision
+
+        key = json.dumps(tree, separators=(",", ":"))
+        if key not in self.signs:
+            env = environment(self.box, self.domain)
+            sign: bool | None = False
+            try:
+                for bits in PRECISIONS:
+                    with precision(bits):
+                        if enclose(tree, env).at_least_zero(False):
+                            sign = True
+                            break
+            except Undefined:
+                sign = None
+            self.signs[key] = sign
+        return self.signs[key]
+
+    def may_enclose(self, tree: Any) -> bool:
+        """False only when the kernel's ``enclosure`` step is sure to fail on the box: the box fixes no
+        variable (so the kernel's normal form is this one's) and neither the tree nor its normal form is
+        enclosed >= 0 at the kernel's precisions, the two enclosures that step tries. A cheap pre-check:
+        the step itself is still decided by the kernel."""
+        from theory.prover.kernel.verify import fixed_points
+
+        if fixed_points(self.box) or self.enclosed(tree) is not False:
+            return True
+        form = self.form(tree)
+        return form is not None and self.enclosed(form) is not False
+
+    def encloses(self, tree: Any) -> bool:
+        """The kernel accepts the ``enclosure`` step for the tree on the box (asked only when the
+        pre-check does not rule it out)."""
+        return self.may_enclose(tree) and _accepted(_enclosure(), tree, self.box, self.domain)
+
+
+def _enclosure() -> dict[str, Any]:
+    return {"method": "enclosure"}
+
+
 def squares_first(gap: Any, name: str, box: Any, domain: Any) -> dict[str, Any] | None:
     """The decision of gap >= 0 on the box (``name`` its one unbounded variable; the others, if any, with
     bounded ranges) for gap = upper - lower: by squares when both sides are >= 0, else directly."""
-    direct = _decision(gap, name, box, domain, MAX_SLOPES)
-    if direct is not None:
+    seen = _Seen(box, domain)
+    direct = _decision(gap, name, seen, MAX_SLOPES)
+    if direct is not None and (direct["method"] == "enclosure" or _accepted(direct, gap, box, domain)):
         return direct
     if not (gap[0] == "add" and len(gap) == 3 and gap[2][:2] == ["mul", ["num", "-1"]]):
         return None
     upper, lower = gap[1], gap[2][2]
     squares = ["add", ["mul", upper, upper], ["mul", ["num", "-1"], lower, lower]]
-    then = _decision(squares, name, box, domain, MAX_SLOPES)
+    then = _decision(squares, name, seen, MAX_SLOPES)
     if then is None:
         return None
     decision = {"method": "squares", "left": upper, "right": lower, "then": then}
     return decision if _accepted(decision, gap, box, domain) else None
 
 
-def _decision(
-    tree: Any, name: str, box: Any, domain: Any, slopes: int, normal: bool = False
-) -> dict[str, Any] | None:
+def _decision(tree: Any, name: str, seen: _Seen, slopes: int, normal: bool = False) -> dict[str, Any] | None:
     """enclosure; else the rewrite to the exact normal form (``normal``: the tree is one already), decided
-    the same way; else monotone increasing with a decided slope and the face L = L0 enclosed."""
+    the same way; else monotone increasing with a decided slope and the face L = L0 enclosed. Only the
+    enclosures are asked of the kernel here: the caller has it check the whole decision once (each
+    wrapper's check would re-check everything inside it, once per level)."""
     from theory.prover.kernel.derivative import derivative
-    from theory.prover.kernel.exact import as_tree, normal_form
     from theory.prover.kernel.trees import Discontinuous
 
-    enclosure = {"method": "enclosure"}
-    if _accepted(enclosure, tree, box, domain):
-        return enclosure
+    if seen.encloses(tree):
+        return _enclosure()
     if not normal:
-        form = normal_form(tree, {})
+        form = seen.form(tree)
         if form is None:
             return None
-        inner = _decision(as_tree(form), name, box, domain, slopes, normal=True)
-        decision = None if inner is None else {"method": "rewrite", "form": as_tree(form), "then": inner}
-        return decision if decision is not None and _accepted(decision, tree, box, domain) else None
+        inner = _decision(form, name, seen, slopes, normal=True)
+        return None if inner is None else {"method": "rewrite", "form": form, "then": inner}
     if slopes == 0:
         return None
     negative = [e for e in power_exponents(tree, name) if e < 0]
     if any(e.denominator != 1 for e in negative):
-        return _scaled(tree, name, -min(negative), box, domain, slopes)
+        return _scaled(tree, name, -min(negative), seen, slopes)
     try:
         slope_tree = derivative(tree, name)
     except Discontinuous:
         return None
-    slope = _decision(slope_tree, name, box, domain, slopes - 1)
+    slope = _decision(slope_tree, name, seen, slopes - 1)
     if slope is None:
         return None
-    monotone = {"method": "monotone", "variable": name, "direction": "increasing", "slope": slope}
-    decision = {**monotone, "then": enclosure}
-    return decision if _accepted(decision, tree, box, domain) else None
+    return {
+        "method": "monotone",
+        "variable": name,
+        "direction": "increasing",
+        "slope": slope,
+        "then": _enclosure(),
+    }
 
 
-def _scaled(
-    tree: Any, name: str, power: Fraction, box: Any, domain: Any, slopes: int
-) -> dict[str, Any] | None:
+def _scaled(tree: Any, name: str, power: Fraction, seen: _Seen, slopes: int) -> dict[str, Any] | None:
     """The tree (a normal form with a negative fractional power of L, the largest magnitude ``power``)
     times L^power, decided by :func:`_decision`: a ``scale`` step (L^power > 0 on the half-line keeps the
     sign). Without it the slopes keep L^(-4/3) ln L, which no enclosure bounds on [L0, oo)."""
@@ -114,7 +179,7 @@ def _scaled(
     scaled = normal_form_times(tree, by, {})
     if scaled is None:
         return None
-    inner = _decision(as_tree(scaled), name, box, domain, slopes - 1, normal=True)
+    inner = _decision(as_tree(scaled), name, seen, slopes - 1, normal=True)
     return None if inner is None else {"method": "scale", "by": by, "form": as_tree(scaled), "then": inner}
 
 

@@ -34,6 +34,7 @@ The search proposes; the kernel re-derives the identity itself. Provenance: deri
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -225,6 +226,14 @@ def _rooted(monomial: Any) -> bool:
     return any(e.denominator != 1 for _, e in monomial[0])
 
 
+ALGEBRAIC = frozenset({"add", "mul", "pow", "num", "var"})
+
+
+def _algebraic(form: Polynomial) -> bool:
+    """Every atom of the form is built from variables and numbers by sums, products and powers."""
+    return all(set(re.findall(r'\["(\w+)"', atom)) <= ALGEBRAIC for (atoms, _) in form for atom, _ in atoms)
+
+
 def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any]]:
     """Candidates (A, B) with form = A - B: A the terms with a positive coefficient and a fractional
     exponent, B the negated others. On a box reaching infinity (``unbounded``), also B the negated terms
@@ -234,17 +243,22 @@ def root_sides(form: Polynomial, unbounded: bool = False) -> list[tuple[Any, Any
     when it differs and both sides hold a root, A every term of positive coefficient and B the negated
     others: a margin c > 0 then
     stays with the roots it props up (sqrt(2 (x + y)) + c - sqrt(x) - sqrt(y), where sqrt(x) + sqrt(y) - c
-    is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2). None when a side is empty,
-    or for more than MAX_SQUARED terms: the square of a long form is expanded term by term."""
+    is not >= 0, squares to (sqrt(x) - sqrt(y))^2 + 2 c sqrt(2 (x + y)) + c^2). On an algebraic form
+    (atoms of variables and numbers only) both splits are also tried on a bounded box where a root
+    stands on one side alone: 1/2 - x sqrt(1 - x^2) as A = 1/2, B = x sqrt(1 - x^2) (where B >= 0, the
+    box x in [0, 1]: A^2 - B^2 = (x^2 - 1/2)^2 touches 0 at the irrational 1/sqrt(2)), and
+    x sqrt(1 - x^2) + 1/2 as A = 1/2, B = -x sqrt(1 - x^2). None when a side is empty, or for more than
+    MAX_SQUARED terms: the square of a long form is expanded term by term."""
     if len(form) > MAX_SQUARED:
         return []
     lefts = [{monomial: c for monomial, c in form.items() if c > 0 and _rooted(monomial)}]
-    if unbounded:
-        lefts.append({monomial: c for monomial, c in form.items() if not _rooted(monomial)})
     positive = {monomial: c for monomial, c in form.items() if c > 0}
     negative = [monomial for monomial in form if monomial not in positive]
-    if any(map(_rooted, positive)) and any(map(_rooted, negative)):
-        lefts.append(positive)  # the margin split: both sides hold a root
+    below, algebraic = any(map(_rooted, negative)), _algebraic(form)
+    if unbounded or (algebraic and not below):
+        lefts.append({monomial: c for monomial, c in form.items() if not _rooted(monomial)})
+    if below and (algebraic or any(map(_rooted, positive))):
+        lefts.append(positive)
 
     def side(part: Polynomial) -> Any:
         return (common_factor(part) or exact.as_tree(part)) if unbounded else exact.as_tree(part)

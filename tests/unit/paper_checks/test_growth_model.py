@@ -25,7 +25,7 @@ def _json(capsys, argv: list[str]) -> tuple[int, dict]:
 @pytest.mark.slow
 def test_the_l2_bound_stays_below_edelman_at_the_embedded_models_constants(capsys):
     status, document = _json(
-        capsys, ["growth", "--edelman-at", "minilm-l6", "--integer", "--budget", "60", "--json"]
+        capsys, ["growth", "--edelman-at", "minilm-l6", "--integer", "--budget", "30", "--json"]
     )
     constants = document["constants"]
     assert constants["N"] == "384" and constants["layers"] == "6" and constants["p"] == "0"

@@ -41,7 +41,7 @@ from theory.prover.coq import (
     steps,
     substitution,
 )
-from theory.prover.coq.preamble import preamble
+from theory.prover.coq.preamble import preamble, sqrt_relation
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
     Untranslatable,
@@ -305,21 +305,32 @@ class _Writer:
             f"  [ {signs[0]}\n  | {signs[1]}\n  | {self.use(nested)} ]"
         )
 
-    def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str:
+    def identity(
+        self,
+        form: Any,
+        rewritten: Any,
+        box: Box,
+        times: Any = None,
+        prelude: str = "",
+        direct: str = "",
+    ) -> str:
         """assert (E : subject = rewritten) (subject * ``times`` when given), by ``sb_identity_laws`` (with
         the laws of exponents) after the box's point ranges are substituted (the kernel's normal form fixes
         them), ``prelude`` (rewrites of the subject) and sqrt a * sqrt a = a stated for every square root
         of either side, with the products of two such (so that lra can use them); where those fail,
-        ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules."""
+        ``sb_identity_roots`` with the stated relations as ``field``'s rewriting rules. A ``direct`` tactic,
+        when given, is tried before all of these."""
         fixed = points(box)
         sides = [self.tree if form is None else form, rewritten] + ([] if times is None else [times])
         facts, closing = root_relations(sides, self.positive)
         left = self.subject(form) if times is None else f"({self.subject(form)} * {self.subject(times)})"
         search = f"{fixed}{self.cases}{prelude}{facts}try sb_rpower; {closing}"
         laws = self._laws([sides[0] if times is None else ["mul", sides[0], times], rewritten])
+        tactics = ([direct] if direct else []) + ([] if laws is None else [laws])
+        tried = "".join(f"solve [ {tactic} ] | " for tactic in tactics)
         return (
             f"assert (E : {left} = {self.subject(rewritten)}) "
-            f"by (try unfold gap; {search if laws is None else f'first [ solve [ {laws} ] | {search} ]'})"
+            f"by (try unfold gap; {f'first [ {tried}{search} ]' if tried else search})"
         )
 
     def _laws(self, sides: list[Any]) -> str | None:
@@ -581,8 +592,6 @@ STEPS: dict[str, steps.Step] = {
 }
 """The kernel's steps on a form of the gap with a Coq proof, by method (:mod:`.steps`,
 :mod:`.substitution`)."""
-NONNEGATIVE = "first [ lra | nra | sb_close ]"
-"""The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
 INTERNAL = "the exporter failed on this lemma (an internal error, reported as a hypothesis)"
 """The reason of a lemma whose proof the exporter could not write (an error of the exporter itself)."""
 FAILURES = (Untranslatable, ArithmeticError, LookupError, TypeError, ValueError, RecursionError)
@@ -761,15 +770,14 @@ def _bases_at_zero(tree: Any, positive: Callable[[Any], bool]) -> list[Any]:
 
 def root_relations(sides: list[Any], positive: Any, closing: str = "sb_identity_laws") -> tuple[str, str]:
     """The square roots' defining relations for an identity of ``sides``: the tactic stating
-    sqrt a * sqrt a = a (``sqrt_sqrt``, a >= 0 by :data:`NONNEGATIVE`) for every square root of a side, with
-    the products of two such (so that lra can use them), and ``closing`` followed, where those exist, by
-    ``sb_identity_roots`` with the relations as ``field``'s rewriting rules (so L^(3/2), printed
+    sqrt a * sqrt a = a (:func:`~theory.prover.coq.preamble.sqrt_relation`) for every square root of a
+    side, with the products of two such (so that lra can use them), and ``closing`` followed, where those
+    exist, by ``sb_identity_roots`` with the relations as ``field``'s rewriting rules (so L^(3/2), printed
     (sqrt L)^3, equals sqrt L * L)."""
     trees_ = sorted({root for side in sides for root in _roots(side)})
     roots = [term(json.loads(tree), positive) for tree in trees_]
     facts = "".join(
-        f"assert (R{i} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE}); "
-        for i, root in enumerate(roots)
+        f"{sqrt_relation(f'R{i}', root)}; " for i, root in enumerate(roots)
     ) + "".join(  # (sqrt a sqrt b)^2 = a b: a monomial lra cannot form from the two facts (two trees
         # may print one Coq term, (2 * PI) and ((2 * PI)): R_i then rewrites both products)
         f"assert (sqrt {a} * sqrt {a} * (sqrt {b} * sqrt {b}) = {a} * {b}) "

@@ -345,6 +345,10 @@ ROOTS = """\
 Ltac sb_identity_roots F :=
   first [ solve [ F; repeat split; sb_side ]
         | solve [ sb_atoms_by ltac:(F; repeat split; sb_side); F; repeat split; sb_side ] ].
+Ltac sb_opaque_inverses :=
+  repeat match goal with |- ?l = ?r =>
+    match l with context [Rinv ?x] =>
+      match r with context [Rinv x] => let i := fresh "i" in set (i := Rinv x) end end end.
 """
 """An identity that holds by the square roots' defining relation sqrt a * sqrt a = a (a >= 0;
 ``sqrt_sqrt``, standard), which ``field`` and ``ring`` do not know (they take sqrt a as an atom): ``F`` is
@@ -353,7 +357,19 @@ monomial sqrt(a_i)^2 of the normal forms to a_i, so (1 / sqrt pi)^2 pi = 1 holds
 the whole identity (its denominators nonzero by ``sb_side``), else after ``sb_atoms_by F`` has made two
 sqrt, ln or exp atoms one where their arguments are equal by the same rule (exp (-(x sqrt 2 / 2)^2) and
 exp (-x^2 / 2)). Nothing is assumed: a false relation (sqrt a * sqrt a = a for a < 0, where Coq's sqrt a
-is 0) fails at its own proof."""
+is 0) fails at its own proof. ``sb_opaque_inverses`` names each inverse / x found on both sides of an
+identity (``set``: a local definition, so the goal is unchanged), which ``field`` then takes as an atom
+rather than a denominator: only the inverses that cancel are left for it to clear and show nonzero."""
+
+NONNEGATIVE = "first [ lra | nra | sb_close ]"
+"""The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
+
+
+def sqrt_relation(name: str, root: str) -> str:
+    """assert (name : sqrt a * sqrt a = a) for the Coq term a (``sqrt_sqrt``, a >= 0 by
+    :data:`NONNEGATIVE`)."""
+    return f"assert ({name} : sqrt {root} * sqrt {root} = {root}) by (apply sqrt_sqrt; {NONNEGATIVE})"
+
 
 ERF_DEFINITION = "Definition sb_erf (x : R) : R := 2 / sqrt PI * RInt (fun t => exp (-(t*t))) 0 x.\n"
 """erf x = 2/sqrt(pi) int_0^x exp(-t^2) dt, the standard definition (Abramowitz and Stegun 7.1.1)."""

@@ -25,9 +25,11 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol
 
-from theory.prover.kernel import logs, signs
+from theory.prover.coq.preamble import sqrt_relation
+from theory.prover.coq.terms import points
+from theory.prover.kernel import exact, logs, signs
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import Box, Variable, abs_sign
+from theory.prover.kernel.verify import Box, Variable, abs_sign, fixed_points
 
 
 class Writer(Protocol):
@@ -55,7 +57,15 @@ class Writer(Protocol):
 
     def keep(self, module: str, exported: Any) -> None: ...
 
-    def identity(self, form: Any, rewritten: Any, box: Box, times: Any = None, prelude: str = "") -> str: ...
+    def identity(
+        self,
+        form: Any,
+        rewritten: Any,
+        box: Box,
+        times: Any = None,
+        prelude: str = "",
+        direct: str = "",
+    ) -> str: ...
 
 
 @contextmanager
@@ -80,12 +90,61 @@ def scale(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict:
     nested = writer.lemma(f"{name}_scaled", decision.get("then"), box, strict, scaled)
     m = writer.subject(multiplier)
     rule = "sb_scale_strict" if strict else "sb_scale"
+    termwise_ = termwise(writer, form, scaled, multiplier, box)
+    identity = writer.identity(form, scaled, box, multiplier, SIMPLIFY_M, direct=termwise_ or "")
     return (
         f"assert (M : 0 < {m}) by ({writer.use(positive)});\n  "
-        f"{writer.identity(form, scaled, box, times=multiplier, prelude=SIMPLIFY_M)};\n  "
+        f"{identity};\n  "
         f"apply ({rule} ({writer.subject(form)}) {m} {writer.subject(scaled)});\n"
         f"  [ exact M | exact E | {writer.use(nested)} ]"
     )
+
+
+def _root_rules(writer: Writer, multiplier: Any) -> str:
+    """``field [R0 ..]`` with R_i : sqrt b * sqrt b = b for each base b of a factor of the multiplier (its
+    half-integer powers are what a term's product with it leaves printed as roots: sqrt L * L against
+    (sqrt L)^3), each proved first (:func:`~theory.prover.coq.preamble.sqrt_relation`)."""
+    bases = []
+    for factor in multiplier[1:] if multiplier[0] == "mul" else [multiplier]:
+        base = factor[1] if factor[0] == "pow" else factor
+        if base[0] != "num" and writer.subject(base) not in bases:
+            bases.append(writer.subject(base))
+    facts = "".join(f"{sqrt_relation(f'R{i}', base)}; " for i, base in enumerate(bases))
+    return f"{facts}field [{' '.join(f'R{i}' for i in range(len(bases)))}]"
+
+
+def termwise(writer: Writer, form: Any, scaled: Any, multiplier: Any, box: Box) -> str | None:
+    """The tactic of (T_1 + ... + T_n) * m = S_1 + ... + S_n term by term (the identity's first attempt),
+    where the kernel's exact normal form of each T_i m is that of one S_j (a bijection, found here): each
+    E_j : T_i * m = S_j by ``field`` with the inverses on both sides named (``sb_opaque_inverses``: only
+    m's cancel, shown nonzero by ``sb_nonzero``) and the roots of m's bases as its rules, then the sum by
+    ``ring`` (distributing m) and the congruence of + on the E_j. None where the subject or the form is
+    not a sum or no such bijection exists. ``field`` on the whole sum clears every term's denominators
+    at once (over 70 coqc CPU s on the 7 KB identity of docs/examples/l2_below_edelman_minilm_l6)."""
+    subject = writer.tree if form is None else form
+    if subject[0] != "add" or scaled[0] != "add" or len(subject) != len(scaled):
+        return None
+    fixed = fixed_points(box)
+    products = [exact.normal_form_times(part, multiplier, fixed) for part in subject[1:]]
+    order: list[int] = []
+    for target in scaled[1:]:
+        wanted = exact.normal_form(target, fixed)
+        found = [i for i, product in enumerate(products) if i not in order and product == wanted]
+        if wanted is None or not found:
+            return None
+        order.append(found[0])
+    m = writer.subject(multiplier)
+    direct = f"{points(box)}sb_opaque_inverses; {_root_rules(writer, multiplier)}; sb_nonzero"
+    facts = "".join(
+        f"assert (E{j} : ({writer.subject(subject[1 + i])} * {m}) = {writer.subject(target)}) by ({direct});"
+        "\n    "
+        for j, (i, target) in enumerate(zip(order, scaled[1:], strict=True))
+    )
+    middle = " + ".join(f"({writer.subject(subject[1 + i])} * {m})" for i in order)
+    added = "E0"
+    for j in range(1, len(order)):  # the left fold (x_1 + x_2) + x_3 .. as Coq parses both sums
+        added = f"(f_equal2 Rplus {added} E{j})"
+    return f"\n    {facts}transitivity ({middle}); [ ring | exact {added} ]"
 
 
 SIMPLIFY_M = "rewrite ?Rmult_1_l, ?Rmult_1_r, ?Rplus_0_l, ?Rplus_0_r in M; "

@@ -99,7 +99,7 @@ def test_the_worked_example_states_the_commands_expressions():
 
 @pytest.mark.slow
 def test_the_worked_example_is_proved_and_its_certificate_accepted(tmp_path, capsys):
-    result = derive(EXAMPLE, 20)
+    result = derive(EXAMPLE, 10)
     assert result.status == "proved", result.to_json(False)
     checked = check_derivation(result.certificate())
     assert checked.accepted and checked.status == "proved"
