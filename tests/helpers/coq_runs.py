@@ -1,16 +1,22 @@
 """Runs of the Coq export that several test modules share: the prover's certificate of a statement (which
-the kernel accepts), an exported certificate checked by coqc, exact rationals around an arb enclosure, and
-the laws of exponents proved (or a planted wrong one refused) by ``sb_identity_laws``.
+the kernel accepts), an exported certificate checked by coqc, ``prove --coq`` accepted with nothing but
+the trusted axioms, exact rationals around an arb enclosure, and the laws of exponents proved (or a
+planted wrong one refused) by ``sb_identity_laws``.
 
 Needs python-flint: a test module calls ``pytest.importorskip("flint")`` before importing this one."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
+from paper_checks.cli import main
 from theory.prover import prove
-from theory.prover.coq.coqc import check_file
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
@@ -32,6 +38,26 @@ def coq_checked(certificate: dict, tmp_path: Path) -> object:
     path = tmp_path / "Statement.v"
     path.write_text(exported.text, encoding="utf-8")
     return check_file(path, tuple(h.name for h in exported.hypotheses))
+
+
+UNPROVED = re.compile(r"\b(Admitted|admit|Axioms?|Hypothes[ie]s|Parameters?|Conjecture)\b")
+"""What a Coq file may not contain to count as proved: an admitted proof or a declared premise."""
+
+
+def proved_with_coq(statement: str, domain: str, target: Path, *flags: str) -> tuple[dict, str]:
+    """``specbound prove statement --domain domain [flags] --coq target --json`` exits 0, coqc accepted
+    the file with no hypothesis left and only the axioms of Coq's reals and Interval (``TRUSTED_AXIOMS``),
+    and the file admits and declares nothing (:data:`UNPROVED`): the JSON document and the file's text."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["prove", statement, "--domain", domain, *flags, "--coq", str(target), "--json"])
+    document = json.loads(out.getvalue())
+    (record,) = document["coq"]
+    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False), record
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"]), record["axioms"]
+    text = target.read_text(encoding="utf-8")
+    assert not UNPROVED.search(text), UNPROVED.search(text)
+    return document, text
 
 
 def bracket(value: object) -> tuple[Fraction, Fraction]:

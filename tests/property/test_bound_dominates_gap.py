@@ -6,6 +6,10 @@ a model, a margin and a confidence delta; the bound (theory.assembled GAP_TERM o
 numerics.bounds.assembled.assembled_bound) must be at least the upper confidence limit of both the 0-1 margin
 gap and the ramp gap measured on 20000 held-out samples. ``check_dominates`` (tests.helpers.trained_gaps)
 takes the formula, so ``test_mutants.py`` can run the same property on a broken bound and see it fail.
+
+Slow tier (training and measuring the four models costs about 9 CPU s): the fast tier's test of the kind
+is tests/unit/numerics/test_synthetic.py's ratio table, one trained noisy model whose bound dominates both
+upper confidence limits of its gap at one margin.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import pytest
 from tests.helpers.trained_gaps import check_dominates, measured, trained_models
 from theory import assembled
 
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.slow]
 
 
 def test_assembled_bound_dominates_the_measured_gap():

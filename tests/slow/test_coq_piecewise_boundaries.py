@@ -8,15 +8,14 @@ so coqc accepts the file with no hypothesis. Planted: the same file with the pre
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
+from tests.helpers.coq_runs import proved_with_coq
+from theory.prover.coq.coqc import check_file
 
 pytestmark = [
     pytest.mark.coq,
@@ -33,17 +32,9 @@ PREMISE = "forall v_x : R, (1 / 3) < v_x ->"
 
 
 @pytest.mark.parametrize(("statement", "domain"), STATEMENTS)
-def test_the_branch_at_a_non_dyadic_boundary_is_proved_in_coq(statement, domain, tmp_path, capsys):
-    target = tmp_path / "Statement.v"
-    status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
-    document = json.loads(capsys.readouterr().out)
-    (record,) = document["coq"]
-    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False)
-    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
-    text = target.read_text()
+def test_the_branch_at_a_non_dyadic_boundary_is_proved_in_coq(statement, domain, tmp_path):
+    _, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
     assert f"Lemma box_1_case_0 : {PREMISE}" in text  # the region open at 1/3, as the kernel's
-    for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
-        assert word not in text
 
 
 def test_a_file_with_the_region_closed_at_the_boundary_is_refused(tmp_path, capsys):

@@ -17,6 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
+from tests.helpers.coq_runs import UNPROVED, proved_with_coq
 from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
@@ -118,7 +119,7 @@ def test_every_rule_lemma_is_proved_and_rests_only_on_the_axioms_of_the_reals(tm
     text = preamble(premises=True)
     stated = set(re.findall(r"^Lemma (\w+)", text, flags=re.MULTILINE))
     assert set(RULES) <= stated
-    assert not re.search(r"\b(Admitted|Axiom|Hypothesis|admit|Parameter)\b", text)
+    assert not UNPROVED.search(text)
     every = f"Definition sb_rules := ({', '.join(RULES)}).\nPrint Assumptions sb_rules.\n"
     printed = text + every
     verdict = _compiled(printed, tmp_path)
@@ -240,19 +241,11 @@ CASE_SPLITS = [
 
 
 @pytest.mark.parametrize(("statement", "domain", "applied"), CASE_SPLITS)
-def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, tmp_path, capsys):
+def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, tmp_path):
     """``prove --coq``: exit 0 only when coqc accepts the file with no hypothesis; the box is decided by
     the kernel's cases / bound / fractional / integral step and the file applies that step's lemma."""
-    target = tmp_path / "Statement.v"
-    status = main(["prove", statement, "--domain", domain, "--coq", str(target), "--json"])
-    document = json.loads(capsys.readouterr().out)
-    (record,) = document["coq"]
-    assert (status, record["coq"], record["rests_on_hypotheses"]) == (0, "accepted", False)
-    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
-    text = target.read_text()
+    _, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
     assert applied in text
-    for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
-        assert word not in text
 
 
 def test_a_piecewise_file_with_a_branch_changed_is_refused(tmp_path, capsys):

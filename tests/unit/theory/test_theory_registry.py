@@ -40,7 +40,10 @@ def test_lemma_by_name():
 
 
 def test_cli_json(capsys):
-    assert main(["theory", "--json"]) == 0
+    """Every lemma with its checks, derivation and the helper controls. The prover's verdicts on all the
+    registry's inequalities (13 CPU s) are the slow tier's (test_prover_lemmas.py,
+    test_specbound_theory_reports_the_prover_verdicts); the next test follows one through the command."""
+    assert main(["theory", "--json", "--no-prove"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert len(document["lemmas"]) == len(all_lemmas())
     first = document["lemmas"][0]
@@ -54,8 +57,28 @@ def test_cli_json(capsys):
     assert document["helper_controls"] and all(c["passed"] for c in document["helper_controls"])
 
 
+def test_cli_json_carries_the_prover_s_verdict_on_an_inequality(monkeypatch, capsys):
+    """The command decides each lemma's inequalities and reports the kernel-checked verdict: here one of
+    test_prover_lemmas.py's key inequalities, left alone in the registry."""
+    pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
+    from theory.paper_proofs import inequalities
+
+    (entry,) = [e for e in inequalities.all_lemma_inequalities() if e.name == "p_triangle_scalar_core"]
+    monkeypatch.setattr(inequalities, "inequalities_of", lambda name: (entry,) if name == entry.lemma else ())
+    assert main(["theory", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    (lemma,) = [lemma for lemma in document["lemmas"] if lemma["name"] == entry.lemma]
+    (record,) = lemma["inequalities"]
+    assert (record["name"], record["status"], record["certificates_checked"]) == (entry.name, "proved", True)
+    assert {k: document["summary"][k] for k in ("inequalities", "proved", "refuted")} == {
+        "inequalities": 1,
+        "proved": 1,
+        "refuted": 0,
+    }
+
+
 def test_cli_text_with_regimes(capsys):
-    assert main(["theory", "--regimes"]) == 0
+    assert main(["theory", "--regimes", "--no-prove"]) == 0
     out = capsys.readouterr().out
     assert "[step 11]" in out and "0 failing" in out
     assert "| rank | 0 | ours_l2 | geometric_alpha | L^(1) |" in out

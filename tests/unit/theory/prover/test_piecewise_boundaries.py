@@ -23,6 +23,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from tests.helpers.certificates import box_certificate, domain_variable
 from theory.prover import PROVED, REFUTED, check_certificate, prove
 from theory.prover.definedness import UndefinedStatement
 from theory.prover.kernel import balls, trees
@@ -259,26 +260,8 @@ CASES = {"method": "cases", "branches": [ENCLOSURE, ENCLOSURE]}
 
 
 def _certificate(cut: str, left: dict, right: dict) -> dict:
-    return {
-        "format": "specbound-certificate/2",
-        "inequality": "",
-        "gap": GAP,
-        "strict": False,
-        "domain": [
-            {
-                "name": "x",
-                "lower": "0",
-                "upper": "1",
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
-        "boxes": [
-            {"box": {"x": ["0", cut]}, "decision": left},
-            {"box": {"x": [cut, "1"]}, "decision": right},
-        ],
-    }
+    boxes = [{"box": {"x": ["0", cut]}, "decision": left}, {"box": {"x": [cut, "1"]}, "decision": right}]
+    return box_certificate(GAP, [domain_variable("x", "0", "1")], boxes)
 
 
 def test_a_cut_at_the_boundary_is_accepted_and_one_moved_past_it_rejected():
@@ -302,23 +285,9 @@ def test_a_false_claim_at_the_boundary_is_rejected():
         ["piecewise", [["pow", SHIFTED, ["num", "-1"]], ["lt", ["num", "1/3"], X]], [["num", "0"], ["true"]]],
         ["num", "-1"],
     ]
-    data = {
-        "format": "specbound-certificate/2",
-        "inequality": "",
-        "gap": gap,
-        "strict": False,
-        "domain": [
-            {
-                "name": "x",
-                "lower": "1/3",
-                "upper": "1",
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
-        "boxes": [{"box": {"x": ["1/3", "1"]}, "decision": CASES}],
-    }
+    data = box_certificate(
+        gap, [domain_variable("x", "1/3", "1")], [{"box": {"x": ["1/3", "1"]}, "decision": CASES}]
+    )
     assert not kernel_check(data).accepted
     data["domain"][0]["lower_open"] = True  # over (1/3, 1] the claim is true: the region of 0 is empty
     data["boxes"][0]["decision"] = {"method": "cases", "branches": [ENCLOSURE, None]}

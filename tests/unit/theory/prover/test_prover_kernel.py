@@ -19,6 +19,7 @@ from tests.helpers.paths import ROOT
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers.certificates import domain_variable
 from tests.helpers.mp_reference import evaluate
 from theory.prover import check_certificate, parse_domain, parse_statement, prove
 from theory.prover.chain import check_chain
@@ -96,16 +97,7 @@ def test_a_false_gap_with_assumptions_claimed_is_rejected():
         "gap": ["add", ["var", "x"], ["mul", ["num", "-1"], ["abs", ["var", "x"]]]],
         "strict": False,
         "assumptions": {"x": "positive"},
-        "domain": [
-            {
-                "name": "x",
-                "lower": "-1",
-                "upper": "1",
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
+        "domain": [domain_variable("x", "-1", "1")],
         "boxes": [{"box": {"x": ["-1", "1"]}, "decision": {"method": "enclosure"}}],
     }
     verdict = check_certificate(forged)
@@ -133,16 +125,7 @@ def test_a_chain_without_pieces_is_rejected():
         "format": "specbound-chain-certificate/2",
         "inequality": "x >= 0",
         "gap": ["var", "x"],
-        "domain": [
-            {
-                "name": "x",
-                "lower": "0",
-                "upper": "1",
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ],
+        "domain": [domain_variable("x", "0", "1")],
         "pieces": [],
     }
     report = check_chain(chain)
@@ -285,19 +268,13 @@ ENDS = st.fractions(min_value=-3, max_value=3, max_denominator=16)
 
 def _box(a: Fraction, b: Fraction, c: Fraction, d: Fraction, open_x: bool) -> tuple[dict, dict]:
     box = {"x": (min(a, b), max(a, b)), "y": (min(c, d), max(c, d))}
+    # a single point stays closed: (a, a] is empty
     record = [
-        {
-            "name": n,
-            "lower": str(box[n][0]),
-            "upper": str(box[n][1]),
-            "lower_open": open_x and n == "x",
-            "upper_open": False,
-            "integer": False,
-        }
+        domain_variable(
+            n, str(box[n][0]), str(box[n][1]), lower_open=open_x and n == "x" and box[n][0] < box[n][1]
+        )
         for n in ("x", "y")
     ]
-    if box["x"][0] == box["x"][1]:
-        record[0]["lower_open"] = False
     return box, verify.read_domain(record)
 
 

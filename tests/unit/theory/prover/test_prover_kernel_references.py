@@ -10,6 +10,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.mp_reference import evaluate, form_agrees
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
@@ -163,15 +164,8 @@ def test_a_piecewise_jumping_in_the_variable_has_no_slope_and_is_not_continuous(
 def _certificate(
     gap: list, lower: str, upper: str, decision: dict, strict: bool = False, **flags: bool
 ) -> dict:
-    record = {"name": "x", "lower": lower, "upper": upper, "integer": False}
-    record.update(lower_open=flags.get("lower_open", lower == "-oo"), upper_open=upper == "oo")
-    return {
-        "format": verify.FORMAT,
-        "gap": gap,
-        "strict": strict,
-        "domain": [record],
-        "boxes": [{"box": {"x": [lower, upper]}, "decision": decision}],
-    }
+    record = domain_variable("x", lower, upper, flags.get("lower_open", lower == "-oo"), upper == "oo")
+    return box_certificate(gap, [record], [{"box": {"x": [lower, upper]}, "decision": decision}], strict)
 
 
 def accepted(gap: list, lower: str, upper: str, decision: dict, strict: bool = False, **flags: bool) -> bool:
@@ -270,32 +264,14 @@ def test_the_fractional_part_attains_zero():
 
 
 def test_an_integer_target_needs_an_integer_variable():
-    domain = verify.read_domain(
-        [
-            {
-                "name": "x",
-                "lower": "0",
-                "upper": "3",
-                "lower_open": False,
-                "upper_open": False,
-                "integer": False,
-            }
-        ]
-    )
+    domain = verify.read_domain([domain_variable("x", "0", "3")])
     target = verify.Variable("n", Fraction(0), Fraction(3), False, False, True)
     assert range_failure("n", X, target, {"x": (Fraction(0), Fraction(3))}, domain) is not None
 
 
 def test_a_strict_claim_by_substitution_needs_a_positive_multiplier():
     # x > 0 is false at x = 0 in [0, 1]; x = M * H(u) with M = x >= 0 (0 at x = 0), H = 1, u := x
-    target = {
-        "name": "u",
-        "lower": "0",
-        "upper": "1",
-        "lower_open": False,
-        "upper_open": False,
-        "integer": False,
-    }
+    target = domain_variable("u", "0", "1")
     decision = {
         "method": "substitute",
         "multiplier": X,
@@ -312,27 +288,14 @@ def test_a_chain_on_a_gap_undefined_at_a_point_is_rejected():
     # x * x^(-1) is undefined at x = 0 in [0, 1], though its normal form is 1 = 1 * (y at y = 1)
     from theory.prover.kernel import chain
 
-    piece_domain = {"name": "y", "lower": "0", "upper": "1", "lower_open": False, "upper_open": False}
-    piece = {
-        "format": verify.FORMAT,
-        "gap": Y,
-        "strict": False,
-        "domain": [{**piece_domain, "integer": False}],
-        "boxes": [{"box": {"y": ["0", "1"]}, "decision": ENCLOSURE}],
-    }
-    record = {
-        "name": "x",
-        "lower": "0",
-        "upper": "1",
-        "lower_open": False,
-        "upper_open": False,
-        "integer": False,
-    }
+    piece = box_certificate(
+        Y, [domain_variable("y", "0", "1")], [{"box": {"y": ["0", "1"]}, "decision": ENCLOSURE}]
+    )
     certificate = {
         "format": chain.FORMAT,
         "inequality": "x * x^(-1) >= 0",
         "gap": ["mul", X, ["pow", X, num("-1")]],
-        "domain": [record],
+        "domain": [domain_variable("x", "0", "1")],
         "pieces": [
             {"name": "one", "factor": num("1"), "substitution": {"y": num("1")}, "certificate": piece}
         ],

@@ -22,12 +22,15 @@ def _ratio(k: int, c: int):
     return lambda u: k - k * u / mpmath.sqrt(c + u**2)
 
 
+_TYPED = pytest.mark.slow  # the fast tier proves it in test_prover_typed_squares.py (search, kernel check)
 TRUE = [
-    ("3*u/sqrt(1+u^2) <= 3", "u: real", _ratio(3, 1)),
-    ("2*u/sqrt(4+u^2) <= 2", "u: real", _ratio(2, 4)),
-    ("u/sqrt(1+u^2) < 1", "u: real", _ratio(1, 1)),
-    ("3*(2*(u-1))/sqrt(1+(2*(u-1))^2) <= 3", "u: real", lambda u: _ratio(3, 1)(2 * (u - 1))),
-    ("-2*(3*(u-1))/sqrt(1+(3*(u-1))^2) >= -2", "u: real", lambda u: _ratio(2, 1)(3 * (u - 1))),
+    pytest.param("3*u/sqrt(1+u^2) <= 3", "u: real", _ratio(3, 1), marks=_TYPED),
+    pytest.param("2*u/sqrt(4+u^2) <= 2", "u: real", _ratio(2, 4), marks=_TYPED),
+    pytest.param("u/sqrt(1+u^2) < 1", "u: real", _ratio(1, 1), marks=_TYPED),
+    pytest.param(
+        "3*(2*(u-1))/sqrt(1+(2*(u-1))^2) <= 3", "u: real", lambda u: _ratio(3, 1)(2 * (u - 1)), marks=_TYPED
+    ),
+    pytest.param("-2*(3*(u-1))/sqrt(1+(3*(u-1))^2) >= -2", "u: real", lambda u: _ratio(2, 1)(3 * (u - 1))),
 ]
 """(statement, domain, the gap rhs - lhs by hand)."""
 
@@ -56,7 +59,7 @@ def _mp(value) -> mpmath.mpf:
     return mpmath.mpf(value.numerator) / value.denominator
 
 
-@pytest.mark.parametrize(("statement", "domain", "gap"), TRUE, ids=[case[0] for case in TRUE])
+@pytest.mark.parametrize(("statement", "domain", "gap"), TRUE, ids=[case.values[0] for case in TRUE])
 def test_supremum_at_infinity_is_proved_and_mpmath_agrees(statement, domain, gap):
     assert all(gap(_mp(u)) > 0 for u in POINTS)
     # the typed tree writes 1/sqrt(c) as (c^(1/2))^(-1); the search proves it there in about 0.5 s
