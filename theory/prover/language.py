@@ -16,7 +16,8 @@ Grammar (``^`` and ``**`` are powers, right-associative and binding tighter than
     unary      := ("-" | "+") unary | power          power := atom (("^" | "**") unary)?
     atom       := number | name | function "(" expr ("," expr)* ")" | "(" expr ")"
                 | "Piecewise" "(" "(" expr "," condition ")" ("," "(" expr "," condition ")")* ")"
-    condition  := "True" | expr relation expr (("&" | "|") condition)?
+    condition  := conjunction ("|" conjunction)*     conjunction := comparison ("&" comparison)*
+    comparison := "True" | expr relation expr
 
 Numbers are exact: ``1.13`` is 113/100, ``1e-6`` is 1/1000000. Names are the domain's variables, the
 constants ``pi`` and ``E`` (``e`` too unless a variable is called e), and the functions of
@@ -528,6 +529,22 @@ class _Parser:
         )
 
     def condition(self) -> Parsed:
+        """A condition: ``|`` joins conjunctions, ``&`` binds tighter (as in Python and sympy)."""
+        return self.joined("|", self.conjunction)
+
+    def conjunction(self) -> Parsed:
+        return self.joined("&", self.comparison)
+
+    def joined(self, operator: str, operand: Callable[[], Parsed]) -> Parsed:
+        result = operand()
+        while self.at(operator):
+            self.take()
+            other = operand()
+            joined = _built(lambda a, b: self.builder.join(operator, a, b), result.expr, other.expr)
+            result = Parsed(joined, _typed("and" if operator == "&" else "or", result.typed, other.typed))
+        return result
+
+    def comparison(self) -> Parsed:
         self.nested()
         if self.at_word("True"):
             self.take()
@@ -542,11 +559,6 @@ class _Parser:
             tree = _typed("le" if relation in ("<=", ">=") else "lt", low.typed, high.typed)
             expr = _built(lambda a, b: self.builder.relation(a, relation, b), left.expr, right.expr)
             result = Parsed(expr, tree)
-        if self.at("&", "|"):
-            operator = self.take()[1]
-            other = self.condition()
-            joined = _built(lambda a, b: self.builder.join(operator, a, b), result.expr, other.expr)
-            result = Parsed(joined, _typed("and" if operator == "&" else "or", result.typed, other.typed))
         self.depth -= 1
         return result
 
