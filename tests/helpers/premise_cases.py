@@ -95,14 +95,19 @@ def text(node: Node) -> str:
     raise AssertionError(op)
 
 
-def exact(node: Node, point: dict[str, Fraction]) -> Fraction:
-    """The exact rational value of a division-free polynomial expression (the conditions' sides)."""
+def exact(node: Any, point: dict[str, Fraction]) -> Fraction:
+    """The exact rational value of a division-free expression of numbers, variables, sums, products,
+    integer powers, Min and Max: the generator's nodes (numbers as Fractions, exponents as ints) and the
+    kernel's data trees (numbers as "p/q" text, exponents as number trees)."""
     op = node[0]
     if op == "num":
-        return node[1]
+        return Fraction(node[1])
     if op == "var":
         return point[node[1]]
-    values = [exact(a, point) for a in node[1:]] if op != "pow" else [exact(node[1], point)]
+    if op == "pow":
+        exponent = node[2] if isinstance(node[2], int) else exact(node[2], point)
+        return exact(node[1], point) ** int(exponent)
+    values = [exact(a, point) for a in node[1:]]
     if op == "add":
         return sum(values, Fraction(0))
     if op == "mul":
@@ -110,8 +115,8 @@ def exact(node: Node, point: dict[str, Fraction]) -> Fraction:
         for value in values:
             product *= value
         return product
-    if op == "pow":
-        return values[0] ** node[2]
+    if op in ("min", "max"):
+        return min(values) if op == "min" else max(values)
     raise AssertionError(f"{op} in a condition")
 
 

@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the kernel needs python-flint (the certify extra)")
 
+from tests.helpers.premise_cases import exact
 from theory.errors import SpecboundError
 from theory.prover import check_certificate, prove
 from theory.prover.kernel import Malformed, premises
@@ -162,28 +163,6 @@ def test_the_decisions_of_a_true_statement_fail_on_a_planted_false_one() -> None
         assert not check_certificate(data).accepted
 
 
-def _value(tree: Any, point: dict[str, Fraction]) -> Fraction:
-    """Exact value of a tree of numbers, variables, sums, products and integer powers."""
-    op, args = tree[0], tree[1:]
-    if op == "num":
-        return Fraction(args[0])
-    if op == "var":
-        return point[args[0]]
-    values = [_value(arg, point) for arg in args]
-    if op == "add":
-        return sum(values, Fraction(0))
-    if op == "mul":
-        product = Fraction(1)
-        for value in values:
-            product *= value
-        return product
-    if op == "pow":
-        return values[0] ** int(values[1])
-    if op in ("min", "max"):
-        return min(values) if op == "min" else max(values)
-    raise AssertionError(op)
-
-
 def test_the_premises_hold_where_the_value_is_taken() -> None:
     """At 300 random rational points, the argument a Min (Max) takes satisfies its branch's premises."""
     rng = random.Random(48)
@@ -191,13 +170,13 @@ def test_the_premises_hold_where_the_value_is_taken() -> None:
         node = [op, ["pow", X, ["num", "2"]], ["add", Y, ["num", "-1/3"]], ["mul", X, Y]]
         for _ in range(150):
             point = {"x": Fraction(rng.randint(-40, 40), 7), "y": Fraction(rng.randint(-40, 40), 5)}
-            taken = _value(node, point)
-            index = next(j for j, arg in enumerate(node[1:]) if _value(arg, point) == taken)
+            taken = exact(node, point)
+            index = next(j for j, arg in enumerate(node[1:]) if exact(arg, point) == taken)
             for c, strict in premises.of_branch(node, index):
-                assert _value(c, point) > 0 if strict else _value(c, point) >= 0
+                assert exact(c, point) > 0 if strict else exact(c, point) >= 0
 
 
-def test_a_shifted_point_lies_in_the_shifted_box_with_the_same_value() -> None:
+def test_a_shifted_point_lies_in_the_shifted_box_with_the_sameexact() -> None:
     """For the premise 2 x - 3 y + 1 > 0 on [-1, 2] x [0, 3], every point where it holds maps (x = (t + 3 y -
     1)/2, t = its value) into the kernel's shifted box, and the shifted tree there equals the tree at the
     point (exact rationals)."""
@@ -213,13 +192,13 @@ def test_a_shifted_point_lies_in_the_shifted_box_with_the_same_value() -> None:
     inside = 0
     for _ in range(400):
         point = {"x": Fraction(rng.randint(-30, 60), 30), "y": Fraction(rng.randint(0, 90), 30)}
-        value = _value(c, point)
+        value = exact(c, point)
         if value <= 0:
             continue
         inside += 1
         lo, hi = new_box[t]
         assert lo <= value <= hi and (value != lo or not new_domain[t].lower_open)
-        assert _value(shifted, {"y": point["y"], t: value}) == _value(tree, point)
+        assert exact(shifted, {"y": point["y"], t: value}) == exact(tree, point)
     assert inside > 50
 
 
