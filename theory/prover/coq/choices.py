@@ -26,16 +26,15 @@ from __future__ import annotations
 
 import json
 import math
-from fractions import Fraction
 from typing import Any
 
 from theory.prover.coq import premised
-from theory.prover.coq.steps import Writer, on_domain
+from theory.prover.coq.steps import Writer, end_text, keep_one_box, on_domain
 from theory.prover.coq.terms import COMPARISONS, Untranslatable, condition, rounding, variable
 from theory.prover.kernel import cases, premises
 from theory.prover.kernel.nodes import rebuilt
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import FORMAT, Box
+from theory.prover.kernel.verify import Box
 
 WHICH = {"max": "sb_max_which", "min": "sb_min_which"}
 """The preamble's lemma: the printed Max (Min) of a, b equals a or b."""
@@ -187,12 +186,6 @@ def _fractions(tree: Any) -> list[Any]:
     return list(seen.values())
 
 
-def _end(value: float | Fraction) -> str:
-    if math.isinf(value):
-        return "oo" if value > 0 else "-oo"
-    return str(Fraction(value))
-
-
 def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any) -> str:
     """The ``fractional`` step (see the module)."""
     tree = writer.tree if form is None else form
@@ -206,8 +199,8 @@ def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     domain = [
         {
             "name": v,
-            "lower": _end(lo),
-            "upper": _end(hi),
+            "lower": end_text(lo),
+            "upper": end_text(hi),
             "lower_open": wider[v].open_at(lo, True) if not math.isinf(lo) else True,
             "upper_open": wider[v].open_at(hi, False) if not math.isinf(hi) else True,
             "integer": False,
@@ -215,20 +208,10 @@ def fractional(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
         for v, (lo, hi) in wider_box.items()
     ]
     module = f"{name}_fractions"
-    whole = {d["name"]: [d["lower"], d["upper"]] for d in domain}
-    data = {
-        "format": FORMAT,
-        "inequality": f"the form of {name} with its floors and ceilings as fractions in [0, 1)",
-        "gap": shaped,
-        "domain": domain,
-        "strict": strict,
-        "boxes": [{"box": whole, "decision": decision.get("then")}],
-    }
-    exported = writer.nested(module, data)
-    if exported.hypotheses:
-        left = "; ".join(f"{h.name} ({h.reason})" for h in exported.hypotheses)
-        raise Untranslatable(f"the fractional form's Coq proof (module {module}) leaves hypotheses: {left}")
-    writer.keep(module, exported)
+    inequality = f"the form of {name} with its floors and ceilings as fractions in [0, 1)"
+    keep_one_box(
+        writer, module, inequality, shaped, domain, strict, decision.get("then"), "the fractional form"
+    )
     arguments = [variable(v) for v in box]
     values = []
     for node in nodes:

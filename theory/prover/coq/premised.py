@@ -17,15 +17,13 @@ Provenance: derived (a translation of the kernel's premised decisions; each step
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from typing import Any
 
-from theory.prover.coq.steps import Writer
+from theory.prover.coq.steps import Writer, end_text, keep_one_box
 from theory.prover.coq.terms import Untranslatable, variable
 from theory.prover.kernel import premises
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import FORMAT, Box, Variable
+from theory.prover.kernel.verify import Box, Variable
 
 Given = list[tuple[Any, bool, str]]
 """The premises in the context: (c, strict, the hypothesis's name)."""
@@ -123,12 +121,6 @@ def tactic(
     )
 
 
-def _end(value: float | Fraction) -> str:
-    if math.isinf(value):
-        return "oo" if value > 0 else "-oo"
-    return str(Fraction(value))
-
-
 def _shift(
     writer: Writer,
     name: str,
@@ -154,8 +146,8 @@ def _shift(
     records = [
         {
             "name": key,
-            "lower": _end(lo),
-            "upper": _end(hi),
+            "lower": end_text(lo),
+            "upper": end_text(hi),
             "lower_open": shifted_domain[key].open_at(lo, True),
             "upper_open": shifted_domain[key].open_at(hi, False),
             "integer": shifted_domain[key].integer,
@@ -163,19 +155,8 @@ def _shift(
         for key, (lo, hi) in shifted_box.items()
     ]
     module = f"{name}_shift"
-    data = {
-        "format": FORMAT,
-        "inequality": f"the case {name} with a premise made a range",
-        "gap": shifted_tree,
-        "domain": records,
-        "strict": strict,
-        "boxes": [{"box": {r["name"]: [r["lower"], r["upper"]] for r in records}, "decision": then}],
-    }
-    exported = writer.nested(module, data)
-    if exported.hypotheses:
-        left = "; ".join(f"{h.name} ({h.reason})" for h in exported.hypotheses)
-        raise Untranslatable(f"the shifted case's Coq proof (module {module}) leaves hypotheses: {left}")
-    writer.keep(module, exported)
+    inequality = f"the case {name} with a premise made a range"
+    keep_one_box(writer, module, inequality, shifted_tree, records, strict, then, "the shifted case")
     (fresh,) = set(shifted_box) - set(box)
     arguments = [
         f"({writer.subject(given[index][0])})" if key == fresh else variable(key) for key in shifted_box

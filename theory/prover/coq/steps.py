@@ -20,16 +20,17 @@ Provenance: derived (a translation of the kernel's decisions; the identities and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Protocol
 
 from theory.prover.coq.preamble import sqrt_relation
-from theory.prover.coq.terms import points
+from theory.prover.coq.terms import Untranslatable, points
 from theory.prover.kernel import exact, logs, signs
 from theory.prover.kernel.trees import Malformed
-from theory.prover.kernel.verify import Box, Variable, abs_sign, fixed_points
+from theory.prover.kernel.verify import FORMAT, Box, Variable, abs_sign, fixed_points
 
 
 class Writer(Protocol):
@@ -343,3 +344,38 @@ def _numeric(exponent: Any) -> bool:
 Step = Callable[["Writer", str, dict[str, Any], Box, bool, Any], str]
 STEPS: dict[str, Step] = {"scale": scale, "unsigned": unsigned, "sum": sum_, "log": log}
 """The kernel's steps with a Coq proof here, by method."""
+
+
+def end_text(value: float | Fraction) -> str:
+    """A box end as a certificate writes it: "oo", "-oo" or the exact rational."""
+    if math.isinf(value):
+        return "oo" if value > 0 else "-oo"
+    return str(Fraction(value))
+
+
+def keep_one_box(
+    writer: Writer,
+    module: str,
+    inequality: str,
+    gap: Any,
+    records: list[dict[str, Any]],
+    strict: bool,
+    then: Any,
+    what: str,
+) -> None:
+    """Export the claim ``gap`` >= 0 (> 0 when strict) over the one box of the domain ``records``, decided
+    by ``then``, as the nested ``Module module`` of this file and keep it; :class:`Untranslatable` (naming
+    ``what``) when its proof leaves hypotheses."""
+    data = {
+        "format": FORMAT,
+        "inequality": inequality,
+        "gap": gap,
+        "domain": records,
+        "strict": strict,
+        "boxes": [{"box": {r["name"]: [r["lower"], r["upper"]] for r in records}, "decision": then}],
+    }
+    exported = writer.nested(module, data)
+    if exported.hypotheses:
+        left = "; ".join(f"{h.name} ({h.reason})" for h in exported.hypotheses)
+        raise Untranslatable(f"{what}'s Coq proof (module {module}) leaves hypotheses: {left}")
+    writer.keep(module, exported)
