@@ -16,8 +16,8 @@ from pathlib import Path
 
 from paper_checks.cli import main
 from theory.prover import prove
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
-from theory.prover.coq.export import export_certificate
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
+from theory.prover.coq.export import CoqExport, export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
 
@@ -32,12 +32,17 @@ def proved_certificate(statement: str, domain: str) -> dict:
     return certificate
 
 
-def coq_checked(certificate: dict, tmp_path: Path) -> object:
-    """coqc's verdict on the certificate exported to tmp_path/Statement.v, its hypotheses named."""
+def exported_and_checked(certificate: dict, tmp_path: Path) -> tuple[CoqExport, CoqCheck]:
+    """The certificate exported to tmp_path/Statement.v, and coqc's verdict on it, its hypotheses named."""
     exported = export_certificate(certificate)
     path = tmp_path / "Statement.v"
     path.write_text(exported.text, encoding="utf-8")
-    return check_file(path, tuple(h.name for h in exported.hypotheses))
+    return exported, check_file(path, tuple(h.name for h in exported.hypotheses))
+
+
+def coq_checked(certificate: dict, tmp_path: Path) -> CoqCheck:
+    """coqc's verdict on the certificate exported to tmp_path/Statement.v, its hypotheses named."""
+    return exported_and_checked(certificate, tmp_path)[1]
 
 
 UNPROVED = re.compile(r"\b(Admitted|admit|Axioms?|Hypothes[ie]s|Parameters?|Conjecture)\b")

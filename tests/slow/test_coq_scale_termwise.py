@@ -6,17 +6,15 @@ the terms in order), is refused by coqc. Two coqc runs of a few CPU s each."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
+from tests.helpers.coq_runs import exported_and_checked
 from theory.prover.coq import steps
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
-from theory.prover.coq.export import export_certificate
+from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
 
 pytestmark = [pytest.mark.coq, pytest.mark.slow, NEEDS_COQC]
@@ -41,17 +39,10 @@ def _certificate(middle: list) -> dict:
     )
 
 
-def _checked(certificate: dict, tmp_path: Path):
-    exported = export_certificate(certificate)
-    path = tmp_path / "Termwise.v"
-    path.write_text(exported.text, encoding="utf-8")
-    return exported, check_file(path, tuple(h.name for h in exported.hypotheses))
-
-
 def test_a_scale_identity_proved_term_by_term_is_accepted(tmp_path):
     certificate = _certificate(["pow", X, ["num", "1/2"]])
     assert check_certificate(certificate).accepted
-    exported, verdict = _checked(certificate, tmp_path)
+    exported, verdict = exported_and_checked(certificate, tmp_path)
     assert exported.hypotheses == []
     assert "f_equal2 Rplus (f_equal2 Rplus E0 E1) E2" in exported.text
     assert verdict.status == "accepted", verdict.reason
@@ -77,6 +68,6 @@ def test_a_wrong_term_forced_through_the_term_by_term_route_is_refused(tmp_path,
             return {}
 
     monkeypatch.setattr(steps, "exact", Paired)
-    exported, verdict = _checked(certificate, tmp_path)
+    exported, verdict = exported_and_checked(certificate, tmp_path)
     assert "(2 * (sqrt v_x))) by (" in exported.text  # E1 states the planted term
     assert verdict.status == "rejected"

@@ -6,27 +6,18 @@ decisions. A few small coqc runs (about 3-10 CPU s each)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
+from tests.helpers.coq_runs import exported_and_checked
 from theory.prover.coq import steps
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
-from theory.prover.coq.export import export_certificate
+from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
 
 pytestmark = NEEDS_COQC
-
-
-def _checked(certificate: dict, tmp_path: Path):
-    exported = export_certificate(certificate)
-    path = tmp_path / "Step.v"
-    path.write_text(exported.text, encoding="utf-8")
-    return exported, check_file(path, tuple(h.name for h in exported.hypotheses))
 
 
 P = ["var", "p"]
@@ -47,7 +38,7 @@ def _scale(factor: list) -> dict:
 def test_a_scale_step_is_accepted(tmp_path):
     certificate = _scale(TWO_PLUS_P)
     assert check_certificate(certificate).accepted
-    exported, verdict = _checked(certificate, tmp_path)
+    exported, verdict = exported_and_checked(certificate, tmp_path)
     assert exported.hypotheses == []
     assert "apply (sb_scale_strict (gap v_p) (2 + v_p) 2)" in exported.text
     assert verdict.status == "accepted", verdict.reason
@@ -60,7 +51,7 @@ def test_a_wrong_scale_factor_is_refused(tmp_path):
     """gap * 2 (2 + p) is 4, not the form 2: the kernel rejects the certificate, and coqc the identity."""
     certificate = _scale(["mul", ["num", "2"], TWO_PLUS_P])
     assert not check_certificate(certificate).accepted
-    _, verdict = _checked(certificate, tmp_path)
+    _, verdict = exported_and_checked(certificate, tmp_path)
     assert verdict.status == "rejected"
 
 
@@ -89,7 +80,7 @@ def test_an_unsigned_step_is_accepted():
 @pytest.mark.coq
 @pytest.mark.slow
 def test_an_unsigned_step_is_proved_in_coq(tmp_path):
-    exported, verdict = _checked(UNSIGNED, tmp_path)
+    exported, verdict = exported_and_checked(UNSIGNED, tmp_path)
     assert exported.hypotheses == []
     assert "try rewrite (Rabs_pos_eq _ A1)" in exported.text
     assert verdict.status == "accepted", verdict.reason
@@ -112,7 +103,7 @@ def test_a_flipped_sign_of_an_abs_argument_is_refused(tmp_path, monkeypatch):
         return opposite
 
     monkeypatch.setattr(steps, "_recording", flipped)
-    _, verdict = _checked(UNSIGNED, tmp_path)
+    _, verdict = exported_and_checked(UNSIGNED, tmp_path)
     assert verdict.status == "rejected"
 
 
@@ -130,7 +121,7 @@ def _sum(parts: list) -> dict:
 def test_a_sum_step_is_proved_in_coq(tmp_path):
     certificate = _sum([SQUARE, X])
     assert check_certificate(certificate).accepted
-    exported, verdict = _checked(certificate, tmp_path)
+    exported, verdict = exported_and_checked(certificate, tmp_path)
     assert exported.hypotheses == []
     assert verdict.status == "accepted", verdict.reason
 
@@ -140,7 +131,7 @@ def test_a_sum_step_is_proved_in_coq(tmp_path):
 def test_a_sum_with_a_part_dropped_is_refused(tmp_path):
     certificate = _sum([SQUARE])
     assert not check_certificate(certificate).accepted
-    _, verdict = _checked(certificate, tmp_path)
+    _, verdict = exported_and_checked(certificate, tmp_path)
     assert verdict.status == "rejected"
 
 
@@ -161,7 +152,7 @@ LOG = _one_box(
 @pytest.mark.slow
 def test_a_log_step_is_proved_in_coq(tmp_path):
     assert check_certificate(LOG).accepted
-    exported, verdict = _checked(LOG, tmp_path)
+    exported, verdict = exported_and_checked(LOG, tmp_path)
     assert exported.hypotheses == []
     assert "apply (sb_log_strict " in exported.text
     assert verdict.status == "accepted", verdict.reason
@@ -178,5 +169,5 @@ def test_a_wrong_expansion_of_a_log_is_refused(tmp_path, monkeypatch):
         return ["add", ["log", ["num", "3"]], X] if result == ["add", ["log", ["num", "2"]], X] else result
 
     monkeypatch.setattr(steps.logs, "expanded", planted)
-    _, verdict = _checked(LOG, tmp_path)
+    _, verdict = exported_and_checked(LOG, tmp_path)
     assert verdict.status == "rejected"
