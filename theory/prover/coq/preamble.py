@@ -897,7 +897,7 @@ _ITEM = re.compile(r"^(?:Lemma|Ltac|Definition) ([A-Za-z_][A-Za-z0-9_']*)", re.M
 """A preamble item's first line at column 0: its kind and name."""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
 """A Coq identifier (a qualified name is read as its parts)."""
-ERF_NAME = "sb_erf"
+_ERF_NAME = "sb_erf"
 """The name whose use in a file's text puts :data:`ERF` in its preamble (and the sb_erf branch of
 ``sb_atoms_by``)."""
 
@@ -946,6 +946,6 @@ def preamble_for(text: str) -> str:
     closure, in the preamble's order: a file carries only what it uses and stays standalone (no library
     of the project's to load). :data:`ERF` is the source where ``text`` names ``sb_erf``."""
     used = set(_NAME.findall(text))
-    head, parts = items(erf=ERF_NAME in used)
+    head, parts = items(erf=_ERF_NAME in used)
     wanted = closure(used, parts)
     return head + "".join(part.text for part in parts if part.name in wanted)
