@@ -20,6 +20,8 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import dataclasses
 import functools
 import math
@@ -340,7 +342,8 @@ def certify_matrices(
     A layer's dense matrices are certified first and (streamed) released before the per-head work, so the
     dense certificates' temporaries and the heads' QR factors are never held together. The QR factors of
     a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the per-call overhead
-    of small QRs dominates on a loaded machine); each is certified per matrix.
+    of small QRs dominates on a loaded machine), :data:`QR_BATCH` products at a time; each is certified
+    per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
     kv_heads = weights.kv_heads
@@ -384,13 +387,22 @@ def _certified_layer(
         elif matrices[position].right is None:
             settle(position, certify_matrix(_float64(matrices[position]), path=path))
     products = [position for position, x in enumerate(matrices) if x.right is not None]
-    factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
-    qrs = batched_qr([x for x in factors if x is not None])
-    del factors
-    for number, position in enumerate(products):
-        factorizations = (qrs[number], qrs[len(products) + number])
-        settle(position, certify_matrix(_float64(matrices[position]), factorizations, path=path))
+    for start in range(0, len(products), QR_BATCH):
+        batch = products[start : start + QR_BATCH]
+        factors = [matrices[i].left for i in batch] + [matrices[i].right for i in batch]
+        qrs = batched_qr([x for x in factors if x is not None])
+        del factors
+        for number, position in enumerate(batch):
+            factorizations = (qrs[number], qrs[len(batch) + number])
+            settle(position, certify_matrix(_float64(matrices[position]), factorizations, path=path))
+        del qrs, factorizations
     return [done[i] for i in range(len(matrices))]
+
+
+QR_BATCH = 4
+"""Products per stacked QR call of :func:`_certified_layer`: the Q factors of a batch are held together
+(a whole layer's would be the largest allocation of its certificates), and a few products per call keep
+the per-call overhead small."""
 
 
 CertifiedValues = tuple[SingularValueEnclosure, RankInterval, RankInterval, tuple[float, float], str]
@@ -484,6 +496,20 @@ def _from_spectra(spectra: ModelSpectra) -> ModelSpectra[CertifiedMatrix]:
     return spectra.with_matrices([(item.matrix, item) for item in certified], CERTIFIED_BACKEND)
 
 
+def _release_free_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim(0)``; elsewhere nothing).
+
+    The layers' certificates free their float64 temporaries, but the C allocator keeps the freed pages
+    resident; python-flint's import and the composition that follow would otherwise stack on them, and
+    the run's peak resident set would be set there. A cost choice, not part of any certificate."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
 def certify_proxies(
     weights: TransformerWeights | Checkpoint | ModelSpectra, options: SpectraOptions = DEFAULT_OPTIONS
 ) -> CertifiedProxies:
@@ -497,6 +523,8 @@ def certify_proxies(
     products with rigorous error bounds, or arb products on the ``certify_path`` of
     :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
+    if isinstance(weights, ModelSpectra):
+        _release_free_memory()  # the layers are done: before python-flint's first import
     m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
     if isinstance(weights, ModelSpectra):
         certified = _from_spectra(weights)
