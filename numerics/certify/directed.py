@@ -50,13 +50,15 @@ def down(x: float) -> float:
 
 
 def up_array(x: np.ndarray) -> np.ndarray:
-    """:func:`up` of every entry."""
-    return np.nextafter(x, np.inf)
+    """:func:`up` of every entry (a step into or within the subnormals is not an error)."""
+    with np.errstate(under="ignore"):
+        return np.nextafter(x, np.inf)
 
 
 def down_array(x: np.ndarray) -> np.ndarray:
-    """:func:`down` of every entry."""
-    return np.nextafter(x, -np.inf)
+    """:func:`down` of every entry (a step into or within the subnormals is not an error)."""
+    with np.errstate(under="ignore"):
+        return np.nextafter(x, -np.inf)
 
 
 def sum_up(*terms: float) -> float:
@@ -98,7 +100,8 @@ def scaled_bounds(lower: np.ndarray, upper: np.ndarray, exponent: int) -> tuple[
     >>> lo.tolist(), hi.tolist()
     ([1.5], [2.5])
     """
-    lo, hi = np.ldexp(lower, exponent), np.ldexp(upper, exponent)
-    lo = np.where(np.ldexp(lo, -exponent) == lower, lo, down_array(lo))
-    hi = np.where(np.ldexp(hi, -exponent) == upper, hi, up_array(hi))
+    with np.errstate(under="ignore", over="ignore"):
+        lo, hi = np.ldexp(lower, exponent), np.ldexp(upper, exponent)
+        lo = np.where(np.ldexp(lo, -exponent) == lower, lo, down_array(lo))
+        hi = np.where(np.ldexp(hi, -exponent) == upper, hi, up_array(hi))
     return lo, hi
