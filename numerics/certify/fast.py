@@ -84,7 +84,6 @@ from numerics.certify.directed import (
 )
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
-    BLOCK_CELLS,
     ETA,
     FastPathUnavailable,
     gamma,
@@ -443,6 +442,11 @@ def certify_product_fast(
     )
 
 
+NORM_BLOCK_CELLS = 2**15
+"""Entries per block of :func:`norm_21_dense_fast` (256 KB of float64 per temporary: with 2 MB blocks its
+temporaries set the high-water mark of ``bound --certify``'s layers)."""
+
+
 @underflow_accounted
 def norm_21_dense_fast(matrix: np.ndarray) -> tuple[float, float]:
     """Floats (lo, hi) around ||W||_{2,1} = sum_j ||W[:, j]||_2 from float column sums with rigorous bounds.
@@ -460,8 +464,8 @@ def norm_21_dense_fast(matrix: np.ndarray) -> tuple[float, float]:
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
     # column by column the same sums (the split of nonnegative_column_sums is per column), in blocks of
-    # about BLOCK_CELLS entries: each of the split's temporaries is one block
-    width = max(1, BLOCK_CELLS // max(scaled.shape[0], 1))
+    # about NORM_BLOCK_CELLS entries: each of the split's temporaries is one block
+    width = max(1, NORM_BLOCK_CELLS // max(scaled.shape[0], 1))
     blocks = [
         nonnegative_column_sums(np.square(scaled[:, start : start + width]))
         for start in range(0, scaled.shape[1], width)

@@ -22,7 +22,8 @@ def test_float32_test_sees_the_last_row_block(monkeypatch):
 
 
 def test_dense_norm_in_column_blocks_holds_the_exact_value(monkeypatch):
-    monkeypatch.setattr("numerics.certify.fast.BLOCK_CELLS", 20)  # blocks of 2 columns of a 10 x 7 matrix
+    # blocks of 2 columns of a 10 x 7 matrix
+    monkeypatch.setattr("numerics.certify.fast.NORM_BLOCK_CELLS", 20)
     rng = np.random.default_rng(21)
     for values in (rng.standard_normal((10, 7)), rng.standard_normal((10, 7)).astype(np.float32)):
         bounds = norm_21_dense_fast(values.astype(np.float64))
