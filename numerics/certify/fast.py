@@ -351,7 +351,7 @@ def certify_gram_fast(
     )
     # sigma = sqrt(sigma^2), increasing; square roots are correctly rounded, so stepped outward
     lower = np.maximum(np.nextafter(np.sqrt(squares_lower), -np.inf), 0.0)
-    upper = up_array(np.sqrt(squares_upper))
+    upper = np.where(squares_upper == 0, 0.0, up_array(np.sqrt(squares_upper)))  # sqrt(0) = 0 exactly
     conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
     return _judged(
         SingularValueEnclosure(

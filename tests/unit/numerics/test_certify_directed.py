@@ -158,3 +158,12 @@ def test_point_values_lie_inside_the_intervals():
     points = point_values(certified)
     assert points is not None
     assert np.all(certified.enclosure.lower <= points) and np.all(points <= certified.enclosure.upper)
+
+
+def test_an_exact_zero_stays_zero_and_an_underflowed_product_is_stepped():
+    values = np.array([0.0, 2.0**-1070])
+    low, high = scaled_and_widened(values, values, 0.0, 0.0, 0.0)
+    assert high[0] == 0.0 and low[0] == 0.0  # 0 * grow + 0 is exact: the exact rank stays decided
+    assert Fraction(float(high[1])) >= Fraction(2.0**-1070) and high[1] > 0
+    low, high = scaled_and_widened(np.array([2.0**-1074]), np.array([2.0**-1074]), 0.0, 0.0, 0.0)
+    assert float(high[0]) > 2.0**-1074  # eta * grow (grow > 1 from the stepped 1 + 0) is stepped up
