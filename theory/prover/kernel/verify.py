@@ -211,26 +211,32 @@ def clear_cache() -> None:
     _simplified.cache_clear()
 
 
-def _holds(tree: Any, box: Box, domain: dict[str, Variable], strict: bool) -> bool:
-    """The enclosure of the gap (defined on the box), or of its exact normal form, is >= 0 (> 0 when
-    strict), at one of PRECISIONS."""
-    env = environment(box, domain)
-    for bits in PRECISIONS:
-        with precision(bits):
-            try:
+def at_least_zero(tree: Any, env: dict[str, Set], strict: bool) -> bool | None:
+    """Whether the ball enclosure of the tree on the sets ``env`` shows tree >= 0 (> 0 when strict).
+
+    The enclosure is taken at each of PRECISIONS in turn (64 bits, then 256 bits only when 64 bits did
+    not decide): True at the first that shows the sign; None when an enclosure raises Undefined (the tree
+    is not shown defined on the sets; no further precision is tried); False when no precision shows the
+    sign (no refutation: the balls may only be too wide)."""
+    try:
+        for bits in PRECISIONS:
+            with precision(bits):
                 if trees.enclose(tree, env).at_least_zero(strict):
                     return True
-            except Undefined:
-                return False
-    form = simplified(tree, box)
-    for bits in PRECISIONS:
-        with precision(bits):
-            try:
-                if form is not tree and trees.enclose(form, env).at_least_zero(strict):
-                    return True
-            except Undefined:
-                return False
+    except Undefined:
+        return None
     return False
+
+
+def _holds(tree: Any, box: Box, domain: dict[str, Variable], strict: bool) -> bool:
+    """The enclosure of the gap (defined on the box), or of its exact normal form, is >= 0 (> 0 when
+    strict), at one of PRECISIONS (:func:`at_least_zero`)."""
+    env = environment(box, domain)
+    shown = at_least_zero(tree, env, strict)
+    if shown is not False:
+        return shown is True  # None: not defined on the box
+    form = simplified(tree, box)
+    return form is not tree and at_least_zero(form, env, strict) is True
 
 
 def decide(
