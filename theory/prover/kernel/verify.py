@@ -36,7 +36,7 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -312,10 +312,7 @@ def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: s
     ranged = [n for n, (lo, hi) in box.items() if lo != hi]
     closed = environment(box, domain)
     reason = f"no slope in {name} on {show(box)}"
-    try:
-        with precision(PRECISIONS[0]):
-            trees.enclose(tree, closed)  # the gap is defined on the closed box
-    except Undefined:
+    if not defined_on([tree], closed):  # the gap is defined on the closed box
         return undefined(box)
     try:
         with precision(PRECISIONS[0]):
@@ -349,14 +346,23 @@ def undefined(box: Box) -> str:
     return f"the gap is not defined on the whole of {show(box)}"
 
 
-def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
-    """The tree is defined on the whole box (its enclosure raises no Undefined)."""
+def defined_on(forms: Iterable[Any], env: dict[str, Set]) -> bool:
+    """Every tree of ``forms`` is defined on the sets ``env``: its enclosure at PRECISIONS[0] raises no
+    Undefined (the trees enclosed in turn, up to the first that raises it)."""
     try:
         with precision(PRECISIONS[0]):
-            trees.enclose(tree, environment(box, domain))
+            for tree in forms:
+                trees.enclose(tree, env)
     except Undefined:
         return False
     return True
+
+
+def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
+    """The tree is defined on the whole box (:func:`defined_on` the box's sets, their balls at
+    PRECISIONS[0])."""
+    with precision(PRECISIONS[0]):
+        return defined_on([tree], environment(box, domain))
 
 
 def _rewrite(

@@ -1,6 +1,7 @@
-"""The kernel's one enclosure-sign helper (verify.at_least_zero): True at the first of its precisions
-that shows tree >= 0 (> 0 when strict), None where the tree is undefined on the sets, else False; the
-signs checked against mpmath at 60 digits, never against the kernel's own verdict."""
+"""The kernel's enclosure helpers that every step calls: verify.at_least_zero (True at the first of its
+precisions that shows tree >= 0, > 0 when strict; None where the tree is undefined on the sets; else False)
+and verify.defined_on (every tree's enclosure exists on the sets); signs and definedness checked against
+mpmath at 60 digits, never against the kernel's own verdict."""
 
 from __future__ import annotations
 
@@ -62,8 +63,26 @@ def test_an_undefined_tree_is_none_and_a_zero_lower_end_decides_by_strictness():
     assert verify.at_least_zero(X, _env("0", "1", lower_open=True), True) is True  # 0 is not
 
 
+def test_several_trees_are_defined_on_the_sets_only_when_each_is():
+    root = ["pow", X, ["num", "1/2"]]
+    with pytest.raises(ValueError):
+        evaluate(root, {"x": mpmath.mpf(-1) / 2})  # no real square root there
+    assert isinstance(evaluate(["log", X], {"x": mpmath.mpf(-1) / 2}), mpmath.mpc)
+    whole, right = _env("-1", "1"), _env("0", "1")
+    assert verify.defined_on([X, ["exp", X]], whole)
+    assert verify.defined_on([X, root], right)
+    assert not verify.defined_on([X, root, ["exp", X]], whole)
+    assert not verify.defined_on(iter([["exp", X], ["log", X]]), whole)
+    assert verify.defined_on([], whole)
+    domain = verify.read_domain([domain_variable("x", "-1", "1")])
+    assert not verify.defined(root, {"x": (Fraction(-1), Fraction(1))}, domain)
+    assert verify.defined(root, {"x": (Fraction(0), Fraction(1))}, domain)
+
+
 @pytest.mark.parametrize("tree", [["log", X], _minus(ROOT_TWO, ["num", str(BELOW_ROOT_TWO)]), X])
 def test_the_working_precision_is_restored(tree):
     before = verify.ctx.prec
     verify.at_least_zero(tree, _env("-1", "1"), True)
+    assert verify.ctx.prec == before
+    verify.defined_on([tree], _env("-1", "1"))
     assert verify.ctx.prec == before
