@@ -161,7 +161,8 @@ def _sample() -> tuple[Case, ...]:
 @pytest.mark.slow
 def test_the_slow_sample_has_no_wrong_answer() -> None:
     """Ten statements a family (one to three variables, an 8-step grid), every premised certificate among
-    them and an imply certificate tampered with: no wrong verdict, no tampering accepted with a false claim."""
+    them and an imply certificate tampered with: no wrong verdict, no tampering accepted with a false
+    claim."""
     counts, wrong, unsound = _audited(list(_sample()))
     assert not wrong, wrong
     assert not unsound, unsound
