@@ -52,7 +52,9 @@ class Printer(Protocol):
 
 def grouped(writer: Printer, subject: Any, target: Any, box: Box) -> str | None:
     """The tactic of ``subject`` = ``target`` (see the module), or None where the target is not a sum of
-    monomials of the kernel's normal form or a term's normal form is not a combination of them."""
+    distinct monomials of the kernel's normal form, a term's normal form is 0 or too large, or the terms'
+    normal forms do not add up to the target's (as polynomials: the kernel may have needed a common
+    denominator)."""
     terms = subject[1:] if subject[0] == "add" else [subject]
     targets = target[1:] if target[0] == "add" else [target]
     fixed = fixed_points(box)
@@ -66,10 +68,13 @@ def grouped(writer: Printer, subject: Any, target: Any, box: Box) -> str | None:
             return None
         keys[key] = (j, coefficient)
     combinations: list[list[tuple[Fraction, Any]]] = []
+    total: dict[Any, Fraction] = {}
     for part in terms:
         form = exact.normal_form(part, fixed)
-        if form is None:
+        if not form:  # too large, or 0: no combination to state
             return None
+        for key, coefficient in form.items():
+            total[key] = total.get(key, Fraction(0)) + coefficient
         combination = []
         for key, coefficient in sorted(form.items(), key=lambda item: repr(item[0])):
             if key in keys:
@@ -78,6 +83,8 @@ def grouped(writer: Printer, subject: Any, target: Any, box: Box) -> str | None:
             else:  # a monomial that cancels among the terms: its normal-form tree
                 combination.append((coefficient, exact.as_tree({key: Fraction(1)})[1]))
         combinations.append(combination)
+    if {key: c for key, c in total.items() if c != 0} != {key: c for key, (_, c) in keys.items()}:
+        return None  # the terms' normal forms do not add up to the target's monomials
     sides = [*terms, *(s for c in combinations for _, s in c)]
     preface, rules = _rules(writer, sides)
     proof = f"{points(box)}{rules}"
