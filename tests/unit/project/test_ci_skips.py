@@ -79,22 +79,14 @@ def run_planted(
     )
 
 
-# each test runs pytest in a subprocess (about 1.5 CPU s): CI=true is the fast tier's smoke test, the
-# other cases are slow
-@pytest.mark.parametrize("ci", ["true", pytest.param("1", marks=pytest.mark.slow)])
-def test_missing_package_skips_fail_in_ci(tmp_path: Path, ci: str):
-    completed = run_planted(tmp_path, ci)
+# each test runs pytest in a subprocess (about 2 CPU s): CI=true is the fast tier's smoke test, the other
+# cases are slow
+def test_missing_package_skips_fail_in_ci(tmp_path: Path):
+    completed = run_planted(tmp_path, "true")
     assert completed.returncode == 1, completed.stdout
     assert "3 failed, 1 skipped" in completed.stdout
     assert "needs the model package no-such-model" in completed.stdout
     assert "needs no_such_model_package_xyz: the reference reader is transformers" in completed.stdout
-
-
-@pytest.mark.slow
-def test_outside_ci_they_are_skips(tmp_path: Path):
-    completed = run_planted(tmp_path, None)
-    assert completed.returncode == 0, completed.stdout
-    assert "4 skipped" in completed.stdout
 
 
 @pytest.mark.slow
@@ -108,16 +100,20 @@ def test_module_level_skips_for_a_missing_package_fail_in_ci(tmp_path: Path):
 
 @pytest.mark.slow
 def test_a_module_mark_skip_for_a_missing_package_fails_each_test_in_ci(tmp_path: Path):
-    completed = run_planted(tmp_path, "true", MODULE_MARK)
+    """CI=1 counts as CI too (the other runs set CI=true)."""
+    completed = run_planted(tmp_path, "1", MODULE_MARK)
     assert completed.returncode == 1 and "2 errors" in completed.stdout, completed.stdout  # failed in setup
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("modules", [MODULE_SKIPS, MODULE_MARK])
-def test_module_level_skips_outside_ci_are_skips(tmp_path: Path, modules: dict[str, str]):
-    completed = run_planted(tmp_path, None, modules)
+def test_outside_ci_every_kind_of_skip_is_a_skip(tmp_path: Path):
+    """One run of the three planted sets (four skipping tests, two modules skipped at import, a module
+    mark over two tests, and the module that runs): 8 skips, the one test passes, exit 0."""
+    completed = run_planted(
+        tmp_path, None, {"test_planted.py": SKIPPING_TESTS, **MODULE_SKIPS, **MODULE_MARK}
+    )
     assert completed.returncode == 0, completed.stdout
-    assert "1 passed, 2 skipped" in completed.stdout
+    assert "1 passed, 8 skipped" in completed.stdout, completed.stdout
 
 
 def test_the_ci_script_sets_ci_itself():

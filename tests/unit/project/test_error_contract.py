@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 
 from tests.helpers.paths import ROOT
+from tests.helpers.source_tree import PACKAGES, modules, parsed
 from theory.errors import InvalidArgument, SpecboundError, UnknownName
 
-PACKAGES = ("theory", "numerics", "paper_checks")
 BARE = ("ValueError", "KeyError")
 
 
-def bare_raises(source: str) -> Iterator[tuple[int, str]]:
-    """(line, name) of every ``raise ValueError(...)`` / ``raise KeyError`` in ``source``."""
-    for node in ast.walk(ast.parse(source)):
+def bare_raises(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, name) of every ``raise ValueError(...)`` / ``raise KeyError`` in a parsed module."""
+    for node in ast.walk(tree):
         if isinstance(node, ast.Raise) and node.exc is not None:
             raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
             if isinstance(raised, ast.Name) and raised.id in BARE:
@@ -29,16 +29,15 @@ def bare_raises(source: str) -> Iterator[tuple[int, str]]:
 
 def test_the_scan_finds_a_planted_bare_raise() -> None:
     planted = "def f(x):\n    if x:\n        raise KeyError(x)\n    raise ValueError\n"
-    assert sorted(bare_raises(planted)) == [(3, "KeyError"), (4, "ValueError")]
-    assert list(bare_raises("def f(x):\n    raise InvalidArgument(f'x={x}')\n")) == []
+    assert sorted(bare_raises(ast.parse(planted))) == [(3, "KeyError"), (4, "ValueError")]
+    assert list(bare_raises(ast.parse("def f(x):\n    raise InvalidArgument(f'x={x}')\n"))) == []
 
 
 def test_no_package_function_raises_a_bare_value_or_key_error() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}: raise {name}"
-        for package in PACKAGES
-        for path in sorted((ROOT / package).rglob("*.py"))
-        for line, name in bare_raises(path.read_text(encoding="utf-8"))
+        for path in modules(*PACKAGES)
+        for line, name in bare_raises(parsed(path))
     ]
     assert found == [], "raise a theory.errors class (InvalidArgument, UnknownName, ...) instead"
 

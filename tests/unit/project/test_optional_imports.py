@@ -18,23 +18,27 @@ import sys
 import pytest
 
 from tests.helpers.paths import ROOT
+from tests.helpers.source_tree import PACKAGES, modules, parsed
 from theory.errors import OPTIONAL_MODULES, MissingDependency
-
-PACKAGES = ("theory", "numerics", "paper_checks")
 
 
 def _type_checking_blocks(tree: ast.AST) -> set[int]:
     """ids of the import nodes under an ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``) block."""
     exempt: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+        test = node.test if isinstance(node, ast.If) else None
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+            isinstance(test, ast.Attribute)
+            and test.attr == "TYPE_CHECKING"
+            and isinstance(test.value, ast.Name)
+            and test.value.id == "typing"
+        ):
             exempt |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
     return exempt
 
 
-def bare_optional_imports(source: str) -> list[tuple[int, str]]:
-    """(line, module) of every import statement of an optional package in ``source`` that would run."""
-    tree = ast.parse(source)
+def bare_optional_imports(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, module) of every import statement of an optional package in a parsed module that would run."""
     exempt = _type_checking_blocks(tree)
     found = []
     for node in ast.walk(tree):
@@ -52,11 +56,10 @@ def bare_optional_imports(source: str) -> list[tuple[int, str]]:
 
 def _counts() -> dict[str, int]:
     counts: dict[str, int] = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            found = bare_optional_imports(path.read_text())
-            if found:
-                counts[path.relative_to(ROOT).as_posix()] = len(found)
+    for path in modules(*PACKAGES):
+        found = bare_optional_imports(parsed(path))
+        if found:
+            counts[path.relative_to(ROOT).as_posix()] = len(found)
     return counts
 
 
@@ -75,7 +78,11 @@ def test_the_detector_sees_what_runs_and_exempts_type_checking_only():
         "from . import flint\n"  # a relative import is the package's own module
         "x = require('torch')\n"
     )
-    assert bare_optional_imports(source) == [(6, "matplotlib.pyplot"), (7, "flint"), (10, "hypothesis")]
+    assert bare_optional_imports(ast.parse(source)) == [
+        (6, "matplotlib.pyplot"),
+        (7, "flint"),
+        (10, "hypothesis"),
+    ]
 
 
 @pytest.mark.parametrize(

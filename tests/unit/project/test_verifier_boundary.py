@@ -14,6 +14,7 @@ import ast
 from pathlib import Path
 
 from tests.helpers.paths import ROOT
+from tests.helpers.source_tree import modules, parsed
 
 VERIFIER = ("theory/prover", "theory/derive")
 ENTRY = "theory/recheck.py"
@@ -25,11 +26,11 @@ def _package_of(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).parent.parts)
 
 
-def _imported(source: str, package: str) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in ``source``, a module of ``package``; for
+def _imported(tree: ast.AST, package: str) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``tree``, a parsed module of ``package``; for
     ``from M import a, b`` each name as M.a, M.b (``from theory import interpolation`` imports a module)."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -52,23 +53,23 @@ def _imported(source: str, package: str) -> list[tuple[int, str]]:
     return found
 
 
-def _violations(source: str, package: str) -> list[tuple[int, str]]:
+def _violations(tree: ast.AST, package: str) -> list[tuple[int, str]]:
     """The imports of theory outside the verifier's allowed modules."""
     return [
         (line, name)
-        for line, name in _imported(source, package)
+        for line, name in _imported(tree, package)
         if (name == "theory" or name.startswith("theory."))
         and not any(name == allowed or name.startswith(allowed + ".") for allowed in ALLOWED)
     ]
 
 
 def test_the_prover_and_derive_import_nothing_of_the_paper():
-    modules = [*sorted(path for folder in VERIFIER for path in (ROOT / folder).rglob("*.py")), ROOT / ENTRY]
-    assert len(modules) > 40  # the scan reads the verifier's modules, not an empty folder
+    scanned = [*sorted(modules(*VERIFIER)), ROOT / ENTRY]
+    assert len(scanned) > 40  # the scan reads the verifier's modules, not an empty folder
     offending = {
         str(path.relative_to(ROOT)): found
-        for path in modules
-        if (found := _violations(path.read_text(encoding="utf-8"), _package_of(path)))
+        for path in scanned
+        if (found := _violations(parsed(path), _package_of(path)))
     }
     assert offending == {}
 
@@ -96,7 +97,7 @@ def lazy():
     from .kernel import verify
     return importlib.import_module("theory.assembled"), __import__("theory.prover.chain")
 """
-    assert sorted(_violations(planted, "theory.prover.coq")) == [
+    assert sorted(_violations(ast.parse(planted), "theory.prover.coq")) == [
         (11, "theory.interpolation"),
         (14, "theory.blueprint.nodes"),
         (17, "theory.lipschitz.softmax_constant"),
