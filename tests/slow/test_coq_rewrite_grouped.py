@@ -1,7 +1,8 @@
 """A rewrite step's identity T_1 + T_2 = S_1 + S_2 + S_3 proved by grouping the left side's terms along the
 kernel's normal form (``theory.prover.coq.grouped``), with the search routes after it disabled so that
 coqc's verdict is that route's: the kernel-accepted certificate is accepted; a planted form with one
-monomial's coefficient changed (false, by hand) is refused. Two coqc runs of a few CPU s each."""
+monomial's coefficient changed (false, by hand), forced through the route, is refused. Two coqc runs of
+a few CPU s each."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ pytest.importorskip("flint", reason="the exporter reads certificates with the ke
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import exported_and_checked
-from theory.prover.coq import export
+from theory.prover.coq import export, grouped
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
 
@@ -72,12 +73,27 @@ def test_a_rewrite_identity_proved_by_grouping_is_accepted(tmp_path, grouped_onl
     assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
 
-def test_a_planted_wrong_coefficient_is_refused(tmp_path, grouped_only):
+def test_a_planted_wrong_coefficient_forced_through_the_route_is_refused(tmp_path, grouped_only, monkeypatch):
     """The form with 2 x for x (false at x = 1: 2 2^(1/6) 2 + 1 against 2 2^(1/6) 2 + 2): the kernel
-    rejects it; exported anyway, the terms' equations still hold (each is a ratio of the form's own
-    monomials), but their combination cannot add up to the form, and coqc refuses the file."""
+    rejects it, and the route itself declines it (the terms' normal forms do not add up to the form's);
+    with the normal form patched to read 2 x as x, the exported term equation states
+    1 sqrt(x) sqrt(x) = 2 x, and coqc refuses the file."""
     certificate = _certificate("2")
     assert not check_certificate(certificate).accepted
+    assert "apply (f_equal2 Rplus)" not in export.export_certificate(certificate).text
+    planted = ["mul", ["num", "2"], X]
+    normal_form = grouped.exact.normal_form
+
+    class Lying:
+        """The kernel's normal forms, but 2 x read as x."""
+
+        @staticmethod
+        def normal_form(tree, fixed):
+            return normal_form(["mul", ["num", "1"], X] if tree == planted else tree, fixed)
+
+        as_tree = staticmethod(grouped.exact.as_tree)
+
+    monkeypatch.setattr(grouped, "exact", Lying)
     exported, verdict = exported_and_checked(certificate, tmp_path)
     assert "apply (f_equal2 Rplus)" in exported.text
     assert verdict.status == "rejected"
