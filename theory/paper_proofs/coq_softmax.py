@@ -42,7 +42,7 @@ import sympy as sp
 
 from theory.prover.coq.export import CoqExport, Hypothesis
 from theory.prover.coq.files import Export
-from theory.prover.coq.preamble import preamble
+from theory.prover.coq.preamble import preamble_for
 from theory.prover.coq.terms import Untranslatable, term
 from theory.prover.language import to_tree
 from theory.prover.lemma_inequalities import LemmaInequality
@@ -299,11 +299,8 @@ def export_reduction(derived: sp.Expr | None, gap: sp.Expr, kappa: sp.Expr) -> C
     if derived is None:
         raise Untranslatable("the reduction did not derive a vertex value")
     value, bound, rest = (_printed(side) for side in (derived, kappa, gap))
-    text = (
-        "(* Exported by specbound: the softmax reduction for every length T, ||J h||_1 <= kappa ||h||_inf\n"
-        "   for every n, J = diag(a) - a a^T the Jacobian of a = softmax(u). *)\n\n"
-        + preamble()
-        + SUMS
+    body = (
+        SUMS
         + JACOBIAN
         + MEAN
         + f"Lemma vertex_value : forall v_q, 0 <= v_q <= 1 -> {value} = {bound} - {rest}.\n"
@@ -317,6 +314,12 @@ def export_reduction(derived: sp.Expr | None, gap: sp.Expr, kappa: sp.Expr) -> C
         + EVERY_LENGTH.replace("KAPPA", f"({bound})")
         + "\nDefinition steps := (softmax_jacobian, every_length, softmax_every_length).\n"
         + "Print Assumptions steps.\n"
+    )
+    text = (
+        "(* Exported by specbound: the softmax reduction for every length T, ||J h||_1 <= kappa ||h||_inf\n"
+        "   for every n, J = diag(a) - a a^T the Jacobian of a = softmax(u). *)\n\n"
+        + preamble_for(body)
+        + body
     )
     return CoqExport(text, 0)
 

@@ -42,7 +42,7 @@ from theory.prover.coq.export import (
     unproved_reason,
     within,
 )
-from theory.prover.coq.preamble import preamble
+from theory.prover.coq.preamble import preamble_for
 from theory.prover.coq.substitution import IDENTITY_UNPROVED, Fact, range_claim, range_facts, range_script
 from theory.prover.coq.terms import Untranslatable, binders, term, variable
 from theory.prover.coq.unbounded import signed_by_nodes
@@ -250,10 +250,8 @@ def _text(
         f"{boxes} boxes in the pieces. *)\n\n"
     )
     section = bool(chain.hypotheses)
-    return (
-        header
-        + preamble()
-        + f"\nDefinition gap ({spelled} : R) : R := {term(chain.gap, chain.positive)}.\n\n"
+    rest = (
+        f"\nDefinition gap ({spelled} : R) : R := {term(chain.gap, chain.positive)}.\n\n"
         + "\n".join(modules)
         + ("\nSection Chain.\n\n" if section else "\n")
         + "\n".join(chain.lemmas)
@@ -263,3 +261,4 @@ def _text(
         + ("\nEnd Chain.\n" if section else "")
         + "\nPrint Assumptions statement.\n"
     )
+    return header + preamble_for(rest) + rest

@@ -50,8 +50,8 @@ from theory.prover.coq.export import (
     within,
 )
 from theory.prover.coq.fact_step import FACTORS, FactModules, fact_step, premises, step_domain
-from theory.prover.coq.preamble import preamble
-from theory.prover.coq.terms import Untranslatable, binders, term, uses_erf
+from theory.prover.coq.preamble import preamble_for
+from theory.prover.coq.terms import Untranslatable, binders, term
 from theory.prover.coq.unbounded import signed_by_nodes
 from theory.prover.kernel import verify
 from theory.prover.kernel.trees import Malformed
@@ -171,8 +171,7 @@ def export_derivation(
             boxes += counted
         else:
             raise Malformed(f"step {step.get('name')!r}: unknown method {step['method']!r}")
-    erf = any(uses_erf(tree) for tree in expressions)
-    opening = preamble(erf=erf) + FACTORS if standalone else ""
+    opening = FACTORS if standalone else ""
     modules = derivation.facts.texts + modules
     text = _text(data, title, derivation, opening + definitions, modules, bounds, len(steps), standalone)
     return CoqExport(text, boxes, derivation.hypotheses)
@@ -259,9 +258,8 @@ def _text(
         f"   Claim: e_0 {conclusion['relation']} e_{steps} on the domain where the bound assumptions hold, "
         f"step by step; {steps} steps. *)\n\n"
     )
-    return (
-        (header if standalone else "")
-        + definitions
+    rest = (
+        definitions
         + "\n"
         + "\n".join(modules)
         + ("\nSection Derivation.\n\n" if section else "\n")
@@ -272,3 +270,4 @@ def _text(
         + ("\nEnd Derivation.\n" if section else "")
         + ("\nPrint Assumptions statement.\n" if standalone else "")
     )
+    return header + preamble_for(rest) + rest if standalone else rest

@@ -37,12 +37,11 @@ from theory.prover.coq import (
     jumps,
     periodic,
     polynomials,
-    premised,
     steps,
     substitution,
 )
 from theory.prover.coq.grouped import grouped
-from theory.prover.coq.preamble import preamble, sqrt_relation
+from theory.prover.coq.preamble import preamble_for, sqrt_relation
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
     Untranslatable,
@@ -686,12 +685,8 @@ def export_certificate(
     )
     if not standalone:
         return CoqExport(body, len(entries), writer.hypotheses)
-    text = (
-        header
-        + preamble(erf=uses_erf(data["gap"]), premises=premised.uses(data["boxes"]))
-        + body
-        + "\nPrint Assumptions statement.\n"
-    )
+    rest = body + "\nPrint Assumptions statement.\n"
+    text = header + preamble_for(rest) + rest
     return CoqExport(text, len(entries), writer.hypotheses)
 
 

@@ -1,4 +1,7 @@
-"""The fixed head of every exported Coq file: imports, the closing tactic and the two monotonicity lemmas.
+"""The head of every exported Coq file: imports, the closing tactics and the proved lemmas the exporter's
+proofs apply. A file carries the items (``Lemma``, ``Ltac``, ``Definition``) its own text names and every
+item those name in turn, in the preamble's order (:func:`preamble_for`): standalone, and no longer than it
+needs (coqc compiles each item's proof in every file that carries it).
 
 ``sb_close`` closes a real inequality on a box whose variables' bounds are hypotheses: ``lra``, then
 Interval's ``interval`` at the kernel's two ball precisions (64 and 256 bits), then the exact values
@@ -22,6 +25,9 @@ Melquiond 2015; Interval, Melquiond 2008).
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 PRECISIONS = (64, 256)
 """Bits of Interval's floating-point evaluation: the kernel's two ball precisions."""
@@ -823,7 +829,8 @@ r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 tha
 
 
 def preamble(erf: bool = False, premises: bool = False) -> str:
-    """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
+    """The whole preamble (an exported file carries the part :func:`preamble_for` selects): the imports,
+    ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
     ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time); with
     ``premises``, :data:`PREMISES` after the case splits' lemmas."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
@@ -884,3 +891,61 @@ def preamble(erf: bool = False, premises: bool = False) -> str:
         f"{LAWS}\n"
         f"{lemmas}"
     )
+
+
+_ITEM = re.compile(r"^(?:Lemma|Ltac|Definition) ([A-Za-z_][A-Za-z0-9_']*)", re.MULTILINE)
+"""A preamble item's first line at column 0: its kind and name."""
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
+"""A Coq identifier (a qualified name is read as its parts)."""
+_ERF_NAME = "sb_erf"
+"""The name whose use in a file's text puts :data:`ERF` in its preamble (and the sb_erf branch of
+``sb_atoms_by``)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One sentence of the preamble, with its proof: a ``Lemma``, ``Ltac`` or ``Definition``, its name, its
+    text and the other items it names (its dependencies)."""
+
+    name: str
+    text: str
+    uses: frozenset[str]
+
+
+def items(erf: bool = False) -> tuple[str, list[Item]]:
+    """The head (imports and scope) of :func:`preamble` with ``erf`` and ``premises``, and its items in
+    order, each with the items its text names: Coq resolves a name only where it is written (no hint
+    database, coercion or notation of the preamble's), so these are every item it can depend on."""
+    text = preamble(erf=erf, premises=True)
+    found = list(_ITEM.finditer(text))
+    names = [match.group(1) for match in found]
+    ends = [match.start() for match in found[1:]] + [len(text)]
+    parts = []
+    for match, end in zip(found, ends, strict=True):
+        body = text[match.start() : end]
+        named = frozenset(_NAME.findall(body)) & set(names)
+        parts.append(Item(match.group(1), body, named - {match.group(1)}))
+    return text[: found[0].start()], parts
+
+
+def closure(names: set[str], parts: list[Item]) -> set[str]:
+    """``names`` with every item they use, directly or through others (their dependency closure)."""
+    uses = {part.name: part.uses for part in parts}
+    wanted: set[str] = set()
+    todo = [name for name in names if name in uses]
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.add(name)
+            todo += uses[name] - wanted
+    return wanted
+
+
+def preamble_for(text: str) -> str:
+    """The head of the preamble and the items ``text`` (the rest of a file) names, with their dependency
+    closure, in the preamble's order: a file carries only what it uses and stays standalone (no library
+    of the project's to load). :data:`ERF` is the source where ``text`` names ``sb_erf``."""
+    used = set(_NAME.findall(text))
+    head, parts = items(erf=_ERF_NAME in used)
+    wanted = closure(used, parts)
+    return head + "".join(part.text for part in parts if part.name in wanted)
