@@ -40,6 +40,7 @@ from theory.prover.coq import (
     steps,
     substitution,
 )
+from theory.prover.coq.grouped import grouped
 from theory.prover.coq.preamble import preamble_for, sqrt_relation
 from theory.prover.coq.terms import (
     POWER_AT_ZERO,
@@ -280,7 +281,9 @@ class _Writer:
         denominators nonzero by ``sb_side``), then the nested decision on the form in a lemma of its own."""
         rewritten = decision.get("form")
         nested = self.lemma(f"{name}_form", decision.get("then"), box, strict, rewritten)
-        return f"{self.identity(form, rewritten, box)};\n  {steps.rewriting(strict)}{self.use(nested)}"
+        direct = grouped(self, self.tree if form is None else form, rewritten, box) or ""
+        identity = self.identity(form, rewritten, box, direct=direct)
+        return f"{identity};\n  {steps.rewriting(strict)}{self.use(nested)}"
 
     def _squares(
         self, name: str, decision: dict[str, Any], box: Box, strict: bool, form: Any, unbounded: bool
