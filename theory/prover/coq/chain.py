@@ -28,6 +28,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from theory.prover.coq import node_rules
 from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
     FAILURES,
@@ -252,7 +253,7 @@ def _text(
     section = bool(chain.hypotheses)
     return (
         header
-        + preamble()
+        + preamble(nodes=node_rules.used([*modules, *chain.lemmas]))
         + f"\nDefinition gap ({spelled} : R) : R := {term(chain.gap, chain.positive)}.\n\n"
         + "\n".join(modules)
         + ("\nSection Chain.\n\n" if section else "\n")

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from theory.derive.check import DERIVATION_FORMAT, EXACT, FACT, PROVER, SYMPY, step_gap_tree
+from theory.prover.coq import node_rules
 from theory.prover.coq.exponents import guided
 from theory.prover.coq.export import (
     FAILURES,
@@ -172,8 +173,8 @@ def export_derivation(
         else:
             raise Malformed(f"step {step.get('name')!r}: unknown method {step['method']!r}")
     erf = any(uses_erf(tree) for tree in expressions)
-    opening = preamble(erf=erf) + FACTORS if standalone else ""
     modules = derivation.facts.texts + modules
+    opening = preamble(erf=erf, nodes=node_rules.used(modules)) + FACTORS if standalone else ""
     text = _text(data, title, derivation, opening + definitions, modules, bounds, len(steps), standalone)
     return CoqExport(text, boxes, derivation.hypotheses)
 

@@ -35,6 +35,7 @@ from theory.prover.coq import (
     erf,
     exponents,
     jumps,
+    node_rules,
     periodic,
     polynomials,
     premised,
@@ -685,7 +686,9 @@ def export_certificate(
         return CoqExport(body, len(entries), writer.hypotheses)
     text = (
         header
-        + preamble(erf=uses_erf(data["gap"]), premises=premised.uses(data["boxes"]))
+        + preamble(
+            erf=uses_erf(data["gap"]), premises=premised.uses(data["boxes"]), nodes=node_rules.used([body])
+        )
         + body
         + "\nPrint Assumptions statement.\n"
     )

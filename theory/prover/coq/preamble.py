@@ -23,6 +23,8 @@ Melquiond 2015; Interval, Melquiond 2008).
 
 from __future__ import annotations
 
+from theory.prover.coq import node_rules
+
 PRECISIONS = (64, 256)
 """Bits of Interval's floating-point evaluation: the kernel's two ball precisions."""
 
@@ -822,10 +824,11 @@ r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 tha
 >= 0 everywhere (``sb_periodic``, through ``sb_periodic_nat`` and x - floor(x / P) P in [0, P))."""
 
 
-def preamble(erf: bool = False, premises: bool = False) -> str:
+def preamble(erf: bool = False, premises: bool = False, nodes: bool = False) -> str:
     """The imports, ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
     ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time); with
-    ``premises``, :data:`PREMISES` after the case splits' lemmas."""
+    ``premises``, :data:`PREMISES` after the case splits' lemmas; with ``nodes``, the node-by-node
+    enclosure's shared lemmas (:data:`theory.prover.coq.node_rules.LEMMAS`)."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
     lemmas = "\n".join(
         _lemma(name, increasing, strict)
@@ -882,5 +885,5 @@ def preamble(erf: bool = False, premises: bool = False) -> str:
         f"{OPEN_MVT}{RULES}\n"
         f"{STEP_LEMMAS}"
         f"{LAWS}\n"
-        f"{lemmas}"
+        f"{lemmas}" + (node_rules.LEMMAS if nodes else "")
     )
