@@ -1,7 +1,10 @@
-"""Certified numerics: rigorous enclosures (python-flint arb balls) of everything the bound is made of.
+"""Certified numerics: rigorous enclosures of everything the bound is made of (float64 intervals rounded
+outward for each matrix, python-flint arb balls for the composition).
 
 Modules, one job each:
 
+- :mod:`numerics.certify.directed`: float64 operations stepped one float outward (upper and lower
+  bounds without a ball library) and outward power-of-2 scaling;
 - :mod:`numerics.certify.balls`: exact conversion of float64 arrays to arb, Frobenius norms and
   orthogonality defects in ball arithmetic, outward rounding back to floats;
 - :mod:`numerics.certify.enclosure`: singular values of a dense matrix from its float64 SVD plus an
@@ -13,7 +16,8 @@ Modules, one job each:
 - :mod:`numerics.certify.apriori`: products formed once by BLAS with a priori gamma bounds (blocked
   accumulation) and float (2,1) norms: the cheapest certificate's products;
 - :mod:`numerics.certify.fast`: the same two certificates with the products formed in float64 and
-  bounded by float_bounds or apriori (the default path; arb per matrix as the fallback);
+  bounded by float_bounds or apriori, every scalar a stepped float (the default path, which imports no
+  ball library; arb per matrix as the fallback);
 - :mod:`numerics.certify.rank`: the rank (and the authors' numerical rank) as an interval;
 - :mod:`numerics.certify.norms`: (2,1) norms of dense matrices and thin products in arb;
 - :mod:`numerics.certify.interval_eval`: theory's formulas evaluated in arb, through
@@ -26,7 +30,8 @@ Modules, one job each:
 - :mod:`numerics.certify.report`: the certified results as JSON intervals {"lo", "hi"} (rounded outward)
   and text lines, as ``specbound bound --certify`` prints them.
 
-python-flint is imported inside the functions that need it (the ``certify`` extra).
+python-flint is imported inside the functions that need it (the ``certify`` extra): on the default path
+first by the composition, after the layers.
 """
 
 __all__ = ["certified", "report"]

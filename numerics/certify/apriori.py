@@ -19,18 +19,18 @@ bounded a priori, never computed.
 The bounds are about k u relative to ||L||_F ||R||_F instead of about u: enclosures built on them are
 wider (about 1e-13 to 1e-10 relative on the feed-forward matrices of a BERT-base layer) but cost one
 product where the split costs three. Frobenius norms come from
-:func:`numerics.certify.float_bounds.norm_upper`.
+:func:`numerics.certify.float_bounds.norm_upper`; every scalar is a float with each operation rounded
+outward (:mod:`numerics.certify.directed`), so no ball library is imported.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from numerics.certify.balls import arb_type
+from numerics.certify.directed import ABOVE_ONE_PLUS_U, ONE_MINUS_U, down, product_up, sqrt_up, sum_up, up
 from numerics.certify.float_bounds import (
     ETA,
     FastPathUnavailable,
@@ -39,52 +39,43 @@ from numerics.certify.float_bounds import (
     residual_of_product,
     underflow_accounted,
 )
-from numerics.spectra.gram import UNIT_ROUNDOFF
-
-if TYPE_CHECKING:
-    from flint import arb
 
 
 @underflow_accounted
-def rounded_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, arb]:
-    """(P, bound): P = fl(left @ right) and an exact arb number >= ||P - left @ right||_F (A1).
+def rounded_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, float]:
+    """(P, bound): P = fl(left @ right) and a float >= ||P - left @ right||_F (A1).
 
     >>> from fractions import Fraction
     >>> p, bound = rounded_product(np.array([[0.1, 0.2]]), np.array([[0.3], [0.7]]))
     >>> exact = Fraction(0.1) * Fraction(0.3) + Fraction(0.2) * Fraction(0.7)
-    >>> abs(Fraction(p[0, 0]) - exact) <= Fraction(float(bound))
+    >>> abs(Fraction(p[0, 0]) - exact) <= Fraction(bound)
     True
     """
-    arb = arb_type()
-
     product, roundings = _accumulated(left.shape[1], lambda inner: left[:, inner] @ right[inner])
     if not np.isfinite(product).all():
         raise FastPathUnavailable("a product overflows float64")
-    bound = (
-        gamma(roundings) * norm_upper(left) * norm_upper(right)
-        + roundings * arb(ETA) * arb(product.size).sqrt()
+    bound = sum_up(
+        product_up(gamma(roundings), norm_upper(left), norm_upper(right)),
+        product_up(roundings * ETA, sqrt_up(product.size)),
     )
-    return product, bound.upper()
+    return product, bound
 
 
 @underflow_accounted
-def rounded_gram(tall: np.ndarray) -> tuple[np.ndarray, arb]:
-    """(G~, bound): G~ = fl(T^T T) (numpy's symmetric product) and an exact arb number >= ||G~ - T^T T||_F
-    (A2).
+def rounded_gram(tall: np.ndarray) -> tuple[np.ndarray, float]:
+    """(G~, bound): G~ = fl(T^T T) (numpy's symmetric product) and a float >= ||G~ - T^T T||_F (A2).
 
     >>> g, bound = rounded_gram(np.array([[0.1], [0.3]]))
     >>> from fractions import Fraction
-    >>> abs(Fraction(g[0, 0]) - (Fraction(0.1) ** 2 + Fraction(0.3) ** 2)) <= Fraction(float(bound))
+    >>> abs(Fraction(g[0, 0]) - (Fraction(0.1) ** 2 + Fraction(0.3) ** 2)) <= Fraction(bound)
     True
     """
-    arb = arb_type()
-
     n, k = tall.shape
     gram, roundings = _accumulated(n, lambda rows: tall[rows].T @ tall[rows])  # symmetric products
     if not np.isfinite(gram).all():
         raise FastPathUnavailable("a Gram matrix overflows float64")
     squares = norm_upper(tall)
-    return gram, (gamma(roundings) * squares * squares + roundings * arb(ETA) * k).upper()
+    return gram, sum_up(product_up(gamma(roundings), squares, squares), product_up(roundings * ETA, k))
 
 
 def _accumulated(inner: int, block_product: Callable[[slice], np.ndarray]) -> tuple[np.ndarray, int]:
@@ -103,19 +94,19 @@ def apriori_residual(
     left: np.ndarray,
     right: np.ndarray,
     small: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[arb, float]:
+) -> tuple[float, float]:
     """(bound, estimate) of ||T - L R - C D||_F as :func:`numerics.certify.float_bounds.residual_bound`,
     with L R formed once and bounded by (A1) instead of split."""
     product, bound = rounded_product(left, right)
     return residual_of_product(target, product, None, bound, small)
 
 
-def apriori_orthogonality(q: np.ndarray) -> tuple[arb, float]:
+def apriori_orthogonality(q: np.ndarray) -> tuple[float, float]:
     """(bound, estimate) of ||Q^T Q - I||_F from fl(Q^T Q) and (A2).
 
     >>> q = np.array([[0.6, -0.8], [0.8, 0.6]])
     >>> bound, estimate = apriori_orthogonality(q)
-    >>> 0 <= estimate <= float(bound) < 1e-14
+    >>> 0 <= estimate <= bound < 1e-14
     True
     """
     gram, bound = rounded_gram(q)
@@ -123,27 +114,27 @@ def apriori_orthogonality(q: np.ndarray) -> tuple[arb, float]:
 
 
 @underflow_accounted
-def column_norm_sum(matrix: np.ndarray) -> arb:
-    """A ball containing ||C||_{2,1} = sum_j ||c_j||_2 of the exact float matrix C (n x n'), from float
+def column_norm_sum(matrix: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) around ||C||_{2,1} = sum_j ||c_j||_2 of the exact float matrix C (n x n'), from float
     sums of squares, square roots and their sum, each bounded a priori ((B1) without cancellation):
 
     s_j = fl(sum_i fl(c_ij^2)) has n + 1 roundings per term, so (1 - g) ||c_j||^2 - (n + 1) eta <= s_j <=
     (1 + g) ||c_j||^2 + (n + 1) eta with g = gamma_{n+1}; with sqrt(a +- b) within sqrt(a) +- sqrt(b),
     sum_j ||c_j|| lies within [(R - z) / sqrt(1 + g), (R + z) / sqrt(1 - g)], z = n' sqrt((n + 1) eta),
     R = sum_j sqrt(s_j). The computed T = fl(sum_j fl(sqrt(s_j))) (n' roundings of a nonnegative sum,
-    one of each root) has T / ((1 + u)(1 + g')) <= R <= T / ((1 - u)(1 - g')), g' = gamma_{n'}.
+    one of each root) has T / ((1 + u)(1 + g')) <= R <= T / ((1 - u)(1 - g')), g' = gamma_{n'}. Each of
+    these operations is stepped outward (:mod:`numerics.certify.directed`).
 
-    >>> column_norm_sum(np.array([[3.0, 0.0], [4.0, 1.0]])).contains(6)
+    >>> lo, hi = column_norm_sum(np.array([[3.0, 0.0], [4.0, 1.0]]))
+    >>> lo <= 6 <= hi
     True
     """
-    arb = arb_type()
-
     n, columns = matrix.shape
     total = float(np.sqrt(np.einsum("ij,ij->j", matrix, matrix)).sum())
     if not np.isfinite(total):
         raise FastPathUnavailable("a (2,1) norm overflows float64")
-    g, g_sum, unit = gamma(n + 1), gamma(max(columns, 1)), arb(UNIT_ROUNDOFF)
-    floor = columns * (arb(n + 1) * arb(ETA)).sqrt()
-    low = ((arb(total) / ((1 + unit) * (1 + g_sum)) - floor) / (1 + g).sqrt()).lower()
-    high = ((arb(total) / ((1 - unit) * (1 - g_sum)) + floor) / (1 - g).sqrt()).upper()
-    return (low if low > 0 else arb(0)).union(high)
+    g, g_sum = gamma(n + 1), gamma(max(columns, 1))
+    floor = product_up(columns, sqrt_up((n + 1) * ETA))  # (n + 1) eta is exact
+    low = down(down(down(total / product_up(ABOVE_ONE_PLUS_U, up(1 + g_sum))) - floor) / sqrt_up(up(1 + g)))
+    high = up(up(up(total / down(ONE_MINUS_U * down(1 - g_sum))) + floor) / down(math.sqrt(down(1 - g))))
+    return max(low, 0.0), high

@@ -6,7 +6,8 @@ Pipeline (each step rigorous, each number a ball):
    with rigorous error bounds (:mod:`numerics.certify.fast`), per matrix falling back to products in
    arb (:mod:`numerics.certify.enclosure` for M_in/M_out, :mod:`numerics.certify.thin` for QK_h/Vt_h,
    :mod:`numerics.certify.norms`; :func:`certify_matrix` says when), and the numerical rank as an
-   interval (:mod:`numerics.certify.rank`);
+   interval (:mod:`numerics.certify.rank`); every result is a float interval rounded outward, so the
+   default path runs the layers without a ball library and python-flint is first imported by step 2;
 2. S_p = sum_i sigma_i^p over the enclosures for p > 0 (x -> x^p is increasing, so each term lies in
    [lo^p, hi^p]); S_0 = the rank interval (exact definition, docs: notation);
 3. head and layer Lipschitz factors, alpha_l, gamma, s, the summand on the grid P_m, xi_l and both
@@ -19,7 +20,8 @@ Pipeline (each step rigorous, each number a ball):
 
 from __future__ import annotations
 
-import copyreg
+import ctypes
+import ctypes.util
 import dataclasses
 import functools
 import math
@@ -33,7 +35,8 @@ import numpy as np
 
 from numerics.bounds.composition import MatrixProxy, ProxyReport, compose_proxies
 from numerics.bounds.schatten import schatten_power_sum
-from numerics.certify.balls import arb_type, flint_context, interval
+from numerics.certify.balls import arb_type, flint_context, interval, outward
+from numerics.certify.directed import down, product_up
 from numerics.certify.enclosure import SingularValueEnclosure, certify_dense
 from numerics.certify.fast import (
     APRIORI_BOUNDS,
@@ -85,15 +88,23 @@ TAKEN_PATHS = (APRIORI_PATH, GRAM_PATH, FLOAT_PATH, ARB_PATH)
 
 @dataclass(frozen=True, eq=False)
 class CertifiedMatrix:
-    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm;
-    ``path`` is the certificate path that produced them (one of TAKEN_PATHS)."""
+    """One matrix with certified spectrum: singular-value enclosures, rank intervals and (2,1) norm
+    (``norm_21_bounds``: floats lo <= ||W||_{2,1} <= hi); ``path`` is the certificate path that produced
+    them (one of TAKEN_PATHS)."""
 
     matrix: NamedMatrix
     enclosure: SingularValueEnclosure
     rank: RankInterval
     exact_rank: RankInterval
-    norm_21: arb
+    norm_21_bounds: tuple[float, float]
     path: str = ARB_PATH
+
+    @property
+    def norm_21(self) -> arb:
+        """A ball containing ||W||_{2,1} (the float bounds, exactly)."""
+        arb = arb_type()
+
+        return interval(arb(self.norm_21_bounds[0]), arb(self.norm_21_bounds[1]))
 
     @property
     def spectral_norm(self) -> arb:
@@ -138,11 +149,11 @@ def certify_matrix(
                     return fast_result
         if matrix.right is not None:
             enclosure = certify_product(matrix.left, matrix.right, factorizations)
-            norm_21 = norm_21_product(matrix.left, matrix.right)
+            norm_21 = outward(norm_21_product(matrix.left, matrix.right))
         else:
             dense = matrix.dense()  # a gated M_in's two column blocks side by side
             enclosure = certify_dense(dense)
-            norm_21 = norm_21_dense(dense)
+            norm_21 = outward(norm_21_dense(dense))
     except CertificationFailed as error:
         raise CertificationFailed(f"matrix {matrix.label}: {error}") from None
     return CertifiedMatrix(
@@ -195,7 +206,8 @@ def _float_certified(
 
 class ArbSpectra(ArbArithmetic):
     """The arb :class:`numerics.bounds.schatten.SchattenArithmetic` of a :class:`CertifiedMatrix`: each
-    sigma_i in [lo, hi] with lo >= 0 contributes [lo^p, hi^p] (monotonicity of x^p for p > 0; 0^p = 0);
+    sigma_i in [lo, hi] with lo >= 0 (the enclosure's floats, exactly) contributes [lo^p, hi^p]
+    (monotonicity of x^p for p > 0; 0^p = 0);
     structural zeros contribute nothing; S_0 is the numerical (or, ``exact``, the exact) rank interval.
 
     >>> import numpy as np
@@ -219,8 +231,9 @@ class ArbSpectra(ArbArithmetic):
         """[lo^p, hi^p] for every singular-value enclosure [lo, hi]."""
         arb = arb_type()
 
-        for ball in spectrum.enclosure.balls:
-            lower, upper = ball.lower(), ball.upper()
+        enclosure = spectrum.enclosure
+        for low, high in zip(enclosure.lower.tolist(), enclosure.upper.tolist(), strict=True):
+            lower, upper = arb(low), arb(high)
             low_power = arb(0) if not lower > 0 else lower**exponent
             yield interval(low_power, upper**exponent)
 
@@ -250,8 +263,9 @@ def grid_schatten_sums(certified: CertifiedMatrix, points: tuple[Fraction, ...])
     zero, one = arb(0), arb(1)  # balls are immutable: shared as every ball's starting values
     with flint_context():
         totals = [zero] * len(points)
-        for ball in certified.enclosure.balls:
-            lower, upper = ball.lower(), ball.upper()
+        enclosure = certified.enclosure
+        for low, high in zip(enclosure.lower.tolist(), enclosure.upper.tolist(), strict=True):
+            lower, upper = arb(low), arb(high)
             low_root = lower.root(q) if lower > 0 else zero
             high_root = upper.root(q) if upper > 0 else zero  # arb's root of 0 is nan
             low_power, high_power, done = one, one, 0
@@ -328,7 +342,8 @@ def certify_matrices(
     A layer's dense matrices are certified first and (streamed) released before the per-head work, so the
     dense certificates' temporaries and the heads' QR factors are never held together. The QR factors of
     a layer's per-head products come from stacked LAPACK calls (:func:`batched_qr`: the per-call overhead
-    of small QRs dominates on a loaded machine); each is certified per matrix.
+    of small QRs dominates on a loaded machine), :data:`QR_BATCH` products at a time; each is certified
+    per matrix.
     """
     streamed = isinstance(weights, Checkpoint)
     kv_heads = weights.kv_heads
@@ -372,16 +387,25 @@ def _certified_layer(
         elif matrices[position].right is None:
             settle(position, certify_matrix(_float64(matrices[position]), path=path))
     products = [position for position, x in enumerate(matrices) if x.right is not None]
-    factors = [matrices[i].left for i in products] + [matrices[i].right for i in products]
-    qrs = batched_qr([x for x in factors if x is not None])
-    del factors
-    for number, position in enumerate(products):
-        factorizations = (qrs[number], qrs[len(products) + number])
-        settle(position, certify_matrix(_float64(matrices[position]), factorizations, path=path))
+    for start in range(0, len(products), QR_BATCH):
+        batch = products[start : start + QR_BATCH]
+        factors = [matrices[i].left for i in batch] + [matrices[i].right for i in batch]
+        qrs = batched_qr([x for x in factors if x is not None])
+        del factors
+        for number, position in enumerate(batch):
+            factorizations = (qrs[number], qrs[len(batch) + number])
+            settle(position, certify_matrix(_float64(matrices[position]), factorizations, path=path))
+        del qrs, factorizations
     return [done[i] for i in range(len(matrices))]
 
 
-CertifiedValues = tuple[SingularValueEnclosure, RankInterval, RankInterval, "arb", str]
+QR_BATCH = 4
+"""Products per stacked QR call of :func:`_certified_layer`: the Q factors of a batch are held together
+(a whole layer's would be the largest allocation of its certificates), and a few products per call keep
+the per-call overhead small."""
+
+
+CertifiedValues = tuple[SingularValueEnclosure, RankInterval, RankInterval, tuple[float, float], str]
 """A :class:`CertifiedMatrix` without its matrix (enclosure, rank, exact rank, (2,1) norm, path): what a
 streamed layer's certificates send back (:meth:`LayerCertificates.finish`)."""
 
@@ -399,23 +423,22 @@ def _float64(matrix: NamedMatrix) -> NamedMatrix:
 
 
 def point_values(certified: CertifiedMatrix) -> np.ndarray | None:
-    """Floats inside the enclosures of a dense matrix's singular values (the balls' midpoints, checked to
-    lie inside), when the enclosures decide what the float spectrum is used for, else None: the authors'
-    numerical rank is decided and every ball [lo, hi] has lo > 0 and hi^2 <= (1 + GRAM_RTOL) lo^2 (decided
-    in arb), so for every p in (0, 2] each sigma_i^p, hence S_p, is known to relative GRAM_RTOL
-    ((hi / lo)^p <= (hi / lo)^2), the acceptance rule of :mod:`numerics.spectra.gram`'s Gram values."""
-    arb = arb_type()
-
-    balls = certified.enclosure.balls
-    if not certified.rank.decided or len(balls) != min(certified.matrix.shape):
+    """Floats inside the enclosures of a dense matrix's singular values (the intervals' midpoints, checked
+    to lie inside), when the enclosures decide what the float spectrum is used for, else None: the
+    authors' numerical rank is decided and every interval [lo, hi] has lo > 0 and hi^2 <= (1 + GRAM_RTOL)
+    lo^2 (decided with stepped products, :mod:`numerics.certify.directed`), so for every p in (0, 2] each
+    sigma_i^p, hence S_p, is known to relative GRAM_RTOL ((hi / lo)^p <= (hi / lo)^2), the acceptance rule
+    of :mod:`numerics.spectra.gram`'s Gram values."""
+    enclosure = certified.enclosure
+    if not certified.rank.decided or len(enclosure.lower) != min(certified.matrix.shape):
         return None
-    limit = 1 + arb(GRAM_RTOL)
-    with flint_context():
-        values = np.array([float(ball.mid()) for ball in balls])
-        for ball, value in zip(balls, values, strict=True):
-            low, high = ball.lower(), ball.upper()
-            if not (low > 0 and high * high <= limit * (low * low) and ball.contains(arb(value))):
-                return None
+    values = enclosure.lower + (enclosure.upper - enclosure.lower) / 2
+    limit = down(1 + GRAM_RTOL)
+    for low, high, value in zip(
+        enclosure.lower.tolist(), enclosure.upper.tolist(), values.tolist(), strict=True
+    ):
+        if not (low > 0 and product_up(high, high) <= down(limit * down(low * low)) and low <= value <= high):
+            return None
     return values
 
 
@@ -424,9 +447,8 @@ class LayerCertificates:
     """The certificates of one streamed layer, taken during the spectra's read (the
     :class:`numerics.spectra.model.LayerExtra` of :func:`certified_spectra`): each dense matrix is
     certified while its float spectrum is taken, which then takes the enclosures' points
-    (:func:`point_values`) instead of its own SVD; the rest once every spectrum is taken. The balls
-    pickle (:func:`_reduce_arb`: exact midpoints, radii rounded up in their 30th bit), so worker
-    processes can send them back."""
+    (:func:`point_values`) instead of its own SVD; the rest once every spectrum is taken. The
+    certificates are floats, so worker processes send them back as they are."""
 
     path: str
     index: int
@@ -442,9 +464,8 @@ class LayerCertificates:
 
     def finish(self, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
         """Every matrix of the layer certified (:func:`_certified_layer`, each released once done)."""
-        copyreg.pickle(arb_type(), _reduce_arb)  # idempotent; in a worker, before its results are pickled
         done = _certified_layer(matrices, self.path, streamed=True, certified_before=self.dense)
-        return [(c.enclosure, c.rank, c.exact_rank, c.norm_21, c.path) for c in done]
+        return [(c.enclosure, c.rank, c.exact_rank, c.norm_21_bounds, c.path) for c in done]
 
 
 def certified_spectra(checkpoint: Checkpoint, options: SpectraOptions = DEFAULT_OPTIONS) -> ModelSpectra:
@@ -475,20 +496,18 @@ def _from_spectra(spectra: ModelSpectra) -> ModelSpectra[CertifiedMatrix]:
     return spectra.with_matrices([(item.matrix, item) for item in certified], CERTIFIED_BACKEND)
 
 
-def _arb_from_parts(mid: tuple[int, int], rad: tuple[int, int]) -> arb:
-    """The ball with midpoint mid[0] * 2^mid[1] (exact) and a radius >= rad[0] * 2^rad[1]
-    (:func:`_reduce_arb`): flint rounds a radius it is given up in its 30-bit magnitude type, so the
-    radius may come back one unit of its 30th bit wider (the ball still encloses the original)."""
-    with flint_context():
-        return arb_type()(mid, rad)
+def _release_free_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim(0)``; elsewhere nothing).
 
-
-def _reduce_arb(ball: arb) -> tuple[Callable[..., arb], tuple[tuple[int, int], tuple[int, int]]]:
-    """Pickle support for arb balls (python-flint has none): midpoint and radius as exact
-    (mantissa, exponent) pairs."""
-    mid = tuple(int(x) for x in ball.mid().man_exp())
-    rad = tuple(int(x) for x in ball.rad().man_exp())
-    return _arb_from_parts, (mid, rad)  # type: ignore[return-value]
+    The layers' certificates free their float64 temporaries, but the C allocator keeps the freed pages
+    resident; python-flint's import and the composition that follow would otherwise stack on them, and
+    the run's peak resident set would be set there. A cost choice, not part of any certificate."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
 
 
 def certify_proxies(
@@ -504,6 +523,8 @@ def certify_proxies(
     products with rigorous error bounds, or arb products on the ``certify_path`` of
     :func:`certify_matrix`); see ``benchmarks/certify_speed.py``.
     """
+    if isinstance(weights, ModelSpectra):
+        _release_free_memory()  # the layers are done: before python-flint's first import
     m = grid_size(weights.num_layers, weights.hidden_size) if options.m is None else options.m
     if isinstance(weights, ModelSpectra):
         certified = _from_spectra(weights)

@@ -4,7 +4,8 @@ The certificate (provenance ``standard``; every step is a textbook inequality, e
 
 Let W be the exact matrix (m x n; a float64 array is an exact binary rational matrix, a ball matrix
 stands for every matrix inside it) and U (m x k), s (k), V^T (k x n) any float64 arrays, e.g. LAPACK's
-SVD. Compute in ball arithmetic
+SVD. Compute rigorously (in ball arithmetic here, by float error bounds in
+:mod:`numerics.certify.fast`)
 
 - e >= ||W - U diag(s) V^T||_F >= ||W - U diag(s) V^T||_2 (Horn & Johnson, Matrix Analysis, 2nd ed., §5.6);
 - f_u >= ||U^T U - I||_F >= ||U^T U - I||_2 and f_v >= ||V^T V - I||_2; both must be < 1.
@@ -25,11 +26,15 @@ Hence sigma_i(W) lies in [s_(i) sqrt((1-f_u)(1-f_v)) - e, s_(i) sqrt((1+f_u)(1+f
 for i <= k, and in [0, e] for k < i <= min(m, n). The certificate is valid for *any* U, s, V: a poor or
 corrupted decomposition gives a correct but wider enclosure; it fails (CertificationFailed) only when
 f_u or f_v >= 1, where step 1 gives no lower bound, or when an input is not finite.
+
+These last steps are evaluated in floats with every operation stepped outward
+(:func:`scaled_and_widened`, :mod:`numerics.certify.directed`), so every certificate ends as float
+intervals [lo_i, hi_i] (:class:`SingularValueEnclosure`), whichever way e, f_u and f_v were bounded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,9 +46,10 @@ from numerics.certify.balls import (
     diagonal,
     flint_context,
     frobenius_norm,
-    interval,
     orthogonality_defect,
+    outward,
 )
+from numerics.certify.directed import down, down_array, product_up, sqrt_up, up, up_array
 from theory.errors import CertificationFailed
 
 if TYPE_CHECKING:
@@ -52,62 +58,80 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)
 class SingularValueEnclosure:
-    """Balls containing the singular values sigma_1 >= sigma_2 >= ... of a rows x cols matrix.
+    """Float intervals containing the singular values sigma_1 >= sigma_2 >= ... of a rows x cols matrix.
 
-    ``balls[i]`` contains sigma_{i+1}; singular values beyond ``len(balls)`` (up to min(rows, cols))
-    are exactly 0 (a structural fact, e.g. rank(A B^T) <= d_h for thin factors). ``method`` says how
-    the certificate was obtained.
+    ``lower[i] <= sigma_{i+1} <= upper[i]`` (float64 arrays, 0 <= lower <= upper); singular values beyond
+    ``len(lower)`` (up to min(rows, cols)) are exactly 0 (a structural fact, e.g. rank(A B^T) <= d_h for
+    thin factors). ``method`` says how the certificate was obtained. Floats, not balls, so that the
+    layers' certificates need no ball library; :attr:`balls` gives them as arb balls (exactly).
     """
 
     rows: int
     cols: int
-    balls: tuple[arb, ...]
+    lower: np.ndarray
+    upper: np.ndarray
     method: str
+
+    @property
+    def balls(self) -> tuple[arb, ...]:
+        """The intervals as arb balls (``balls[i]`` contains sigma_{i+1}; each float converts exactly)."""
+        arb = arb_type()
+
+        return tuple(
+            arb(lo).union(arb(hi)) for lo, hi in zip(self.lower.tolist(), self.upper.tolist(), strict=True)
+        )
 
     @property
     def spectral_norm(self) -> arb:
         """A ball containing ||W||_2 = sigma_1 (0 for an empty list)."""
         arb = arb_type()
 
-        return self.balls[0] if self.balls else arb(0)
+        return arb(float(self.lower[0])).union(arb(float(self.upper[0]))) if len(self.lower) else arb(0)
 
     @property
     def structural_zeros(self) -> int:
         """How many singular values are known to be exactly 0 without enclosing them."""
-        return min(self.rows, self.cols) - len(self.balls)
+        return min(self.rows, self.cols) - len(self.lower)
 
     def max_relative_width(self) -> float:
         """max_i (hi_i - lo_i) / hi_i over the nonzero enclosures (a float for reporting only)."""
-        widths = [float(2 * b.rad() / abs(b).upper()) for b in self.balls if b.upper() != 0]
-        return max(widths, default=0.0)
+        nonzero = self.upper != 0
+        widths = (self.upper[nonzero] - self.lower[nonzero]) / self.upper[nonzero]
+        return float(widths.max()) if widths.size else 0.0
 
 
-def scaled_and_widened(values: Sequence[arb], f_left: arb, f_right: arb, residual: arb) -> tuple[arb, ...]:
-    """Enclosures of sigma_i(W) from enclosures of sigma_i(W') when W' = X Y Z with ||X^T X - I||_2 <= f_left,
-    ||Z Z^T - I||_2 <= f_right, sigma_i(Y) in ``values[i]`` and ||W - W'||_2 <= ``residual``.
+def scaled_and_widened(
+    lower: np.ndarray, upper: np.ndarray, f_left: float, f_right: float, residual: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Enclosures [lo_i, hi_i] of sigma_i(W) from enclosures lower[i] <= sigma_i(Y) <= upper[i] (floats >= 0)
+    when W' = X Y Z with ||X^T X - I||_2 <= f_left, ||Z Z^T - I||_2 <= f_right and ||W - W'||_2 <= residual.
 
     Steps 1-3 of the module docstring: [v_lo sqrt((1-f_l)(1-f_r)) - e, v_hi sqrt((1+f_l)(1+f_r)) + e],
-    clipped at 0. Raises CertificationFailed when f_left or f_right may be >= 1.
-    """
-    arb = arb_type()
+    clipped at 0, each operation stepped outward (:mod:`numerics.certify.directed`). Raises
+    CertificationFailed when f_left or f_right is not below 1.
 
+    >>> lo, hi = scaled_and_widened(np.array([2.0]), np.array([2.0]), 0.0, 0.0, 0.5)
+    >>> float(lo[0]) <= 1.5 and 2.5 <= float(hi[0]) < 2.5 + 1e-14
+    True
+    """
     for name, f in (("left", f_left), ("right", f_right)):
-        if not (f.is_finite() and f < 1):
+        if not (np.isfinite(f) and f < 1):
             raise CertificationFailed(
-                f"the {name} factor's orthogonality defect ||Q^T Q - I|| <= {f.str(5)} is not below 1; "
+                f"the {name} factor's orthogonality defect ||Q^T Q - I|| <= {f:.5g} is not below 1; "
                 "the factor may be rank deficient, so no lower bound on the singular values follows "
                 "(recompute the decomposition in float64)"
             )
-    if not (residual.is_finite() and residual >= 0):
-        raise CertificationFailed(f"the residual bound {residual.str(5)} is not a finite nonnegative ball")
-    shrink = ((1 - f_left) * (1 - f_right)).sqrt()
-    grow = ((1 + f_left) * (1 + f_right)).sqrt()
-    out = []
-    for v in values:
-        lower = (v.lower() * shrink - residual).lower()
-        upper = (v.upper() * grow + residual).upper()
-        out.append(interval(lower if lower > 0 else arb(0), upper))
-    return tuple(out)
+    if not (np.isfinite(residual) and residual >= 0):
+        raise CertificationFailed(f"the residual bound {residual:.5g} is not a finite nonnegative number")
+    shrink = down(math.sqrt(down(down(1 - f_left) * down(1 - f_right))))
+    grow = sqrt_up(product_up(up(1 + f_left), up(1 + f_right)))
+    with np.errstate(under="ignore"):
+        low = down_array(down_array(np.asarray(lower, dtype=np.float64) * shrink) - residual)
+        top = np.asarray(upper, dtype=np.float64)
+        # 0 * grow + 0 is exact: an exactly zero value with a zero residual stays 0 (an exact rank decided)
+        stretched = np.where(top == 0, 0.0, up_array(top * grow))
+        high = np.where((stretched == 0) & (residual == 0), 0.0, up_array(stretched + residual))
+    return np.maximum(low, 0.0), high
 
 
 def sorted_decomposition(
@@ -132,9 +156,12 @@ def sorted_decomposition(
     return u[:, order] * signs, np.abs(s)[order], vt[order]
 
 
-def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -> tuple[arb, ...]:
-    """Enclosures of all min(m, n) singular values of every matrix in the ball matrix ``target`` (m x n),
-    certified from float64 arrays u (m x k), s (k,), vt (k x n) by steps 1-3 of the module docstring.
+def certify_svd(
+    target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Float enclosures (lower, upper) of all min(m, n) singular values of every matrix in the ball matrix
+    ``target`` (m x n), certified from float64 arrays u (m x k), s (k,), vt (k x n) by steps 1-3 of the
+    module docstring (e, f_u, f_v in arb, rounded up to floats).
 
     Call inside :func:`numerics.certify.balls.flint_context`.
     """
@@ -146,10 +173,8 @@ def certify_svd(target: arb_mat, u: np.ndarray, s: np.ndarray, vt: np.ndarray) -
     approx = (left * diagonal(s_sorted)) * right if m == k else left * (diagonal(s_sorted) * right)
     residual = frobenius_norm(target - approx)
     f_u, f_v = orthogonality_defect(left), orthogonality_defect(right.transpose())
-    arb = arb_type()
-
-    core = [arb(float(x)) for x in s_sorted] + [arb(0)] * (min(m, n) - k)
-    return scaled_and_widened(core, f_u, f_v, residual)
+    core = np.concatenate([s_sorted, np.zeros(min(m, n) - k)])
+    return scaled_and_widened(core, core, *(outward(x)[1] for x in (f_u, f_v, residual)))
 
 
 def certify_dense(
@@ -176,7 +201,7 @@ def certify_dense(
         decomposition = np.linalg.svd(values, full_matrices=False)
     u, s, vt = (np.asarray(x, dtype=np.float64) for x in decomposition)
     with flint_context():
-        balls = certify_svd(arb_matrix(values), u, s, vt)
+        lower, upper = certify_svd(arb_matrix(values), u, s, vt)
     return SingularValueEnclosure(
-        values.shape[0], values.shape[1], balls, "float64 SVD + Weyl/multiplicative certificate in arb"
+        values.shape[0], values.shape[1], lower, upper, "float64 SVD + Weyl/multiplicative certificate in arb"
     )

@@ -7,8 +7,8 @@ are formed by BLAS and bounded by :mod:`numerics.certify.float_bounds` (error-fr
 Higham's gamma_k bounds, any summation order) instead of being formed in arb.
 
 1. Scaling: W' = 2^t W with the largest |entry| in [1/2, 1) (exact, checked: an inexact scaling raises
-   :class:`FastPathUnavailable`); sigma_i(W') = 2^t sigma_i(W), so the balls are multiplied by 2^-t at
-   the end (exact in arb).
+   :class:`FastPathUnavailable`); sigma_i(W') = 2^t sigma_i(W), so the intervals are multiplied by 2^-t
+   at the end (exact, or stepped outward where a value leaves float64's normal range).
 2. The diagonal is multiplied into the k x n (or m x k) factor: X = fl(diag(s) V^T) and its exact
    error E = diag(s) V^T - X (:func:`numerics.certify.float_bounds.product_error`, Dekker's TwoProduct),
    so W' - U diag(s) V^T = (W' - U X) - U E: a split residual and a u-times smaller correction
@@ -42,6 +42,12 @@ Higham's gamma_k bounds, any summation order) instead of being formed in arb.
 a thin product the quadratic forms b_j^T (A^T A) b_j with (B1) bounds; square roots and their sum by
 :func:`sum_of_square_roots`.
 
+Every scalar of these certificates is a float with each operation stepped outward
+(:mod:`numerics.certify.directed`) and every result a float interval (the singular values'
+:class:`~numerics.certify.enclosure.SingularValueEnclosure`, the (2,1) norms' (lo, hi)), so this module
+imports no ball library: ``bound --certify`` loads python-flint only for the composition after the layers
+(or when a matrix falls back to the arb path).
+
 Fallback policy (a cost choice, not part of any proof): a certificate is *loose* when one of its bounds
 exceeds twice the float value it bounds plus 8 u times that quantity's scale (then the arb path, which
 computes the same quantities exactly, could be up to twice as tight);
@@ -56,7 +62,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -67,10 +72,18 @@ from numerics.certify.apriori import (
     rounded_gram,
     rounded_product,
 )
-from numerics.certify.balls import arb_type, flint_context, outward
+from numerics.certify.directed import (
+    ONE_MINUS_U,
+    down,
+    product_up,
+    scaled_bounds,
+    sqrt_up,
+    sum_up,
+    up,
+    up_array,
+)
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
-    BLOCK_CELLS,
     ETA,
     FastPathUnavailable,
     gamma,
@@ -91,9 +104,6 @@ from numerics.certify.thin import Factorization, checked_factors
 from numerics.spectra.gram import UNIT_ROUNDOFF
 from theory.errors import CertificationFailed
 
-if TYPE_CHECKING:
-    from flint import arb
-
 LOOSENESS_FACTOR = 2
 """A bound more than this many times its computed float value (plus 8 u scale) is called loose."""
 
@@ -105,15 +115,17 @@ APRIORI_WIDTH_LIMIT = 2.0**-20
 """An a priori certificate (:data:`APRIORI_BOUNDS`) is called loose when an enclosure's relative width
 (hi - lo) / hi exceeds this (fallback policy only)."""
 
-Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple["arb", float]]
+Residual = Callable[[np.ndarray, np.ndarray, "tuple[np.ndarray, np.ndarray] | None"], tuple[float, float]]
+Bounds = tuple[np.ndarray, np.ndarray]
+"""Float arrays (lower, upper) of enclosures."""
 
 
-def _split_gram(tall: np.ndarray) -> tuple[np.ndarray, arb]:
+def _split_gram(tall: np.ndarray) -> tuple[np.ndarray, float]:
     """(G~, bound >= ||G~ - T^T T||_F): G~ = fl(H + R) of :func:`gram_split_product`, one rounding per
     entry: ||G - G~||_F <= u ||G~||_F + the split's bound."""
     gram, rest, rest_bound = gram_split_product(tall)
     gram += rest  # in place
-    return gram, (rest_bound + arb_type()(UNIT_ROUNDOFF) * norm_upper(gram)).upper()
+    return gram, sum_up(rest_bound, product_up(UNIT_ROUNDOFF, norm_upper(gram)))
 
 
 @dataclass(frozen=True)
@@ -121,11 +133,11 @@ class ProductBounds:
     """How a certificate bounds the float products it forms (every choice rigorous; they trade work
     for width)."""
 
-    residual: Callable[..., tuple[arb, float]]
+    residual: Callable[..., tuple[float, float]]
     """(target, L, R, (C, D) or None) -> (bound >= ||target - L R - C D||_F, float estimate)."""
-    orthogonality: Callable[[np.ndarray], tuple[arb, float]]
+    orthogonality: Callable[[np.ndarray], tuple[float, float]]
     """Q -> (bound >= ||Q^T Q - I||_F, float estimate)."""
-    gram: Callable[[np.ndarray], tuple[np.ndarray, arb]]
+    gram: Callable[[np.ndarray], tuple[np.ndarray, float]]
     """T -> (a float G~, bound >= ||G~ - T^T T||_F)."""
     a_priori: bool
     """True: the bounds are a priori (a bound is not compared with its estimate, the diagonal of a
@@ -182,19 +194,9 @@ def range_scaled(values: np.ndarray) -> tuple[np.ndarray, int]:
     return (values, 0) if peak == 0.0 or 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
 
 
-def _loose(bound: arb, estimate: float, scale: float) -> bool:
+def _loose(bound: float, estimate: float, scale: float) -> bool:
     """True when ``bound`` > LOOSENESS_FACTOR * estimate + 8 u scale (fallback policy only)."""
-    arb = arb_type()
-
-    return not bound <= arb(LOOSENESS_FACTOR * estimate + 8 * UNIT_ROUNDOFF * scale)
-
-
-def _unscaled(balls: tuple[arb, ...], shift: int) -> tuple[arb, ...]:
-    """Every ball times 2^-shift (exact)."""
-    arb = arb_type()
-
-    factor = arb(2) ** (-shift)
-    return tuple(ball * factor for ball in balls)
+    return not bound <= LOOSENESS_FACTOR * estimate + 8 * UNIT_ROUNDOFF * scale
 
 
 def _certify_decomposition(
@@ -206,16 +208,14 @@ def _certify_decomposition(
     *,
     bounds: ProductBounds,
     signed_copy: bool = False,
-) -> tuple[tuple[arb, ...], bool]:
+) -> tuple[Bounds, bool]:
     """Steps 2-3 of the module docstring for sorted U, s, V^T (:func:`sorted_decomposition`'s copies,
-    overwritten here): (enclosures of the ``count`` singular values, loose). ``residual_of(L, R, (C, D)
+    overwritten here): ((lower, upper) of the ``count`` singular values, loose). ``residual_of(L, R, (C, D)
     or None)`` bounds ||target - L R - C D||_F for the exact products
     (:func:`numerics.certify.float_bounds.residual_bound`). ``signed_copy``: V = U S with S a
     diagonal of signs (a symmetric eigendecomposition), so ||V^T V - I|| = ||S (U^T U - I) S|| = f_u.
     ``bounds`` gives the defects; with a priori bounds the diagonal's product is rounded (its bound
     below), not split, and ``loose`` is left to the widths (:func:`_judged`)."""
-    arb = arb_type()
-
     k = len(s)
     diagonal_left = u.shape[0] != k
     f_u, fu_estimate = bounds.orthogonality(u)
@@ -233,22 +233,24 @@ def _certify_decomposition(
     correction = None
     if error is not None:  # U diag(s) V^T = (X + E) V^T or U (X + E) exactly: no rounding term
         correction = (error, right) if diagonal_left else (left, error)
-        rounding = arb(0)
-    else:  # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u)
-        unit = arb(UNIT_ROUNDOFF)
-        rounding = (unit * norm_upper(rounded) + arb(rounded.size).sqrt() * arb(ETA) / 2) / (1 - unit)
+        rounding = 0.0
+    else:  # ||rounded - exact||_F <= (u ||rounded||_F + sqrt(cells) eta / 2) / (1 - u); eta / 2 is no float
+        spread = sum_up(
+            product_up(UNIT_ROUNDOFF, norm_upper(rounded)), product_up(sqrt_up(rounded.size), ETA)
+        )
+        rounding = up(spread / ONE_MINUS_U)
     main, main_estimate = residual_of(left, right, correction)
     other = f_v if diagonal_left else f_u
-    residual = (main + (1 + other).sqrt() * rounding).upper()
-    core = [arb(float(x)) for x in s] + [arb(0)] * (count - k)
-    balls = scaled_and_widened(core, f_u, f_v, residual)
+    residual = sum_up(main, product_up(sqrt_up(up(1 + other)), rounding))
+    core = np.concatenate([s, np.zeros(count - k)])
+    enclosures = scaled_and_widened(core, core, f_u, f_v, residual)
     scale = float(np.linalg.norm(s))
     loose = not bounds.a_priori and (
         _loose(residual, main_estimate, scale)
         or _loose(f_u, fu_estimate, math.sqrt(k))
         or _loose(f_v, fv_estimate, math.sqrt(k))
     )
-    return balls, loose
+    return enclosures, loose
 
 
 def _checked_dense(matrix: np.ndarray) -> np.ndarray:
@@ -287,21 +289,19 @@ def certify_dense_fast(
         u, s, vt = (np.asarray(x, dtype=np.float64) for x in decomposition)
         s = np.ldexp(s, shift)  # U (2^t s) V^T approximates 2^t W (any s is allowed)
     u, s, vt = sorted_decomposition(values.shape, u, s, vt)
-    with flint_context():
-        balls, loose = _certify_decomposition(
-            lambda left, right, small: residual_bound(scaled, left, right, small),
-            u,
-            s,
-            vt,
-            min(values.shape),
-            bounds=SPLIT_BOUNDS,
-        )
-        balls = _unscaled(balls, shift)
+    (lower, upper), loose = _certify_decomposition(
+        lambda left, right, small: residual_bound(scaled, left, right, small),
+        u,
+        s,
+        vt,
+        min(values.shape),
+        bounds=SPLIT_BOUNDS,
+    )
     return FloatCertificate(
         SingularValueEnclosure(
             values.shape[0],
             values.shape[1],
-            balls,
+            *scaled_bounds(lower, upper, -shift),
             "float64 SVD + Weyl/multiplicative certificate, products bounded in floating point",
         ),
         loose,
@@ -331,30 +331,33 @@ def certify_gram_fast(
     scaled, shift = range_scaled(values)
     tall = scaled if scaled.shape[0] >= scaled.shape[1] else scaled.T
     k = tall.shape[1]
-    with flint_context():
-        gram, gram_error = bounds.gram(tall)  # gram_error >= ||G - G~||_F
-        if eigen is None:
-            eigenvalues, q = np.linalg.eigh(gram)
-        else:  # l of G is 2^(-2t) times the scaled Gram matrix's (any l is allowed)
-            eigenvalues, q = np.ldexp(np.asarray(eigen[0], dtype=np.float64), 2 * shift), eigen[1]
-            q = np.asarray(q, dtype=np.float64)
-        u, s, vt = sorted_decomposition((k, k), q, eigenvalues, q.T)
-        del q
+    gram, gram_error = bounds.gram(tall)  # gram_error >= ||G - G~||_F
+    if eigen is None:
+        eigenvalues, q = np.linalg.eigh(gram)
+    else:  # l of G is 2^(-2t) times the scaled Gram matrix's (any l is allowed)
+        eigenvalues, q = np.ldexp(np.asarray(eigen[0], dtype=np.float64), 2 * shift), eigen[1]
+        q = np.asarray(q, dtype=np.float64)
+    u, s, vt = sorted_decomposition((k, k), q, eigenvalues, q.T)
+    del q
 
-        def residual_of(
-            left: np.ndarray, right: np.ndarray, small: tuple[np.ndarray, np.ndarray] | None
-        ) -> tuple[arb, float]:
-            bound, estimate = bounds.residual(gram, left, right, small)
-            return (bound + gram_error).upper(), estimate
+    def residual_of(
+        left: np.ndarray, right: np.ndarray, small: tuple[np.ndarray, np.ndarray] | None
+    ) -> tuple[float, float]:
+        bound, estimate = bounds.residual(gram, left, right, small)
+        return sum_up(bound, gram_error), estimate
 
-        squares, loose = _certify_decomposition(residual_of, u, s, vt, k, bounds=bounds, signed_copy=True)
-        balls = _unscaled(tuple(ball.nonnegative_part().sqrt() for ball in squares), shift)
+    (squares_lower, squares_upper), loose = _certify_decomposition(
+        residual_of, u, s, vt, k, bounds=bounds, signed_copy=True
+    )
+    # sigma = sqrt(sigma^2), increasing; square roots are correctly rounded, so stepped outward
+    lower = np.maximum(np.nextafter(np.sqrt(squares_lower), -np.inf), 0.0)
+    upper = np.where(squares_upper == 0, 0.0, up_array(np.sqrt(squares_upper)))  # sqrt(0) = 0 exactly
     conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
     return _judged(
         SingularValueEnclosure(
             values.shape[0],
             values.shape[1],
-            balls,
+            *scaled_bounds(lower, upper, -shift),
             "float64 eigendecomposition of the Gram matrix + Weyl/multiplicative certificate, "
             f"products bounded in floating point ({'a priori' if bounds.a_priori else 'split'})",
         ),
@@ -365,7 +368,7 @@ def certify_gram_fast(
 
 def _qr_certificate(
     factor: np.ndarray, qr: Factorization, shift: int, bounds: ProductBounds
-) -> tuple[np.ndarray, arb, arb, bool]:
+) -> tuple[np.ndarray, float, float, bool]:
     """(R of the scaled factor, bound of ||A' - Q R||_F, bound of ||Q^T Q - I||_F, loose) for A' = 2^t A."""
     q, r = (np.asarray(x, dtype=np.float64) for x in qr)
     if q.shape != factor.shape or r.shape != (factor.shape[1], factor.shape[1]):
@@ -405,31 +408,32 @@ def certify_product_fast(
     (a_scaled, a_shift), (b_scaled, b_shift) = range_scaled(a), range_scaled(b)
     qr_a, qr_b = factorizations if factorizations is not None else (np.linalg.qr(a), np.linalg.qr(b))
     d = a.shape[1]
-    with flint_context():
-        r_a, e_a, f_a, loose_a = _qr_certificate(a_scaled, qr_a, a_shift, bounds)
-        r_b, e_b, f_b, loose_b = _qr_certificate(b_scaled, qr_b, b_shift, bounds)
-        u, s, vt = sorted_decomposition((d, d), *np.linalg.svd(r_a @ r_b.T))
-        zeros = np.zeros((d, d))
-        core, loose_core = _certify_decomposition(
-            lambda x, y, small: bounds.residual(
-                zeros,
-                np.hstack([r_a, x]),
-                np.vstack([r_b.T, -y]),
-                None if small is None else (small[0], -small[1]),
-            ),
-            u,
-            s,
-            vt,
-            d,
-            bounds=bounds,
-        )
-        residual = (e_a * norm_upper(b_scaled) + (norm_upper(a_scaled) + e_a) * e_b).upper()
-        balls = _unscaled(scaled_and_widened(core, f_a, f_b, residual), a_shift + b_shift)
+    r_a, e_a, f_a, loose_a = _qr_certificate(a_scaled, qr_a, a_shift, bounds)
+    r_b, e_b, f_b, loose_b = _qr_certificate(b_scaled, qr_b, b_shift, bounds)
+    u, s, vt = sorted_decomposition((d, d), *np.linalg.svd(r_a @ r_b.T))
+    zeros = np.zeros((d, d))
+    core, loose_core = _certify_decomposition(
+        lambda x, y, small: bounds.residual(
+            zeros,
+            np.hstack([r_a, x]),
+            np.vstack([r_b.T, -y]),
+            None if small is None else (small[0], -small[1]),
+        ),
+        u,
+        s,
+        vt,
+        d,
+        bounds=bounds,
+    )
+    residual = sum_up(
+        product_up(e_a, norm_upper(b_scaled)), product_up(sum_up(norm_upper(a_scaled), e_a), e_b)
+    )
+    lower, upper = scaled_and_widened(*core, f_a, f_b, residual)
     return _judged(
         SingularValueEnclosure(
             a.shape[0],
             b.shape[0],
-            balls,
+            *scaled_bounds(lower, upper, -(a_shift + b_shift)),
             "float64 QR + core SVD, certified with products bounded in floating point "
             f"({'a priori' if bounds.a_priori else 'split'})",
         ),
@@ -438,24 +442,30 @@ def certify_product_fast(
     )
 
 
+NORM_BLOCK_CELLS = 2**15
+"""Entries per block of :func:`norm_21_dense_fast` (256 KB of float64 per temporary: with 2 MB blocks its
+temporaries set the high-water mark of ``bound --certify``'s layers)."""
+
+
 @underflow_accounted
-def norm_21_dense_fast(matrix: np.ndarray) -> arb:
-    """A ball containing ||W||_{2,1} = sum_j ||W[:, j]||_2 from float column sums with rigorous bounds.
+def norm_21_dense_fast(matrix: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) around ||W||_{2,1} = sum_j ||W[:, j]||_2 from float column sums with rigorous bounds.
 
     Squares of float32 numbers are exact in float64 (:func:`numerics.certify.norms.norm_21_dense`);
     otherwise W is scaled by a power of 2 and each square is rounded once: |w^2 - fl(w^2)| <= u w^2 +
     eta / 2, so the column sums move by at most u (sum + radius)(1 + 2u) + m eta, covered by
     :func:`safe_upper`.
 
-    >>> norm_21_dense_fast(np.array([[3.0, 0.0], [4.0, 1.0]])).contains(6)
+    >>> lo, hi = norm_21_dense_fast(np.array([[3.0, 0.0], [4.0, 1.0]]))
+    >>> lo <= 6 <= hi
     True
     """
     values = np.asarray(matrix, dtype=np.float64)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
     # column by column the same sums (the split of nonnegative_column_sums is per column), in blocks of
-    # about BLOCK_CELLS entries: each of the split's temporaries is one block
-    width = max(1, BLOCK_CELLS // max(scaled.shape[0], 1))
+    # about NORM_BLOCK_CELLS entries: each of the split's temporaries is one block
+    width = max(1, NORM_BLOCK_CELLS // max(scaled.shape[0], 1))
     blocks = [
         nonnegative_column_sums(np.square(scaled[:, start : start + width]))
         for start in range(0, scaled.shape[1], width)
@@ -463,13 +473,18 @@ def norm_21_dense_fast(matrix: np.ndarray) -> arb:
     center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))
     if not exact_squares:
         radius = radius + safe_upper(UNIT_ROUNDOFF * (center + radius) + values.shape[0] * ETA, 4)
-    with flint_context():
-        return _unscaled((sum_of_square_roots(center, radius),), shift)[0]
+    return _scalar_scaled(sum_of_square_roots(center, radius), -shift)
+
+
+def _scalar_scaled(bounds: tuple[float, float], exponent: int) -> tuple[float, float]:
+    """(lo 2^e, hi 2^e) rounded outward (:func:`numerics.certify.directed.scaled_bounds`)."""
+    lower, upper = scaled_bounds(np.array([bounds[0]]), np.array([bounds[1]]), exponent)
+    return float(lower[0]), float(upper[0])
 
 
 @underflow_accounted
-def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
-    """A ball containing ||A B^T||_{2,1} = sum_j sqrt(b_j^T G b_j), G = A^T A, b_j the rows of B.
+def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) around ||A B^T||_{2,1} = sum_j sqrt(b_j^T G b_j), G = A^T A, b_j the rows of B.
 
     No intermediate is rounded to one float matrix (a rounded G or B G would cost u |b|^T |G| |b|, up to
     u cond(G) relative): G = G_1 + G_2 + E_G (:func:`split_product` of A^T, A; ||E_G||_F <= e_G) and
@@ -481,36 +496,35 @@ def norm_21_product_fast(left: np.ndarray, right: np.ndarray) -> arb:
     as one rounding).
 
     >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
-    >>> norm_21_product_fast(a, b).contains(15)   # columns (3, 4) and (-6, -8)
+    >>> lo, hi = norm_21_product_fast(a, b)   # columns (3, 4) and (-6, -8)
+    >>> lo <= 15 <= hi
     True
     """
-    arb = arb_type()
-
     (a, a_shift), (b, b_shift) = (power_of_two_scaled(np.asarray(x, dtype=np.float64)) for x in (left, right))
     d = a.shape[1]
-    with flint_context():
-        g_exact, g_rest, g_bound = split_product(a.T, a)
-        y_exact, y_rest, y_bound = split_product(b, g_exact)
-        y_small = b @ g_rest
-        if not np.isfinite(y_small).all():
-            raise FastPathUnavailable("a product overflows float64")
-        small_bound = gamma(d) * norm_upper(b) * norm_upper(g_rest) + d * arb(ETA) * arb(y_small.size).sqrt()
-        _, e_g = outward(g_bound)
-        _, e_y = outward(y_bound + small_bound)
-        parts = [row_dots(y, b) for y in (y_exact, y_rest, y_small)]
-        partial = parts[0][0] + parts[1][0]
-        center = partial + parts[2][0]
-        b_squares = np.einsum("jk,jk->j", b, b)
-        radius = sum((r for _, r in parts), np.zeros_like(center)) + safe_upper(
-            UNIT_ROUNDOFF * (np.abs(partial) + np.abs(center)) + e_g * b_squares + e_y * np.sqrt(b_squares),
-            2 * d + 8,
-        )
-        return _unscaled((sum_of_square_roots(center, radius),), a_shift + b_shift)[0]
+    g_exact, g_rest, e_g = split_product(a.T, a)
+    y_exact, y_rest, y_bound = split_product(b, g_exact)
+    y_small = b @ g_rest
+    if not np.isfinite(y_small).all():
+        raise FastPathUnavailable("a product overflows float64")
+    small_bound = sum_up(
+        product_up(gamma(d), norm_upper(b), norm_upper(g_rest)), product_up(d * ETA, sqrt_up(y_small.size))
+    )
+    e_y = sum_up(y_bound, small_bound)
+    parts = [row_dots(y, b) for y in (y_exact, y_rest, y_small)]
+    partial = parts[0][0] + parts[1][0]
+    center = partial + parts[2][0]
+    b_squares = np.einsum("jk,jk->j", b, b)
+    radius = sum((r for _, r in parts), np.zeros_like(center)) + safe_upper(
+        UNIT_ROUNDOFF * (np.abs(partial) + np.abs(center)) + e_g * b_squares + e_y * np.sqrt(b_squares),
+        2 * d + 8,
+    )
+    return _scalar_scaled(sum_of_square_roots(center, radius), -(a_shift + b_shift))
 
 
 @underflow_accounted
-def norm_21_product_apriori(left: np.ndarray, right: np.ndarray) -> arb:
-    """A ball containing ||A B^T||_{2,1} from the formed product: C~ = fl(A B^T) with
+def norm_21_product_apriori(left: np.ndarray, right: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) around ||A B^T||_{2,1} from the formed product: C~ = fl(A B^T) with
     ||C~ - A B^T||_F <= e (:func:`numerics.certify.apriori.rounded_product`); by the triangle inequality
     column by column and Cauchy-Schwarz over the n' columns, | ||C~||_{2,1} - ||A B^T||_{2,1} | <=
     sum_j ||c~_j - c_j||_2 <= sqrt(n') e, and ||C~||_{2,1} of the float matrix C~ is enclosed by
@@ -518,13 +532,12 @@ def norm_21_product_apriori(left: np.ndarray, right: np.ndarray) -> arb:
     split ones; about d u sqrt(n') relative wider than :func:`norm_21_product_fast`.
 
     >>> a = np.array([[3.0], [4.0]]); b = np.array([[1.0], [-2.0]])
-    >>> norm_21_product_apriori(a, b).contains(15)   # columns (3, 4) and (-6, -8)
+    >>> lo, hi = norm_21_product_apriori(a, b)   # columns (3, 4) and (-6, -8)
+    >>> lo <= 15 <= hi
     True
     """
-    arb = arb_type()
-
     a, b = (np.asarray(x, dtype=np.float64) for x in (left, right))
-    with flint_context():
-        product, bound = rounded_product(a, b.T)
-        spread = (arb(product.shape[1]).sqrt() * bound).upper()
-        return column_norm_sum(product) + arb(0, spread)
+    product, bound = rounded_product(a, b.T)
+    spread = product_up(sqrt_up(product.shape[1]), bound)
+    low, high = column_norm_sum(product)
+    return max(down(low - spread), 0.0), up(high + spread)

@@ -26,7 +26,8 @@ Algorithms*, 2nd ed., Thm 2.2 and §2.1).
      inequality and || |X| |Y| ||_F <= ||X||_F ||Y||_F (Horn & Johnson, *Matrix Analysis*, 2nd ed., §5.6)
      turn entrywise bounds into norm bounds.
 
-All scalars are combined in arb (exact conversion of every float), so only the matrix work is in floats.
+Every scalar bound is a float, each operation rounded outward (:mod:`numerics.certify.directed`): no ball
+library is needed here.
 """
 
 from __future__ import annotations
@@ -34,19 +35,23 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from numerics.certify.balls import arb_type
+from numerics.certify.directed import (
+    ABOVE_ONE_PLUS_U,
+    ETA,
+    ONE_MINUS_U,
+    down,
+    product_up,
+    sqrt_up,
+    sum_up,
+    up,
+)
 from numerics.spectra.gram import UNIT_ROUNDOFF
 from theory.errors import CertificationFailed
 
-if TYPE_CHECKING:
-    from flint import arb
-
-ETA = 2.0**-1074
-"""The smallest positive subnormal binary64 number (the underflow unit of (B1))."""
 SIGNIFICAND_BITS = 53
 
 
@@ -70,49 +75,46 @@ class FastPathUnavailable(CertificationFailed):
     the caller certifies the matrix in arb instead."""
 
 
-@functools.lru_cache(maxsize=256)
-def gamma(n: int) -> arb:
-    """A ball containing gamma_n = n u / (1 - n u) (Higham, Lemma 3.1; provenance ``standard``); n u <= 1/2.
-    Cached: a ball computed at any precision still contains gamma_n.
+def gamma(n: int) -> float:
+    """A float >= gamma_n = n u / (1 - n u) (Higham, Lemma 3.1; provenance ``standard``), n u <= 1/2: n u and
+    1 - n u are exact (multiples of u = 2^-53 in [1/2, 1]), so only the quotient rounds (stepped up).
 
-    >>> float(gamma(2).upper().mid()) > 2 * 2.0**-53
+    >>> from fractions import Fraction
+    >>> Fraction(gamma(3)) >= Fraction(3, 2**53) / (1 - Fraction(3, 2**53))
     True
     """
-    arb = arb_type()
-
     if not 2 * n * UNIT_ROUNDOFF <= 1:
         raise FastPathUnavailable(f"gamma_{n} needs n u <= 1/2; {n} terms are too many")
-    nu = arb(n) * arb(UNIT_ROUNDOFF)
-    return nu / (1 - nu)
+    nu = n * UNIT_ROUNDOFF
+    return up(nu / (1 - nu))
 
 
 @underflow_accounted
-def square_sum(values: np.ndarray) -> arb:
-    """A ball containing sum_i x_i^2 over every entry of ``values`` ((B1) with x = y, (B3)).
+def square_sum(values: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) with lo <= sum_i x_i^2 <= hi over every entry of ``values`` ((B1) with x = y, (B3)).
 
-    >>> square_sum(np.array([3.0, 4.0])).contains(25)
+    >>> square_sum(np.array([3.0, 4.0]))[0] <= 25 <= square_sum(np.array([3.0, 4.0]))[1]
     True
     """
-    arb = arb_type()
-
     array = np.asarray(values, dtype=np.float64)
     # the sum is order-independent (B1): a Fortran-ordered view is read as its contiguous transpose
     flat = np.ascontiguousarray(array.T if array.flags.f_contiguous else array).ravel()
     if not flat.size:
-        return arb(0)
+        return 0.0, 0.0
     computed = float(np.dot(flat, flat))
     if not math.isfinite(computed):
         raise FastPathUnavailable("a sum of squares overflows float64")
     g, n = gamma(flat.size), flat.size
     # |computed - s| <= g s + n eta, s >= 0: s in [(computed - n eta) / (1 + g), (computed + n eta) / (1 - g)]
-    low = ((arb(computed) - n * arb(ETA)) / (1 + g)).lower()
-    high = ((arb(computed) + n * arb(ETA)) / (1 - g)).upper()
-    return (low if low > 0 else arb(0)).union(high).nonnegative_part()
+    # (n eta is exact: a multiple of eta below 2^-1022)
+    low = down(down(computed - n * ETA) / up(1 + g))
+    high = up(up(computed + n * ETA) / down(1 - g))
+    return max(low, 0.0), high
 
 
-def norm_upper(values: np.ndarray) -> arb:
-    """An exact arb number >= ||values||_F (upper end of sqrt of :func:`square_sum`)."""
-    return square_sum(values).sqrt().upper()
+def norm_upper(values: np.ndarray) -> float:
+    """A float >= ||values||_F (square root of :func:`square_sum`'s upper end, stepped up)."""
+    return sqrt_up(square_sum(values)[1])
 
 
 @underflow_accounted
@@ -161,13 +163,11 @@ def _exponent_range(exponents: np.ndarray, matrix: np.ndarray, axis: int) -> tup
 
 
 @underflow_accounted
-def split_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
+def split_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """(exact, rest, bound) with left @ right = exact + rest_exact, ``exact`` computed without error
     (B2), ``rest`` the float value of left_lo @ right + left_hi @ right_lo (one rounding to combine) and
     ``bound`` >= ||rest - rest_exact||_F (B1, B3). Raises FastPathUnavailable outside (B2)'s range.
     """
-    arb = arb_type()
-
     k = left.shape[1]
     bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(k, 2)))) // 2
     l_hi, l_lo, e = split(left, axis=1, bits=bits)
@@ -183,18 +183,23 @@ def split_product(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.n
     rest = lower_part + upper_part
     if not (np.isfinite(exact).all() and np.isfinite(rest).all()):
         raise FastPathUnavailable("a split product overflows float64")
-    g_k, cells = gamma(k), rest.size
     # (B1) on both products, u |rest| for their sum, (B3) for the norms
-    bound = (
-        g_k * (norm_upper(l_lo) * norm_upper(right) + norm_upper(l_hi) * norm_upper(r_lo))
-        + 2 * k * arb(ETA) * arb(cells).sqrt()
-        + arb(UNIT_ROUNDOFF) * norm_upper(rest)
+    bound = sum_up(
+        product_up(
+            gamma(k),
+            sum_up(
+                product_up(norm_upper(l_lo), norm_upper(right)),
+                product_up(norm_upper(l_hi), norm_upper(r_lo)),
+            ),
+        ),
+        product_up(2 * k * ETA, sqrt_up(rest.size)),
+        product_up(UNIT_ROUNDOFF, norm_upper(rest)),
     )
-    return exact, rest, bound.upper()
+    return exact, rest, bound
 
 
 @underflow_accounted
-def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
+def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """:func:`split_product` of (Q^T, Q) with symmetric work: Q = H + L (column split), so
     Q^T Q = H^T H + S + S^T - L^T L with S = L^T Q; H^T H is exact (B2) and both H^T H and L^T L are
     symmetric rank-k updates (half the flops of a general product). ``bound`` >= ||rest - rest_exact||_F
@@ -205,8 +210,6 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
     n 2^{2b} times the unit of (B2)); in S and L^T L a term passes through at most (rows per block) +
     (blocks - 1) <= n roundings, so (B1) with gamma_n holds as for one product.
     """
-    arb = arb_type()
-
     n, k = q.shape
     bits = (SIGNIFICAND_BITS - math.ceil(math.log2(max(n, 2)))) // 2
     e = line_exponents(q, axis=0)
@@ -217,61 +220,61 @@ def gram_split_product(q: np.ndarray) -> tuple[np.ndarray, np.ndarray, arb]:
             "the entries span too many binary orders for an error-free split product (underflow or overflow)"
         )
     exact, cross, low_gram = (np.zeros((k, k)) for _ in range(3))
-    low_squares = arb(0)
+    low_squares = 0.0
     for start in range(0, n, GRAM_ROWS):
         rows = q[start : start + GRAM_ROWS]
         high, low, _ = split(rows, axis=0, bits=bits, exponent=e)
         exact += high.T @ high  # adding to 0 is exact: the first block's product itself
         cross += low.T @ rows
         low_gram += low.T @ low
-        low_squares += square_sum(low)
+        low_squares = sum_up(low_squares, square_sum(low)[1])
         del high, low
     symmetric = cross + cross.T
     del cross
     rest = np.subtract(symmetric, low_gram, out=low_gram)
     if not (np.isfinite(exact).all() and np.isfinite(rest).all()):
         raise FastPathUnavailable("a split product overflows float64")
-    g_n, low_norm, unit = gamma(n), low_squares.sqrt().upper(), arb(UNIT_ROUNDOFF)
-    bound = (
-        g_n * (2 * low_norm * norm_upper(q) + low_norm * low_norm)
-        + 3 * n * arb(ETA) * k
-        + unit * (norm_upper(symmetric) + norm_upper(rest))
+    low_norm = sqrt_up(low_squares)
+    bound = sum_up(
+        product_up(
+            gamma(n), sum_up(product_up(2.0, low_norm, norm_upper(q)), product_up(low_norm, low_norm))
+        ),
+        product_up(3 * n * ETA, k),
+        product_up(UNIT_ROUNDOFF, sum_up(norm_upper(symmetric), norm_upper(rest))),
     )
-    return exact, rest, bound.upper()
+    return exact, rest, bound
 
 
 def residual_of_product(
     target: np.ndarray,
     exact: np.ndarray,
     rest: np.ndarray | None,
-    rest_bound: arb,
+    rest_bound: float,
     small: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[arb, float]:
+) -> tuple[float, float]:
     """(bound, estimate) of ||T - (exact + rest_exact) - C D||_F (see :func:`residual_bound`), for float
     matrices exact, rest (None: 0) and ``rest_bound`` >= ||rest - rest_exact||_F; with rest = None,
     ``exact`` may be any float matrix P and ``rest_bound`` >= ||P - L R||_F bounds the product L R it stands
-    for (:mod:`numerics.certify.apriori`). ``exact`` is overwritten (every caller's own temporary)."""
-    arb = arb_type()
-
-    unit = arb(UNIT_ROUNDOFF)
+    for (:mod:`numerics.certify.apriori`). ``exact`` is overwritten (every caller's own temporary).
+    The bound is a float, each operation stepped up (:mod:`numerics.certify.directed`)."""
     first = np.subtract(target, exact, out=exact)
     residual = first if rest is None else first - rest
     first_norm = norm_upper(first)
-    bound = unit * first_norm + rest_bound
+    terms = [product_up(UNIT_ROUNDOFF, first_norm), rest_bound]
     if small is not None:
         c, d = small
         second, product = residual, c @ d
         residual = second - product
         k = c.shape[1]
-        bound += (
-            unit * norm_upper(second)
-            + gamma(k) * norm_upper(c) * norm_upper(d)
-            + k * arb(ETA) * arb(product.size).sqrt()
-        )
+        terms += [
+            product_up(UNIT_ROUNDOFF, norm_upper(second)),
+            product_up(gamma(k), norm_upper(c), norm_upper(d)),
+            product_up(k * ETA, sqrt_up(product.size)),
+        ]
     if not np.isfinite(residual).all():
         raise FastPathUnavailable("a residual overflows float64")
-    bound += (1 + unit) * (first_norm if residual is first else norm_upper(residual))
-    return bound.upper(), float(np.linalg.norm(residual))
+    terms.append(product_up(ABOVE_ONE_PLUS_U, first_norm if residual is first else norm_upper(residual)))
+    return sum_up(*terms), float(np.linalg.norm(residual))
 
 
 @underflow_accounted
@@ -280,8 +283,8 @@ def residual_bound(
     left: np.ndarray,
     right: np.ndarray,
     small: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[arb, float]:
-    """(bound, estimate): an exact arb number >= ||T - L R - C D||_F for the float matrices T, L, R and
+) -> tuple[float, float]:
+    """(bound, estimate): a float >= ||T - L R - C D||_F for the float matrices T, L, R and
     optional ``small`` = (C, D) (exact products), and the float norm of the computed residual it came
     from (for the fallback policy only).
 
@@ -293,27 +296,25 @@ def residual_bound(
 
     Memory: a right factor wider than :data:`COLUMN_BLOCK` is taken in column blocks b (with the same
     columns of T and D): ||T - L R - C D||_F^2 = sum_b ||T_b - L R_b - C D_b||_F^2, so the square root of the
-    sum of the blocks' squared bounds (in arb) bounds the whole; the temporaries are those of one block.
+    sum of the blocks' squared bounds (stepped up) bounds the whole; the temporaries are those of one block.
 
     >>> q = np.array([[0.6, -0.8], [0.8, 0.6]])
     >>> bound, estimate = residual_bound(np.eye(2), q.T, q)   # ||I - Q^T Q||_F: tiny but rigorous
     >>> 0 <= estimate <= float(bound) < 1e-14
     True
     """
-    arb = arb_type()
-
     if right.shape[1] <= COLUMN_BLOCK:
         return residual_of_product(target, *split_product(left, right), small)
-    total, squares = arb(0), 0.0
+    total, squares = 0.0, 0.0
     for start in range(0, right.shape[1], COLUMN_BLOCK):
         columns = slice(start, start + COLUMN_BLOCK)
         part = None if small is None else (small[0], small[1][:, columns])
         bound, estimate = residual_of_product(
             target[:, columns], *split_product(left, right[:, columns]), part
         )
-        total += bound * bound
+        total = sum_up(total, product_up(bound, bound))
         squares += estimate * estimate
-    return total.sqrt().upper(), math.sqrt(squares)
+    return sqrt_up(total), math.sqrt(squares)
 
 
 GRAM_ROWS = 512
@@ -325,7 +326,7 @@ BLOCK_CELLS = 2**18
 
 
 @underflow_accounted
-def orthogonality_bound(q: np.ndarray) -> tuple[arb, float]:
+def orthogonality_bound(q: np.ndarray) -> tuple[float, float]:
     """(bound, estimate) of ||Q^T Q - I||_F as :func:`residual_bound` (I, Q^T, Q), by
     :func:`gram_split_product` (the same bound, fewer flops).
 
@@ -403,36 +404,39 @@ def safe_upper(computed: np.ndarray, roundings: int) -> np.ndarray:
     >= (c + K eta) 2 (1 - u) - eta / 2 >= (c + K eta)(1 + 2 gamma_K) whenever gamma_K <= 1/5 (checked).
     Used for radii only: a factor 2 on an error term is harmless.
     """
-    if not 5 * float(gamma(roundings).upper().mid()) <= 1:
+    if not 5 * gamma(roundings) <= 1:
         raise FastPathUnavailable(f"{roundings} roundings are too many for a safe upper bound")
     return 2 * computed + 2 * roundings * ETA
 
 
 @underflow_accounted
-def sum_of_square_roots(center: np.ndarray, radius: np.ndarray) -> arb:
-    """A ball containing sum_j sqrt(q_j) for all reals q_j >= 0 with |q_j - center_j| <= radius_j.
+def sum_of_square_roots(center: np.ndarray, radius: np.ndarray) -> tuple[float, float]:
+    """Floats (lo, hi) with lo <= sum_j sqrt(q_j) <= hi for all reals q_j >= 0 with
+    |q_j - center_j| <= radius_j.
 
     Vectorised in floats: a subtraction/addition and a square root (correctly rounded; square roots never
     underflow) each change a value by a factor within [1 - u, 1 + u], so sqrt(max(c - r, 0)) >=
     fl(sqrt(fl(c - r))) / (1 + u)^{3/2} and sqrt(c + r) <= fl(sqrt(fl(c + r))) / (1 - u)^{3/2}; the sums of
     these nonnegative terms are enclosed by :func:`nonnegative_column_sums` (error-free split sums: an
-    a priori gamma_n bound would cost n u relative, 3e-13 for n = 3072).
+    a priori gamma_n bound would cost n u relative, 3e-13 for n = 3072); the final corrections are stepped
+    outward (:mod:`numerics.certify.directed`).
 
-    >>> sum_of_square_roots(np.array([9.0, 16.0]), np.zeros(2)).contains(7)
+    >>> lo, hi = sum_of_square_roots(np.array([9.0, 16.0]), np.zeros(2))
+    >>> lo <= 7 <= hi
     True
     """
-    arb = arb_type()
-
     if radius.shape != center.shape:
         raise FastPathUnavailable("centers and radii of different shapes")
     terms = np.stack([np.sqrt(np.maximum(center - radius, 0.0)), np.sqrt(center + radius)], axis=1)
     if not np.isfinite(terms).all():
         raise FastPathUnavailable("a sum of square roots overflows float64")
     sums, errors = nonnegative_column_sums(terms)
-    u = arb(UNIT_ROUNDOFF)
-    lower = ((arb(float(sums[0])) - arb(float(errors[0]))) / ((1 + u) * (1 + u).sqrt())).lower()
-    upper = ((arb(float(sums[1])) + arb(float(errors[1]))) / ((1 - u) * (1 - u).sqrt())).upper()
-    return (lower if lower > 0 else arb(0)).union(upper)
+    # (1 + u)^{3/2} from above and (1 - u)^{3/2} from below (1 +- u are exact)
+    grown = product_up(ABOVE_ONE_PLUS_U, sqrt_up(ABOVE_ONE_PLUS_U))
+    shrunk = down(ONE_MINUS_U * down(math.sqrt(ONE_MINUS_U)))
+    lower = down(down(float(sums[0]) - float(errors[0])) / grown)
+    upper = up(up(float(sums[1]) + float(errors[1])) / shrunk)
+    return max(lower, 0.0), upper
 
 
 @underflow_accounted
@@ -462,7 +466,7 @@ def row_dots(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarra
     center = exact + rest
     if not np.isfinite(center).all():
         raise FastPathUnavailable("a row dot product overflows float64")
-    g_d = float(gamma(d).upper().mid())
+    g_d = gamma(d)
     absolute = np.einsum("jk,jk->j", np.abs(x_lo), np.abs(right)) + np.einsum(
         "jk,jk->j", np.abs(x_hi), np.abs(y_lo)
     )
@@ -492,5 +496,5 @@ def nonnegative_column_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     center = exact + rest
     if not np.isfinite(center).all():
         raise FastPathUnavailable("a column sum overflows float64")
-    g_m = float(gamma(max(rows, 2)).upper().mid())
+    g_m = gamma(max(rows, 2))
     return center, safe_upper(UNIT_ROUNDOFF * center + g_m * rest, rows + 4)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from flint import arb
 
 
-ROW_BLOCK_CELLS = 2**18
+ROW_BLOCK_CELLS = 2**15
 """Entries per block of rows :func:`is_float32_exact` rounds at a time (its temporaries are one block)."""
 
 

@@ -7,20 +7,19 @@
   #{sigma_i > tol}, tol = 1e-10 * max(count, 1) * max(sigma_1, 1). With sigma_1 and every sigma_i
   enclosed, r_lo counts the sigma_i certainly above every possible tol and r_hi those possibly above.
 When r_lo = r_hi the rank is decided; otherwise every rank in between is possible and the p = 0
-summand sqrt(N rank) is reported as the interval over them.
+summand sqrt(N rank) is reported as the interval over them. The tolerances are bounded in floats, each
+product stepped outward (:mod:`numerics.certify.directed`); the enclosures are float intervals.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from numerics.certify.balls import arb_type
+import numpy as np
+
+from numerics.certify.directed import down, up
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
-
-if TYPE_CHECKING:
-    from flint import arb
 
 
 @dataclass(frozen=True)
@@ -50,9 +49,9 @@ def certified_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     >>> str(certified_rank(certify_dense(np.diag([2.0, 1.0, 0.0]))))  # the float SVD is exact here
     '2'
     """
-    lo = sum(1 for ball in enclosure.balls if ball > 0)
-    hi = sum(1 for ball in enclosure.balls if not ball.upper() <= 0)
-    return RankInterval(lo, hi)
+    return RankInterval(
+        int(np.count_nonzero(enclosure.lower > 0)), int(np.count_nonzero(enclosure.upper > 0))
+    )
 
 
 def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
@@ -66,20 +65,23 @@ def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
     >>> str(certified_numerical_rank(certify_dense(np.diag([2.0, 1.0, 0.0]))))
     '2'
     """
-    arb = arb_type()
-
     count = max(min(enclosure.rows, enclosure.cols), 1)
-    floor = _count_above(enclosure, arb(RANK_TOLERANCE) * count * enclosure.spectral_norm.max(arb(1)))
+    top = (float(enclosure.lower[0]), float(enclosure.upper[0])) if len(enclosure.lower) else (0.0, 0.0)
+    floor = _count_above(enclosure, count, (max(top[0], 1.0), max(top[1], 1.0)))
     if floor.lo > 0:
         return floor
-    relative = _count_above(enclosure, arb(RANK_TOLERANCE) * count * enclosure.spectral_norm)
+    relative = _count_above(enclosure, count, top)
     if floor.hi == 0:
         return relative
     return RankInterval(min(1, relative.lo), max(floor.hi, relative.hi))
 
 
-def _count_above(enclosure: SingularValueEnclosure, tolerance: arb) -> RankInterval:
-    """[#{sigma_i certainly > tolerance}, #{sigma_i possibly > tolerance}] (a ball tolerance)."""
-    lo = sum(1 for ball in enclosure.balls if ball > tolerance)
-    hi = sum(1 for ball in enclosure.balls if not ball <= tolerance)
-    return RankInterval(lo, hi)
+def _count_above(enclosure: SingularValueEnclosure, count: int, scale: tuple[float, float]) -> RankInterval:
+    """[#{sigma_i certainly > t}, #{sigma_i possibly > t}] for t = RANK_TOLERANCE * count * x, x anywhere
+    in [scale[0], scale[1]] (RANK_TOLERANCE the float, exactly): t lies in [t_lo, t_hi], bounded by
+    stepped products, so lo_i > t_hi is certain and hi_i > t_lo possible."""
+    low = down(down(RANK_TOLERANCE * count) * scale[0])
+    high = up(up(RANK_TOLERANCE * count) * scale[1])
+    return RankInterval(
+        int(np.count_nonzero(enclosure.lower > high)), int(np.count_nonzero(enclosure.upper > low))
+    )

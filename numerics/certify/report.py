@@ -1,6 +1,7 @@
 """Certified results as JSON intervals and as text lines (what ``specbound bound --certify`` shows).
 
-Every interval is a pair of floats rounded outward from the arb ball (:func:`numerics.certify.balls.outward`),
+Every interval is a pair of floats rounded outward (a matrix's own certificate is such a pair already; a
+composed quantity's arb ball is rounded by :func:`numerics.certify.balls.outward`),
 so ``lo <= exact <= hi`` holds for the printed numbers themselves; an endpoint beyond float64's range is
 written as the ball in arb's own notation (a string), never as inf.
 """
@@ -20,10 +21,10 @@ if TYPE_CHECKING:
     from flint import arb
 
 METHOD = (
-    f"arb balls at {PRECISION} bits: float64 SVD/QR or Gram eigendecomposition + a-posteriori Weyl and "
-    "multiplicative certificates "
-    "(residuals and orthogonality defects from float64 products with rigorous error bounds, or formed in "
-    "arb where that path is loose), theory formulas evaluated in ball arithmetic"
+    "float64 SVD/QR or Gram eigendecomposition + a-posteriori Weyl and multiplicative certificates "
+    "(residuals and orthogonality defects from float64 products with rigorous error bounds, every "
+    "operation rounded outward, or formed in arb where that path is loose), giving float intervals; "
+    f"theory formulas evaluated over them in arb balls at {PRECISION} bits"
 )
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from numerics.certify.balls import arb_matrix, flint_context, frobenius_norm, orthogonality_defect
+from numerics.certify.balls import arb_matrix, flint_context, frobenius_norm, orthogonality_defect, outward
 from numerics.certify.enclosure import SingularValueEnclosure, certify_svd, scaled_and_widened
 from theory.errors import CertificationFailed
 
@@ -89,13 +89,16 @@ def certify_product(
         b_ball, r_b, e_b, f_b = _certified_qr(b, qr_b)
         core = r_a * r_b.transpose()
         core_mid = np.array([[float(x.mid()) for x in row] for row in core.tolist()], dtype=np.float64)
-        core_values = certify_svd(core, *np.linalg.svd(core_mid))
+        core_lower, core_upper = certify_svd(core, *np.linalg.svd(core_mid))
         residual = e_a * frobenius_norm(b_ball) + (frobenius_norm(a_ball) + e_a) * e_b
-        balls = scaled_and_widened(core_values, f_a, f_b, residual)
+        lower, upper = scaled_and_widened(
+            core_lower, core_upper, *(outward(x)[1] for x in (f_a, f_b, residual))
+        )
     return SingularValueEnclosure(
         a.shape[0],
         b.shape[0],
-        balls,
+        lower,
+        upper,
         "float64 QR + core SVD, QR and SVD certified in arb (Weyl/multiplicative)",
     )
 

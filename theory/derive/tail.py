@@ -73,23 +73,11 @@ class _Seen:
     def enclosed(self, tree: Any) -> bool | None:
         """The ball enclosure of the tree on the box is >= 0 at one of the kernel's precisions (False:
         at none; None: undefined somewhere on the box)."""
-        from theory.prover.kernel.balls import Undefined
-        from theory.prover.kernel.trees import enclose
-        from theory.prover.kernel.verify import PRECISIONS, environment, precision
+        from theory.prover.kernel.verify import at_least_zero, environment
 
         key = json.dumps(tree, separators=(",", ":"))
         if key not in self.signs:
-            env = environment(self.box, self.domain)
-            sign: bool | None = False
-            try:
-                for bits in PRECISIONS:
-                    with precision(bits):
-                        if enclose(tree, env).at_least_zero(False):
-                            sign = True
-                            break
-            except Undefined:
-                sign = None
-            self.signs[key] = sign
+            self.signs[key] = at_least_zero(tree, environment(self.box, self.domain), False)
         return self.signs[key]
 
     def may_enclose(self, tree: Any) -> bool:

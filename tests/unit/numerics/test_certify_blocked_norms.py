@@ -9,6 +9,7 @@ from flint import arb
 
 from numerics.certify import norms
 from numerics.certify.fast import norm_21_dense_fast
+from tests.helpers.float_intervals import encloses, relative_width
 
 
 def test_float32_test_sees_the_last_row_block(monkeypatch):
@@ -21,13 +22,14 @@ def test_float32_test_sees_the_last_row_block(monkeypatch):
 
 
 def test_dense_norm_in_column_blocks_holds_the_exact_value(monkeypatch):
-    monkeypatch.setattr("numerics.certify.fast.BLOCK_CELLS", 20)  # blocks of 2 columns of a 10 x 7 matrix
+    # blocks of 2 columns of a 10 x 7 matrix
+    monkeypatch.setattr("numerics.certify.fast.NORM_BLOCK_CELLS", 20)
     rng = np.random.default_rng(21)
     for values in (rng.standard_normal((10, 7)), rng.standard_normal((10, 7)).astype(np.float32)):
-        ball = norm_21_dense_fast(values.astype(np.float64))
+        bounds = norm_21_dense_fast(values.astype(np.float64))
         with mpmath.workdps(50):
             exact = sum(
                 mpmath.sqrt(sum(mpmath.mpf(float(x)) ** 2 for x in column)) for column in values.T.tolist()
             )
-            assert ball.contains(arb(mpmath.nstr(exact, 45)))
-        assert float(ball.rad()) < 1e-13 * float(ball.mid())
+            assert encloses(bounds, arb(mpmath.nstr(exact, 45)))
+        assert relative_width(bounds) < 2e-13

@@ -1,33 +1,27 @@
-"""Arb balls cross process boundaries enclosing what was sent (numerics.certify.certified's arb pickling)."""
+"""Certificates cross process boundaries unchanged: a layer's certified values are floats, no arb balls
+(what a ``--jobs`` worker sends back, numerics.certify.certified.LayerCertificates.finish)."""
 
 from __future__ import annotations
 
-import copyreg
 import pickle
 
-import pytest
+import numpy as np
 
-flint = pytest.importorskip("flint")
+from numerics.certify.certified import LayerCertificates
+from numerics.spectra.matrices import NamedMatrix
+from theory.proxy import MatrixKind
 
-from numerics.certify.certified import _reduce_arb  # noqa: E402
 
-
-@pytest.mark.parametrize(
-    "ball",
-    [
-        lambda: flint.arb(2).sqrt() * flint.arb("1e-300"),
-        lambda: flint.arb(1) / 3,
-        lambda: flint.arb(0),
-        lambda: flint.arb(5),
-        lambda: flint.arb(2).sqrt() * 2**500,
-    ],
-)
-def test_pickled_ball_keeps_its_midpoint_and_encloses_the_original(ball):
-    copyreg.pickle(flint.arb, _reduce_arb)  # what certified_layer registers (idempotent)
-    with flint.ctx.workprec(128):
-        original = ball()
-    back = pickle.loads(pickle.dumps(original))
-    assert back.mid().man_exp() == original.mid().man_exp()  # midpoint exact
-    assert back.contains(original)
-    # the radius is at most one unit of its 30th bit wider (flint's magnitude type rounds up)
-    assert back.rad() <= original.rad() * (1 + flint.arb(2) ** -28)
+def test_a_layers_certified_values_pickle_to_the_same_floats():
+    rng = np.random.default_rng(3)
+    dense = NamedMatrix(0, -1, MatrixKind.M_IN, rng.standard_normal((12, 20)))
+    product = NamedMatrix(0, 1, MatrixKind.QK, rng.standard_normal((9, 3)), rng.standard_normal((9, 3)))
+    sent = LayerCertificates("auto", 0).finish([dense, product])
+    back = pickle.loads(pickle.dumps(sent))
+    for (enclosure, rank, exact, norm, path), (enclosure2, rank2, exact2, norm2, path2) in zip(
+        sent, back, strict=True
+    ):
+        assert np.array_equal(enclosure.lower, enclosure2.lower)
+        assert np.array_equal(enclosure.upper, enclosure2.upper)
+        assert (rank, exact, norm, path) == (rank2, exact2, norm2, path2)
+        assert isinstance(norm[0], float) and isinstance(norm[1], float)

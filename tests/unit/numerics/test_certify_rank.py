@@ -33,15 +33,17 @@ def test_thin_product_rank_counts_no_structural_zero():
 
 def test_value_straddling_the_tolerance_leaves_the_numerical_rank_undecided():
     # tol = 1e-10 * 3 * max(sigma_1, 1) = 6e-10 (1e-10 the float of the authors' code); ball 3 straddles it
-    balls = (arb(2), arb(1), arb(1e-10) * 6 + arb(0, "1e-12"))
-    enclosure = SingularValueEnclosure(3, 3, balls, "hand-made")
+    third = 1e-10 * 6
+    enclosure = SingularValueEnclosure(
+        3, 3, np.array([2, 1, third - 1e-12]), np.array([2, 1, third + 1e-12]), "hand"
+    )
     assert certified_numerical_rank(enclosure) == RankInterval(2, 3)
     assert str(certified_numerical_rank(enclosure)) == "[2, 3]"
     assert certified_rank(enclosure) == RankInterval(3, 3)
 
 
 def test_ball_containing_zero_counts_only_in_the_upper_end():
-    enclosure = SingularValueEnclosure(2, 2, (arb(1), arb(0, "1e-20")), "hand-made")
+    enclosure = SingularValueEnclosure(2, 2, np.array([1.0, 0.0]), np.array([1.0, 1e-20]), "hand-made")
     assert certified_rank(enclosure) == RankInterval(1, 2)
     assert not certified_rank(enclosure).decided
     assert 1 in certified_rank(enclosure) and 3 not in certified_rank(enclosure)
@@ -56,11 +58,13 @@ def test_undecided_rank_gives_the_p0_summand_as_an_interval_over_the_possible_ra
     from numerics.spectra.matrices import NamedMatrix
     from theory.proxy import SUMMAND, MatrixKind
 
-    balls = (arb(2), arb(1), arb(1e-10) * 6 + arb(0, "1e-12"))
-    enclosure = SingularValueEnclosure(3, 3, balls, "hand-made")
+    third = 1e-10 * 6
+    enclosure = SingularValueEnclosure(
+        3, 3, np.array([2, 1, third - 1e-12]), np.array([2, 1, third + 1e-12]), "hand"
+    )
     matrix = NamedMatrix(0, -1, MatrixKind.M_IN, np.eye(3))
     certified = CertifiedMatrix(
-        matrix, enclosure, certified_numerical_rank(enclosure), RankInterval(3, 3), arb(3)
+        matrix, enclosure, certified_numerical_rank(enclosure), RankInterval(3, 3), (3.0, 3.0)
     )
     rank_ball = schatten_power_sum(ArbSpectra(), certified, 0)
     assert rank_ball.contains(2) and rank_ball.contains(3) and not rank_ball.contains(4)

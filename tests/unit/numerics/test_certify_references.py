@@ -43,34 +43,38 @@ def test_the_exact_rank_counts_a_tiny_nonzero_singular_value():
 
 
 def test_a_ball_straddling_the_tolerance_may_be_above_it():
-    balls = SimpleNamespace(balls=(arb(1), arb("1e-10", "1e-11")))
-    counted = _count_above(balls, arb("1e-10"))
+    # sigma_2 in [0.9e-10, 1.1e-10] straddles t = 1e-10 (the float RANK_TOLERANCE times count 1 times 1)
+    enclosure = SimpleNamespace(lower=np.array([1.0, 0.9e-10]), upper=np.array([1.0, 1.1e-10]))
+    counted = _count_above(enclosure, 1, (1.0, 1.0))
+    assert (counted.lo, counted.hi) == (1, 2)
+    # t in [1e-10, 3e-10] (scale 1 to 3): a value at 2e-10 may be above it, one at 4e-10 certainly is
+    enclosure = SimpleNamespace(lower=np.array([4e-10, 2e-10]), upper=np.array([4e-10, 2e-10]))
+    counted = _count_above(enclosure, 1, (1.0, 3.0))
     assert (counted.lo, counted.hi) == (1, 2)
 
 
 def test_scaling_and_widening_by_hand():
-    (widened,) = scaled_and_widened([arb(2)], arb(0), arb(0), arb("0.5"))  # [1.5, 2.5]
-    assert widened.contains(arb("1.5")) and widened.contains(arb("2.5"))
-    assert float(widened.lower()) > 1.49 and float(widened.upper()) < 2.51
-    (ball,) = scaled_and_widened([arb(2)], arb("0.1"), arb("0.2"), arb(0))
+    two = np.array([2.0])
+    low, high = scaled_and_widened(two, two, 0.0, 0.0, 0.5)  # [1.5, 2.5]
+    assert 1.49 < low[0] <= 1.5 and 2.5 <= high[0] < 2.51
+    f_left, f_right = 0.1, 0.2  # the floats nearest 0.1 and 0.2, exactly
+    low, high = scaled_and_widened(two, two, f_left, f_right, 0.0)
     with mpmath.workdps(50):
-        low, high = (
-            2 * mpmath.sqrt(mpmath.mpf("0.9") * mpmath.mpf("0.8")),
-            2 * mpmath.sqrt(mpmath.mpf("1.1") * mpmath.mpf("1.2")),
-        )
-    assert ball.contains(arb(str(low))) and ball.contains(arb(str(high)))
-    assert float(ball.upper()) < float(high) + 1e-6
+        exact_low = 2 * mpmath.sqrt((1 - mpmath.mpf(f_left)) * (1 - mpmath.mpf(f_right)))
+        exact_high = 2 * mpmath.sqrt((1 + mpmath.mpf(f_left)) * (1 + mpmath.mpf(f_right)))
+        assert mpmath.mpf(float(low[0])) <= exact_low and exact_high <= mpmath.mpf(float(high[0]))
+        assert exact_high + mpmath.mpf("1e-14") > mpmath.mpf(float(high[0]))
 
 
 def test_a_wrong_decomposition_still_gives_an_enclosure_of_the_true_values():
     # diag(3, 1) from U = I, s = (3.5, 1) and V^T with a first row of length 3/3.5 (not orthonormal: only
     # V's defect brings 3.5 down to 3)
     vt = np.array([[3 / 3.5, 0.0], [0.0, 1.0]])
-    first, second = certify_svd(arb_matrix(np.diag([3.0, 1.0])), np.eye(2), np.array([3.5, 1.0]), vt)
-    assert first.contains(3) and second.contains(1)
+    low, high = certify_svd(arb_matrix(np.diag([3.0, 1.0])), np.eye(2), np.array([3.5, 1.0]), vt)
+    assert low[0] <= 3 <= high[0] and low[1] <= 1 <= high[1]
     # diag(3.2, 1) from the decomposition of diag(3, 1): only the residual 0.2 brings 3 up to 3.2
-    first, second = certify_svd(arb_matrix(np.diag([3.2, 1.0])), np.eye(2), np.array([3.0, 1.0]), np.eye(2))
-    assert first.contains(arb("3.2")) and second.contains(1)
+    low, high = certify_svd(arb_matrix(np.diag([3.2, 1.0])), np.eye(2), np.array([3.0, 1.0]), np.eye(2))
+    assert low[0] <= 3.2 <= high[0] and low[1] <= 1 <= high[1]
 
 
 def test_post_hoc_ties_go_to_the_smallest_p_with_every_possible_minimiser():

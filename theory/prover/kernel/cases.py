@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from theory.prover.kernel import premises, trees, verify
-from theory.prover.kernel.balls import Undefined, infinite
+from theory.prover.kernel.balls import infinite
 from theory.prover.kernel.nodes import children, rebuilt
 from theory.prover.kernel.premises import fresh_names
 from theory.prover.kernel.trees import Malformed, number
@@ -184,14 +184,7 @@ def conditions_defined(node: Any, box: Box, domain: dict[str, Variable]) -> bool
             return [condition[1], condition[2]]
         return [side for part in condition[1:] for side in sides(part)]
 
-    try:
-        with verify.precision(verify.PRECISIONS[0]):
-            for _, condition in node[1:]:
-                for side in sides(condition):
-                    trees.enclose(side, env)
-    except Undefined:
-        return False
-    return True
+    return verify.defined_on((side for _, condition in node[1:] for side in sides(condition)), env)
 
 
 def _cases(

@@ -36,7 +36,7 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -211,26 +211,32 @@ def clear_cache() -> None:
     _simplified.cache_clear()
 
 
-def _holds(tree: Any, box: Box, domain: dict[str, Variable], strict: bool) -> bool:
-    """The enclosure of the gap (defined on the box), or of its exact normal form, is >= 0 (> 0 when
-    strict), at one of PRECISIONS."""
-    env = environment(box, domain)
-    for bits in PRECISIONS:
-        with precision(bits):
-            try:
+def at_least_zero(tree: Any, env: dict[str, Set], strict: bool) -> bool | None:
+    """Whether the ball enclosure of the tree on the sets ``env`` shows tree >= 0 (> 0 when strict).
+
+    The enclosure is taken at each of PRECISIONS in turn (64 bits, then 256 bits only when 64 bits did
+    not decide): True at the first that shows the sign; None when an enclosure raises Undefined (the tree
+    is not shown defined on the sets; no further precision is tried); False when no precision shows the
+    sign (no refutation: the balls may only be too wide)."""
+    try:
+        for bits in PRECISIONS:
+            with precision(bits):
                 if trees.enclose(tree, env).at_least_zero(strict):
                     return True
-            except Undefined:
-                return False
-    form = simplified(tree, box)
-    for bits in PRECISIONS:
-        with precision(bits):
-            try:
-                if form is not tree and trees.enclose(form, env).at_least_zero(strict):
-                    return True
-            except Undefined:
-                return False
+    except Undefined:
+        return None
     return False
+
+
+def _holds(tree: Any, box: Box, domain: dict[str, Variable], strict: bool) -> bool:
+    """The enclosure of the gap (defined on the box), or of its exact normal form, is >= 0 (> 0 when
+    strict), at one of PRECISIONS (:func:`at_least_zero`)."""
+    env = environment(box, domain)
+    shown = at_least_zero(tree, env, strict)
+    if shown is not False:
+        return shown is True  # None: not defined on the box
+    form = simplified(tree, box)
+    return form is not tree and at_least_zero(form, env, strict) is True
 
 
 def decide(
@@ -306,10 +312,7 @@ def monotone_direction(tree: Any, box: Box, domain: dict[str, Variable], name: s
     ranged = [n for n, (lo, hi) in box.items() if lo != hi]
     closed = environment(box, domain)
     reason = f"no slope in {name} on {show(box)}"
-    try:
-        with precision(PRECISIONS[0]):
-            trees.enclose(tree, closed)  # the gap is defined on the closed box
-    except Undefined:
+    if not defined_on([tree], closed):  # the gap is defined on the closed box
         return undefined(box)
     try:
         with precision(PRECISIONS[0]):
@@ -343,14 +346,23 @@ def undefined(box: Box) -> str:
     return f"the gap is not defined on the whole of {show(box)}"
 
 
-def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
-    """The tree is defined on the whole box (its enclosure raises no Undefined)."""
+def defined_on(forms: Iterable[Any], env: dict[str, Set]) -> bool:
+    """Every tree of ``forms`` is defined on the sets ``env``: its enclosure at PRECISIONS[0] raises no
+    Undefined (the trees enclosed in turn, up to the first that raises it)."""
     try:
         with precision(PRECISIONS[0]):
-            trees.enclose(tree, environment(box, domain))
+            for tree in forms:
+                trees.enclose(tree, env)
     except Undefined:
         return False
     return True
+
+
+def defined(tree: Any, box: Box, domain: dict[str, Variable]) -> bool:
+    """The tree is defined on the whole box (:func:`defined_on` the box's sets, their balls at
+    PRECISIONS[0])."""
+    with precision(PRECISIONS[0]):
+        return defined_on([tree], environment(box, domain))
 
 
 def _rewrite(
