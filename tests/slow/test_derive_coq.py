@@ -24,7 +24,7 @@ pytestmark = [
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 TOO_SLOW = {
     "l2_below_edelman_minilm_l6": "its one step exports to a 1.25 MB file (a box proved node by node over "
-    "[1, oo) through second derivatives: 2,956 node facts, about 10 coqc CPU s per 300); its scale "
+    "[1, oo) through second derivatives: 2,956 node facts, 39 coqc CPU s in all, docs/coq.md); its scale "
     "identities and the rewrite identity of its second derivative are proved term by term (2.6 and 8 coqc "
     "CPU s; the latter over 290 s before), but coqc rejects the file at line 1,600 (38 CPU s in): an "
     "auto_derive domain condition of the monotone step through that slope that sb_side does not close"

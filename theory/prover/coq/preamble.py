@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from theory.prover.coq import node_rules
+
 PRECISIONS = (64, 256)
 """Bits of Interval's floating-point evaluation: the kernel's two ball precisions."""
 
@@ -828,11 +830,12 @@ r = sum (b_I - m) B_I by the basis summing to 1); a function of period P > 0 tha
 >= 0 everywhere (``sb_periodic``, through ``sb_periodic_nat`` and x - floor(x / P) P in [0, P))."""
 
 
-def preamble(erf: bool = False, premises: bool = False) -> str:
+def preamble(erf: bool = False, premises: bool = False, nodes: bool = False) -> str:
     """The whole preamble (an exported file carries the part :func:`preamble_for` selects): the imports,
     ``sb_close`` and the proved monotonicity lemmas; with ``erf``, :data:`ERF` too (first:
     ``sb_atoms`` then also unifies sb_erf atoms; only where a term has erf, its proofs cost coqc time); with
-    ``premises``, :data:`PREMISES` after the case splits' lemmas."""
+    ``premises``, :data:`PREMISES` after the case splits' lemmas; with ``nodes``, the node-by-node
+    enclosure's shared lemmas (:data:`theory.prover.coq.node_rules.LEMMAS`)."""
     intervals = " | ".join(f"interval with (i_prec {bits})" for bits in PRECISIONS)
     lemmas = "\n".join(
         _lemma(name, increasing, strict)
@@ -889,7 +892,7 @@ def preamble(erf: bool = False, premises: bool = False) -> str:
         f"{OPEN_MVT}{RULES}\n"
         f"{STEP_LEMMAS}"
         f"{LAWS}\n"
-        f"{lemmas}"
+        f"{lemmas}" + (node_rules.LEMMAS if nodes else "")
     )
 
 
@@ -944,8 +947,11 @@ def closure(names: set[str], parts: list[Item]) -> set[str]:
 def preamble_for(text: str) -> str:
     """The head of the preamble and the items ``text`` (the rest of a file) names, with their dependency
     closure, in the preamble's order: a file carries only what it uses and stays standalone (no library
-    of the project's to load). :data:`ERF` is the source where ``text`` names ``sb_erf``."""
+    of the project's to load). :data:`ERF` is the source where ``text`` names ``sb_erf``; the node-by-node
+    enclosure's lemmas (:data:`theory.prover.coq.node_rules.LEMMAS`, which use no item) close it where
+    ``text`` names one of them."""
     used = set(_NAME.findall(text))
     head, parts = items(erf=_ERF_NAME in used)
     wanted = closure(used, parts)
-    return head + "".join(part.text for part in parts if part.name in wanted)
+    nodes = node_rules.LEMMAS if node_rules.used([text]) else ""
+    return head + "".join(part.text for part in parts if part.name in wanted) + nodes

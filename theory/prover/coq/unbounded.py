@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.coq import node_rules
 from theory.prover.coq.erf import ERF_CONSTANT, erf_bounds
+from theory.prover.coq.node_rules import quotient
 from theory.prover.coq.terms import CONSTANTS, ERF, ROUNDINGS, Untranslatable, rational, rounding, variable
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel.balls import Set, Undefined
@@ -77,6 +79,8 @@ class _Node:
     """Whether each exact end is open (not attained)."""
     inner: tuple[str, ...] = ()
     """The local names of the sums and products by literals under the node, the node's own first."""
+    named_ends: dict[str, str] = field(default_factory=dict)
+    """The name of the fact of each side ("lo", "hi") that has one."""
 
 
 @dataclass
@@ -105,27 +109,43 @@ class NodeProof:
         when a node has no translation here or the root's set does not show the sign. Each compound node
         is a local definition ``n<k> := f(n<i>, ...)`` over its arguments' (``pose``), so the script grows
         with the nodes, not with the nodes times their terms; the root's facts alone are unfolded back to
-        the goal's term (children after parents) for the closing lra."""
+        the goal's term (children after parents) and kept (``clear -``) for the closing lra."""
         root = self.node(tree)
         if not root.values.at_least_zero(strict):
             raise Untranslatable("the node-by-node enclosure on the half-line does not show the sign")
         names = ", ".join(node.coq for node in reversed(self.named.values()))
-        closing = f"unfold {names} in {', '.join(root.facts)}; lra" if names and root.facts else "lra"
+        facts = ", ".join(root.facts)
+        closing = (
+            f"unfold {names} in {facts}; clear - {facts.replace(',', '')}; lra"
+            if names and root.facts
+            else "lra"
+        )
         return "".join(f"{step};\n  " for step in self.steps) + closing
 
-    def _facts(self, coq: str, values: Set, proof: Callable[[str, bool], str], leaf: bool = False) -> _Node:
-        """Assert the facts of ``values`` about ``coq``, each proved by ``proof(side, strict)``. The node's
+    def _facts(
+        self,
+        coq: str,
+        values: Set,
+        proof: Callable[[str, bool], str],
+        leaf: bool = False,
+        ruled: Ruled | None = None,
+    ) -> _Node:
+        """Assert the facts of ``values`` about ``coq``, each proved by ``ruled(side, strict, end)`` (a shared
+        lemma of :mod:`theory.prover.coq.node_rules` whose check holds; None where none applies), else by
+        ``proof(side, strict)``. The node's
         set is then the facts' own (the printed dyadic ends, outward of the kernel's balls by up to an
         ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
         than c^2. A compound node (not a ``leaf``) is named first (see :meth:`claim`), once however many
         times it occurs, and each of its facts is proved with its definition unfolded."""
         if leaf and coq in self.leaves:
             return self.leaves[coq]
+        unfold = ""
         if not leaf:
             if coq in self.named:
                 return self.named[coq]
             local = f"n{len(self.named) + 1}"
             self.steps.append(f"pose ({local} := {coq})")
+            unfold = f"unfold {local}; "
             proof = functools.partial(_unfolding, local, proof)
             node = _Node(local, values)
             self.named[coq] = node
@@ -141,12 +161,15 @@ class NodeProof:
             bound = trees.dyadic(end, side == "lo")
             relation = "<" if is_open else "<="
             fact = (
-                f"{rational(bound)} {relation} {coq}"
+                f"{quotient(bound)} {relation} {coq}"
                 if side == "lo"
-                else f"{coq} {relation} {rational(bound)}"
+                else f"{coq} {relation} {quotient(bound)}"
             )
-            self.steps.append(f"assert ({name} : {fact}) by ({proof(side, is_open)})")
+            rule = None if ruled is None else ruled(side, is_open, bound)
+            script = proof(side, is_open) if rule is None else f"{unfold}{rule}"
+            self.steps.append(f"assert ({name} : {fact}) by ({script})")
             node.facts.append(name)
+            node.named_ends[side] = name
             if side == "lo":
                 node.lower = bound
             else:
@@ -168,7 +191,10 @@ class NodeProof:
         head = tree[0]
         if head == "num":
             value = Fraction(number(tree[1]))
-            leaf = self._facts(rational(value), balls.point(ball(value)), lambda side, strict: "lra", True)
+            printed = rational(value)
+            leaf = self._facts(
+                printed, balls.point(ball(value)), lambda side, strict: "lra", True, _literal(value)
+            )
             leaf.exact = (value, value)
             return leaf
         if head == "var":
@@ -193,6 +219,7 @@ class NodeProof:
                     f"({result.coq} {symbol} {other.coq})",
                     values if exact is None else exact,
                     self._from([result, other], tactic) if exact is None else _premised(inner),
+                    ruled=None if exact is not None else _ruled(head, result, other),
                 )
                 if ends != (None, None):
                     result.exact, result.opened, result.inner = ends, opened, (result.coq, *inner)
@@ -413,6 +440,65 @@ class NodeProof:
 
         comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
         return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
+
+
+Ruled = Callable[[str, bool, Fraction], str | None]
+"""A fact's proof by a shared lemma from its side, strictness and printed end, or None."""
+
+
+def _ends(node: _Node, side: str) -> tuple[str, Fraction, bool] | None:
+    """The fact of a node on ``side`` with its printed end and strictness, None where it has none."""
+    end = node.lower if side == "lo" else node.upper
+    if side not in node.named_ends or end is None:
+        return None
+    return node.named_ends[side], end, node.values.lo_open if side == "lo" else node.values.hi_open
+
+
+def _ruled(head: str, a: _Node, b: _Node) -> Ruled:
+    """A fact of a + b (a * b) by ``sb_node_add_*`` (``sb_node_mul_*``, the four corners) where the
+    arguments have the facts it reads and its rational check holds."""
+
+    def rule(side: str, strict: bool, bound: Fraction) -> str | None:
+        lower = side == "lo"
+        if head == "add":
+            found = [_ends(a, side), _ends(b, side)]
+            if None in found:
+                return None
+            (fa, ea, oa), (fb, eb, ob) = found  # type: ignore[misc]
+            if not node_rules.addition_holds(lower, strict, (oa, ob), bound, (ea, eb)):
+                return None
+            return node_rules.addition(lower, strict, (oa, ob), (fa, fb))
+        found = [_ends(a, "lo"), _ends(a, "hi"), _ends(b, "lo"), _ends(b, "hi")]
+        if None not in found:
+            names, ends, opened = zip(*found, strict=True)
+            if node_rules.product_holds(lower, strict, bound, ends[:2], ends[2:]):
+                return node_rules.product(lower, strict, opened, names)
+        for name, a_side, b_side, gives_lower in node_rules.QUADRANTS:
+            pair = [_ends(a, a_side), _ends(b, b_side)]
+            if gives_lower != lower or None in pair:
+                continue
+            (fa, ea, oa), (fb, eb, ob) = pair  # type: ignore[misc]
+            x, y = (ea if a_side == "lo" else -ea), (eb if b_side == "lo" else -eb)
+            if node_rules.quadrant_holds(strict, (oa, ob), bound if lower else -bound, x, y):
+                return node_rules.quadrant(name, strict, (oa, ob), (fa, fb))
+        return None
+
+    return rule
+
+
+def _literal(value: Fraction) -> Ruled:
+    """A literal's fact against its printed end by ``sb_node_num`` (``_num_z`` / ``_z_num`` for an
+    integer literal, which Coq reads as IZR z)."""
+
+    def rule(side: str, strict: bool, bound: Fraction) -> str | None:
+        lower = side == "lo"
+        if not (node_rules.holds(strict, bound, value) if lower else node_rules.holds(strict, value, bound)):
+            return None
+        integer = "sb_node_num_z" if lower else "sb_node_z_num"
+        name = "sb_node_num" if value.denominator != 1 else integer
+        return f"apply ({name} {node_rules.flag(strict)}); {node_rules.CHECKED}"
+
+    return rule
 
 
 def _exact_ends(

@@ -272,9 +272,10 @@ def test_a_slope_step_decides_the_kernels_derivative_on_the_open_interior_in_a_l
 
 
 def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
-    """log(2 + x) > 0 on [0, oo): the facts 0 <= x, 2 <= 2 + x (a local definition n1), ln 2's printed end
-    <= ln (2 + x) (its constant goal by Interval), and the claim from the root's lower fact; no hypothesis
-    (Interval alone would need a bounded range)."""
+    """log(2 + x) > 0 on [0, oo): the facts 0 <= x, 2 <= 2 (a number's, by ``sb_node_num_z``), 2 <= 2 + x
+    (a local definition n1, by ``sb_node_add_lo``), ln 2's printed end <= ln (2 + x) (its constant goal by
+    Interval), and the claim from the root's lower fact; no hypothesis (Interval alone would need a bounded
+    range)."""
     certificate = box_certificate(
         ["log", ["add", ["num", "2"], ["var", "x"]]],
         [domain_variable("x", "0", "oo", upper_open=True)],
@@ -283,10 +284,16 @@ def test_an_enclosure_on_a_half_line_is_stated_node_by_node():
     )
     exported = export_certificate(certificate)
     assert exported.hypotheses == []
-    assert "assert (N1 : 2 <= 2) by (lra)" in exported.text
-    assert "assert (N3 : 0 <= v_x) by (lra)" in exported.text
+    assert (
+        "assert (N1 : (2 / 1) <= 2) by (apply (sb_node_num_z false); vm_compute; reflexivity)"
+        in exported.text
+    )
+    assert "assert (N3 : (0 / 1) <= v_x) by (lra)" in exported.text
     assert "pose (n1 := (2 + v_x))" in exported.text
-    assert "assert (N4 : 2 <= n1) by (unfold n1; clear - N1 N2 N3; lra)" in exported.text
+    assert (
+        "assert (N4 : (2 / 1) <= n1) by (unfold n1; refine (sb_node_add_lo false false false"
+        " _ _ _ _ _ _ _ _ N1 N3 _); vm_compute; reflexivity)"
+    ) in exported.text
     assert "<= (ln 2)) by interval with (i_prec 128)" in exported.text  # 64-bit ends show the sign
 
 
