@@ -14,6 +14,7 @@ from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
 from tests.helpers.coq_runs import proved_with_coq
 from theory.prover.coq.coqc import check_file
+from theory.prover.coq.preamble import preamble
 
 pytestmark = [
     pytest.mark.coq,
@@ -41,22 +42,31 @@ PLANTED = [
         "Proof. intros g s c S C G. pose proof (Rmult_le_pos s c S C). lra. Qed.",
         "Lemma sb_multiplier : forall g s c, 0 <= c -> 0 <= g - s * c -> 0 <= g.\n"
         "Proof. intros g s c C G. nra. Qed.",
+        None,
     ),
     (
         "Lemma sb_imply : forall c C, (0 < - C -> 0 < - c) -> 0 <= c -> 0 <= C.",
         "Lemma sb_imply : forall c C, (0 < - c -> 0 < - C) -> 0 <= c -> 0 <= C.",
+        PREMISED[1],
     ),
 ]
-"""A premise lemma and its planted wrong form: g >= g - s c without s >= 0; the implication reversed."""
+"""A premise lemma, its planted wrong form (g >= g - s c without s >= 0; the implication reversed), and
+the statement whose exported file uses it (None: the whole preamble with the premises' lemmas, since an
+exported file carries only the lemmas it uses)."""
 
 
-@pytest.mark.parametrize(("right", "wrong"), PLANTED, ids=["multiplier without its sign", "imply reversed"])
-def test_a_premise_lemma_planted_wrong_is_refused(right, wrong, tmp_path, capsys):
-    target = tmp_path / "Statement.v"
-    statement, domain, _ = PREMISED[1]
-    assert main(["prove", statement, "--domain", domain, "--no-solver", "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+@pytest.mark.parametrize(
+    ("right", "wrong", "exported"), PLANTED, ids=["multiplier without its sign", "imply reversed"]
+)
+def test_a_premise_lemma_planted_wrong_is_refused(right, wrong, exported, tmp_path, capsys):
+    if exported is None:
+        text = preamble(premises=True)
+    else:
+        target = tmp_path / "Statement.v"
+        statement, domain, _ = exported
+        assert main(["prove", statement, "--domain", domain, "--no-solver", "--coq", str(target)]) == 0
+        capsys.readouterr()
+        text = target.read_text()
     assert right in text
     planted = tmp_path / "Planted.v"
     planted.write_text(text.replace(right, wrong, 1), encoding="utf-8")
