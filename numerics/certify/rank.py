@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.certify.directed import down, up
+from numerics.certify.directed import down, product_up
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
 
@@ -82,7 +82,7 @@ def _count_above(enclosure: SingularValueEnclosure, count: int, scale: tuple[flo
     stepped products (a product by an exact 0 is exactly 0, not stepped: a zero matrix keeps rank 0), so
     lo_i > t_hi is certain and hi_i > t_lo possible."""
     low = down(down(RANK_TOLERANCE * count) * scale[0]) if scale[0] > 0 else 0.0
-    high = up(up(RANK_TOLERANCE * count) * scale[1]) if scale[1] > 0 else 0.0
+    high = product_up(RANK_TOLERANCE, count, scale[1]) if scale[1] > 0 else 0.0
     return RankInterval(
         int(np.count_nonzero(enclosure.lower > high)), int(np.count_nonzero(enclosure.upper > low))
     )

@@ -205,9 +205,9 @@ Qed.
 """The lemmas (in the preamble of a file that uses them: :func:`used`)."""
 
 
-def used(texts: list[str]) -> bool:
-    """Whether any of ``texts`` (a file's lemmas) names one of these lemmas."""
-    return any(PREFIX in text for text in texts)
+def used(text: str) -> bool:
+    """Whether ``text`` (a file's lemmas) names one of these lemmas."""
+    return PREFIX in text
 
 
 def quotient(value: Fraction) -> str:

@@ -953,5 +953,5 @@ def preamble_for(text: str) -> str:
     used = set(_NAME.findall(text))
     head, parts = items(erf=_ERF_NAME in used)
     wanted = closure(used, parts)
-    nodes = node_rules.LEMMAS if node_rules.used([text]) else ""
+    nodes = node_rules.LEMMAS if node_rules.used(text) else ""
     return head + "".join(part.text for part in parts if part.name in wanted) + nodes
