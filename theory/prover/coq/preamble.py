@@ -180,6 +180,44 @@ Proof.
   nra.
 Qed.
 """
+SIGNS = """\
+Lemma sb_ln_pos : forall x, 1 < x -> 0 < ln x.
+Proof. intros x H. rewrite <- ln_1. apply ln_increasing; lra. Qed.
+Lemma sb_ln_nonneg : forall x, 1 <= x -> 0 <= ln x.
+Proof. intros x H. rewrite <- ln_1. apply sb_ln_le; lra. Qed.
+Ltac sb_sign :=
+  first [ lra
+  | lazymatch goal with
+    | |- ?x <> 0 => apply Rgt_not_eq; change (0 < x); sb_sign
+    | |- 0 < _ * _ => apply Rmult_lt_0_compat; sb_sign
+    | |- 0 <= _ * _ => apply Rmult_le_pos; sb_sign
+    | |- 0 < _ + _ =>
+        first [ apply Rplus_lt_le_0_compat; sb_sign | apply Rplus_le_lt_0_compat; sb_sign ]
+    | |- 0 <= _ + _ => apply Rplus_le_le_0_compat; sb_sign
+    | |- 0 < / _ => apply Rinv_0_lt_compat; sb_sign
+    | |- 0 <= / _ => apply Rlt_le, Rinv_0_lt_compat; sb_sign
+    | |- 0 < sqrt _ => apply sqrt_lt_R0; sb_sign
+    | |- 0 <= sqrt _ => apply sqrt_pos
+    | |- 0 < _ ^ _ => apply pow_lt; sb_sign
+    | |- 0 <= _ ^ _ => apply pow_le; sb_sign
+    | |- 0 < exp _ => apply exp_pos
+    | |- 0 <= exp _ => apply Rlt_le, exp_pos
+    | |- 0 < Rpower _ _ => unfold Rpower; apply exp_pos
+    | |- 0 <= Rpower _ _ => apply Rlt_le; unfold Rpower; apply exp_pos
+    | |- 0 < ln _ => apply sb_ln_pos; sb_close
+    | |- 0 <= ln _ => apply sb_ln_nonneg; sb_close
+    end
+  | interval with (i_prec 64) ].
+"""
+"""A domain condition of ``auto_derive`` (0 < e, 0 <= e or e <> 0 from 0 < e) by the signs of e's parts,
+where Interval cannot enclose e because a variable's range is not bounded by numbers: a product or sum of
+positive (nonnegative) parts is positive (nonnegative; a sum is positive when one part is and the rest
+are nonnegative), so are / a for a > 0, sqrt a (a > 0; sqrt a >= 0 always), a^n (a > 0; a >= 0), exp
+and Rpower (an exp); ln a > 0 for a > 1 and ln a >= 0 for a >= 1 (ln is increasing, ln 1 = 0). The
+leaves are ``lra`` on the hypotheses (t's segment, the box's bounds) or Interval where they are bounded.
+Each rule is a lemma of the standard library's (``Rmult_lt_0_compat``, ``Rplus_lt_le_0_compat``,
+``sqrt_lt_R0``, ``pow_lt``, ``exp_pos``, ...) or proved here, so a condition that does not hold (a
+factor that can be 0 or negative) is refused. Provenance: standard."""
 OPEN_MVT = """\
 Lemma sb_increasing_open : forall (f df : R -> R) (a b : R),
   (forall t, a <= t <= b -> is_derive f t (df t)) ->
@@ -886,7 +924,7 @@ def preamble(erf: bool = False, premises: bool = False, nodes: bool = False) -> 
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
         f"{ROUNDINGS}"
-        f"{CASES}" + (PREMISES if premises else "") + f"{MONOTONE_FUNCTIONS}"
+        f"{CASES}" + (PREMISES if premises else "") + f"{MONOTONE_FUNCTIONS}{SIGNS}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}{RULES}\n"
