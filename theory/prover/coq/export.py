@@ -422,14 +422,16 @@ class _Writer:
             if has_erf and not (math.isinf(lo) or math.isinf(hi))
             else ""
         )
-        # Interval encloses nothing over a range with an infinite end: there the domain conditions go
-        # by the signs of their parts first (sb_sign)
+        # Interval encloses nothing over a range with an infinite end: there the domain conditions and
+        # field's denominators go by the signs of their parts first (sb_sign_side, sb_identity_signs)
         unbounded = any(math.isinf(a) or math.isinf(b) for a, b in box.values())
-        side = "first [ sb_sign | sb_side ]" if unbounded else "sb_side"
+        side = "sb_sign_side" if unbounded else "sb_side"
+        signs = "sb_identity_signs | " if unbounded else ""
+        identity = f"first [ {signs}sb_identity_laws | sb_powers; sb_identity ]"
         derivative_ = (
             f"intros t Ht; {in_box}try unfold gap; {self.cases}try unfold Rpower; auto_derive;\n"
             "      lazymatch goal with\n"
-            f"      | |- _ = _ => {erf_derivative}first [ sb_identity_laws | sb_powers; sb_identity ]\n"
+            f"      | |- _ = _ => {erf_derivative}{identity}\n"
             f"      | |- _ => repeat split; {erf_exists}{side} end"
         )
         at_t = " ".join("t" if n == coq else n for n in self.names)  # a lemma of the box at v = t

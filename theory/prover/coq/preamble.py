@@ -208,6 +208,9 @@ Ltac sb_sign :=
     | |- 0 <= ln _ => apply sb_ln_nonneg; sb_close
     end
   | interval with (i_prec 64) ].
+Ltac sb_sign_side := first [ sb_sign | sb_side ].
+Ltac sb_identity_signs :=
+  solve [ rewrite ?Rmult_1_l, ?Rmult_1_r, ?pow_O; field; repeat split; sb_sign_side ].
 """
 """A domain condition of ``auto_derive`` (0 < e, 0 <= e or e <> 0 from 0 < e) by the signs of e's parts,
 where Interval cannot enclose e because a variable's range is not bounded by numbers: a product or sum of
@@ -217,7 +220,10 @@ and Rpower (an exp); ln a > 0 for a > 1 and ln a >= 0 for a >= 1 (ln is increasi
 leaves are ``lra`` on the hypotheses (t's segment, the box's bounds) or Interval where they are bounded.
 Each rule is a lemma of the standard library's (``Rmult_lt_0_compat``, ``Rplus_lt_le_0_compat``,
 ``sqrt_lt_R0``, ``pow_lt``, ``exp_pos``, ...) or proved here, so a condition that does not hold (a
-factor that can be 0 or negative) is refused. Provenance: standard."""
+factor that can be 0 or negative) is refused. ``sb_sign_side`` tries these rules, then ``sb_side``;
+``sb_identity_signs`` proves auto_derive's derivative equal to the kernel's on such a range: 1 * a, a * 1
+and a^0 written as a and 1 (so ln (1 * t) and ln t are one atom), then ``field``, its denominators
+nonzero by ``sb_sign_side``. Provenance: standard."""
 OPEN_MVT = """\
 Lemma sb_increasing_open : forall (f df : R -> R) (a b : R),
   (forall t, a <= t <= b -> is_derive f t (df t)) ->
