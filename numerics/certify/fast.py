@@ -78,9 +78,9 @@ from numerics.certify.directed import (
     product_up,
     scaled_bounds,
     sqrt_up,
+    sqrt_up_array,
     sum_up,
     up,
-    up_array,
 )
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
@@ -356,7 +356,7 @@ def certify_gram_fast(
     )
     # sigma = sqrt(sigma^2), increasing; square roots are correctly rounded, so stepped outward
     lower = np.maximum(np.nextafter(np.sqrt(squares_lower), -np.inf), 0.0)
-    upper = np.where(squares_upper == 0, 0.0, up_array(np.sqrt(squares_upper)))  # sqrt(0) = 0 exactly
+    upper = sqrt_up_array(squares_upper)
     conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
     return _judged(
         SingularValueEnclosure(
