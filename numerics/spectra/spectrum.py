@@ -526,8 +526,9 @@ def spectrum(
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
     ``part_norms`` also gives a product's or a gated M_in's :attr:`Spectrum.part_norms` (one more SVD of
     each part's triangular factor, which the singular values needed anyway).
-    ``given_values`` (:data:`GivenValues`) is asked first for a dense matrix's values (``svd_path``
-    "certificate" when it gives them; neither the Gram path nor the SVD is then run).
+    ``given_values`` (:data:`GivenValues`) is asked first for a dense matrix's values, with the matrix at
+    its stored width before the upcast (``svd_path`` "certificate" when it gives them; neither the Gram
+    path nor the SVD is then run).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
