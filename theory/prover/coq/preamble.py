@@ -357,7 +357,8 @@ Ltac sb_opaque_inverses :=
   repeat match goal with |- ?l = ?r =>
     match l with context [Rinv ?x] =>
       match r with context [Rinv x] => let i := fresh "i" in set (i := Rinv x) end end end.
-Ltac sb_variable_power x := idtac; lazymatch x with sqrt ?v => is_var v | ?v ^ _ => is_var v | _ => is_var x end.
+Ltac sb_variable_power x :=
+  idtac; lazymatch x with sqrt ?v => is_var v | ?v ^ _ => is_var v | _ => is_var x end.
 Ltac sb_opaque_compound_inverses :=
   repeat match goal with |- ?l = ?r =>
     match l with context [Rinv ?x] =>
