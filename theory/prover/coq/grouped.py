@@ -22,11 +22,18 @@ each other square root, R_a : sqrt a * sqrt a = a (``sqrt_sqrt``). Each T_i = C_
 rewriting x^0 = 1, 1 x = x, x 1 = x (the kernel's trees carry them: ``pow_O``, ``Rmult_1_l``,
 ``Rmult_1_r``) and the P_k (in the R_a too, so that the rules and the goal share their atoms), naming
 the inverses on both sides (``sb_opaque_inverses``) and ``field`` with the W_b and R_a as its rewriting
-rules, its denominators nonzero by ``sb_nonzero``. Nothing is assumed: each rule is proved, and a wrong
-ratio or monomial fails its ``field``.
+rules, its denominators nonzero by ``sb_nonzero``. The kernel's normal form factors composite integers:
+n^e = prod_p p^(v_p(n) e) (those exponents count among p's), stated once as n^e = prod_p X_p^(v_p(n) e Q)
+(``sb_power_atom``, from ``sb_factored (ln n) (sum_p v_p(n) ln p)``) and rewritten with the P_k, and
+ln n = sum_p v_p(n) ln p (``sb_factor``), after which sqrt, ln and exp atoms whose arguments are equal by
+``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``). Where a
+side has a negative power of a variable v, a term whose ``field`` fails with every inverse named is tried
+with the inverses of v, sqrt v and v^k left to ``field`` (``sb_opaque_compound_inverses``): named, / sqrt v
+hides that / v sqrt v = / sqrt v, the kernel's exponents -1 + 1/2 = -1/2. Nothing is assumed: each rule
+is proved, and a wrong ratio or monomial fails its ``field``.
 
 Provenance: derived (the kernel's exact normal form; ring and field identities; laws of exponents for
-positive bases; sqrt_sqrt).
+positive bases; unique factorization; sqrt_sqrt).
 """
 
 from __future__ import annotations
