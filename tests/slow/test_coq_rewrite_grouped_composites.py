@@ -17,7 +17,7 @@ pytest.importorskip("flint", reason="the exporter reads certificates with the ke
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import exported_and_checked
+from tests.helpers.coq_runs import exported_and_checked, only_the_grouped_route
 from tests.helpers.mp_reference import evaluate
 from theory.prover.coq import export, grouped
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
@@ -78,10 +78,7 @@ def _agrees(coefficient: str) -> bool:
 
 @pytest.fixture
 def grouped_only(monkeypatch):
-    """The identity's other routes (the laws of exponents, the search with the roots' relations) made to
-    fail, so that only the grouped route can prove it."""
-    monkeypatch.setattr(export._Writer, "_laws", lambda self, sides: "fail")
-    monkeypatch.setattr(export, "root_relations", lambda sides, positive, closing="": ("", "fail"))
+    only_the_grouped_route(monkeypatch)
 
 
 def test_composite_bases_and_a_variables_exponents_proved_by_grouping_are_accepted(tmp_path, grouped_only):
