@@ -1,7 +1,8 @@
 """Runs of the Coq export that several test modules share: the prover's certificate of a statement (which
 the kernel accepts), an exported certificate checked by coqc, ``prove --coq`` accepted with nothing but
-the trusted axioms, exact rationals around an arb enclosure, and the laws of exponents proved (or a
-planted wrong one refused) by ``sb_identity_laws``.
+the trusted axioms, exact rationals around an arb enclosure, the laws of exponents proved (or a
+planted wrong one refused) by ``sb_identity_laws``, and a rewrite identity's routes but the grouped one
+made to fail.
 
 Needs python-flint: a test module calls ``pytest.importorskip("flint")`` before importing this one."""
 
@@ -14,8 +15,11 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from paper_checks.cli import main
 from theory.prover import prove
+from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
 from theory.prover.coq.export import CoqExport, export_certificate
 from theory.prover.coq.preamble import preamble
@@ -30,6 +34,13 @@ def proved_certificate(statement: str, domain: str) -> dict:
     certificate: dict = part.certificate.to_json()
     assert check_certificate(certificate).accepted
     return certificate
+
+
+def only_the_grouped_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rewrite identity's other routes (the laws of exponents, the search with the roots' relations) made
+    to fail, so that only the grouped route (theory/prover/coq/grouped.py) can prove it."""
+    monkeypatch.setattr(export._Writer, "_laws", lambda self, sides: "fail")
+    monkeypatch.setattr(export, "root_relations", lambda sides, positive, closing="": ("", "fail"))
 
 
 def exported_and_checked(certificate: dict, tmp_path: Path) -> tuple[CoqExport, CoqCheck]:

@@ -12,7 +12,7 @@ pytest.importorskip("flint", reason="the exporter reads certificates with the ke
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import exported_and_checked
+from tests.helpers.coq_runs import exported_and_checked, only_the_grouped_route
 from theory.prover.coq import export, grouped
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
@@ -56,10 +56,7 @@ def _certificate(x_coefficient: str) -> dict:
 
 @pytest.fixture
 def grouped_only(monkeypatch):
-    """The identity's other routes (the laws of exponents, the search with the roots' relations) made to
-    fail, so that only the grouped route can prove it."""
-    monkeypatch.setattr(export._Writer, "_laws", lambda self, sides: "fail")
-    monkeypatch.setattr(export, "root_relations", lambda sides, positive, closing="": ("", "fail"))
+    only_the_grouped_route(monkeypatch)
 
 
 def test_a_rewrite_identity_proved_by_grouping_is_accepted(tmp_path, grouped_only):

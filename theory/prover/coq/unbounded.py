@@ -97,6 +97,9 @@ class NodeProof:
     """The compound nodes met, by their Coq term over their arguments' names (each proved once)."""
     leaves: dict[str, _Node] = field(default_factory=dict)
     """The leaves met (numbers, variables, constants), by their Coq term (each proved once)."""
+    quiet: bool = False
+    """Inside a constant subtree (:meth:`_whole`): nodes give their Coq term and the kernel's set of
+    their values, and no fact."""
 
     @property
     def interval(self) -> str:
@@ -129,14 +132,18 @@ class NodeProof:
         proof: Callable[[str, bool], str],
         leaf: bool = False,
         ruled: Ruled | None = None,
+        joint: str | None = None,
     ) -> _Node:
         """Assert the facts of ``values`` about ``coq``, each proved by ``ruled(side, strict, end)`` (a shared
         lemma of :mod:`theory.prover.coq.node_rules` whose check holds; None where none applies), else by
-        ``proof(side, strict)``. The node's
+        ``proof(side, strict)``; where both ends are finite and closed, a ``joint`` tactic proves both
+        facts at once (``L <= t <= U``, then split). The node's
         set is then the facts' own (the printed dyadic ends, outward of the kernel's balls by up to an
         ulp): its parents are enclosed from what Coq knows of it, or x^2 from x <= c could claim less
         than c^2. A compound node (not a ``leaf``) is named first (see :meth:`claim`), once however many
         times it occurs, and each of its facts is proved with its definition unfolded."""
+        if self.quiet:
+            return _Node(coq, values)
         if leaf and coq in self.leaves:
             return self.leaves[coq]
         unfold = ""
@@ -153,6 +160,9 @@ class NodeProof:
             node = _Node(coq, values)
             self.leaves[coq] = node
         coq = node.coq
+        finite = not (balls.infinite(values.lo) or balls.infinite(values.hi))
+        if joint is not None and finite and not (values.lo_open or values.hi_open):
+            return self._joint(node, unfold + joint)
         for side, end, is_open in (("lo", values.lo, values.lo_open), ("hi", values.hi, values.hi_open)):
             if balls.infinite(end):
                 continue
@@ -182,6 +192,22 @@ class NodeProof:
         )
         return node
 
+    def _joint(self, node: _Node, script: str) -> _Node:
+        """Both facts of ``node`` (ends finite and closed) from one proof of L <= t <= U."""
+        values = node.values
+        low, high = trees.dyadic(values.lo, True), trees.dyadic(values.hi, False)
+        first, second = f"N{self.count + 1}", f"N{self.count + 2}"
+        self.count += 2
+        self.steps.append(
+            f"assert ({first} : {quotient(low)} <= {node.coq} <= {quotient(high)}) by ({script})"
+        )
+        self.steps.append(f"destruct {first} as [{first} {second}]")
+        node.facts += [first, second]
+        node.named_ends.update(lo=first, hi=second)
+        node.lower, node.upper = low, high
+        node.values = Set(ball(low), ball(high), False, False)
+        return node
+
     def _from(self, children: list[_Node], tactic: str) -> Callable[[str, bool], str]:
         kept = " ".join(f for child in children for f in child.facts)
         return lambda side, strict: f"clear - {kept}; {tactic}" if kept else tactic
@@ -189,6 +215,8 @@ class NodeProof:
     def node(self, tree: Any) -> _Node:
         """The facts of ``tree``'s node (after those of its arguments)."""
         head = tree[0]
+        if not self.quiet and _constant_tree(tree):
+            return self._whole(tree)
         if head == "num":
             value = Fraction(number(tree[1]))
             printed = rational(value)
@@ -245,6 +273,18 @@ class NodeProof:
             return self._atan(self.node(tree[1]))
         raise Untranslatable(f"the function {head!r} on a box reaching infinity has no Coq proof here yet")
 
+    def _whole(self, tree: Any) -> _Node:
+        """A constant subtree (no variable, a function in it) as one node: its term printed whole, its set
+        the kernel's enclosure of it, each fact by one Interval call on the whole term (a constant goal;
+        ``Rpower`` read as exp(b ln a)), instead of a fact per node of it."""
+        self.quiet = True
+        try:
+            whole = self.node(tree)
+        finally:
+            self.quiet = False
+        tactic = f"try unfold Rpower; {self.interval}"
+        return self._facts(whole.coq, whole.values, lambda side, strict: tactic, joint=tactic)
+
     def _extremum(self, head: str, nodes: list[_Node]) -> _Node:
         """max / min folded from the left as terms prints them, (a + b +- Rabs (a - b)) / 2."""
         sign = "+" if head == "max" else "-"
@@ -285,24 +325,26 @@ class NodeProof:
         sign: list[str],
         at_end: Callable[[str], str | None],
         comparisons: tuple[str, str],
+        opened: Callable[[str], bool],
         constant: str = "",
     ) -> _Node:
         """The facts of a node f(t) monotone in its argument t: for each side, the end value e = f(l) (or
-        f(u); ``at_end(side)``, None when there is none) is compared with the node by the tactics
+        f(u); ``at_end(side)``, None when there is none) is compared with the node by one of the tactics
         ``comparisons`` (non-strict, strict: each proves e <= f(t) or e < f(t), or the reverse above, from
-        the argument's facts), then Interval proves the kernel's end against e (a constant goal) and
-        lra concludes; ``sign`` are the steps first (the child's facts kept, what f's range gives);
-        ``constant`` is the tactic of the constant goal (Interval at 320 bits unless given)."""
+        the argument's facts): the strict one first only where the argument's fact at that end is strict
+        (``opened(side)``; from a non-strict one it fails), else the non-strict one alone; then Interval
+        proves the kernel's end against e (a constant goal) and lra concludes; ``sign`` are the steps first
+        (the child's facts kept, what f's range gives); ``constant`` is the tactic of the constant goal
+        (Interval at 320 bits unless given)."""
 
         def proof(side: str, strict: bool) -> str:
             steps = list(sign)
             value = at_end(side)
             if value is not None:
                 low, high = (value, coq)[:: 1 if side == "lo" else -1]
-                steps.append(
-                    f"first [ assert (M : {low} < {high}) by ({comparisons[1]})"
-                    f" | assert (M : {low} <= {high}) by ({comparisons[0]}) ]"
-                )
+                weak = f"assert (M : {low} <= {high}) by ({comparisons[0]})"
+                strong = f"first [ assert (M : {low} < {high}) by ({comparisons[1]}) | {weak} ]"
+                steps.append(strong if opened(side) else weak)
                 steps.append(f"assert (K : {_constant(values, side, value)}) by {constant or self.interval}")
             return "; ".join(steps) + "; lra"
 
@@ -321,7 +363,9 @@ class NodeProof:
 
         comparisons = (f"apply {lemmas[0]}; repeat split; lra", f"apply {lemmas[1]}; repeat split; lra")
         kept = [f"clear - {' '.join(child.facts)}" if child.facts else "idtac", sign]
-        return self._compared(f"({function} {child.coq})", values, kept, at_end, comparisons, constant)
+        return self._compared(
+            f"({function} {child.coq})", values, kept, at_end, comparisons, _opened(child, False), constant
+        )
 
     def _exp(self, child: _Node) -> _Node:
         values = trees.FUNCTIONS["exp"](child.values)
@@ -354,7 +398,12 @@ class NodeProof:
 
         lemma = "sb_ceil_le" if head == "ceiling" else "sb_floor_le"
         return self._compared(
-            rounding(head, child.coq), values, sign, at_end, (f"apply {lemma}; lra", "fail")
+            rounding(head, child.coq),
+            values,
+            sign,
+            at_end,
+            (f"apply {lemma}; lra", "fail"),
+            lambda side: False,
         )
 
     def _erf(self, child: _Node) -> _Node:
@@ -423,7 +472,7 @@ class NodeProof:
             return None if end is None or end < 0 else f"({rational(end)} ^ {count})"
 
         comparisons = ("apply pow_incr; split; lra", "apply sb_pow_lt; [ lra | lra | lia ]")
-        return self._compared(coq, values, sign, at_end, comparisons)
+        return self._compared(coq, values, sign, at_end, comparisons, _opened(child, False))
 
     def _reciprocal(self, child: _Node) -> _Node:
         if not child.values.at_least_zero(True):
@@ -439,7 +488,27 @@ class NodeProof:
             return None if end is None or end <= 0 else f"(/ {rational(end)})"
 
         comparisons = ("apply Rinv_le_contravar; lra", "apply Rinv_lt_contravar; [ nra | lra ]")
-        return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons)
+        return self._compared(f"(/ {child.coq})", values, sign, at_end, comparisons, _opened(child, True))
+
+
+ARITHMETIC = frozenset({"num", "add", "mul"})
+"""The heads of a tree of numbers whose facts the shared lemmas and lra prove from the literals."""
+
+
+def _constant_tree(tree: Any) -> bool:
+    """Whether ``tree`` has no variable, a function that is not arithmetic (whose facts would each need
+    Interval on a constant goal) and no erf (Interval has no erf)."""
+    heads = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, (list, tuple)) and node and isinstance(node[0], str):
+            heads.add(node[0])
+            if node[0] not in ("num", "var", "const"):
+                for arg in node[1:]:
+                    walk(arg)
+
+    walk(tree)
+    return "var" not in heads and "erf" not in heads and tree[0] != "const" and bool(heads - ARITHMETIC)
 
 
 Ruled = Callable[[str, bool, Fraction], str | None]
@@ -556,6 +625,12 @@ def _unfolding(name: str, proof: Callable[[str, bool], str], side: str, strict: 
 
 UNABS = "sb_unabs; lra"
 """The tactic of a fact about Rabs: each Rabs split by the sign of its argument (``sb_unabs``), then lra."""
+
+
+def _opened(child: _Node, decreasing: bool) -> Callable[[str], bool]:
+    """Whether the argument's fact that a monotone node's fact on a side is compared with is strict: the
+    argument's end on the same side (the other where the function is ``decreasing``)."""
+    return lambda side: child.values.lo_open if (side == "lo") != decreasing else child.values.hi_open
 
 
 def _constant(values: Set, side: str, at_end: str) -> str:
