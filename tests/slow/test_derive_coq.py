@@ -26,8 +26,9 @@ TOO_SLOW = {
     "l2_below_edelman_minilm_l6": "its one step exports to a 1.25 MB file (a box proved node by node over "
     "[1, oo) through second derivatives: 2,956 node facts, 39 coqc CPU s in all, docs/coq.md); its scale "
     "identities and the rewrite identity of its second derivative are proved term by term (2.6 and 8 coqc "
-    "CPU s; the latter over 290 s before), but coqc rejects the file at line 1,600 (38 CPU s in): an "
-    "auto_derive domain condition of the monotone step through that slope that sb_side does not close"
+    "CPU s; the latter over 290 s before) and the monotone step through the scaled slope by sign rules "
+    "(sb_sign, 9.4 CPU s), but the rewrite identity of box_1_part_2_squares fails the grouped route and "
+    "the old routes take over 150 CPU s"
 }
 """Examples not run here (measured by hand, docs/coq.md), with why."""
 NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml") if path.stem not in TOO_SLOW)
