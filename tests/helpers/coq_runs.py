@@ -1,7 +1,9 @@
 """Runs of the Coq export that several test modules share: the prover's certificate of a statement (which
 the kernel accepts), an exported certificate checked by coqc, ``prove --coq`` accepted with nothing but
-the trusted axioms, exact rationals around an arb enclosure, and the laws of exponents proved (or a
-planted wrong one refused) by ``sb_identity_laws``.
+the trusted axioms, several statements' files judged by coqc together (one process, one ``Print
+Assumptions`` over all their theorems: Coq's walk through Interval's proofs, 6-7 CPU s, paid once a
+module instead of once a statement), exact rationals around an arb enclosure, and the laws of exponents
+proved (or a planted wrong one refused) by ``sb_identity_laws``.
 
 Needs python-flint: a test module calls ``pytest.importorskip("flint")`` before importing this one."""
 
@@ -11,12 +13,13 @@ import contextlib
 import io
 import json
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 from paper_checks.cli import main
 from theory.prover import prove
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
 from theory.prover.coq.export import CoqExport, export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
@@ -63,6 +66,48 @@ def proved_with_coq(statement: str, domain: str, target: Path, *flags: str) -> t
     text = target.read_text(encoding="utf-8")
     assert not UNPROVED.search(text), UNPROVED.search(text)
     return document, text
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A statement exported by ``prove --coq FILE --no-coq-check`` and judged with others: its JSON
+    document, its file's text and coqc's verdict."""
+
+    document: dict
+    text: str
+    verdict: CoqCheck
+
+
+def judged_together(cases: list[tuple[str, ...]], folder: Path, *flags: str) -> dict[tuple[str, ...], Judged]:
+    """Each case (statement, domain, ...) through ``specbound prove statement --domain domain [flags] --coq
+    folder/Statement_k.v --no-coq-check --json`` (exit 0: proved and written), then coqc on every file at
+    once (:func:`~theory.prover.coq.coqc.check_files`, one job: the files share a process and one ``Print
+    Assumptions``; an untrusted axiom sends each file alone, so a verdict is always its file's own)."""
+    documents, paths = [], []
+    for k, (statement, domain, *_) in enumerate(cases):
+        paths.append(folder / f"Statement_{k}.v")
+        command = ["prove", statement, "--domain", domain, *flags, "--coq", str(paths[-1]), "--no-coq-check"]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main([*command, "--json"])
+        assert status == 0, out.getvalue()
+        documents.append(json.loads(out.getvalue()))
+    verdicts = check_files([(path, ()) for path in paths])
+    return {
+        case: Judged(document, path.read_text(encoding="utf-8"), verdict)
+        for case, document, path, verdict in zip(cases, documents, paths, verdicts, strict=True)
+    }
+
+
+def assert_accepted(judged: Judged) -> None:
+    """What ``prove --coq`` exiting 0 asserts of a file (:func:`proved_with_coq`), for a file judged with
+    others: written with no hypothesis, accepted by coqc with only the trusted axioms, nothing admitted
+    or declared in its text."""
+    (record,) = judged.document["coq"]
+    assert (record["coq"], record["rests_on_hypotheses"]) == ("unchecked", False), record
+    assert judged.verdict.status == "accepted", judged.verdict
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in judged.verdict.axioms), judged.verdict.axioms
+    assert not UNPROVED.search(judged.text), UNPROVED.search(judged.text)
 
 
 def bracket(value: object) -> tuple[Fraction, Fraction]:
