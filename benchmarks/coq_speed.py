@@ -5,10 +5,9 @@ written by ``specbound theory --coq DIR --no-coq-check`` (the registry's 37 file
 Each file is compiled once per way, through :func:`theory.prover.coq.coqc.check_files`: first one coqc
 process per file (each file exactly as written, its own ``Print Assumptions``), then the files grouped per
 process (at most G a process, :data:`~theory.prover.coq.coqc.GROUP` by default; one ``Print Assumptions``
-a round: at the end of the process when there is one, else in one closing process that loads them all).
-Printed: per way the processes, their CPU total (each process's rusage, children included), the
-wall-clock seconds and the verdicts; with one file a process the five costliest files, grouped each
-process's files and CPU seconds (the closing process's too); then the ratio grouped / alone.
+a process). Printed: per way the processes, their CPU total (each process's rusage, children included),
+the wall-clock seconds and the verdicts; with one file a process the five costliest files, grouped each
+process's files and CPU seconds; then the ratio grouped / alone.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import argparse
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from theory.prover.coq import coqc
 
@@ -29,26 +27,20 @@ def measure(
     process."""
     processes: list[tuple[list[str], float]] = []
     names = {path.read_text(encoding="utf-8"): path.stem for path in files}
-    compile_group, run_limited = coqc._compile_group, coqc._run_limited
+    compile_group = coqc._compile_group
 
-    def counted(texts: list[str], *where: Any) -> coqc._Run:
-        run = compile_group(texts, *where)
+    def counted(texts: list[str]) -> coqc._Run:
+        run = compile_group(texts)
         processes.append(([names[text] for text in texts], run.seconds))
         return run
 
-    def closing(command: list[str], directory: str) -> Any:
-        completed, seconds = run_limited(command, directory)
-        if command[-1] == "sb_closing.v":  # the round's one Print Assumptions over several processes
-            processes.append((["(closing Print Assumptions)"], seconds))
-        return completed, seconds
-
-    coqc._compile_group, coqc._run_limited = counted, closing  # type: ignore[assignment]
+    coqc._compile_group = counted
     coqc.GROUP = group
     start = time.perf_counter()
     try:
         verdicts = coqc.check_files([(path, ()) for path in files], jobs)
     finally:
-        coqc._compile_group, coqc._run_limited = compile_group, run_limited
+        coqc._compile_group = compile_group
     return processes, time.perf_counter() - start, Counter(v.status for v in verdicts)
 
 

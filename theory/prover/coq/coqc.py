@@ -33,7 +33,6 @@ otherwise the file in progress is compiled again alone and the others of the pro
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import re
 import resource
@@ -121,11 +120,7 @@ once per process, and a file that fails costs the other files of its process one
 END_MARK = "specbound-end-of-file"
 """What the line after each file of a shared process prints (``END_MARK k``)."""
 THEOREMS = "sb_process_theorems"
-"""The tuple of the printed theorems whose ``Print Assumptions`` ends a shared process (or the closing
-one)."""
-LIBRARY = "SB"
-"""The logical name the processes of a round compile under (``-Q . SB``), so the closing process can load
-them (``From SB Require sb_process_0 ...``)."""
+"""The tuple of a shared process's printed theorems, whose ``Print Assumptions`` ends the process."""
 _REQUIRE = re.compile(r"^(From \S+ )?Require ")
 UNTRUSTED = "untrusted axioms"
 _PRINTED = re.compile(r"^Print Assumptions (@?)(\S+)\.\s*$")
@@ -148,69 +143,23 @@ def check_files(files: list[tuple[Path, tuple[str, ...]]], jobs: int = 1) -> lis
         size = max(1, min(GROUP, -(-len(shared) // workers)))
         groups = [[i] for i in pending if i in alone]
         groups += [shared[k : k + size] for k in range(0, len(shared), size)]
-        together = sum(len(group) > 1 for group in groups) > 1  # several shared processes: one closing
-        with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
-            runs = _compile_all(
-                [[texts[i] for i in group] for group in groups], workers, scratch, not together
-            )
-            if together:
-                runs = _closed(groups, runs, scratch)
+        runs = _compile_all([[texts[i] for i in group] for group in groups], workers)
         pending = []
         for group, run in zip(groups, runs, strict=True):
-            # a run whose closing process failed: each of its files alone
-            again, apart = ([], group) if run.unjudged else _judge(group, run, files, verdicts)
+            again, apart = _judge(group, run, files, verdicts)
             alone |= set(apart)
             pending += again + apart
     return [verdicts[i] for i in range(len(files))]
 
 
-def _closed(groups: list[list[int]], runs: list[_Run], scratch: str) -> list[_Run]:
-    """Several shared processes in a round: one more coqc loads the ones that compiled every file and
-    prints the assumptions of all their theorems at once (Coq's walk through the libraries' proofs paid
-    once a round); each of those runs gets its output and its share of the CPU seconds, or is marked
-    unjudged when that process failed."""
-    done = [
-        g
-        for g, run in enumerate(runs)
-        if len(groups[g]) > 1 and run.theorems and run.compiled(len(groups[g]))
-    ]
-    if not done:
-        return runs
-    names = [f"@{LIBRARY}.{_process(g)}.{theorem}" for g in done for theorem in runs[g].theorems]
-    text = (
-        f"From {LIBRARY} Require {' '.join(_process(g) for g in done)}.\n"
-        f"Definition {THEOREMS} := ({', '.join(names)}).\nPrint Assumptions {THEOREMS}.\n"
-    )
-    closing = Path(scratch) / "sb_closing.v"
-    closing.write_text(text, encoding="utf-8")
-    completed, seconds = _run_limited([coqc_path(), "-q", "-Q", ".", LIBRARY, closing.name], scratch)
-    failed = completed is None or completed.returncode != 0
-    files = sum(len(groups[g]) for g in done)
-    closed = list(runs)
-    for g in done:
-        share = seconds * len(groups[g]) / files
-        output = "" if failed or completed is None else completed.stdout
-        closed[g] = dataclasses.replace(
-            runs[g], seconds=runs[g].seconds + share, assumptions=output, unjudged=failed
-        )
-    return closed
-
-
-def _process(index: int) -> str:
-    """The name of a round's ``index``-th process's file (its library, ``SB.sb_process_<index>``)."""
-    return f"sb_process_{index}"
-
-
-def _compile_all(groups: list[list[str]], workers: int, scratch: str, printing: bool) -> list[_Run]:
-    """Each group compiled by its own coqc in ``scratch``, ``workers`` at once (in this thread when one
-    is); a shared group prints its theorems' assumptions when ``printing``. An interrupt of the waiting
-    thread kills every running coqc's process group before it propagates."""
-    jobs = [(group, scratch, _process(g), printing) for g, group in enumerate(groups)]
+def _compile_all(groups: list[list[str]], workers: int) -> list[_Run]:
+    """Each group compiled by its own coqc, ``workers`` at once (in this thread when one is). An
+    interrupt of the waiting thread kills every running coqc's process group before it propagates."""
     if workers == 1 or len(groups) == 1:
-        return [_compile_group(*job) for job in jobs]
+        return [_compile_group(group) for group in groups]
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        return list(pool.map(lambda job: _compile_group(*job), jobs))
+        return list(pool.map(_compile_group, groups))
     except BaseException:
         with _RUNNING_LOCK:
             for pid in _RUNNING:
@@ -240,14 +189,6 @@ class _Run:
     printed: tuple[bool, ...] = ()
     closing: int | None = None
     """The line where the shared process's ``Print Assumptions`` of every file's theorem starts."""
-    theorems: tuple[str, ...] = ()
-    """The printed theorems, by their names in the process's file (``sb_file_<k>.statement``)."""
-    unjudged: bool = False
-    """The closing process that was to print this run's assumptions failed."""
-
-    def compiled(self, files: int) -> bool:
-        """coqc compiled every one of the ``files`` files of the run."""
-        return self.completed is not None and self.completed.returncode == 0 and len(self.outputs) >= files
 
 
 def _judge(
@@ -315,19 +256,17 @@ def _compiled(output: str, hypotheses: tuple[str, ...], seconds: float) -> CoqCh
 def unproved(probe: str, mark: str) -> tuple[list[str], float] | None:
     """The lemmas a probe file reports (lines ``mark name``) and coqc's CPU seconds; None when the probe
     itself does not compile."""
-    with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
-        run = _compile_group([probe], scratch, _process(0), True)
+    run = _compile_group([probe])
     if run.completed is None or run.completed.returncode != 0:
         return None
     lines = run.completed.stdout.splitlines()
     return [line.split()[1] for line in lines if line.startswith(mark + " ")], run.seconds
 
 
-def _group_text(texts: list[str], printing: bool = True) -> tuple[str, list[int], tuple[str, ...]]:
-    """One Coq file for the group (see the module docstring), the line each file starts at and the
-    theorems the files print; the ``Print Assumptions`` of those theorems ends it when ``printing``."""
+def _group_text(texts: list[str]) -> tuple[str, list[int]]:
+    """One Coq file for the group (see the module docstring) and the line each file starts at."""
     if len(texts) == 1:
-        return texts[0] + f'\nGoal True. idtac "{END_MARK} 0". Abort.\n', [1], ()
+        return texts[0] + f'\nGoal True. idtac "{END_MARK} 0". Abort.\n', [1]
     hoisted: list[str] = []
     parts: list[str] = []
     theorems: list[str] = []
@@ -340,7 +279,7 @@ def _group_text(texts: list[str], printing: bool = True) -> tuple[str, list[int]
         for line in lines:
             printed = _PRINTED.match(line)
             if printed:
-                theorems.append(f"sb_file_{k}.{printed.group(2)}")
+                theorems.append(f"{printed.group(1)}sb_file_{k}.{printed.group(2)}")
             body.append("" if _REQUIRE.match(line) or printed else line)
         parts.append(
             "\n".join(
@@ -352,27 +291,26 @@ def _group_text(texts: list[str], printing: bool = True) -> tuple[str, list[int]
                 ]
             )
         )
-    if theorems and printing:
-        tuple_ = ", ".join(f"@{theorem}" for theorem in theorems)
-        parts.append(f"Definition {THEOREMS} := ({tuple_}).\nPrint Assumptions {THEOREMS}.")
+    if theorems:
+        parts.append(f"Definition {THEOREMS} := ({', '.join(theorems)}).\nPrint Assumptions {THEOREMS}.")
     starts, first = [], len(hoisted) + 2
     for part in parts[: len(texts)]:
         starts.append(first)
         first += part.count("\n") + 1
-    return "\n".join([*hoisted, *parts]) + "\n", starts, tuple(theorems)
+    return "\n".join([*hoisted, *parts]) + "\n", starts
 
 
-def _compile_group(texts: list[str], scratch: str, name: str, printing: bool) -> _Run:
-    """coqc on the group's file, ``scratch``/``name``.v compiled as the library ``SB.name``: its result, CPU
-    seconds and output per file."""
+def _compile_group(texts: list[str]) -> _Run:
+    """coqc on the group's file (a temporary directory): its result, CPU seconds and output per file."""
     coqc = coqc_path()
-    text, starts, theorems = _group_text(texts, printing)
+    text, starts = _group_text(texts)
     closing = None
     if len(texts) > 1 and f"\nDefinition {THEOREMS} " in text:
         closing = text[: text.index(f"\nDefinition {THEOREMS} ")].count("\n") + 2
-    copy = Path(scratch) / f"{name}.v"
-    copy.write_text(text, encoding="utf-8")
-    completed, seconds = _run_limited([coqc, "-q", "-Q", ".", LIBRARY, copy.name], scratch)
+    with tempfile.TemporaryDirectory(prefix="specbound-coq-") as scratch:
+        copy = Path(scratch) / "Certificate.v"
+        copy.write_text(text, encoding="utf-8")
+        completed, seconds = _run_limited([coqc, "-q", copy.name], scratch)
     outputs: list[str] = []
     current: list[str] = []
     if completed is not None:
@@ -383,7 +321,7 @@ def _compile_group(texts: list[str], scratch: str, name: str, printing: bool) ->
             else:
                 current.append(line)
     printed = tuple(any(_PRINTED.match(line) for line in t.splitlines()) for t in texts)
-    return _Run(completed, seconds, outputs, starts, "\n".join(current), printed, closing, theorems)
+    return _Run(completed, seconds, outputs, starts, "\n".join(current), printed, closing)
 
 
 def _limit_cpu() -> None:

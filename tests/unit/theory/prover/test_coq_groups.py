@@ -25,7 +25,7 @@ def _run(returncode: int | None, marks: int, stderr: str, starts: list[int]) -> 
 
 
 def test_each_file_keeps_its_own_line_numbers_in_the_process_file():
-    text, starts, _ = _group_text([FILE, FILE.replace("0 <= 1", "2 <= 1"), FILE])
+    text, starts = _group_text([FILE, FILE.replace("0 <= 1", "2 <= 1"), FILE])
     lines = text.splitlines()
     assert lines[0] == "From Coq Require Import Reals Lra." and lines.count(lines[0]) == 1  # hoisted once
     for k, start in enumerate(starts):
@@ -36,13 +36,13 @@ def test_each_file_keeps_its_own_line_numbers_in_the_process_file():
 
 
 def test_a_file_alone_is_compiled_as_written():
-    text, starts, _ = _group_text([FILE])
+    text, starts = _group_text([FILE])
     assert text.startswith(FILE) and starts == [1]
 
 
 def test_an_error_names_its_file_and_line_and_the_files_after_it_are_compiled_again():
     files = [(Path(f"f{k}.v"), ()) for k in range(4)]
-    _, starts, _ = _group_text([FILE] * 4)
+    _, starts = _group_text([FILE] * 4)
     error_line = starts[1] + 3  # line 4 of the second file
     stderr = f'File "./Certificate.v", line {error_line}, characters 7-10:\nError: Tactic failure.\n'
     verdicts: dict = {}
@@ -73,11 +73,11 @@ def _finished(assumptions: str, starts: list[int]) -> _Run:
 
 
 def test_one_print_assumptions_ends_a_shared_process_and_names_each_files_theorem():
-    text, starts, _ = _group_text([FILE, FILE.replace("Qed.", "Qed.\nPrint Assumptions statement."), FILE])
+    text, starts = _group_text([FILE, FILE.replace("Qed.", "Qed.\nPrint Assumptions statement."), FILE])
     lines = text.splitlines()
     assert lines.count("Print Assumptions statement.") == 0  # blank in place: the file's lines stay its own
     assert lines[starts[1] - 1 + 4] == ""
-    assert lines[-2] == "Definition sb_process_theorems := (@sb_file_1.statement)."
+    assert lines[-2] == "Definition sb_process_theorems := (sb_file_1.statement)."
     assert lines[-1] == "Print Assumptions sb_process_theorems."
 
 
