@@ -78,25 +78,30 @@ class Judged:
     verdict: CoqCheck
 
 
-def judged_together(cases: list[tuple[str, ...]], folder: Path, *flags: str) -> dict[tuple[str, ...], Judged]:
-    """Each case (statement, domain, ...) through ``specbound prove statement --domain domain [flags] --coq
+def judged_together(commands: dict, folder: Path) -> dict:
+    """key -> :class:`Judged`: each command (a ``prove`` or ``derive`` argument list) run with ``--coq
     folder/Statement_k.v --no-coq-check --json`` (exit 0: proved and written), then coqc on every file at
     once (:func:`~theory.prover.coq.coqc.check_files`, one job: the files share a process and one ``Print
     Assumptions``; an untrusted axiom sends each file alone, so a verdict is always its file's own)."""
     documents, paths = [], []
-    for k, (statement, domain, *_) in enumerate(cases):
+    for k, command in enumerate(commands.values()):
         paths.append(folder / f"Statement_{k}.v")
-        command = ["prove", statement, "--domain", domain, *flags, "--coq", str(paths[-1]), "--no-coq-check"]
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            status = main([*command, "--json"])
+            status = main([*command, "--coq", str(paths[-1]), "--no-coq-check", "--json"])
         assert status == 0, out.getvalue()
         documents.append(json.loads(out.getvalue()))
     verdicts = check_files([(path, ()) for path in paths])
     return {
-        case: Judged(document, path.read_text(encoding="utf-8"), verdict)
-        for case, document, path, verdict in zip(cases, documents, paths, verdicts, strict=True)
+        key: Judged(document, path.read_text(encoding="utf-8"), verdict)
+        for key, document, path, verdict in zip(commands, documents, paths, verdicts, strict=True)
     }
+
+
+def proved_together(cases: list[tuple[str, ...]], folder: Path, *flags: str) -> dict:
+    """case -> :class:`Judged` for cases (statement, domain, ...): ``prove statement --domain domain
+    [flags]`` each, judged together (:func:`judged_together`)."""
+    return judged_together({case: ["prove", case[0], "--domain", case[1], *flags] for case in cases}, folder)
 
 
 def assert_accepted(judged: Judged) -> None:

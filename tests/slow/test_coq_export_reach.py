@@ -19,7 +19,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, judged_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover import prove
 from theory.prover.coq.files import export_to
 from theory.prover.kernel import check_certificate
@@ -45,8 +45,8 @@ REACHED = [
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(REACHED, tmp_path_factory.mktemp("reach"))
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(REACHED, tmp_path_factory.mktemp("reach"))
 
 
 @pytest.mark.parametrize(("statement", "domain", "method", "applied"), REACHED)

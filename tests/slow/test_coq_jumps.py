@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, judged_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 
 pytestmark = [
@@ -31,8 +31,8 @@ JUMPS = [
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(JUMPS, tmp_path_factory.mktemp("jumps"))
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(JUMPS, tmp_path_factory.mktemp("jumps"))
 
 
 @pytest.mark.parametrize(("statement", "domain", "applied"), JUMPS)

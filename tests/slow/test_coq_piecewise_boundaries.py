@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, judged_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 
 pytestmark = [
@@ -32,8 +32,8 @@ PREMISE = "forall v_x : R, (1 / 3) < v_x ->"
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(STATEMENTS, tmp_path_factory.mktemp("piecewise"))
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(STATEMENTS, tmp_path_factory.mktemp("piecewise"))
 
 
 @pytest.mark.parametrize(("statement", "domain"), STATEMENTS)

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, judged_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.polynomials import factored
 
@@ -36,8 +36,8 @@ TOUCHING = [
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(TOUCHING, tmp_path_factory.mktemp("polynomial"))
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(TOUCHING, tmp_path_factory.mktemp("polynomial"))
 
 
 def test_the_decomposition_matches_the_hand_factors():

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, judged_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.preamble import preamble
 
@@ -31,8 +31,8 @@ PREMISED = [
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(PREMISED, tmp_path_factory.mktemp("premises"), "--no-solver")
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(PREMISED, tmp_path_factory.mktemp("premises"), "--no-solver")
 
 
 @pytest.mark.parametrize(("statement", "domain", "applied"), PREMISED)

@@ -17,7 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import UNPROVED, assert_accepted, judged_together
+from tests.helpers.coq_runs import UNPROVED, assert_accepted, proved_together
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
@@ -222,8 +222,8 @@ CASE_SPLITS = [
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.judged_together)."""
-    return judged_together(ISSUE_40 + CASE_SPLITS, tmp_path_factory.mktemp("rules"))
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(ISSUE_40 + CASE_SPLITS, tmp_path_factory.mktemp("rules"))
 
 
 @pytest.mark.parametrize(("statement", "domain"), ISSUE_40)
