@@ -19,6 +19,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from theory.prover import ldl
+
 
 def factored(tree: Any) -> Any | None:
     """The form c * f_1^m_1 * ... of the polynomial tree (a sum), each f_i of odd m_i a sum of squares
@@ -76,33 +78,18 @@ def squares(coefficients: dict[tuple[int, ...], Fraction], names: list[str]) -> 
     """A polynomial of degree 2 ({exponents: coefficient}) as sum_k d_k (sum_j l_kj z_j)^2 with d_k > 0,
     z = (1, x_1, ..., x_n), by exact LDL^T of its Gram matrix Q (z^T Q z = the polynomial); None when Q
     is not positive semidefinite (a negative pivot, or a zero pivot with a nonzero column)."""
-    size = len(names) + 1
 
     def index(exponents: tuple[int, ...]) -> list[int]:
         return [i + 1 for i, e in enumerate(exponents) for _ in range(e)]
 
-    gram = [[Fraction(0)] * size for _ in range(size)]
-    for exponents, c in coefficients.items():
-        at = index(exponents) + [0] * (2 - sum(exponents))
-        i, j = at
-        if i == j:
-            gram[i][i] += c
-        else:
-            gram[i][j] += c / 2
-            gram[j][i] += c / 2
+    places = ((index(exponents) + [0] * (2 - sum(exponents)), c) for exponents, c in coefficients.items())
+    found = ldl.ldl(ldl.gram(len(names) + 1, ((i, j, c) for (i, j), c in places)))
+    if found is None:
+        return None
     z = [["num", "1"], *(["var", name] for name in names)]
     terms: list[Any] = []
-    for k in range(size):
-        pivot = gram[k][k]
-        if pivot < 0 or (pivot == 0 and any(gram[k][j] for j in range(size))):
-            return None
-        if pivot == 0:
-            continue
-        row = [gram[k][j] / pivot for j in range(size)]
-        for i in range(size):
-            for j in range(size):
-                gram[i][j] -= pivot * row[i] * row[j]
-        linear = ["add", *(["mul", ["num", str(row[j])], z[j]] for j in range(k, size) if row[j])]
+    for k, pivot, row in found:
+        linear = ["add", *(["mul", ["num", str(row[j])], z[j]] for j in range(k, len(z)) if row[j])]
         terms.append(["mul", ["num", str(pivot)], ["pow", linear, ["num", "2"]]])
     return ["add", *terms] if len(terms) > 1 else (terms[0] if terms else None)
 

@@ -38,6 +38,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from theory.prover import ldl
 from theory.prover.kernel import exact
 from theory.prover.kernel.nodes import rebuilt
 
@@ -85,38 +86,23 @@ def sum_of_squares(form: Polynomial) -> Any | None:
     size = len(halves)
     if not 2 <= size <= 8:
         return None
-    gram = [[Fraction(0)] * size for _ in range(size)]
-    for (atoms, _), coefficient in form.items():
-        pair = _pair(dict(atoms), halves)
-        if pair is None:
-            return None
-        i, j = pair
-        if i == j:
-            gram[i][i] += coefficient
-        else:
-            gram[i][j] += coefficient / 2
-            gram[j][i] += coefficient / 2
+    places = [(_pair(dict(atoms), halves), coefficient) for (atoms, _), coefficient in form.items()]
+    if any(pair is None for pair, _ in places):
+        return None
+    found = ldl.ldl(ldl.gram(size, ((*pair, c) for pair, c in places if pair is not None)))
+    if found is None:
+        return None
     squares: list[Any] = []
-    for i in range(size):
-        pivot = gram[i][i]
-        if pivot < 0 or (pivot == 0 and any(gram[i][j] for j in range(i + 1, size))):
-            return None
-        if pivot == 0:
-            continue
+    for i, pivot, row in found:
         whole = _times(halves[i], halves[i])
-        if not any(gram[i][j] for j in range(size) if j != i) and _signless(whole):
+        paired = any(row[i + 1 :]) or any(other[i] for k, _, other in found if k < i)
+        if not paired and _signless(whole):
             squares.append(["mul", ["num", str(pivot)], _monomial_tree(whole)])
             continue
         linear = ["add", _monomial_tree(halves[i])]
-        linear += [
-            ["mul", ["num", str(gram[i][j] / pivot)], _monomial_tree(halves[j])]
-            for j in range(i + 1, size)
-            if gram[i][j]
-        ]
+        others = range(i + 1, size)
+        linear += [["mul", ["num", str(row[j])], _monomial_tree(halves[j])] for j in others if row[j]]
         squares.append(["mul", ["num", str(pivot)], ["pow", linear, ["num", "2"]]])
-        for j in range(i + 1, size):
-            for k in range(i + 1, size):
-                gram[j][k] -= gram[j][i] * gram[i][k] / pivot
     return ["add", *squares] if squares else None
 
 
