@@ -1205,8 +1205,15 @@ CERTIFY_ROUND3: tuple[Mutant, ...] = (
     Mutant(
         "certify-upper-end-shrunk-not-grown",
         C + "enclosure.py",
-        "stretched = np.where(top == 0, 0.0, up_array(top * grow))",
-        "stretched = np.where(top == 0, 0.0, up_array(top * shrink))",
+        "product_up_array(np.asarray(upper, dtype=np.float64), grow)",
+        "product_up_array(np.asarray(upper, dtype=np.float64), shrink)",
+    ),
+    Mutant(
+        "certify-zero-factor-stepped",
+        C + "directed.py",
+        "return 0.0 if _has_zero(factors) else _stepped_product(factors, up)",
+        "return _stepped_product(factors, up)",
+        tests=("tests/unit/numerics/test_certify_zero_rules.py",),
     ),
     Mutant(
         "certify-right-factor-defect-from-the-left",

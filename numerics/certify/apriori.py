@@ -71,11 +71,17 @@ def rounded_gram(tall: np.ndarray) -> tuple[np.ndarray, float]:
     True
     """
     n, k = tall.shape
-    gram, roundings = _accumulated(n, lambda rows: tall[rows].T @ tall[rows])  # symmetric products
+    # symmetric products of float64 blocks of rows (a narrower T upcast one block at a time, exactly)
+    gram, roundings = _accumulated(n, lambda rows: _gram_block(np.asarray(tall[rows], dtype=np.float64)))
     if not np.isfinite(gram).all():
         raise FastPathUnavailable("a Gram matrix overflows float64")
     squares = norm_upper(tall)
     return gram, sum_up(product_up(gamma(roundings), squares, squares), product_up(roundings * ETA, k))
+
+
+def _gram_block(block: np.ndarray) -> np.ndarray:
+    """B^T B of one float64 block of rows."""
+    return block.T @ block
 
 
 def _accumulated(inner: int, block_product: Callable[[slice], np.ndarray]) -> tuple[np.ndarray, int]:

@@ -465,6 +465,7 @@ class LayerCertificates:
     def finish(self, matrices: list[NamedMatrix]) -> list[CertifiedValues]:
         """Every matrix of the layer certified (:func:`_certified_layer`, each released once done)."""
         done = _certified_layer(matrices, self.path, streamed=True, certified_before=self.dense)
+        _release_free_memory()  # the layer's temporaries are freed: their pages go back before the next read
         return [(c.enclosure, c.rank, c.exact_rank, c.norm_21_bounds, c.path) for c in done]
 
 
@@ -500,8 +501,10 @@ def _release_free_memory() -> None:
     """Hand the C heap's free pages back to the system (glibc's ``malloc_trim(0)``; elsewhere nothing).
 
     The layers' certificates free their float64 temporaries, but the C allocator keeps the freed pages
-    resident; python-flint's import and the composition that follow would otherwise stack on them, and
-    the run's peak resident set would be set there. A cost choice, not part of any certificate."""
+    resident, scattered between live blocks: the next layer's read (:meth:`LayerCertificates.finish`
+    trims after each layer) or python-flint's import and the composition after the last layer would
+    otherwise stack on them and set the run's peak resident set. A cost choice, not part of any
+    certificate."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         trim = libc.malloc_trim

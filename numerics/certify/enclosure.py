@@ -49,7 +49,16 @@ from numerics.certify.balls import (
     orthogonality_defect,
     outward,
 )
-from numerics.certify.directed import down, down_array, product_up, sqrt_up, up, up_array
+from numerics.certify.directed import (
+    down,
+    down_array,
+    product_down,
+    product_up,
+    product_up_array,
+    sqrt_up,
+    sum_up_array,
+    up,
+)
 from theory.errors import CertificationFailed
 
 if TYPE_CHECKING:
@@ -123,14 +132,12 @@ def scaled_and_widened(
             )
     if not (np.isfinite(residual) and residual >= 0):
         raise CertificationFailed(f"the residual bound {residual:.5g} is not a finite nonnegative number")
-    shrink = down(math.sqrt(down(down(1 - f_left) * down(1 - f_right))))
+    shrink = down(math.sqrt(product_down(down(1 - f_left), down(1 - f_right))))
     grow = sqrt_up(product_up(up(1 + f_left), up(1 + f_right)))
     with np.errstate(under="ignore"):
         low = down_array(down_array(np.asarray(lower, dtype=np.float64) * shrink) - residual)
-        top = np.asarray(upper, dtype=np.float64)
-        # 0 * grow + 0 is exact: an exactly zero value with a zero residual stays 0 (an exact rank decided)
-        stretched = np.where(top == 0, 0.0, up_array(top * grow))
-        high = np.where((stretched == 0) & (residual == 0), 0.0, up_array(stretched + residual))
+    # by the zero rules an exactly zero value with a zero residual stays 0 (an exact rank decided)
+    high = sum_up_array(product_up_array(np.asarray(upper, dtype=np.float64), grow), residual)
     return np.maximum(low, 0.0), high
 
 

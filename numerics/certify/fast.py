@@ -78,14 +78,15 @@ from numerics.certify.directed import (
     product_up,
     scaled_bounds,
     sqrt_up,
+    sqrt_up_array,
     sum_up,
     up,
-    up_array,
 )
 from numerics.certify.enclosure import SingularValueEnclosure, scaled_and_widened, sorted_decomposition
 from numerics.certify.float_bounds import (
     ETA,
     FastPathUnavailable,
+    at_exact_width,
     gamma,
     gram_split_product,
     nonnegative_column_sums,
@@ -123,7 +124,7 @@ Bounds = tuple[np.ndarray, np.ndarray]
 def _split_gram(tall: np.ndarray) -> tuple[np.ndarray, float]:
     """(G~, bound >= ||G~ - T^T T||_F): G~ = fl(H + R) of :func:`gram_split_product`, one rounding per
     entry: ||G - G~||_F <= u ||G~||_F + the split's bound."""
-    gram, rest, rest_bound = gram_split_product(tall)
+    gram, rest, rest_bound = gram_split_product(np.asarray(tall, dtype=np.float64))
     gram += rest  # in place
     return gram, sum_up(rest_bound, product_up(UNIT_ROUNDOFF, norm_upper(gram)))
 
@@ -191,7 +192,9 @@ def range_scaled(values: np.ndarray) -> tuple[np.ndarray, int]:
     :func:`power_of_two_scaled`: a power-of-2 scaling is exact but costs a copy, so it is taken only where
     products could overflow or their norms come near the absolute floor sqrt(n eta) ~ 2^-532 of (B1)."""
     peak = max(float(np.max(values)), -float(np.min(values))) if values.size else 0.0
-    return (values, 0) if peak == 0.0 or 2.0**-100 <= peak <= 2.0**100 else power_of_two_scaled(values)
+    if peak == 0.0 or 2.0**-100 <= peak <= 2.0**100:
+        return values, 0
+    return power_of_two_scaled(np.asarray(values, dtype=np.float64))
 
 
 def _loose(bound: float, estimate: float, scale: float) -> bool:
@@ -253,9 +256,11 @@ def _certify_decomposition(
     return enclosures, loose
 
 
-def _checked_dense(matrix: np.ndarray) -> np.ndarray:
-    """The dense matrix as a float64 array, checked: 2-d, nonempty, finite (else CertificationFailed)."""
-    values = np.asarray(matrix, dtype=np.float64)
+def _checked_dense(matrix: np.ndarray, *, stored_width: bool = False) -> np.ndarray:
+    """The dense matrix as a float64 array, or with ``stored_width`` as it is where float64 holds it
+    exactly (:func:`numerics.certify.float_bounds.at_exact_width`), checked: 2-d, nonempty, finite (else
+    CertificationFailed)."""
+    values = at_exact_width(matrix) if stored_width else np.asarray(matrix, dtype=np.float64)
     if values.ndim != 2 or 0 in values.shape:
         raise CertificationFailed(f"certify_dense needs a nonempty 2-d matrix; got shape {values.shape}")
     if not np.isfinite(values).all():
@@ -327,7 +332,7 @@ def certify_gram_fast(
     >>> [b.contains(v) for b, v in zip(enc.balls, (3, 1))]
     [True, True]
     """
-    values = _checked_dense(matrix)
+    values = _checked_dense(matrix, stored_width=True)  # a float32 matrix stays float32: no float64 copy
     scaled, shift = range_scaled(values)
     tall = scaled if scaled.shape[0] >= scaled.shape[1] else scaled.T
     k = tall.shape[1]
@@ -351,7 +356,7 @@ def certify_gram_fast(
     )
     # sigma = sqrt(sigma^2), increasing; square roots are correctly rounded, so stepped outward
     lower = np.maximum(np.nextafter(np.sqrt(squares_lower), -np.inf), 0.0)
-    upper = np.where(squares_upper == 0, 0.0, up_array(np.sqrt(squares_upper)))  # sqrt(0) = 0 exactly
+    upper = sqrt_up_array(squares_upper)
     conditioned = s[-1] > 0 and s[0] <= GRAM_CONDITION_LIMIT**2 * s[-1]
     return _judged(
         SingularValueEnclosure(
@@ -460,14 +465,14 @@ def norm_21_dense_fast(matrix: np.ndarray) -> tuple[float, float]:
     >>> lo <= 6 <= hi
     True
     """
-    values = np.asarray(matrix, dtype=np.float64)
+    values = at_exact_width(matrix)
     exact_squares = is_float32_exact(values)
     scaled, shift = (values, 0) if exact_squares else power_of_two_scaled(values)
     # column by column the same sums (the split of nonnegative_column_sums is per column), in blocks of
     # about NORM_BLOCK_CELLS entries: each of the split's temporaries is one block
     width = max(1, NORM_BLOCK_CELLS // max(scaled.shape[0], 1))
     blocks = [
-        nonnegative_column_sums(np.square(scaled[:, start : start + width]))
+        nonnegative_column_sums(np.square(scaled[:, start : start + width], dtype=np.float64))
         for start in range(0, scaled.shape[1], width)
     ]
     center, radius = (np.concatenate([block[i] for block in blocks], axis=-1) for i in (0, 1))

@@ -89,6 +89,18 @@ def gamma(n: int) -> float:
     return up(nu / (1 - nu))
 
 
+EXACT_WIDTHS = frozenset(np.dtype(kind) for kind in (np.float16, np.float32, np.float64))
+"""Array dtypes whose every value float64 holds exactly (a stored layer's widths)."""
+
+
+def at_exact_width(values: np.ndarray) -> np.ndarray:
+    """``values`` as they are when float64 holds every entry exactly (:data:`EXACT_WIDTHS`), else their
+    float64 upcast. The callers form products and sums from it in float64 block by block (or in numpy's
+    small casting buffers), so a float32 matrix is certified without a whole float64 copy of it."""
+    array = np.asarray(values)
+    return array if array.dtype in EXACT_WIDTHS else array.astype(np.float64)
+
+
 @underflow_accounted
 def square_sum(values: np.ndarray) -> tuple[float, float]:
     """Floats (lo, hi) with lo <= sum_i x_i^2 <= hi over every entry of ``values`` ((B1) with x = y, (B3)).
@@ -96,12 +108,14 @@ def square_sum(values: np.ndarray) -> tuple[float, float]:
     >>> square_sum(np.array([3.0, 4.0]))[0] <= 25 <= square_sum(np.array([3.0, 4.0]))[1]
     True
     """
-    array = np.asarray(values, dtype=np.float64)
+    array = at_exact_width(values)
     # the sum is order-independent (B1): a Fortran-ordered view is read as its contiguous transpose
     flat = np.ascontiguousarray(array.T if array.flags.f_contiguous else array).ravel()
     if not flat.size:
         return 0.0, 0.0
-    computed = float(np.dot(flat, flat))
+    # a narrower array's entries are upcast by einsum in small buffers (exactly), never as a whole copy
+    wide = flat.dtype == np.float64
+    computed = float(np.dot(flat, flat) if wide else np.einsum("i,i->", flat, flat, dtype=np.float64))
     if not math.isfinite(computed):
         raise FastPathUnavailable("a sum of squares overflows float64")
     g, n = gamma(flat.size), flat.size

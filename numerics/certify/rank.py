@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from numerics.certify.directed import down, product_up
+from numerics.certify.directed import product_down, product_up
 from numerics.certify.enclosure import SingularValueEnclosure
 from numerics.spectra.spectrum import RANK_TOLERANCE
 
@@ -79,10 +79,10 @@ def certified_numerical_rank(enclosure: SingularValueEnclosure) -> RankInterval:
 def _count_above(enclosure: SingularValueEnclosure, count: int, scale: tuple[float, float]) -> RankInterval:
     """[#{sigma_i certainly > t}, #{sigma_i possibly > t}] for t = RANK_TOLERANCE * count * x, x anywhere
     in [scale[0], scale[1]] (RANK_TOLERANCE the float, exactly): t lies in [t_lo, t_hi], bounded by
-    stepped products (a product by an exact 0 is exactly 0, not stepped: a zero matrix keeps rank 0), so
-    lo_i > t_hi is certain and hi_i > t_lo possible."""
-    low = down(down(RANK_TOLERANCE * count) * scale[0]) if scale[0] > 0 else 0.0
-    high = product_up(RANK_TOLERANCE, count, scale[1]) if scale[1] > 0 else 0.0
+    stepped products (:func:`~numerics.certify.directed.product_down`, :func:`~.product_up`; a product by an
+    exact 0 is exactly 0: a zero matrix keeps rank 0), so lo_i > t_hi is certain and hi_i > t_lo possible."""
+    low = product_down(RANK_TOLERANCE, count, scale[0])
+    high = product_up(RANK_TOLERANCE, count, scale[1])
     return RankInterval(
         int(np.count_nonzero(enclosure.lower > high)), int(np.count_nonzero(enclosure.upper > low))
     )

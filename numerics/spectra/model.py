@@ -85,7 +85,8 @@ class LayerExtra(Protocol):
     of :mod:`numerics.certify`)."""
 
     def dense_values(self, matrix: NamedMatrix) -> np.ndarray | None:
-        """Work on a dense matrix (float64) while its spectrum is taken; the
+        """Work on a dense matrix (at its stored width, before its float64 upcast) while its spectrum is
+        taken; the
         :data:`~numerics.spectra.spectrum.GivenValues` its spectrum may take instead of an SVD, or None."""
 
     def finish(self, matrices: list[NamedMatrix]) -> Any:

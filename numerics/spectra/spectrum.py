@@ -106,7 +106,8 @@ class Spectrum:
 
 
 GivenValues = Callable[[NamedMatrix], "np.ndarray | None"]
-"""A dense matrix (its ``left`` the exact float64 upcast, unscaled) -> its singular values, descending, from
+"""A dense matrix (its ``left`` at its stored width, checked finite, unscaled, before the float64 upcast the
+SVD would take) -> its singular values, descending, from
 work the caller does on it anyway (``bound --certify``'s certificate), or None: take the SVD. The caller
 answers only with values that decide every S_p (p in (0, 2]) to relative
 :data:`numerics.spectra.gram.GRAM_RTOL` and the numerical rank, as the Gram path does."""
@@ -131,19 +132,30 @@ def _float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool]:
     return matrix, isinstance(array, np.ndarray) and array.dtype != np.float64
 
 
-def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool, float]:
-    """:func:`_float64` of a matrix whose entries are all finite, and its largest magnitude max |entry|
-    (:func:`_largest_magnitude`); else InvalidArgument counting the NaN and infinite entries.
+def _finite_largest(array: np.ndarray, what: str) -> float:
+    """max |entry| (:func:`_largest_magnitude`) of a non-empty 2-D matrix whose entries are all finite,
+    read at the array's own width (no copy); else InvalidArgument naming the shape or counting the NaN and
+    infinite entries.
 
     The entries are all finite exactly when that largest magnitude is (max and min propagate a NaN, and an
     infinite entry is the max or the min), so the scale of :func:`_scaled` doubles as the check."""
-    matrix, owned = _float64(array, what)
+    matrix = np.asarray(array)
+    if matrix.ndim != 2 or 0 in matrix.shape:
+        raise InvalidArgument(f"{what} has shape {matrix.shape}; a spectrum needs a non-empty 2-D matrix")
     largest = _largest_magnitude(matrix)
     if not np.isfinite(largest):
         bad = int(matrix.size - np.count_nonzero(np.isfinite(matrix)))
         raise InvalidArgument(
             f"{what} has {bad} NaN or infinite entries; singular values need a finite matrix"
         )
+    return largest
+
+
+def _finite_float64(array: np.ndarray, what: str) -> tuple[np.ndarray, bool, float]:
+    """:func:`_float64` of a matrix whose entries are all finite, and its largest magnitude
+    (:func:`_finite_largest`)."""
+    largest = _finite_largest(array, what)
+    matrix, owned = _float64(array, what)
     return matrix, owned, largest
 
 
@@ -354,7 +366,7 @@ def _blocks_spectrum(matrix: NamedMatrix, what: str, linalg: Linalg, part_norms:
     tops = [_largest_magnitude(block) for block in blocks]  # exact at the stored width
     if not all(np.isfinite(tops)):
         for block in blocks:
-            _finite_float64(block, what)  # raises, naming the non-finite entries
+            _finite_largest(block, what)  # raises, naming the non-finite entries
     unit = _power_of_two_below(max(tops))
     factors, squares, magnitudes = [], [], 0.0
     for block in blocks:
@@ -514,8 +526,9 @@ def spectrum(
     ``linalg`` runs the QR and SVD calls (:data:`NUMPY_LINALG`, or torch's: :func:`linalg_for`).
     ``part_norms`` also gives a product's or a gated M_in's :attr:`Spectrum.part_norms` (one more SVD of
     each part's triangular factor, which the singular values needed anyway).
-    ``given_values`` (:data:`GivenValues`) is asked first for a dense matrix's values (``svd_path``
-    "certificate" when it gives them; neither the Gram path nor the SVD is then run).
+    ``given_values`` (:data:`GivenValues`) is asked first for a dense matrix's values, with the matrix at
+    its stored width before the upcast (``svd_path`` "certificate" when it gives them; neither the Gram
+    path nor the SVD is then run).
 
     >>> s = spectrum(np.diag([3.0, 4.0]))
     >>> s.singular_values.tolist(), s.rank, s.frobenius_norm, s.norm_21, s.norm_11
@@ -529,14 +542,16 @@ def spectrum(
             factors = _scaled_factors(matrix, what)
             core = core_singular_values(factors.scaled_left, factors.scaled_right, linalg)
             return _product_spectrum(matrix, what, factors, core, linalg, part_norms)
-        dense, owned, largest = _finite_float64(matrix.left, what)
+        largest = _finite_largest(matrix.left, what)
+        # the caller's work first, on the matrix at its stored width: the float64 upcast below is not
+        # yet held beside it (with a Gram certificate that upcast would set the run's peak memory)
+        given = None if given_values is None else given_values(matrix)
+        dense, owned = _float64(matrix.left, what)
     else:
         what = "matrix" + (f" of {source}" if source else "")
+        given = None
         dense, owned, largest = _finite_float64(matrix, what)
     shape = (int(dense.shape[0]), int(dense.shape[1]))
-    given = None
-    if given_values is not None and isinstance(matrix, NamedMatrix):
-        given = given_values(dataclasses.replace(matrix, left=dense))  # before ``dense`` is scaled in place
     gram = None
     if given is None and fast_svd and _gram_safe(dense):
         from numerics.spectra.gram import gram_values  # only with fast_svd

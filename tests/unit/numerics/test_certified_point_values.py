@@ -74,16 +74,18 @@ def test_spectrum_takes_the_given_points_and_otherwise_its_svd():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_given_values_see_the_unscaled_float64_matrix(dtype):
+def test_given_values_see_the_unscaled_matrix_at_its_stored_width(dtype):
     values = (np.arange(12.0).reshape(4, 3) * 1e3).astype(dtype)
     seen: list[np.ndarray] = []
 
     def look(matrix: NamedMatrix) -> None:
         seen.append(matrix.left.copy())
 
-    spectrum(dense(values), given_values=look)
-    assert seen[0].dtype == np.float64
-    np.testing.assert_array_equal(seen[0], values.astype(np.float64))
+    scaled = spectrum(dense(values), given_values=look)
+    # before the float64 upcast (not held beside the caller's work) and before the in-place scaling
+    assert seen[0].dtype == dtype
+    np.testing.assert_array_equal(seen[0], values)
+    assert scaled.spectral_norm == spectrum(values.astype(np.float64)).spectral_norm
 
 
 def test_a_certified_read_gives_the_dense_spectra_and_names_them_in_the_signature(tmp_path):

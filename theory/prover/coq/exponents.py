@@ -196,6 +196,12 @@ def composite_logs(bases: list[Any]) -> str:
         for node in _numbers(tree):
             value = Fraction(node[1])
             integers |= {abs(value.numerator), value.denominator}
+    return factored_logs(integers)
+
+
+def factored_logs(integers: set[int]) -> str:
+    """``assert (Cn : sb_factored (ln n) (sum_q v_q(n) ln q))`` for each composite n of ``integers``
+    (unique factorization; ln of a product of prime powers by ``sb_ln_expand``)."""
     facts = []
     for n in sorted(i for i in integers if i > 1 and not sp.isprime(i)):
         primes = sorted(sp.factorint(n).items())

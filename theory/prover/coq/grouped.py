@@ -22,11 +22,18 @@ each other square root, R_a : sqrt a * sqrt a = a (``sqrt_sqrt``). Each T_i = C_
 rewriting x^0 = 1, 1 x = x, x 1 = x (the kernel's trees carry them: ``pow_O``, ``Rmult_1_l``,
 ``Rmult_1_r``) and the P_k (in the R_a too, so that the rules and the goal share their atoms), naming
 the inverses on both sides (``sb_opaque_inverses``) and ``field`` with the W_b and R_a as its rewriting
-rules, its denominators nonzero by ``sb_nonzero``. Nothing is assumed: each rule is proved, and a wrong
-ratio or monomial fails its ``field``.
+rules, its denominators nonzero by ``sb_nonzero``. The kernel's normal form factors composite integers:
+n^e = prod_p p^(v_p(n) e) (those exponents count among p's), stated once as n^e = prod_p X_p^(v_p(n) e Q)
+(``sb_power_atom``, from ``sb_factored (ln n) (sum_p v_p(n) ln p)``) and rewritten with the P_k, and
+ln n = sum_p v_p(n) ln p (``sb_factor``), after which sqrt, ln and exp atoms whose arguments are equal by
+``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``). Where a
+side has a negative power of a variable v, a term whose ``field`` fails with every inverse named is tried
+with the inverses of v, sqrt v and v^k left to ``field`` (``sb_opaque_compound_inverses``): named, / sqrt v
+hides that / v sqrt v = / sqrt v, the kernel's exponents -1 + 1/2 = -1/2. Nothing is assumed: each rule
+is proved, and a wrong ratio or monomial fails its ``field``.
 
 Provenance: derived (the kernel's exact normal form; ring and field identities; laws of exponents for
-positive bases; sqrt_sqrt).
+positive bases; unique factorization; sqrt_sqrt).
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
+import sympy as sp
+
+from theory.prover.coq.exponents import factored_logs
 from theory.prover.coq.preamble import sqrt_relation
 from theory.prover.coq.terms import points, rational
 from theory.prover.kernel import exact
@@ -123,44 +133,75 @@ def _linear(writer: Printer, combinations: list[list[tuple[Fraction, Any]]], tar
 
 
 def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
-    """The facts stated once for every term (the relations R_a, cleaned; W_b and the powers' rewrites
-    P_k) and the tactic closing one term's equation with them (see the module)."""
-    powers = _radicals(sides)
-    facts: list[str] = []
+    """The facts stated once for every term (the relations R_a, cleaned; W_b, the powers' rewrites P_k,
+    the composite integers' C_n) and the tactic closing one term's equation with them (see the module)."""
+    powers, composites = _radicals(sides)
+    logs = _composite_logs(sides)
+    facts = [factored_logs({n for n, _ in composites} | logs)] if composites or logs else []
     rewrites: list[str] = []
     rules: list[str] = []
-    for index, (base, exponents) in enumerate(sorted(powers.items())):
-        if all(e.denominator <= 2 for e in exponents):
+    atoms = {
+        base: (f"(Rpower {base} (1 / {q}))", q)
+        for base, exponents in powers.items()
+        if (q := math.lcm(*(e.denominator for e in exponents))) > 2
+    }
+
+    def rewrite(shown: str, value: str) -> None:
+        facts.append(f"assert (P{len(rewrites)} : {shown} = {value}) by sb_power_atom; ")
+        rewrites.append(f"P{len(rewrites)}")
+
+    for index, base in enumerate(sorted(powers)):
+        if base not in atoms:
             continue
-        q = math.lcm(*(e.denominator for e in exponents))
-        atom = f"(Rpower {base} (1 / {q}))"
-        for e in sorted(exponents, key=lambda e: -abs(e)):
-            if e == Fraction(1, q):
-                continue
-            k = e * q
-            shown = writer.subject(["pow", ["num", str(base)], ["num", str(e)]])
-            power = f"({atom} ^ {abs(k)})" if k > 0 else f"(/ ({atom} ^ {abs(k)}))"
-            name = f"P{len(rewrites)}"
-            rewrites.append(name)
-            facts.append(f"assert ({name} : {shown} = {power}) by sb_power_atom; ")
+        atom, q = atoms[base]
+        for e in sorted(powers[base], key=lambda e: -abs(e)):
+            if e != Fraction(1, q):
+                rewrite(
+                    writer.subject(["pow", ["num", str(base)], ["num", str(e)]]),
+                    _over(writer, atoms, base, e),
+                )
         rules.append(f"W{index}")
         facts.append(
             f"assert (W{index} : {atom} ^ {q} = {base}) by (rewrite <- Rpower_pow by (unfold Rpower; "
             f"apply exp_pos); rewrite Rpower_mult; replace (1 / {q} * INR {q}) with 1 by (cbn [INR]; "
             "field); apply Rpower_1; lra); "
         )
-    roots = sorted({writer.subject(r) for side in sides for r in _roots(side, powers)})
+    roots: list[Any] = []
+    for (n, e), factors in sorted(composites.items()):  # n^e = prod p^(a e), over the X_p
+        parts = [_over(writer, atoms, p, f) for p, f in factors]
+        roots += [["pow", ["num", str(p)], ["num", str(f)]] for p, f in factors if p not in atoms]
+        rewrite(writer.subject(["pow", ["num", str(n)], ["num", str(e)]]), f"({' * '.join(parts)})")
+    factored = [_factored(side, logs) for side in [*sides, *roots]]
+    written = {*atoms, *(n for n, _ in composites)}
+    shown_roots = sorted({writer.subject(r) for side in factored for r in _roots(side, written)})
     normal = f"rewrite {', '.join([CLEAN, *(f'?{name}' for name in rewrites)])}"
-    for count, root in enumerate(roots):
+    for count, root in enumerate(shown_roots):
         facts.append(f"{sqrt_relation(f'R{count}', root)}; {normal} in R{count}; ")
         rules.append(f"R{count}")
-    closing = f"{normal}; sb_opaque_inverses; field [{' '.join(rules)}]; sb_nonzero"
+    if composites or logs:  # ln n as its primes' sum, then atoms with arguments equal by ring made one
+        normal += f"; sb_factor; rewrite {CLEAN}; sb_atoms"
+    field = f"field [{' '.join(rules)}]; sb_nonzero"
+    closing = f"{normal}; sb_opaque_inverses; {field}"
+    if any(_variable_inverse(side) for side in sides):
+        named = f"solve [ sb_opaque_inverses; {field} ]"
+        closing = f"{normal}; first [ {named} | sb_opaque_compound_inverses; {field} ]"
     return "".join(facts) + "\n    ", closing
 
 
-def _radicals(trees: list[Any]) -> dict[int, set[Fraction]]:
-    """The exponents of each integer base b > 1 met as b^e with e not an integer."""
+def _over(writer: Printer, atoms: dict[int, tuple[str, int]], base: int, e: Fraction) -> str:
+    """base^e over X_base = base^(1/Q) where stated (X^(e Q), or its inverse), else as printed."""
+    if base not in atoms or e.denominator == 1:
+        return writer.subject(["pow", ["num", str(base)], ["num", str(e)]])
+    atom, q = atoms[base]
+    k = e * q
+    return f"({atom} ^ {abs(k)})" if k > 0 else f"(/ ({atom} ^ {abs(k)}))"
+
+
+def _radicals(trees: list[Any]) -> tuple[dict[int, set[Fraction]], dict[tuple[int, Fraction], list[Any]]]:
+    """The exponents of each prime b met as b^e with e not an integer, and each composite n met as n^e
+    with its factors (p, v_p(n) e) (whose exponents count as met)."""
     found: dict[int, set[Fraction]] = {}
+    composites: dict[tuple[int, Fraction], list[Any]] = {}
 
     def walk(tree: Any) -> None:
         if not isinstance(tree, list) or not tree:
@@ -168,7 +209,31 @@ def _radicals(trees: list[Any]) -> dict[int, set[Fraction]]:
         if tree[0] == "pow" and tree[1][0] == "num" and tree[2][0] == "num":
             value, e = Fraction(tree[1][1]), Fraction(tree[2][1])
             if value.denominator == 1 and value > 1 and e.denominator != 1:
-                found.setdefault(int(value), set()).add(e)
+                factors = sorted(sp.factorint(int(value)).items())
+                if len(factors) > 1 or factors[0][1] > 1:
+                    composites[(int(value), e)] = [(p, a * e) for p, a in factors]
+                for p, a in factors:
+                    if (a * e).denominator != 1:
+                        found.setdefault(p, set()).add(a * e)
+        for argument in tree[1:]:
+            walk(argument)
+
+    for tree in trees:
+        walk(tree)
+    return found, composites
+
+
+def _composite_logs(trees: list[Any]) -> set[int]:
+    """The composite integers n met as ln n."""
+    found: set[int] = set()
+
+    def walk(tree: Any) -> None:
+        if not isinstance(tree, list) or not tree:
+            return
+        if tree[0] == "log" and tree[1][0] == "num":
+            value = Fraction(tree[1][1])
+            if value.denominator == 1 and value > 1 and not sp.isprime(int(value)):
+                found.add(int(value))
         for argument in tree[1:]:
             walk(argument)
 
@@ -177,16 +242,34 @@ def _radicals(trees: list[Any]) -> dict[int, set[Fraction]]:
     return found
 
 
-def _roots(tree: Any, powers: dict[int, set[Fraction]]) -> list[Any]:
-    """The arguments of the square roots of a tree (exponent k/2) other than the bases whose powers are
-    written over X_b."""
+def _factored(tree: Any, logs: set[int]) -> Any:
+    """``tree`` with each ln n of ``logs`` written as sum_p v_p(n) ln p (as ``sb_factor`` rewrites it)."""
+    if not isinstance(tree, list) or not tree:
+        return tree
+    if tree[0] == "log" and tree[1][0] == "num" and Fraction(tree[1][1]) in logs:
+        primes = sorted(sp.factorint(int(Fraction(tree[1][1]))).items())
+        return ["add", *(["mul", ["num", str(k)], ["log", ["num", str(p)]]] for p, k in primes)]
+    return [tree[0], *(_factored(argument, logs) for argument in tree[1:])]
+
+
+def _variable_inverse(tree: Any) -> bool:
+    """Whether ``tree`` has a negative power of a variable (/ v, / sqrt v: see the module)."""
+    if not isinstance(tree, list) or not tree:
+        return False
+    if tree[0] == "pow" and tree[1][0] == "var" and tree[2][0] == "num" and Fraction(tree[2][1]) < 0:
+        return True
+    return any(_variable_inverse(argument) for argument in tree[1:])
+
+
+def _roots(tree: Any, written: set[int]) -> list[Any]:
+    """The arguments of the square roots of a tree (exponent k/2) other than the integer bases whose
+    powers are written over the X_p."""
     if not isinstance(tree, list) or not tree:
         return []
-    found = [root for argument in tree[1:] for root in _roots(argument, powers)]
+    found = [root for argument in tree[1:] for root in _roots(argument, written)]
     if tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 2:
         base = tree[1]
         value = Fraction(base[1]) if base[0] == "num" else Fraction(0)
-        written = value.denominator == 1 and any(e.denominator > 2 for e in powers.get(int(value), set()))
-        if not written:
+        if not (value.denominator == 1 and int(value) in written):
             found.append(base)
     return found

@@ -357,6 +357,13 @@ Ltac sb_opaque_inverses :=
   repeat match goal with |- ?l = ?r =>
     match l with context [Rinv ?x] =>
       match r with context [Rinv x] => let i := fresh "i" in set (i := Rinv x) end end end.
+Ltac sb_variable_power x :=
+  idtac; lazymatch x with sqrt ?v => is_var v | ?v ^ _ => is_var v | _ => is_var x end.
+Ltac sb_opaque_compound_inverses :=
+  repeat match goal with |- ?l = ?r =>
+    match l with context [Rinv ?x] =>
+      match r with context [Rinv x] =>
+        assert_fails (sb_variable_power x); let i := fresh "i" in set (i := Rinv x) end end end.
 """
 """An identity that holds by the square roots' defining relation sqrt a * sqrt a = a (a >= 0;
 ``sqrt_sqrt``, standard), which ``field`` and ``ring`` do not know (they take sqrt a as an atom): ``F`` is
@@ -367,7 +374,11 @@ sqrt, ln or exp atoms one where their arguments are equal by the same rule (exp 
 exp (-x^2 / 2)). Nothing is assumed: a false relation (sqrt a * sqrt a = a for a < 0, where Coq's sqrt a
 is 0) fails at its own proof. ``sb_opaque_inverses`` names each inverse / x found on both sides of an
 identity (``set``: a local definition, so the goal is unchanged), which ``field`` then takes as an atom
-rather than a denominator: only the inverses that cancel are left for it to clear and show nonzero."""
+rather than a denominator: only the inverses that cancel are left for it to clear and show nonzero.
+``sb_opaque_compound_inverses`` names them all but those of a variable, its square root or its power:
+a named / sqrt v hides that it is v^(-1/2), so that / v * sqrt v = / sqrt v (the kernel's exponents
+added) is not a rational identity of the named atoms; left unnamed, ``field`` clears them (v > 0 on the
+box) with sqrt v * sqrt v = v among its rules."""
 
 NONNEGATIVE = "first [ lra | nra | sb_close ]"
 """The tactic of 0 <= a under a square root whose square is stated (a variable's bound, a sum of squares)."""
