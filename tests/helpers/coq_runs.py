@@ -1,8 +1,10 @@
 """Runs of the Coq export that several test modules share: the prover's certificate of a statement (which
 the kernel accepts), an exported certificate checked by coqc, ``prove --coq`` accepted with nothing but
-the trusted axioms, exact rationals around an arb enclosure, the laws of exponents proved (or a
-planted wrong one refused) by ``sb_identity_laws``, and a rewrite identity's routes but the grouped one
-made to fail.
+the trusted axioms, several statements' files judged by coqc together (one process, one ``Print
+Assumptions`` over all their theorems: Coq's walk through Interval's proofs, 6-7 CPU s, paid once a
+module instead of once a statement), exact rationals around an arb enclosure, the laws of exponents
+proved (or a planted wrong one refused) by ``sb_identity_laws``, and a rewrite identity's routes but the
+grouped one made to fail.
 
 Needs python-flint: a test module calls ``pytest.importorskip("flint")`` before importing this one."""
 
@@ -12,6 +14,7 @@ import contextlib
 import io
 import json
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,7 +23,7 @@ import pytest
 from paper_checks.cli import main
 from theory.prover import prove
 from theory.prover.coq import export
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file
+from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
 from theory.prover.coq.export import CoqExport, export_certificate
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
@@ -74,6 +77,53 @@ def proved_with_coq(statement: str, domain: str, target: Path, *flags: str) -> t
     text = target.read_text(encoding="utf-8")
     assert not UNPROVED.search(text), UNPROVED.search(text)
     return document, text
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A statement exported by ``prove --coq FILE --no-coq-check`` and judged with others: its JSON
+    document, its file's text and coqc's verdict."""
+
+    document: dict
+    text: str
+    verdict: CoqCheck
+
+
+def judged_together(commands: dict, folder: Path) -> dict:
+    """key -> :class:`Judged`: each command (a ``prove`` or ``derive`` argument list) run with ``--coq
+    folder/Statement_k.v --no-coq-check --json`` (exit 0: proved and written), then coqc on every file at
+    once (:func:`~theory.prover.coq.coqc.check_files`, one job: the files share a process and one ``Print
+    Assumptions``; an untrusted axiom sends each file alone, so a verdict is always its file's own)."""
+    documents, paths = [], []
+    for k, command in enumerate(commands.values()):
+        paths.append(folder / f"Statement_{k}.v")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main([*command, "--coq", str(paths[-1]), "--no-coq-check", "--json"])
+        assert status == 0, out.getvalue()
+        documents.append(json.loads(out.getvalue()))
+    verdicts = check_files([(path, ()) for path in paths])
+    return {
+        key: Judged(document, path.read_text(encoding="utf-8"), verdict)
+        for key, document, path, verdict in zip(commands, documents, paths, verdicts, strict=True)
+    }
+
+
+def proved_together(cases: list[tuple[str, ...]], folder: Path, *flags: str) -> dict:
+    """case -> :class:`Judged` for cases (statement, domain, ...): ``prove statement --domain domain
+    [flags]`` each, judged together (:func:`judged_together`)."""
+    return judged_together({case: ["prove", case[0], "--domain", case[1], *flags] for case in cases}, folder)
+
+
+def assert_accepted(judged: Judged) -> None:
+    """What ``prove --coq`` exiting 0 asserts of a file (:func:`proved_with_coq`), for a file judged with
+    others: written with no hypothesis, accepted by coqc with only the trusted axioms, nothing admitted
+    or declared in its text."""
+    (record,) = judged.document["coq"]
+    assert (record["coq"], record["rests_on_hypotheses"]) == ("unchecked", False), record
+    assert judged.verdict.status == "accepted", judged.verdict
+    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in judged.verdict.axioms), judged.verdict.axioms
+    assert not UNPROVED.search(judged.text), UNPROVED.search(judged.text)
 
 
 def bracket(value: object) -> tuple[Fraction, Fraction]:

@@ -19,7 +19,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover import prove
 from theory.prover.coq.files import export_to
 from theory.prover.kernel import check_certificate
@@ -43,13 +43,20 @@ REACHED = [
 """Statements the kernel decides by the step named, and the lemma the accepted file must apply."""
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(REACHED, tmp_path_factory.mktemp("reach"))
+
+
 @pytest.mark.parametrize(("statement", "domain", "method", "applied"), REACHED)
 def test_a_statement_decided_by_a_newer_rule_is_an_accepted_coq_file(
-    statement, domain, method, applied, tmp_path
+    statement, domain, method, applied, judged
 ):
-    document, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
-    assert f'"method": "{method}"' in json.dumps(document["inequalities"][0]["certificate"]["boxes"])
-    assert applied in text
+    case = judged[(statement, domain, method, applied)]
+    assert_accepted(case)
+    assert f'"method": "{method}"' in json.dumps(case.document["inequalities"][0]["certificate"]["boxes"])
+    assert applied in case.text
 
 
 def _never_accepted(certificate, tmp_path):

@@ -13,9 +13,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 
 pytestmark = [
@@ -30,20 +29,24 @@ JUMPS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(JUMPS, tmp_path_factory.mktemp("jumps"))
+
+
 @pytest.mark.parametrize(("statement", "domain", "applied"), JUMPS)
-def test_a_jump_box_is_proved_in_coq(statement, domain, applied, tmp_path):
-    document, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
-    assert '"jump"' in json.dumps(document["inequalities"][0]["certificate"]["boxes"])
-    assert f"rewrite ({applied} " in text
+def test_a_jump_box_is_proved_in_coq(statement, domain, applied, judged):
+    case = judged[(statement, domain, applied)]
+    assert_accepted(case)
+    assert '"jump"' in json.dumps(case.document["inequalities"][0]["certificate"]["boxes"])
+    assert f"rewrite ({applied} " in case.text
 
 
-def test_a_file_with_a_piece_value_planted_wrong_is_refused(tmp_path, capsys):
+def test_a_file_with_a_piece_value_planted_wrong_is_refused(tmp_path, judged):
     """floor((x + 1)/2) (the typed tree: (x + 1) * 1/2) is 0 on [0, 1), not 1: with that piece's value
     planted as 1, the rewrite's side condition 1 <= (x + 1)/2 < 2 fails there and coqc refuses the file."""
-    target = tmp_path / "Statement.v"
-    assert main(["prove", JUMPS[0][0], "--domain", JUMPS[0][1], "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+    text = judged[JUMPS[0]].text
     right = "= 0) by (rewrite (sb_floor_between ((v_x + 1) * (1 / 2)) (0)%Z)"
     assert right in text
     planted = tmp_path / "Planted.v"

@@ -12,9 +12,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 
 pytestmark = [
@@ -31,17 +30,21 @@ STATEMENTS = [
 PREMISE = "forall v_x : R, (1 / 3) < v_x ->"
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(STATEMENTS, tmp_path_factory.mktemp("piecewise"))
+
+
 @pytest.mark.parametrize(("statement", "domain"), STATEMENTS)
-def test_the_branch_at_a_non_dyadic_boundary_is_proved_in_coq(statement, domain, tmp_path):
-    _, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
-    assert f"Lemma box_1_case_0 : {PREMISE}" in text  # the region open at 1/3, as the kernel's
+def test_the_branch_at_a_non_dyadic_boundary_is_proved_in_coq(statement, domain, judged):
+    case = judged[(statement, domain)]
+    assert_accepted(case)
+    assert f"Lemma box_1_case_0 : {PREMISE}" in case.text  # the region open at 1/3, as the kernel's
 
 
-def test_a_file_with_the_region_closed_at_the_boundary_is_refused(tmp_path, capsys):
-    target = tmp_path / "Statement.v"
-    assert main(["prove", *STATEMENTS[0][:1], "--domain", STATEMENTS[0][1], "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+def test_a_file_with_the_region_closed_at_the_boundary_is_refused(tmp_path, judged):
+    text = judged[STATEMENTS[0]].text
     assert text.count(PREMISE) == 1
     planted = tmp_path / "Planted.v"
     planted.write_text(text.replace(PREMISE, "forall v_x : R, (1 / 3) <= v_x ->"))

@@ -13,9 +13,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.polynomials import factored
 
@@ -35,6 +34,12 @@ TOUCHING = [
 ]
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(TOUCHING, tmp_path_factory.mktemp("polynomial"))
+
+
 def test_the_decomposition_matches_the_hand_factors():
     p = [Fraction(27, 256), Fraction(0), Fraction(0), Fraction(-1), Fraction(1)]
     signed, even = factored(p, "x")
@@ -52,19 +57,17 @@ def test_the_decomposition_matches_the_hand_factors():
 
 
 @pytest.mark.parametrize(("statement", "domain"), TOUCHING)
-def test_a_touching_polynomial_is_proved_in_coq_by_its_decomposition(statement, domain, tmp_path):
-    document, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
-    assert '"polynomial"' in json.dumps(document["inequalities"][0]["certificate"]["boxes"])
-    assert "sb_even_power" in text
+def test_a_touching_polynomial_is_proved_in_coq_by_its_decomposition(statement, domain, judged):
+    case = judged[(statement, domain)]
+    assert_accepted(case)
+    assert '"polynomial"' in json.dumps(case.document["inequalities"][0]["certificate"]["boxes"])
+    assert "sb_even_power" in case.text
 
 
-def test_a_file_with_its_odd_factor_planted_wrong_is_refused(tmp_path, capsys):
+def test_a_file_with_its_odd_factor_planted_wrong_is_refused(tmp_path, judged):
     """With x^2 + x/2 + 3/16 replaced by x^2 + x/2 - 3/16 (which has real roots) in the file, the identity
     and the sign no longer hold: coqc refuses it."""
-    target = tmp_path / "Statement.v"
-    assert main(["prove", TOUCHING[0][0], "--domain", TOUCHING[0][1], "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+    text = judged[TOUCHING[0]].text
     right = "3 / 16"
     assert right in text
     planted = tmp_path / "Planted.v"

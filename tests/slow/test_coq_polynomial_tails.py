@@ -16,10 +16,9 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover import prove
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.files import export_to
@@ -40,13 +39,18 @@ ACCEPTED = [
 """(statement, domain, the kernel's step in the certificate, a lemma or term the accepted file holds)."""
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(ACCEPTED, tmp_path_factory.mktemp("tails"), "--no-solver")
+
+
 @pytest.mark.parametrize(("statement", "domain", "method", "applied"), ACCEPTED)
-def test_the_statement_is_an_accepted_coq_file_without_hypotheses(
-    statement, domain, method, applied, tmp_path
-):
-    document, text = proved_with_coq(statement, domain, tmp_path / "Statement.v", "--no-solver")
-    assert method in json.dumps(document["inequalities"][0]["certificate"]["boxes"])
-    assert applied in text
+def test_the_statement_is_an_accepted_coq_file_without_hypotheses(statement, domain, method, applied, judged):
+    case = judged[(statement, domain, method, applied)]
+    assert_accepted(case)
+    assert method in json.dumps(case.document["inequalities"][0]["certificate"]["boxes"])
+    assert applied in case.text
 
 
 X = ["var", "x"]
@@ -87,13 +91,10 @@ def test_the_sextic_lowered_below_its_minimum_is_never_accepted(tmp_path):
     _never_accepted(box_certificate(gap, domain, box, False), tmp_path)
 
 
-def test_a_file_whose_tail_expansion_is_tampered_is_refused(tmp_path, capsys):
+def test_a_file_whose_tail_expansion_is_tampered_is_refused(tmp_path, judged):
     """The cubic's tail q(1 + t) = 1/100 + 3 t^2 + t^3 with its constant raised to 1/10 in the file: the
     identity ``field`` must prove is false, and coqc refuses the file."""
-    target = tmp_path / "Statement.v"
-    assert main(["prove", "x^3 + 2 > 3*x - 1/100", "--domain", "x: [-2, oo)", "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+    text = judged[ACCEPTED[2]].text  # x^3 + 2 > 3 x - 1/100 on [-2, oo)
     right = "replace g with ((1 / 100) + (v_x - 1) *"
     assert right in text
     planted = tmp_path / "Planted.v"

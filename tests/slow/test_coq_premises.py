@@ -10,9 +10,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 from theory.prover.coq.preamble import preamble
 
@@ -30,10 +29,17 @@ PREMISED = [
 ]
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(PREMISED, tmp_path_factory.mktemp("premises"), "--no-solver")
+
+
 @pytest.mark.parametrize(("statement", "domain", "applied"), PREMISED)
-def test_a_premised_case_is_proved_in_coq(statement, domain, applied, tmp_path):
-    _, text = proved_with_coq(statement, domain, tmp_path / "Statement.v", "--no-solver")
-    assert f"({applied} " in text
+def test_a_premised_case_is_proved_in_coq(statement, domain, applied, judged):
+    case = judged[(statement, domain, applied)]
+    assert_accepted(case)
+    assert f"({applied} " in case.text
 
 
 PLANTED = [
@@ -58,15 +64,8 @@ exported file carries only the lemmas it uses)."""
 @pytest.mark.parametrize(
     ("right", "wrong", "exported"), PLANTED, ids=["multiplier without its sign", "imply reversed"]
 )
-def test_a_premise_lemma_planted_wrong_is_refused(right, wrong, exported, tmp_path, capsys):
-    if exported is None:
-        text = preamble(premises=True)
-    else:
-        target = tmp_path / "Statement.v"
-        statement, domain, _ = exported
-        assert main(["prove", statement, "--domain", domain, "--no-solver", "--coq", str(target)]) == 0
-        capsys.readouterr()
-        text = target.read_text()
+def test_a_premise_lemma_planted_wrong_is_refused(right, wrong, exported, tmp_path, judged):
+    text = preamble(premises=True) if exported is None else judged[exported].text
     assert right in text
     planted = tmp_path / "Planted.v"
     planted.write_text(text.replace(right, wrong, 1), encoding="utf-8")

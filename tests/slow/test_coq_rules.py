@@ -17,12 +17,10 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import UNPROVED, proved_with_coq
-from theory.prover import prove
+from tests.helpers.coq_runs import UNPROVED, assert_accepted, proved_together
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
-from theory.prover.coq.files import export_to
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
 
@@ -205,32 +203,14 @@ def test_a_tail_step_is_accepted_and_refused_when_the_exporter_applies_the_other
     assert _compiled(planted.text, tmp_path).status == "rejected"
 
 
-@pytest.mark.parametrize(
-    ("statement", "domain"),
-    [
-        ("log(1 + x) >= x - x^2/2", "x: [0, 1]"),
-        ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
-        ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
-        ("atan(x) + atan(y) <= 4", "x: real, y: real"),
-        ("log(1 + x) < x", "x: (0, oo)"),
-    ],
-)
-def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain, tmp_path):
-    """RecursionError on an even power of a set enclosed by [0, 0] (the first two) and coqc's "Cannot
-    infer the type of v_x" on a lemma that does not mention x (the third); atan on the plane had no
-    node-by-node rule (its box was a hypothesis); log(1 + x) < x at the open end 0 asked a strict face where
-    the gap is 0 (the kernel's face there need only be >= 0, the slope being strict); phi on its typed tree
-    (a rewrite of (2 pi)^(1/2) inverted, then squares) stated sqrt a sqrt a sqrt b sqrt b = a b for one
-    root printed twice, (2 * PI) and ((2 * PI)), and its second rewrite failed. Each is now a file coqc
-    accepts with no hypothesis."""
-    result = prove(statement, domain, 30.0)
-    assert result.status == "proved"
-    (part,) = result.parts
-    record = export_to(part.certificate.to_json(), tmp_path / "Statement.v", True)
-    assert record["coq"] == "accepted", record
-    assert record["rests_on_hypotheses"] is False
-
-
+ISSUE_40 = [
+    ("log(1 + x) >= x - x^2/2", "x: [0, 1]"),
+    ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)"),
+    ("phi(x) <= 1/sqrt(2*pi)", "x: real"),
+    ("atan(x) + atan(y) <= 4", "x: real, y: real"),
+    ("log(1 + x) < x", "x: (0, oo)"),
+]
+"""Statements the exporter failed on in issue 40."""
 CASE_SPLITS = [
     ("Max(x^2, x) >= x", "x: real", "sb_max_above"),
     ("floor(x) <= x", "x: [0, 3]", "sb_floor_fraction"),
@@ -240,21 +220,37 @@ CASE_SPLITS = [
 """Statements of issue 48 the kernel decides by a case split, and the lemma the file must apply."""
 
 
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together(ISSUE_40 + CASE_SPLITS, tmp_path_factory.mktemp("rules"))
+
+
+@pytest.mark.parametrize(("statement", "domain"), ISSUE_40)
+def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain, judged):
+    """RecursionError on an even power of a set enclosed by [0, 0] (the first two) and coqc's "Cannot
+    infer the type of v_x" on a lemma that does not mention x (the third); atan on the plane had no
+    node-by-node rule (its box was a hypothesis); log(1 + x) < x at the open end 0 asked a strict face where
+    the gap is 0 (the kernel's face there need only be >= 0, the slope being strict); phi on its typed tree
+    (a rewrite of (2 pi)^(1/2) inverted, then squares) stated sqrt a sqrt a sqrt b sqrt b = a b for one
+    root printed twice, (2 * PI) and ((2 * PI)), and its second rewrite failed. Each is now a file coqc
+    accepts with no hypothesis."""
+    assert_accepted(judged[(statement, domain)])
+
+
 @pytest.mark.parametrize(("statement", "domain", "applied"), CASE_SPLITS)
-def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, tmp_path):
-    """``prove --coq``: exit 0 only when coqc accepts the file with no hypothesis; the box is decided by
-    the kernel's cases / bound / fractional / integral step and the file applies that step's lemma."""
-    _, text = proved_with_coq(statement, domain, tmp_path / "Statement.v")
-    assert applied in text
+def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, judged):
+    """coqc accepts the file with no hypothesis; the box is decided by the kernel's cases / bound /
+    fractional / integral step and the file applies that step's lemma."""
+    case = judged[(statement, domain, applied)]
+    assert_accepted(case)
+    assert applied in case.text
 
 
-def test_a_piecewise_file_with_a_branch_changed_is_refused(tmp_path, capsys):
+def test_a_piecewise_file_with_a_branch_changed_is_refused(tmp_path, judged):
     """1/2 - Piecewise((2 x, x < 1/2), (1 - x, True)) is -1/2 near x = 1/2 (by hand): with the gap's first
     branch planted as 2 x, the file's branch lemma no longer proves the box and coqc refuses it."""
-    target = tmp_path / "Statement.v"
-    assert main(["prove", CASE_SPLITS[2][0], "--domain", CASE_SPLITS[2][1], "--coq", str(target)]) == 0
-    capsys.readouterr()
-    text = target.read_text()
+    text = judged[CASE_SPLITS[2]].text
     right = "(if Rlt_dec v_x (1 / 2) then v_x else"
     assert text.count(right) == 1
     assert _compiled(text.replace(right, "(if Rlt_dec v_x (1 / 2) then (2 * v_x) else"), tmp_path).status == (

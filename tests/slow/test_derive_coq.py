@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("flint", reason="derive's steps are checked by the prover's kernel (python-flint)")
+
 from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
+from tests.helpers.coq_runs import assert_accepted, judged_together
 from theory.prover.coq import coqc
-from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file, check_files
+from theory.prover.coq.coqc import check_file, check_files
 
 pytestmark = [
     pytest.mark.coq,
@@ -39,23 +42,22 @@ def test_every_example_is_run_or_named_too_slow_with_why():
     assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*NAMES, *TOO_SLOW}
 
 
-def _derive(name: str, target: Path, capsys, source: Path = EXAMPLES) -> tuple[int, dict]:
-    status = main(["derive", str(source / f"{name}.toml"), "--coq", str(target), "--json"])
-    return status, json.loads(capsys.readouterr().out)
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Every example's file (``derive --no-coq-check``), judged by coqc together
+    (tests.helpers.coq_runs.judged_together: one process, one Print Assumptions)."""
+    commands = {name: ["derive", str(EXAMPLES / f"{name}.toml")] for name in NAMES}
+    return judged_together(commands, tmp_path_factory.mktemp("examples"))
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_an_example_is_exported_each_step_a_lemma_and_accepted(name, tmp_path, capsys):
-    target = tmp_path / f"{name}.v"
-    status, document = _derive(name, target, capsys)
-    (record,) = document["coq"]
-    assert (status, document["coq_verdict"], record["rests_on_hypotheses"]) == (0, "accepted", False)
-    assert all(axiom.startswith(TRUSTED_AXIOMS) for axiom in record["axioms"])
-    text = target.read_text()
+def test_an_example_is_exported_each_step_a_lemma_and_accepted(name, judged):
+    case = judged[name]
+    assert_accepted(case)
     for word in ("Admitted", "Axiom", "Hypothesis", "Parameter"):
-        assert word not in text
-    steps = len(document["steps"])
-    assert all(f"Lemma step_{k} :" in text for k in range(1, steps + 1))
+        assert word not in case.text
+    steps = len(case.document["steps"])
+    assert all(f"Lemma step_{k} :" in case.text for k in range(1, steps + 1))
 
 
 def _planted(export, step: int, old: list, new: list):
