@@ -173,13 +173,32 @@ def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
         rewrite(writer.subject(["pow", ["num", str(n)], ["num", str(e)]]), f"({' * '.join(parts)})")
     factored = [_factored(side, logs) for side in [*sides, *roots]]
     written = {*atoms, *(n for n, _ in composites)}
-    shown_roots = sorted({writer.subject(r) for side in factored for r in _roots(side, written)})
+    shown_roots = {writer.subject(r): r for side in factored for r in _roots(side, written)}
+    inverted = {writer.subject(r) for side in factored for r in _inverted_roots(side)}
     normal = f"rewrite {', '.join([CLEAN, *(f'?{name}' for name in rewrites)])}"
-    for count, root in enumerate(shown_roots):
-        facts.append(f"{sqrt_relation(f'R{count}', root)}; {normal} in R{count}; ")
-        rules.append(f"R{count}")
+    scaled: list[str] = []
+    for count, (root, tree) in enumerate(sorted(shown_roots.items())):
+        facts.append(f"{sqrt_relation(f'R{count}', root)}; ")
+        cleared = None if root in inverted else _cleared(tree)
+        if cleared is None:
+            facts.append(f"{normal} in R{count}; ")
+            rules.append(f"R{count}")
+            continue
+        d, integral = cleared  # u = d sqrt a, u u = d^2 a with integer coefficients (see the module)
+        name = f"u{count}"
+        facts.append(
+            f"pose ({name} := {d} * sqrt {root}); "
+            f"assert (Q{count} : sqrt {root} = {name} / {d}) by (unfold {name}; field); "
+            f"assert (U{count} : {name} * {name} = {writer.subject(integral)}) by (unfold {name}; "
+            f"transitivity ({d} * {d} * (sqrt {root} * sqrt {root})); [ ring | rewrite R{count}; field ]); "
+            f"clearbody {name}; clear R{count}; {normal} in Q{count}; {normal} in U{count}; "
+        )
+        rules.append(f"U{count}")
+        scaled.append(f"?Q{count}")
     if composites or logs:  # ln n as its primes' sum, then atoms with arguments equal by ring made one
         normal += f"; sb_factor; rewrite {CLEAN}; sb_atoms"
+    if scaled:
+        normal += f"; rewrite {', '.join(scaled)}"
     field = f"field [{' '.join(rules)}]; sb_nonzero"
     closing = f"{normal}; sb_opaque_inverses; {field}"
     if any(_variable_inverse(side) for side in sides):
@@ -259,6 +278,55 @@ def _variable_inverse(tree: Any) -> bool:
     if tree[0] == "pow" and tree[1][0] == "var" and tree[2][0] == "num" and Fraction(tree[2][1]) < 0:
         return True
     return any(_variable_inverse(argument) for argument in tree[1:])
+
+
+def _cleared(root: Any) -> tuple[int, Any] | None:
+    """For a root's argument a = sum_k c_k m_k with rational c_k and no fraction or inverse that ``field``
+    would see in the m_k: the least common denominator d of the c_k and d^2 a as sum_k (d^2 c_k) m_k, its
+    coefficients integers; None where d = 1 or a is not of that shape."""
+    terms = root[1:] if root[0] == "add" else [root]
+    split: list[tuple[Fraction, list[Any]]] = []
+    for part in terms:
+        if part[0] == "num":
+            split.append((Fraction(part[1]), []))
+        elif part[0] == "mul" and part[1][0] == "num":
+            split.append((Fraction(part[1][1]), part[2:]))
+        else:
+            split.append((Fraction(1), [part]))
+    if any(_visible_fraction(f) for _, factors in split for f in factors):
+        return None
+    d = math.lcm(*(c.denominator for c, _ in split))
+    if d == 1:
+        return None
+    scaled = [
+        ["mul", ["num", str(c * d * d)], *factors] if factors else ["num", str(c * d * d)]
+        for c, factors in split
+    ]
+    return d, scaled[0] if len(scaled) == 1 else ["add", *scaled]
+
+
+def _visible_fraction(tree: Any) -> bool:
+    """Whether ``field`` sees a division in ``tree``: a non-integer number or a negative integer power
+    outside the atoms (roots, radicals, ln, exp), which a rule's right side may not have."""
+    if tree[0] == "num":
+        return Fraction(tree[1]).denominator != 1
+    if tree[0] in ("add", "mul"):
+        return any(_visible_fraction(argument) for argument in tree[1:])
+    if tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 1:
+        return Fraction(tree[2][1]) < 0 or _visible_fraction(tree[1])
+    return False
+
+
+def _inverted_roots(tree: Any) -> list[Any]:
+    """The arguments of the square roots that ``tree`` divides by (exponent -k/2)."""
+    if not isinstance(tree, list) or not tree:
+        return []
+    found = [root for argument in tree[1:] for root in _inverted_roots(argument)]
+    if tree[0] == "pow" and tree[2][0] == "num":
+        e = Fraction(tree[2][1])
+        if e.denominator == 2 and e < 0:
+            found.append(tree[1])
+    return found
 
 
 def _roots(tree: Any, written: set[int]) -> list[Any]:
