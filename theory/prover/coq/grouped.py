@@ -96,7 +96,7 @@ def grouped(writer: Printer, subject: Any, target: Any, box: Box) -> str | None:
     if {key: c for key, c in total.items() if c != 0} != {key: c for key, (_, c) in keys.items()}:
         return None  # the terms' normal forms do not add up to the target's monomials
     sides = [*terms, *(s for c in combinations for _, s in c)]
-    preface, rules = _rules(writer, sides)
+    preface, rules = _rules(writer, sides, fixed)
     proof = f"{points(box)}{rules}"
     middle = " + ".join(f"({writer.subject(_combined(c))})" for c in combinations)
     congruence = proof
@@ -132,7 +132,7 @@ def _linear(writer: Printer, combinations: list[list[tuple[Fraction, Any]]], tar
     return f"exact ((fun {variables} : R => (ltac:(field) : {left} = {right})) {arguments})"
 
 
-def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
+def _rules(writer: Printer, sides: list[Any], fixed: Any) -> tuple[str, str]:
     """The facts stated once for every term (the relations R_a, cleaned; W_b, the powers' rewrites P_k,
     the composite integers' C_n) and the tactic closing one term's equation with them (see the module)."""
     powers, composites = _radicals(sides)
@@ -176,29 +176,44 @@ def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
     shown_roots = {writer.subject(r): r for side in factored for r in _roots(side, written)}
     inverted = {writer.subject(r) for side in factored for r in _inverted_roots(side)}
     normal = f"rewrite {', '.join([CLEAN, *(f'?{name}' for name in rewrites)])}"
-    scaled: list[str] = []
+    classes: dict[Any, list[tuple[str, tuple[int, Any]]]] = {}  # cleared roots, by their normal form
     for count, (root, tree) in enumerate(sorted(shown_roots.items())):
-        facts.append(f"{sqrt_relation(f'R{count}', root)}; ")
         cleared = None if root in inverted else _cleared(tree)
-        if cleared is None:
-            facts.append(f"{normal} in R{count}; ")
-            rules.append(f"R{count}")
+        if cleared is not None:
+            classes.setdefault(_key(tree, fixed), []).append((root, cleared))
             continue
-        d, integral = cleared  # u = d sqrt a, u u = d^2 a with integer coefficients (see the module)
+        facts.append(f"{sqrt_relation(f'R{count}', root)}; {normal} in R{count}; ")
+        rules.append(f"R{count}")
+    scaled: list[str] = []
+    laws = [rule for rule in rules if rule.startswith("W")]
+    powers_field = f"field [{' '.join(laws)}]" if laws else "field"
+    for count, members in enumerate(classes.values()):
+        root, (d, integral) = members[0]  # u = d sqrt a, u u = d^2 a (see the module)
         name = f"u{count}"
         facts.append(
-            f"pose ({name} := {d} * sqrt {root}); "
-            f"assert (Q{count} : sqrt {root} = {name} / {d}) by (unfold {name}; field); "
+            f"{sqrt_relation(f'S{count}', root)}; pose ({name} := {d} * sqrt {root}); "
             f"assert (U{count} : {name} * {name} = {writer.subject(integral)}) by (unfold {name}; "
-            f"transitivity ({d} * {d} * (sqrt {root} * sqrt {root})); [ ring | rewrite R{count}; field ]); "
-            f"clearbody {name}; clear R{count}; {normal} in Q{count}; {normal} in U{count}; "
+            f"transitivity ({d} * {d} * (sqrt {root} * sqrt {root})); [ ring | rewrite S{count}; field ]); "
+        )
+        for k, (member, _) in enumerate(members):
+            same = f"replace (sqrt {member}) with (sqrt {root}) by (f_equal; {normal}; {powers_field}); "
+            same = same if k else ""
+            facts.append(
+                f"assert (Q{count}_{k} : sqrt {member} = {name} / {d}) by (unfold {name}; {same}field); "
+            )
+            scaled.append(f"?Q{count}_{k}")
+        facts.append(
+            f"clearbody {name}; clear S{count}; {normal} in U{count}; "
+            + "".join(f"{normal} in Q{count}_{k}; " for k in range(len(members)))
         )
         rules.append(f"U{count}")
-        scaled.append(f"?Q{count}")
-    if composites or logs:  # ln n as its primes' sum, then atoms with arguments equal by ring made one
-        normal += f"; sb_factor; rewrite {CLEAN}; sb_atoms"
-    if scaled:
+    if composites or logs:  # ln n as its primes' sum
+        normal += f"; sb_factor; rewrite {CLEAN}"
+    if scaled:  # each cleared root as its u / d, before the atoms are compared
         normal += f"; rewrite {', '.join(scaled)}"
+    others = set(shown_roots) - {member for members in classes.values() for member, _ in members}
+    if (composites or logs) and _unmatched_atoms(writer, factored, others, fixed):
+        normal += "; sb_atoms"  # atoms with arguments equal by ring made one
     field = f"field [{' '.join(rules)}]; sb_nonzero"
     closing = f"{normal}; sb_opaque_inverses; {field}"
     if any(_variable_inverse(side) for side in sides):
@@ -303,6 +318,52 @@ def _cleared(root: Any) -> tuple[int, Any] | None:
         for c, factors in split
     ]
     return d, scaled[0] if len(scaled) == 1 else ["add", *scaled]
+
+
+def _key(tree: Any, fixed: Any) -> Any:
+    """The kernel's normal form of ``tree`` as a dictionary key (its repr where there is none)."""
+    form = exact.normal_form(tree, fixed)
+    return frozenset(form.items()) if form else repr(tree)
+
+
+def _unmatched_atoms(writer: Printer, trees: list[Any], roots: set[str], fixed: Any) -> bool:
+    """Whether two sqrt, ln or exp atoms of ``trees`` (the square roots among ``roots`` only) have
+    arguments with one normal form but different Coq terms once 1 x and x^1 are dropped (which
+    ``sb_atoms`` must then make one)."""
+    found: dict[Any, set[str]] = {}
+
+    def walk(tree: Any) -> None:
+        if not isinstance(tree, list) or not tree:
+            return
+        if tree[0] in ("log", "exp") or (_root(tree) and writer.subject(tree[1]) in roots):
+            argument = tree[1]
+            found.setdefault((tree[0], _key(argument, fixed)), set()).add(repr(_plain(argument)))
+        for part in tree[1:]:
+            walk(part)
+
+    for tree in trees:
+        walk(tree)
+    return any(len(shown) > 1 for shown in found.values())
+
+
+def _root(tree: Any) -> bool:
+    """Whether ``tree`` is a power of a square root (exponent k/2)."""
+    return tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 2
+
+
+def _plain(tree: Any) -> Any:
+    """``tree`` without factors 1, powers 1 and sums or products of one term (what ``CLEAN`` and the
+    printer's parentheses leave alike)."""
+    if not isinstance(tree, list) or not tree or tree[0] == "num":
+        return tree
+    parts = [_plain(part) for part in tree[1:]]
+    if tree[0] == "mul":
+        parts = [part for part in parts if part != ["num", "1"]] or [["num", "1"]]
+    if tree[0] in ("add", "mul") and len(parts) == 1:
+        return parts[0]
+    if tree[0] == "pow" and parts[1] == ["num", "1"]:
+        return parts[0]
+    return [tree[0], *parts]
 
 
 def _visible_fraction(tree: Any) -> bool:
