@@ -26,14 +26,23 @@ rules, its denominators nonzero by ``sb_nonzero``. The kernel's normal form fact
 n^e = prod_p p^(v_p(n) e) (those exponents count among p's), stated once as n^e = prod_p X_p^(v_p(n) e Q)
 (``sb_power_atom``, from ``sb_factored (ln n) (sum_p v_p(n) ln p)``) and rewritten with the P_k, and
 ln n = sum_p v_p(n) ln p (``sb_factor``), after which sqrt, ln and exp atoms whose arguments are equal by
-``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``). Where a
+``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``, emitted only
+where two atoms' arguments have one normal form but different terms). ``field [rules]`` keeps the
+fractions of a rule's right side as atoms while it clears the goal's, so a root relation R_a whose
+argument a = sum_k c_k m_k has rational c_k (least common denominator d > 1, no fraction in the m_k, no
+division by sqrt a) would never turn (sqrt a)^6 into a^3: it is stated over u = d sqrt a instead,
+U : u u = d^2 a (sqrt_sqrt; d^2 a printed with integer coefficients), and each sqrt b with b's normal
+form a's as Q : sqrt b = u / d (``field`` after b = a by the powers' rewrites), rewritten in each term
+before the atoms are compared; u is then opaque (``clearbody``). Where a
 side has a negative power of a variable v, a term whose ``field`` fails with every inverse named is tried
 with the inverses of v, sqrt v and v^k left to ``field`` (``sb_opaque_compound_inverses``): named, / sqrt v
 hides that / v sqrt v = / sqrt v, the kernel's exponents -1 + 1/2 = -1/2. Nothing is assumed: each rule
 is proved, and a wrong ratio or monomial fails its ``field``.
 
 Provenance: derived (the kernel's exact normal form; ring and field identities; laws of exponents for
-positive bases; unique factorization; sqrt_sqrt).
+positive bases; unique factorization; sqrt_sqrt). The cleared relation: Coq 8.16's ``field [H]`` does not
+clear H's fractions (measured: from r r = 1/2 x it fails on r^4 = 1/4 x^2, and on r^2 = 3/7 x + 5 y from
+r r = 3/7 x + 5 y, which ``ring [H]`` proves; from 2 (r r) = x it proves 4 r^4 = x^2).
 """
 
 from __future__ import annotations
