@@ -224,6 +224,28 @@ factor that can be 0 or negative) is refused. ``sb_sign_side`` tries these rules
 ``sb_identity_signs`` proves auto_derive's derivative equal to the kernel's on such a range: 1 * a, a * 1
 and a^0 written as a and 1 (so ln (1 * t) and ln t are one atom), then ``field``, its denominators
 nonzero by ``sb_sign_side``. Provenance: standard."""
+TERMWISE_DERIVE = """\
+Lemma sb_derive_eq : forall (f : R -> R) (x d l : R), is_derive f x d -> d = l -> is_derive f x l.
+Proof. intros f x d l H E. rewrite <- E. exact H. Qed.
+Lemma sb_derive_plus : forall (f g : R -> R) (x df dg : R),
+  is_derive f x df -> is_derive g x dg -> is_derive (fun v => f v + g v) x (df + dg).
+Proof. intros f g x df dg Hf Hg. now apply (is_derive_plus f g). Qed.
+Ltac sb_derive_terms :=
+  lazymatch goal with
+  | |- is_derive (fun v => _ + _) _ _ =>
+      refine (sb_derive_plus _ _ _ _ _ _ _); [ sb_derive_terms | sb_derive_terms ]
+  | |- _ => auto_derive; [ | reflexivity ]
+  end.
+Ltac sb_derive := eapply sb_derive_eq; [ sb_derive_terms | ].
+"""
+"""``sb_derive`` does what ``auto_derive`` does (a goal is_derive f t l becomes f's domain conditions and
+the identity D = l, D Coquelicot's symbolic derivative of f) term by term: f = f1 + f2 has the derivative
+df1 + df2 (Coquelicot's ``is_derive_plus``), so the sum is split down to its terms, ``auto_derive`` finds
+each term's derivative and domain conditions, ``reflexivity`` records its derivative in an existential
+variable, and the remaining goal is df1 + ... + dfn = l (``sb_derive_eq``: the derivative is unique up to
+that equality, rewritten). ``auto_derive`` reifies and ``simpl``-s the whole function at once, a cost
+that grows faster than the sum's length: on the l2 example's 26-term monotone steps it ran over 75 coqc
+CPU s where the term-by-term split takes 1.2 (0.1-0.5 per term). Provenance: standard (the sum rule)."""
 OPEN_MVT = """\
 Lemma sb_increasing_open : forall (f df : R -> R) (a b : R),
   (forall t, a <= t <= b -> is_derive f t (df t)) ->
@@ -941,7 +963,7 @@ def preamble(erf: bool = False, premises: bool = False, nodes: bool = False) -> 
         "  repeat first [ rewrite sign_eq_1 by sb_close | rewrite sign_eq_m1 by sb_close ].\n\n"
         f"{POWERS}"
         f"{ROUNDINGS}"
-        f"{CASES}" + (PREMISES if premises else "") + f"{MONOTONE_FUNCTIONS}{SIGNS}"
+        f"{CASES}" + (PREMISES if premises else "") + f"{MONOTONE_FUNCTIONS}{SIGNS}{TERMWISE_DERIVE}"
         "Ltac sb_powers :=\n"
         "  repeat rewrite ?Rmult_plus_distr_r, ?exp_plus; repeat rewrite sb_exp_neg_ln by sb_side.\n\n"
         f"{OPEN_MVT}{RULES}\n"
