@@ -45,10 +45,12 @@ def planted(m: int, n: int, values: list[float], seed: int = 0) -> np.ndarray:
     denominator = left_denominator * middle_denominator * right_denominator
     scaled_left = [[left[i * k + t] * middle[t] for t in range(k)] for i in range(m)]
     right_rows = [right[j * k : (j + 1) * k] for j in range(n)]
-    exact = [[sum(a * b for a, b in zip(row, column, strict=True)) for column in right_rows] for row in scaled_left]
-    assert all(
-        Fraction(w[i, j]) == Fraction(exact[i][j], denominator) for i in range(m) for j in range(n)
-    ), "planted W is not exact"
+    exact = [
+        [sum(a * b for a, b in zip(row, column, strict=True)) for column in right_rows] for row in scaled_left
+    ]
+    assert all(Fraction(w[i, j]) == Fraction(exact[i][j], denominator) for i in range(m) for j in range(n)), (
+        "planted W is not exact"
+    )
     return w
 
 
