@@ -12,7 +12,8 @@ imported (a command such as ``prove`` that may never need it), the block sets ``
 instead, which OpenBLAS reads when numpy loads it inside the block (importing numpy only to set a count would
 cost ~0.1-0.2 s of start-up). The same library's
 LAPACK routines are reached by name with :func:`lapack_routine` (the spectra's in-place Cholesky, two-stage
-SVD and stacked QR).
+SVD and stacked QR), its CBLAS ones with :func:`cblas_routine` (:func:`upper_gram`, the certificates'
+Gram blocks).
 """
 
 from __future__ import annotations
