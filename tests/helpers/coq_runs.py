@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from paper_checks.cli import main
+from tests.helpers.certificates import box_certificate, domain_variable
 from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
@@ -44,6 +45,16 @@ def only_the_grouped_route(monkeypatch: pytest.MonkeyPatch) -> None:
     to fail, so that only the grouped route (theory/prover/coq/grouped.py) can prove it."""
     monkeypatch.setattr(export._Writer, "_laws", lambda self, sides: "fail")
     monkeypatch.setattr(export, "root_relations", lambda sides, positive, closing="": ("", "fail"))
+
+
+def exported_on_half_line(gap: list, strict: bool = True) -> str:
+    """The Coq text of gap > 0 (gap >= 0 when not strict) for x in [0, oo), one box decided by enclosure,
+    exported with no hypothesis."""
+    domain = [domain_variable("x", "0", "oo", upper_open=True)]
+    boxes = [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}]
+    exported = export_certificate(box_certificate(gap, domain, boxes, strict=strict))
+    assert exported.hypotheses == []
+    return exported.text
 
 
 def exported_and_checked(certificate: dict, tmp_path: Path) -> tuple[CoqExport, CoqCheck]:

@@ -14,27 +14,16 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from tests.helpers.certificates import box_certificate, domain_variable
-from theory.prover.coq.export import export_certificate
+from tests.helpers.coq_runs import exported_on_half_line
 
-HALF_LINE = [domain_variable("x", "0", "oo", upper_open=True)]
 JOINT = re.compile(r"assert \((N\d+) : \((-?\d+) / (\d+)\) <= (n\d+) <= \((-?\d+) / (\d+)\)\) by \(([^;]*);")
-
-
-def _exported(gap: list) -> str:
-    certificate = box_certificate(
-        gap, HALF_LINE, [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}], strict=True
-    )
-    exported = export_certificate(certificate)
-    assert exported.hypotheses == []
-    return exported.text
 
 
 def test_a_constant_subtree_is_one_node_proved_by_one_interval_call():
     """x + sqrt(3) * log(5) / 7 > 0 on [0, oo): the constant sqrt(3) log(5) / 7 is one node, both its
     facts from one Interval call, its ends around sqrt(3) log(5) / 7; no fact of log 5 or sqrt 3 alone."""
     constant = ["mul", ["pow", ["num", "3"], ["num", "1/2"]], ["log", ["num", "5"]], ["num", "1/7"]]
-    text = _exported(["add", ["var", "x"], constant])
+    text = exported_on_half_line(["add", ["var", "x"], constant])
     (joint,) = JOINT.findall(text)
     _, p, q, node, r, s, proof = joint
     assert proof == f"unfold {node}"
@@ -50,12 +39,6 @@ def test_a_constant_subtree_is_one_node_proved_by_one_interval_call():
 def test_a_non_strict_argument_fact_gets_the_non_strict_comparison_alone():
     """log(1 + x) >= 0 on [0, oo) (non-strict): 1 <= 1 + x is non-strict, so ln 1 <= ln (1 + x) by
     sb_ln_le without trying ln_increasing first."""
-    certificate = box_certificate(
-        ["log", ["add", ["num", "1"], ["var", "x"]]],
-        HALF_LINE,
-        [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}],
-        strict=False,
-    )
-    text = export_certificate(certificate).text
+    text = exported_on_half_line(["log", ["add", ["num", "1"], ["var", "x"]]], strict=False)
     assert "apply sb_ln_le" in text
     assert "apply ln_increasing" not in text

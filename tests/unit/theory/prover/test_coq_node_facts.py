@@ -11,19 +11,7 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from tests.helpers.certificates import box_certificate, domain_variable
-from theory.prover.coq.export import export_certificate
-
-HALF_LINE = [domain_variable("x", "0", "oo", upper_open=True)]
-
-
-def _exported(gap: list) -> str:
-    certificate = box_certificate(
-        gap, HALF_LINE, [{"box": {"x": ["0", "oo"]}, "decision": {"method": "enclosure"}}], strict=True
-    )
-    exported = export_certificate(certificate)
-    assert exported.hypotheses == []
-    return exported.text
+from tests.helpers.coq_runs import exported_on_half_line
 
 
 def _denominator_bits(text: str) -> int:
@@ -36,7 +24,7 @@ def test_a_leaf_occurring_many_times_is_stated_once():
     """x + x + x + x + 2 + 2 > 0 on [0, oo): the fact of x (0 <= x) once, those of 2 (2 <= 2 below and
     above) once, where facts per occurrence would be 4 and 4."""
     x, two = ["var", "x"], ["num", "2"]
-    text = _exported(["add", x, x, x, x, two, two])
+    text = exported_on_half_line(["add", x, x, x, x, two, two])
     assert len(re.findall(r"assert \(N\d+ : \(0 / 1\) <= v_x\)", text)) == 1
     assert len(re.findall(r"assert \(N\d+ : (\(2 / 1\) <= 2|2 <= \(2 / 1\))\)", text)) == 2
 
@@ -49,7 +37,7 @@ def test_the_64_bit_balls_print_short_ends_where_they_show_the_sign():
         ["log", ["add", ["num", "2"], ["var", "x"]]],
         ["mul", ["num", "-1/2"], ["log", ["num", "2"]]],
     ]
-    text = _exported(gap)
+    text = exported_on_half_line(gap)
     assert "interval with (i_prec 128)" in text
     assert "i_prec 320" not in text
     assert _denominator_bits(text) <= 70
@@ -68,7 +56,7 @@ def test_a_margin_below_the_64_bit_balls_falls_back_to_256_bits():
         ["mul", ["num", "-1"], ["log", ["num", "2"]]],
         ["num", "1/1000000000000000000000000000000"],
     ]
-    text = _exported(gap)
+    text = exported_on_half_line(gap)
     assert "interval with (i_prec 320)" in text
     assert "i_prec 128" not in text
     assert _denominator_bits(text) > 200
