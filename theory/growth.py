@@ -26,6 +26,7 @@ never guesses. Provenance: derived (a decision procedure run by the code).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -89,8 +90,15 @@ def sign(value: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None = None) 
     """-1, 0 or +1 for the sign of ``value`` (after the range substitutions); raises when undecided.
 
     Products are decided factor by factor, and a two-term sum a - b of positive parts by the sign of
-    ln a - ln b (so e^u - 1 is decided by u)."""
-    value = sp.sympify(value).subs(substitutions or {})
+    ln a - ln b (so e^u - 1 is decided by u). The sign depends on the expression and the substitutions
+    alone, so each (value, substitutions) is decided once a process (a law's terms recur across laws)."""
+    pairs = tuple(sorted((substitutions or {}).items(), key=lambda pair: sp.default_sort_key(pair[0])))
+    return _decided_sign(sp.sympify(value), pairs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _decided_sign(value: sp.Expr, substitutions: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> int:
+    value = value.subs(dict(substitutions))
     decided = _sign_of(value)
     if decided is not None:
         return decided

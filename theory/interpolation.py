@@ -62,8 +62,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 import mpmath
 import sympy as sp
@@ -257,6 +259,9 @@ def matrix_constant() -> sp.Expr:
     return split_monomial(balanced_term(), (N, S, s, eps))[0]
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 GRID_AXES: dict[sp.Symbol, tuple[str, ...]] = {
     p: ("1/10000", "1/100", "1/10", "1/2", "1", "3/2", "19/10", "2"),
     eps: ("1/1000000", "1/1000", "1/10", "1", "1000"),
@@ -269,22 +274,24 @@ GRID_AXES: dict[sp.Symbol, tuple[str, ...]] = {
 """Exact grid values over ``DOMAIN``, corners of interest included (small p, small eps, N = 1, M = 2)."""
 
 
+def _grid(axes: Sequence[Sequence[_V]], keys: Sequence[_K]) -> list[dict[_K, _V]]:
+    """Every combination of one value per axis, keyed by ``keys`` (each axis value converted once)."""
+    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*axes)]
+
+
 def probe_points() -> list[dict[str, Fraction]]:
     """The grid of ``GRID_AXES`` as exact rationals by variable name (the prover's witness probes)."""
-    names = [str(x) for x in GRID_AXES]
-    return [
-        dict(zip(names, (Fraction(v) for v in values), strict=True))
-        for values in itertools.product(*GRID_AXES.values())
-    ]
+    axes = [tuple(Fraction(v) for v in values) for values in GRID_AXES.values()]
+    return _grid(axes, [str(x) for x in GRID_AXES])
 
 
 def grid_points() -> list[dict[sp.Symbol, mpmath.mpf]]:
     """The same grid as mpmath numbers by symbol (the mpmath cross-check)."""
-    symbols = {str(x): x for x in GRID_AXES}
-    return [
-        {symbols[name]: mpmath.mpf(value.numerator) / value.denominator for name, value in point.items()}
-        for point in probe_points()
+    axes = [
+        tuple(mpmath.mpf(f.numerator) / f.denominator for f in (Fraction(v) for v in values))
+        for values in GRID_AXES.values()
     ]
+    return _grid(axes, list(GRID_AXES))
 
 
 def grid_counterexample(relation: sp.Rel, points: list[dict[sp.Symbol, mpmath.mpf]]) -> dict | None:

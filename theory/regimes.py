@@ -561,7 +561,9 @@ def _rederive() -> tuple[sp.Basic, ...]:
     return _statement(depth, width)
 
 
+@functools.cache
 def _limit_exponent(bound: str, p_value: int) -> sp.Expr:
+    """lim log B / log L (sympy's limit; one cell is both checked and the control's reference)."""
     expr = depth_bound(bound, "bounded_alpha", sp.Integer(p_value))
     return sp.limit(sp.log(expr) / sp.log(L), L, sp.oo)
 

@@ -1,6 +1,6 @@
 """The packages' modules, each parsed once per test process: the project-scan tests (the error contract,
-the optional imports, the verifier's boundary) read the same files, and share one ``ast`` tree of each
-(no scan mutates a tree)."""
+the optional imports, the verifier's boundary, the model aliases' one table) read the same files, and
+share one ``ast`` tree of each (no scan mutates a tree)."""
 
 from __future__ import annotations
 

@@ -13,15 +13,16 @@ import pytest
 
 from numerics.loading.aliases import ALIASES, DEFAULT_MODELS
 from tests.helpers.paths import ROOT
+from tests.helpers.source_tree import PACKAGES, modules, parsed
 from theory.errors import CheckpointError
 
 HOME = ROOT / "numerics" / "loading" / "aliases.py"
 
 
-def alias_collections(source: str) -> list[int]:
-    """Lines of the tuple/list/set/dict literals in ``source`` that name two or more aliases."""
+def alias_collections(tree: ast.AST) -> list[int]:
+    """Lines of the tuple/list/set/dict literals in a parsed module that name two or more aliases."""
     lines = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict):
             items = node.keys if isinstance(node, ast.Dict) else node.elts
             named = {item.value for item in items if isinstance(item, ast.Constant) and item.value in ALIASES}
@@ -32,14 +33,13 @@ def alias_collections(source: str) -> list[int]:
 
 def test_no_module_but_the_table_lists_the_aliases():
     found = {
-        path.relative_to(ROOT).as_posix(): alias_collections(path.read_text())
-        for package in ("theory", "numerics", "paper_checks")
-        for path in sorted((ROOT / package).rglob("*.py"))
+        path.relative_to(ROOT).as_posix(): alias_collections(parsed(path))
+        for path in modules(*PACKAGES)
         if path != HOME
     }
     assert {path: lines for path, lines in found.items() if lines} == {}
-    assert alias_collections(HOME.read_text())  # the detector sees the table itself
-    assert alias_collections('MODELS = ("minilm-l6", "minilm-l3")') == [1]
+    assert alias_collections(parsed(HOME))  # the detector sees the table itself
+    assert alias_collections(ast.parse('MODELS = ("minilm-l6", "minilm-l3")')) == [1]
 
 
 def test_the_defaults_are_the_table_s_aliases_the_default_model_first():

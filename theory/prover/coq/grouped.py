@@ -26,14 +26,23 @@ rules, its denominators nonzero by ``sb_nonzero``. The kernel's normal form fact
 n^e = prod_p p^(v_p(n) e) (those exponents count among p's), stated once as n^e = prod_p X_p^(v_p(n) e Q)
 (``sb_power_atom``, from ``sb_factored (ln n) (sum_p v_p(n) ln p)``) and rewritten with the P_k, and
 ln n = sum_p v_p(n) ln p (``sb_factor``), after which sqrt, ln and exp atoms whose arguments are equal by
-``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``). Where a
+``ring`` (a sum under a square root, its terms in another order) are made one (``sb_atoms``, emitted only
+where two atoms' arguments have one normal form but different terms). ``field [rules]`` keeps the
+fractions of a rule's right side as atoms while it clears the goal's, so a root relation R_a whose
+argument a = sum_k c_k m_k has rational c_k (least common denominator d > 1, no fraction in the m_k, no
+division by sqrt a) would never turn (sqrt a)^6 into a^3: it is stated over u = d sqrt a instead,
+U : u u = d^2 a (sqrt_sqrt; d^2 a printed with integer coefficients), and each sqrt b with b's normal
+form a's as Q : sqrt b = u / d (``field`` after b = a by the powers' rewrites), rewritten in each term
+before the atoms are compared; u is then opaque (``clearbody``). Where a
 side has a negative power of a variable v, a term whose ``field`` fails with every inverse named is tried
 with the inverses of v, sqrt v and v^k left to ``field`` (``sb_opaque_compound_inverses``): named, / sqrt v
 hides that / v sqrt v = / sqrt v, the kernel's exponents -1 + 1/2 = -1/2. Nothing is assumed: each rule
 is proved, and a wrong ratio or monomial fails its ``field``.
 
 Provenance: derived (the kernel's exact normal form; ring and field identities; laws of exponents for
-positive bases; unique factorization; sqrt_sqrt).
+positive bases; unique factorization; sqrt_sqrt). The cleared relation: Coq 8.16's ``field [H]`` does not
+clear H's fractions (measured: from r r = 1/2 x it fails on r^4 = 1/4 x^2, and on r^2 = 3/7 x + 5 y from
+r r = 3/7 x + 5 y, which ``ring [H]`` proves; from 2 (r r) = x it proves 4 r^4 = x^2).
 """
 
 from __future__ import annotations
@@ -96,7 +105,7 @@ def grouped(writer: Printer, subject: Any, target: Any, box: Box) -> str | None:
     if {key: c for key, c in total.items() if c != 0} != {key: c for key, (_, c) in keys.items()}:
         return None  # the terms' normal forms do not add up to the target's monomials
     sides = [*terms, *(s for c in combinations for _, s in c)]
-    preface, rules = _rules(writer, sides)
+    preface, rules = _rules(writer, sides, fixed)
     proof = f"{points(box)}{rules}"
     middle = " + ".join(f"({writer.subject(_combined(c))})" for c in combinations)
     congruence = proof
@@ -132,7 +141,7 @@ def _linear(writer: Printer, combinations: list[list[tuple[Fraction, Any]]], tar
     return f"exact ((fun {variables} : R => (ltac:(field) : {left} = {right})) {arguments})"
 
 
-def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
+def _rules(writer: Printer, sides: list[Any], fixed: Any) -> tuple[str, str]:
     """The facts stated once for every term (the relations R_a, cleaned; W_b, the powers' rewrites P_k,
     the composite integers' C_n) and the tactic closing one term's equation with them (see the module)."""
     powers, composites = _radicals(sides)
@@ -173,13 +182,47 @@ def _rules(writer: Printer, sides: list[Any]) -> tuple[str, str]:
         rewrite(writer.subject(["pow", ["num", str(n)], ["num", str(e)]]), f"({' * '.join(parts)})")
     factored = [_factored(side, logs) for side in [*sides, *roots]]
     written = {*atoms, *(n for n, _ in composites)}
-    shown_roots = sorted({writer.subject(r) for side in factored for r in _roots(side, written)})
+    shown_roots = {writer.subject(r): r for side in factored for r in _roots(side, written)}
+    inverted = {writer.subject(r) for side in factored for r in _inverted_roots(side)}
     normal = f"rewrite {', '.join([CLEAN, *(f'?{name}' for name in rewrites)])}"
-    for count, root in enumerate(shown_roots):
+    classes: dict[Any, list[tuple[str, tuple[int, Any]]]] = {}  # cleared roots, by their normal form
+    for count, (root, tree) in enumerate(sorted(shown_roots.items())):
+        cleared = None if root in inverted else _cleared(tree)
+        if cleared is not None:
+            classes.setdefault(_key(tree, fixed), []).append((root, cleared))
+            continue
         facts.append(f"{sqrt_relation(f'R{count}', root)}; {normal} in R{count}; ")
         rules.append(f"R{count}")
-    if composites or logs:  # ln n as its primes' sum, then atoms with arguments equal by ring made one
-        normal += f"; sb_factor; rewrite {CLEAN}; sb_atoms"
+    scaled: list[str] = []
+    laws = [rule for rule in rules if rule.startswith("W")]
+    powers_field = f"field [{' '.join(laws)}]" if laws else "field"
+    for count, members in enumerate(classes.values()):
+        root, (d, integral) = members[0]  # u = d sqrt a, u u = d^2 a (see the module)
+        name = f"u{count}"
+        facts.append(
+            f"{sqrt_relation(f'S{count}', root)}; pose ({name} := {d} * sqrt {root}); "
+            f"assert (U{count} : {name} * {name} = {writer.subject(integral)}) by (unfold {name}; "
+            f"transitivity ({d} * {d} * (sqrt {root} * sqrt {root})); [ ring | rewrite S{count}; field ]); "
+        )
+        for k, (member, _) in enumerate(members):
+            same = f"replace (sqrt {member}) with (sqrt {root}) by (f_equal; {normal}; {powers_field}); "
+            same = same if k else ""
+            facts.append(
+                f"assert (Q{count}_{k} : sqrt {member} = {name} / {d}) by (unfold {name}; {same}field); "
+            )
+            scaled.append(f"?Q{count}_{k}")
+        facts.append(
+            f"clearbody {name}; clear S{count}; {normal} in U{count}; "
+            + "".join(f"{normal} in Q{count}_{k}; " for k in range(len(members)))
+        )
+        rules.append(f"U{count}")
+    if composites or logs:  # ln n as its primes' sum
+        normal += f"; sb_factor; rewrite {CLEAN}"
+    if scaled:  # each cleared root as its u / d, before the atoms are compared
+        normal += f"; rewrite {', '.join(scaled)}"
+    others = set(shown_roots) - {member for members in classes.values() for member, _ in members}
+    if (composites or logs) and _unmatched_atoms(writer, factored, others, fixed):
+        normal += "; sb_atoms"  # atoms with arguments equal by ring made one
     field = f"field [{' '.join(rules)}]; sb_nonzero"
     closing = f"{normal}; sb_opaque_inverses; {field}"
     if any(_variable_inverse(side) for side in sides):
@@ -259,6 +302,101 @@ def _variable_inverse(tree: Any) -> bool:
     if tree[0] == "pow" and tree[1][0] == "var" and tree[2][0] == "num" and Fraction(tree[2][1]) < 0:
         return True
     return any(_variable_inverse(argument) for argument in tree[1:])
+
+
+def _cleared(root: Any) -> tuple[int, Any] | None:
+    """For a root's argument a = sum_k c_k m_k with rational c_k and no fraction or inverse that ``field``
+    would see in the m_k: the least common denominator d of the c_k and d^2 a as sum_k (d^2 c_k) m_k, its
+    coefficients integers; None where d = 1 or a is not of that shape."""
+    terms = root[1:] if root[0] == "add" else [root]
+    split: list[tuple[Fraction, list[Any]]] = []
+    for part in terms:
+        if part[0] == "num":
+            split.append((Fraction(part[1]), []))
+        elif part[0] == "mul" and part[1][0] == "num":
+            split.append((Fraction(part[1][1]), part[2:]))
+        else:
+            split.append((Fraction(1), [part]))
+    if any(_visible_fraction(f) for _, factors in split for f in factors):
+        return None
+    d = math.lcm(*(c.denominator for c, _ in split))
+    if d == 1:
+        return None
+    scaled = [
+        ["mul", ["num", str(c * d * d)], *factors] if factors else ["num", str(c * d * d)]
+        for c, factors in split
+    ]
+    return d, scaled[0] if len(scaled) == 1 else ["add", *scaled]
+
+
+def _key(tree: Any, fixed: Any) -> Any:
+    """The kernel's normal form of ``tree`` as a dictionary key (its repr where there is none)."""
+    form = exact.normal_form(tree, fixed)
+    return frozenset(form.items()) if form else repr(tree)
+
+
+def _unmatched_atoms(writer: Printer, trees: list[Any], roots: set[str], fixed: Any) -> bool:
+    """Whether two sqrt, ln or exp atoms of ``trees`` (the square roots among ``roots`` only) have
+    arguments with one normal form but different Coq terms once 1 x and x^1 are dropped (which
+    ``sb_atoms`` must then make one)."""
+    found: dict[Any, set[str]] = {}
+
+    def walk(tree: Any) -> None:
+        if not isinstance(tree, list) or not tree:
+            return
+        if tree[0] in ("log", "exp") or (_root(tree) and writer.subject(tree[1]) in roots):
+            argument = tree[1]
+            found.setdefault((tree[0], _key(argument, fixed)), set()).add(repr(_plain(argument)))
+        for part in tree[1:]:
+            walk(part)
+
+    for tree in trees:
+        walk(tree)
+    return any(len(shown) > 1 for shown in found.values())
+
+
+def _root(tree: Any) -> bool:
+    """Whether ``tree`` is a power of a square root (exponent k/2)."""
+    return tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 2
+
+
+def _plain(tree: Any) -> Any:
+    """``tree`` without factors 1, powers 1 and sums or products of one term (what ``CLEAN`` and the
+    printer's parentheses leave alike)."""
+    if not isinstance(tree, list) or not tree or tree[0] == "num":
+        return tree
+    parts = [_plain(part) for part in tree[1:]]
+    if tree[0] == "mul":
+        parts = [part for part in parts if part != ["num", "1"]] or [["num", "1"]]
+    if tree[0] in ("add", "mul") and len(parts) == 1:
+        return parts[0]
+    if tree[0] == "pow" and parts[1] == ["num", "1"]:
+        return parts[0]
+    return [tree[0], *parts]
+
+
+def _visible_fraction(tree: Any) -> bool:
+    """Whether ``field`` sees a division in ``tree``: a non-integer number or a negative integer power
+    outside the atoms (roots, radicals, ln, exp), which a rule's right side may not have."""
+    if tree[0] == "num":
+        return Fraction(tree[1]).denominator != 1
+    if tree[0] in ("add", "mul"):
+        return any(_visible_fraction(argument) for argument in tree[1:])
+    if tree[0] == "pow" and tree[2][0] == "num" and Fraction(tree[2][1]).denominator == 1:
+        return Fraction(tree[2][1]) < 0 or _visible_fraction(tree[1])
+    return False
+
+
+def _inverted_roots(tree: Any) -> list[Any]:
+    """The arguments of the square roots that ``tree`` divides by (exponent -k/2)."""
+    if not isinstance(tree, list) or not tree:
+        return []
+    found = [root for argument in tree[1:] for root in _inverted_roots(argument)]
+    if tree[0] == "pow" and tree[2][0] == "num":
+        e = Fraction(tree[2][1])
+        if e.denominator == 2 and e < 0:
+            found.append(tree[1])
+    return found
 
 
 def _roots(tree: Any, written: set[int]) -> list[Any]:
