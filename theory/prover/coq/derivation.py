@@ -8,7 +8,8 @@ each step holds on its domain (the derivation's, cut by the step's bound assumpt
 - per inequality step decided by the prover, its certificate in a ``Module step_<k>``
   (:func:`~theory.prover.coq.export.export_certificate`: 0 <= gap over the step's domain, the gap
   E_k - E_{k-1} or E_{k-1} - E_k as the checker rebuilds it), and the lemma ``step_<k>``: E_{k-1} R_k E_k
-  over the step's domain, from the module's theorem by ``lra``;
+  over the step's domain, from the module's theorem by ``lra`` (the module's gap equal to that difference
+  along the log-linear normal form, else by ``field``);
 - per identity (= by the kernel's exact normal form, or by sympy's), the lemma ``step_<k>``: E_{k-1} = E_k
   over the derivation's domain, by ``sb_identity`` (with the square roots' relation sqrt a * sqrt a = a
   where a side has a power k/2, :func:`~theory.prover.coq.export.root_relations`: L^(3/2) is printed
@@ -60,6 +61,10 @@ from theory.prover.kernel.verify import Box
 RELATIONS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "=": "="}
 """The certificate's relations and Coq's (on R)."""
 MODULE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
+FIELD = "solve [ field; repeat split; sb_sign_side ]"
+"""An inequality step's gap = E_k - E_{k-1} where the log-linear route leaves it (a rewrite of ln whose
+argument's positivity ``sb_positive`` cannot show, such as that of a ceiling's square): both are written
+with the same atoms, so ``field`` (its conditions by the sign rules) closes it."""
 """The reason a step's lemma is a premise, followed by the module's hypotheses."""
 
 
@@ -218,7 +223,7 @@ def _prover_step(
 
     def script(labels: list[str]) -> str:
         laws = guided([certificate["gap"], gap], derivation.positive, derivation.signed)
-        identity = "sb_identity" if laws is None else f"cbv beta;\n    {laws}"
+        identity = "sb_identity" if laws is None else f"cbv beta;\n    first [ solve [ {laws} ] | {FIELD} ]"
         difference = term(gap, derivation.positive)
         return (
             f"pose proof ({module}.statement {names} {' '.join(labels)}) as S;\n  "

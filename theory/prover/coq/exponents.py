@@ -358,7 +358,10 @@ def _logs_of(tree: Any) -> list[Any]:
 
 
 def guided(
-    sides: list[Any], positive: Callable[[Any], bool], signed: Callable[[Any], str] | None
+    sides: list[Any],
+    positive: Callable[[Any], bool],
+    signed: Callable[[Any], str] | None,
+    closing: str = "first [ solve [ field; sb_nonzero ] | sb_identity ]",
 ) -> str | None:
     """The tactic (after the identity's goal is stated, its definitions unfolded) proving the identity of
     ``sides`` through its log-linear normal form (see the module), or None when no side has a symbolic
@@ -375,12 +378,7 @@ def guided(
         return None
     atoms = _atoms(powers)
     facts = composite_logs(list(atoms.bases.values()) + [node[1] for node in powers] + numbers)
-    return (
-        facts
-        + rewrites
-        + _power_rewrites(sides, atoms, powers, positive, signed)
-        + "first [ solve [ field; sb_nonzero ] | sb_identity ]"
-    )
+    return facts + rewrites + _power_rewrites(sides, atoms, powers, positive, signed) + closing
 
 
 def _power_rewrites(

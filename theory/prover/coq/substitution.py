@@ -13,7 +13,9 @@ proof of the box lemma ``box_k`` states the same steps:
   written ceiling(Z) - Z, by the kernel's rule ceiling(z) - z in [0, 1), which is Flocq's
   z <= ceiling(z) < z + 1 (``Raux.Zceil_ub``, ``Raux.Zceil_lb``);
 - ``box_k_multiplier``: 0 <= M (0 < M) by the enclosure of M on B;
-- ``box_k_identity``: gap = M * H(phi) on B along the log-linear normal form where it has symbolic
+- ``box_k_identity``: gap = M * H(phi) on B through its atoms paired by their arguments' normal forms
+  (:mod:`theory.prover.coq.paired`: sqrt (1152 + 1769472 L) = sqrt (L (1152 / L + 1769472)), each pair
+  and the level's identity by ``field``), else along the log-linear normal form where it has symbolic
   powers (:mod:`theory.prover.coq.exponents`: the laws of exponents the kernel's normal form applies,
   printed as checked rewrites), else by ``sb_identity`` after ln of products and reciprocals of positive
   factors is expanded (``ln_mult``, ``ln_Rinv``): the kernel's normal form expands them for the
@@ -34,6 +36,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from theory.prover.coq.paired import paired
 from theory.prover.coq.steps import ENCLOSURE, Writer
 from theory.prover.coq.terms import Untranslatable, rational, variable
 from theory.prover.coq.unbounded import signed_by_nodes
@@ -140,11 +143,12 @@ def substitute(writer: Writer, name: str, decision: dict[str, Any], box: Box, st
     sign = writer.lemma(f"{name}_multiplier", ENCLOSURE, box, strict, multiplier)
     product = ["mul", multiplier, substituted(inner, mapping)]
     subject, rewritten = writer.subject(form), writer.subject(product)
+    direct = paired(writer, writer.tree if form is None else form, product, box) or ""
     identity = writer.stated(
         f"{name}_identity",
         box,
         f"{subject} = {rewritten}",
-        lambda: f"{writer.identity(form, product, box, prelude=LOGS)};\n  exact E",
+        lambda: f"{writer.identity(form, product, box, prelude=LOGS, direct=direct)};\n  exact E",
         unproved=IDENTITY_UNPROVED,
     )
     arguments = " ".join(writer.subject(mapping[n]) for n in target)
