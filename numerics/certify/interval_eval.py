@@ -74,22 +74,47 @@ def interval_evaluate(formula: Formula | CompiledFormula, **values: object) -> a
     >>> ball.contains(6), float(ball.rad()) < 1e-30
     (True, True)
     """
-    names = list(argument_names(formula))
-    missing = [n for n in names if n not in values]
-    unknown = sorted(set(values) - set(names))
+    evaluate = interval_evaluator(formula, tuple(values))
+    with flint_context():
+        return evaluate(*values.values())
+
+
+def interval_evaluator(formula: Formula | CompiledFormula, names: tuple[str, ...]) -> Callable[..., arb]:
+    """:func:`interval_evaluate` of ``formula`` as a function of its argument values given in the order
+    ``names`` (checked once here, not on every call: a caller evaluating one formula at many points). The
+    function converts each value by :func:`to_ball` and must run inside
+    :func:`numerics.certify.balls.flint_context` (the precision every ball of a certificate is formed at).
+
+    >>> from theory.proxy import SUMMAND
+    >>> summand = interval_evaluator(SUMMAND, ("S", "s", "N", "p"))
+    >>> with flint_context():
+    ...     summand(4, 7, 9, 0).contains(6)
+    True
+    """
+    order = argument_names(formula)
+    missing = [n for n in order if n not in names]
+    unknown = sorted(set(names) - set(order))
     if missing or unknown:
         raise InvalidArgument(
-            f"formula {formula.name!r} takes {names}; missing {missing}, unknown {unknown} among the values"
+            f"formula {formula.name!r} takes {list(order)}; missing {missing}, unknown {unknown} "
+            "among the values"
         )
-    with flint_context():
-        result = _ball_function(formula)(*(to_ball(values[n], n) for n in names))
+    positions = [names.index(n) for n in order]
+    function = _ball_function(formula)
+
+    def evaluate(*values: object) -> arb:
+        balls = [to_ball(values[i], order[j]) for j, i in enumerate(positions)]
+        result = function(*balls)
         result = to_ball(result, formula.name) if not hasattr(result, "is_finite") else result
         if not result.is_finite():
             raise CertificationFailed(
                 f"formula {formula.name!r} has no finite enclosure at the given balls "
-                f"({', '.join(f'{n}={to_ball(values[n], n).str(5)}' for n in names)}); tighten the inputs"
+                f"({', '.join(f'{n}={b.str(5)}' for n, b in zip(order, balls, strict=True))}); "
+                "tighten the inputs"
             )
         return result
+
+    return evaluate
 
 
 def _ball_function(formula: Formula | CompiledFormula) -> Callable[..., Any]:

@@ -12,7 +12,8 @@ imported (a command such as ``prove`` that may never need it), the block sets ``
 instead, which OpenBLAS reads when numpy loads it inside the block (importing numpy only to set a count would
 cost ~0.1-0.2 s of start-up). The same library's
 LAPACK routines are reached by name with :func:`lapack_routine` (the spectra's in-place Cholesky, two-stage
-SVD and stacked QR).
+SVD and stacked QR), its CBLAS ones with :func:`cblas_routine` (:func:`upper_gram`, the certificates'
+Gram blocks).
 """
 
 from __future__ import annotations
@@ -60,6 +61,58 @@ def lapack_routine(name: str) -> Any | None:
             function.restype = None
             return function
     return None
+
+
+@functools.cache
+def cblas_routine(name: str) -> Any | None:
+    """CBLAS routine ``name`` (e.g. "dsyrk") of the OpenBLAS numpy bundles, through ctypes (64-bit integer
+    arguments, C ``int`` enums, no return value); None when that library or the routine is absent."""
+    for library in openblas_libraries():
+        function = getattr(library, f"scipy_cblas_{name}64_", None)
+        if function is not None:
+            function.restype = None
+            return function
+    return None
+
+
+_ROW_MAJOR, _UPPER, _NO_TRANS, _TRANS = 101, 121, 111, 112
+"""CBLAS's enum values (cblas.h)."""
+
+
+def upper_gram(block: Any, out: Any) -> bool:
+    """Write the upper triangle (with the diagonal) of B^T B for the float64 ``block`` B (b x k, b, k >= 2)
+    into the C-contiguous k x k float64 ``out``, leaving its strict lower triangle untouched; False (and
+    ``out`` untouched) where this is not available: no OpenBLAS ``cblas_dsyrk``, or B's strides not usable
+    by BLAS.
+
+    It is the call numpy's matmul makes for ``B.T @ B`` (numpy's ``DOUBLE_matmul_matrixmatrix``: the same
+    operand is recognised and ``cblas_dsyrk`` is called with row-major order, the upper triangle, B^T as
+    the first operand, ``Trans`` when B's rows are contiguous and ``NoTrans`` when its columns are, the
+    same leading dimension), so the triangle holds the same numbers; numpy then mirrors every product
+    into its lower triangle, a strided copy that costs about as much as the product itself on a 384 x 384
+    result and that a caller summing several blocks needs only once, on the sum."""
+    import ctypes
+
+    import numpy as np
+
+    syrk = cblas_routine("dsyrk")
+    rows, k = block.shape
+    if syrk is None or block.dtype != np.float64 or rows < 2 or k < 2:
+        return False
+    if not (out.dtype == np.float64 and out.shape == (k, k) and out.flags.c_contiguous):
+        return False
+    step_rows, step_cols = block.strides
+    if step_rows == 8 and step_cols % 8 == 0 and step_cols // 8 >= rows:
+        trans, lead = _NO_TRANS, step_cols // 8  # B^T is row-major: B's columns are contiguous
+    elif step_cols == 8 and step_rows % 8 == 0 and step_rows // 8 >= k:
+        trans, lead = _TRANS, step_rows // 8  # B's rows are contiguous
+    else:
+        return False
+    syrk(ctypes.c_int(_ROW_MAJOR), ctypes.c_int(_UPPER), ctypes.c_int(trans), ctypes.c_int64(k),
+         ctypes.c_int64(rows), ctypes.c_double(1.0), ctypes.c_void_p(block.ctypes.data),
+         ctypes.c_int64(lead), ctypes.c_double(0.0), ctypes.c_void_p(out.ctypes.data),
+         ctypes.c_int64(k))  # fmt: skip
+    return True
 
 
 @functools.cache

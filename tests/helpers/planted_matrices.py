@@ -7,6 +7,7 @@ comparisons, not up to a tolerance."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -24,20 +25,32 @@ def hadamard_orthogonal(n: int, rng: np.random.Generator) -> np.ndarray:
     return (signs[:, None] * h[rng.permutation(n)]) / root
 
 
+def _integers_over(entries: list[float]) -> tuple[list[int], int]:
+    """Each float as an exact Fraction, written as integer numerators over their common denominator."""
+    fractions = [Fraction(entry) for entry in entries]
+    denominator = math.lcm(*(f.denominator for f in fractions))
+    return [f.numerator * (denominator // f.denominator) for f in fractions], denominator
+
+
 def planted(m: int, n: int, values: list[float], seed: int = 0) -> np.ndarray:
-    """Q1[:, :k] diag(values) Q2[:, :k]^T with exact dyadic arithmetic, checked exact with Fractions."""
+    """Q1[:, :k] diag(values) Q2[:, :k]^T with exact dyadic arithmetic, checked exact against the product
+    of the factors' exact values (integer numerators over one common denominator each)."""
     rng = np.random.default_rng(seed)
     q1, q2 = hadamard_orthogonal(m, rng), hadamard_orthogonal(n, rng)
     k = len(values)
     w = (q1[:, :k] * np.array(values)) @ q2[:, :k].T
+    left, left_denominator = _integers_over(q1[:, :k].ravel().tolist())
+    middle, middle_denominator = _integers_over(list(values))
+    right, right_denominator = _integers_over(q2[:, :k].ravel().tolist())
+    denominator = left_denominator * middle_denominator * right_denominator
+    scaled_left = [[left[i * k + t] * middle[t] for t in range(k)] for i in range(m)]
+    right_rows = [right[j * k : (j + 1) * k] for j in range(n)]
     exact = [
-        [
-            sum(Fraction(q1[i, t]) * Fraction(values[t]) * Fraction(q2[j, t]) for t in range(k))
-            for j in range(n)
-        ]
-        for i in range(m)
+        [sum(a * b for a, b in zip(row, column, strict=True)) for column in right_rows] for row in scaled_left
     ]
-    assert all(Fraction(w[i, j]) == exact[i][j] for i in range(m) for j in range(n)), "planted W is not exact"
+    assert all(Fraction(w[i, j]) == Fraction(exact[i][j], denominator) for i in range(m) for j in range(n)), (
+        "planted W is not exact"
+    )
     return w
 
 

@@ -23,6 +23,13 @@ RESULTS = [
 ]
 
 
+@pytest.fixture
+def png_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the PNG of each figure: every copy draws the whole figure again (about 0.4 CPU s each); the
+    PDF and SVG copies are checked by test_figures_vector.py."""
+    monkeypatch.setattr(figures, "FIGURE_SUFFIXES", (".png",))
+
+
 def is_png(path: Path) -> bool:
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
 
@@ -48,7 +55,7 @@ def test_write_report_writes_claims_json_with_figure_paths(tmp_path: Path, monke
     assert (tmp_path / "out" / "report.md").read_text().startswith("# specbound check")
 
 
-def test_singular_value_figure_is_a_png_and_its_caption_names_d_h(tmp_path: Path):
+def test_singular_value_figure_is_a_png_and_its_caption_names_d_h(tmp_path: Path, png_only: None):
     curves = [
         plot_data.SpectrumCurve(kind, layer, head, np.linspace(3.0, 0.5, 4 if kind in ("QK", "Vt") else 16))
         for kind, head in (("QK", 0), ("QK", 1), ("Vt", 0), ("M_in", -1), ("M_out", -1))
@@ -58,7 +65,7 @@ def test_singular_value_figure_is_a_png_and_its_caption_names_d_h(tmp_path: Path
     assert is_png(tmp_path / "s.png") and "d_h = 4" in caption and "layers 0-1" in caption
 
 
-def test_contribution_figure_is_normalised_at_p_0(tmp_path: Path):
+def test_contribution_figure_is_normalised_at_p_0(tmp_path: Path, png_only: None):
     curves = [
         plot_data.ContributionCurve(k, 0, -1, (0.0, 0.5, 1.0), (2.0, 3.0, 8.0), 0.0)
         for k in figures.KIND_ORDER
@@ -67,7 +74,7 @@ def test_contribution_figure_is_normalised_at_p_0(tmp_path: Path):
     assert is_png(tmp_path / "c.png") and "divided by its value C_0" in caption
 
 
-def test_scaling_figure_states_both_proxies_and_the_normalisation(tmp_path: Path):
+def test_scaling_figure_states_both_proxies_and_the_normalisation(tmp_path: Path, png_only: None):
     points = [
         ScalingPoint(f"m{d}-{w}", "synthetic", "grid", d, w, math.log(d * w), 3 * math.log(d * w))
         for d in (1, 2)

@@ -56,6 +56,11 @@ MODULE_MARK = {
 """A module mark skipping every test of a module for a missing package (reported per test)."""
 
 
+PLUGINS = ("--disable-plugin-autoload", "-p", "hypothesispytest")
+"""The suite's plugins as pyproject.toml's addopts load them (the planted conftest imports hypothesis): no
+other plugin is loaded and hypothesis's modules are not rewritten for assertions."""
+
+
 def run_planted(
     tmp_path: Path, ci: str | None, modules: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -69,7 +74,7 @@ def run_planted(
     if ci is not None:
         env["CI"] = ci
     return run_limited(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *PLUGINS, str(tmp_path)],
         120,
         "the planted pytest run",
         capture_output=True,

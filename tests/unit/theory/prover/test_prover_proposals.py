@@ -47,8 +47,13 @@ PRODUCT = ("x*(1 - x)*y*(1 - y) <= 1/16", "x: [0, 1], y: [0, 1]")
 """True: x(1 - x) <= 1/4 on [0, 1] (AM-GM), with equality at x = 1/2; the product is 1/16 at (1/2, 1/2)."""
 
 
-def test_a_planted_witness_where_the_claim_holds_is_discarded_and_changes_nothing(monkeypatch):
-    alone = prove(*PRODUCT, budget_seconds=5, solver=False)
+@pytest.fixture(scope="module")
+def alone():
+    """PRODUCT proved by the prover alone (no solver), once for the tests that compare with it."""
+    return prove(*PRODUCT, budget_seconds=5, solver=False)
+
+
+def test_a_planted_witness_where_the_claim_holds_is_discarded_and_changes_nothing(monkeypatch, alone):
     planted = _planting(
         monkeypatch,
         ("witness", {"x": F(1, 2), "y": F(1, 2)}),  # the gap is exactly 0 there: the claim (<=) holds
@@ -68,7 +73,8 @@ def test_a_planted_witness_at_a_touching_point_of_a_strict_claim_is_discarded(mo
     # x y (1 - x - y) <= 1/27 holds on [0, 1]^2 (AM-GM on x, y, 1 - x - y when 1 - x - y >= 0; the
     # product is <= 0 otherwise), with equality at (1/3, 1/3): a witness only for the strict claim.
     _planting(monkeypatch, ("witness", {"x": F(1, 3), "y": F(1, 3)}))
-    result = prove("x*y*(1 - x - y) <= 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=20)
+    # the solver is asked before the first box is split: two boxes show the witness's outcome
+    result = prove("x*y*(1 - x - y) <= 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=2)
     assert str(result.status) != "refuted"
     assert [p.outcome for p in result.parts[0].proposals] == ["discarded"]
     strict = prove("x*y*(1 - x - y) < 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=20)
@@ -77,8 +83,9 @@ def test_a_planted_witness_at_a_touching_point_of_a_strict_claim_is_discarded(mo
     assert F(1, 3) * F(1, 3) * (1 - F(2, 3)) == F(1, 27)
 
 
-def test_a_planted_split_point_where_the_gap_is_not_0_is_discarded_and_a_touching_one_kept(monkeypatch):
-    alone = prove(*PRODUCT, budget_seconds=5, solver=False)
+def test_a_planted_split_point_where_the_gap_is_not_0_is_discarded_and_a_touching_one_kept(
+    monkeypatch, alone
+):
     planted = {"x": F(1, 5), "y": F(3, 7)}  # the gap is 1/16 - (4/25)(12/49) > 0 there
     _planting(monkeypatch, ("split", planted), ("split", {"x": F(1, 2), "y": F(1, 2)}))
     result = prove(*PRODUCT, budget_seconds=5)
