@@ -26,21 +26,18 @@ pytestmark = [
 ]
 
 EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
-TOO_SLOW: dict[str, str] = {}
-"""Examples not run here (measured by hand, docs/coq.md), with why."""
-NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml") if path.stem not in TOO_SLOW)
-"""Every other example of docs/examples (measured: docs/coq.md)."""
-
-
-def test_every_example_is_run_or_named_too_slow_with_why():
-    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {*NAMES, *TOO_SLOW}
+NAMES = sorted(path.stem for path in EXAMPLES.glob("*.toml"))
+"""Every example of docs/examples (coqc's cost of each: docs/coq.md)."""
+BUDGET = "120"
+"""derive's CPU budget here: l2_below_edelman_minilm_l6 takes 16-21 CPU s with its export (derive's
+default budget is 20), more on a loaded machine; a test is not to fail by the load beside it."""
 
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory):
     """Every example's file (``derive --no-coq-check``), judged by coqc together
     (tests.helpers.coq_runs.judged_together: one process, one Print Assumptions)."""
-    commands = {name: ["derive", str(EXAMPLES / f"{name}.toml")] for name in NAMES}
+    commands = {name: ["derive", str(EXAMPLES / f"{name}.toml"), "--budget", BUDGET] for name in NAMES}
     return judged_together(commands, tmp_path_factory.mktemp("examples"))
 
 
