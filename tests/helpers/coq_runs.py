@@ -13,15 +13,18 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import random
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import pytest
 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.mp_reference import evaluate
 from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
@@ -55,6 +58,25 @@ def exported_on_half_line(gap: list, strict: bool = True) -> str:
     exported = export_certificate(box_certificate(gap, domain, boxes, strict=strict))
     assert exported.hypotheses == []
     return exported.text
+
+
+def rewritten_on_1_2(gap: list, form: list) -> dict:
+    """A certificate of gap > 0 for x in [1, 2], its one box decided by rewriting the gap as ``form``,
+    then by enclosure."""
+    decision = {"method": "rewrite", "form": form, "then": {"method": "enclosure"}}
+    boxes = [{"box": {"x": ["1", "2"]}, "decision": decision}]
+    return box_certificate(gap, [domain_variable("x", "1", "2")], boxes, strict=True)
+
+
+def agree_on_1_2(left: list, right: list, seed: int) -> bool:
+    """Whether two trees in x are equal (to 1e-50) at 20 random points of [1, 2], in mpmath at 60 digits."""
+    generator = random.Random(seed)
+    with mpmath.workdps(60):
+        for _ in range(20):
+            point = {"x": 1 + mpmath.mpf(generator.randint(0, 10**6)) / 10**6}
+            if abs(evaluate(left, point) - evaluate(right, point)) > mpmath.mpf(10) ** -50:
+                return False
+    return True
 
 
 def exported_and_checked(certificate: dict, tmp_path: Path) -> tuple[CoqExport, CoqCheck]:

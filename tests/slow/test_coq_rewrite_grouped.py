@@ -10,9 +10,8 @@ import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import exported_and_checked, only_the_grouped_route
+from tests.helpers.coq_runs import exported_and_checked, only_the_grouped_route, rewritten_on_1_2
 from theory.prover.coq import export, grouped
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
@@ -48,10 +47,7 @@ def _form(x_coefficient: str) -> list:
 
 
 def _certificate(x_coefficient: str) -> dict:
-    decision = {"method": "rewrite", "form": _form(x_coefficient), "then": {"method": "enclosure"}}
-    return box_certificate(
-        GAP, [domain_variable("x", "1", "2")], [{"box": {"x": ["1", "2"]}, "decision": decision}], True
-    )
+    return rewritten_on_1_2(GAP, _form(x_coefficient))
 
 
 @pytest.fixture

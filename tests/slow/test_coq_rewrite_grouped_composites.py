@@ -7,18 +7,19 @@ itself and, forced through it, refused by coqc. Two coqc runs of a few CPU s eac
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
-import mpmath
 import pytest
 
 pytest.importorskip("flint", reason="the exporter reads certificates with the kernel (python-flint)")
 
-from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import exported_and_checked, only_the_grouped_route
-from tests.helpers.mp_reference import evaluate
+from tests.helpers.coq_runs import (
+    agree_on_1_2,
+    exported_and_checked,
+    only_the_grouped_route,
+    rewritten_on_1_2,
+)
 from theory.prover.coq import export, grouped
 from theory.prover.coq.coqc import TRUSTED_AXIOMS
 from theory.prover.kernel import check_certificate
@@ -59,21 +60,11 @@ def _form(coefficient: str) -> list:
 
 
 def _certificate(coefficient: str) -> dict:
-    decision = {"method": "rewrite", "form": _form(coefficient), "then": {"method": "enclosure"}}
-    return box_certificate(
-        GAP, [domain_variable("x", "1", "2")], [{"box": {"x": ["1", "2"]}, "decision": decision}], True
-    )
+    return rewritten_on_1_2(GAP, _form(coefficient))
 
 
 def _agrees(coefficient: str) -> bool:
-    """Gap = form at 20 random points of [1, 2], in mpmath at 60 digits."""
-    generator = random.Random(41)
-    with mpmath.workdps(60):
-        for _ in range(20):
-            point = {"x": 1 + mpmath.mpf(generator.randint(0, 10**6)) / 10**6}
-            if abs(evaluate(GAP, point) - evaluate(_form(coefficient), point)) > mpmath.mpf(10) ** -50:
-                return False
-    return True
+    return agree_on_1_2(GAP, _form(coefficient), 41)
 
 
 @pytest.fixture
