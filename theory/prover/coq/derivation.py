@@ -51,6 +51,7 @@ from theory.prover.coq.export import (
     within,
 )
 from theory.prover.coq.fact_step import FACTORS, FactModules, fact_step, premises, step_domain
+from theory.prover.coq.paired import CLOSE
 from theory.prover.coq.preamble import preamble_for
 from theory.prover.coq.terms import Untranslatable, binders, term
 from theory.prover.coq.unbounded import signed_by_nodes
@@ -61,11 +62,11 @@ from theory.prover.kernel.verify import Box
 RELATIONS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "=": "="}
 """The certificate's relations and Coq's (on R)."""
 MODULE_HYPOTHESES = "its certificate's Coq proof (its module) leaves hypotheses"
-FIELD = "solve [ field; repeat split; sb_sign_side ]"
+"""The reason a step's lemma is a premise, followed by the module's hypotheses."""
+FIELD = f"solve [ {CLOSE} ]"
 """An inequality step's gap = E_k - E_{k-1} where the log-linear route leaves it (a rewrite of ln whose
 argument's positivity ``sb_positive`` cannot show, such as that of a ceiling's square): both are written
 with the same atoms, so ``field`` (its conditions by the sign rules) closes it."""
-"""The reason a step's lemma is a premise, followed by the module's hypotheses."""
 
 
 class _DerivationWriter:
