@@ -29,6 +29,7 @@ from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
 from theory.prover.coq.export import CoqExport, export_certificate
+from theory.prover.coq.files import certificate_export, export_files
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
 
@@ -196,3 +197,48 @@ def identities_checked(claims: list[str], tmp_path: Path, tactic: str = "sb_iden
     path = tmp_path / "Laws.v"
     path.write_text(text, encoding="utf-8")
     return check_file(path)
+
+
+def judged_with(commands: dict, texts: dict, folder: Path) -> tuple[dict, dict[object, CoqCheck]]:
+    """(key -> :class:`Judged`, name -> coqc's verdict): each command run as in :func:`judged_together`
+    (``--coq folder/Statement_k.v --no-coq-check --json``, exit 0) and each Coq text written to
+    ``folder/Text_k.v``, then coqc on every file at once (one :func:`~theory.prover.coq.coqc.check_files`
+    call: the files share a process and one ``Print Assumptions``; a file that fails or an untrusted axiom
+    sends files to be compiled again, alone when an axiom, so a verdict is always its file's own)."""
+    documents, paths = [], []
+    for k, command in enumerate(commands.values()):
+        paths.append(folder / f"Statement_{k}.v")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main([*command, "--coq", str(paths[-1]), "--no-coq-check", "--json"])
+        assert status == 0, out.getvalue()
+        documents.append(json.loads(out.getvalue()))
+    written = [folder / f"Text_{k}.v" for k in range(len(texts))]
+    for path, text in zip(written, texts.values(), strict=True):
+        path.write_text(text, encoding="utf-8")
+    verdicts = check_files([(path, ()) for path in paths + written])
+    judged = {
+        key: Judged(document, path.read_text(encoding="utf-8"), verdict)
+        for key, document, path, verdict in zip(
+            commands, documents, paths, verdicts[: len(paths)], strict=True
+        )
+    }
+    return judged, dict(zip(texts, verdicts[len(paths) :], strict=True))
+
+
+def proved_with(cases: list[tuple[str, ...]], texts: dict, folder: Path, *flags: str) -> tuple[dict, dict]:
+    """:func:`judged_with` for cases (statement, domain, ...) proved as in :func:`proved_together`."""
+    return judged_with(
+        {case: ["prove", case[0], "--domain", case[1], *flags] for case in cases}, texts, folder
+    )
+
+
+def exported_together(certificates: dict, folder: Path) -> dict[object, dict]:
+    """name -> record: every certificate exported to ``folder/File_k.v`` and checked by one
+    :func:`~theory.prover.coq.files.export_files` call (the records ``export_to`` gives, each its own
+    file's: check_files compiles a file again without the one that failed). coqc stops at the first file
+    that fails, so certificates expected refused go first (each then costs its own process, as alone)
+    and those expected accepted last; the refused files rewritten with their unproved lemmas as
+    hypotheses are checked again together."""
+    exports = [certificate_export(c, folder / f"File_{k}.v") for k, c in enumerate(certificates.values())]
+    return dict(zip(certificates, export_files(exports, True), strict=True))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -19,9 +20,8 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, proved_together
+from tests.helpers.coq_runs import assert_accepted, exported_together, proved_together
 from theory.prover import prove
-from theory.prover.coq.files import export_to
 from theory.prover.kernel import check_certificate
 
 pytestmark = [
@@ -59,23 +59,25 @@ def test_a_statement_decided_by_a_newer_rule_is_an_accepted_coq_file(
     assert applied in case.text
 
 
-def _never_accepted(certificate, tmp_path):
-    assert not check_certificate(certificate).accepted  # the kernel refuses the plant too
-    record = export_to(certificate, tmp_path / "Planted.v", True)
-    assert record["coq"] != "accepted"
-    assert record["rests_on_hypotheses"] or record["coq"] == "rejected"
+@pytest.fixture(scope="module")
+def proved():
+    """The prover's certificates of Hermite's identity's bounds: periodic over the reals, jump on [0, 3]."""
+    periodic = prove("floor(x/2) + floor((x+1)/2) <= x", "x: real", 30.0)
+    jump = prove("floor(x/2) + floor((x+1)/2) > x - 1", "x: [0, 3]", 30.0)
+    return {
+        name: result.parts[0].certificate.to_json()
+        for name, result in [("periodic", periodic), ("jump", jump)]
+    }
 
 
-def test_a_periodic_certificate_with_its_gap_planted_false_is_never_accepted(tmp_path):
-    """x - floor(x/2) - floor((x + 1)/2) - x/1000 is -1 at x = 1000 and is not periodic: the file's
-    periodicity (or the period's lemma) fails in coqc."""
-    result = prove("floor(x/2) + floor((x+1)/2) <= x", "x: real", 30.0)
-    certificate = result.parts[0].certificate.to_json()
-    assert certificate["boxes"][0]["decision"]["method"] == "periodic"
-    certificate["gap"] = ["add", certificate["gap"], ["mul", ["num", "-1/1000"], ["var", "x"]]]
-    x = 1000
-    assert x - math.floor(Fraction(x, 2)) - math.floor(Fraction(x + 1, 2)) - Fraction(x, 1000) < 0
-    _never_accepted(certificate, tmp_path)
+def _periodic_planted(certificate: dict) -> dict:
+    """The periodic certificate with its gap lowered by x/1000."""
+    return {**certificate, "gap": ["add", certificate["gap"], ["mul", ["num", "-1/1000"], ["var", "x"]]]}
+
+
+def _jump_planted(certificate: dict) -> dict:
+    """The jump certificate with its gap lowered by 1/1000."""
+    return {**certificate, "gap": ["add", certificate["gap"], ["num", "-1/1000"]]}
 
 
 def _bernstein(constant: str, strict: bool):
@@ -94,22 +96,8 @@ def _bernstein(constant: str, strict: bool):
     return box_certificate(gap, domain, [{"box": box, "decision": {"method": "bernstein"}}], strict)
 
 
-@pytest.mark.parametrize(("strict", "applied"), [(False, "sb_bernstein_step"), (True, "sb_bernstein_min")])
-def test_a_bernstein_box_is_accepted_and_its_plant_is_not(strict, applied, tmp_path):
-    """(x + y)(x - y)^2 + 1/100 > 0 on [0, 1/4]^2 is accepted; with -1/100 (negative at x = y) it is not."""
-    certificate = _bernstein("1/100", strict)
-    assert check_certificate(certificate).accepted
-    record = export_to(certificate, tmp_path / "Statement.v", True)
-    assert (record["coq"], record["rests_on_hypotheses"]) == ("accepted", False), record
-    assert applied in (tmp_path / "Statement.v").read_text()
-    t = Fraction(1, 8)
-    assert t**3 + t**3 - Fraction(1, 100) - t**3 - t**3 < 0
-    _never_accepted(_bernstein("-1/100", strict), tmp_path)
-
-
-def test_a_strict_polynomial_box_touching_zero_is_never_accepted(tmp_path):
-    """x^4 - x^3 + 27/256 > 0 on [-1, 2] is false at x = 3/4 (exactly 0): its E = x - 3/4 gives no
-    0 < E * E, and the box stays unproved."""
+def _polynomial_touching_zero() -> dict:
+    """x^4 - x^3 + 27/256 > 0 on [-1, 2], one box decided by the polynomial step in x."""
     gap = [
         "add",
         ["pow", ["var", "x"], ["num", "4"]],
@@ -118,21 +106,62 @@ def test_a_strict_polynomial_box_touching_zero_is_never_accepted(tmp_path):
     ]
     box = {"x": ["-1", "2"]}
     decision = {"method": "polynomial", "variable": "x"}
-    certificate = box_certificate(
-        gap, [domain_variable("x", "-1", "2")], [{"box": box, "decision": decision}], True
-    )
+    return box_certificate(gap, [domain_variable("x", "-1", "2")], [{"box": box, "decision": decision}], True)
+
+
+@pytest.fixture(scope="module")
+def records(proved, tmp_path_factory):
+    """The plants and the accepted Bernstein boxes exported and checked by coqc, the plants first
+    (tests.helpers.coq_runs.exported_together): name -> export_to's record."""
+    certificates: dict[object, dict] = {
+        "periodic": _periodic_planted(proved["periodic"]),
+        "jump": _jump_planted(proved["jump"]),
+        "polynomial": _polynomial_touching_zero(),
+        **{("planted", strict): _bernstein("-1/100", strict) for strict in (False, True)},
+        **{("accepted", strict): _bernstein("1/100", strict) for strict in (False, True)},
+    }
+    return exported_together(certificates, tmp_path_factory.mktemp("planted"))
+
+
+def _never_accepted(certificate, record):
+    assert not check_certificate(certificate).accepted  # the kernel refuses the plant too
+    assert record["coq"] != "accepted"
+    assert record["rests_on_hypotheses"] or record["coq"] == "rejected"
+
+
+def test_a_periodic_certificate_with_its_gap_planted_false_is_never_accepted(proved, records):
+    """x - floor(x/2) - floor((x + 1)/2) - x/1000 is -1 at x = 1000 and is not periodic: the file's
+    periodicity (or the period's lemma) fails in coqc."""
+    assert proved["periodic"]["boxes"][0]["decision"]["method"] == "periodic"
+    x = 1000
+    assert x - math.floor(Fraction(x, 2)) - math.floor(Fraction(x + 1, 2)) - Fraction(x, 1000) < 0
+    _never_accepted(_periodic_planted(proved["periodic"]), records["periodic"])
+
+
+@pytest.mark.parametrize(("strict", "applied"), [(False, "sb_bernstein_step"), (True, "sb_bernstein_min")])
+def test_a_bernstein_box_is_accepted_and_its_plant_is_not(strict, applied, records):
+    """(x + y)(x - y)^2 + 1/100 > 0 on [0, 1/4]^2 is accepted; with -1/100 (negative at x = y) it is not."""
+    assert check_certificate(_bernstein("1/100", strict)).accepted
+    record = records[("accepted", strict)]
+    assert (record["coq"], record["rests_on_hypotheses"]) == ("accepted", False), record
+    assert applied in Path(record["file"]).read_text()
+    t = Fraction(1, 8)
+    assert t**3 + t**3 - Fraction(1, 100) - t**3 - t**3 < 0
+    _never_accepted(_bernstein("-1/100", strict), records[("planted", strict)])
+
+
+def test_a_strict_polynomial_box_touching_zero_is_never_accepted(records):
+    """x^4 - x^3 + 27/256 > 0 on [-1, 2] is false at x = 3/4 (exactly 0): its E = x - 3/4 gives no
+    0 < E * E, and the box stays unproved."""
     t = Fraction(3, 4)
     assert t**4 - t**3 + Fraction(27, 256) == 0
-    _never_accepted(certificate, tmp_path)
+    _never_accepted(_polynomial_touching_zero(), records["polynomial"])
 
 
-def test_a_strict_jump_certificate_with_its_gap_lowered_is_never_accepted(tmp_path):
+def test_a_strict_jump_certificate_with_its_gap_lowered_is_never_accepted(proved, records):
     """floor(x/2) + floor((x + 1)/2) - x + 1 - 1/1000 is negative just below x = 1 (0 - 1/10^4 + ...):
     the open piece (0, 1)'s lemma is false and coqc refuses it."""
-    result = prove("floor(x/2) + floor((x+1)/2) > x - 1", "x: [0, 3]", 30.0)
-    certificate = result.parts[0].certificate.to_json()
-    assert certificate["boxes"][0]["decision"]["method"] == "jump"
-    certificate["gap"] = ["add", certificate["gap"], ["num", "-1/1000"]]
+    assert proved["jump"]["boxes"][0]["decision"]["method"] == "jump"
     x = 1 - Fraction(1, 10**4)
     assert math.floor(x / 2) + math.floor((x + 1) / 2) - x + 1 - Fraction(1, 1000) < 0
-    _never_accepted(certificate, tmp_path)
+    _never_accepted(_jump_planted(proved["jump"]), records["jump"])

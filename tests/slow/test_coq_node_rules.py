@@ -17,9 +17,9 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 import mpmath
 
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import proved_with_coq
+from tests.helpers.coq_runs import assert_accepted, proved_with
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
-from theory.prover.coq.preamble import preamble
+from theory.prover.coq.preamble import preamble, preamble_for
 
 pytestmark = [
     pytest.mark.coq,
@@ -89,16 +89,19 @@ PLANTED = [
 
 
 def _file(claims: list[tuple[str, str]]) -> str:
+    """The claims asserted by their tactics in one lemma over BOX, after the preamble's items they use (as
+    an exported file carries them: ``preamble_for``; the whole preamble's compile, 1.2 CPU s, is not
+    what these files test)."""
     asserts = "".join(
         f"assert ({claim}) by ({tactic}; vm_compute; reflexivity).\n" for claim, tactic in claims
     )
-    return (
-        preamble(nodes=True)
-        + f"Lemma planted : forall x y z w : R, {BOX} -> True.\nProof.\n"
+    body = (
+        f"Lemma planted : forall x y z w : R, {BOX} -> True.\nProof.\n"
         + "intros x y z w A1 A2 B1 B2 Z W1 W2.\n"
         + asserts
         + "exact I.\nQed.\n"
     )
+    return preamble_for(body) + body
 
 
 def _compiled(text: str, tmp_path: Path):
@@ -140,17 +143,34 @@ def _in_box(point: dict[str, Fraction]) -> bool:
     return True
 
 
-def test_the_node_lemmas_are_proved_on_the_axioms_of_the_reals(tmp_path):
+EXPORTED = ("exp(x) >= 1 + x + x^2/2", "x: [0, oo)")
+"""A statement whose exported file has products' facts by the corner and quadrant lemmas."""
+
+
+def _lemmas_file() -> str:
+    """The node lemmas and a ``Print Assumptions`` of them all."""
+    every = f"Definition sb_nodes := ({', '.join(LEMMAS)}).\nPrint Assumptions sb_nodes.\n"
+    return preamble(nodes=True) + every
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """The node lemmas' file, the true facts' file and EXPORTED's file, judged by coqc together
+    (tests.helpers.coq_runs.proved_with): (case -> Judged, name -> coqc's verdict)."""
+    texts = {"lemmas": _lemmas_file(), "facts": _file(CASES)}
+    return proved_with([EXPORTED], texts, tmp_path_factory.mktemp("nodes"))
+
+
+def test_the_node_lemmas_are_proved_on_the_axioms_of_the_reals(judged):
     text = preamble(nodes=True)
     assert "Admitted" not in text and "Axiom" not in text
-    every = f"Definition sb_nodes := ({', '.join(LEMMAS)}).\nPrint Assumptions sb_nodes.\n"
-    verdict = _compiled(text + every, tmp_path)
+    verdict = judged[1]["lemmas"]
     assert verdict.status == "accepted", verdict.reason
     assert verdict.axioms and all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
 
-def test_true_node_facts_are_accepted(tmp_path):
-    verdict = _compiled(_file(CASES), tmp_path)
+def test_true_node_facts_are_accepted(judged):
+    verdict = judged[1]["facts"]
     assert verdict.status == "accepted", verdict.reason
 
 
@@ -163,11 +183,13 @@ def test_a_node_fact_that_a_point_refutes_is_refused(index, right, wrong, point,
     assert verdict.status == "rejected"
 
 
-def test_an_exported_file_is_refused_when_a_node_fact_is_planted_false(tmp_path):
+def test_an_exported_file_is_refused_when_a_node_fact_is_planted_false(tmp_path, judged):
     """exp(x) >= 1 + x + x^2/2 on [0, oo) (its facts by the corner and quadrant lemmas): accepted; then
     one product's lower fact raised above that node's own upper fact (no real value lies in both):
     refused."""
-    _, text = proved_with_coq("exp(x) >= 1 + x + x^2/2", "x: [0, oo)", tmp_path / "Statement.v")
+    exported = judged[0][EXPORTED]
+    assert_accepted(exported)
+    text = exported.text
     facts = re.findall(
         r"assert \((N\d+) : \((-?\d+) / (\d+)\) (<=?) (n\d+)\) by \([^;]*; refine \(sb_node_mul_lo", text
     )

@@ -17,7 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from paper_checks.cli import main
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import UNPROVED, assert_accepted, proved_together
+from tests.helpers.coq_runs import UNPROVED, assert_accepted, proved_with
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, check_file
 from theory.prover.coq.export import export_certificate
@@ -113,14 +113,18 @@ def _compiled(text: str, tmp_path: Path) -> object:
     return check_file(path)
 
 
-def test_every_rule_lemma_is_proved_and_rests_only_on_the_axioms_of_the_reals(tmp_path):
+def _rules_file() -> str:
+    """The preamble with its premised cases and a ``Print Assumptions`` of every rule lemma."""
+    every = f"Definition sb_rules := ({', '.join(RULES)}).\nPrint Assumptions sb_rules.\n"
+    return preamble(premises=True) + every
+
+
+def test_every_rule_lemma_is_proved_and_rests_only_on_the_axioms_of_the_reals(judged):
     text = preamble(premises=True)
     stated = set(re.findall(r"^Lemma (\w+)", text, flags=re.MULTILINE))
     assert set(RULES) <= stated
     assert not UNPROVED.search(text)
-    every = f"Definition sb_rules := ({', '.join(RULES)}).\nPrint Assumptions sb_rules.\n"
-    printed = text + every
-    verdict = _compiled(printed, tmp_path)
+    verdict = judged[1]["rules"]
     assert verdict.status == "accepted", verdict.reason
     assert verdict.axioms and all(axiom.startswith(TRUSTED_AXIOMS) for axiom in verdict.axioms)
 
@@ -181,16 +185,22 @@ def test_a_case_split_lemma_stated_wrong_is_refused(right, wrong, tmp_path):
     assert verdict.status == "rejected"
 
 
+@pytest.fixture(scope="module")
+def tails():
+    """Each tail certificate exported (the texts coqc judges in ``judged``)."""
+    return {direction: export_certificate(certificate) for direction, certificate in TAILS.items()}
+
+
 @pytest.mark.parametrize("direction", ["increasing", "decreasing"])
 def test_a_tail_step_is_accepted_and_refused_when_the_exporter_applies_the_other_sides_lemma(
-    direction, tmp_path, monkeypatch
+    direction, tails, judged, tmp_path, monkeypatch
 ):
     certificate = TAILS[direction]
     assert check_certificate(certificate).accepted
-    exported = export_certificate(certificate)
+    exported = tails[direction]
     assert f"refine (sb_tail_{direction} " in exported.text
     assert exported.hypotheses == []
-    verdict = _compiled(exported.text, tmp_path)
+    verdict = judged[1][direction]
     assert verdict.status == "accepted", verdict.reason
 
     def swapped(kind: str, increasing: bool, strict: bool) -> str:
@@ -221,9 +231,11 @@ CASE_SPLITS = [
 
 
 @pytest.fixture(scope="module")
-def judged(tmp_path_factory):
-    """Every case's file, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
-    return proved_together(ISSUE_40 + CASE_SPLITS, tmp_path_factory.mktemp("rules"))
+def judged(tails, tmp_path_factory):
+    """Every case's file, the rule lemmas' file and the tails' files, judged by coqc together
+    (tests.helpers.coq_runs.proved_with): (case -> Judged, name -> coqc's verdict)."""
+    texts = {"rules": _rules_file(), **{direction: tail.text for direction, tail in tails.items()}}
+    return proved_with(ISSUE_40 + CASE_SPLITS, texts, tmp_path_factory.mktemp("rules"))
 
 
 @pytest.mark.parametrize(("statement", "domain"), ISSUE_40)
@@ -235,14 +247,14 @@ def test_the_exporters_failures_of_issue_40_are_accepted_files(statement, domain
     (a rewrite of (2 pi)^(1/2) inverted, then squares) stated sqrt a sqrt a sqrt b sqrt b = a b for one
     root printed twice, (2 * PI) and ((2 * PI)), and its second rewrite failed. Each is now a file coqc
     accepts with no hypothesis."""
-    assert_accepted(judged[(statement, domain)])
+    assert_accepted(judged[0][(statement, domain)])
 
 
 @pytest.mark.parametrize(("statement", "domain", "applied"), CASE_SPLITS)
 def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, applied, judged):
     """coqc accepts the file with no hypothesis; the box is decided by the kernel's cases / bound /
     fractional / integral step and the file applies that step's lemma."""
-    case = judged[(statement, domain, applied)]
+    case = judged[0][(statement, domain, applied)]
     assert_accepted(case)
     assert applied in case.text
 
@@ -250,7 +262,7 @@ def test_a_case_split_box_is_proved_in_coq_by_its_rule_lemma(statement, domain, 
 def test_a_piecewise_file_with_a_branch_changed_is_refused(tmp_path, judged):
     """1/2 - Piecewise((2 x, x < 1/2), (1 - x, True)) is -1/2 near x = 1/2 (by hand): with the gap's first
     branch planted as 2 x, the file's branch lemma no longer proves the box and coqc refuses it."""
-    text = judged[CASE_SPLITS[2]].text
+    text = judged[0][CASE_SPLITS[2]].text
     right = "(if Rlt_dec v_x (1 / 2) then v_x else"
     assert text.count(right) == 1
     assert _compiled(text.replace(right, "(if Rlt_dec v_x (1 / 2) then (2 * v_x) else"), tmp_path).status == (
