@@ -261,7 +261,7 @@ def _covers(rng: random.Random) -> Sample:
         "e1": rng.uniform(0.01, 2),
         "e2": rng.uniform(0.01, 2),
     }
-    coq = {name: mp.mpf(value) for name, value in values.items()} | {"L": range(size)}  # a cover: its length
+    coq = {name: mp.mpf(value) for name, value in values.items()} | {"L": [None] * size}
     symbols = {
         "d1": blueprint.d1,
         "d2": blueprint.d2,
