@@ -102,6 +102,9 @@ def _decided_sign(value: sp.Expr, substitutions: tuple[tuple[sp.Symbol, sp.Expr]
     decided = _sign_of(value)
     if decided is not None:
         return decided
+    decided = _sign_of_rational(value)
+    if decided is not None:
+        return decided
     mapped = sp.factor(sp.simplify(value))
     decided = _sign_of(mapped)
     if decided is None:
@@ -136,12 +139,30 @@ def _sign_of(value: sp.Expr) -> int | None:
         if _sign_of(first) == 1 and _sign_of(second) == -1:
             first, second = second, first
         if _sign_of(first) == -1 and _sign_of(second) == 1:
+            if isinstance(second, sp.log) and isinstance(-first, sp.log):
+                # ln X - ln Y with ln X, ln Y > 0 (so X, Y > 1): ln increases, so the sign is that of X - Y
+                decided = _sign_of(second.args[0] - (-first).args[0])
+                if decided is not None:
+                    return decided
+            decided = _sign_of_rational(value)
+            if decided is not None:
+                return decided
             logs = sp.expand_log(sp.log(second), force=True) - sp.expand_log(sp.log(-first), force=True)
             # the expanded logs as they are first (they decide 70 of the regimes' 72 such sums), simplified
             # only when their sign is not read off them
             decided = _sign_of(logs)
             return decided if decided is not None else _sign_of(sp.factor(sp.simplify(logs)))
     return None
+
+
+def _sign_of_rational(value: sp.Expr) -> int | None:
+    """The sign of a rational function of its symbols read off its factored form (sympy's ``factor``: one
+    fraction, numerator and denominator factored), or None for another expression or an undecided sign;
+    an equality, so cheaper than ``simplify`` and as sound."""
+    if not value.is_rational_function():
+        return None
+    factored = sp.factor(value)
+    return None if factored == value else _sign_of(factored)
 
 
 def compare(a: Growth, b: Growth, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:
