@@ -89,9 +89,11 @@ CONSTANT = Growth(sp.Integer(0), sp.Integer(0), sp.Integer(0))
 def sign(value: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:
     """-1, 0 or +1 for the sign of ``value`` (after the range substitutions); raises when undecided.
 
-    Products are decided factor by factor, and a two-term sum a - b of positive parts by the sign of
-    ln a - ln b (so e^u - 1 is decided by u). The sign depends on the expression and the substitutions
-    alone, so each (value, substitutions) is decided once a process (a law's terms recur across laws)."""
+    Products are decided factor by factor, ln X - ln Y (X, Y > 1) by the sign of X - Y, a two-term sum
+    a - b of positive parts by the sign of ln a - ln b (so e^u - 1 is decided by u), a rational function by
+    its factored form (sympy's ``factor``), and what is left by its ``simplify``-ed form. The sign depends on
+    the expression and the substitutions alone, so each (value, substitutions) is decided once a process (a
+    law's terms recur across laws)."""
     pairs = tuple(sorted((substitutions or {}).items(), key=lambda pair: sp.default_sort_key(pair[0])))
     return _decided_sign(sp.sympify(value), pairs)
 
