@@ -14,7 +14,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from theory.prover import PROVED, REFUTED, prove
 
-mpmath.mp.dps = 50
+pytestmark = pytest.mark.mp_digits(50)
 
 
 def _ratio(k: int, c: int):
