@@ -29,7 +29,6 @@ from theory.prover import prove
 from theory.prover.coq import export
 from theory.prover.coq.coqc import TRUSTED_AXIOMS, CoqCheck, check_file, check_files
 from theory.prover.coq.export import CoqExport, export_certificate
-from theory.prover.coq.files import certificate_export, export_files
 from theory.prover.coq.preamble import preamble
 from theory.prover.kernel import check_certificate
 
@@ -231,14 +230,3 @@ def proved_with(cases: list[tuple[str, ...]], texts: dict, folder: Path, *flags:
     return judged_with(
         {case: ["prove", case[0], "--domain", case[1], *flags] for case in cases}, texts, folder
     )
-
-
-def exported_together(certificates: dict, folder: Path) -> dict[object, dict]:
-    """name -> record: every certificate exported to ``folder/File_k.v`` and checked by one
-    :func:`~theory.prover.coq.files.export_files` call (the records ``export_to`` gives, each its own
-    file's: check_files compiles a file again without the one that failed). coqc stops at the first file
-    that fails, so certificates expected refused go first (each then costs its own process, as alone)
-    and those expected accepted last; the refused files rewritten with their unproved lemmas as
-    hypotheses are checked again together."""
-    exports = [certificate_export(c, folder / f"File_{k}.v") for k, c in enumerate(certificates.values())]
-    return dict(zip(certificates, export_files(exports, True), strict=True))

@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from tests.helpers.certificates import box_certificate, domain_variable
+from tests.helpers.coq_groups import assert_never_accepted, planted_together
 from tests.helpers.coq_marks import NEEDS_COQC
-from tests.helpers.coq_runs import assert_accepted, exported_together, proved_together
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover import prove
+from theory.prover.coq.files import export_to
 from theory.prover.kernel import check_certificate
 
 pytestmark = [
@@ -111,22 +112,15 @@ def _polynomial_touching_zero() -> dict:
 
 @pytest.fixture(scope="module")
 def records(proved, tmp_path_factory):
-    """The plants and the accepted Bernstein boxes exported and checked by coqc, the plants first
-    (tests.helpers.coq_runs.exported_together): name -> export_to's record."""
+    """The plants exported and checked by coqc in one call (tests.helpers.coq_groups.planted_together,
+    which asserts first that the kernel refuses each): name -> export_to's record."""
     certificates: dict[object, dict] = {
         "periodic": _periodic_planted(proved["periodic"]),
         "jump": _jump_planted(proved["jump"]),
         "polynomial": _polynomial_touching_zero(),
-        **{("planted", strict): _bernstein("-1/100", strict) for strict in (False, True)},
-        **{("accepted", strict): _bernstein("1/100", strict) for strict in (False, True)},
+        **{strict: _bernstein("-1/100", strict) for strict in (False, True)},
     }
-    return exported_together(certificates, tmp_path_factory.mktemp("planted"))
-
-
-def _never_accepted(certificate, record):
-    assert not check_certificate(certificate).accepted  # the kernel refuses the plant too
-    assert record["coq"] != "accepted"
-    assert record["rests_on_hypotheses"] or record["coq"] == "rejected"
+    return planted_together(certificates, tmp_path_factory.mktemp("planted"))
 
 
 def test_a_periodic_certificate_with_its_gap_planted_false_is_never_accepted(proved, records):
@@ -135,19 +129,20 @@ def test_a_periodic_certificate_with_its_gap_planted_false_is_never_accepted(pro
     assert proved["periodic"]["boxes"][0]["decision"]["method"] == "periodic"
     x = 1000
     assert x - math.floor(Fraction(x, 2)) - math.floor(Fraction(x + 1, 2)) - Fraction(x, 1000) < 0
-    _never_accepted(_periodic_planted(proved["periodic"]), records["periodic"])
+    assert_never_accepted(records["periodic"])
 
 
 @pytest.mark.parametrize(("strict", "applied"), [(False, "sb_bernstein_step"), (True, "sb_bernstein_min")])
-def test_a_bernstein_box_is_accepted_and_its_plant_is_not(strict, applied, records):
+def test_a_bernstein_box_is_accepted_and_its_plant_is_not(strict, applied, records, tmp_path):
     """(x + y)(x - y)^2 + 1/100 > 0 on [0, 1/4]^2 is accepted; with -1/100 (negative at x = y) it is not."""
-    assert check_certificate(_bernstein("1/100", strict)).accepted
-    record = records[("accepted", strict)]
+    certificate = _bernstein("1/100", strict)
+    assert check_certificate(certificate).accepted
+    record = export_to(certificate, tmp_path / "Statement.v", True)
     assert (record["coq"], record["rests_on_hypotheses"]) == ("accepted", False), record
-    assert applied in Path(record["file"]).read_text()
+    assert applied in (tmp_path / "Statement.v").read_text()
     t = Fraction(1, 8)
     assert t**3 + t**3 - Fraction(1, 100) - t**3 - t**3 < 0
-    _never_accepted(_bernstein("-1/100", strict), records[("planted", strict)])
+    assert_never_accepted(records[strict])
 
 
 def test_a_strict_polynomial_box_touching_zero_is_never_accepted(records):
@@ -155,7 +150,7 @@ def test_a_strict_polynomial_box_touching_zero_is_never_accepted(records):
     0 < E * E, and the box stays unproved."""
     t = Fraction(3, 4)
     assert t**4 - t**3 + Fraction(27, 256) == 0
-    _never_accepted(_polynomial_touching_zero(), records["polynomial"])
+    assert_never_accepted(records["polynomial"])
 
 
 def test_a_strict_jump_certificate_with_its_gap_lowered_is_never_accepted(proved, records):
@@ -164,4 +159,4 @@ def test_a_strict_jump_certificate_with_its_gap_lowered_is_never_accepted(proved
     assert proved["jump"]["boxes"][0]["decision"]["method"] == "jump"
     x = 1 - Fraction(1, 10**4)
     assert math.floor(x / 2) + math.floor((x + 1) / 2) - x + 1 - Fraction(1, 1000) < 0
-    _never_accepted(_jump_planted(proved["jump"]), records["jump"])
+    assert_never_accepted(records["jump"])
