@@ -1,18 +1,17 @@
 """Exported premised cases tampered with in their proof scripts are refused by coqc: a Piecewise condition
 made non-strict (x >= y: the shift's premise 0 < x - y no longer follows at the tie), a shift instantiated
 at c(x) + 1 instead of c(x), a Min's premise made strict (0 < y - x fails at the tie), and a Min case given
-the other case's premise. The untampered file is accepted. coqc runs of 3-10 CPU s each: slow."""
+the other case's premise. The untampered files, judged by coqc together, are accepted; each tampered
+file is judged alone. coqc runs of 2-10 CPU s each: slow."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
-from paper_checks.cli import main
 from tests.helpers.coq_marks import NEEDS_COQC
+from tests.helpers.coq_runs import assert_accepted, proved_together
 from theory.prover.coq.coqc import check_file
 
 pytestmark = [pytest.mark.coq, pytest.mark.slow, NEEDS_COQC]
@@ -32,23 +31,20 @@ TAMPERED = [
 ]  # fmt: skip
 
 
-def _exported(statement: str, domain: str, tmp_path: Any, capsys: Any) -> str:
-    target = tmp_path / "Statement.v"
-    assert main(["prove", statement, "--domain", domain, "--no-solver", "--coq", str(target)]) == 0
-    capsys.readouterr()
-    return target.read_text(encoding="utf-8")
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Both statements' untampered files, judged by coqc together (tests.helpers.coq_runs.proved_together)."""
+    return proved_together([PIECEWISE, MINIMUM], tmp_path_factory.mktemp("premised"), "--no-solver")
 
 
-def test_the_untampered_premised_file_is_accepted(tmp_path, capsys) -> None:
-    text = _exported(MINIMUM[0], MINIMUM[1], tmp_path, capsys)
-    copy = tmp_path / "Copy.v"
-    copy.write_text(text, encoding="utf-8")
-    assert check_file(copy).status == "accepted"
+@pytest.mark.parametrize("statement", [PIECEWISE, MINIMUM], ids=["Piecewise", "Min"])
+def test_the_untampered_premised_file_is_accepted(statement, judged) -> None:
+    assert_accepted(judged[statement])
 
 
 @pytest.mark.parametrize(("what", "statement", "edits"), TAMPERED, ids=[t[0] for t in TAMPERED])
-def test_a_tampered_premised_proof_is_refused_by_coqc(what, statement, edits, tmp_path, capsys) -> None:
-    text = _exported(statement[0], statement[1], tmp_path, capsys)
+def test_a_tampered_premised_proof_is_refused_by_coqc(what, statement, edits, tmp_path, judged) -> None:
+    text = judged[statement].text
     for old, new in edits:
         assert old in text, (what, old)
         text = text.replace(old, new)
