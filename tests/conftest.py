@@ -3,6 +3,7 @@ a missing package fails."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 
@@ -33,16 +34,20 @@ def _strict_numpy():
 
 
 @pytest.fixture(autouse=True)
-def _mpmath_precision_unchanged():
-    """A test that sets mpmath's global precision (mpmath.mp.dps = 50) instead of using mpmath.workdps fails:
-    the leaked precision silently changed the last bit of later tests' numbers (a measure's fprod)."""
+def _mpmath_precision_unchanged(request: pytest.FixtureRequest):
+    """A test marked ``mp_digits(n)`` runs inside ``mpmath.workdps(n)``. A test that sets mpmath's global
+    precision (mpmath.mp.dps = 50) instead fails: the leaked precision silently changed the last bit of later
+    tests' numbers (a measure's fprod)."""
     import mpmath
 
+    marker = request.node.get_closest_marker("mp_digits")
     before = mpmath.mp.prec
-    yield
-    leaked = mpmath.mp.prec
+    with mpmath.workdps(marker.args[0]) if marker else contextlib.nullcontext():
+        inside = mpmath.mp.prec
+        yield
+        leaked = mpmath.mp.prec
     mpmath.mp.prec = before
-    assert leaked == before, f"the test left mpmath's precision at {leaked} bits (was {before}): use workdps"
+    assert leaked == inside, f"the test left mpmath's precision at {leaked} bits (was {inside}): use workdps"
 
 
 MISSING_DEPENDENCY_WORDS = ("needs", "could not import")
@@ -94,6 +99,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector):
     """A whole module's skip (pytest.importorskip or pytest.skip(allow_module_level=True) at import time)
-    for a missing package: in CI it fails the collection, so its tests cannot vanish from the count."""
+    for a missing package: in CI it fails the collection, so its tests cannot vanish from the count. A
+    module that sets mpmath's global precision when imported fails its collection: every later test of the
+    run (the product's mpmath code included) would run at that precision."""
+    import mpmath
+
+    before = mpmath.mp.prec
     outcome = yield
-    fail_missing_package_skip(outcome.get_result())
+    report = outcome.get_result()
+    fail_missing_package_skip(report)
+    if mpmath.mp.prec != before:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{collector.nodeid} set mpmath's precision to {mpmath.mp.prec} bits at import (was {before}):"
+            " mark its tests mp_digits(n) instead"
+        )
+        mpmath.mp.prec = before

@@ -37,11 +37,20 @@ class Formula:
         return sp.latex(self.expr)
 
     def subs(self, **values: object) -> sp.Expr:
-        """The expression with the named arguments substituted (symbol names as keywords)."""
+        """The expression with the named arguments substituted (symbol names as keywords).
+
+        The symbols are replaced in one walk of the tree (sympy's ``xreplace``; ``subs`` walks it once per
+        argument and tries each node against the symbol). When a value holds another argument that is
+        replaced too, the two differ (``subs`` replaces in turn, so that argument is replaced inside the
+        value as well): there ``subs`` is used, as always."""
         by_name = {str(a): a for a in self.args}
         unknown = set(values) - set(by_name)
         if unknown:
             raise InvalidArgument(
                 f"formula {self.name!r} has no arguments {sorted(unknown)}; it takes {list(by_name)}"
             )
-        return self.expr.subs({by_name[k]: v for k, v in values.items()})
+        replacements = {by_name[k]: sp.sympify(v) for k, v in values.items()}
+        moved = {symbol for symbol, value in replacements.items() if value != symbol}
+        if any(moved & value.free_symbols for value in replacements.values()):
+            return self.expr.subs(replacements)
+        return self.expr.xreplace(replacements)

@@ -89,9 +89,11 @@ CONSTANT = Growth(sp.Integer(0), sp.Integer(0), sp.Integer(0))
 def sign(value: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:
     """-1, 0 or +1 for the sign of ``value`` (after the range substitutions); raises when undecided.
 
-    Products are decided factor by factor, and a two-term sum a - b of positive parts by the sign of
-    ln a - ln b (so e^u - 1 is decided by u). The sign depends on the expression and the substitutions
-    alone, so each (value, substitutions) is decided once a process (a law's terms recur across laws)."""
+    Products are decided factor by factor, ln X - ln Y (X, Y > 1) by the sign of X - Y, a two-term sum
+    a - b of positive parts by the sign of ln a - ln b (so e^u - 1 is decided by u), a rational function by
+    its factored form (sympy's ``factor``), and what is left by its ``simplify``-ed form. The sign depends on
+    the expression and the substitutions alone, so each (value, substitutions) is decided once a process (a
+    law's terms recur across laws)."""
     pairs = tuple(sorted((substitutions or {}).items(), key=lambda pair: sp.default_sort_key(pair[0])))
     return _decided_sign(sp.sympify(value), pairs)
 
@@ -100,6 +102,9 @@ def sign(value: sp.Expr, substitutions: dict[sp.Symbol, sp.Expr] | None = None) 
 def _decided_sign(value: sp.Expr, substitutions: tuple[tuple[sp.Symbol, sp.Expr], ...]) -> int:
     value = value.subs(dict(substitutions))
     decided = _sign_of(value)
+    if decided is not None:
+        return decided
+    decided = _sign_of_rational(value)
     if decided is not None:
         return decided
     mapped = sp.factor(sp.simplify(value))
@@ -136,12 +141,30 @@ def _sign_of(value: sp.Expr) -> int | None:
         if _sign_of(first) == 1 and _sign_of(second) == -1:
             first, second = second, first
         if _sign_of(first) == -1 and _sign_of(second) == 1:
+            if isinstance(second, sp.log) and isinstance(-first, sp.log):
+                # ln X - ln Y with ln X, ln Y > 0 (so X, Y > 1): ln increases, so the sign is that of X - Y
+                decided = _sign_of(second.args[0] - (-first).args[0])
+                if decided is not None:
+                    return decided
+            decided = _sign_of_rational(value)
+            if decided is not None:
+                return decided
             logs = sp.expand_log(sp.log(second), force=True) - sp.expand_log(sp.log(-first), force=True)
             # the expanded logs as they are first (they decide 70 of the regimes' 72 such sums), simplified
             # only when their sign is not read off them
             decided = _sign_of(logs)
             return decided if decided is not None else _sign_of(sp.factor(sp.simplify(logs)))
     return None
+
+
+def _sign_of_rational(value: sp.Expr) -> int | None:
+    """The sign of a rational function of its symbols read off its factored form (sympy's ``factor``: one
+    fraction, numerator and denominator factored), or None for another expression or an undecided sign;
+    an equality, so cheaper than ``simplify`` and as sound."""
+    if not value.is_rational_function():
+        return None
+    factored = sp.factor(value)
+    return None if factored == value else _sign_of(factored)
 
 
 def compare(a: Growth, b: Growth, substitutions: dict[sp.Symbol, sp.Expr] | None = None) -> int:

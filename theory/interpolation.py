@@ -249,14 +249,22 @@ def statement() -> sp.Rel:
     return sp.Le(composed_entropy(integer_k_star()), theorem_4_1(), evaluate=False)
 
 
+@functools.cache
+def _balanced_split() -> tuple[sp.Expr, tuple[tuple[sp.Symbol, sp.Expr], ...]]:
+    """The balanced term split into K_p and the exponents of N, S, s, eps (once a process: the lemma, its
+    notes and its checks read both)."""
+    coefficient, exponents = split_monomial(balanced_term(), (N, S, s, eps))
+    return coefficient, tuple(exponents.items())
+
+
 def theorem_exponents() -> dict[sp.Symbol, sp.Expr]:
     """The exponents of N, S, s and eps in the balanced term (read off, not typed)."""
-    return split_monomial(balanced_term(), (N, S, s, eps))[1]
+    return dict(_balanced_split()[1])
 
 
 def matrix_constant() -> sp.Expr:
     """K_p, the coefficient of the balanced term."""
-    return split_monomial(balanced_term(), (N, S, s, eps))[0]
+    return _balanced_split()[0]
 
 
 _K = TypeVar("_K")

@@ -319,6 +319,13 @@ class WidthLaw:
         raise InvalidArgument(f"p = {p_value} is outside [0, 2]")
 
 
+@functools.cache
+def _minimum(power: sp.Expr, low: sp.Expr, high: sp.Expr) -> sp.Expr:
+    """min of ``power`` over p in [low, high] by sympy's ``minimum``, once a process (the two aggregations
+    have the same exponent of N on each range of every regime, so each minimum is asked twice)."""
+    return sp.minimum(power, p, sp.Interval(low, high))
+
+
 def _derive_width_law(regime: str, bound: str) -> WidthLaw:
     pieces = []
     candidates = []
@@ -330,7 +337,7 @@ def _derive_width_law(regime: str, bound: str) -> WidthLaw:
         )
         cls = growth(expr, N, on_range)
         pieces.append((low, high, cls))
-        candidates.append(sp.minimum(cls.power, p, sp.Interval(low, high)))
+        candidates.append(_minimum(cls.power, low, high))
     at_zero = growth(width_bound(regime, bound, sp.Integer(0)), N)
     candidates.append(at_zero.power)
     edelman = growth(width_bound(regime, "edelman_proxy", sp.Integer(0)), N)

@@ -80,8 +80,10 @@ class CheckReport:
         return lemmas + tuple((HELPER_CONTROLS, r) for r in self.controls if not r.verdict)
 
 
+@functools.cache
 def helper_control_results() -> tuple[CheckResult, ...]:
-    """Each decision helper of theory._sympy_tools on a planted false statement: passes iff rejected."""
+    """Each decision helper of theory._sympy_tools on a planted false statement: passes iff rejected
+    (computed once, like each lemma's results; ``helper_control_results.__wrapped__()`` runs them afresh)."""
     from theory._sympy_tools import helper_controls
 
     return tuple(
@@ -93,8 +95,8 @@ def helper_control_results() -> tuple[CheckResult, ...]:
 def run_all_checks(
     each: Callable[[tuple[Lemma, ...]], Iterable[Lemma]] | None = None,
 ) -> CheckReport:
-    """Run every self-check of every lemma (each lemma caches its results) and the helper controls;
-    ``each`` wraps the iteration over the lemmas (the command line's per-lemma progress)."""
+    """Run every self-check of every lemma (each lemma caches its results) and the helper controls (cached
+    too); ``each`` wraps the iteration over the lemmas (the command line's per-lemma progress)."""
     lemmas = all_lemmas()
     ordered = lemmas if each is None else each(lemmas)
     return CheckReport(tuple((lemma, lemma.results) for lemma in ordered), helper_control_results())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from pathlib import Path
 
@@ -59,13 +59,19 @@ def _imported_names(
                 yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
 
 
-def import_graph(root: Path) -> dict[str, set[str]]:
+def parse(path: Path) -> ast.Module:
+    """The module at ``path``, parsed."""
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def import_graph(root: Path, read: Callable[[Path], ast.Module] = parse) -> dict[str, set[str]]:
     """Module -> the other modules of the packages it imports (a package's ``from . import name`` of a
-    name it defines itself is no edge)."""
+    name it defines itself is no edge); ``read`` parses a module's file (a caller holding the packages'
+    trees already, as the test suite's scans do, passes its own)."""
     modules = module_files(root)
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
-        tree = ast.parse(path.read_text(), filename=str(path))
+        tree = read(path)
         names = _imported_names(tree, module, path.stem == "__init__", modules)
         graph[module] = {
             target for target in map(_target, names, repeat(modules)) if target not in (None, module)

@@ -11,10 +11,12 @@ THOROUGH_STATEMENTS (about an hour of CPU).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import pytest
@@ -101,15 +103,24 @@ def expressions(names: tuple[str, ...]) -> st.SearchStrategy[str]:
     )
 
 
-def _mp_eval(text: str, point: dict[str, Fraction]) -> mpmath.mpf | None:
-    """The generated expression at a point, by sympy at 60 digits (None where it is undefined). The text is
-    the test's own (never user input); sympy's parser reads it so that the reference shares no code with
-    the prover's language."""
+@functools.cache
+def _parsed(text: str, names: tuple[str, ...]) -> tuple[dict[str, Any], Any]:
+    """(symbols, expression) of a generated text, read once by sympy's parser (not the prover's language,
+    so that the reference shares no code with it; the text is the test's own, never user input)."""
     import sympy as sp
     from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-    symbols = {name: sp.Symbol(name, real=True) for name in point}
-    expr = parse_expr(text, local_dict=symbols, transformations=(*standard_transformations, convert_xor))
+    symbols = {name: sp.Symbol(name, real=True) for name in names}
+    return symbols, parse_expr(
+        text, local_dict=symbols, transformations=(*standard_transformations, convert_xor)
+    )
+
+
+def _mp_eval(text: str, point: dict[str, Fraction]) -> mpmath.mpf | None:
+    """The generated expression at a point, by sympy at 60 digits (None where it is undefined)."""
+    import sympy as sp
+
+    symbols, expr = _parsed(text, tuple(point))
     values = {symbols[n]: sp.Rational(v.numerator, v.denominator) for n, v in point.items()}
     value = sp.N(expr.subs(values), 60)
     if not value.is_real or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):

@@ -20,8 +20,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 
 from theory.prover import PROVED, REFUTED, prove
 
-pytestmark = pytest.mark.slow
-mpmath.mp.dps = 50
+pytestmark = [pytest.mark.slow, pytest.mark.mp_digits(50)]
 
 Case = tuple[str, str, Callable[..., mpmath.mpf], bool, tuple[str, ...], tuple[Fraction, ...]]
 """(statement, domain, gap by hand, true, variables, a planted point: the gap's infimum there or nearby)."""

@@ -148,13 +148,17 @@ def test_single_threaded_blas_restores_the_thread_count_and_respects_the_user(mo
     getter, setter = functions
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    suite_count = getter()  # one thread (tests/conftest.py): every later test's BLAS runs with it
     setter(2)
-    with single_threaded_blas():
-        assert getter() == 1
-    assert getter() == 2
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
-    with single_threaded_blas():
+    try:
+        with single_threaded_blas():
+            assert getter() == 1
         assert getter() == 2
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", "2")
+        with single_threaded_blas():
+            assert getter() == 2
+    finally:
+        setter(suite_count)
 
 
 def test_a_wide_matrix_takes_the_tall_orientation_and_keeps_its_singular_values():

@@ -86,13 +86,15 @@ def test_claim_6_synthetic_rank_one_attains_24_25_of_the_factor_exponent():
 
 
 def with_factor_exponent(lemma: Lemma, exponent_of_m) -> Lemma:
-    """``lemma`` (the rounding lemma) with its factor's exponent 1/(2m) replaced."""
+    """``lemma`` (the rounding lemma) with its factor's exponent 1/(2m) replaced, and without its
+    self-checks: they do not read the statement, and a factor the spectra exceed is refuted whatever they
+    say (claim 6's verdict), so the copy does not run them again (the derivative check alone 0.5-1 CPU s)."""
     relation = lemma.statement[0]
     symbols = {str(x): x for x in relation.free_symbols}
     base = sp.Max(1, sp.sqrt(symbols["N"]) * symbols["s"] * symbols["sigma_1"])
     optimum = next(a for a in sp.Mul.make_args(relation.rhs) if isinstance(a, sp.core.function.AppliedUndef))
     changed = sp.Le(relation.lhs, optimum * base ** exponent_of_m(symbols["m"]), evaluate=False)
-    return dataclasses.replace(lemma, statement=(changed,))
+    return dataclasses.replace(lemma, statement=(changed,), checks=())
 
 
 def test_claim_6_a_factor_with_exponent_1_over_4m_is_refuted_by_the_synthetic_spectra():

@@ -10,6 +10,7 @@ balls (numerics.certify.stored_arb), so neither the CLI nor ``bound`` nor ``boun
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 
@@ -19,20 +20,6 @@ from tests.helpers.bert_checkpoint_files import bert_config, tiny_bert_tensors, 
 from tests.helpers.paths import ROOT
 
 pytest.importorskip("safetensors", reason="writing the tiny checkpoint needs safetensors (models extra)")
-
-PROBE = """
-import contextlib, io, sys
-from paper_checks.cli import main
-with contextlib.redirect_stdout(io.StringIO()):
-    status = main(["bound", sys.argv[1], "--jobs", "1", *sys.argv[2:]])
-heavy = ("numerics.bounds.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
-         "sympy", "transformers", "matplotlib", "pandas", "onnx", "theory.proxy",
-         "paper_checks.commands.check", "numerics.loading.families.llama", "numerics.loading.families.gpt2",
-         "numerics.loading.families.distilbert")
-if "--certify" not in sys.argv:  # the certificates use the Gram matrix
-    heavy += ("numerics.spectra.gram", "numerics.spectra.top_singular")
-print(status, *[name for name in heavy if name in sys.modules])
-"""
 
 COMPILED_RECORDS = """
 def compiled_records(modules):
@@ -48,17 +35,26 @@ def compiled_records(modules):
         and getattr(value.__init__, "__module__", None) != "theory.records"
     )
 """
-RECORDS_PROBE = (
+PROBE = (
     COMPILED_RECORDS
     + """
 import contextlib, io, sys
 from paper_checks.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
-    status = main(["bound", sys.argv[1], "--jobs", "1"])
+    status = main(["bound", sys.argv[1], "--jobs", "1", *sys.argv[2:]])
+heavy = ("numerics.bounds.assembled", "theory.assembled", "numerics.synthetic.gap", "numpy.f2py", "torch",
+         "sympy", "transformers", "matplotlib", "pandas", "onnx", "theory.proxy",
+         "paper_checks.commands.check", "numerics.loading.families.llama", "numerics.loading.families.gpt2",
+         "numerics.loading.families.distilbert")
+if "--certify" not in sys.argv:  # the certificates use the Gram matrix
+    heavy += ("numerics.spectra.gram", "numerics.spectra.top_singular")
+print(status, *[name for name in heavy if name in sys.modules])
 ours = ("theory", "numerics", "paper_checks")
-print(status, *compiled_records([m for name, m in list(sys.modules.items()) if name.split(".")[0] in ours]))
+print(*compiled_records([m for name, m in list(sys.modules.items()) if name.split(".")[0] in ours]))
 """
 )
+"""``specbound bound`` on a folder in a fresh interpreter; it prints the status and the heavy modules
+imported, then the records whose methods were compiled at start-up."""
 
 IMPORT_ONLY = """
 import sys
@@ -74,30 +70,38 @@ def test_importing_the_cli_imports_neither_sympy_nor_torch():
     assert done.stdout.split() == [], done.stdout + done.stderr
 
 
-def _probe_bound(tmp_path, probe: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    """``probe`` run in a fresh interpreter on a tiny BERT folder (its path and ``extra`` as arguments)."""
-    folder = write_folder(tmp_path / "m", tiny_bert_tensors(), bert_config())
-    return subprocess.run(
-        [sys.executable, "-c", probe, str(folder), *extra],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+@pytest.fixture(scope="module")
+def bound_probe(tmp_path_factory):
+    """:data:`PROBE` on one tiny BERT folder, run once per argument list (its two lines and stderr)."""
+    folder = write_folder(tmp_path_factory.mktemp("bound") / "m", tiny_bert_tensors(), bert_config())
+
+    @functools.cache
+    def run(*extra: str) -> tuple[list[str], str]:
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, str(folder), *extra],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.splitlines(), done.stderr
+
+    return run
 
 
 @pytest.mark.parametrize("extra", [[], ["--certify"]], ids=["plain", "certify"])
-def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(tmp_path, extra):
+def test_bound_imports_no_sympy_torch_plotting_nor_other_commands(bound_probe, extra):
     if extra:
         pytest.importorskip("flint", reason="--certify needs python-flint (certify extra)")
-    done = _probe_bound(tmp_path, PROBE, *extra)
-    assert done.stdout.split() == ["0"], done.stdout + done.stderr
+    lines, errors = bound_probe(*extra)
+    assert lines[0].split() == ["0"], (lines, errors)
 
 
-def test_bound_compiles_no_dataclass_methods_at_start_up(tmp_path):
-    """Every record on the bound path is a theory.records record: no method source is compiled per class."""
-    done = _probe_bound(tmp_path, RECORDS_PROBE)
-    assert done.stdout.split() == ["0"], done.stdout + done.stderr
+def test_bound_compiles_no_dataclass_methods_at_start_up(bound_probe):
+    """Every record on the bound path is a theory.records record: no method source is compiled per class
+    (the plain run's second line)."""
+    lines, errors = bound_probe()
+    assert len(lines) == 2 and (lines[0].split()[:1], lines[1].split()) == (["0"], []), (lines, errors)
 
 
 def test_the_compiled_record_probe_finds_a_planted_dataclass(monkeypatch):
@@ -137,13 +141,15 @@ print(*sorted({name.split(".")[0] for name in sys.modules}), "|", *sorted(sys.mo
 """
 
 
-def _imported_by(*argv: str) -> tuple[set[str], set[str]]:
-    """(top-level packages, all modules) in sys.modules after ``specbound ARGV`` in a fresh interpreter."""
+@functools.cache
+def _imported_by(*argv: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(top-level packages, all modules) in sys.modules after ``specbound ARGV`` in a fresh interpreter
+    (run once per ARGV: --version and --help serve two tests each)."""
     done = subprocess.run(
         [sys.executable, "-c", COMMAND_PROBE, *argv], cwd=ROOT, capture_output=True, text=True, check=True
     )
     packages, modules = done.stdout.split("|")
-    return set(packages.split()), set(modules.split())
+    return frozenset(packages.split()), frozenset(modules.split())
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--help"], ["bound", "--help"], ["inspect", "--help"]])

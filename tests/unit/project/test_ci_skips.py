@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.hostile_files import run_limited
 from tests.helpers.paths import ROOT
-
-CONFTEST = ROOT / "tests" / "conftest.py"
+from tests.helpers.planted_pytest import run_planted
 
 SKIPPING_TESTS = """
 import pytest
@@ -56,38 +50,10 @@ MODULE_MARK = {
 """A module mark skipping every test of a module for a missing package (reported per test)."""
 
 
-PLUGINS = ("--disable-plugin-autoload", "-p", "hypothesispytest")
-"""The suite's plugins as pyproject.toml's addopts load them (the planted conftest imports hypothesis): no
-other plugin is loaded and hypothesis's modules are not rewritten for assertions."""
-
-
-def run_planted(
-    tmp_path: Path, ci: str | None, modules: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """pytest on planted skipping tests (default: four in one module), with this suite's conftest, CI set
-    to ``ci`` (None: unset)."""
-    shutil.copy(CONFTEST, tmp_path / "conftest.py")
-    for name, text in (modules or {"test_planted.py": SKIPPING_TESTS}).items():
-        (tmp_path / name).write_text(text)
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
-    if ci is not None:
-        env["CI"] = ci
-    return run_limited(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *PLUGINS, str(tmp_path)],
-        120,
-        "the planted pytest run",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-
-
 # each test runs pytest in a subprocess (about 2 CPU s): CI=true is the fast tier's smoke test, the other
 # cases are slow
 def test_missing_package_skips_fail_in_ci(tmp_path: Path):
-    completed = run_planted(tmp_path, "true")
+    completed = run_planted(tmp_path, "true", {"test_planted.py": SKIPPING_TESTS})
     assert completed.returncode == 1, completed.stdout
     assert "3 failed, 1 skipped" in completed.stdout
     assert "needs the model package no-such-model" in completed.stdout

@@ -38,13 +38,9 @@ def _imported(node: ast.AST) -> list[tuple[str, int]]:
     return []
 
 
-def _called_names(tree: ast.AST) -> set[str]:
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            function = node.func
-            names.add(function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", ""))
-    return names
+def _called_name(node: ast.Call) -> str:
+    function = node.func
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
 
 
 def violations(tests: Path) -> list[str]:
@@ -60,7 +56,13 @@ def violations(tests: Path) -> list[str]:
         if is_test and relative.parts[0] == "unit" and relative.parts[1] not in UNIT_GROUPS:
             found.append(f"{where}:1: a unit test belongs in tests/unit/<{'|'.join(UNIT_GROUPS)}>/")
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        called: set[str] = set()  # the called names and the strings, gathered in the one walk over the tree
+        strings: list[ast.Constant] = []
         for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                called.add(_called_name(node))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                strings.append(node)
             for module, level in _imported(node):
                 top = module.split(".")[0]
                 if level:
@@ -71,8 +73,7 @@ def violations(tests: Path) -> list[str]:
                     found.append(f"{where}:{node.lineno}: imports the test module {module}: use helpers")
                 elif top in local:
                     found.append(f"{where}:{node.lineno}: imports {module} by its bare name: tests.helpers.*")
-        if is_test and _called_names(tree) & LOADERS:
-            strings = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        if is_test and called & LOADERS:
             for node in strings:
                 if TEST_FILE.search(node.value):
                     found.append(f"{where}:{node.lineno}: loads the test file {node.value} by path")

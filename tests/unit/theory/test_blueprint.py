@@ -24,7 +24,7 @@ from theory.paper_proofs.theorem_3_1 import PREMISES, theorem_text
 
 POINTS = 8
 TOLERANCE = mp.mpf(10) ** -20
-mp.mp.dps = 40
+pytestmark = pytest.mark.mp_digits(40)
 
 
 def _node(name: str) -> blueprint.Node:

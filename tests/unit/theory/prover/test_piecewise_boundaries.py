@@ -29,7 +29,7 @@ from theory.prover.definedness import UndefinedStatement
 from theory.prover.kernel import balls, trees
 from theory.prover.kernel import check_certificate as kernel_check
 
-mpmath.mp.dps = 50
+pytestmark = pytest.mark.mp_digits(50)
 
 Gap = Callable[..., mpmath.mpf]
 

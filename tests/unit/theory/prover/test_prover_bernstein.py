@@ -17,7 +17,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from theory.prover import PROVED, REFUTED, prove
 from theory.prover.kernel import bernstein, check_certificate
 
-mpmath.mp.dps = 50
+pytestmark = pytest.mark.mp_digits(50)
 
 X, Y = ["var", "x"], ["var", "y"]
 

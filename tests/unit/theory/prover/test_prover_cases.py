@@ -20,7 +20,7 @@ pytest.importorskip("flint", reason="the prover needs python-flint (the certify 
 from theory.prover import PROVED, REFUTED, check_certificate, prove
 from theory.prover.kernel import polynomial
 
-mpmath.mp.dps = 50
+pytestmark = pytest.mark.mp_digits(50)
 
 TRUE = [
     ("floor(x) <= x", "x: [0, 3]", [3, Fraction(5, 2)]),

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import fraction_strategies
 from tests.helpers.mp_reference import evaluate, form_agrees
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
@@ -195,7 +196,7 @@ POSITIVE_TREES = st.recursive(
     ),
     max_leaves=6,
 )
-POSITIVE_POINTS = st.fractions(min_value=Fraction(1, 8), max_value=3, max_denominator=8)
+POSITIVE_POINTS = fraction_strategies.fractions(Fraction(1, 8), 3, max_denominator=8)
 
 
 def _positive_form_agrees(tree: list, x: Fraction, y: Fraction) -> None:

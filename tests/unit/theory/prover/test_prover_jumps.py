@@ -18,7 +18,7 @@ from theory.prover import PROVED, REFUTED, prove
 from theory.prover.kernel import check_certificate
 from theory.prover.kernel.trees import Malformed
 
-mpmath.mp.dps = 50
+pytestmark = pytest.mark.mp_digits(50)
 
 
 def _mp(value) -> mpmath.mpf:

@@ -19,6 +19,7 @@ from tests.helpers.paths import ROOT
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers import fraction_strategies
 from tests.helpers.certificates import domain_variable
 from tests.helpers.mp_reference import evaluate
 from theory.prover import check_certificate, parse_domain, parse_statement, prove
@@ -263,7 +264,7 @@ TREES = st.recursive(
     ),
     max_leaves=6,
 )
-ENDS = st.fractions(min_value=-3, max_value=3, max_denominator=16)
+ENDS = fraction_strategies.fractions(-3, 3, max_denominator=16)
 
 
 def _box(a: Fraction, b: Fraction, c: Fraction, d: Fraction, open_x: bool) -> tuple[dict, dict]:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
 from paper_checks.cli import main
+from tests.helpers import fraction_strategies
 from tests.helpers.mp_reference import evaluate
 from theory.prover import check_certificate, prove
 from theory.prover.definedness import UndefinedStatement
@@ -118,7 +119,7 @@ SLOPES = st.sampled_from([["var", "x"], ["atan", X], ["tanh", X], ["exp", X], ["
 @given(
     SLOPES,
     st.sampled_from([1, -1]),
-    st.fractions(-40, 40, max_denominator=4),
+    fraction_strategies.fractions(-40, 40, max_denominator=4),
     st.sampled_from(["-oo", "-3"]),
     st.sampled_from(["oo", "5"]),
     st.integers(-64, 64),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("flint", reason="the prover needs python-flint (the certify extra)")
 
+from tests.helpers import fraction_strategies
 from tests.helpers.certificates import box_certificate, domain_variable
 from tests.helpers.mp_reference import evaluate, form_agrees
 from theory.prover import check_certificate, prove
@@ -66,7 +67,7 @@ TREES = st.recursive(
     ),
     max_leaves=6,
 )
-POINTS = st.fractions(min_value=-3, max_value=3, max_denominator=8)
+POINTS = fraction_strategies.fractions(-3, 3, max_denominator=8)
 
 
 @settings(max_examples=200, deadline=None)

@@ -10,9 +10,10 @@ from fractions import Fraction
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import fraction_strategies
 from theory.prover import ldl
 
-small = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+small = fraction_strategies.fractions(-3, 3, max_denominator=4)
 
 
 @st.composite

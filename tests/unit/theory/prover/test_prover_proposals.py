@@ -73,8 +73,8 @@ def test_a_planted_witness_at_a_touching_point_of_a_strict_claim_is_discarded(mo
     # x y (1 - x - y) <= 1/27 holds on [0, 1]^2 (AM-GM on x, y, 1 - x - y when 1 - x - y >= 0; the
     # product is <= 0 otherwise), with equality at (1/3, 1/3): a witness only for the strict claim.
     _planting(monkeypatch, ("witness", {"x": F(1, 3), "y": F(1, 3)}))
-    # the solver is asked before the first box is split: two boxes show the witness's outcome
-    result = prove("x*y*(1 - x - y) <= 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=2)
+    # the solver is asked before the first box is split: one box shows the witness's outcome
+    result = prove("x*y*(1 - x - y) <= 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=1)
     assert str(result.status) != "refuted"
     assert [p.outcome for p in result.parts[0].proposals] == ["discarded"]
     strict = prove("x*y*(1 - x - y) < 1/27", "x: [0, 1], y: [0, 1]", budget_seconds=2, max_boxes=20)
@@ -150,8 +150,9 @@ def test_z3_s_touching_point_lets_the_search_prove_what_it_left_undecided():
 def test_z3_s_witness_refutes_a_strict_claim_false_at_one_point_off_every_dyadic_probe():
     pytest.importorskip("z3", reason="the solver extra")
     statement, domain = "x*y*(1 - x - y) < 1/27", "x: [0, 1], y: [0, 1]"  # false at (1/3, 1/3) only
-    alone = prove(statement, domain, budget_seconds=5, max_boxes=15, solver=False)
-    helped = prove(statement, domain, budget_seconds=5, max_boxes=15)
+    # z3's witness refutes on the first box; the prover alone (its probes dyadic) is undecided at that limit
+    alone = prove(statement, domain, budget_seconds=5, max_boxes=4, solver=False)
+    helped = prove(statement, domain, budget_seconds=5, max_boxes=4)
     assert str(alone.status) == "undecided" and str(helped.status) == "refuted"
     point = helped.parts[0].witness.point
     assert point == {"x": F(1, 3), "y": F(1, 3)} and point["x"] * point["y"] * (
