@@ -114,9 +114,9 @@ class RunContext:
         ]
 
     def contribution_curves(self, source: str) -> list[ContributionCurve]:
-        """Each matrix's C_p on the grid P_m of ``source`` (numerics.bounds.posthoc.contribution), computed
-        once."""
-        from numerics.bounds.posthoc import contribution
+        """Each matrix's C_p on the grid P_m of ``source`` (numerics.bounds.posthoc.contribution_profile,
+        float64 for the figure), computed once."""
+        from numerics.bounds.posthoc import contribution_profile
         from paper_checks.plot_data import ContributionCurve
         from theory.proxy import grid
 
@@ -129,10 +129,7 @@ class RunContext:
                     row.matrix.layer,
                     row.matrix.head,
                     tuple(float(q) for q in ps),
-                    tuple(
-                        float(contribution(row.spectrum, q, row.scale, report.hidden_size, dps=20))
-                        for q in ps
-                    ),
+                    tuple(contribution_profile(row.spectrum, ps, row.scale, report.hidden_size).tolist()),
                     float(row.p_opt),
                 )
                 for row in report.matrices

@@ -15,6 +15,7 @@ minimum are all re-decided in mpmath, so float rounding cannot change the chosen
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -124,6 +125,35 @@ def contribution(
     """
     fixed = _fixed_values(formula, scale, n, extra)
     return evaluate(formula, dps=dps, p=p, S=schatten_power_sum(MpmathSpectra(dps), spec, p), **fixed)
+
+
+def contribution_profile(
+    spec: Spectrum,
+    ps: Sequence[object],
+    scale: object,
+    n: object,
+    *,
+    formula: Formula | CompiledFormula = SUMMAND,
+    dps: int = DEFAULT_DPS,
+    **extra: object,
+) -> np.ndarray:
+    """``formula`` (default C_p) at every p of ``ps`` in float64, for plotting: the exponential of its
+    float64 log form (the search's, a log-sum-exp: relative error ~1e-15 at any scale), or
+    :func:`contribution` in mpmath at ``dps`` digits, rounded, where there is none (the zero matrix, a
+    formula without a log form) or it does not give a finite positive value.
+
+    >>> from numerics.spectra.spectrum import spectrum
+    >>> contribution_profile(spectrum(np.diag([4.0, 1.0])), [0, 2], 10.0, 12).round(9).tolist()
+    [4.898979486, 41.399792546]
+    """
+    fixed = _fixed_values(formula, scale, n, extra)
+    objectives = _log_objectives(spec, formula, fixed, dps)
+    if objectives is not None:
+        with np.errstate(over="ignore"):
+            values = np.exp(objectives[0](np.array([float(q) for q in ps])))  # type: ignore[arg-type]
+        if (np.isfinite(values) & (values > 0)).all():
+            return values
+    return np.array([float(contribution(spec, q, scale, n, formula=formula, dps=dps, **extra)) for q in ps])
 
 
 def _log_objectives(spec: Spectrum, formula: Formula | CompiledFormula, fixed: dict[str, object], dps: int):

@@ -14,7 +14,8 @@ so its truth is decided without the prover:
 - undefined: the text is undefined at a planted rational point of the domain (a quotient by 0, a log of 0,
   a square root of a negative number...), which mpmath confirms.
 
-:func:`generate` draws ``count`` cases from ``random.Random(seed)`` over the :data:`FAMILIES`.
+:func:`generate` gives the first ``count`` cases drawn from ``random.Random(seed)`` over the :data:`FAMILIES`
+(drawn once per process and seed).
 """
 
 from __future__ import annotations
@@ -626,13 +627,27 @@ FAMILIES: dict[str, Callable[[random.Random], Case | None]] = {
 }
 
 
+_DRAWN: dict[int, tuple[list[Case], Iterator[Case]]] = {}
+"""Per seed: the cases drawn so far and the stream they came from. The stream is one sequence per seed
+(its first n cases are the n cases asked for), so each case is built, and its witness confirmed by mpmath,
+once per process however many tests ask for it (the slow tier's truth check and its audit share 5,000)."""
+
+
 def generate(count: int, seed: int) -> Iterator[Case]:
-    """``count`` cases, the families in turn, from ``random.Random(seed)`` (a draw the generator cannot
+    """The first ``count`` cases of :func:`_stream` for ``seed``."""
+    drawn, stream = _DRAWN.setdefault(seed, ([], _stream(seed)))
+    while len(drawn) < count:
+        drawn.append(next(stream))
+    return iter(drawn[:count])
+
+
+def _stream(seed: int) -> Iterator[Case]:
+    """Cases without end, the families in turn, from ``random.Random(seed)`` (a draw the generator cannot
     give a confirmed witness is drawn again)."""
     rng = random.Random(seed)
     names = list(FAMILIES)
     made = 0
-    while made < count:
+    while True:
         builder = FAMILIES[names[made % len(names)]]
         for _ in range(50):
             case = builder(rng)
