@@ -1,10 +1,10 @@
 """Runs of the Coq export that several test modules share: the prover's certificate of a statement (which
 the kernel accepts), an exported certificate checked by coqc, ``prove --coq`` accepted with nothing but
-the trusted axioms, several statements' files judged by coqc together (one process, one ``Print
-Assumptions`` over all their theorems: Coq's walk through Interval's proofs, 6-7 CPU s, paid once a
-module instead of once a statement), exact rationals around an arb enclosure, the laws of exponents
-proved (or a planted wrong one refused) by ``sb_identity_laws``, and a rewrite identity's routes but the
-grouped one made to fail.
+the trusted axioms, several statements' files (and Coq texts of a test's own) judged by coqc together
+(one process, one ``Print Assumptions`` over all their theorems: Coq's walk through Interval's proofs,
+6-7 CPU s, paid once a module instead of once a statement), exact rationals around an arb enclosure, the
+laws of exponents proved (or a planted wrong one refused) by ``sb_identity_laws``, and a rewrite
+identity's routes but the grouped one made to fail.
 
 Needs python-flint: a test module calls ``pytest.importorskip("flint")`` before importing this one."""
 
@@ -125,27 +125,14 @@ class Judged:
 def judged_together(commands: dict, folder: Path) -> dict:
     """key -> :class:`Judged`: each command (a ``prove`` or ``derive`` argument list) run with ``--coq
     folder/Statement_k.v --no-coq-check --json`` (exit 0: proved and written), then coqc on every file at
-    once (:func:`~theory.prover.coq.coqc.check_files`, one job: the files share a process and one ``Print
-    Assumptions``; an untrusted axiom sends each file alone, so a verdict is always its file's own)."""
-    documents, paths = [], []
-    for k, command in enumerate(commands.values()):
-        paths.append(folder / f"Statement_{k}.v")
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            status = main([*command, "--coq", str(paths[-1]), "--no-coq-check", "--json"])
-        assert status == 0, out.getvalue()
-        documents.append(json.loads(out.getvalue()))
-    verdicts = check_files([(path, ()) for path in paths])
-    return {
-        key: Judged(document, path.read_text(encoding="utf-8"), verdict)
-        for key, document, path, verdict in zip(commands, documents, paths, verdicts, strict=True)
-    }
+    once (:func:`judged_with` with no other text)."""
+    return judged_with(commands, {}, folder)[0]
 
 
 def proved_together(cases: list[tuple[str, ...]], folder: Path, *flags: str) -> dict:
     """case -> :class:`Judged` for cases (statement, domain, ...): ``prove statement --domain domain
     [flags]`` each, judged together (:func:`judged_together`)."""
-    return judged_together({case: ["prove", case[0], "--domain", case[1], *flags] for case in cases}, folder)
+    return proved_with(cases, {}, folder, *flags)[0]
 
 
 def assert_accepted(judged: Judged) -> None:
@@ -199,8 +186,9 @@ def identities_checked(claims: list[str], tmp_path: Path, tactic: str = "sb_iden
 
 
 def judged_with(commands: dict, texts: dict, folder: Path) -> tuple[dict, dict[object, CoqCheck]]:
-    """(key -> :class:`Judged`, name -> coqc's verdict): each command run as in :func:`judged_together`
-    (``--coq folder/Statement_k.v --no-coq-check --json``, exit 0) and each Coq text written to
+    """(key -> :class:`Judged`, name -> coqc's verdict): each command (a ``prove`` or ``derive`` argument
+    list) run with ``--coq folder/Statement_k.v --no-coq-check --json`` (exit 0: proved and written) and
+    each Coq text (name -> text) written to
     ``folder/Text_k.v``, then coqc on every file at once (one :func:`~theory.prover.coq.coqc.check_files`
     call: the files share a process and one ``Print Assumptions``; a file that fails or an untrusted axiom
     sends files to be compiled again, alone when an axiom, so a verdict is always its file's own)."""
